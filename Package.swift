@@ -1,0 +1,61 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "tokendash",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tokendash", targets: ["tokendash"]),
+        .library(name: "FleetAuth", targets: ["FleetAuth"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // Provider cores: fetch, cache, refresh, events. No UI, no server.
+        .target(name: "FleetAuth"),
+        // The embedded backend: mints RS256 Fleet Engine JWTs on loopback.
+        .target(
+            name: "TokenServer",
+            dependencies: [
+                "FleetAuth",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+        // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
+        .target(
+            name: "Dashboard",
+            dependencies: ["FleetAuth", .product(name: "Yams", package: "Yams")]
+        ),
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        // The thin ncurses backend: draws a Canvas, reads keys.
+        .target(name: "Terminal", dependencies: ["CNcurses", "Dashboard"]),
+        .executableTarget(
+            name: "tokendash",
+            dependencies: [
+                "FleetAuth", "TokenServer", "Dashboard", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth"]),
+        .testTarget(
+            name: "TokenServerTests",
+            dependencies: [
+                "TokenServer", "FleetAuth",
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "FleetAuth"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,206 @@
+import Foundation
+
+/// The consumer SDK's trip token provider.
+public typealias ConsumerTokenProvider = CachingTokenProvider<TripAuthorizationContext>
+/// The driver SDK's vehicle token provider.
+public typealias DriverTokenProvider = CachingTokenProvider<VehicleAuthorizationContext>
+
+/// The one caching token provider behind both SDKs. It fixes the flaws of Google's samples:
+/// concurrent callers share one request, tokens are refreshed `refreshMargin` seconds before
+/// they expire, a response for an ID that is no longer current is thrown away, failures back
+/// off, and every step is published as a `ProviderEvent`.
+public actor CachingTokenProvider<Context: AuthorizationContext> {
+    private struct InFlight {
+        let id: String
+        let task: Task<FetchedToken, any Error>
+    }
+
+    public nonisolated let kind: ProviderKind
+    public nonisolated let endpoint: TokenEndpoint
+    public nonisolated let events: EventBroadcaster
+    /// Seconds before expiry at which a fetch starts while the old token is still served. 0 waits for expiry.
+    public private(set) var refreshMargin: TimeInterval
+
+    private let transport: any TokenTransport
+    private let decoder: TokenResponseDecoder
+    private let clock: any ProviderClock
+    private let backoff: BackoffPolicy
+    private let random: @Sendable () -> Double
+
+    private var currentID: String?
+    /// Bumped on every ID change; a fetch whose epoch is not current is discarded.
+    private var epoch = 0
+    private var cached: FetchedToken?
+    private var inFlight: InFlight?
+    private var failures = 0
+    private var retryAt: Date?
+    private var lastError: FleetAuthError?
+
+    public init(
+        endpoint: TokenEndpoint,
+        transport: any TokenTransport = URLSessionTransport(),
+        refreshMargin: TimeInterval = 300,
+        backoff: BackoffPolicy = BackoffPolicy(),
+        clock: any ProviderClock = SystemClock(),
+        events: EventBroadcaster = EventBroadcaster(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        precondition(endpoint.kind == Context.kind, "a \(Context.kind) provider needs a \(Context.kind) endpoint")
+        self.kind = Context.kind
+        self.endpoint = endpoint
+        self.transport = transport
+        self.decoder = TokenResponseDecoder(endpoint: endpoint)
+        self.refreshMargin = max(0, refreshMargin)
+        self.backoff = backoff
+        self.clock = clock
+        self.events = events
+        self.random = random
+    }
+
+    /// The token for the context's ID: the cached one while valid, else one fetched from the backend.
+    /// Throws `FleetAuthError`.
+    public func fetchToken(for context: Context?) async throws -> String {
+        guard let id = context?.id, !id.isEmpty else { throw FleetAuthError.missingAuthorizationContext(kind) }
+        let now = clock.now()
+        var reason = switchID(to: id, now: now) ? FetchReason.idChanged : .noToken
+
+        if let token = cached {
+            if token.expiresAt > now {
+                if token.expiresAt.timeIntervalSince(now) <= refreshMargin, inFlight == nil, !isBackingOff(now) {
+                    _ = startFetch(id: id, reason: .refreshAhead, now: now)
+                }
+                publish(.cacheHit(expiresAt: token.expiresAt), id: id, now: now)
+                return token.token
+            }
+            publish(.expired(at: token.expiresAt), id: id, now: now)
+            cached = nil
+            reason = .expired
+        }
+        if let flight = inFlight, flight.id == id {
+            return try await flight.task.value.token
+        }
+        if let retryAt, now < retryAt {
+            throw FleetAuthError.backingOff(
+                retryInSeconds: Int(retryAt.timeIntervalSince(now).rounded(.up)),
+                lastError: lastError?.description ?? "an earlier failure")
+        }
+        return try await startFetch(id: id, reason: reason, now: now).value.token
+    }
+
+    /// The SDKs' shape: `fetchToken(with:completion:)`, answering with a token or an error.
+    public nonisolated func fetchToken(with context: Context?, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+        Task {
+            do { completion(try await self.fetchToken(for: context), nil) } catch { completion(nil, error) }
+        }
+    }
+
+    /// Fetches a new token for the current ID now, ignoring backoff. The old token, if still
+    /// valid, is served until the new one arrives, and kept if the fetch fails.
+    @discardableResult
+    public func forceRefresh() async throws -> String {
+        guard let id = currentID else { throw FleetAuthError.missingAuthorizationContext(kind) }
+        let now = clock.now()
+        publish(.forcedRefresh, id: id, now: now)
+        retryAt = nil
+        if let flight = inFlight, flight.id == id { return try await flight.task.value.token }
+        return try await startFetch(id: id, reason: .forced, now: now).value.token
+    }
+
+    /// The token currently cached, valid or not; for display.
+    public var cachedToken: FetchedToken? { cached }
+    public var currentIdentifier: String? { currentID }
+
+    public func setRefreshMargin(_ seconds: TimeInterval) { refreshMargin = max(0, seconds) }
+
+    // MARK: - Internals
+
+    /// Records a new ID; returns whether it changed from a previous one.
+    private func switchID(to id: String, now: Date) -> Bool {
+        guard id != currentID else { return false }
+        let old = currentID
+        currentID = id
+        epoch += 1
+        failures = 0
+        retryAt = nil
+        lastError = nil
+        guard let old else { return false }
+        publish(.idChanged(from: old, to: id), id: id, now: now)
+        if cached != nil {
+            cached = nil
+            publish(.cacheDropped(reason: "\(kind.idNoun) changed from \(old)"), id: old, now: now)
+        }
+        if let flight = inFlight {
+            // Its waiters get `superseded`; cancelling saves the request if it is not done yet.
+            flight.task.cancel()
+            inFlight = nil
+        }
+        return true
+    }
+
+    private func isBackingOff(_ now: Date) -> Bool {
+        guard let retryAt else { return false }
+        return now < retryAt
+    }
+
+    private func startFetch(id: String, reason: FetchReason, now: Date) -> Task<FetchedToken, any Error> {
+        publish(.fetchStarted(reason: reason), id: id, now: now)
+        let fetchEpoch = epoch
+        let request: TransportRequest
+        do {
+            request = TransportRequest(url: try endpoint.url(for: id), headers: endpoint.headers,
+                                       timeout: endpoint.timeout, maxBodyBytes: endpoint.maxBodyBytes)
+        } catch {
+            let task = Task<FetchedToken, any Error> { throw error }
+            recordFailure(error, id: id, started: now)
+            return task
+        }
+        let task = Task<FetchedToken, any Error> { [transport, decoder, clock] in
+            let result: Result<FetchedToken, FleetAuthError>
+            do {
+                let response = try await transport.get(request)
+                result = .success(try decoder.decode(response, id: id, now: clock.now()))
+            } catch let error as FleetAuthError {
+                result = .failure(error)
+            } catch {
+                result = .failure(.other("\(error)"))
+            }
+            return try self.complete(result, id: id, epoch: fetchEpoch, started: now)
+        }
+        inFlight = InFlight(id: id, task: task)
+        return task
+    }
+
+    private func complete(_ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date) throws -> FetchedToken {
+        let now = clock.now()
+        guard fetchEpoch == epoch, let current = currentID else {
+            let error = FleetAuthError.superseded(requested: id, current: currentID ?? "none")
+            publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
+            throw error
+        }
+        inFlight = nil
+        switch result {
+        case .success(let token):
+            cached = token
+            failures = 0
+            retryAt = nil
+            lastError = nil
+            publish(.fetched(token, latency: now.timeIntervalSince(started)), id: current, now: now)
+            return token
+        case .failure(let error):
+            recordFailure(error, id: id, started: started)
+            throw error
+        }
+    }
+
+    private func recordFailure(_ error: FleetAuthError, id: String, started: Date) {
+        let now = clock.now()
+        failures += 1
+        lastError = error
+        retryAt = now.addingTimeInterval(backoff.delay(afterFailures: failures, unit: random()))
+        publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
+    }
+
+    private func publish(_ kind: ProviderEvent.Kind, id: String, now: Date) {
+        events.publish(ProviderEvent(time: now, provider: self.kind, id: id, kind: kind))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Everything that can go wrong between asking for a token and holding a valid one.
+/// Each case has a one-line sentence: that sentence is what a pane or a log line shows.
+public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The SDK asked without a trip or vehicle ID (the samples' `missingAuthorizationContext`).
+    case missingAuthorizationContext(ProviderKind)
+    /// The URL template plus ID did not make a URL.
+    case invalidURL(String)
+    /// The backend could not be reached (refused, DNS, reset).
+    case unreachable(url: String, reason: String)
+    case timeout(seconds: Double)
+    case httpStatus(code: Int, body: String)
+    case bodyTooLarge(limit: Int)
+    case notJSON(String)
+    case missingKey(String)
+    case wrongType(key: String, expected: String, found: String)
+    case alreadyExpired(expiredSecondsAgo: Int)
+    case expiryTooFar(secondsFromNow: Int)
+    case notAJWT(String)
+    /// The JWT was minted for another trip or vehicle.
+    case wrongID(claim: String, expected: String, found: String)
+    /// The JWT is not shaped as Fleet Engine expects (audience, algorithm, lifetime...).
+    case badShape([ShapeProblem])
+    /// The ID changed while this fetch was in flight; its result was discarded, not cached.
+    case superseded(requested: String, current: String)
+    /// Recent fetches failed; the next attempt waits until `retryAt`.
+    case backingOff(retryInSeconds: Int, lastError: String)
+    case cancelled
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .missingAuthorizationContext(let kind):
+            "no authorization context: the SDK asked for a token without a \(kind.idNoun)"
+        case .invalidURL(let u): "cannot build a request URL from \(u)"
+        case .unreachable(let url, let reason): "backend unreachable at \(url): \(reason)"
+        case .timeout(let s): "backend did not answer within \(Self.format(s)) s"
+        case .httpStatus(let code, let body):
+            body.isEmpty ? "backend answered HTTP \(code)" : "backend answered HTTP \(code): \(body)"
+        case .bodyTooLarge(let limit): "response body larger than \(limit / 1024) KiB; refused"
+        case .notJSON(let why): "response is not JSON: \(why)"
+        case .missingKey(let key): "response has no \"\(key)\" key"
+        case .wrongType(let key, let expected, let found): "response key \"\(key)\" is a \(found), expected a \(expected)"
+        case .alreadyExpired(let ago): "token already expired \(ago) s ago"
+        case .expiryTooFar(let s): "token expires in \(s) s, more than Fleet Engine's 3600 s limit (check --expiry mode)"
+        case .notAJWT(let why): "token is not a JWT: \(why)"
+        case .wrongID(let claim, let expected, let found):
+            "token is for \(claim) \"\(found)\", not the requested \"\(expected)\""
+        case .badShape(let problems): "token shape: " + problems.map(\.description).joined(separator: "; ")
+        case .superseded(let requested, let current):
+            "discarded the response for \(requested): the ID changed to \(current) while it was in flight"
+        case .backingOff(let s, let last): "retrying in \(s) s after: \(last)"
+        case .cancelled: "request cancelled"
+        case .other(let s): s
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private static func format(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(format: "%.1f", s)
+    }
+}

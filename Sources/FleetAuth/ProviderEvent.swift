@@ -1,0 +1,51 @@
+import Foundation
+
+/// Why a provider went to the backend.
+public enum FetchReason: String, Sendable, Equatable {
+    case noToken = "no token"
+    case expired
+    case refreshAhead = "refresh ahead"
+    case forced
+    case idChanged = "ID changed"
+}
+
+/// The one record of what a provider did. The dashboard and `watch` show only these.
+public struct ProviderEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case cacheHit(expiresAt: Date)
+        case fetchStarted(reason: FetchReason)
+        case fetched(FetchedToken, latency: TimeInterval)
+        case fetchFailed(FleetAuthError, latency: TimeInterval)
+        case idChanged(from: String?, to: String)
+        case cacheDropped(reason: String)
+        case expired(at: Date)
+        case forcedRefresh
+    }
+
+    public var time: Date
+    public var provider: ProviderKind
+    /// The trip or vehicle ID the event concerns.
+    public var id: String
+    public var kind: Kind
+
+    public init(time: Date, provider: ProviderKind, id: String, kind: Kind) {
+        self.time = time
+        self.provider = provider
+        self.id = id
+        self.kind = kind
+    }
+
+    /// The snake_case name `watch` prints.
+    public var name: String {
+        switch kind {
+        case .cacheHit: "cache_hit"
+        case .fetchStarted: "fetch_started"
+        case .fetched: "fetched"
+        case .fetchFailed: "fetch_failed"
+        case .idChanged: "id_changed"
+        case .cacheDropped: "cache_dropped"
+        case .expired: "expired"
+        case .forcedRefresh: "forced_refresh"
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct TokenDash: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tokendash",
+        abstract: "A terminal dashboard for Fleet Engine authorization tokens.",
+        subcommands: [],
+        defaultSubcommand: nil
+    )
+}
