@@ -1,0 +1,79 @@
+import ArgumentParser
+import FleetAuth
+import Foundation
+
+/// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
+struct BackendOptions: ParsableArguments {
+    @Option(name: .customLong("consumer-url"), help: "Trip token URL template, e.g. https://host/token/consumer/{tripId}. With a URL, no embedded server starts.")
+    var consumerURL: String?
+
+    @Option(name: .customLong("driver-url"), help: "Vehicle token URL template, e.g. https://host/token/driver/{vehicleId}.")
+    var driverURL: String?
+
+    @Option(name: .customLong("token-key"), help: "JSON key holding the token.")
+    var tokenKey = "jwt"
+
+    @Option(name: .customLong("expiry-key"), help: "JSON key holding the expiration.")
+    var expiryKey = "expirationTimestamp"
+
+    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now).")
+    var expiry: ExpiryMode = .auto
+
+    @Option(name: .customLong("trip-id"), help: "Initial trip ID.")
+    var tripID = "trip-0001"
+
+    @Option(name: .customLong("vehicle-id"), help: "Initial vehicle ID.")
+    var vehicleID = "vehicle-0001"
+
+    @Option(name: .customLong("refresh-margin"), help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples).")
+    var refreshMargin: Double = 300
+
+    @Option(name: .customLong("header"), help: "Extra request header NAME:VALUE (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: .customLong("timeout"), help: "Request timeout in seconds.")
+    var timeout: Double = 10
+
+    @Option(name: .customLong("lifetime"), help: "Lifetime in seconds of tokens the embedded server mints.")
+    var lifetime: Int = 60
+
+    @Option(name: .customLong("update-interval"), help: "Seconds between the simulated SDK's location updates (each asks for a token).")
+    var updateInterval: Double = 5
+
+    var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
+
+    func validate() throws {
+        if (consumerURL == nil) != (driverURL == nil) {
+            throw ValidationError("give both --consumer-url and --driver-url, or neither (to use the embedded server)")
+        }
+        for url in [consumerURL, driverURL].compactMap({ $0 }) {
+            guard let parsed = URL(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                  let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
+                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(url)")
+            }
+        }
+        for header in headers where HTTPHeader(parsing: header) == nil {
+            throw ValidationError("--header must be NAME:VALUE, got \(header)")
+        }
+        guard refreshMargin >= 0 else { throw ValidationError("--refresh-margin must be 0 or more seconds") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard updateInterval >= 0.05 else { throw ValidationError("--update-interval must be at least 0.05 seconds") }
+        guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
+        guard !tripID.isEmpty, !vehicleID.isEmpty else { throw ValidationError("--trip-id and --vehicle-id must not be empty") }
+    }
+
+    /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under `embeddedBase`.
+    func endpoint(_ kind: ProviderKind, embeddedBase: String?) -> TokenEndpoint {
+        let template = (kind == .consumer ? consumerURL : driverURL)
+        var endpoint = template.map { TokenEndpoint(kind: kind, urlTemplate: $0) }
+            ?? TokenEndpoint.sampleBackend(kind, base: embeddedBase ?? "http://127.0.0.1")
+        endpoint.tokenKey = tokenKey
+        endpoint.expiryKey = expiryKey
+        endpoint.expiryMode = expiry
+        endpoint.headers = headers.compactMap(HTTPHeader.init(parsing:))
+        endpoint.timeout = timeout
+        return endpoint
+    }
+}
+
+extension ExpiryMode: ExpressibleByArgument {}
