@@ -35,6 +35,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     private var failures = 0
     private var retryAt: Date?
     private var lastError: FleetAuthError?
+    /// Callers suspended on the in-flight fetch; the dashboard shows it, tests use it to know all callers joined.
+    public private(set) var waitingCallers = 0
 
     public init(
         endpoint: TokenEndpoint,
@@ -77,14 +79,14 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             reason = .expired
         }
         if let flight = inFlight, flight.id == id {
-            return try await flight.task.value.token
+            return try await wait(for: flight.task)
         }
         if let retryAt, now < retryAt {
             throw FleetAuthError.backingOff(
                 retryInSeconds: Int(retryAt.timeIntervalSince(now).rounded(.up)),
                 lastError: lastError?.description ?? "an earlier failure")
         }
-        return try await startFetch(id: id, reason: reason, now: now).value.token
+        return try await wait(for: startFetch(id: id, reason: reason, now: now))
     }
 
     /// The SDKs' shape: `fetchToken(with:completion:)`, answering with a token or an error.
@@ -102,8 +104,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         let now = clock.now()
         publish(.forcedRefresh, id: id, now: now)
         retryAt = nil
-        if let flight = inFlight, flight.id == id { return try await flight.task.value.token }
-        return try await startFetch(id: id, reason: .forced, now: now).value.token
+        if let flight = inFlight, flight.id == id { return try await wait(for: flight.task) }
+        return try await wait(for: startFetch(id: id, reason: .forced, now: now))
     }
 
     /// The token currently cached, valid or not; for display.
@@ -135,6 +137,12 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             inFlight = nil
         }
         return true
+    }
+
+    private func wait(for task: Task<FetchedToken, any Error>) async throws -> String {
+        waitingCallers += 1
+        defer { waitingCallers -= 1 }
+        return try await task.value.token
     }
 
     private func isBackingOff(_ now: Date) -> Bool {

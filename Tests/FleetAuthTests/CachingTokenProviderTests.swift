@@ -1,0 +1,272 @@
+import FleetAuth
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct CachingTokenProviderTests {
+    let clock = ManualClock()
+
+    func consumer(_ transport: FakeTransport, margin: TimeInterval = 300, events: EventBroadcaster = EventBroadcaster()) -> ConsumerTokenProvider {
+        ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: margin,
+                              clock: clock, events: events, random: { 0.5 })
+    }
+
+    @Test func reusesAValidTokenForTheSameID() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock)
+        let provider = consumer(transport)
+        let first = try await provider.fetchToken(for: trip("trip-1"))
+        clock.advance(by: 60)
+        let second = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(first == second)
+        #expect(transport.count == 1)
+    }
+
+    @Test func asksWithTheIDInTheURL() async throws {
+        let transport = mintingTransport(kind: .driver, clock: clock)
+        let provider = DriverTokenProvider(endpoint: driverEndpoint(), transport: transport, clock: clock)
+        _ = try await provider.fetchToken(for: vehicle("vehicle 7/x"))
+        #expect(transport.urls.map(\.absoluteString) == ["http://backend.test/token/driver/vehicle%207%2Fx"])
+    }
+
+    @Test func dropsTheTokenWhenTheIDChanges() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock)
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, events: events)
+        let a = try await provider.fetchToken(for: trip("trip-1"))
+        let b = try await provider.fetchToken(for: trip("trip-2"))
+        #expect(a != b)
+        #expect(transport.count == 2)
+        #expect(try JWTInspector.decode(b).claims["authorization"]?["tripid"] == .string("trip-2"))
+        _ = await recorder.next { if case .fetchStarted(.idChanged) = $0.kind { return true }; return false }
+        let kinds = recorder.all.map(\.name)
+        #expect(kinds.contains("id_changed"))
+        #expect(kinds.contains("cache_dropped"))
+        // Going back to trip-1 is a change too: its old token is not resurrected.
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(transport.count == 3)
+    }
+
+    @Test func refreshesAheadOfExpiryWhileServingTheOldToken() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, margin: 300, events: events)
+        let first = try await provider.fetchToken(for: trip("t"))
+        _ = await recorder.next(where: \.isFetched)
+        clock.advance(by: 299)
+        #expect(try await provider.fetchToken(for: trip("t")) == first)
+        #expect(transport.count == 1, "outside the margin the cache answers")
+        clock.advance(by: 2)
+        #expect(try await provider.fetchToken(for: trip("t")) == first, "inside the margin the old token is served")
+        let refreshed = await recorder.next(where: \.isFetched)
+        #expect(transport.count == 2)
+        guard case .fetched(let token, _)? = refreshed?.kind else { Issue.record("no refresh"); return }
+        #expect(try await provider.fetchToken(for: trip("t")) == token.token)
+        #expect(recorder.all.contains { if case .fetchStarted(.refreshAhead) = $0.kind { return true }; return false })
+    }
+
+    @Test func zeroMarginWaitsForExpiryAsTheSamplesDo() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
+        let provider = consumer(transport, margin: 0)
+        let first = try await provider.fetchToken(for: trip("t"))
+        clock.advance(by: 599)
+        #expect(try await provider.fetchToken(for: trip("t")) == first)
+        #expect(transport.count == 1)
+        clock.advance(by: 1)
+        #expect(try await provider.fetchToken(for: trip("t")) != first)
+        #expect(transport.count == 2)
+    }
+
+    @Test func forceRefreshFetchesANewTokenEvenWhenValid() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock)
+        let provider = consumer(transport)
+        let first = try await provider.fetchToken(for: trip("t"))
+        let forced = try await provider.forceRefresh()
+        #expect(forced != first)
+        #expect(try await provider.fetchToken(for: trip("t")) == forced)
+        #expect(transport.count == 2)
+    }
+
+    @Test func forceRefreshWithoutAnIDIsAnError() async throws {
+        let provider = consumer(mintingTransport(kind: .consumer, clock: clock))
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.forceRefresh() }
+    }
+
+    @Test func missingContextIsAnError() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock)
+        let provider = consumer(transport)
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.fetchToken(for: nil) }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.fetchToken(for: trip("")) }
+        #expect(transport.count == 0)
+    }
+
+    @Test func completionHandlerFormDeliversTokenOrError() async throws {
+        let provider = consumer(mintingTransport(kind: .consumer, clock: clock))
+        let (token, error): (String?, (any Error)?) = await withCheckedContinuation { c in
+            provider.fetchToken(with: trip("t")) { token, error in c.resume(returning: (token, error)) }
+        }
+        #expect(token?.split(separator: ".").count == 3)
+        #expect(error == nil)
+        let failed: (String?, (any Error)?) = await withCheckedContinuation { c in
+            provider.fetchToken(with: nil) { token, error in c.resume(returning: (token, error)) }
+        }
+        #expect(failed.0 == nil)
+        #expect(failed.1 as? FleetAuthError == .missingAuthorizationContext(.consumer))
+    }
+
+    @Test func aThousandConcurrentCallersMakeOneRequest() async throws {
+        let gate = Gate()
+        let transport = mintingTransport(kind: .consumer, clock: clock, gate: gate)
+        let provider = consumer(transport)
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<1000 { group.addTask { try await provider.fetchToken(for: trip("t")) } }
+            // Every caller must be waiting on the fetch before it is allowed to finish.
+            while await provider.waitingCallers < 1000 { await Task.yield() }
+            await gate.open()
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(transport.count == 1)
+        #expect(tokens.count == 1000)
+        #expect(Set(tokens).count == 1)
+    }
+
+    @Test func everyWaiterGetsTheError() async throws {
+        let gate = Gate()
+        let transport = FakeTransport { _ in
+            await gate.wait()
+            return TransportResponse(status: 503, body: Data("maintenance".utf8))
+        }
+        let provider = consumer(transport)
+        let errors = await withTaskGroup(of: FleetAuthError?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do { _ = try await provider.fetchToken(for: trip("t")); return nil } catch { return error as? FleetAuthError }
+                }
+            }
+            while await provider.waitingCallers < 50 { await Task.yield() }
+            await gate.open()
+            return await group.reduce(into: [FleetAuthError?]()) { $0.append($1) }
+        }
+        #expect(transport.count == 1)
+        #expect(errors.count == 50)
+        #expect(errors.allSatisfy { $0 == .httpStatus(code: 503, body: "maintenance") })
+    }
+
+    @Test func aResponseForTheOldIDIsNeverCachedOrReturnedForTheNewOne() async throws {
+        let slowGate = Gate()
+        let serial = Mutex(0)
+        let clock = self.clock
+        // trip-old's answer is held back until after the switch; trip-new's comes at once.
+        let transport = FakeTransport { request in
+            let id = requestedID(request)
+            if id == "trip-old" { await slowGate.wait() }
+            let n = serial.withLock { $0 += 1; return $0 }
+            let now = Int(clock.now().timeIntervalSince1970)
+            return TestJWT.response(TestJWT.make(kind: .consumer, id: id, iat: now, exp: now + 3600, signature: "s\(n)"),
+                                    expiresAtSeconds: now + 3600)
+        }
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, events: events)
+        let oldCaller = Task { try await provider.fetchToken(for: trip("trip-old")) }
+        while await provider.waitingCallers < 1 { await Task.yield() }
+        let newToken = try await provider.fetchToken(for: trip("trip-new"))
+        await slowGate.open()
+        await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) { try await oldCaller.value }
+        #expect(try JWTInspector.decode(newToken).claims["authorization"]?["tripid"] == .string("trip-new"))
+        #expect(try await provider.fetchToken(for: trip("trip-new")) == newToken)
+        #expect(await provider.cachedToken?.id == "trip-new")
+        _ = await recorder.next { $0.failure == .superseded(requested: "trip-old", current: "trip-new") }
+    }
+
+    @Test func failuresBackOffAndRecover() async throws {
+        let failing = Mutex(true)
+        let clock = self.clock
+        let transport = FakeTransport { request in
+            if failing.withLock({ $0 }) { return TransportResponse(status: 500, body: Data()) }
+            let now = Int(clock.now().timeIntervalSince1970)
+            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 3600),
+                                    expiresAtSeconds: now + 3600)
+        }
+        let provider = consumer(transport)
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        // Within the 1 s backoff the caller is told so at once, without a request.
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
+        #expect(transport.count == 1)
+        clock.advance(by: 1)
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        #expect(transport.count == 2)
+        clock.advance(by: 1.5)
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
+        #expect(transport.count == 2, "the second failure doubled the delay to 2 s")
+        clock.advance(by: 0.5)
+        failing.withLock { $0 = false }
+        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(transport.count == 3)
+    }
+
+    @Test func forceRefreshIgnoresBackoff() async throws {
+        let transport = FakeTransport { _ in TransportResponse(status: 500, body: Data()) }
+        let provider = consumer(transport)
+        _ = try? await provider.fetchToken(for: trip("t"))
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.forceRefresh() }
+        #expect(transport.count == 2)
+    }
+
+    @Test func aValidTokenIsStillServedWhileRefreshAheadFails() async throws {
+        let failing = Mutex(false)
+        let clock = self.clock
+        let transport = FakeTransport { request in
+            if failing.withLock({ $0 }) { return TransportResponse(status: 502, body: Data("bad gateway".utf8)) }
+            let now = Int(clock.now().timeIntervalSince1970)
+            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 600),
+                                    expiresAtSeconds: now + 600)
+        }
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, margin: 300, events: events)
+        let token = try await provider.fetchToken(for: trip("t"))
+        failing.withLock { $0 = true }
+        clock.advance(by: 400)
+        #expect(try await provider.fetchToken(for: trip("t")) == token)
+        let failure = await recorder.next { $0.failure != nil }
+        #expect(failure?.failure == .httpStatus(code: 502, body: "bad gateway"))
+        // Backing off: the next call serves the cached token without another request.
+        #expect(try await provider.fetchToken(for: trip("t")) == token)
+        #expect(transport.count == 2)
+        clock.advance(by: 2)
+        #expect(try await provider.fetchToken(for: trip("t")) == token)
+        _ = await recorder.next { $0.failure != nil }
+        #expect(transport.count == 3, "after the backoff the refresh is tried again")
+    }
+
+    @Test func anExpiredTokenIsReportedAndReplaced() async throws {
+        let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 60)
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, margin: 0, events: events)
+        _ = try await provider.fetchToken(for: trip("t"))
+        clock.advance(by: 61)
+        _ = try await provider.fetchToken(for: trip("t"))
+        let expired = await recorder.next { if case .expired = $0.kind { return true }; return false }
+        #expect(expired != nil)
+        _ = await recorder.next { if case .fetchStarted(.expired) = $0.kind { return true }; return false }
+    }
+
+    @Test func everySubscriberSeesEveryEvent() async throws {
+        let events = EventBroadcaster()
+        let a = EventRecorder(events), b = EventRecorder(events)
+        let provider = consumer(mintingTransport(kind: .consumer, clock: clock), events: events)
+        _ = try await provider.fetchToken(for: trip("t"))
+        _ = try await provider.fetchToken(for: trip("t"))
+        for recorder in [a, b] {
+            _ = await recorder.next { if case .cacheHit = $0.kind { return true }; return false }
+            #expect(recorder.all.map(\.name) == ["fetch_started", "fetched", "cache_hit"])
+        }
+    }
+}
