@@ -47,7 +47,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth"]),
+        .testTarget(
+            name: "FleetAuthTests",
+            dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [

@@ -21,6 +21,21 @@ public final class URLSessionTransport: TokenTransport {
     deinit { session.invalidateAndCancel() }
 
     public func get(_ request: TransportRequest) async throws -> TransportResponse {
+        // URLSession on Linux does not apply a request's own timeoutInterval reliably (seen: a 0.3 s
+        // timeout waited 3 s), so the deadline is enforced here by racing a timer.
+        try await withThrowingTaskGroup(of: TransportResponse.self) { group in
+            group.addTask { try await self.send(request) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(request.timeout))
+                throw FleetAuthError.timeout(seconds: request.timeout)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw FleetAuthError.cancelled }
+            return first
+        }
+    }
+
+    private func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = "GET"
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")

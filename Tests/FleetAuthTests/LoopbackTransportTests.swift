@@ -1,0 +1,91 @@
+import FleetAuth
+import FlyingFox
+import Foundation
+import Synchronization
+import Testing
+
+/// A real HTTP server on 127.0.0.1 for the duration of one test.
+struct LoopbackServer {
+    let server: HTTPServer
+    let base: String
+
+    static func start(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LoopbackServer {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+        await server.appendRoute("*", handler: handler)
+        Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case .ip4(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no port") }
+        return LoopbackServer(server: server, base: "http://127.0.0.1:\(port)")
+    }
+
+    func stop() async { await server.stop(timeout: 1) }
+}
+
+@Suite struct LoopbackTransportTests {
+    func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: [.contentType: "application/json"], body: Data(text.utf8))
+    }
+
+    @Test func fetchesOverRealHTTPWithHeaders() async throws {
+        let seen = Mutex<[String]>([])
+        let server = try await LoopbackServer.start { request in
+            seen.withLock { $0.append("\(request.path) cookie=\(request.headers[HTTPHeader("Cookie")] ?? "-")") }
+            let id = request.path.split(separator: "/").last.map(String.init) ?? ""
+            let now = Int(Date().timeIntervalSince1970)
+            let jwt = TestJWT.make(kind: .driver, id: id, iat: now, exp: now + 3600)
+            return HTTPResponse(statusCode: .ok, body: TestJWT.response(jwt, expiresAtSeconds: now + 3600).body)
+        }
+        defer { Task { await server.stop() } }
+        var endpoint = TokenEndpoint.sampleBackend(.driver, base: server.base)
+        endpoint.headers = [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")]
+        let provider = DriverTokenProvider(endpoint: endpoint)
+        let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
+        #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))
+        _ = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
+        #expect(seen.withLock { $0 } == ["/token/driver/vehicle-42 cookie=session=s3cret"])
+    }
+
+    @Test func aSilentBackendTimesOut() async throws {
+        let server = try await LoopbackServer.start { _ in
+            try await Task.sleep(for: .seconds(3))
+            return HTTPResponse(statusCode: .ok)
+        }
+        defer { Task { await server.stop() } }
+        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
+        endpoint.timeout = 0.3
+        let provider = ConsumerTokenProvider(endpoint: endpoint)
+        await #expect(throws: FleetAuthError.timeout(seconds: 0.3)) {
+            try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+        }
+    }
+
+    @Test func aDeadServerIsUnreachable() async throws {
+        // Nothing listens on port 1 of loopback; the connection is refused at once.
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"))
+        await #expect(throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")) {
+            try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+        }
+    }
+
+    @Test func aHugeBodyIsCutOff() async throws {
+        let server = try await LoopbackServer.start { _ in
+            HTTPResponse(statusCode: .ok, body: Data(repeating: 0x41, count: 1 << 20))
+        }
+        defer { Task { await server.stop() } }
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base))
+        await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {
+            try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+        }
+    }
+
+    @Test func anErrorStatusCarriesTheBody() async throws {
+        let server = try await LoopbackServer.start { _ in
+            HTTPResponse(statusCode: .forbidden, body: Data("{\"error\":\"session expired\"}".utf8))
+        }
+        defer { Task { await server.stop() } }
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base))
+        await #expect(throws: FleetAuthError.httpStatus(code: 403, body: "{\"error\":\"session expired\"}")) {
+            try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+        }
+    }
+}
