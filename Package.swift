@@ -28,6 +28,10 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // Many simulated SDKs driving providers, and aggregates of their events.
+        .target(name: "Fleet", dependencies: ["FleetAuth"]),
+        // Headless output: provider events as JSON lines.
+        .target(name: "Watch", dependencies: ["Fleet", "FleetAuth"]),
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
@@ -43,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "TokenServer", "Dashboard", "Terminal",
+                "FleetAuth", "TokenServer", "Dashboard", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +55,7 @@ let package = Package(
             name: "FleetAuthTests",
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth"]),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [

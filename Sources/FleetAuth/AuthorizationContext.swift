@@ -20,6 +20,7 @@ public protocol AuthorizationContext: Sendable {
     static var kind: ProviderKind { get }
     /// The ID the token must be minted for; nil or empty means the SDK gave none.
     var id: String? { get }
+    init(id: String?)
 }
 
 /// Like `GMTCAuthorizationContext`: the Consumer SDK's request for a trip token.
@@ -28,6 +29,7 @@ public struct TripAuthorizationContext: AuthorizationContext, Hashable {
     public var tripID: String?
     public var id: String? { tripID }
     public init(tripID: String?) { self.tripID = tripID }
+    public init(id: String?) { self.init(tripID: id) }
 }
 
 /// Like `GMTDAuthorizationContext`: the Driver SDK's request for a vehicle token.
@@ -36,4 +38,5 @@ public struct VehicleAuthorizationContext: AuthorizationContext, Hashable {
     public var vehicleID: String?
     public var id: String? { vehicleID }
     public init(vehicleID: String?) { self.vehicleID = vehicleID }
+    public init(id: String?) { self.init(vehicleID: id) }
 }

@@ -9,6 +9,15 @@ public struct FetchedToken: Sendable, Equatable {
     public var jwt: DecodedJWT
     /// Things worth showing that did not make the token unusable, e.g. an expiry that disagrees with `exp`.
     public var warnings: [String]
+
+    public init(token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT, warnings: [String] = []) {
+        self.token = token
+        self.id = id
+        self.expiresAt = expiresAt
+        self.receivedAt = receivedAt
+        self.jwt = jwt
+        self.warnings = warnings
+    }
 }
 
 /// Turns a backend's HTTP answer into a `FetchedToken`, or the precise reason it can't.

@@ -174,3 +174,13 @@ import Testing
         #expect(HTTPHeader(parsing: ": empty") == nil)
     }
 }
+
+@Suite struct TokenRedactorTests {
+    @Test func keepsOnlyHeaderPrefixAndSignatureSuffix() {
+        let token = TestJWT.make(kind: .consumer, id: "secret-trip", iat: 1, exp: 2, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAsigEND")
+        let shown = TokenRedactor.redact(token)
+        #expect(shown == "\(token.prefix(12))…sigEND")
+        #expect(!shown.contains("secret"))
+        #expect(TokenRedactor.redact("opaque-session-token") == "‹hidden, 20 chars›")
+    }
+}

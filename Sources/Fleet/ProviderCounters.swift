@@ -1,0 +1,28 @@
+import FleetAuth
+
+/// Requests, cache hits and errors of one provider kind, counted from its events.
+public struct ProviderCounters: Sendable, Equatable {
+    public var requests = 0
+    public var hits = 0
+    public var errors = 0
+
+    public init() {}
+
+    /// Share of token calls answered from the cache; nil before any call.
+    public var hitRatio: Double? {
+        let calls = hits + requests
+        return calls == 0 ? nil : Double(hits) / Double(calls)
+    }
+
+    public mutating func record(_ event: ProviderEvent) {
+        switch event.kind {
+        case .cacheHit: hits += 1
+        case .fetchStarted: requests += 1
+        case .fetchFailed(let error, _):
+            // A superseded response is the provider doing its job, not a backend error.
+            if case .superseded = error { return }
+            errors += 1
+        default: break
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import FleetAuth
+import Foundation
+import Synchronization
+
+/// A group of simulated mobile SDKs of one kind, each with its own provider and current ID,
+/// asking for tokens at their location-update cadence as the real Consumer and Driver SDKs do.
+public actor SimulatedSDKs<Context: AuthorizationContext> {
+    public nonisolated let providers: [CachingTokenProvider<Context>]
+    private var ids: [String]
+    // Read by the update loop on every tick, flipped by the UI; a lock keeps that off the actor's queue.
+    private let pausedFlag = Mutex(false)
+
+    /// One provider per ID, all sharing `transport` and `events`.
+    public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
+                refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock()) {
+        precondition(!ids.isEmpty, "a group needs at least one SDK")
+        self.ids = ids
+        self.providers = ids.map { _ in
+            CachingTokenProvider<Context>(endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
+                                          clock: clock, events: events)
+        }
+    }
+
+    public var count: Int { ids.count }
+    public func id(at index: Int) -> String { ids[index] }
+    public var currentIDs: [String] { ids }
+
+    public nonisolated var isPaused: Bool { pausedFlag.withLock { $0 } }
+    public nonisolated func setPaused(_ paused: Bool) { pausedFlag.withLock { $0 = paused } }
+
+    /// Switches SDK `index` to `id` and asks for its token at once, as an SDK does when its trip or vehicle changes.
+    public func switchID(at index: Int, to id: String) async {
+        guard ids.indices.contains(index) else { return }
+        ids[index] = id
+        _ = try? await providers[index].fetchToken(for: Context(id: id))
+    }
+
+    /// One location update from SDKs `range`: each asks `callers` times concurrently.
+    /// Failures are not thrown: they are in the event stream, where the user sees them.
+    public func update(_ range: Range<Int>? = nil, callers: Int = 1) async {
+        let range = range ?? ids.indices
+        let targets = range.map { (providers[$0], ids[$0]) }
+        await withTaskGroup(of: Void.self) { group in
+            for (provider, id) in targets {
+                for _ in 0..<max(1, callers) {
+                    group.addTask { _ = try? await provider.fetchToken(for: Context(id: id)) }
+                }
+            }
+        }
+    }
+
+    /// Updates every `interval` seconds until cancelled, skipping ticks while paused. A large group
+    /// is spread over the interval in slices, as real devices are not synchronised.
+    public func run(interval: TimeInterval, callers: Int = 1) async {
+        let slices = max(1, min(10, ids.count / 100))
+        let size = (ids.count + slices - 1) / slices
+        while !Task.isCancelled {
+            for slice in 0..<slices {
+                let start = Date()
+                if !isPaused {
+                    let lower = slice * size, upper = min(ids.count, lower + size)
+                    if lower < upper { await update(lower..<upper, callers: callers) }
+                }
+                let wait = interval / Double(slices) - Date().timeIntervalSince(start)
+                if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                if Task.isCancelled { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// Turns provider events into the JSON lines `tokendash watch` prints: one object per event,
+/// `time` first so a person can scan them, tokens redacted unless `reveal`.
+public struct WatchEventEncoder: Sendable {
+    public var reveal: Bool
+    public init(reveal: Bool = false) { self.reveal = reveal }
+
+    public func encode(_ event: ProviderEvent) -> String {
+        var fields: [(String, JSONValue)] = [
+            ("time", .string(Self.timestamp(event.time))),
+            ("provider", .string(event.provider.rawValue)),
+            ("id", .string(event.id)),
+            ("event", .string(event.name)),
+        ]
+        switch event.kind {
+        case .cacheHit(let expiresAt):
+            fields.append(("expires_at", .string(Self.timestamp(expiresAt))))
+        case .fetchStarted(let reason):
+            fields.append(("reason", .string(reason.rawValue)))
+        case .fetched(let token, let latency):
+            fields.append(("expires_at", .string(Self.timestamp(token.expiresAt))))
+            fields.append(("latency_ms", Self.milliseconds(latency)))
+            fields.append(("token", .string(reveal ? token.token : TokenRedactor.redact(token.token))))
+            fields.append(("claims", token.jwt.claims))
+            if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
+        case .fetchFailed(let error, let latency):
+            fields.append(("error", .string(error.description)))
+            fields.append(("latency_ms", Self.milliseconds(latency)))
+        case .idChanged(let from, let to):
+            fields.append(("from", from.map(JSONValue.string) ?? .null))
+            fields.append(("to", .string(to)))
+        case .cacheDropped(let reason):
+            fields.append(("reason", .string(reason)))
+        case .expired(let at):
+            fields.append(("expired_at", .string(Self.timestamp(at))))
+        case .forcedRefresh:
+            break
+        }
+        return Self.object(fields)
+    }
+
+    /// The `--summary` line: per-provider counts.
+    public func summary(_ counters: [ProviderKind: ProviderCounters]) -> String {
+        let providers = ProviderKind.allCases.map { kind -> (String, JSONValue) in
+            let c = counters[kind] ?? ProviderCounters()
+            return (kind.rawValue, .object([
+                "requests": .int(Int64(c.requests)), "hits": .int(Int64(c.hits)), "errors": .int(Int64(c.errors)),
+                "hit_ratio": c.hitRatio.map { .double(($0 * 10_000).rounded() / 10_000) } ?? .null,
+            ]))
+        }
+        return Self.object([("event", .string("summary"))] + providers)
+    }
+
+    static func object(_ fields: [(String, JSONValue)]) -> String {
+        "{" + fields.map { "\(JSONValue.string($0.0).description):\($0.1.description)" }.joined(separator: ",") + "}"
+    }
+
+    static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
+        .double((seconds * 1_000_000).rounded() / 1000)
+    }
+
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

@@ -1,0 +1,142 @@
+import Fleet
+import FleetAuth
+import Foundation
+import Testing
+import Watch
+
+@Suite struct IDSequenceTests {
+    @Test func incrementsKeepingPadding() {
+        #expect(IDSequence.next(after: "trip-0001") == "trip-0002")
+        #expect(IDSequence.next(after: "vehicle-0099") == "vehicle-0100")
+        #expect(IDSequence.next(after: "v9999") == "v10000")
+        #expect(IDSequence.next(after: "alpha") == "alpha-2")
+        #expect(IDSequence.fleetID(prefix: "trip", index: 41, count: 10_000) == "trip-00042")
+        #expect(IDSequence.fleetID(prefix: "vehicle", index: 0, count: 3) == "vehicle-0001")
+    }
+}
+
+@Suite struct FleetStatisticsTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func event(_ kind: ProviderEvent.Kind, id: String = "trip-1", at offset: TimeInterval) -> ProviderEvent {
+        ProviderEvent(time: t0.addingTimeInterval(offset), provider: .consumer, id: id, kind: kind)
+    }
+
+    func fetched(id: String, expiresIn: TimeInterval, latency: TimeInterval, at offset: TimeInterval) throws -> ProviderEvent {
+        let now = Int(t0.timeIntervalSince1970 + offset)
+        let jwt = try JWTInspector.decode("eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.c2ln")
+        let token = FetchedToken(token: "x", id: id, expiresAt: t0.addingTimeInterval(offset + expiresIn),
+                                 receivedAt: Date(timeIntervalSince1970: TimeInterval(now)), jwt: jwt, warnings: [])
+        return event(.fetched(token, latency: latency), id: id, at: offset)
+    }
+
+    @Test func countsRatesLatenciesAndExpiries() throws {
+        var stats = FleetStatistics()
+        for i in 0..<20 { stats.record(event(.fetchStarted(reason: .noToken), id: "trip-\(i)", at: Double(i) * 0.5)) }
+        for i in 0..<100 { stats.record(try fetched(id: "trip-\(i)", expiresIn: i < 30 ? 50 : 300, latency: Double(i + 1) / 1000, at: 9)) }
+        for _ in 0..<60 { stats.record(event(.cacheHit(expiresAt: t0), at: 9)) }
+        stats.record(event(.fetchFailed(.timeout(seconds: 10), latency: 10), at: 9))
+        stats.record(event(.fetchFailed(.superseded(requested: "a", current: "b"), latency: 0), at: 9))
+        let summary = stats.summary(now: t0.addingTimeInterval(9.5), providers: 100)
+        #expect(summary.requestsPerSecond == 2.0)
+        #expect(summary.counters.requests == 20)
+        #expect(summary.counters.hits == 60)
+        #expect(summary.counters.errors == 1, "a superseded response is not a backend error")
+        #expect(summary.counters.hitRatio == 0.75)
+        #expect(summary.p50LatencyMs == 50)
+        #expect(summary.p99LatencyMs == 99)
+        #expect(summary.expiringWithinMinute == 30)
+        // Ten seconds later the window has emptied.
+        #expect(stats.summary(now: t0.addingTimeInterval(30), providers: 100).requestsPerSecond == 0)
+    }
+}
+
+@Suite struct WatchEventEncoderTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+    @Test func printsOneJSONObjectPerEvent() throws {
+        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDAsImF1dGhvcml6YXRpb24iOnsidHJpcGlkIjoidHJpcC0xIn19.c2lnbmF0dXJlLWxvbmc"
+        let token = FetchedToken(token: jwt, id: "trip-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_600),
+                                 receivedAt: t0, jwt: try JWTInspector.decode(jwt), warnings: [])
+        let encoder = WatchEventEncoder()
+        let line = encoder.encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0.0123)))
+        #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#)
+        #expect(!line.contains("c2lnbmF0dXJl"))
+        let revealed = WatchEventEncoder(reveal: true).encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0)))
+        #expect(revealed.contains(jwt))
+        #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+    }
+
+    @Test func carriesEachEventsOwnFields() {
+        let encoder = WatchEventEncoder()
+        func line(_ kind: ProviderEvent.Kind) -> String { encoder.encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: kind)) }
+        #expect(line(.fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.5)).hasSuffix(#""event":"fetch_failed","error":"backend answered HTTP 500: boom","latency_ms":500}"#))
+        #expect(line(.idChanged(from: "v-1", to: "v-2")).hasSuffix(#""event":"id_changed","from":"v-1","to":"v-2"}"#))
+        #expect(line(.cacheDropped(reason: "vehicle ID changed from v-1")).hasSuffix(#""event":"cache_dropped","reason":"vehicle ID changed from v-1"}"#))
+        #expect(line(.forcedRefresh).hasSuffix(#""provider":"driver","id":"v-2","event":"forced_refresh"}"#))
+    }
+
+    @Test func summarisesPerProvider() {
+        var consumer = ProviderCounters()
+        consumer.requests = 1; consumer.hits = 3
+        let line = WatchEventEncoder().summary([.consumer: consumer])
+        #expect(line == #"{"event":"summary","consumer":{"errors":0,"hit_ratio":0.75,"hits":3,"requests":1},"driver":{"errors":0,"hit_ratio":null,"hits":0,"requests":0}}"#)
+    }
+}
+
+@Suite struct SimulatedSDKsTests {
+    /// Mints a valid token for whatever ID is asked.
+    struct MintingTransport: TokenTransport {
+        let kind: ProviderKind
+        func get(_ request: TransportRequest) async throws -> TransportResponse {
+            let now = Int(Date().timeIntervalSince1970)
+            let enc = { (o: [String: Any]) in
+                ((try? JSONSerialization.data(withJSONObject: o)) ?? Data()).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            }
+            let jwt = enc(["alg": "RS256"]) + "." + enc(["aud": JWTInspector.fleetEngineAudience, "iat": now, "exp": now + 3600,
+                                                        "authorization": [kind.claimName: request.url.lastPathComponent]]) + ".c2ln"
+            return TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8))
+        }
+    }
+
+    @Test func eachSDKCachesItsOwnToken() async throws {
+        let events = EventBroadcaster()
+        let stream = events.subscribe(buffer: 10_000)
+        let ids = (0..<50).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 50) }
+        let sdks = SimulatedSDKs<TripAuthorizationContext>(
+            ids: ids, endpoint: .sampleBackend(.consumer, base: "http://b"), transport: MintingTransport(kind: .consumer),
+            events: events, refreshMargin: 300)
+        await sdks.update(callers: 4)
+        await sdks.update(callers: 4)
+        events.finish()
+        var counters = ProviderCounters()
+        var fetchedIDs = Set<String>()
+        for await e in stream {
+            counters.record(e)
+            if case .fetched(let t, _) = e.kind { fetchedIDs.insert(t.id) }
+        }
+        #expect(counters.requests == 50, "one request per SDK however many callers")
+        #expect(counters.hits == 200, "the second update is all cache hits")
+        #expect(fetchedIDs == Set(ids))
+        for (i, provider) in sdks.providers.enumerated() { #expect(await provider.cachedToken?.id == ids[i]) }
+    }
+
+    @Test func pausedSDKsDoNotAsk() async throws {
+        let events = EventBroadcaster()
+        let stream = events.subscribe()
+        let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
+            ids: ["v-1"], endpoint: .sampleBackend(.driver, base: "http://b"), transport: MintingTransport(kind: .driver),
+            events: events, refreshMargin: 300)
+        sdks.setPaused(true)
+        let loop = Task { await sdks.run(interval: 0.01) }
+        // While paused, a switch still fetches (the user asked for it); the loop itself stays quiet.
+        await sdks.switchID(at: 0, to: "v-2")
+        loop.cancel()
+        await loop.value
+        events.finish()
+        let names = await stream.reduce(into: [String]()) { $0.append($1.name) }
+        #expect(names == ["fetch_started", "fetched"])
+        #expect(await sdks.id(at: 0) == "v-2")
+    }
+}
