@@ -68,7 +68,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
 
         if let token = cached {
             if token.expiresAt > now {
-                if token.expiresAt.timeIntervalSince(now) <= refreshMargin, inFlight == nil, !isBackingOff(now) {
+                if token.expiresAt.timeIntervalSince(now) <= effectiveMargin(token), inFlight == nil, !isBackingOff(now) {
                     _ = startFetch(id: id, reason: .refreshAhead, now: now)
                 }
                 publish(.cacheHit(expiresAt: token.expiresAt), id: id, now: now)
@@ -143,6 +143,16 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         waitingCallers += 1
         defer { waitingCallers -= 1 }
         return try await task.value.token
+    }
+
+    /// The margin, but never more than half the token's lifetime: a 60 s demo token under the
+    /// default 300 s margin would otherwise be refreshed on every call.
+    public nonisolated static func effectiveMargin(_ margin: TimeInterval, lifetime: TimeInterval) -> TimeInterval {
+        min(margin, max(0, lifetime) / 2)
+    }
+
+    private func effectiveMargin(_ token: FetchedToken) -> TimeInterval {
+        Self.effectiveMargin(refreshMargin, lifetime: token.expiresAt.timeIntervalSince(token.receivedAt))
     }
 
     private func isBackingOff(_ now: Date) -> Bool {

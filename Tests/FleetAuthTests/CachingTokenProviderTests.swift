@@ -66,6 +66,20 @@ import Testing
         #expect(recorder.all.contains { if case .fetchStarted(.refreshAhead) = $0.kind { return true }; return false })
     }
 
+    @Test func aShortLivedTokenIsNotRefreshedOnEveryCall() async throws {
+        // 60 s tokens under the default 300 s margin: refresh at half-life, not at once.
+        let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 60)
+        let provider = consumer(transport, margin: 300)
+        let first = try await provider.fetchToken(for: trip("t"))
+        clock.advance(by: 29)
+        #expect(try await provider.fetchToken(for: trip("t")) == first)
+        #expect(transport.count == 1)
+        clock.advance(by: 2)
+        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(await eventually { await provider.cachedToken?.token != first })
+        #expect(transport.count == 2)
+    }
+
     @Test func zeroMarginWaitsForExpiryAsTheSamplesDo() async throws {
         let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
         let provider = consumer(transport, margin: 0)
@@ -122,7 +136,7 @@ import Testing
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<1000 { group.addTask { try await provider.fetchToken(for: trip("t")) } }
             // Every caller must be waiting on the fetch before it is allowed to finish.
-            while await provider.waitingCallers < 1000 { await Task.yield() }
+            #expect(await eventually { await provider.waitingCallers == 1000 })
             await gate.open()
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -144,7 +158,7 @@ import Testing
                     do { _ = try await provider.fetchToken(for: trip("t")); return nil } catch { return error as? FleetAuthError }
                 }
             }
-            while await provider.waitingCallers < 50 { await Task.yield() }
+            #expect(await eventually { await provider.waitingCallers == 50 })
             await gate.open()
             return await group.reduce(into: [FleetAuthError?]()) { $0.append($1) }
         }
@@ -170,7 +184,7 @@ import Testing
         let recorder = EventRecorder(events)
         let provider = consumer(transport, events: events)
         let oldCaller = Task { try await provider.fetchToken(for: trip("trip-old")) }
-        while await provider.waitingCallers < 1 { await Task.yield() }
+        #expect(await eventually { await provider.waitingCallers == 1 })
         let newToken = try await provider.fetchToken(for: trip("trip-new"))
         await slowGate.open()
         await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) { try await oldCaller.value }

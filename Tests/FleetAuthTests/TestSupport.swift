@@ -92,12 +92,24 @@ final class EventRecorder: Sendable {
     init(_ broadcaster: EventBroadcaster) { stream = broadcaster.subscribe() }
 
     /// Waits for the next event matching `predicate` (earlier non-matching events are kept in `all`).
-    func next(where predicate: (ProviderEvent) -> Bool) async -> ProviderEvent? {
-        for await event in stream {
-            seen.withLock { $0.append(event) }
-            if predicate(event) { return event }
+    /// Gives up after 10 s of wall time (returning nil) so a missing event fails the test rather than hanging it.
+    func next(where predicate: @escaping @Sendable (ProviderEvent) -> Bool) async -> ProviderEvent? {
+        await withTaskGroup(of: ProviderEvent?.self) { group in
+            group.addTask {
+                for await event in self.stream {
+                    self.seen.withLock { $0.append(event) }
+                    if predicate(event) { return event }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        return nil
     }
     var all: [ProviderEvent] { seen.withLock { $0 } }
 }
@@ -111,3 +123,15 @@ func consumerEndpoint(_ base: String = "http://backend.test") -> TokenEndpoint {
 func driverEndpoint(_ base: String = "http://backend.test") -> TokenEndpoint { .sampleBackend(.driver, base: base) }
 func trip(_ id: String) -> TripAuthorizationContext { TripAuthorizationContext(tripID: id) }
 func vehicle(_ id: String) -> VehicleAuthorizationContext { VehicleAuthorizationContext(vehicleID: id) }
+
+/// Yields until `condition` holds, giving up after `seconds` of wall time so a broken rule fails
+/// the test instead of hanging the run. Not a sleep: it returns as soon as the state is reached.
+@discardableResult
+func eventually(within seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        await Task.yield()
+    }
+    return false
+}
