@@ -1,0 +1,31 @@
+import Foundation
+import JWTKit
+
+/// A JWKS document: what verifiers fetch to check the server's signatures.
+public struct JSONWebKeySet: Sendable, Codable, Equatable {
+    public var keys: [RSAPublicJWK]
+}
+
+/// An RSA public key as a JWK (RFC 7517), with the fields verifiers look for.
+public struct RSAPublicJWK: Sendable, Codable, Equatable {
+    public var kty = "RSA"
+    public var n: String
+    public var e: String
+    public var kid: String
+    public var alg = "RS256"
+    public var use = "sig"
+
+    public init(_ key: JWTKit.Insecure.RSA.PublicKey, keyID: String) throws {
+        let primitives = try key.getKeyPrimitives()
+        n = Self.base64URL(primitives.modulus)
+        e = Self.base64URL(primitives.publicExponent)
+        kid = keyID
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import FleetAuth
+
+/// A failure the server produces on purpose so a client's handling of it can be watched.
+public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Answers normally, this much later.
+    case latency(milliseconds: Int)
+    /// Answers HTTP 500 with a JSON error body.
+    case http500
+    /// Answers 200 with a body cut off mid-JSON.
+    case malformedJSON
+    /// A valid token whose authorization claim names another ID.
+    case wrongID
+    /// A valid token that expired a minute before it was sent.
+    case expired
+    /// Closes the connection without any HTTP response.
+    case drop
+
+    public static let defaultLatencyMilliseconds = 3000
+
+    /// One of each, in menu order.
+    public static let allCases: [ServerFault] = [
+        .latency(milliseconds: defaultLatencyMilliseconds), .http500, .malformedJSON, .wrongID, .expired, .drop,
+    ]
+
+    /// The name used in URLs (`PUT /faults/consumer/wrong-id`) and on the command line.
+    public var name: String {
+        switch self {
+        case .latency: "latency"
+        case .http500: "http500"
+        case .malformedJSON: "malformed"
+        case .wrongID: "wrong-id"
+        case .expired: "expired"
+        case .drop: "drop"
+        }
+    }
+
+    /// A short label for a menu or a status line.
+    public var label: String {
+        switch self {
+        case .latency(let ms): "slow (+\(ms) ms)"
+        case .http500: "HTTP 500"
+        case .malformedJSON: "malformed JSON"
+        case .wrongID: "token for wrong ID"
+        case .expired: "expired token"
+        case .drop: "drop connection"
+        }
+    }
+
+    public var description: String { label }
+
+    /// Parses a fault `name`; `milliseconds` sets the delay of `latency`.
+    public init?(name: String, milliseconds: Int? = nil) {
+        switch name.lowercased() {
+        case "latency", "slow":
+            let ms = milliseconds ?? Self.defaultLatencyMilliseconds
+            guard ms >= 0 else { return nil }
+            self = .latency(milliseconds: ms)
+        case "http500", "500": self = .http500
+        case "malformed", "malformed-json": self = .malformedJSON
+        case "wrong-id", "wrongid": self = .wrongID
+        case "expired": self = .expired
+        case "drop": self = .drop
+        default: return nil
+        }
+    }
+
+    /// Fault names accepted by `init(name:)`, for help and error messages.
+    public static var names: [String] { allCases.map(\.name) }
+}
+
+/// Which provider's requests a fault applies to.
+public enum FaultTarget: String, Sendable, CaseIterable {
+    case consumer, driver, both
+
+    public var kinds: [ProviderKind] {
+        switch self {
+        case .consumer: [.consumer]
+        case .driver: [.driver]
+        case .both: [.consumer, .driver]
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import FleetAuth
+import FlyingFox
+import Foundation
+
+/// Routes of the embedded backend: Google's sample-backend token routes, JWKS, health,
+/// statistics and fault switches. One handler with its own routing, because FlyingFox's
+/// route patterns cannot match an empty ID, which must get a 400 rather than a 404.
+struct TokenRequestHandler: HTTPHandler {
+    static let maximumIDLength = 128
+
+    let minter: TokenMinter
+    let faults: FaultBoard
+    let counters: ServerCounters
+    let jwksBody: Data
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        // The path arrives standardized and percent-decoded; the first segment is the empty one before "/".
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch segments.first {
+        case "token":
+            if segments.count >= 2, let kind = ProviderKind(rawValue: segments[1]) {
+                counters.request(kind)
+                guard request.method == .GET else {
+                    counters.error(kind)
+                    return Self.error("use GET for \(request.path)", status: .methodNotAllowed)
+                }
+                return await token(kind, idSegments: Array(segments.dropFirst(2)))
+            }
+        case "faults":
+            counters.otherRequest()
+            return faultRoute(request, segments: Array(segments.dropFirst()))
+        case ".well-known" where segments == [".well-known", "jwks.json"] && request.method == .GET:
+            counters.otherRequest()
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: jwksBody)
+        case "healthz" where segments.count == 1 && request.method == .GET:
+            counters.otherRequest()
+            return Self.json(["status": "ok"])
+        case "stats" where segments.count == 1 && request.method == .GET:
+            counters.otherRequest()
+            return Self.json(counters.snapshot)
+        default:
+            break
+        }
+        counters.otherRequest()
+        return Self.error("no route for \(request.method.rawValue) \(request.path)", status: .notFound)
+    }
+
+    // MARK: - Tokens
+
+    private func token(_ kind: ProviderKind, idSegments: [String]) async -> HTTPResponse {
+        let id = idSegments.joined(separator: "/")
+        if let problem = Self.problem(with: id, kind: kind) {
+            counters.error(kind)
+            return Self.error(problem, status: .badRequest)
+        }
+        let fault = faults.fault(for: kind)
+        if fault != nil { counters.faulted(kind) }
+        var mintID = id
+        var issuedAt = Date()
+        switch fault {
+        case .latency(let ms)?:
+            // The server's own behaviour under test, not synchronisation: answer late on purpose.
+            try? await Task.sleep(for: .milliseconds(ms))
+        case .http500?:
+            counters.error(kind)
+            return Self.error("injected fault: HTTP 500", status: .internalServerError)
+        case .drop?:
+            counters.error(kind)
+            return ConnectionDropper.response
+        case .wrongID?:
+            mintID = "not-" + id
+        case .expired?:
+            // Expired a minute ago, so no clock skew allowance can save it.
+            issuedAt = issuedAt.addingTimeInterval(-(minter.lifetime + 60))
+        case .malformedJSON?, nil:
+            break
+        }
+        let started = ContinuousClock.now
+        let minted: MintedToken
+        do {
+            minted = try await minter.mint(kind, id: mintID, now: issuedAt)
+        } catch {
+            counters.error(kind)
+            return Self.error(error.description, status: .internalServerError)
+        }
+        counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
+        // A JWT is base64url and dots only, so it goes into the JSON without escaping.
+        var body = Data(("{\"jwt\":\"\(minted.jwt)\",\"creationTimestamp\":\(Self.milliseconds(minted.issuedAt))"
+            + ",\"expirationTimestamp\":\(Self.milliseconds(minted.expiresAt))}").utf8)
+        switch fault {
+        case .malformedJSON?:
+            body = body.prefix(body.count / 2)
+            counters.error(kind)
+        case .wrongID?, .expired?:
+            counters.error(kind)
+        default:
+            break
+        }
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+    }
+
+    /// Why `id` cannot be minted for, or nil when it can.
+    static func problem(with id: String, kind: ProviderKind) -> String? {
+        if id.isEmpty { return "missing \(kind.idNoun)" }
+        if id == "*" { return "the wildcard \(kind.idNoun) \"*\" is not minted here" }
+        if id.count > maximumIDLength { return "\(kind.idNoun) is longer than \(maximumIDLength) characters" }
+        if !id.unicodeScalars.allSatisfy(isIDCharacter) {
+            return "\(kind.idNoun) may only contain letters, digits, '.', '_' and '-'"
+        }
+        return nil
+    }
+
+    private static func isIDCharacter(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": true
+        default: false
+        }
+    }
+
+    // MARK: - Faults
+
+    /// `GET /faults`, `DELETE /faults[/TARGET]`, `PUT /faults/TARGET/NAME[?ms=N]`.
+    private func faultRoute(_ request: HTTPRequest, segments: [String]) -> HTTPResponse {
+        switch (request.method, segments.count) {
+        case (.GET, 0):
+            break
+        case (.DELETE, 0):
+            faults.clear()
+        case (.DELETE, 1):
+            guard let target = FaultTarget(rawValue: segments[0]) else { return Self.badTarget(segments[0]) }
+            faults.set(nil, for: target)
+        case (.PUT, 2), (.POST, 2):
+            guard let target = FaultTarget(rawValue: segments[0]) else { return Self.badTarget(segments[0]) }
+            let ms = request.query["ms"].flatMap { Int($0) }
+            if request.query["ms"] != nil && ms == nil { return Self.error("ms must be a whole number of milliseconds", status: .badRequest) }
+            guard let fault = ServerFault(name: segments[1], milliseconds: ms) else {
+                return Self.error("unknown fault \"\(segments[1])\"; use one of \(ServerFault.names.joined(separator: ", "))", status: .badRequest)
+            }
+            faults.set(fault, for: target)
+        default:
+            return Self.error("use GET /faults, PUT /faults/{consumer|driver|both}/{fault}, DELETE /faults[/{target}]", status: .badRequest)
+        }
+        return Self.json(FaultReport(faults.all))
+    }
+
+    private static func badTarget(_ name: String) -> HTTPResponse {
+        error("unknown target \"\(name)\"; use consumer, driver or both", status: .badRequest)
+    }
+
+    // MARK: - Encoding
+
+    static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+    }
+
+    static func error(_ message: String, status: HTTPStatusCode) -> HTTPResponse {
+        json(["error": message], status: status)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
