@@ -74,12 +74,14 @@ public actor EmbeddedTokenServer {
         return url
     }
 
-    /// Stops listening and closes open connections. Safe to call when not running.
-    public func stop() async {
+    /// Stops listening, gives requests in progress `gracePeriod` seconds to finish, then closes
+    /// every connection. Safe to call when not running.
+    public func stop(gracePeriod: TimeInterval = 0.25) async {
         guard let server else { return }
         self.server = nil
         baseURL = nil
-        await server.stop(timeout: 1)
+        // FlyingFox waits out the whole timeout even when nothing is in flight, so keep it short.
+        await server.stop(timeout: gracePeriod)
         runTask?.cancel()
         _ = try? await runTask?.value
         runTask = nil

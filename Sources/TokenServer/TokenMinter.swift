@@ -15,7 +15,13 @@ public struct TokenMinter: Sendable {
         self.issuer = issuer
         self.lifetime = lifetime
         self.keys = JWTKeyCollection()
-        await keys.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.keyID))
+        // Sorted keys and unescaped slashes: the same claims always encode the same, and `aud`
+        // reads as the URL it is when someone decodes the token by hand.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        await keys.add(
+            rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.keyID),
+            serializer: DefaultJWTSerializer(jsonEncoder: encoder))
     }
 
     /// A token for `id` issued at `now` (rounded down to a whole second, since Fleet Engine

@@ -5,7 +5,7 @@ struct TokenDash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokendash",
         abstract: "A terminal dashboard for Fleet Engine authorization tokens.",
-        subcommands: [],
+        subcommands: [ServeCommand.self, DecodeCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Dispatch
+import FleetAuth
+import Foundation
+import Synchronization
+import TokenServer
+
+/// Runs the embedded backend on its own, for other apps, curl, or a second dashboard.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve Fleet Engine tokens over HTTP, as Google's sample backend does.",
+        discussion: """
+            Routes: GET /token/consumer/{tripId}, GET /token/driver/{vehicleId}, GET /.well-known/jwks.json,
+            GET /healthz, GET /stats, GET /faults, PUT /faults/{consumer|driver|both}/{fault}[?ms=N],
+            DELETE /faults[/{target}]. Faults: \(ServerFault.names.joined(separator: ", ")).
+            The first line on stdout is "listening on URL". Stops on Ctrl-C or SIGTERM.
+            """)
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port: UInt16 = 0
+
+    @Option(help: "Address to bind. Anything but loopback needs --allow-remote.")
+    var host = "127.0.0.1"
+
+    @Flag(name: .customLong("allow-remote"), help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
+    var allowRemote = false
+
+    @Option(help: "Token lifetime in seconds (1 to 3600).")
+    var lifetime: Int = 3600
+
+    @Option(help: "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key.")
+    var key: String?
+
+    func validate() throws {
+        guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
+    }
+
+    func run() async throws {
+        // Ignore the signals before anything can take time, so an early Ctrl-C still shuts down cleanly.
+        let termination = TerminationSignals()
+        let configuration = TokenServerConfiguration(
+            host: host, port: port, allowRemote: allowRemote, lifetime: TimeInterval(lifetime),
+            signingKey: key.map { .file($0) } ?? .generated)
+        if !configuration.isLoopback && allowRemote {
+            Self.stderr("warning: binding \(host): any host that can reach it can get tokens signed by this key")
+        }
+        let server: EmbeddedTokenServer
+        let url: URL
+        do {
+            server = try await EmbeddedTokenServer(configuration: configuration)
+            url = try await server.start()
+        } catch {
+            Self.stderr("tokendash serve: \(error)")
+            throw ExitCode.failure
+        }
+        print("listening on \(url.absoluteString)")
+        print("key id \(server.minter.key.keyID), issuer \(server.minter.issuer), lifetime \(lifetime) s")
+        print("try: curl \(url.absoluteString)/token/consumer/trip-1")
+        // Flush all streams: `stdout` itself is a C global Swift 6 will not touch.
+        fflush(nil)
+        let signal = await termination.next()
+        Self.stderr("tokendash serve: \(signal == SIGTERM ? "SIGTERM" : "interrupt"), stopping")
+        await server.stop()
+    }
+
+    static func stderr(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// SIGINT and SIGTERM as an awaitable event instead of the default instant death.
+    private final class TerminationSignals: Sendable {
+        // Keeps the sources alive; written once at init, cancelled at deinit.
+        private let sources: Mutex<[any DispatchSourceSignal]>
+        private let stream: AsyncStream<Int32>
+
+        init() {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+            self.stream = stream
+            sources = Mutex([SIGINT, SIGTERM].map { number in
+                // Without this the default action ends the process before the source sees the signal.
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                return source
+            })
+        }
+
+        func next() async -> Int32? {
+            for await number in stream { return number }
+            return nil
+        }
+
+        deinit { sources.withLock { for source in $0 { source.cancel() } } }
+    }
+}

@@ -1,0 +1,121 @@
+import FleetAuth
+import Foundation
+import Testing
+@testable import TokenServer
+
+/// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
+@Suite struct FaultTests {
+    /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
+    func consumerError(with fault: ServerFault, timeout: TimeInterval = 5) async throws -> FleetAuthError? {
+        var result: FleetAuthError?
+        try await withServer(lifetime: 60) { s in
+            await s.server.setFault(fault, for: .consumer)
+            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer, timeout: timeout))
+            do {
+                let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
+                Issue.record("\(fault) still gave a token: \(token.prefix(20))…")
+            } catch let error as FleetAuthError {
+                result = error
+            }
+        }
+        return result
+    }
+
+    @Test func http500() async throws {
+        let error = try await consumerError(with: .http500)
+        #expect(error == .httpStatus(code: 500, body: #"{"error":"injected fault: HTTP 500"}"#))
+    }
+
+    @Test func malformedJSON() async throws {
+        let error = try await consumerError(with: .malformedJSON)
+        guard case .notJSON(let why)? = error else { Issue.record("expected notJSON, got \(String(describing: error))"); return }
+        #expect(why.hasPrefix("cannot parse"))
+    }
+
+    @Test func wrongID() async throws {
+        let error = try await consumerError(with: .wrongID)
+        #expect(error == .wrongID(claim: "tripid", expected: "trip-9", found: "not-trip-9"))
+    }
+
+    @Test func expired() async throws {
+        let error = try await consumerError(with: .expired)
+        guard case .alreadyExpired(let ago)? = error else { Issue.record("expected alreadyExpired, got \(String(describing: error))"); return }
+        #expect((60...65).contains(ago))
+    }
+
+    @Test func drop() async throws {
+        let error = try await consumerError(with: .drop)
+        guard case .unreachable(let url, _)? = error else { Issue.record("expected unreachable, got \(String(describing: error))"); return }
+        #expect(url.hasSuffix("/token/consumer/trip-9"))
+    }
+
+    @Test func latencyBeyondTheTimeout() async throws {
+        let error = try await consumerError(with: .latency(milliseconds: 3000), timeout: 0.3)
+        #expect(error == .timeout(seconds: 0.3))
+    }
+
+    @Test func latencyWithinTheTimeoutOnlyDelays() async throws {
+        try await withServer { s in
+            await s.server.setFault(.latency(milliseconds: 300), for: .driver)
+            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+            let start = ContinuousClock.now
+            let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
+            #expect(ContinuousClock.now - start >= .milliseconds(300))
+            #expect(try await s.verify(token).authorization == ["vehicleid": "v-1"])
+        }
+    }
+
+    @Test func aFaultOnlyHitsItsTarget() async throws {
+        try await withServer { s in
+            await s.server.setFault(.http500, for: .driver)
+            #expect(await s.server.faults() == [.driver: .http500])
+            let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer))
+            _ = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+            await s.server.setFault(.drop, for: .both)
+            #expect(await s.server.faults() == [.driver: .drop, .consumer: .drop])
+            await s.server.setFault(nil, for: .consumer)
+            #expect(await s.server.faults() == [.driver: .drop])
+        }
+    }
+
+    @Test func faultsSwitchOverHTTP() async throws {
+        try await withServer { s in
+            let (status, json) = try await s.json("/faults/driver/wrong-id", method: "PUT")
+            #expect(status == 200)
+            #expect(json["driver"]?["name"] == .string("wrong-id"))
+            #expect(json["consumer"] == .null)
+            #expect(await s.server.faults() == [.driver: .wrongID])
+            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+            await #expect(throws: FleetAuthError.wrongID(claim: "vehicleid", expected: "v", found: "not-v")) {
+                try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v"))
+            }
+
+            let (_, latency) = try await s.json("/faults/both/latency?ms=250", method: "PUT")
+            #expect(latency["consumer"]?["milliseconds"] == .int(250))
+            #expect(await s.server.faults() == [.driver: .latency(milliseconds: 250), .consumer: .latency(milliseconds: 250)])
+
+            let (cleared, empty) = try await s.json("/faults", method: "DELETE")
+            #expect(cleared == 200)
+            #expect(empty["driver"] == .null && empty["consumer"] == .null)
+            #expect(await s.server.faults().isEmpty)
+            _ = try await provider.forceRefresh()
+        }
+    }
+
+    @Test(arguments: ["/faults/driver/explode", "/faults/rider/drop", "/faults/both/latency?ms=soon"])
+    func unknownFaultsAreRefused(path: String) async throws {
+        try await withServer { s in
+            let (status, json) = try await s.json(path, method: "PUT")
+            #expect(status == 400)
+            #expect(json["error"]?.stringValue?.isEmpty == false)
+            #expect(await s.server.faults().isEmpty)
+        }
+    }
+
+    @Test func faultNamesRoundTrip() {
+        for fault in ServerFault.allCases {
+            #expect(ServerFault(name: fault.name, milliseconds: ServerFault.defaultLatencyMilliseconds) == fault)
+            #expect(!fault.label.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import FleetAuth
+import Foundation
+import Testing
+@testable import TokenServer
+
+@Suite struct StatsTests {
+    @Test func countsRequestsMintsAndErrorsPerKind() async throws {
+        try await withServer { s in
+            for id in ["a", "b", "c"] { _ = try await s.request("/token/consumer/\(id)") }
+            _ = try await s.request("/token/driver/v")
+            _ = try await s.request("/token/driver/*")
+            await s.server.setFault(.http500, for: .driver)
+            _ = try await s.request("/token/driver/v")
+            await s.server.setFault(.wrongID, for: .driver)
+            _ = try await s.request("/token/driver/v")
+
+            let stats = await s.server.stats()
+            #expect(stats.consumer == counts(requests: 3, minted: 3, errors: 0, faulted: 0))
+            // The wrong-ID token is minted, but it is not a good answer.
+            #expect(stats.driver == counts(requests: 4, minted: 2, errors: 3, faulted: 2))
+            let p50 = try #require(stats.mintLatencyP50Milliseconds)
+            let p99 = try #require(stats.mintLatencyP99Milliseconds)
+            #expect(p50 > 0 && p50 <= p99)
+
+            let (status, json) = try await s.json("/stats")
+            #expect(status == 200)
+            #expect(json["consumer"]?["minted"] == .int(3))
+            #expect(json["driver"]?["errors"] == .int(3))
+        }
+    }
+
+    @Test func percentilesUseNearestRank() {
+        let values = (1...100).map(Double.init)
+        #expect(ServerCounters.percentile(0.5, of: values) == 50)
+        #expect(ServerCounters.percentile(0.99, of: values) == 99)
+        #expect(ServerCounters.percentile(0.99, of: [7]) == 7)
+        #expect(ServerCounters.percentile(0.5, of: []) == nil)
+    }
+
+    @Test func noMintsMeansNoLatency() async throws {
+        try await withServer { s in
+            let stats = await s.server.stats()
+            #expect(stats.mintLatencyP50Milliseconds == nil)
+            #expect(stats.totalMinted == 0)
+        }
+    }
+
+    func counts(requests: Int, minted: Int, errors: Int, faulted: Int) -> ServerStats.KindStats {
+        var k = ServerStats.KindStats()
+        k.requests = requests
+        k.minted = minted
+        k.errors = errors
+        k.faulted = faulted
+        return k
+    }
+}
