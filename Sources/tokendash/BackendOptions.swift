@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fleet
 import FleetAuth
 import Foundation
 
@@ -40,6 +41,12 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("update-interval"), help: "Seconds between the simulated SDK's location updates (each asks for a token).")
     var updateInterval: Double = 5
 
+    @Option(name: .customLong("trips"), help: "Number of simulated Consumer SDKs, each with its own trip and token.")
+    var trips = 1
+
+    @Option(name: .customLong("vehicles"), help: "Number of simulated Driver SDKs, each with its own vehicle and token.")
+    var vehicles = 1
+
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
 
     func validate() throws {
@@ -59,7 +66,17 @@ struct BackendOptions: ParsableArguments {
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard updateInterval >= 0.05 else { throw ValidationError("--update-interval must be at least 0.05 seconds") }
         guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
+        guard (1...100_000).contains(trips), (1...100_000).contains(vehicles) else {
+            throw ValidationError("--trips and --vehicles must be between 1 and 100000")
+        }
         guard !tripID.isEmpty, !vehicleID.isEmpty else { throw ValidationError("--trip-id and --vehicle-id must not be empty") }
+    }
+
+    /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet.
+    func initialIDs(_ kind: ProviderKind) -> [String] {
+        let count = kind == .consumer ? trips : vehicles
+        if count == 1 { return [kind == .consumer ? tripID : vehicleID] }
+        return (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) }
     }
 
     /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under `embeddedBase`.

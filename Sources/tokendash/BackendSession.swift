@@ -1,0 +1,59 @@
+import Fleet
+import FleetAuth
+import Foundation
+import TokenServer
+
+/// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
+/// shared transport and event stream, and the simulated SDKs of both kinds.
+struct BackendSession: Sendable {
+    let server: EmbeddedTokenServer?
+    let events: EventBroadcaster
+    let trips: SimulatedSDKs<TripAuthorizationContext>
+    let vehicles: SimulatedSDKs<VehicleAuthorizationContext>
+    let consumerEndpoint: TokenEndpoint
+    let driverEndpoint: TokenEndpoint
+
+    /// Starts the embedded server when no URLs were given, then builds the providers.
+    static func start(_ options: BackendOptions) async throws -> BackendSession {
+        var server: EmbeddedTokenServer?
+        var base: String?
+        if options.usesEmbeddedServer {
+            let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+            base = try await embedded.start().absoluteString
+            server = embedded
+        }
+        let transport = URLSessionTransport()
+        let events = EventBroadcaster()
+        let consumer = options.endpoint(.consumer, embeddedBase: base)
+        let driver = options.endpoint(.driver, embeddedBase: base)
+        return BackendSession(
+            server: server, events: events,
+            trips: SimulatedSDKs(ids: options.initialIDs(.consumer), endpoint: consumer, transport: transport,
+                                 events: events, refreshMargin: options.refreshMargin),
+            vehicles: SimulatedSDKs(ids: options.initialIDs(.driver), endpoint: driver, transport: transport,
+                                    events: events, refreshMargin: options.refreshMargin),
+            consumerEndpoint: consumer, driverEndpoint: driver)
+    }
+
+    /// Runs both groups' location-update loops until the returned task is cancelled.
+    func runUpdateLoops(interval: TimeInterval, callers: Int) -> Task<Void, Never> {
+        Task {
+            async let a: Void = trips.run(interval: interval, callers: callers)
+            async let b: Void = vehicles.run(interval: interval, callers: callers)
+            _ = await (a, b)
+        }
+    }
+
+    /// One line for a header: where tokens come from.
+    var backendDescription: String {
+        if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
+            return "embedded on 127.0.0.1:\(port)"
+        }
+        return "\(consumerEndpoint.urlTemplate) | \(driverEndpoint.urlTemplate)"
+    }
+
+    func stop() async {
+        events.finish()
+        await server?.stop()
+    }
+}

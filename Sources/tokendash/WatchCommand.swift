@@ -1,0 +1,74 @@
+import ArgumentParser
+import Fleet
+import FleetAuth
+import Foundation
+import Watch
+
+/// Headless mode: every provider event as one JSON object per line on stdout, diagnostics on stderr.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print every provider event as a JSON line (no screen).")
+
+    @OptionGroup var backend: BackendOptions
+
+    @Option(help: "Stop after this many seconds and exit 0.")
+    var duration: Double?
+
+    @Option(help: "Simulated SDK callers per provider asking concurrently at each update.")
+    var callers = 1
+
+    @Flag(help: "Print a final JSON line with per-provider counts.")
+    var summary = false
+
+    @Flag(help: "Print whole tokens instead of redacted ones.")
+    var reveal = false
+
+    func validate() throws {
+        if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
+        guard (1...10_000).contains(callers) else { throw ValidationError("--callers must be between 1 and 10000") }
+    }
+
+    func run() async throws {
+        // A reader that goes away (`| head`) must end us quietly, not with SIGPIPE mid-line.
+        signal(SIGPIPE, SIG_IGN)
+        let signals = SignalWatcher()
+        let session: BackendSession
+        do {
+            session = try await BackendSession.start(backend)
+        } catch {
+            FileHandle.standardError.write(Data("tokendash watch: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if let server = session.server, let url = await server.baseURL {
+            FileHandle.standardError.write(Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
+        }
+        let encoder = WatchEventEncoder(reveal: reveal)
+        let stream = session.events.subscribe(buffer: 1 << 16)
+        let printer = Task { () -> [ProviderKind: ProviderCounters] in
+            var counters: [ProviderKind: ProviderCounters] = [:]
+            for await event in stream {
+                counters[event.provider, default: ProviderCounters()].record(event)
+                // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
+                FileHandle.standardOutput.write(Data((encoder.encode(event) + "\n").utf8))
+            }
+            return counters
+        }
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers)
+        if let duration {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: .seconds(duration)) }
+                group.addTask { _ = await signals.next() }
+                await group.next()
+                group.cancelAll()
+            }
+        } else {
+            _ = await signals.next()
+        }
+        loops.cancel()
+        await loops.value
+        await session.stop()
+        let counters = await printer.value
+        if summary { FileHandle.standardOutput.write(Data((encoder.summary(counters) + "\n").utf8)) }
+    }
+}
