@@ -55,6 +55,8 @@ let package = Package(
             name: "FleetAuthTests",
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
+        // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
+        .testTarget(name: "EndToEndTests", dependencies: ["tokendash"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth"]),
         .testTarget(
             name: "TokenServerTests",

@@ -5,6 +5,13 @@ public struct TransportRequest: Sendable {
     public var headers: [HTTPHeader]
     public var timeout: TimeInterval
     public var maxBodyBytes: Int
+
+    public init(url: URL, headers: [HTTPHeader] = [], timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+    }
 }
 
 public struct TransportResponse: Sendable {
