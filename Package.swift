@@ -35,7 +35,7 @@ let package = Package(
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["FleetAuth", .product(name: "Yams", package: "Yams")]
+            dependencies: ["FleetAuth", "Fleet", .product(name: "Yams", package: "Yams")]
         ),
         .systemLibrary(
             name: "CNcurses",

@@ -5,7 +5,7 @@ struct TokenDash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokendash",
         abstract: "A terminal dashboard for Fleet Engine authorization tokens.",
-        subcommands: [WatchCommand.self, ServeCommand.self, DecodeCommand.self],
-        defaultSubcommand: nil
+        subcommands: [DashboardCommand.self, WatchCommand.self, ServeCommand.self, DecodeCommand.self],
+        defaultSubcommand: DashboardCommand.self
     )
 }

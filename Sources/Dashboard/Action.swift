@@ -1,0 +1,16 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// Everything that can change the dashboard: provider events, keys, time, and reports from effects.
+public enum Action: Equatable, Sendable {
+    case event(ProviderEvent)
+    case key(Key)
+    case tick(Date)
+    case themeLoaded(String)
+    case faultsChanged([ProviderKind: String])
+    case message(String?)
+    case fleet([ProviderKind: FleetSummary])
+    /// A fleet pane now follows member `index`, whose ID is `id`.
+    case following(ProviderKind, index: Int, id: String)
+}

@@ -1,0 +1,60 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// What covers the panes, if anything.
+public enum Overlay: Equatable, Sendable {
+    case none
+    case help
+    /// The fault menu, with the highlighted line and the providers a choice applies to.
+    case faults(selection: Int, scope: FaultScope)
+    /// Typing an ID for the focused pane.
+    case input(String)
+}
+
+/// The whole dashboard as a value: the reducer changes it, `render` draws it.
+public struct DashboardState: Equatable, Sendable {
+    public var consumer: PaneState
+    public var driver: PaneState
+    public var focus: ProviderKind = .consumer
+    public var reveal = false
+    public var paused = false
+    public var now: Date
+    public var timeZone: TimeZone = .current
+    public var themeName: String
+    public var themeNames: [String]
+    /// Header text: where tokens come from.
+    public var backend: String
+    /// Fault injection needs the embedded server.
+    public var faultsAvailable: Bool
+    public var activeFaults: [ProviderKind: String] = [:]
+    public var overlay: Overlay = .none
+    public var refreshMargin: TimeInterval
+    /// A one-line notice under the header (an effect that failed, a theme that would not load).
+    public var message: String?
+    /// Aggregate rows, present when a fleet runs.
+    public var fleet: [ProviderKind: FleetSummary] = [:]
+    public var quitting = false
+
+    public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
+                themeName: String = "default", themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,
+                trips: Int = 1, vehicles: Int = 1) {
+        consumer = PaneState(kind: .consumer, id: consumerID)
+        driver = PaneState(kind: .driver, id: driverID)
+        consumer.memberCount = trips
+        driver.memberCount = vehicles
+        self.now = now
+        self.backend = backend
+        self.faultsAvailable = faultsAvailable
+        self.themeName = themeName
+        self.themeNames = themeNames
+        self.refreshMargin = refreshMargin
+    }
+
+    public var isFleet: Bool { consumer.memberCount > 1 || driver.memberCount > 1 }
+
+    public subscript(kind: ProviderKind) -> PaneState {
+        get { kind == .consumer ? consumer : driver }
+        set { if kind == .consumer { consumer = newValue } else { driver = newValue } }
+    }
+}

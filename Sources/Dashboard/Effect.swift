@@ -1,0 +1,41 @@
+import FleetAuth
+
+/// A fault the embedded server can inject, as the menu lists them.
+public enum FaultChoice: String, CaseIterable, Sendable {
+    case latency, http500, malformed, wrongID, expired, drop
+
+    public var label: String {
+        switch self {
+        case .latency: "latency (3 s per request)"
+        case .http500: "HTTP 500"
+        case .malformed: "malformed JSON"
+        case .wrongID: "token for the wrong ID"
+        case .expired: "already-expired token"
+        case .drop: "drop the connection"
+        }
+    }
+}
+
+/// Which provider a fault applies to.
+public enum FaultScope: String, CaseIterable, Sendable {
+    case consumer, driver, both
+
+    public init(_ kind: ProviderKind) { self = kind == .consumer ? .consumer : .driver }
+    public var next: FaultScope {
+        let all = Self.allCases
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
+    }
+}
+
+/// Work the reducer asks for; the executable performs it and reports back with actions.
+public enum Effect: Equatable, Sendable {
+    case forceRefresh(ProviderKind)
+    case switchID(ProviderKind, String)
+    /// nil clears the faults of the scope.
+    case setFault(FaultChoice?, FaultScope)
+    case setPaused(Bool)
+    case loadTheme(String)
+    /// The detail pane of `kind` now follows fleet member `index`.
+    case follow(ProviderKind, index: Int)
+    case quit
+}

@@ -1,0 +1,202 @@
+import FleetAuth
+import Foundation
+
+/// Draws one provider's pane: ID, token, claims, countdown, checks, counters, ID history, fetch log.
+/// On a short pane the essentials come first; claims shrink, then history and log get what is left.
+struct PaneRenderer {
+    let state: DashboardState
+    let pane: PaneState
+
+    static let labelWidth = 11
+
+    private var focused: Bool { state.focus == pane.kind }
+
+    func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int, height: Int) {
+        guard width >= 20, height >= 3 else { return }
+        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title,
+                   role: focused ? .borderFocused : .border, titleRole: .title)
+        var lines: [Line] = []
+        let innerWidth = width - 4
+        let innerHeight = height - 2
+        lines.append(idLine)
+        lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
+        lines.append(expiryLine(width: innerWidth))
+        lines.append(checksLine)
+        if let error = pane.lastError, pane.token != nil {
+            lines.append(Line(label: "Last error", [(error, .error)]))
+        }
+        lines.append(countersLine(width: innerWidth))
+        let rest = innerHeight - lines.count
+        lines.append(contentsOf: claimLines(full: rest >= 14))
+        let remaining = innerHeight - lines.count
+        if remaining >= 3 {
+            let historyRows = remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
+            if historyRows > 0 {
+                lines.append(rule("ID changes (\(pane.history.count))", width: innerWidth))
+                lines.append(contentsOf: historyLines(historyRows))
+            }
+            lines.append(rule("Fetch log", width: innerWidth))
+            lines.append(contentsOf: logLines(innerHeight - lines.count))
+        }
+        for (row, line) in lines.prefix(innerHeight).enumerated() {
+            line.draw(&canvas, x: x + 2, y: y + 1 + row, width: innerWidth)
+        }
+    }
+
+    // MARK: - Lines
+
+    /// A labelled line of styled segments.
+    struct Line {
+        var label: String?
+        var segments: [(String, StyleRole)]
+        init(label: String? = nil, _ segments: [(String, StyleRole)]) {
+            self.label = label
+            self.segments = segments
+        }
+
+        func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int) {
+            var column = 0
+            if let label {
+                canvas.put(label, x: x, y: y, role: .dim, limit: width)
+                column = PaneRenderer.labelWidth
+            }
+            for (text, role) in segments where column < width {
+                column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: role)
+            }
+        }
+    }
+
+    private var idLine: Line {
+        var segments: [(String, StyleRole)] = [(pane.id, .title)]
+        if pane.memberCount > 1 { segments.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
+        if pane.fetching {
+            segments.append(("  ● fetching", .warning))
+        } else if pane.lastError != nil && pane.token == nil {
+            segments.append(("  ● failing", .error))
+        } else if pane.token != nil {
+            segments.append(("  ● ok", .ok))
+        }
+        return Line(label: pane.kind == .consumer ? "Trip ID" : "Vehicle ID", segments)
+    }
+
+    private func tokenLines(width: Int, room: Int) -> [Line] {
+        guard let token = pane.token else {
+            let why = pane.lastError.map { "none: \($0)" } ?? "none yet"
+            return [Line(label: "Token", [(why, pane.lastError == nil ? .dim : .error)])]
+        }
+        guard state.reveal else {
+            return [Line(label: "Token", [(TokenRedactor.redact(token.token), .text), ("  (x reveals)", .dim)])]
+        }
+        // Revealed: wrapped over as many lines as the pane can spare, so it can be copied.
+        let perLine = max(1, width - Self.labelWidth)
+        let spare = max(1, room - 12)
+        var chunks: [String] = []
+        var rest = Substring(token.token)
+        while !rest.isEmpty && chunks.count < spare {
+            chunks.append(String(rest.prefix(perLine)))
+            rest = rest.dropFirst(perLine)
+        }
+        if !rest.isEmpty, let last = chunks.popLast() { chunks.append(String(last.dropLast()) + "…") }
+        return chunks.enumerated().map { i, chunk in Line(label: i == 0 ? "Token" : "", [(chunk, .warning)]) }
+    }
+
+    private func expiryLine(width: Int) -> Line {
+        guard let token = pane.token else { return Line(label: "Expires", [("–", .dim)]) }
+        let left = token.expiresAt.timeIntervalSince(state.now)
+        let lifetime = max(1, token.expiresAt.timeIntervalSince(token.receivedAt))
+        let margin = CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
+        let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
+        let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
+        let note = margin > 0 ? "refresh at \(Format.duration(margin))" : "refresh at expiry"
+        let barWidth = max(4, min(30, width - Self.labelWidth - text.count - note.count - 4))
+        let filled = left <= 0 ? 0 : min(barWidth, Int((left / lifetime * Double(barWidth)).rounded(.up)))
+        return Line(label: "Expires", [
+            (text.padding(toLength: text.count + 2, withPad: " ", startingAt: 0), role),
+            (String(repeating: "█", count: filled), role),
+            (String(repeating: "░", count: barWidth - filled), .gaugeEmpty),
+            ("  " + note, .dim),
+        ])
+    }
+
+    /// Green while fresh, the margin colour once the refresh margin is crossed, red in the last
+    /// tenth of the lifetime (or 10 s) and when expired.
+    static func gaugeRole(left: TimeInterval, lifetime: TimeInterval, margin: TimeInterval) -> StyleRole {
+        if left <= 0 || left <= max(10, lifetime / 10) { return .gaugeCritical }
+        if left <= margin { return .gaugeMargin }
+        return .gaugeFresh
+    }
+
+    private var checksLine: Line {
+        guard let token = pane.token else { return Line(label: "Checks", [("no token to check", .dim)]) }
+        let problems = JWTInspector.check(token.jwt, kind: pane.kind, id: pane.id)
+        if !problems.isEmpty {
+            return Line(label: "Checks", [(problems.map(\.description).joined(separator: "; "), .error)])
+        }
+        if let warning = token.warnings.first { return Line(label: "Checks", [("ok, but " + warning, .warning)]) }
+        let lifetime = Int(token.expiresAt.timeIntervalSince(token.receivedAt).rounded())
+        let claim = token.jwt.claims["authorization"]?[pane.kind.claimName]?.stringValue ?? "?"
+        return Line(label: "Checks", [("ok", .ok), ("  RS256, aud, \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim)])
+    }
+
+    private func countersLine(width: Int) -> Line {
+        let c = pane.counters
+        let text = "req \(c.requests)  hits \(c.hits)  ratio \(Format.percent(c.hitRatio))  err \(c.errors)  "
+        let sparkWidth = max(0, min(30, width - Self.labelWidth - text.count - 9))
+        var segments: [(String, StyleRole)] = [(text, c.errors > 0 ? .warning : .text)]
+        if sparkWidth >= 5 {
+            segments.append((Renderer.sparkline(pane.fetchesPerMinute, now: state.now, minutes: sparkWidth), .gaugeFresh))
+            segments.append((" fetch/m", .dim))
+        }
+        return Line(label: "Counters", segments)
+    }
+
+    private func claimLines(full: Bool) -> [Line] {
+        guard let token = pane.token else { return [] }
+        let claims = token.jwt.claims
+        let times = "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
+            + " → \(claims["exp"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
+        let authorization = claims["authorization"]?.description ?? "missing"
+        if !full { return [Line(label: "Claims", [("authorization \(authorization)  iat/exp \(times)", .text)])] }
+        return [
+            Line(label: "iss", [(claims["iss"]?.stringValue ?? "missing", .text)]),
+            Line(label: "aud", [(claims["aud"]?.stringValue ?? claims["aud"]?.description ?? "missing", .text)]),
+            Line(label: "auth", [(authorization, .text)]),
+            Line(label: "iat → exp", [(times, .text)]),
+        ]
+    }
+
+    private func rule(_ title: String, width: Int) -> Line {
+        let head = "── \(title) "
+        return Line([(head + String(repeating: "─", count: max(0, width - head.count)), .border)])
+    }
+
+    private func historyLines(_ count: Int) -> [Line] {
+        guard !pane.history.isEmpty else { return [Line([("no ID changes yet", .dim)])] }
+        return pane.history.prefix(count).map { change in
+            Line([(Format.clock(change.time, state.timeZone) + "  ", .dim), ("\(change.from ?? "none") → \(change.to)", .text)])
+        }
+    }
+
+    private func logLines(_ count: Int) -> [Line] {
+        guard count > 0 else { return [] }
+        guard !pane.log.isEmpty else { return [Line([("no fetches yet", .dim)])] }
+        return pane.log.prefix(count).map { entry in
+            let role: StyleRole = switch entry.level {
+            case .hit: .logHit
+            case .info: .logInfo
+            case .warning: .logWarning
+            case .error: .logError
+            }
+            let event = entry.count > 1 ? "\(entry.event) ×\(entry.count)" : entry.event
+            let latency = entry.latency.map(Format.milliseconds) ?? ""
+            var detail = entry.detail
+            if let at = entry.at { detail += " " + Format.clock(at, state.timeZone) }
+            return Line([
+                (Format.clock(entry.time, state.timeZone) + "  ", .dim),
+                (event.padding(toLength: 14, withPad: " ", startingAt: 0), role),
+                (latency.leftPadded(8, with: " ") + "  ", .dim),
+                (detail, role),
+            ])
+        }
+    }
+}

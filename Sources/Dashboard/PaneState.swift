@@ -1,0 +1,113 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// One trip or vehicle ID switch, as the history list shows it.
+public struct IDChange: Equatable, Sendable {
+    public var time: Date
+    public var from: String?
+    public var to: String
+}
+
+/// One line of a pane's fetch log.
+public struct LogEntry: Equatable, Sendable {
+    public enum Level: Sendable { case hit, info, warning, error }
+    public var time: Date
+    public var event: String
+    public var detail: String
+    public var latency: TimeInterval?
+    public var level: Level
+    /// A time the detail refers to (an expiry), formatted at render time in the display's zone.
+    public var at: Date?
+    /// Repeated cache hits fold into one line with a count.
+    public var count = 1
+}
+
+/// Everything one pane shows about its provider.
+public struct PaneState: Equatable, Sendable {
+    public static let historyLimit = 500
+    public static let sparklineMinutes = 60
+
+    public let kind: ProviderKind
+    public var id: String
+    public var token: FetchedToken?
+    public var lastError: String?
+    public var fetching = false
+    public var history: [IDChange] = []
+    public var log: [LogEntry] = []
+    public var counters = ProviderCounters()
+    /// Fetches started per minute (epoch minute -> count), for the sparkline.
+    public var fetchesPerMinute: [Int: Int] = [:]
+    /// In a fleet: which member this pane follows, and how many there are.
+    public var memberIndex = 0
+    public var memberCount = 1
+
+    public init(kind: ProviderKind, id: String) {
+        self.kind = kind
+        self.id = id
+    }
+
+    public var title: String { kind == .consumer ? "Consumer (trip token)" : "Driver (vehicle token)" }
+
+    /// Whether `event` is about the provider this pane follows.
+    func concerns(_ event: ProviderEvent) -> Bool {
+        guard event.provider == kind else { return false }
+        if memberCount == 1 || event.id == id { return true }
+        if case .idChanged(_, let to) = event.kind { return to == id }
+        return false
+    }
+
+    mutating func apply(_ event: ProviderEvent) {
+        counters.record(event)
+        switch event.kind {
+        case .cacheHit:
+            if var first = log.first, first.level == .hit {
+                first.count += 1
+                first.time = event.time
+                log[0] = first
+            } else {
+                append(LogEntry(time: event.time, event: "cache hit", detail: "", latency: nil, level: .hit))
+            }
+        case .fetchStarted(let reason):
+            fetching = true
+            let minute = Int(event.time.timeIntervalSince1970 / 60)
+            fetchesPerMinute[minute, default: 0] += 1
+            fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
+            append(LogEntry(time: event.time, event: "fetch", detail: reason.rawValue, latency: nil, level: .info))
+        case .fetched(let fetched, let latency):
+            fetching = false
+            token = fetched
+            lastError = nil
+            append(LogEntry(time: event.time, event: "fetched", detail: "expires", latency: latency, level: .info, at: fetched.expiresAt))
+            for warning in fetched.warnings {
+                append(LogEntry(time: event.time, event: "warning", detail: warning, latency: nil, level: .warning))
+            }
+        case .fetchFailed(let error, let latency):
+            if case .superseded = error {
+                append(LogEntry(time: event.time, event: "discarded", detail: error.description, latency: latency, level: .warning))
+                return
+            }
+            fetching = false
+            lastError = error.description
+            append(LogEntry(time: event.time, event: "failed", detail: error.description, latency: latency, level: .error))
+        case .idChanged(let from, let to):
+            id = to
+            history.insert(IDChange(time: event.time, from: from, to: to), at: 0)
+            if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
+            append(LogEntry(time: event.time, event: "ID", detail: "\(from ?? "none") → \(to)", latency: nil, level: .info))
+        case .cacheDropped(let reason):
+            token = nil
+            append(LogEntry(time: event.time, event: "dropped", detail: reason, latency: nil, level: .warning))
+        case .expired(let at):
+            token = nil
+            append(LogEntry(time: event.time, event: "expired", detail: "at", latency: nil, level: .warning, at: at))
+        case .forcedRefresh:
+            append(LogEntry(time: event.time, event: "forced", detail: "refresh requested", latency: nil, level: .info))
+        }
+    }
+
+    private mutating func append(_ entry: LogEntry) {
+        log.insert(entry, at: 0)
+        if log.count > Self.historyLimit { log.removeLast(log.count - Self.historyLimit) }
+    }
+}

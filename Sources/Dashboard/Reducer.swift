@@ -1,0 +1,152 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// The one place state changes. Side effects come back as `Effect`s for the caller to run.
+public enum Reducer {
+    public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    public static let idLimit = 128
+
+    public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
+        switch action {
+        case .event(let event):
+            for kind in ProviderKind.allCases where state[kind].concerns(event) { state[kind].apply(event) }
+            return []
+        case .tick(let now):
+            state.now = now
+            return []
+        case .themeLoaded(let name):
+            state.themeName = name
+            return []
+        case .faultsChanged(let faults):
+            state.activeFaults = faults
+            return []
+        case .message(let text):
+            state.message = text
+            return []
+        case .fleet(let summaries):
+            state.fleet = summaries
+            return []
+        case .following(let kind, let index, let id):
+            state[kind].memberIndex = index
+            state[kind].id = id
+            state[kind].token = nil
+            state[kind].log = []
+            state[kind].history = []
+            state[kind].counters = ProviderCounters()
+            state[kind].fetchesPerMinute = [:]
+            state[kind].lastError = nil
+            return []
+        case .key(let key):
+            return handle(key, &state)
+        }
+    }
+
+    private static func handle(_ key: Key, _ state: inout DashboardState) -> [Effect] {
+        if key == .interrupt { return quit(&state) }
+        if key == .resize { return [] }
+        switch state.overlay {
+        case .none: break
+        case .help:
+            state.overlay = .none
+            return []
+        case .faults(let selection, let scope):
+            return handleFaultMenu(key, selection: selection, scope: scope, &state)
+        case .input(let text):
+            return handleInput(key, text: text, &state)
+        }
+        guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
+        state.message = nil
+        switch command {
+        case .focusNext:
+            state.focus = state.focus == .consumer ? .driver : .consumer
+        case .refreshFocused:
+            return [.forceRefresh(state.focus)]
+        case .refreshBoth:
+            return [.forceRefresh(.consumer), .forceRefresh(.driver)]
+        case .newTrip:
+            return switchID(.consumer, to: IDSequence.next(after: state.consumer.id), &state)
+        case .newVehicle:
+            return switchID(.driver, to: IDSequence.next(after: state.driver.id), &state)
+        case .typeID:
+            state.overlay = .input("")
+        case .faultMenu:
+            state.overlay = .faults(selection: 0, scope: FaultScope(state.focus))
+        case .toggleReveal:
+            state.reveal.toggle()
+        case .togglePause:
+            state.paused.toggle()
+            return [.setPaused(state.paused)]
+        case .nextTheme:
+            let names = state.themeNames
+            let next = names.isEmpty ? state.themeName : names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
+            return [.loadTheme(next)]
+        case .help:
+            state.overlay = .help
+        case .nextFleetMember, .previousFleetMember:
+            let pane = state[state.focus]
+            guard pane.memberCount > 1 else { return [] }
+            let step = command == .nextFleetMember ? 1 : pane.memberCount - 1
+            return [.follow(state.focus, index: (pane.memberIndex + step) % pane.memberCount)]
+        case .quit:
+            return quit(&state)
+        }
+        return []
+    }
+
+    private static func quit(_ state: inout DashboardState) -> [Effect] {
+        state.quitting = true
+        return [.quit]
+    }
+
+    private static func switchID(_ kind: ProviderKind, to id: String, _ state: inout DashboardState) -> [Effect] {
+        state.focus = kind
+        return [.switchID(kind, id)]
+    }
+
+    /// The rows of the fault menu: each fault, then "off".
+    public static var faultMenuRows: [FaultChoice?] { FaultChoice.allCases.map(Optional.some) + [nil] }
+
+    private static func handleFaultMenu(_ key: Key, selection: Int, scope: FaultScope, _ state: inout DashboardState) -> [Effect] {
+        let rows = faultMenuRows
+        switch key {
+        case .escape, .character("q"), .character("f"):
+            state.overlay = .none
+        case .up, .character("k"):
+            state.overlay = .faults(selection: (selection + rows.count - 1) % rows.count, scope: scope)
+        case .down, .character("j"):
+            state.overlay = .faults(selection: (selection + 1) % rows.count, scope: scope)
+        case .tab:
+            state.overlay = .faults(selection: selection, scope: scope.next)
+        case .enter:
+            state.overlay = .none
+            guard state.faultsAvailable else { return [] }
+            return [.setFault(rows[selection], scope)]
+        case .character(let c):
+            if let n = c.wholeNumberValue, (1...rows.count).contains(n) {
+                state.overlay = .none
+                guard state.faultsAvailable else { return [] }
+                return [.setFault(rows[n - 1], scope)]
+            }
+        default: break
+        }
+        return []
+    }
+
+    private static func handleInput(_ key: Key, text: String, _ state: inout DashboardState) -> [Effect] {
+        switch key {
+        case .escape:
+            state.overlay = .none
+        case .backspace:
+            state.overlay = .input(String(text.dropLast()))
+        case .enter:
+            state.overlay = .none
+            guard !text.isEmpty, text != state[state.focus].id else { return [] }
+            return [.switchID(state.focus, text)]
+        case .character(let c):
+            if idCharacters.contains(c), text.count < idLimit { state.overlay = .input(text + String(c)) }
+        default: break
+        }
+        return []
+    }
+}

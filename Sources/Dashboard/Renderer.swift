@@ -1,0 +1,119 @@
+import Fleet
+import FleetAuth
+import Foundation
+
+/// `render(state, size) -> Canvas`: the whole screen, drawn from the state alone.
+public enum Renderer {
+    public static let minimumWidth = 80
+    public static let minimumHeight = 24
+    /// Below this width the panes stack instead of standing side by side.
+    public static let sideBySideWidth = 120
+
+    public static func render(_ state: DashboardState, width: Int, height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        guard width >= minimumWidth, height >= minimumHeight else {
+            drawTooSmall(&canvas)
+            return canvas
+        }
+        drawHeader(state, &canvas)
+        var top = 1
+        if let message = state.message {
+            canvas.putTruncated(" ! \(message)", x: 0, y: top, width: width, role: .warning)
+            top += 1
+        }
+        if state.isFleet {
+            top += drawFleetRows(state, &canvas, y: top)
+        }
+        let bottom = height - 1
+        if width >= sideBySideWidth {
+            let left = width / 2
+            PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: left, height: bottom - top)
+            PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: left, y: top, width: width - left, height: bottom - top)
+        } else {
+            let upper = (bottom - top) / 2
+            PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: width, height: upper)
+            PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: 0, y: top + upper, width: width, height: bottom - top - upper)
+        }
+        drawFooter(state, &canvas)
+        OverlayRenderer(state: state).draw(&canvas)
+        return canvas
+    }
+
+    static func drawTooSmall(_ canvas: inout Canvas) {
+        let lines = [
+            "Terminal too small",
+            "current \(canvas.width)x\(canvas.height), need \(minimumWidth)x\(minimumHeight)",
+            "enlarge the window, or press q to quit",
+        ]
+        let top = max(0, canvas.height / 2 - 1)
+        for (i, line) in lines.enumerated() {
+            let x = max(0, (canvas.width - line.count) / 2)
+            canvas.put(line, x: x, y: top + i, role: i == 0 ? .error : .text)
+        }
+    }
+
+    static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
+        var parts = ["tokendash", state.backend, "theme: \(state.themeName)", state.paused ? "‖ paused" : "● live"]
+        if !state.activeFaults.isEmpty {
+            parts.append("faults: " + state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", "))
+        }
+        let clock = Format.clock(state.now, state.timeZone)
+        canvas.putTruncated(" " + parts.joined(separator: " │ "), x: 0, y: 0, width: canvas.width - clock.count - 2, role: .header)
+        canvas.put(clock, x: canvas.width - clock.count - 1, y: 0, role: .header)
+    }
+
+    /// htop-style key hints. When they do not all fit, hints drop from the middle of the table;
+    /// help and quit always stay.
+    static func drawFooter(_ state: DashboardState, _ canvas: inout Canvas) {
+        let y = canvas.height - 1
+        canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .keyHint)
+        var bindings = KeyBinding.visible(fleet: state.isFleet)
+        func width(_ b: [KeyBinding]) -> Int { b.reduce(0) { $0 + $1.label.count + $1.hint.count + 2 } }
+        while width(bindings) > canvas.width,
+              let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
+            bindings.remove(at: drop)
+        }
+        var x = 0
+        for binding in bindings {
+            x += canvas.put(binding.label, x: x, y: y, role: .keyLabel)
+            x += canvas.put(" " + binding.hint + " ", x: x, y: y, role: .keyHint)
+        }
+    }
+
+    /// The aggregate rows of a fleet run; returns the rows used.
+    static func drawFleetRows(_ state: DashboardState, _ canvas: inout Canvas, y: Int) -> Int {
+        let header = "fleet          SDKs    req/s   hit ratio  errors   p50 ms   p99 ms  expiring <60 s  following"
+        canvas.putTruncated(" " + header, x: 0, y: y, width: canvas.width, role: .title)
+        for (row, kind) in ProviderKind.allCases.enumerated() {
+            let pane = state[kind]
+            let s = state.fleet[kind]
+            let name = kind == .consumer ? "trips" : "vehicles"
+            let cells = [
+                name.padding(toLength: 12, withPad: " ", startingAt: 0),
+                String(pane.memberCount).leftPadded(6, with: " "),
+                (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–").leftPadded(8, with: " "),
+                Format.percent(s?.counters.hitRatio).leftPadded(11, with: " "),
+                String(s?.counters.errors ?? 0).leftPadded(7, with: " "),
+                (s?.p50LatencyMs.map { String(format: "%.1f", $0) } ?? "–").leftPadded(8, with: " "),
+                (s?.p99LatencyMs.map { String(format: "%.1f", $0) } ?? "–").leftPadded(8, with: " "),
+                String(s?.expiringWithinMinute ?? 0).leftPadded(15, with: " "),
+                "  \(pane.id) (\(pane.memberIndex + 1)/\(pane.memberCount))",
+            ]
+            let role: StyleRole = (s?.counters.errors ?? 0) > 0 ? .warning : .text
+            canvas.putTruncated(" " + cells.joined(separator: " "), x: 0, y: y + 1 + row, width: canvas.width, role: role)
+        }
+        return 3
+    }
+
+    static let sparkBlocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// Fetches per minute over the last `minutes` minutes, oldest first.
+    static func sparkline(_ perMinute: [Int: Int], now: Date, minutes: Int) -> String {
+        let current = Int(now.timeIntervalSince1970 / 60)
+        let counts = ((current - minutes + 1)...current).map { perMinute[$0] ?? 0 }
+        let peak = max(1, counts.max() ?? 1)
+        return String(counts.map { c in c == 0 ? sparkBlocks[0] : sparkBlocks[max(1, Int((Double(c) / Double(peak) * 8).rounded(.up)))] })
+    }
+}

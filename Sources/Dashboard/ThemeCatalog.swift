@@ -1,0 +1,55 @@
+import Foundation
+
+/// The themes a user can pick: the four built in, plus `*.yaml` in the theme folders, which
+/// override a built-in of the same name.
+public struct ThemeCatalog: Sendable {
+    public let directories: [URL]
+
+    public init(directories: [URL]) { self.directories = directories }
+
+    /// `--themes-dir`, then `$TOKENDASH_THEMES`, then `Themes/` in the current folder and above the binary.
+    public static func standard(explicit: String?, environment: [String: String], executable: String) -> ThemeCatalog {
+        var dirs: [URL] = []
+        if let explicit { dirs.append(URL(fileURLWithPath: explicit)) }
+        if let env = environment["TOKENDASH_THEMES"], !env.isEmpty { dirs.append(URL(fileURLWithPath: env)) }
+        dirs.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Themes"))
+        // `swift run` puts the binary in .build/<triple>/debug; the package's Themes/ is a few levels up.
+        var folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            dirs.append(folder.appendingPathComponent("Themes"))
+            folder.deleteLastPathComponent()
+        }
+        var seen = Set<String>()
+        return ThemeCatalog(directories: dirs.filter { seen.insert($0.standardizedFileURL.path).inserted })
+    }
+
+    /// Every theme name available, sorted.
+    public var names: [String] {
+        var all = Set(BuiltinThemes.sources.keys)
+        for dir in directories {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            for f in files where f.hasSuffix(".yaml") || f.hasSuffix(".yml") {
+                all.insert(String(f.prefix(upTo: f.lastIndex(of: ".") ?? f.endIndex)))
+            }
+        }
+        return all.sorted()
+    }
+
+    /// The theme called `name`: the first file found, else the built-in.
+    public func load(_ name: String) throws(ThemeError) -> Theme {
+        for dir in directories {
+            for ext in ["yaml", "yml"] {
+                let url = dir.appendingPathComponent("\(name).\(ext)")
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                    throw ThemeError(file: url.path, line: nil, message: "cannot read the file as UTF-8 text")
+                }
+                return try ThemeLoader.parse(text, name: name, file: url.path)
+            }
+        }
+        if let source = BuiltinThemes.sources[name] {
+            return try ThemeLoader.parse(source, name: name, file: "built-in theme \(name)")
+        }
+        throw ThemeError(file: name, line: nil, message: "unknown theme; available: \(names.joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Yams
+
+/// A theme file that cannot be used, located to the line.
+public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public var description: String {
+        line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+    }
+}
+
+/// Reads the YAML theme format:
+///
+///     palette: { accent: &accent cyan }     # free-form, for anchors
+///     body: { fg: default, bg: default }
+///     frame: { border: { fg: 8 }, focused: { fg: *accent, bold: true }, title: ... }
+///     status: { ok: ..., warning: ..., error: ... }
+///     countdown: { fresh, margin, critical, empty }
+///     log: { info, hit, warning, error }
+///     keys: { hint, label }
+///     header, dim, overlay, selected
+///
+/// A style is a mapping of `fg`, `bg`, `bold`, `reverse`, `underline`, or just a colour (the foreground).
+public enum ThemeLoader {
+    static let groups: Set<String> = Set(Theme.keys.keys.compactMap { $0.split(separator: ".").count == 2 ? String($0.split(separator: ".")[0]) : nil })
+
+    public static func parse(_ yaml: String, name: String, file: String) throws(ThemeError) -> Theme {
+        let root: Node?
+        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
+            throw syntaxError(error, file: file)
+        } catch {
+            throw ThemeError(file: file, line: nil, message: "cannot read YAML: \(error)")
+        }
+        guard let root, let mapping = root.mapping else {
+            throw ThemeError(file: file, line: root?.mark?.line ?? 1, message: "a theme is a mapping of keys such as frame: and status:")
+        }
+        var styles: [StyleRole: ThemeStyle] = [:]
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            let line = keyNode.mark?.line
+            if key == "palette" || key == "name" { continue }
+            if let role = Theme.keys[key] {
+                styles[role] = try style(value, key: key, file: file)
+            } else if groups.contains(key) {
+                guard let group = value.mapping else {
+                    throw ThemeError(file: file, line: line, message: "\"\(key)\" must be a mapping of styles")
+                }
+                for (subNode, subValue) in group {
+                    let path = "\(key).\(subNode.string ?? "")"
+                    guard let role = Theme.keys[path] else {
+                        throw ThemeError(file: file, line: subNode.mark?.line, message: "unknown key \"\(path)\"; known: \(knownKeys)")
+                    }
+                    styles[role] = try style(subValue, key: path, file: file)
+                }
+            } else {
+                throw ThemeError(file: file, line: line, message: "unknown key \"\(key)\"; known: \(knownKeys)")
+            }
+        }
+        return Theme(name: name, styles: styles)
+    }
+
+    static var knownKeys: String { (["palette"] + Theme.keys.keys.sorted()).joined(separator: ", ") }
+
+    private static func style(_ node: Node, key: String, file: String) throws(ThemeError) -> ThemeStyle {
+        if node.mapping == nil {
+            return ThemeStyle(foreground: try color(node, key: key, file: file))
+        }
+        var style = ThemeStyle()
+        for (attributeNode, value) in node.mapping ?? [:] {
+            let attribute = attributeNode.string ?? ""
+            switch attribute {
+            case "fg": style.foreground = try color(value, key: "\(key).fg", file: file)
+            case "bg": style.background = try color(value, key: "\(key).bg", file: file)
+            case "bold": style.bold = try flag(value, key: "\(key).bold", file: file)
+            case "reverse": style.reverse = try flag(value, key: "\(key).reverse", file: file)
+            case "underline": style.underline = try flag(value, key: "\(key).underline", file: file)
+            default:
+                throw ThemeError(file: file, line: attributeNode.mark?.line,
+                                 message: "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
+            }
+        }
+        return style
+    }
+
+    private static func color(_ node: Node, key: String, file: String) throws(ThemeError) -> ThemeColor {
+        guard let text = node.scalar?.string, let color = ThemeColor(parsing: text) else {
+            throw ThemeError(file: file, line: node.mark?.line,
+                             message: "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
+        }
+        return color
+    }
+
+    private static func flag(_ node: Node, key: String, file: String) throws(ThemeError) -> Bool {
+        guard let value = node.bool else {
+            throw ThemeError(file: file, line: node.mark?.line, message: "\(key) must be true or false")
+        }
+        return value
+    }
+
+    private static func syntaxError(_ error: YamlError, file: String) -> ThemeError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ThemeError(file: file, line: mark.line, message: "YAML syntax: \(problem)")
+        default:
+            return ThemeError(file: file, line: nil, message: "YAML: \(error)")
+        }
+    }
+}

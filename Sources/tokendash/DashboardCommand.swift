@@ -1,0 +1,100 @@
+import ArgumentParser
+import Dashboard
+import Fleet
+import FleetAuth
+import Foundation
+import Synchronization
+import Terminal
+
+/// The default command: both providers side by side on an ncurses screen.
+struct DashboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Show the consumer and driver token providers side by side (the default).")
+
+    @OptionGroup var backend: BackendOptions
+
+    @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
+    var theme = "default"
+
+    @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
+    var themesDir: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let term = environment["TERM"] ?? ""
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
+            Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
+            throw ExitCode(2)
+        }
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
+        let initialTheme: Theme
+        do { initialTheme = try catalog.load(noColor ? "mono" : theme) } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        let signals = SignalWatcher()
+        let session: BackendSession
+        do { session = try await BackendSession.start(backend) } catch {
+            Self.fail("\(error)")
+            throw ExitCode(1)
+        }
+        let state = DashboardState(
+            consumerID: await session.trips.id(at: 0), driverID: await session.vehicles.id(at: 0), now: Date(),
+            backend: session.backendDescription, faultsAvailable: session.server != nil,
+            themeName: initialTheme.name, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
+            trips: backend.trips, vehicles: backend.vehicles)
+        let inbox = ActionInbox()
+        let stream = session.events.subscribe(buffer: 1 << 16)
+        let pump = Task { for await event in stream { inbox.send(.event(event)) } }
+        let fleetStats = state.isFleet ? Self.fleetStatistics(session, inbox: inbox) : nil
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
+        let terminated = Mutex(false)
+        let signalTask = Task {
+            _ = await signals.next()
+            terminated.withLock { $0 = true }
+        }
+        let runner = EffectRunner(session: session, inbox: inbox)
+        let loop = UILoop(state: state, theme: initialTheme, catalog: catalog, noColor: noColor, inbox: inbox, runner: runner,
+                          terminated: { terminated.withLock { $0 } })
+        await loop.runOnOwnThread()
+        signalTask.cancel()
+        loops.cancel()
+        fleetStats?.cancel()
+        await session.stop()
+        pump.cancel()
+    }
+
+    /// In a fleet, aggregates every provider's events and sends the summary rows once a second.
+    static func fleetStatistics(_ session: BackendSession, inbox: ActionInbox) -> Task<Void, Never> {
+        let stream = session.events.subscribe(buffer: 1 << 17)
+        let aggregate = FleetAggregate()
+        let collector = Task { for await event in stream { aggregate.record(event) } }
+        return Task {
+            let counts = [ProviderKind.consumer: await session.trips.count, .driver: await session.vehicles.count]
+            while !Task.isCancelled {
+                inbox.send(.fleet(aggregate.summaries(now: Date(), counts: counts)))
+                try? await Task.sleep(for: .seconds(1))
+            }
+            collector.cancel()
+        }
+    }
+
+    /// Both kinds' statistics behind one lock: the collector writes, the once-a-second reader summarises.
+    private final class FleetAggregate: Sendable {
+        private let stats = Mutex([ProviderKind.consumer: FleetStatistics(), .driver: FleetStatistics()])
+
+        func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
+
+        func summaries(now: Date, counts: [ProviderKind: Int]) -> [ProviderKind: FleetSummary] {
+            stats.withLock { all in
+                all.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key] ?? 0) }
+            }
+        }
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("tokendash: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,70 @@
+import Dashboard
+import Fleet
+import FleetAuth
+import Foundation
+import Synchronization
+import TokenServer
+
+/// Performs the reducer's effects against the providers and the embedded server, and reports
+/// their outcome back to the UI as actions.
+final class EffectRunner: Sendable {
+    let session: BackendSession
+    let inbox: ActionInbox
+    // Which fleet member each pane follows; written by `follow`, read by refresh and switch.
+    private let followed = Mutex<[ProviderKind: Int]>([.consumer: 0, .driver: 0])
+
+    init(session: BackendSession, inbox: ActionInbox) {
+        self.session = session
+        self.inbox = inbox
+    }
+
+    func perform(_ effect: Effect) async {
+        switch effect {
+        case .forceRefresh(let kind):
+            let index = followed.withLock { $0[kind] ?? 0 }
+            // A failure is already in the event stream, and so in the pane.
+            if kind == .consumer {
+                _ = try? await session.trips.providers[index].forceRefresh()
+            } else {
+                _ = try? await session.vehicles.providers[index].forceRefresh()
+            }
+        case .switchID(let kind, let id):
+            let index = followed.withLock { $0[kind] ?? 0 }
+            if kind == .consumer { await session.trips.switchID(at: index, to: id) } else { await session.vehicles.switchID(at: index, to: id) }
+        case .setFault(let choice, let scope):
+            guard let server = session.server else {
+                inbox.send(.message("fault injection needs the embedded token server"))
+                return
+            }
+            let target: FaultTarget = switch scope {
+            case .consumer: .consumer
+            case .driver: .driver
+            case .both: .both
+            }
+            await server.setFault(choice.map(Self.serverFault), for: target)
+            let active = await server.faults().mapValues(\.label)
+            inbox.send(.faultsChanged(active))
+        case .setPaused(let paused):
+            session.trips.setPaused(paused)
+            session.vehicles.setPaused(paused)
+        case .follow(let kind, let index):
+            followed.withLock { $0[kind] = index }
+            let id = kind == .consumer ? await session.trips.id(at: index) : await session.vehicles.id(at: index)
+            inbox.send(.following(kind, index: index, id: id))
+        case .loadTheme, .quit:
+            // The UI thread owns the screen and handles these itself.
+            break
+        }
+    }
+
+    static func serverFault(_ choice: FaultChoice) -> ServerFault {
+        switch choice {
+        case .latency: .latency(milliseconds: ServerFault.defaultLatencyMilliseconds)
+        case .http500: .http500
+        case .malformed: .malformedJSON
+        case .wrongID: .wrongID
+        case .expired: .expired
+        case .drop: .drop
+        }
+    }
+}

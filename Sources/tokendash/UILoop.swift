@@ -1,0 +1,81 @@
+import Dashboard
+import Foundation
+import Terminal
+
+/// The UI thread: waits for a key (with a timeout, so it never spins), applies queued actions,
+/// hands effects to the runner, and redraws when something changed or the second turned.
+/// All ncurses calls happen on this one thread.
+struct UILoop: Sendable {
+    /// Longest wait for a key; also the longest delay before a provider event shows.
+    static let keyTimeoutMilliseconds: Int32 = 100
+
+    let state: DashboardState
+    let theme: Theme
+    let catalog: ThemeCatalog
+    let noColor: Bool
+    let inbox: ActionInbox
+    let runner: EffectRunner
+    let terminated: @Sendable () -> Bool
+
+    /// Runs the loop on a dedicated thread and returns when the user quits or a signal arrives.
+    func runOnOwnThread() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                run()
+                done.resume()
+            }
+            thread.name = "tokendash-ui"
+            thread.start()
+        }
+    }
+
+    private func run() {
+        let screen = TerminalScreen(theme: theme)
+        screen.start(noColor: noColor)
+        defer { screen.stop() }
+        var state = self.state
+        var lastSecond = -1
+        var dirty = true
+        while !terminated() && !state.quitting {
+            let key = screen.readKey(timeoutMilliseconds: Self.keyTimeoutMilliseconds)
+            var actions = inbox.drain()
+            if let key {
+                if key == .resize { screen.invalidate() }
+                actions.append(.key(key))
+            }
+            let now = Date()
+            let second = Int(now.timeIntervalSince1970)
+            if second != lastSecond {
+                lastSecond = second
+                actions.append(.tick(now))
+            }
+            for action in actions {
+                for effect in Reducer.reduce(&state, action) { handle(effect, screen: screen, state: &state) }
+            }
+            dirty = dirty || !actions.isEmpty
+            if dirty && !state.quitting {
+                let size = screen.size
+                screen.draw(Renderer.render(state, width: size.width, height: size.height))
+                dirty = false
+            }
+        }
+    }
+
+    private func handle(_ effect: Effect, screen: TerminalScreen, state: inout DashboardState) {
+        switch effect {
+        case .quit:
+            break
+        case .loadTheme(let name):
+            // Theme files are small and local; loading here keeps the screen and its colours on one thread.
+            do {
+                screen.setTheme(try catalog.load(name))
+                _ = Reducer.reduce(&state, .themeLoaded(name))
+            } catch {
+                _ = Reducer.reduce(&state, .message("theme \(name): \(error)"))
+            }
+        default:
+            let runner = self.runner
+            Task { await runner.perform(effect) }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+@testable import Dashboard
+import FleetAuth
+import Foundation
+
+/// A dashboard at a fixed instant in UTC, with tokens made the way the embedded server makes them.
+enum Fixtures {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000) // 2027-01-15 08:00:00 UTC
+    static let signature = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk"
+
+    static func base64URL(_ object: [String: Any]) -> String {
+        ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+            .base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func token(_ kind: ProviderKind, id: String, issued: Date = t0, lifetime: Int = 60, warnings: [String] = []) -> FetchedToken {
+        let iat = Int(issued.timeIntervalSince1970)
+        let header = base64URL(["alg": "RS256", "kid": "k1", "typ": "JWT"])
+        let claims = base64URL([
+            "iss": "tokendash-local@tokendash.iam.gserviceaccount.com", "sub": "tokendash-local@tokendash.iam.gserviceaccount.com",
+            "aud": "https://fleetengine.googleapis.com/", "iat": iat, "exp": iat + lifetime,
+            "authorization": [kind.claimName: id],
+        ])
+        let jwt = "\(header).\(claims).\(signature)"
+        // Force-unwrap is safe: the token was built just above from known-good parts.
+        let decoded = try! JWTInspector.decode(jwt)
+        return FetchedToken(token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)),
+                            receivedAt: issued, jwt: decoded, warnings: warnings)
+    }
+
+    static func state(trips: Int = 1, vehicles: Int = 1) -> DashboardState {
+        var s = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: t0,
+                               backend: "embedded on 127.0.0.1:40123", faultsAvailable: true,
+                               themeName: "default", themeNames: ["default", "high-contrast", "light", "mono"],
+                               refreshMargin: 300, trips: trips, vehicles: vehicles)
+        s.timeZone = TimeZone(identifier: "UTC") ?? .current
+        return s
+    }
+
+    static func event(_ kind: ProviderKind, _ id: String, _ k: ProviderEvent.Kind, at offset: TimeInterval = 0) -> Action {
+        .event(ProviderEvent(time: t0.addingTimeInterval(offset), provider: kind, id: id, kind: k))
+    }
+
+    /// Both providers fetched once and served a few hits.
+    static func running() -> DashboardState {
+        var s = state()
+        for (kind, id) in [(ProviderKind.consumer, "trip-0001"), (.driver, "vehicle-0001")] {
+            apply(&s, event(kind, id, .fetchStarted(reason: .noToken)))
+            apply(&s, event(kind, id, .fetched(token(kind, id: id), latency: 0.012)))
+            for i in 1...3 { apply(&s, event(kind, id, .cacheHit(expiresAt: t0.addingTimeInterval(60)), at: Double(i) * 5)) }
+        }
+        apply(&s, .tick(t0.addingTimeInterval(15)))
+        return s
+    }
+
+    @discardableResult
+    static func apply(_ state: inout DashboardState, _ action: Action) -> [Effect] {
+        Reducer.reduce(&state, action)
+    }
+
+    static func text(_ state: DashboardState, _ width: Int = 160, _ height: Int = 48) -> String {
+        Renderer.render(state, width: width, height: height).lines.joined(separator: "\n")
+    }
+}
