@@ -65,7 +65,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "FleetAuth"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "Fleet", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]
 )

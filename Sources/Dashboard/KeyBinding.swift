@@ -29,7 +29,7 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("]"), .down], label: "]", hint: "Next", help: "follow the next trip/vehicle of the fleet in the focused pane", command: .nextFleetMember, fleetOnly: true),
         KeyBinding(keys: [.character("["), .up], label: "[", hint: "Prev", help: "follow the previous trip/vehicle of the fleet in the focused pane", command: .previousFleetMember, fleetOnly: true),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
-        KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit (also Ctrl-C)", command: .quit),
+        KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]
 
     public static func command(for key: Key, fleet: Bool) -> Command? {

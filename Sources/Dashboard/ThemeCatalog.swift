@@ -23,6 +23,11 @@ public struct ThemeCatalog: Sendable {
         return ThemeCatalog(directories: dirs.filter { seen.insert($0.standardizedFileURL.path).inserted })
     }
 
+    /// The theme to start with: `mono` whenever `NO_COLOR` is set (https://no-color.org), else the one asked for.
+    public static func initialThemeName(requested: String, environment: [String: String]) -> String {
+        (environment["NO_COLOR"] ?? "").isEmpty ? requested : "mono"
+    }
+
     /// Every theme name available, sorted.
     public var names: [String] {
         var all = Set(BuiltinThemes.sources.keys)

@@ -9,6 +9,16 @@ public struct FleetSummary: Sendable, Equatable {
     public var p50LatencyMs: Double?
     public var p99LatencyMs: Double?
     public var expiringWithinMinute: Int
+
+    public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, p50LatencyMs: Double?,
+                p99LatencyMs: Double?, expiringWithinMinute: Int) {
+        self.providers = providers
+        self.requestsPerSecond = requestsPerSecond
+        self.counters = counters
+        self.p50LatencyMs = p50LatencyMs
+        self.p99LatencyMs = p99LatencyMs
+        self.expiringWithinMinute = expiringWithinMinute
+    }
 }
 
 /// Aggregates the events of many providers of one kind in bounded memory: a 10 s window of

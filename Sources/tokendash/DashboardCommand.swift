@@ -27,10 +27,11 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
             throw ExitCode(2)
         }
+        let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
         let initialTheme: Theme
-        do { initialTheme = try catalog.load(noColor ? "mono" : theme) } catch {
+        do { initialTheme = try catalog.load(themeName) } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
         }

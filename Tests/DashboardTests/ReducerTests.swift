@@ -1,0 +1,154 @@
+@testable import Dashboard
+import FleetAuth
+import Foundation
+import Testing
+
+@Suite struct ReducerTests {
+    func key(_ state: inout DashboardState, _ k: Key) -> [Effect] { Fixtures.apply(&state, .key(k)) }
+    func char(_ state: inout DashboardState, _ c: Character) -> [Effect] { key(&state, .character(c)) }
+
+    @Test func tabMovesFocus() {
+        var s = Fixtures.running()
+        #expect(s.focus == .consumer)
+        _ = key(&s, .tab)
+        #expect(s.focus == .driver)
+        #expect(Fixtures.text(s).contains("┌─ ▶ Driver (vehicle token)"))
+        _ = key(&s, .tab)
+        #expect(s.focus == .consumer)
+    }
+
+    @Test func refreshKeysAskForRefreshes() {
+        var s = Fixtures.running()
+        #expect(char(&s, "r") == [.forceRefresh(.consumer)])
+        _ = key(&s, .tab)
+        #expect(char(&s, "r") == [.forceRefresh(.driver)])
+        #expect(char(&s, "R") == [.forceRefresh(.consumer), .forceRefresh(.driver)])
+    }
+
+    @Test func tAndVSwitchToTheNextGeneratedID() {
+        var s = Fixtures.running()
+        #expect(char(&s, "t") == [.switchID(.consumer, "trip-0002")])
+        #expect(char(&s, "v") == [.switchID(.driver, "vehicle-0002")])
+        #expect(s.focus == .driver)
+        // The pane changes when the provider reports the switch.
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0002", .idChanged(from: "trip-0001", to: "trip-0002"), at: 20))
+        #expect(s.consumer.id == "trip-0002")
+        #expect(s.consumer.history.first == IDChange(time: Fixtures.t0.addingTimeInterval(20), from: "trip-0001", to: "trip-0002"))
+        #expect(Fixtures.text(s).contains("08:00:20  trip-0001 → trip-0002"))
+        #expect(char(&s, "t") == [.switchID(.consumer, "trip-0003")])
+    }
+
+    @Test func typingAnID() {
+        var s = Fixtures.running()
+        _ = char(&s, "i")
+        #expect(Fixtures.text(s).contains("new trip ID: █"))
+        for c in "my trip/7" { _ = char(&s, c) }
+        #expect(s.overlay == .input("mytrip7"), "spaces and slashes are not ID characters")
+        _ = key(&s, .backspace)
+        #expect(key(&s, .enter) == [.switchID(.consumer, "mytrip")])
+        #expect(s.overlay == .none)
+        _ = char(&s, "i")
+        _ = char(&s, "z")
+        #expect(key(&s, .escape) == [])
+        #expect(s.overlay == .none)
+        #expect(char(&s, "q") == [.quit], "keys work again once the prompt is closed")
+    }
+
+    @Test func faultMenuSetsAndClearsFaults() {
+        var s = Fixtures.running()
+        _ = char(&s, "f")
+        #expect(s.overlay == .faults(selection: 0, scope: .consumer))
+        #expect(char(&s, "2") == [.setFault(.http500, .consumer)])
+        _ = key(&s, .tab)
+        _ = char(&s, "f")
+        _ = key(&s, .tab)
+        _ = key(&s, .down)
+        _ = key(&s, .down)
+        #expect(key(&s, .enter) == [.setFault(.malformed, .both)])
+        _ = char(&s, "f")
+        #expect(char(&s, "7") == [.setFault(nil, .driver)])
+        Fixtures.apply(&s, .faultsChanged([.driver: "HTTP 500"]))
+        #expect(Fixtures.text(s).contains("│ faults: driver=HTTP 500"))
+    }
+
+    @Test func revealPauseThemeHelpQuit() {
+        var s = Fixtures.running()
+        _ = char(&s, "x")
+        #expect(s.reveal)
+        #expect(char(&s, "p") == [.setPaused(true)])
+        #expect(Fixtures.text(s).contains("‖ paused"))
+        #expect(char(&s, "p") == [.setPaused(false)])
+        #expect(char(&s, "T") == [.loadTheme("high-contrast")])
+        Fixtures.apply(&s, .themeLoaded("high-contrast"))
+        #expect(char(&s, "T") == [.loadTheme("light")])
+        _ = char(&s, "?")
+        #expect(s.overlay == .help)
+        #expect(char(&s, "q") == [], "in help, a key closes the help")
+        #expect(s.overlay == .none)
+        #expect(key(&s, .interrupt) == [.quit])
+        #expect(s.quitting)
+    }
+
+    /// Every key the help lists does something; a key missing from the table does nothing.
+    @Test func everyKeyInTheTableWorks() {
+        for binding in KeyBinding.table {
+            for k in binding.keys {
+                var s = binding.fleetOnly ? Fixtures.state(trips: 3, vehicles: 3) : Fixtures.running()
+                let before = s
+                let effects = key(&s, k)
+                #expect(!effects.isEmpty || s != before, "\(binding.label) did nothing")
+            }
+        }
+        var s = Fixtures.running()
+        let before = s
+        #expect(char(&s, "z") == [])
+        #expect(s == before)
+    }
+
+    @Test func fleetKeysFollowOtherMembers() {
+        var s = Fixtures.state(trips: 3, vehicles: 2)
+        #expect(char(&s, "]") == [.follow(.consumer, index: 1)])
+        #expect(char(&s, "[") == [.follow(.consumer, index: 2)], "wraps around")
+        Fixtures.apply(&s, .following(.consumer, index: 1, id: "trip-0002"))
+        #expect(s.consumer.id == "trip-0002")
+        // Events of other trips in the fleet do not touch the followed pane.
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0003", .fetchStarted(reason: .noToken)))
+        #expect(s.consumer.counters.requests == 0)
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0002", .fetchStarted(reason: .noToken)))
+        #expect(s.consumer.counters.requests == 1)
+        // Without a fleet those keys are not bound.
+        var single = Fixtures.running()
+        #expect(char(&single, "]") == [])
+    }
+
+    @Test func repeatedCacheHitsFoldIntoOneLine() {
+        var s = Fixtures.state()
+        for i in 0..<40 { Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .cacheHit(expiresAt: Fixtures.t0), at: Double(i))) }
+        #expect(s.consumer.log.count == 1)
+        #expect(s.consumer.log[0].count == 40)
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .refreshAhead), at: 41))
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .cacheHit(expiresAt: Fixtures.t0), at: 42))
+        #expect(s.consumer.log.map(\.count) == [1, 1, 40])
+        #expect(Fixtures.text(s).contains("08:00:39  cache hit ×40"))
+    }
+
+    @Test func logAndHistoryStayBounded() {
+        var s = Fixtures.state()
+        for i in 0..<2_000 {
+            let id = "trip-\(i)"
+            Fixtures.apply(&s, Fixtures.event(.consumer, id, .idChanged(from: "trip-\(i - 1)", to: id), at: Double(i)))
+            Fixtures.apply(&s, Fixtures.event(.consumer, id, .fetchStarted(reason: .idChanged), at: Double(i)))
+        }
+        #expect(s.consumer.log.count == PaneState.historyLimit)
+        #expect(s.consumer.history.count == PaneState.historyLimit)
+        #expect(s.consumer.history.first?.to == "trip-1999")
+        #expect(s.consumer.fetchesPerMinute.count <= PaneState.sparklineMinutes)
+    }
+
+    @Test func eventsOfTheOtherKindAreIgnored() {
+        var s = Fixtures.state()
+        Fixtures.apply(&s, Fixtures.event(.driver, "vehicle-0001", .fetched(Fixtures.token(.driver, id: "vehicle-0001"), latency: 0.01)))
+        #expect(s.consumer.token == nil)
+        #expect(s.driver.token?.id == "vehicle-0001")
+    }
+}

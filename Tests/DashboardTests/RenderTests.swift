@@ -1,0 +1,151 @@
+@testable import Dashboard
+import Fleet
+import FleetAuth
+import Foundation
+import Testing
+
+@Suite struct RenderTests {
+    @Test func bothPanesSideBySideAt160x48() {
+        let lines = Renderer.render(Fixtures.running(), width: 160, height: 48).lines
+        #expect(lines.count == 48)
+        #expect(lines[0].hasPrefix(" tokendash │ embedded on 127.0.0.1:40123 │ theme: default │ ● live"))
+        #expect(lines[0].hasSuffix("08:00:15"))
+        #expect(lines[1].contains("┌─ ▶ Consumer (trip token) ─") && lines[1].contains("┌─ Driver (vehicle token) ─"))
+        #expect(lines[2].contains("Trip ID    trip-0001  ● ok") && lines[2].contains("Vehicle ID vehicle-0001  ● ok"))
+        let text = lines.joined(separator: "\n")
+        for expected in ["iss        tokendash-local@tokendash.iam.gserviceaccount.com", "aud        https://fleetengine.googleapis.com/",
+                         #"auth       {"tripid":"trip-0001"}"#, #"auth       {"vehicleid":"vehicle-0001"}"#,
+                         "iat → exp  08:00:00 → 08:01:00", "Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001",
+                         "Counters   req 1  hits 3  ratio 75%  err 0", "08:00:15  cache hit ×3",
+                         "08:00:00  fetched          12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
+            #expect(text.contains(expected), "missing: \(expected)")
+        }
+        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults x Reveal p Pause T Theme ? Help q Quit"))
+    }
+
+    @Test func panesStackAt80x24AndKeepTheEssentials() {
+        let lines = Renderer.render(Fixtures.running(), width: 80, height: 24).lines
+        #expect(lines.count == 24)
+        let consumerTop = lines.firstIndex { $0.contains("Consumer (trip token)") }
+        let driverTop = lines.firstIndex { $0.contains("Driver (vehicle token)") }
+        #expect(consumerTop == 1)
+        #expect((driverTop ?? 0) > 6)
+        for line in lines { #expect(line.count <= 80) }
+        let text = lines.joined(separator: "\n")
+        for expected in ["Trip ID    trip-0001", "Vehicle ID vehicle-0001", "Expires    in 45 s", "Checks     ok", "── Fetch log"] {
+            #expect(text.contains(expected), "missing: \(expected)")
+        }
+        #expect(lines[23].contains("? Help") && lines[23].contains("q Quit"), "help and quit stay in the footer when hints are cut")
+    }
+
+    @Test func tooSmallShowsBothSizesAndStillQuits() {
+        var state = Fixtures.running()
+        let text = Fixtures.text(state, 79, 24)
+        #expect(text.contains("Terminal too small"))
+        #expect(text.contains("current 79x24, need 80x24"))
+        #expect(text.contains("press q to quit"))
+        #expect(Fixtures.text(state, 100, 10).contains("current 100x10, need 80x24"))
+        #expect(Fixtures.apply(&state, .key(.character("q"))) == [.quit])
+    }
+
+    @Test func tokensAreRedactedUntilRevealed() {
+        var state = Fixtures.running()
+        let token = try? #require(state.consumer.token?.token)
+        let whole = token ?? ""
+        let redacted = Fixtures.text(state)
+        #expect(!redacted.contains(Fixtures.signature.prefix(20)))
+        #expect(!redacted.contains(String(whole.dropFirst(12).prefix(20))))
+        #expect(redacted.contains("Token      \(whole.prefix(12))…\(whole.suffix(6))  (x reveals)"))
+        Fixtures.apply(&state, .key(.character("x")))
+        let revealed = Fixtures.text(state)
+        // The token wraps over lines of the pane; every piece of it is there.
+        let pieces = revealed.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.range(of: "│ Token      ") ?? line.range(of: "│            ") else { return nil }
+            return String(line[start.upperBound...].prefix(66)).trimmingCharacters(in: .whitespaces)
+        }
+        #expect(pieces.joined().contains(String(whole.prefix(60))))
+        #expect(revealed.contains(String(whole.suffix(20))))
+    }
+
+    @Test func countdownAndGaugeColourFollowTheClock() {
+        var state = Fixtures.running()
+        func gauge(_ s: DashboardState) -> (String, StyleRole) {
+            let canvas = Renderer.render(s, width: 160, height: 48)
+            let row = (0..<canvas.height).first { canvas.lines[$0].contains("Expires") } ?? 0
+            let x = canvas.lines[row].distance(from: canvas.lines[row].startIndex, to: canvas.lines[row].range(of: "Expires")?.lowerBound ?? canvas.lines[row].startIndex) + 11
+            return (String(canvas.lines[row].dropFirst(x).prefix(12)), canvas[x, row].role)
+        }
+        #expect(gauge(state).0.hasPrefix("in 45 s"))
+        #expect(gauge(state).1 == .gaugeFresh)
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(35)))
+        #expect(gauge(state).0.hasPrefix("in 25 s"))
+        #expect(gauge(state).1 == .gaugeMargin, "past the 30 s refresh margin")
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(52)))
+        #expect(gauge(state).1 == .gaugeCritical, "in the last 10 s")
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(63)))
+        #expect(gauge(state).0.hasPrefix("expired 3 s"))
+        #expect(gauge(state).1 == .gaugeCritical)
+    }
+
+    @Test func errorsShowInThePane() {
+        var state = Fixtures.running()
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
+        let text = Fixtures.text(state)
+        #expect(text.contains("Last error backend answered HTTP 500: boom"))
+        #expect(text.contains("08:00:16  failed          4.0 ms  backend answered HTTP 500: boom"))
+        #expect(text.contains("Counters   req 1  hits 3  ratio 75%  err 1"))
+        // With no token at all the token line says why.
+        var fresh = Fixtures.state()
+        Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
+        #expect(Fixtures.text(fresh).contains("Token      none: backend unreachable at http://x: connection refused"))
+        #expect(Fixtures.text(fresh).contains("trip-0001  ● failing"))
+    }
+
+    @Test func helpListsEveryKeyOfTheTable() {
+        var state = Fixtures.running()
+        Fixtures.apply(&state, .key(.character("?")))
+        let text = Fixtures.text(state)
+        for binding in KeyBinding.visible(fleet: false) {
+            #expect(text.contains(binding.help), "help misses \(binding.label)")
+        }
+        #expect(!text.contains("follow the next trip"), "fleet keys only show with a fleet")
+    }
+
+    @Test func faultMenuSaysWhenThereIsNoEmbeddedServer() {
+        var state = Fixtures.running()
+        state.faultsAvailable = false
+        Fixtures.apply(&state, .key(.character("f")))
+        #expect(Fixtures.text(state).contains("Fault injection needs the embedded token server;"))
+        #expect(Fixtures.apply(&state, .key(.enter)) == [])
+    }
+
+    @Test func fleetRowsAppearAboveThePanes() {
+        var state = Fixtures.state(trips: 10_000, vehicles: 10_000)
+        var stats = ProviderCountersFixture.summary(providers: 10_000)
+        stats.requestsPerSecond = 133.4
+        Fixtures.apply(&state, .fleet([.consumer: stats, .driver: stats]))
+        let lines = Renderer.render(state, width: 160, height: 48).lines
+        #expect(lines[1].contains("fleet          SDKs    req/s   hit ratio  errors   p50 ms   p99 ms  expiring <60 s  following"))
+        #expect(lines[2].contains("trips         10000    133.4         97%"))
+        #expect(lines[2].contains("trip-0001 (1/10000)"))
+        #expect(lines[3].hasPrefix(" vehicles"))
+        #expect(lines[4].contains("Consumer (trip token)"))
+        #expect(lines[47].contains("] Next") && lines[47].contains("[ Prev"))
+    }
+
+    @Test func wideCharactersCannotBreakTheGrid() {
+        var canvas = Canvas(width: 10, height: 1)
+        canvas.put("ab漢😀c", x: 0, y: 0)
+        #expect(canvas.lines == ["ab??c"])
+    }
+}
+
+enum ProviderCountersFixture {
+    static func summary(providers: Int) -> FleetSummary {
+        var counters = ProviderCounters()
+        counters.hits = 97
+        counters.requests = 3
+        return FleetSummary(providers: providers, requestsPerSecond: 0, counters: counters, p50LatencyMs: 4.2,
+                                 p99LatencyMs: 31.5, expiringWithinMinute: 12)
+    }
+}
