@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tokendash", targets: ["tokendash"]),
+        .executable(name: "tokendash-bench", targets: ["tokendash-bench"]),
         .library(name: "FleetAuth", targets: ["FleetAuth"]),
     ],
     dependencies: [
@@ -51,6 +52,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
+        .executableTarget(name: "tokendash-bench", dependencies: ["FleetAuth", "TokenServer"]),
         .testTarget(
             name: "FleetAuthTests",
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]

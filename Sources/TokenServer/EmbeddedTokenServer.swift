@@ -46,9 +46,9 @@ public actor EmbeddedTokenServer {
         do {
             // The handler timeout bounds the latency fault; keep it above any delay a demo would ask for.
             if bare.contains(":") {
-                server = HTTPServer(address: try .inet6(ip6: bare, port: configuration.port), timeout: 60, logger: .disabled, handler: handler)
+                server = HTTPServer(address: try .inet6(ip6: bare, port: configuration.port), timeout: 60, pool: NoDelaySocketPool(), logger: .disabled, handler: handler)
             } else {
-                server = HTTPServer(address: try .inet(ip4: bare, port: configuration.port), timeout: 60, logger: .disabled, handler: handler)
+                server = HTTPServer(address: try .inet(ip4: bare, port: configuration.port), timeout: 60, pool: NoDelaySocketPool(), logger: .disabled, handler: handler)
             }
         } catch {
             throw TokenServerError.invalidHost(configuration.host)

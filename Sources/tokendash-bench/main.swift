@@ -1,0 +1,26 @@
+import Foundation
+
+// Benchmark sections by name, run in this order when none is named on the command line:
+// `swift run -c release tokendash-bench [SECTION...]`. Add a section by adding a line here
+// and its code in a file of its own.
+let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
+    "mint": MintBenchmark.run,
+]
+
+let requested = Array(CommandLine.arguments.dropFirst())
+let names = sections.map(\.key)
+if let unknown = requested.first(where: { !names.contains($0) }) {
+    FileHandle.standardError.write(Data("tokendash-bench: no section \"\(unknown)\"; sections: \(names.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+#if DEBUG
+FileHandle.standardError.write(Data("tokendash-bench: debug build; numbers mean little (use swift run -c release)\n".utf8))
+#endif
+for (name, run) in sections where requested.isEmpty || requested.contains(name) {
+    print("== \(name)")
+    do { try await run() } catch {
+        FileHandle.standardError.write(Data("tokendash-bench: \(name) failed: \(error)\n".utf8))
+        exit(1)
+    }
+    print()
+}
