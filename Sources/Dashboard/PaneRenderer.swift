@@ -29,7 +29,7 @@ struct PaneRenderer {
         let rest = innerHeight - lines.count
         lines.append(contentsOf: claimLines(full: rest >= 14))
         let remaining = innerHeight - lines.count
-        if remaining >= 3 {
+        if remaining >= 2 {
             let historyRows = remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
             if historyRows > 0 {
                 lines.append(rule("ID changes (\(pane.history.count))", width: innerWidth))
@@ -133,7 +133,10 @@ struct PaneRenderer {
             return Line(label: "Checks", [(problems.map(\.description).joined(separator: "; "), .error)])
         }
         if let warning = token.warnings.first { return Line(label: "Checks", [("ok, but " + warning, .warning)]) }
-        let lifetime = Int(token.expiresAt.timeIntervalSince(token.receivedAt).rounded())
+        // The signed lifetime (exp - iat), not the time since receipt, which is short by the fetch
+        // latency and by iat's rounding down to whole seconds.
+        let lifetime = token.jwt.claims["exp"]?.intValue.flatMap { exp in token.jwt.claims["iat"]?.intValue.map { Int(exp - $0) } }
+            ?? Int(token.expiresAt.timeIntervalSince(token.receivedAt).rounded())
         let claim = token.jwt.claims["authorization"]?[pane.kind.claimName]?.stringValue ?? "?"
         return Line(label: "Checks", [("ok", .ok), ("  RS256, aud, \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim)])
     }

@@ -22,17 +22,23 @@ struct DashboardCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let term = environment["TERM"] ?? ""
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-            Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
-            throw ExitCode(2)
-        }
         let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
         let initialTheme: Theme
-        do { initialTheme = try catalog.load(themeName) } catch {
+        do {
+            // The asked-for theme is loaded even when NO_COLOR replaces it, so a typo or a broken
+            // file is reported the same way whatever the environment.
+            let requested = try catalog.load(theme)
+            initialTheme = themeName == theme ? requested : try catalog.load(themeName)
+        } catch {
             Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        // Checked after the theme, so a bad --theme is reported even from a script.
+        let term = environment["TERM"] ?? ""
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
+            Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
             throw ExitCode(2)
         }
         let signals = SignalWatcher()

@@ -38,6 +38,26 @@ import Testing
         #expect(lines[23].contains("? Help") && lines[23].contains("q Quit"), "help and quit stay in the footer when hints are cut")
     }
 
+    @Test func aFailingPaneAt80x24StillShowsItsFetchLog() {
+        var state = Fixtures.running()
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
+        let lines = Renderer.render(state, width: 80, height: 24).lines
+        let driverTop = lines.firstIndex { $0.contains("Driver (vehicle token)") } ?? lines.count
+        let driverPane = lines[driverTop...].joined(separator: "\n")
+        #expect(driverPane.contains("Last error backend answered HTTP 500: boom"))
+        #expect(driverPane.contains("── Fetch log"))
+        #expect(driverPane.contains("08:00:16  failed"))
+    }
+
+    @Test func lifetimeIsTheSignedOneNotTheTimeSinceReceipt() {
+        var state = Fixtures.state()
+        var token = Fixtures.token(.consumer, id: "trip-0001")
+        // Received 0.8 s after iat, as a real fetch is: the token still lives 60 s by its claims.
+        token.receivedAt = Fixtures.t0.addingTimeInterval(0.8)
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.8), at: 0.8))
+        #expect(Fixtures.text(state).contains("Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001"))
+    }
+
     @Test func tooSmallShowsBothSizesAndStillQuits() {
         var state = Fixtures.running()
         let text = Fixtures.text(state, 79, 24)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Drives the real dashboard in tmux as a person would: waits for both panes to show a token,
+# presses t and v and sees the new IDs, presses x and sees a whole token, presses q and sees
+# the shell back with the screen restored. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
+# Exits 0 and prints "e2e: ok" on success; non-zero with the last screen on stderr otherwise.
+#
+# Run it with signals unblocked: tmux inherits the caller's signal mask, and a tmux server with
+# SIGCHLD/SIGHUP blocked never notices its pane exit nor stops on kill-server. A Swift
+# `Process` child inherits a Dispatch thread's mask (nearly all blocked), so the Swift test
+# spawns this script with posix_spawn and an empty mask. The cleanup below is bounded anyway.
+set -euo pipefail
+bin=$(realpath "${1:-.build/debug/tokendash}")
+socket="tokendash-e2e-$$"
+tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
+
+server_pid=""
+cleanup() {
+  local pane_pid=""
+  pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null) || true
+  tm kill-server 2>/dev/null || true
+  # Only this run's own server and pane, by pid, in case kill-server could not end them.
+  for pid in $server_pid $pane_pid; do kill -9 "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+screen() { tm capture-pane -p -t e2e; }
+# Polls the screen for a fixed string; a real process on a real pty has no clock to inject.
+wait_for() {
+  local pattern=$1 limit=${2:-20} i
+  for ((i = 0; i < limit * 10; i++)); do
+    if screen | grep -qF -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  echo "e2e: did not see \"$pattern\" within ${limit}s; screen was:" >&2
+  screen >&2 || true
+  exit 1
+}
+
+# `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' --update-interval 1; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+server_pid=$(tm display-message -p '#{pid}')
+wait_for "Trip ID    trip-0001  ● ok"
+wait_for "Vehicle ID vehicle-0001  ● ok"
+wait_for "Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001"
+tm send-keys -t e2e t
+wait_for "Trip ID    trip-0002  ● ok"
+wait_for "trip-0001 → trip-0002"
+tm send-keys -t e2e v
+wait_for "Vehicle ID vehicle-0002  ● ok"
+tm send-keys -t e2e x
+wait_for "│            "
+if screen | grep -qF "(x reveals)"; then echo "e2e: x did not reveal the tokens" >&2; screen >&2; exit 1; fi
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
+if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi
+echo "e2e: ok"
