@@ -54,13 +54,20 @@ public enum Renderer {
 
     static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
-        var parts = ["tokendash", state.backend, "theme: \(state.themeName)", state.paused ? "‖ paused" : "● live"]
+        var rest = ["theme: \(state.themeName)", state.paused ? "‖ paused" : "● live"]
         if !state.activeFaults.isEmpty {
-            parts.append("faults: " + state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
+            rest.append("faults: " + state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", "))
         }
         let clock = Format.clock(state.now, state.timeZone)
-        canvas.putTruncated(" " + parts.joined(separator: " │ "), x: 0, y: 0, width: canvas.width - clock.count - 2, role: .header)
+        let room = canvas.width - clock.count - 2
+        // Long backend URLs give way, so theme and live/paused always show.
+        let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count
+        var backend = state.backend
+        let backendRoom = max(8, room - fixed)
+        if backend.count > backendRoom { backend = String(backend.prefix(backendRoom - 1)) + "…" }
+        let parts = ["tokendash", backend] + rest
+        canvas.putTruncated(" " + parts.joined(separator: " │ "), x: 0, y: 0, width: room, role: .header)
         canvas.put(clock, x: canvas.width - clock.count - 1, y: 0, role: .header)
     }
 

@@ -58,6 +58,17 @@ import Testing
         #expect(Fixtures.text(state).contains("Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001"))
     }
 
+    @Test func longBackendURLsGiveWayToThemeAndStatus() {
+        var state = Fixtures.running()
+        state.backend = "https://tokens.example.com/fleet/v1/token/consumer/{tripId} | https://tokens.example.com/fleet/v1/token/driver/{vehicleId}"
+        state.faultsAvailable = false
+        Fixtures.apply(&state, .key(.character("p")))
+        let header = Renderer.render(state, width: 80, height: 24).lines[0]
+        #expect(header.hasPrefix(" tokendash │ https://tokens.example.com/"))
+        #expect(header.contains("… │ theme: default │ ‖ paused"))
+        #expect(header.hasSuffix("08:00:15"))
+    }
+
     @Test func tooSmallShowsBothSizesAndStillQuits() {
         var state = Fixtures.running()
         let text = Fixtures.text(state, 79, 24)
