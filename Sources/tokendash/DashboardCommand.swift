@@ -20,6 +20,14 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
 
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        // A mistyped folder would otherwise fall back to the built-ins without a word.
+        if let themesDir, !(FileManager.default.fileExists(atPath: themesDir, isDirectory: &isFolder) && isFolder.boolValue) {
+            throw ValidationError("--themes-dir \(themesDir) is not a folder")
+        }
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)

@@ -35,6 +35,12 @@ import Glibc
         #expect(result.stderr.hasPrefix("tokendash: neon: unknown theme; available:"))
     }
 
+    @Test func aMissingThemesDirIsAnError() throws {
+        let result = try BinaryRunner.run(["--themes-dir", "/nonexistent/tokendash-themes"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--themes-dir /nonexistent/tokendash-themes is not a folder"))
+    }
+
     @Test func aBrokenThemeFileNamesFileAndLine() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-themes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
