@@ -44,7 +44,7 @@ import Testing
         let result = try BinaryRunner.run(["watch", "--duration", "1", "--consumer-url", "http://127.0.0.1:1/t/{tripId}",
                                            "--driver-url", "http://127.0.0.1:1/v/{vehicleId}", "--summary"])
         #expect(result.status == 0)
-        let failures = try objects(result.stdout).filter { $0["event"] as? String == "fetch_failed" }
+        let failures = try objects(result.stdout).filter { $0["event"] as? String == "fetch_failed" && $0["provider"] as? String == "consumer" }
         #expect(failures.first?["error"] as? String == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
     }
 
