@@ -22,6 +22,8 @@ public struct DashboardState: Equatable, Sendable {
     public var now: Date
     public var timeZone: TimeZone = .current
     public var themeName: String
+    /// The terminal shows no colours (`NO_COLOR`, or it has none): every theme is drawn in mono.
+    public var colorless = false
     public var themeNames: [String]
     /// Header text: where tokens come from.
     public var backend: String

@@ -54,7 +54,8 @@ public enum Renderer {
 
     static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
-        var rest = ["theme: \(state.themeName)", state.paused ? "‖ paused" : "● live"]
+        var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
+                    state.paused ? "‖ paused" : "● live"]
         if !state.activeFaults.isEmpty {
             rest.append("faults: " + state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", "))

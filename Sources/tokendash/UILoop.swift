@@ -34,6 +34,7 @@ struct UILoop: Sendable {
         screen.start(noColor: noColor)
         defer { screen.stop() }
         var state = self.state
+        state.colorless = screen.colorCount == 0
         var lastSecond = -1
         var dirty = true
         while !terminated() && !state.quitting {

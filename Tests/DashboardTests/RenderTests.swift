@@ -69,6 +69,14 @@ import Testing
         #expect(header.hasSuffix("08:00:15"))
     }
 
+    @Test func headerSaysWhenColoursAreOff() {
+        var state = Fixtures.running()
+        state.colorless = true
+        #expect(Fixtures.text(state).hasPrefix(" tokendash │ embedded on 127.0.0.1:40123 │ theme: default (no colour) │ ● live"))
+        state.themeName = "mono"
+        #expect(Fixtures.text(state).hasPrefix(" tokendash │ embedded on 127.0.0.1:40123 │ theme: mono │ ● live"))
+    }
+
     @Test func tooSmallShowsBothSizesAndStillQuits() {
         var state = Fixtures.running()
         let text = Fixtures.text(state, 79, 24)
