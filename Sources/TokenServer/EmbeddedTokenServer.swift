@@ -63,7 +63,6 @@ public actor EmbeddedTokenServer {
             await server.stop()
             throw TokenServerError.bindFailed(address: configuration.host, reason: "no listening address")
         }
-        NagleSwitch.disable(onListenerAt: port)
         let urlHost = bare.contains(":") ? "[\(bare)]" : bare
         guard let url = URL(string: "http://\(urlHost):\(port)") else {
             await server.stop()
