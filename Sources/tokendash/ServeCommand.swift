@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Ignore the signals before anything can take time, so an early Ctrl-C still shuts down cleanly.
-        let termination = TerminationSignals()
+        let termination = SignalWatcher()
         let configuration = TokenServerConfiguration(
             host: host, port: port, allowRemote: allowRemote, lifetime: TimeInterval(lifetime),
             signingKey: key.map { .file($0) } ?? .generated)
@@ -66,32 +66,5 @@ struct ServeCommand: AsyncParsableCommand {
 
     static func stderr(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// SIGINT and SIGTERM as an awaitable event instead of the default instant death.
-    private final class TerminationSignals: Sendable {
-        // Keeps the sources alive; written once at init, cancelled at deinit.
-        private let sources: Mutex<[any DispatchSourceSignal]>
-        private let stream: AsyncStream<Int32>
-
-        init() {
-            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-            self.stream = stream
-            sources = Mutex([SIGINT, SIGTERM].map { number in
-                // Without this the default action ends the process before the source sees the signal.
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { continuation.yield(number) }
-                source.resume()
-                return source
-            })
-        }
-
-        func next() async -> Int32? {
-            for await number in stream { return number }
-            return nil
-        }
-
-        deinit { sources.withLock { for source in $0 { source.cancel() } } }
     }
 }
