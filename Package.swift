@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
-        .executableTarget(name: "tokendash-bench", dependencies: ["FleetAuth", "TokenServer"]),
+        .executableTarget(name: "tokendash-bench", dependencies: ["FleetAuth", "TokenServer", "Fleet", "Dashboard"]),
         .testTarget(
             name: "FleetAuthTests",
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]

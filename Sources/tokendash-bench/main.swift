@@ -4,7 +4,10 @@ import Foundation
 // `swift run -c release tokendash-bench [SECTION...]`. Add a section by adding a line here
 // and its code in a file of its own.
 let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
+    "provider": ProviderBenchmark.run,
     "mint": MintBenchmark.run,
+    "render": RenderBenchmark.run,
+    "fleet": FleetMemoryBenchmark.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,79 @@
+import Dashboard
+import Fleet
+import FleetAuth
+import Foundation
+
+/// Frame cost: `render(state, 160x48)` for the two-pane screen and for a 20,000-provider fleet
+/// (its once-a-second statistics included), against the floor of any renderer: writing 48 lines
+/// of 160 characters into a Canvas.
+enum RenderBenchmark {
+    static let frames = 300
+
+    @Sendable static func run() async throws {
+        let now = Date()
+        let single = state(now: now, trips: 1, vehicles: 1)
+        var fleet = state(now: now, trips: 10_000, vehicles: 10_000)
+        var stats = [ProviderKind.consumer: FleetStatistics(), .driver: FleetStatistics()]
+        for kind in ProviderKind.allCases {
+            for i in 0..<10_000 {
+                let id = IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: i, count: 10_000)
+                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
+                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.004)))
+            }
+        }
+        let floor = time { () -> Canvas in
+            var canvas = Canvas(width: 160, height: 48)
+            let line = String(repeating: "x", count: 160)
+            for y in 0..<48 { canvas.put(line, x: 0, y: y) }
+            return canvas
+        }
+        let singleTime = time { Renderer.render(single, width: 160, height: 48) }
+        let fleetTime = time { () -> Canvas in
+            let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: 10_000) }
+            _ = Reducer.reduce(&fleet, .fleet(summaries))
+            return Renderer.render(fleet, width: 160, height: 48)
+        }
+        MintBenchmark.printTable([
+            ("baseline: fill a 160x48 Canvas", us(floor)),
+            ("render(state, 160x48), two panes", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline)"),
+            ("fleet frame, 20,000 providers", "\(us(fleetTime))  (\(String(format: "%.1f", fleetTime / floor))x baseline)"),
+        ])
+    }
+
+    static func us(_ seconds: Double) -> String { String(format: "%.0f µs", seconds * 1e6) }
+
+    /// Median seconds per call over `frames` calls.
+    static func time(_ body: () -> Canvas) -> Double {
+        var samples: [Double] = []
+        var sink = 0
+        for _ in 0..<frames {
+            let start = ContinuousClock.now
+            sink &+= body().width
+            let d = ContinuousClock.now - start
+            samples.append(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        }
+        if sink == 42 { print("") }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    static func state(now: Date, trips: Int, vehicles: Int) -> DashboardState {
+        var s = DashboardState(consumerID: trips > 1 ? "trip-00001" : "trip-0001", driverID: vehicles > 1 ? "vehicle-00001" : "vehicle-0001",
+                               now: now, backend: "embedded on 127.0.0.1:40000", faultsAvailable: true, trips: trips, vehicles: vehicles)
+        for kind in ProviderKind.allCases {
+            let id = s[kind].id
+            _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken))))
+            _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.01))))
+            for i in 0..<400 {
+                _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: i % 7 == 0 ? .fetchStarted(reason: .refreshAhead) : .cacheHit(expiresAt: now))))
+            }
+        }
+        return s
+    }
+
+    static func token(_ kind: ProviderKind, id: String, now: Date) -> FetchedToken {
+        let iat = Int(now.timeIntervalSince1970)
+        let jwt = ProviderBenchmark.CountingBackend.jwt(id: id, iat: iat, exp: iat + 300)
+        guard let decoded = try? JWTInspector.decode(jwt) else { preconditionFailure("the bench's own token must decode") }
+        return FetchedToken(token: jwt, id: id, expiresAt: now.addingTimeInterval(300), receivedAt: now, jwt: decoded)
+    }
+}
