@@ -8,6 +8,10 @@ import Terminal
 struct UILoop: Sendable {
     /// Longest wait for a key; also the longest delay before a provider event shows.
     static let keyTimeoutMilliseconds: Int32 = 100
+    /// Shorter wait while an effect's answer is due (a fleet member's ID, a fault switched), so
+    /// its result shows within a few ms of the key instead of at the next 100 ms timeout.
+    static let busyTimeoutMilliseconds: Int32 = 5
+    static let busyWindow: TimeInterval = 0.5
 
     let state: DashboardState
     let theme: Theme
@@ -37,8 +41,10 @@ struct UILoop: Sendable {
         state.colorless = screen.colorCount == 0
         var lastSecond = -1
         var dirty = true
+        var lastEffect = Date.distantPast
         while !terminated() && !state.quitting {
-            let key = screen.readKey(timeoutMilliseconds: Self.keyTimeoutMilliseconds)
+            let busy = Date().timeIntervalSince(lastEffect) < Self.busyWindow
+            let key = screen.readKey(timeoutMilliseconds: busy ? Self.busyTimeoutMilliseconds : Self.keyTimeoutMilliseconds)
             var actions = inbox.drain()
             if let key {
                 if key == .resize { screen.invalidate() }
@@ -51,7 +57,10 @@ struct UILoop: Sendable {
                 actions.append(.tick(now))
             }
             for action in actions {
-                for effect in Reducer.reduce(&state, action) { handle(effect, screen: screen, state: &state) }
+                for effect in Reducer.reduce(&state, action) {
+                    lastEffect = now
+                    handle(effect, screen: screen, state: &state)
+                }
             }
             dirty = dirty || !actions.isEmpty
             if dirty && !state.quitting {
