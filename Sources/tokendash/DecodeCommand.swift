@@ -54,6 +54,10 @@ struct DecodeCommand: AsyncParsableCommand {
             for problem in problems { print("  - \(problem)") }
             throw Self.failure("token fails Fleet Engine's checks: " + problems.map(\.description).joined(separator: "; "))
         }
+        // A token Fleet Engine would refuse today is a failed check too, even if well shaped.
+        if let exp = jwt.expiresAt, exp <= now {
+            throw Self.failure("token expired \(Int(now.timeIntervalSince(exp))) s ago")
+        }
     }
 
     /// The kind and ID to check against. Without an ID flag the kind comes from the claim
