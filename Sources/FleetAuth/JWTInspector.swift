@@ -88,6 +88,12 @@ public enum JWTInspector {
         return .badShape(problems)
     }
 
+    /// Base64url without padding, as JWT parts and JWK members are written.
+    public static func base64URLEncode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
     public static func base64URLDecode<S: StringProtocol>(_ s: S) -> Data? {
         var b64 = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while b64.count % 4 != 0 { b64.append("=") }

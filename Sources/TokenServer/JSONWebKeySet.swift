@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 import JWTKit
 
@@ -17,15 +18,8 @@ public struct RSAPublicJWK: Sendable, Codable, Equatable {
 
     public init(_ key: JWTKit.Insecure.RSA.PublicKey, keyID: String) throws {
         let primitives = try key.getKeyPrimitives()
-        n = Self.base64URL(primitives.modulus)
-        e = Self.base64URL(primitives.publicExponent)
+        n = JWTInspector.base64URLEncode(primitives.modulus)
+        e = JWTInspector.base64URLEncode(primitives.publicExponent)
         kid = keyID
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

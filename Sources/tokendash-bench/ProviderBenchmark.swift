@@ -22,8 +22,7 @@ enum ProviderBenchmark {
 
         static func jwt(id: String, iat: Int, exp: Int) -> String {
             func part(_ o: [String: Any]) -> String {
-                ((try? JSONSerialization.data(withJSONObject: o)) ?? Data()).base64EncodedString()
-                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: o)) ?? Data())
             }
             return part(["alg": "RS256", "typ": "JWT"]) + "." + part([
                 "aud": JWTInspector.fleetEngineAudience, "iat": iat, "exp": exp, "authorization": ["vehicleid": id],

@@ -8,9 +8,7 @@ enum Fixtures {
     static let signature = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk"
 
     static func base64URL(_ object: [String: Any]) -> String {
-        ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
-            .base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
     }
 
     static func token(_ kind: ProviderKind, id: String, issued: Date = t0, lifetime: Int = 60, warnings: [String] = []) -> FetchedToken {

@@ -38,14 +38,9 @@ actor Gate {
 }
 
 enum TestJWT {
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     static func encode(_ object: [String: Any]) -> String {
         // Sorted keys keep tokens byte-identical between runs.
-        base64URL((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+        JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }
 
     /// A Fleet-Engine-shaped token; the signature is not real, the provider core does not verify it.

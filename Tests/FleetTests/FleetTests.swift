@@ -91,8 +91,7 @@ import Watch
         func get(_ request: TransportRequest) async throws -> TransportResponse {
             let now = Int(Date().timeIntervalSince1970)
             let enc = { (o: [String: Any]) in
-                ((try? JSONSerialization.data(withJSONObject: o)) ?? Data()).base64EncodedString()
-                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: o)) ?? Data())
             }
             let jwt = enc(["alg": "RS256"]) + "." + enc(["aud": JWTInspector.fleetEngineAudience, "iat": now, "exp": now + 3600,
                                                         "authorization": [kind.claimName: request.url.lastPathComponent]]) + ".c2ln"
