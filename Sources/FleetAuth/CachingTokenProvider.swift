@@ -111,6 +111,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     /// The token currently cached, valid or not; for display.
     public var cachedToken: FetchedToken? { cached }
     public var currentIdentifier: String? { currentID }
+    /// Whether a request to the backend is in flight now.
+    public var isFetching: Bool { inFlight != nil }
 
     public func setRefreshMargin(_ seconds: TimeInterval) { refreshMargin = max(0, seconds) }
 

@@ -73,9 +73,10 @@ import Testing
         let first = try await provider.fetchToken(for: trip("t"))
         clock.advance(by: 29)
         #expect(try await provider.fetchToken(for: trip("t")) == first)
-        #expect(transport.count == 1)
+        #expect(await !provider.isFetching, "31 s left is outside the capped 30 s margin")
         clock.advance(by: 2)
         _ = try await provider.fetchToken(for: trip("t"))
+        #expect(await provider.isFetching || transport.count == 2)
         #expect(await eventually { await provider.cachedToken?.token != first })
         #expect(transport.count == 2)
     }
