@@ -103,7 +103,7 @@ struct PaneRenderer {
     private func expiryLine(width: Int) -> Line {
         guard let token = pane.token else { return Line(label: "Expires", [("–", .dim)]) }
         let left = token.expiresAt.timeIntervalSince(state.now)
-        let lifetime = max(1, token.expiresAt.timeIntervalSince(token.receivedAt))
+        let lifetime = max(1, token.lifetime)
         let margin = CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
@@ -133,10 +133,7 @@ struct PaneRenderer {
             return Line(label: "Checks", [(problems.map(\.description).joined(separator: "; "), .error)])
         }
         if let warning = token.warnings.first { return Line(label: "Checks", [("ok, but " + warning, .warning)]) }
-        // The signed lifetime (exp - iat), not the time since receipt, which is short by the fetch
-        // latency and by iat's rounding down to whole seconds.
-        let lifetime = token.jwt.claims["exp"]?.intValue.flatMap { exp in token.jwt.claims["iat"]?.intValue.map { Int(exp - $0) } }
-            ?? Int(token.expiresAt.timeIntervalSince(token.receivedAt).rounded())
+        let lifetime = Int(token.lifetime.rounded())
         let claim = token.jwt.claims["authorization"]?[pane.kind.claimName]?.stringValue ?? "?"
         return Line(label: "Checks", [("ok", .ok), ("  RS256, aud, \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim)])
     }

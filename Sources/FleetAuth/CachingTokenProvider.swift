@@ -154,7 +154,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     }
 
     private func effectiveMargin(_ token: FetchedToken) -> TimeInterval {
-        Self.effectiveMargin(refreshMargin, lifetime: token.expiresAt.timeIntervalSince(token.receivedAt))
+        Self.effectiveMargin(refreshMargin, lifetime: token.lifetime)
     }
 
     private func isBackingOff(_ now: Date) -> Bool {

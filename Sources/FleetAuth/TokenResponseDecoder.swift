@@ -10,6 +10,13 @@ public struct FetchedToken: Sendable, Equatable {
     /// Things worth showing that did not make the token unusable, e.g. an expiry that disagrees with `exp`.
     public var warnings: [String]
 
+    /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
+    /// receipt to expiry (short by the fetch latency and by `iat` being rounded down).
+    public var lifetime: TimeInterval {
+        if let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue { return TimeInterval(exp - iat) }
+        return expiresAt.timeIntervalSince(receivedAt)
+    }
+
     public init(token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT, warnings: [String] = []) {
         self.token = token
         self.id = id
