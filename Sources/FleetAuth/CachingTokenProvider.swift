@@ -216,7 +216,10 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         let now = clock.now()
         failures += 1
         lastError = error
-        retryAt = now.addingTimeInterval(backoff.delay(afterFailures: failures, unit: random()))
+        var delay = backoff.delay(afterFailures: failures, unit: random())
+        // A 429 or 503 that says when to come back is obeyed, even past our own backoff.
+        if case .httpStatus(_, _, let retryAfter?) = error { delay = max(delay, TimeInterval(retryAfter)) }
+        retryAt = now.addingTimeInterval(delay)
         publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
     }
 

@@ -10,11 +10,14 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     /// The backend could not be reached (refused, DNS, reset).
     case unreachable(url: String, reason: String)
     case timeout(seconds: Double)
-    case httpStatus(code: Int, body: String)
+    /// A non-2xx answer; `retryAfter` is the server's `Retry-After` in seconds (429 and 503 send it).
+    case httpStatus(code: Int, body: String, retryAfter: Int? = nil)
     case bodyTooLarge(limit: Int)
     case notJSON(String)
     case missingKey(String)
     case wrongType(key: String, expected: String, found: String)
+    /// The expiry is a number, but no time: negative, not finite, or centuries away in the chosen mode.
+    case invalidExpiry(key: String, value: String, reason: String)
     case alreadyExpired(expiredSecondsAgo: Int)
     case expiryTooFar(secondsFromNow: Int)
     case notAJWT(String)
@@ -29,19 +32,25 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     case cancelled
     case other(String)
 
-    public var description: String {
+    /// The sentence, with anything that looks like a JWT redacted: messages quote response bodies,
+    /// and a body can carry a token, so no error is ever a way for a credential to reach a screen or a log.
+    public var description: String { TokenRedactor.redactJWTs(in: sentence) }
+
+    private var sentence: String {
         switch self {
         case .missingAuthorizationContext(let kind):
             "no authorization context: the SDK asked for a token without a \(kind.idNoun)"
         case .invalidURL(let u): "cannot build a request URL from \(u)"
         case .unreachable(let url, let reason): "backend unreachable at \(url): \(reason)"
         case .timeout(let s): "backend did not answer within \(Self.format(s)) s"
-        case .httpStatus(let code, let body):
-            body.isEmpty ? "backend answered HTTP \(code)" : "backend answered HTTP \(code): \(body)"
+        case .httpStatus(let code, let body, let retryAfter):
+            "backend answered HTTP \(code)" + Self.meaning(ofStatus: code)
+                + (retryAfter.map { " (Retry-After \($0) s)" } ?? "") + (body.isEmpty ? "" : ": \(body)")
         case .bodyTooLarge(let limit): "response body larger than \(limit / 1024) KiB; refused"
         case .notJSON(let why): "response is not JSON: \(why)"
         case .missingKey(let key): "response has no \"\(key)\" key"
         case .wrongType(let key, let expected, let found): "response key \"\(key)\" is a \(found), expected a \(expected)"
+        case .invalidExpiry(let key, let value, let reason): "response key \"\(key)\" is \(value), not an expiry: \(reason)"
         case .alreadyExpired(let ago): "token already expired \(ago) s ago"
         case .expiryTooFar(let s): "token expires in \(s) s, more than Fleet Engine's 3600 s limit (check --expiry mode)"
         case .notAJWT(let why): "token is not a JWT: \(why)"
@@ -57,6 +66,26 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     public var errorDescription: String? { description }
+
+    /// What a status means for someone debugging a token backend; the codes a token endpoint
+    /// really returns get a hint at the usual cause.
+    static func meaning(ofStatus code: Int) -> String {
+        switch code {
+        case 400: " Bad Request"
+        case 401: " Unauthorized (the backend did not accept our credentials; check --header)"
+        case 403: " Forbidden (the backend refuses a token for this ID or this user)"
+        case 404: " Not Found (check the URL template and the ID)"
+        case 405: " Method Not Allowed (the endpoint does not take GET)"
+        case 408: " Request Timeout"
+        case 429: " Too Many Requests"
+        case 500: " Internal Server Error"
+        case 502: " Bad Gateway"
+        case 503: " Service Unavailable"
+        case 504: " Gateway Timeout"
+        case 300..<400: " (a redirect that was not followed)"
+        default: ""
+        }
+    }
 
     private static func format(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(format: "%.1f", s)

@@ -7,16 +7,19 @@ public enum ShapeProblem: Sendable, Equatable, CustomStringConvertible {
     case missingClaim(String)
     case notInteger(String)
     case lifetime(Int)
+    case expiresBeforeIssued(iat: Int64, exp: Int64)
     case missingAuthorization(String)
     case wrongID(claim: String, expected: String, found: String)
 
     public var description: String {
         switch self {
+        case .algorithm(let a) where a.lowercased() == "none": "alg is none (an unsigned token), expected RS256"
         case .algorithm(let a): "alg is \(a), expected RS256"
         case .audience(let a): "aud is \(a), expected \(JWTInspector.fleetEngineAudience)"
         case .missingClaim(let c): "no \(c) claim"
         case .notInteger(let c): "\(c) is not an integer"
         case .lifetime(let s): "lifetime exp - iat is \(s) s, over 3600 s"
+        case .expiresBeforeIssued(let iat, let exp): "exp \(exp) is before iat \(iat)"
         case .missingAuthorization(let c): "no authorization.\(c) claim"
         case .wrongID(let claim, let expected, let found): "authorization.\(claim) is \"\(found)\", not \"\(expected)\""
         }
@@ -41,9 +44,13 @@ public enum JWTInspector {
     public static func decode(_ token: String) throws(FleetAuthError) -> DecodedJWT {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .notAJWT("expected 3 dot-separated parts, found \(parts.count)") }
-        guard !parts[2].isEmpty else { throw .notAJWT("empty signature") }
         let header = try decodePart(parts[0], name: "header")
         let claims = try decodePart(parts[1], name: "payload")
+        // An unsigned token (alg none) has an empty signature by design; it decodes so that
+        // check() can name the real problem instead of "empty signature".
+        let unsigned = header["alg"]?.stringValue?.lowercased() == "none"
+        guard !parts[2].isEmpty || unsigned else { throw .notAJWT("empty signature") }
+        guard parts[2].unicodeScalars.allSatisfy(isBase64URL) else { throw .notAJWT("signature is not base64url") }
         return DecodedJWT(header: header, claims: claims, signature: String(parts[2]))
     }
 
@@ -66,8 +73,14 @@ public enum JWTInspector {
             case _?: problems.append(.notInteger(name))
             }
         }
-        if let iat = times["iat"], let exp = times["exp"], exp - iat > Int64(maximumLifetime) {
-            problems.append(.lifetime(Int(exp - iat)))
+        if let iat = times["iat"], let exp = times["exp"] {
+            // A hostile token can pick iat and exp so that exp - iat overflows.
+            let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
+            if exp < iat {
+                problems.append(.expiresBeforeIssued(iat: iat, exp: exp))
+            } else if overflow || lifetime > Int64(maximumLifetime) {
+                problems.append(.lifetime(overflow ? Int.max : Int(lifetime)))
+            }
         }
         let claim = kind.claimName
         if let found = jwt.claims["authorization"]?[claim]?.stringValue {
@@ -94,10 +107,24 @@ public enum JWTInspector {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// Strict: only the base64url alphabet, optionally padded; `+`, `/` and whitespace are refused
+    /// because a JWT library on the other end would refuse them too.
     public static func base64URLDecode<S: StringProtocol>(_ s: S) -> Data? {
-        var b64 = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let text = String(s)
+        let unpadded = text.unicodeScalars.prefix { $0 != "=" }
+        let padding = text.unicodeScalars.count - unpadded.count
+        guard padding <= 2, unpadded.allSatisfy(isBase64URL), unpadded.count % 4 != 1,
+              text.unicodeScalars.suffix(padding).allSatisfy({ $0 == "=" }) else { return nil }
+        var b64 = String(String.UnicodeScalarView(unpadded)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while b64.count % 4 != 0 { b64.append("=") }
         return Data(base64Encoded: b64)
+    }
+
+    static func isBase64URL(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "A"..."Z", "a"..."z", "0"..."9", "-", "_": true
+        default: false
+        }
     }
 
     private static func decodePart(_ part: Substring, name: String) throws(FleetAuthError) -> JSONValue {

@@ -7,4 +7,41 @@ public enum TokenRedactor {
         guard parts.count == 3, parts[0].count > 12, parts[2].count > 6 else { return "‹hidden, \(token.count) chars›" }
         return "\(parts[0].prefix(12))…\(parts[2].suffix(6))"
     }
+
+    /// `text` with every JWT-looking run redacted, whole or cut short (a quoted body may end mid-token).
+    /// A JWT header is base64url JSON, so it starts `ey` (`{"` or `{ `) or `ew` (`{` and a newline);
+    /// the run must hold a dot after a header of at least 8 characters, which no ordinary word or host name has.
+    public static func redactJWTs(in text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= minimumRun else { return text }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            if let end = jwtRun(in: scalars, from: i) {
+                out.append(contentsOf: redact(String(String.UnicodeScalarView(scalars[i..<end]))).unicodeScalars)
+                i = end
+            } else {
+                out.append(scalars[i])
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    private static let minimumRun = 16
+    private static let minimumHeader = 8
+
+    /// The end of a JWT-looking run starting at `start`, or nil.
+    private static func jwtRun(in s: [Unicode.Scalar], from start: Int) -> Int? {
+        guard start + 1 < s.count, s[start] == "e", s[start + 1] == "y" || s[start + 1] == "w" else { return nil }
+        if start > 0, JWTInspector.isBase64URL(s[start - 1]) { return nil }
+        var end = start
+        var firstDot: Int?
+        while end < s.count, JWTInspector.isBase64URL(s[end]) || s[end] == "." {
+            if s[end] == ".", firstDot == nil { firstDot = end }
+            end += 1
+        }
+        guard let dot = firstDot, dot - start >= minimumHeader, end - start >= minimumRun else { return nil }
+        return end
+    }
 }

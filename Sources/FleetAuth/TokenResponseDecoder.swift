@@ -13,7 +13,8 @@ public struct FetchedToken: Sendable, Equatable {
     /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
     /// receipt to expiry (short by the fetch latency and by `iat` being rounded down).
     public var lifetime: TimeInterval {
-        if let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue { return TimeInterval(exp - iat) }
+        // In Double: a hostile token's exp - iat can overflow an Int64.
+        if let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue { return TimeInterval(exp) - TimeInterval(iat) }
         return expiresAt.timeIntervalSince(receivedAt)
     }
 
@@ -37,29 +38,33 @@ public struct TokenResponseDecoder: Sendable {
 
     public func decode(_ response: TransportResponse, id: String, now: Date) throws(FleetAuthError) -> FetchedToken {
         guard (200..<300).contains(response.status) else {
-            throw .httpStatus(code: response.status, body: Self.snippet(response.body))
+            let retryAfter = [429, 503].contains(response.status) ? Self.retryAfterSeconds(response.header("Retry-After"), now: now) : nil
+            throw .httpStatus(code: response.status, body: Self.snippet(response), retryAfter: retryAfter)
         }
         guard response.body.count <= endpoint.maxBodyBytes else { throw .bodyTooLarge(limit: endpoint.maxBodyBytes) }
         let json: JSONValue
         do { json = try JSONValue.decode(response.body) } catch {
-            throw .notJSON(response.body.isEmpty ? "empty body" : "cannot parse \"\(Self.snippet(response.body, max: 40))\"")
+            if response.body.isEmpty { throw .notJSON("empty body") }
+            if Self.isHTML(response) { throw .notJSON("got an HTML page (\(Self.snippet(response, max: 60))), often a proxy's or login page") }
+            throw .notJSON("cannot parse \"\(Self.snippet(response, max: 40))\"")
         }
         guard case .object(let fields) = json else { throw .notJSON("top level is a \(json.typeName), not an object") }
         guard let tokenValue = fields[endpoint.tokenKey] else { throw .missingKey(endpoint.tokenKey) }
         guard let token = tokenValue.stringValue else {
-            throw .wrongType(key: endpoint.tokenKey, expected: "string", found: tokenValue.typeName)
+            throw .wrongType(key: endpoint.tokenKey, expected: "string", found: Self.preview(tokenValue))
         }
         guard let expiryValue = fields[endpoint.expiryKey] else { throw .missingKey(endpoint.expiryKey) }
         guard let rawExpiry = expiryValue.numberValue else {
-            throw .wrongType(key: endpoint.expiryKey, expected: "number", found: expiryValue.typeName)
+            throw .wrongType(key: endpoint.expiryKey, expected: "number", found: Self.preview(expiryValue))
         }
         let jwt = try JWTInspector.decode(token)
         if let error = JWTInspector.error(for: JWTInspector.check(jwt, kind: endpoint.kind, id: id)) { throw error }
 
         var warnings: [String] = []
-        var expiresAt = Self.interpret(rawExpiry, mode: endpoint.expiryMode, now: now)
+        var expiresAt = try expiry(rawExpiry, now: now)
+        // The JWT's exp passed check(): an integer, after iat, at most an hour after it.
         if let exp = jwt.expiresAt, abs(exp.timeIntervalSince(expiresAt)) > Self.agreementTolerance {
-            let said = Int(expiresAt.timeIntervalSince(now)), claim = Int(exp.timeIntervalSince(now))
+            let said = Self.wholeSeconds(expiresAt.timeIntervalSince(now)), claim = Self.wholeSeconds(exp.timeIntervalSince(now))
             if endpoint.expiryMode == .auto {
                 warnings.append("\"\(endpoint.expiryKey)\" says \(said) s left but the JWT exp says \(claim) s; using exp")
                 expiresAt = exp
@@ -68,11 +73,28 @@ public struct TokenResponseDecoder: Sendable {
             }
         }
         let left = expiresAt.timeIntervalSince(now)
-        if left <= 0 { throw .alreadyExpired(expiredSecondsAgo: Int(-left)) }
+        if left <= 0 { throw .alreadyExpired(expiredSecondsAgo: Self.wholeSeconds(-left)) }
         if left > TimeInterval(JWTInspector.maximumLifetime) + Self.agreementTolerance {
-            throw .expiryTooFar(secondsFromNow: Int(left))
+            throw .expiryTooFar(secondsFromNow: Self.wholeSeconds(left))
         }
         return FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt, warnings: warnings)
+    }
+
+    /// Anything further than this from now is no expiry in any mode (about 317 years), so the
+    /// numbers that follow stay in range of an `Int` and of a sensible message.
+    static let implausibleSeconds: TimeInterval = 1e10
+
+    /// The backend's expiry as a date, or why the number cannot be one.
+    private func expiry(_ raw: Double, now: Date) throws(FleetAuthError) -> Date {
+        let shown = Self.format(raw)
+        guard raw.isFinite else { throw .invalidExpiry(key: endpoint.expiryKey, value: shown, reason: "not a finite number") }
+        guard raw >= 0 else { throw .invalidExpiry(key: endpoint.expiryKey, value: shown, reason: "negative") }
+        let date = Self.interpret(raw, mode: endpoint.expiryMode, now: now)
+        guard abs(date.timeIntervalSince(now)) < Self.implausibleSeconds else {
+            throw .invalidExpiry(key: endpoint.expiryKey, value: shown,
+                                 reason: "read as \(endpoint.expiryMode.rawValue) it is centuries away")
+        }
+        return date
     }
 
     /// Reads a raw expiry number. `auto` goes by magnitude: above 1e11 is epoch milliseconds
@@ -89,10 +111,77 @@ public struct TokenResponseDecoder: Sendable {
         }
     }
 
-    /// The first line of a body, short enough for a one-line message.
-    static func snippet(_ body: Data, max: Int = 80) -> String {
-        let text = String(decoding: body.prefix(max * 4), as: UTF8.self)
+    /// The first line of a body, short enough for a one-line message; an HTML page is shown by its title.
+    static func snippet(_ response: TransportResponse, max: Int = 80) -> String {
+        if isHTML(response), let title = htmlTitle(response.body) { return "HTML page \"\(shorten(title, max: max))\"" }
+        // Redacted before it is cut: a cut token is no longer recognisable as one.
+        let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return line.count > max ? String(line.prefix(max)) + "…" : line
+        return shorten(TokenRedactor.redactJWTs(in: line), max: max)
+    }
+
+    /// The `Retry-After` header as whole seconds from now: delta-seconds or an HTTP date, capped at
+    /// an hour (a token never lives longer, so a longer wait is a misconfigured server).
+    public static func retryAfterSeconds(_ value: String?, now: Date) -> Int? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let seconds: TimeInterval
+        if let delta = Int(text) {
+            seconds = TimeInterval(delta)
+        } else if let date = httpDate(text) {
+            seconds = date.timeIntervalSince(now).rounded(.up)
+        } else {
+            return nil
+        }
+        return Int(min(max(seconds, 0), TimeInterval(JWTInspector.maximumLifetime)))
+    }
+
+    /// A number of seconds as an Int without trapping on values an `Int` cannot hold.
+    static func wholeSeconds(_ t: TimeInterval) -> Int {
+        guard t.isFinite else { return t > 0 ? Int.max : (t < 0 ? Int.min : 0) }
+        return Int(min(max(t, -9e18), 9e18))
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        // IMF-fixdate, the form RFC 9110 requires senders to use.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+
+    private static func isHTML(_ response: TransportResponse) -> Bool {
+        if response.header("Content-Type")?.lowercased().contains("text/html") == true { return true }
+        let start = String(decoding: response.body.prefix(64), as: UTF8.self).drop { $0.isWhitespace }.lowercased()
+        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
+    }
+
+    private static func htmlTitle(_ body: Data) -> String? {
+        let text = String(decoding: body.prefix(8192), as: UTF8.self)
+        guard let open = text.range(of: "<title>", options: .caseInsensitive),
+              let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        else { return nil }
+        let title = text[open.upperBound..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return title.isEmpty ? nil : title
+    }
+
+    /// A JSON value as a message shows it: its type, and a short look at it.
+    private static func preview(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): "string \"\(shorten(s, max: 24))\""
+        case .int(let i): "number \(i)"
+        case .double(let d): "number \(format(d))"
+        case .bool(let b): "boolean \(b)"
+        default: value.typeName
+        }
+    }
+
+    private static func format(_ d: Double) -> String {
+        if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    private static func shorten(_ s: String, max: Int) -> String {
+        s.count > max ? String(s.prefix(max)) + "…" : s
     }
 }

@@ -17,7 +17,16 @@ public struct TransportRequest: Sendable {
 public struct TransportResponse: Sendable {
     public var status: Int
     public var body: Data
-    public init(status: Int, body: Data) { self.status = status; self.body = body }
+    /// Response headers with lower-cased names (HTTP header names are case-insensitive).
+    public var headers: [String: String]
+
+    public init(status: Int, body: Data, headers: [String: String] = [:]) {
+        self.status = status
+        self.body = body
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// The one HTTP GET a provider makes. Real code uses `URLSessionTransport`; tests swap in fakes.

@@ -57,6 +57,7 @@ public final class URLSessionTransport: TokenTransport {
         struct Pending {
             var data = Data()
             var status = 0
+            var headers: [String: String] = [:]
             var tooLarge = false
             let cap: Int
             let url: URL
@@ -72,9 +73,15 @@ public final class URLSessionTransport: TokenTransport {
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let http = response as? HTTPURLResponse
+            let status = http?.statusCode ?? 0
+            var headers: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
             let tooLarge = pending.withLock { state -> Bool in
                 state[dataTask.taskIdentifier]?.status = status
+                state[dataTask.taskIdentifier]?.headers = headers
                 guard let cap = state[dataTask.taskIdentifier]?.cap else { return false }
                 if response.expectedContentLength > Int64(cap) { state[dataTask.taskIdentifier]?.tooLarge = true; return true }
                 return false
@@ -104,7 +111,7 @@ public final class URLSessionTransport: TokenTransport {
             } else if let error {
                 p.continuation.resume(throwing: Self.translate(error, url: p.url, timeout: p.timeout))
             } else {
-                p.continuation.resume(returning: TransportResponse(status: p.status, body: p.data))
+                p.continuation.resume(returning: TransportResponse(status: p.status, body: p.data, headers: p.headers))
             }
         }
 
@@ -115,7 +122,7 @@ public final class URLSessionTransport: TokenTransport {
             case .timedOut: return .timeout(seconds: timeout)
             case .cancelled: return .cancelled
             case .cannotConnectToHost: reason = "connection refused"
-            case .networkConnectionLost: reason = "connection closed before a response"
+            case .networkConnectionLost: reason = "connection lost before the response was complete (reset or closed)"
             case .cannotFindHost, .dnsLookupFailed: reason = "host not found"
             case .badServerResponse: reason = "malformed HTTP response"
             case .secureConnectionFailed: reason = "TLS handshake failed"

@@ -44,7 +44,7 @@ import Testing
         let lines = Renderer.render(state, width: 80, height: 24).lines
         let driverTop = lines.firstIndex { $0.contains("Driver (vehicle token)") } ?? lines.count
         let driverPane = lines[driverTop...].joined(separator: "\n")
-        #expect(driverPane.contains("Last error backend answered HTTP 500: boom"))
+        #expect(driverPane.contains("Last error backend answered HTTP 500 Internal Server Error: boom"))
         #expect(driverPane.contains("── Fetch log"))
         #expect(driverPane.contains("08:00:16  failed"))
     }
@@ -130,8 +130,8 @@ import Testing
         var state = Fixtures.running()
         Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
         let text = Fixtures.text(state)
-        #expect(text.contains("Last error backend answered HTTP 500: boom"))
-        #expect(text.contains("08:00:16  failed          4.0 ms  backend answered HTTP 500: boom"))
+        #expect(text.contains("Last error backend answered HTTP 500 Internal Server Error: boom"))
+        #expect(text.contains("08:00:16  failed          4.0 ms  backend answered HTTP 500 Internal Server… │"))
         #expect(text.contains("Counters   req 1  hits 3  ratio 75%  err 1"))
         // With no token at all the token line says why.
         var fresh = Fixtures.state()

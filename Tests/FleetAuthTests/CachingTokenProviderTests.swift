@@ -207,7 +207,7 @@ import Testing
         let provider = consumer(transport)
         await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
         // Within the 1 s backoff the caller is told so at once, without a request.
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500")) {
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(transport.count == 1)
@@ -215,7 +215,7 @@ import Testing
         await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
         #expect(transport.count == 2)
         clock.advance(by: 1.5)
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500")) {
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(transport.count == 2, "the second failure doubled the delay to 2 s")

@@ -70,13 +70,13 @@ import Testing
         let good = jwt()
         expectError(.httpStatus(code: 500, body: "boom"), body("boom\nmore", status: 500))
         expectError(.httpStatus(code: 404, body: ""), body("", status: 404))
-        expectError(.notJSON("cannot parse \"<html>\""), body("<html>"))
+        expectError(.notJSON("cannot parse \"<xml/>\""), body("<xml/>"))
         expectError(.notJSON("empty body"), body(""))
         expectError(.notJSON("top level is a array, not an object"), body("[1]"))
         expectError(.missingKey("jwt"), body("{\"token\":\"x\"}"))
         expectError(.missingKey("expirationTimestamp"), body("{\"jwt\":\"\(good)\"}"))
-        expectError(.wrongType(key: "jwt", expected: "string", found: "number"), body("{\"jwt\":5,\"expirationTimestamp\":1}"))
-        expectError(.wrongType(key: "expirationTimestamp", expected: "number", found: "string"),
+        expectError(.wrongType(key: "jwt", expected: "string", found: "number 5"), body("{\"jwt\":5,\"expirationTimestamp\":1}"))
+        expectError(.wrongType(key: "expirationTimestamp", expected: "number", found: "string \"soon\""),
                     body("{\"jwt\":\"\(good)\",\"expirationTimestamp\":\"soon\"}"))
         expectError(.notAJWT("expected 3 dot-separated parts, found 1"), body("{\"jwt\":\"opaque\",\"expirationTimestamp\":600}"))
         expectError(.notAJWT("payload is not base64url"), body("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.!!!.sig\",\"expirationTimestamp\":600}"))
@@ -151,7 +151,8 @@ import Testing
 
     @Test func rejectsWhatIsNotAJWT() {
         #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) { try JWTInspector.decode("a.b") }
-        #expect(throws: FleetAuthError.notAJWT("empty signature")) { try JWTInspector.decode("a.b.") }
+        let header = TestJWT.encode(["alg": "RS256"]), claims = TestJWT.encode(["aud": "x"])
+        #expect(throws: FleetAuthError.notAJWT("empty signature")) { try JWTInspector.decode("\(header).\(claims).") }
         #expect(throws: FleetAuthError.notAJWT("header is not JSON")) { try JWTInspector.decode("aGVsbG8.b.c") }
         #expect(throws: FleetAuthError.notAJWT("header is not a JSON object")) { try JWTInspector.decode("WzFd.b.c") }
     }

@@ -70,7 +70,7 @@ import Watch
     @Test func carriesEachEventsOwnFields() {
         let encoder = WatchEventEncoder()
         func line(_ kind: ProviderEvent.Kind) -> String { encoder.encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: kind)) }
-        #expect(line(.fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.5)).hasSuffix(#""event":"fetch_failed","error":"backend answered HTTP 500: boom","latency_ms":500}"#))
+        #expect(line(.fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.5)).hasSuffix(#""event":"fetch_failed","error":"backend answered HTTP 500 Internal Server Error: boom","latency_ms":500}"#))
         #expect(line(.idChanged(from: "v-1", to: "v-2")).hasSuffix(#""event":"id_changed","from":"v-1","to":"v-2"}"#))
         #expect(line(.cacheDropped(reason: "vehicle ID changed from v-1")).hasSuffix(#""event":"cache_dropped","reason":"vehicle ID changed from v-1"}"#))
         #expect(line(.forcedRefresh).hasSuffix(#""provider":"driver","id":"v-2","event":"forced_refresh"}"#))

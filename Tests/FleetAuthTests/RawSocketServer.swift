@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP listener on 127.0.0.1 that hands each connection, after its request head, to a closure
+/// writing raw bytes: for the misbehaviour an HTTP library will not produce (a reset mid-body,
+/// a server that never answers, a body that never ends).
+final class RawSocketServer: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    // The accepted connections still open, closed by stop(); guarded because the accept thread adds to it.
+    private let connections = Mutex<[Int32]>([])
+    private let stopped = Mutex(false)
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(_ handler: @escaping @Sendable (_ connection: Int32) -> Void) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in
+            while true {
+                let connection = accept(fd, nil, nil)
+                if connection < 0 { return }
+                if stopped.withLock({ $0 }) { close(connection); return }
+                connections.withLock { $0.append(connection) }
+                Thread { [self] in
+                    Self.readRequestHead(connection)
+                    handler(connection)
+                    _ = self
+                }.start()
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        stopped.withLock { $0 = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for c in connections.withLock({ $0 }) { shutdown(c, Int32(SHUT_RDWR)) }
+    }
+
+    /// Writes all of `text`; false once the peer has gone.
+    @discardableResult
+    static func send(_ connection: Int32, _ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                guard let base = buffer.baseAddress else { return false }
+                let n = Glibc.send(connection, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// Closes with an RST instead of a FIN: what a crashing proxy or a killed server does.
+    static func reset(_ connection: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(connection)
+    }
+
+    private static func readRequestHead(_ connection: Int32) {
+        var head = [UInt8]()
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) == 1 {
+            head.append(byte)
+            if head.suffix(4) == [13, 10, 13, 10] || head.count > 65536 { return }
+        }
+    }
+}
