@@ -111,6 +111,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     /// The token currently cached, valid or not; for display.
     public var cachedToken: FetchedToken? { cached }
     public var currentIdentifier: String? { currentID }
+    /// The current ID and the cached token read in one step: two separate reads can straddle a switch.
+    public var snapshot: (id: String?, token: FetchedToken?) { (currentID, cached) }
     /// Whether a request to the backend is in flight now.
     public var isFetching: Bool { inFlight != nil }
 
