@@ -35,6 +35,9 @@ public struct ProviderEvent: Sendable, Equatable {
         self.kind = kind
     }
 
+    /// Every `name`, in the order the cases are declared; what `watch --events` accepts.
+    public static let allNames = ["cache_hit", "fetch_started", "fetched", "fetch_failed", "id_changed", "cache_dropped", "expired", "forced_refresh"]
+
     /// The snake_case name `watch` prints.
     public var name: String {
         switch kind {

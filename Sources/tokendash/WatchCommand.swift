@@ -21,12 +21,25 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print a final JSON line with per-provider counts.")
     var summary = false
 
-    @Flag(help: "Print whole tokens instead of redacted ones.")
+    @Flag(help: "Print whole tokens instead of redacted ones (error messages stay redacted).")
     var reveal = false
+
+    @Option(help: "Print only these events, comma-separated (e.g. fetched,fetch_failed); --summary still counts all.")
+    var events: String?
+
+    var shownEvents: Set<String>? {
+        events.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+    }
 
     func validate() throws {
         if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
         guard (1...10_000).contains(callers) else { throw ValidationError("--callers must be between 1 and 10000") }
+        if let shown = shownEvents {
+            let unknown = shown.subtracting(ProviderEvent.allNames).sorted()
+            guard unknown.isEmpty, !shown.isEmpty else {
+                throw ValidationError("--events: unknown \(unknown.joined(separator: ", ")); known: \(ProviderEvent.allNames.joined(separator: ", "))")
+            }
+        }
     }
 
     func run() async throws {
@@ -44,11 +57,13 @@ struct WatchCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
         }
         let encoder = WatchEventEncoder(reveal: reveal)
+        let shown = shownEvents
         let stream = session.events.subscribe(buffer: 1 << 16)
         let printer = Task { () -> [ProviderKind: ProviderCounters] in
             var counters: [ProviderKind: ProviderCounters] = [:]
             for await event in stream {
                 counters[event.provider, default: ProviderCounters()].record(event)
+                if let shown, !shown.contains(event.name) { continue }
                 // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
                 FileHandle.standardOutput.write(Data((encoder.encode(event) + "\n").utf8))
             }

@@ -188,3 +188,15 @@ enum ProviderCountersFixture {
                                  p99LatencyMs: 31.5, expiringWithinMinute: 12)
     }
 }
+
+@Suite struct PaneRedactionTests {
+    @Test func anErrorQuotingATokenShowsItRedactedInThePaneAndLog() {
+        let leaked = Fixtures.token(.consumer, id: "trip-0001").token
+        var state = Fixtures.running()
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 400, body: leaked), latency: 0.004), at: 16))
+        let text = Fixtures.text(state)
+        #expect(text.contains("Last error backend answered HTTP 400 Bad Request: \(leaked.prefix(12))…"))
+        #expect(!text.contains(leaked.split(separator: ".")[1].prefix(12)), "no part of the payload")
+        #expect(!text.contains(Fixtures.signature.suffix(20)), "no more of the signature than the redacted form")
+    }
+}
