@@ -38,7 +38,7 @@ wait_for() {
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-  "'$bin' --update-interval 1; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+  "'$bin' --update-interval 1 --timeout 1; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 server_pid=$(tm display-message -p '#{pid}')
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
@@ -51,6 +51,23 @@ wait_for "Vehicle ID vehicle-0002  ● ok"
 tm send-keys -t e2e x
 wait_for "│            "
 if screen | grep -qF "(x reveals)"; then echo "e2e: x did not reveal the tokens" >&2; screen >&2; exit 1; fi
+# A stalled backend: the embedded server answers the focused driver 3 s late and the client gives
+# up after 1 s (--timeout 1). While the request hangs the screen keeps answering keys.
+tm send-keys -t e2e f
+wait_for "Faults of the embedded server"
+tm send-keys -t e2e 1
+wait_for "faults: driver=slow (+3000 ms)"
+tm send-keys -t e2e r
+wait_for "refresh requested"
+tm send-keys -t e2e '?'
+started=$(date +%s%N)
+wait_for "this help" 2
+echo "e2e: help drawn $(( ($(date +%s%N) - started) / 1000000 )) ms after the key, with a fetch hanging"
+tm send-keys -t e2e Escape
+wait_for "backend did not answer within 1 s"
+tm send-keys -t e2e f
+wait_for "Faults of the embedded server"
+tm send-keys -t e2e 7
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi
