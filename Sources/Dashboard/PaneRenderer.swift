@@ -104,7 +104,9 @@ struct PaneRenderer {
         guard let token = pane.token else { return Line(label: "Expires", [("–", .dim)]) }
         let left = token.expiresAt.timeIntervalSince(state.now)
         let lifetime = max(1, token.lifetime)
-        let margin = CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
+        // The provider's own (jittered) refresh point when it set one, else the configured margin.
+        let margin = token.refreshAt.map { token.expiresAt.timeIntervalSince($0) }
+            ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
         let note = margin > 0 ? "refresh at \(Format.duration(margin))" : "refresh at expiry"

@@ -68,7 +68,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
 
         if let token = cached {
             if token.expiresAt > now {
-                if token.expiresAt.timeIntervalSince(now) <= effectiveMargin(token), inFlight == nil, !isBackingOff(now) {
+                if let refreshAt = token.refreshAt, now >= refreshAt, inFlight == nil, !isBackingOff(now) {
                     _ = startFetch(id: id, reason: .refreshAhead, now: now)
                 }
                 publish(.cacheHit(expiresAt: token.expiresAt), id: id, now: now)
@@ -116,7 +116,10 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     /// Whether a request to the backend is in flight now.
     public var isFetching: Bool { inFlight != nil }
 
-    public func setRefreshMargin(_ seconds: TimeInterval) { refreshMargin = max(0, seconds) }
+    public func setRefreshMargin(_ seconds: TimeInterval) {
+        refreshMargin = max(0, seconds)
+        cached?.refreshAt = cached.map(refreshPoint)
+    }
 
     // MARK: - Internals
 
@@ -155,8 +158,14 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         min(margin, max(0, lifetime) / 2)
     }
 
-    private func effectiveMargin(_ token: FetchedToken) -> TimeInterval {
-        Self.effectiveMargin(refreshMargin, lifetime: token.lifetime)
+    /// Spread of the refresh point: ±10 % of the margin. Providers started together (a fleet, a
+    /// backend restart) would otherwise refresh together, every lifetime, in one burst.
+    public nonisolated static var refreshJitter: Double { 0.1 }
+
+    /// When to fetch `token`'s successor: the capped margin before expiry, jittered by `refreshJitter`.
+    private func refreshPoint(_ token: FetchedToken) -> Date {
+        let margin = Self.effectiveMargin(refreshMargin, lifetime: token.lifetime)
+        return token.expiresAt.addingTimeInterval(-margin * (1 + Self.refreshJitter * (2 * random() - 1)))
     }
 
     private func isBackingOff(_ now: Date) -> Bool {
@@ -201,7 +210,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         }
         inFlight = nil
         switch result {
-        case .success(let token):
+        case .success(var token):
+            token.refreshAt = refreshPoint(token)
             cached = token
             failures = 0
             retryAt = nil

@@ -9,6 +9,9 @@ public struct FetchedToken: Sendable, Equatable {
     public var jwt: DecodedJWT
     /// Things worth showing that did not make the token unusable, e.g. an expiry that disagrees with `exp`.
     public var warnings: [String]
+    /// When the provider will start fetching this token's successor (the expiry itself when the
+    /// margin is 0). Set by the provider as it caches the token; nil until then.
+    public var refreshAt: Date?
 
     /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
     /// receipt to expiry (short by the fetch latency and by `iat` being rounded down).

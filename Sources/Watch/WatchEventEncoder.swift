@@ -22,6 +22,7 @@ public struct WatchEventEncoder: Sendable {
             fields.append(("reason", .string(reason.rawValue)))
         case .fetched(let token, let latency):
             fields.append(("expires_at", .string(Self.timestamp(token.expiresAt))))
+            if let refreshAt = token.refreshAt { fields.append(("refresh_at", .string(Self.timestamp(refreshAt)))) }
             fields.append(("latency_ms", Self.milliseconds(latency)))
             fields.append(("token", .string(reveal ? token.token : TokenRedactor.redact(token.token))))
             fields.append(("claims", token.jwt.claims))

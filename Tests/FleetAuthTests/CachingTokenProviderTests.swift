@@ -81,6 +81,24 @@ import Testing
         #expect(transport.count == 2)
     }
 
+    @Test(arguments: [(0.0, 270.0), (0.999_999, 330.0)])
+    func theRefreshPointIsJitteredSoAFleetDoesNotRefreshInStep(unit: Double, marginSeen: Double) async throws {
+        // A 300 s margin is ±10 %: between 270 and 330 s before expiry, drawn once per token.
+        let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 3600)
+        let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
+                                             clock: clock, random: { unit })
+        _ = try await provider.fetchToken(for: trip("t"))
+        let token = try #require(await provider.cachedToken)
+        let refreshAt = try #require(token.refreshAt)
+        #expect(abs(token.expiresAt.timeIntervalSince(refreshAt) - marginSeen) < 0.01)
+        clock.set(refreshAt.addingTimeInterval(-1))
+        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(await !provider.isFetching && transport.count == 1, "a second before the drawn point the cache answers")
+        clock.set(refreshAt)
+        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(await eventually { transport.count == 2 }, "at the drawn point the refresh starts")
+    }
+
     @Test func zeroMarginWaitsForExpiryAsTheSamplesDo() async throws {
         let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
         let provider = consumer(transport, margin: 0)
