@@ -39,6 +39,12 @@ public final class TerminalScreen {
     public func stop() {
         guard started else { return }
         started = false
+        // Blank the screen before leaving it. Without an alternate screen (terminfo with no
+        // smcup, tmux's alternate-screen off) the last frame otherwise stays over the shell's
+        // text. And in tmux, leaving the alternate screen in a resize storm sometimes let a line
+        // of the last frame (drawn for a size already gone) reach the shell's screen.
+        clear()
+        refresh()
         curs_set(1)
         endwin()
     }
@@ -54,11 +60,18 @@ public final class TerminalScreen {
     /// Draws only the cells that changed since the last frame, then lets ncurses flush: no clear, no flicker.
     public func draw(_ canvas: Canvas) {
         let full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
-        if full { erase() }
+        if full {
+            // One column wide, the bottom-right cell is in column 0 and ncurses fills it by writing
+            // one column to its left and inserting the character it finds there, outside the line:
+            // a stray letter from memory showed at 1x1. So that cell is never drawn (below), and
+            // clear() blanks the terminal so ncurses has no old letter there to overwrite either.
+            if canvas.width == 1 { clear() } else { erase() }
+        }
         for y in 0..<canvas.height {
             for x in 0..<canvas.width {
                 let cell = canvas[x, y]
                 if !full, let previous, previous[x, y] == cell { continue }
+                if canvas.width == 1, y == canvas.height - 1 { continue }
                 // The bottom-right cell would scroll the screen on some terminals; ncurses reports ERR there, harmlessly.
                 let (attrs, pair) = pairs.attributes(for: cell.role, in: theme)
                 let scalar = cell.character.unicodeScalars.first?.value ?? 0x20
@@ -94,11 +107,89 @@ public final class TerminalScreen {
         case 3: return .interrupt
         case 9: return .tab
         case 10, 13: return .enter
-        case 27: return .escape
+        case 27: return readAfterEscape()
         case 8, 127: return .backspace
         default:
             guard let scalar = Unicode.Scalar(UInt32(code)) else { return nil }
             return .character(Character(scalar))
         }
+    }
+
+    /// Longest CSI sequence dropped in one go; a bound, so a flood of input cannot hold the loop.
+    private static let longestSequence = 512
+    /// Longest DCS/OSC string looked through for its end. What was read goes back into ncurses'
+    /// input queue when no end is found, and that queue holds only about 137 bytes.
+    private static let longestString = 32
+
+    /// What `get_wch` gave: a character, or a function key ncurses decoded (arrows, resize...).
+    private enum InputCode: Equatable {
+        case character(UInt32)
+        case function(Int32)
+
+        var isFunction: Bool { if case .function = self { true } else { false } }
+    }
+
+    /// ncurses hands over a lone ESC when the bytes after it match no key it knows (it has already
+    /// waited ESCDELAY for more) and leaves those bytes queued. After `[` or `O` they are the rest
+    /// of a CSI or SS3 sequence (a key with modifiers terminfo lacks such as `\e[15;6~`, a report
+    /// such as `\e[2;2R`), and after `P`, `]`, `X`, `^` or `_` a string ending in BEL or ST, such
+    /// as `\eP+q...\e\\`. Read one by one they would run commands: `R` refreshing, digits
+    /// choosing faults in the fault menu, a `q` quitting. So such a sequence is dropped whole.
+    /// Anything else after ESC is Escape followed by that key, as ncurses itself reads it: when
+    /// the loop falls behind the input, Escape and the next key typed are queued together too.
+    private func readAfterEscape() -> Key? {
+        guard let first = pendingCode() else { return .escape }
+        switch first {
+        case .character(0x5B): // CSI `[`: parameter and intermediate bytes 0x20-0x3F, then one final byte 0x40-0x7E.
+            for _ in 0..<Self.longestSequence {
+                guard let code = pendingCode() else { break }
+                guard case .character(let c) = code, c != 27 else {
+                    // A cut-off sequence followed by the next sequence or key: leave that to be read whole.
+                    putBack([code])
+                    break
+                }
+                if !(0x20...0x3F).contains(c) { break }
+            }
+            return nil
+        case .character(0x4F): // SS3 `O`: one final byte.
+            if let code = pendingCode(), code == .character(27) || code.isFunction { putBack([code]) }
+            return nil
+        case .character(0x50), .character(0x5D), .character(0x58), .character(0x5E), .character(0x5F):
+            // DCS, OSC, SOS, PM, APC: dropped only when their end is queued too; otherwise they
+            // were keys typed after Escape (`]` is a key here) and go back to be read as keys.
+            var read = [first]
+            for _ in 0..<Self.longestString {
+                guard let code = pendingCode() else { break }
+                read.append(code)
+                if code == .character(0x07) { return nil }
+                if read.count >= 2, read[read.count - 2] == .character(27), code == .character(0x5C) { return nil }
+            }
+            putBack(read)
+            return .escape
+        default:
+            putBack([first])
+            return .escape
+        }
+    }
+
+    /// Returns codes to ncurses' input queue, to be read next in this order.
+    private func putBack(_ codes: [InputCode]) {
+        // Both calls push onto the front of the queue, so the last code goes first.
+        for code in codes.reversed() {
+            switch code {
+            case .character(let c): _ = unget_wch(wchar_t(bitPattern: c))
+            case .function(let key): _ = ungetch(key)
+            }
+        }
+    }
+
+    /// The next code already queued, without waiting; nil when there is none.
+    private func pendingCode() -> InputCode? {
+        timeout(0)
+        var code: wint_t = 0
+        let result = get_wch(&code)
+        if result == ERR { return nil }
+        if result == td_key_code_yes() { return .function(Int32(code)) }
+        return .character(UInt32(code))
     }
 }
