@@ -12,6 +12,8 @@ struct UILoop: Sendable {
     /// its result shows within a few ms of the key instead of at the next 100 ms timeout.
     static let busyTimeoutMilliseconds: Int32 = 5
     static let busyWindow: TimeInterval = 0.5
+    /// Most keys applied before a frame is drawn; bounded so a flood of input still shows progress.
+    static let keysPerFrame = 64
 
     let state: DashboardState
     let theme: Theme
@@ -44,9 +46,19 @@ struct UILoop: Sendable {
         var lastEffect = Date.distantPast
         while !terminated() && !state.quitting {
             let busy = Date().timeIntervalSince(lastEffect) < Self.busyWindow
-            let key = screen.readKey(timeoutMilliseconds: busy ? Self.busyTimeoutMilliseconds : Self.keyTimeoutMilliseconds)
+            var keys: [Key] = []
+            if let key = screen.readKey(timeoutMilliseconds: busy ? Self.busyTimeoutMilliseconds : Self.keyTimeoutMilliseconds) {
+                keys.append(key)
+                // A paste queues many keys at once: take what is already queued and draw once,
+                // instead of a frame per key (300 pasted keys took 0.8 s). Not past a resize: reading
+                // makes ncurses refresh its resized screen, the old frame cut to the new size, and
+                // at one column that refresh inserts a stray character (scripts/e2e-terminal-stress.sh).
+                while keys.last != .resize, keys.count < Self.keysPerFrame, let more = screen.readKey(timeoutMilliseconds: 0) {
+                    keys.append(more)
+                }
+            }
             var actions = inbox.drain()
-            if let key {
+            for key in keys {
                 if key == .resize { screen.invalidate() }
                 actions.append(.key(key))
             }
