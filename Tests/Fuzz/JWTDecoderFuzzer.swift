@@ -1,0 +1,57 @@
+import FleetAuth
+import Foundation
+
+// libFuzzer entry point for JWTInspector and TokenRedactor. Not a SwiftPM target: scripts/fuzz.sh
+// builds it with `swiftc -sanitize=fuzzer` against Sources/FleetAuth.
+//
+// The input is the token, as `tokendash decode` and the providers receive it. An input that starts
+// with `{` is also read as `header JSON \n claims JSON \n signature` and encoded here: through
+// base64url one mutated byte garbles its neighbours, so numbers in the claims (exp, iat) would
+// almost never change into other valid numbers.
+
+/// Fixed so that a crash reproduces whatever the date the input is replayed on.
+private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    let raw = String(decoding: bytes, as: UTF8.self)
+    inspect(raw)
+    if bytes.first == UInt8(ascii: "{") {
+        let parts = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        let header = JWTInspector.base64URLEncode(Data(parts[0]))
+        let claims = parts.count > 1 ? JWTInspector.base64URLEncode(Data(parts[1])) : ""
+        let signature = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : "c2lnbmF0dXJl"
+        inspect("\(header).\(claims).\(signature)")
+    }
+    return 0
+}
+
+private func inspect(_ token: String) {
+    // Redaction runs on every token shown, valid or not, and on every error message that quotes a
+    // body, so it gets the raw input first.
+    keep(TokenRedactor.redact(token))
+    keep(TokenRedactor.redactJWTs(in: token))
+    let jwt: DecodedJWT
+    do {
+        jwt = try JWTInspector.decode(token)
+    } catch {
+        keep(error.description)
+        return
+    }
+    for (kind, id) in [(ProviderKind.consumer, "trip-1"), (.driver, "vehicle-1")] {
+        let problems = JWTInspector.check(jwt, kind: kind, id: id)
+        keep(problems.map(\.description))
+        keep(JWTInspector.error(for: problems)?.description)
+    }
+    keep(jwt.header.description)
+    keep(jwt.claims.description)
+    keep(jwt.issuedAt)
+    // `lifetime` lives on FetchedToken; build one the way the decoder does after accepting a token.
+    let fetched = FetchedToken(token: token, id: "trip-1", expiresAt: jwt.expiresAt ?? now, receivedAt: now, jwt: jwt)
+    keep(fetched.lifetime)
+    keep(fetched.expiresAt.timeIntervalSince(now))
+}
+
+/// Holds a result the optimizer would otherwise drop together with the code that computes it.
+@_optimize(none) private func keep<T>(_ value: T) {}
