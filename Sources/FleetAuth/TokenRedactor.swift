@@ -37,7 +37,9 @@ public enum TokenRedactor {
         if start > 0, JWTInspector.isBase64URL(s[start - 1]) { return nil }
         var end = start
         var firstDot: Int?
-        while end < s.count, JWTInspector.isBase64URL(s[end]) || s[end] == "." {
+        // The run goes on over padding and plain-base64 characters too: a padded or mangled token
+        // (which decode() may still refuse) must not leave its signature in clear after the cut.
+        while end < s.count, JWTInspector.isBase64URL(s[end]) || "./+=".unicodeScalars.contains(s[end]) {
             if s[end] == ".", firstDot == nil { firstDot = end }
             end += 1
         }

@@ -124,6 +124,25 @@ enum HostileMatrix {
         }
     }
 
+    /// The inputs libFuzzer crashed (Tests/Fuzz/crashes/), as errors with their own message now.
+    @Test(arguments: [
+        (ExpiryMode.auto, "1e30", "read as auto it is centuries away"),
+        (.relative, "1e30", "read as relative it is centuries away"),
+        (.absolute, "-1e30", "negative"),
+        (.absolute, "-9223372036854775808", "negative"),
+    ])
+    func fuzzCrashesAreErrorsNow(mode: ExpiryMode, expiry: String, reason: String) {
+        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://b")
+        endpoint.expiryMode = mode
+        let response = HostileMatrix.token(HostileMatrix.jwt(), expiry: expiry)
+        do {
+            _ = try TokenResponseDecoder(endpoint: endpoint).decode(response, id: HostileMatrix.id, now: HostileMatrix.now)
+            Issue.record("expiry \(expiry) in \(mode) was accepted")
+        } catch {
+            #expect(error.description.hasSuffix("not an expiry: \(reason)"), "\(error)")
+        }
+    }
+
     @Test func hugeAndNegativeClaimTimesDoNotTrap() throws {
         // Fuzzing regression: exp - iat overflowed Int64 and trapped.
         let header = TestJWT.encode(["alg": "RS256"])
@@ -159,6 +178,16 @@ enum HostileMatrix {
         for error in errors {
             #expect(!error.description.contains("SIGNATURE-SECRET"), "\(error)")
             #expect(!error.description.contains(String(jwt.split(separator: ".")[1])))
+        }
+    }
+
+    @Test func paddedAndMangledTokensAreRedactedWhole() {
+        // Found by fuzzing: the run stopped at `=` or `+` and the rest, signature included, showed.
+        let parts = HostileMatrix.jwt(signature: "SIGNATURE-SECRET-PART-1234567890").split(separator: ".")
+        for token in ["\(parts[0])=.\(parts[1])==.\(parts[2])", "\(parts[0]).\(parts[1].prefix(10))+/\(parts[1].dropFirst(10)).\(parts[2])"] {
+            let shown = TokenRedactor.redactJWTs(in: "body: \(token) end")
+            #expect(!shown.contains("SIGNATURE-SECRET"), "\(shown)")
+            #expect(shown.hasSuffix(" end"))
         }
     }
 
