@@ -48,7 +48,10 @@ public struct TokenResponseDecoder: Sendable {
         let json: JSONValue
         do { json = try JSONValue.decode(response.body) } catch {
             if response.body.isEmpty { throw .notJSON("empty body") }
-            if Self.isHTML(response) { throw .notJSON("got an HTML page (\(Self.snippet(response, max: 60))), often a proxy's or login page") }
+            if Self.isHTML(response) {
+                let title = Self.htmlTitle(response.body).map { " titled \"\(Self.shorten($0, max: 60))\"" } ?? ""
+                throw .notJSON("an HTML page\(title), often a proxy's or login page")
+            }
             throw .notJSON("cannot parse \"\(Self.snippet(response, max: 40))\"")
         }
         guard case .object(let fields) = json else { throw .notJSON("top level is a \(json.typeName), not an object") }

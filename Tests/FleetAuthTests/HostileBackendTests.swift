@@ -134,7 +134,7 @@ import Glibc
         let p = provider(server.base)
         await #expect(throws: FleetAuthError.httpStatus(code: 429, body: "slow down", retryAfter: 7)) { try await p.fetchToken(for: trip("t429")) }
         await #expect(throws: FleetAuthError.httpStatus(code: 401, body: "")) { try await p.fetchToken(for: trip("t401")) }
-        await #expect(throws: FleetAuthError.notJSON("got an HTML page (HTML page \"Gateway\"), often a proxy's or login page")) {
+        await #expect(throws: FleetAuthError.notJSON("an HTML page titled \"Gateway\", often a proxy's or login page")) {
             try await p.fetchToken(for: trip("html"))
         }
     }

@@ -47,7 +47,7 @@ enum HostileMatrix {
                         message: "backend answered HTTP 503 Service Unavailable (Retry-After 120 s)"),
             HostileCase(name: "HTML instead of JSON",
                         response: body("<!DOCTYPE html>\n<html><head><title>Sign in - Example SSO</title></head><body>…</body></html>", headers: ["Content-Type": "text/html"]),
-                        message: "response is not JSON: got an HTML page (HTML page \"Sign in - Example SSO\"), often a proxy's or login page"),
+                        message: "response is not JSON: an HTML page titled \"Sign in - Example SSO\", often a proxy's or login page"),
             HostileCase(name: "truncated JSON", response: body("{\"jwt\":\"eyJhbGciOi"),
                         message: "response is not JSON: cannot parse \"{\"jwt\":\"eyJhbGciOi\""),
             HostileCase(name: "token as a number", response: body("{\"jwt\":12345,\"expirationTimestamp\":1}"),
