@@ -153,6 +153,8 @@ import Testing
         #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) { try JWTInspector.decode("a.b") }
         let header = TestJWT.encode(["alg": "RS256"]), claims = TestJWT.encode(["aud": "x"])
         #expect(throws: FleetAuthError.notAJWT("empty signature")) { try JWTInspector.decode("\(header).\(claims).") }
+        #expect(throws: FleetAuthError.notAJWT("signature is not base64url")) { try JWTInspector.decode("\(header).\(claims).sig+/ne") }
+        #expect(throws: Never.self) { try JWTInspector.decode("\(header).\(claims).c2ln==") }
         #expect(throws: FleetAuthError.notAJWT("header is not JSON")) { try JWTInspector.decode("aGVsbG8.b.c") }
         #expect(throws: FleetAuthError.notAJWT("header is not a JSON object")) { try JWTInspector.decode("WzFd.b.c") }
     }
