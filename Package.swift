@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
-        .testTarget(name: "EndToEndTests", dependencies: ["tokendash", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["tokendash", "FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth"]),
         .testTarget(
             name: "TokenServerTests",

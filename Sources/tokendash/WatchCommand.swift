@@ -35,8 +35,9 @@ struct WatchCommand: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
         guard (1...10_000).contains(callers) else { throw ValidationError("--callers must be between 1 and 10000") }
         if let shown = shownEvents {
-            let unknown = shown.subtracting(ProviderEvent.allNames).sorted()
-            guard unknown.isEmpty, !shown.isEmpty else {
+            guard !shown.subtracting([""]).isEmpty else { throw ValidationError("--events needs at least one event name") }
+            let unknown = shown.subtracting(ProviderEvent.allNames + [""]).sorted()
+            guard unknown.isEmpty else {
                 throw ValidationError("--events: unknown \(unknown.joined(separator: ", ")); known: \(ProviderEvent.allNames.joined(separator: ", "))")
             }
         }

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 import FlyingFox
 import Testing
@@ -10,10 +11,7 @@ import Testing
     /// characters, which keeps the signature out anyway, so the payload is what a leak would show.
     static let payloadStart = base64URL("{\"aud\":\"https://fleetengine").prefix(12)
 
-    static func base64URL(_ json: String) -> String {
-        Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ json: String) -> String { JWTInspector.base64URLEncode(Data(json.utf8)) }
 
     /// A Fleet-Engine-shaped token; the provider checks its shape, not its signature.
     static func token(claim: String, id: String, lifetime: Int = 600) -> String {
@@ -79,5 +77,8 @@ import Testing
         let result = try BinaryRunner.run(["watch", "--events", "fetched,explode"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--events: unknown explode; known: cache_hit, fetch_started"))
+        let empty = try BinaryRunner.run(["watch", "--events", ","])
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("--events needs at least one event name"))
     }
 }
