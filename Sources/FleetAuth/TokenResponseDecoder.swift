@@ -141,8 +141,9 @@ public struct TokenResponseDecoder: Sendable {
         return Int(min(max(seconds, 0), TimeInterval(JWTInspector.maximumLifetime)))
     }
 
-    /// A number of seconds as an Int without trapping on values an `Int` cannot hold.
-    static func wholeSeconds(_ t: TimeInterval) -> Int {
+    /// A number of seconds as an Int without trapping on values an `Int` cannot hold (a token's
+    /// claims can say 1e300); for messages and display.
+    public static func wholeSeconds(_ t: TimeInterval) -> Int {
         guard t.isFinite else { return t > 0 ? Int.max : (t < 0 ? Int.min : 0) }
         return Int(min(max(t, -9e18), 9e18))
     }

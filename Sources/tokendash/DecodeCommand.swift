@@ -40,8 +40,12 @@ struct DecodeCommand: AsyncParsableCommand {
         let now = Date()
         if let iat = jwt.issuedAt { print("issued:  \(Self.local(iat))") }
         if let exp = jwt.expiresAt {
-            let left = Int(exp.timeIntervalSince(now).rounded(.down))
-            print("expires: \(Self.local(exp)) (\(left > 0 ? "\(left) s left" : "expired \(-left) s ago"))")
+            // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
+            let seconds = exp.timeIntervalSince(now).rounded(.down)
+            let left = TokenResponseDecoder.wholeSeconds(seconds)
+            let when = abs(seconds) >= Self.centuries ? (left > 0 ? "centuries left" : "expired centuries ago")
+                : left > 0 ? "\(left) s left" : "expired \(-left) s ago"
+            print("expires: \(Self.local(exp)) (\(when))")
         }
 
         let (kind, id) = expectation(for: jwt)
@@ -56,7 +60,7 @@ struct DecodeCommand: AsyncParsableCommand {
         }
         // A token Fleet Engine would refuse today is a failed check too, even if well shaped.
         if let exp = jwt.expiresAt, exp <= now {
-            throw Self.failure("token expired \(Int(now.timeIntervalSince(exp))) s ago")
+            throw Self.failure("token expired \(TokenResponseDecoder.wholeSeconds(now.timeIntervalSince(exp))) s ago")
         }
     }
 
@@ -90,12 +94,17 @@ struct DecodeCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// About 317 years: past this a claim is no time, and is shown as the number it is.
+    static let centuries: TimeInterval = 1e10
+
     static func local(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = .current
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-        return "\(formatter.string(from: date)) (epoch \(Int(date.timeIntervalSince1970)))"
+        let epoch = date.timeIntervalSince1970
+        guard abs(epoch) < centuries else { return "epoch \(epoch)" }
+        return "\(formatter.string(from: date)) (epoch \(Int(epoch)))"
     }
 
     /// Writes the one-line reason to stderr; the returned error only sets the exit status.

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 import Testing
 
@@ -36,6 +37,18 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("expired 3"))
         #expect(result.stderr.hasPrefix("tokendash decode: token expired 3") || result.stderr.contains("token expired 3"))
+    }
+
+    /// Found after fuzzing the decoders: `decode` itself turned exp into an Int and trapped.
+    @Test(arguments: ["1e300", "-1e300", "9223372036854775807", "-9223372036854775808"])
+    func anAbsurdExpIsReportedNotACrash(exp: String) throws {
+        let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iat\":1,\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
+        let token = Self.part(["alg": "RS256"]) + "." + JWTInspector.base64URLEncode(Data(claims.utf8)) + ".c2ln"
+        let result = try BinaryRunner.run(["decode", token])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("expires: epoch ") && result.stdout.contains("centur"), "\(result.stdout)")
+        #expect(result.stderr.hasPrefix("tokendash decode: token fails Fleet Engine's checks: "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func garbageIsOneClearLine() throws {
