@@ -468,6 +468,10 @@ scenario_signals() {
   wait_dashboard
   kill -s INT "$pid"
   signal_and_check TERM 0
+  # A hangup (the terminal window closed, the ssh session dropped): the same clean exit.
+  launch hup
+  wait_dashboard
+  signal_and_check HUP 0
   # At seeded random moments from launch to a settled dashboard.
   for ((i = 0; i < 8; i++)); do
     sig=$([[ $((RANDOM % 2)) == 0 ]] && echo TERM || echo INT)

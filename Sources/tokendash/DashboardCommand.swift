@@ -49,7 +49,10 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
             throw ExitCode(2)
         }
-        let signals = SignalWatcher()
+        // SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
+        // without stopping the server or restoring the tty settings. (Not in `watch`, where a
+        // hangup must stay ignorable with nohup.)
+        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         let session: BackendSession
         do { session = try await BackendSession.start(backend) } catch {
             Self.fail("\(error)")
