@@ -90,16 +90,16 @@ import Glibc
             close(connection)
         }
         defer { server.stop() }
-        let provider = provider(server.base, timeout: 0.5)
+        let provider = provider(server.base, timeout: 1.5)
         let good = try await provider.fetchToken(for: trip("t"))
         let started = ContinuousClock.now
         let refresh = Task { try await provider.forceRefresh() }
         #expect(await eventually { await provider.isFetching })
-        // The caller (the SDK, the UI) is answered at once from the cache while the backend stalls.
+        // The caller (the SDK, the UI) is answered from the cache while the request still hangs.
         #expect(try await provider.fetchToken(for: trip("t")) == good)
-        #expect(ContinuousClock.now - started < .milliseconds(400))
-        await #expect(throws: FleetAuthError.timeout(seconds: 0.5)) { try await refresh.value }
-        #expect(ContinuousClock.now - started < .seconds(5), "the timeout fired, the stall did not run its course")
+        #expect(await provider.isFetching, "answered before the stalled request ended")
+        await #expect(throws: FleetAuthError.timeout(seconds: 1.5)) { try await refresh.value }
+        #expect(ContinuousClock.now - started < .seconds(10), "the timeout fired, the stall did not run its course")
         #expect(await provider.cachedToken?.token == good)
     }
 
