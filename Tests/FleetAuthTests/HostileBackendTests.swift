@@ -71,7 +71,7 @@ import Glibc
     @Test func aConnectionResetMidBodyIsReported() async throws {
         let server = try RawSocketServer { connection in
             RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.".utf8))
-            RawSocketServer.reset(connection)
+            return .reset
         }
         defer { server.stop() }
         await #expect(throws: FleetAuthError.unreachable(url: "\(server.base)/token/consumer/t", reason: "connection lost before the response was complete (reset or closed)")) {
@@ -83,11 +83,11 @@ import Glibc
         // The first connection gets a good token; every later one is accepted and never answered (30 s and more).
         let answered = Mutex(0)
         let server = try RawSocketServer { connection in
-            guard answered.withLock({ $0 += 1; return $0 }) == 1 else { return }
+            guard answered.withLock({ $0 += 1; return $0 }) == 1 else { return .hold }
             let t = Int(Date().timeIntervalSince1970)
             let body = TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600).body
             RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
-            close(connection)
+            return .close
         }
         defer { server.stop() }
         let provider = provider(server.base, timeout: 1.5)
@@ -104,16 +104,13 @@ import Glibc
     }
 
     @Test func anEndlessChunkedBodyIsCutAtTheCap() async throws {
-        let sent = Mutex(0)
         let server = try RawSocketServer { connection in
-            guard RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return }
+            guard RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return .close }
             let chunk = Data("4000\r\n".utf8) + Data(repeating: 0x20, count: 0x4000) + Data("\r\n".utf8)
             // 10 MB at most; the client hangs up long before.
-            for _ in 0..<640 {
-                guard RawSocketServer.send(connection, chunk) else { break }
-                sent.withLock { $0 += 0x4000 }
-            }
-            close(connection)
+            var chunks = 0
+            while chunks < 640, RawSocketServer.send(connection, chunk) { chunks += 1 }
+            return .close
         }
         defer { server.stop() }
         await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {

@@ -16,7 +16,18 @@ final class RawSocketServer: Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(_ handler: @escaping @Sendable (_ connection: Int32) -> Void) throws {
+    /// How a handler wants its connection to end. The server does it, so that it knows which
+    /// descriptors are still its own: stop() must not shut down a number already reused elsewhere.
+    enum Ending: Sendable {
+        /// An orderly close (FIN).
+        case close
+        /// An RST instead of a FIN: what a crashing proxy or a killed server does.
+        case reset
+        /// Left open, silent, until stop(): a server that never answers.
+        case hold
+    }
+
+    init(_ handler: @escaping @Sendable (_ connection: Int32) -> Ending) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -41,8 +52,17 @@ final class RawSocketServer: Sendable {
                 connections.withLock { $0.append(connection) }
                 Thread { [self] in
                     Self.readRequestHead(connection)
-                    handler(connection)
-                    _ = self
+                    switch handler(connection) {
+                    case .hold: return
+                    case .close: break
+                    case .reset:
+                        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                    }
+                    connections.withLock { open in
+                        open.removeAll { $0 == connection }
+                        close(connection)
+                    }
                 }.start()
             }
         }
@@ -53,7 +73,10 @@ final class RawSocketServer: Sendable {
         stopped.withLock { $0 = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        for c in connections.withLock({ $0 }) { shutdown(c, Int32(SHUT_RDWR)) }
+        connections.withLock { open in
+            for c in open { shutdown(c, Int32(SHUT_RDWR)); close(c) }
+            open.removeAll()
+        }
     }
 
     /// Writes all of `text`; false once the peer has gone.
@@ -69,13 +92,6 @@ final class RawSocketServer: Sendable {
             }
             return true
         }
-    }
-
-    /// Closes with an RST instead of a FIN: what a crashing proxy or a killed server does.
-    static func reset(_ connection: Int32) {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close(connection)
     }
 
     private static func readRequestHead(_ connection: Int32) {
