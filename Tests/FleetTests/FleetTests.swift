@@ -76,6 +76,17 @@ import Watch
         #expect(line(.forcedRefresh).hasSuffix(#""provider":"driver","id":"v-2","event":"forced_refresh"}"#))
     }
 
+    @Test func watchEventsNamesEveryEventOnce() throws {
+        // `--events` validates against allNames; a new event kind must be added there too.
+        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDB9.c2ln"
+        let token = FetchedToken(token: jwt, id: "t", expiresAt: t0, receivedAt: t0, jwt: try JWTInspector.decode(jwt))
+        let kinds: [ProviderEvent.Kind] = [
+            .cacheHit(expiresAt: t0), .fetchStarted(reason: .noToken), .fetched(token, latency: 0), .fetchFailed(.cancelled, latency: 0),
+            .idChanged(from: nil, to: "t"), .cacheDropped(reason: ""), .expired(at: t0), .forcedRefresh,
+        ]
+        #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
+    }
+
     @Test func summarisesPerProvider() {
         var consumer = ProviderCounters()
         consumer.requests = 1; consumer.hits = 3
