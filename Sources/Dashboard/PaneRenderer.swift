@@ -23,7 +23,7 @@ struct PaneRenderer {
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
         if let error = pane.lastError, pane.token != nil {
-            lines.append(Line(label: "Last error", [(error, .error)]))
+            lines.append(contentsOf: Self.wrapped("Last error", error, role: .error, width: innerWidth, maxLines: errorLines(innerHeight)))
         }
         lines.append(countersLine(width: innerWidth))
         let rest = innerHeight - lines.count
@@ -66,6 +66,30 @@ struct PaneRenderer {
         }
     }
 
+    /// Lines an error may take: its cause is often at the end (the body a backend sent), so a
+    /// tall pane wraps it; a short one keeps its one line for the essentials.
+    private func errorLines(_ room: Int) -> Int { room >= 20 ? 3 : 1 }
+
+    /// `text` broken at spaces over at most `maxLines` labelled lines; what does not fit ends in "…".
+    static func wrapped(_ label: String, _ text: String, role: StyleRole, width: Int, maxLines: Int) -> [Line] {
+        let perLine = max(2, width - labelWidth)
+        var chunks: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty && chunks.count < maxLines {
+            if rest.count <= perLine {
+                chunks.append(String(rest))
+                rest = ""
+                break
+            }
+            let window = rest.prefix(perLine + 1)
+            let cut = window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? window.index(before: window.endIndex)
+            chunks.append(String(rest[..<cut]))
+            rest = rest[cut...].drop { $0 == " " }
+        }
+        if !rest.isEmpty, let last = chunks.popLast() { chunks.append(String(last.prefix(perLine - 1)) + "…") }
+        return chunks.enumerated().map { i, chunk in Line(label: i == 0 ? label : "", [(chunk, role)]) }
+    }
+
     private var idLine: Line {
         var segments: [(String, StyleRole)] = [(pane.id, .title)]
         if pane.memberCount > 1 { segments.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
@@ -81,8 +105,8 @@ struct PaneRenderer {
 
     private func tokenLines(width: Int, room: Int) -> [Line] {
         guard let token = pane.token else {
-            let why = pane.lastError.map { "none: \($0)" } ?? "none yet"
-            return [Line(label: "Token", [(why, pane.lastError == nil ? .dim : .error)])]
+            guard let error = pane.lastError else { return [Line(label: "Token", [("none yet", .dim)])] }
+            return Self.wrapped("Token", "none: \(error)", role: .error, width: width, maxLines: errorLines(room))
         }
         guard state.reveal else {
             return [Line(label: "Token", [(TokenRedactor.redact(token.token), .text), ("  (x reveals)", .dim)])]

@@ -200,3 +200,37 @@ enum ProviderCountersFixture {
         #expect(!text.contains(Fixtures.signature.suffix(20)), "no more of the signature than the redacted form")
     }
 }
+
+@Suite struct ErrorWrappingTests {
+    static let error = FleetAuthError.httpStatus(code: 401, body: "{\"error\":\"session expired, please sign in again\"}")
+
+    @Test func aLongErrorWrapsSoItsCauseShowsInATallPane() {
+        var state = Fixtures.state()
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(Self.error, latency: 0.004)))
+        let lines = Fixtures.text(state).split(separator: "\n").map(String.init)
+        guard let row = lines.firstIndex(where: { $0.contains("Token      none: backend answered HTTP 401 Unauthorized") }) else {
+            Issue.record("no token line with the error")
+            return
+        }
+        // The body, at the end of the message, is on the pane: it is what tells one 401 from another.
+        let pane = lines[row...(row + 2)].map { String($0.prefix(80)) }.joined(separator: "\n")
+        #expect(pane.contains("sign in again"), "\(pane)")
+        #expect(lines[row + 1].hasPrefix("│            "), "continuation lines are indented under the value")
+    }
+
+    @Test func aShortPaneKeepsTheErrorToOneLine() {
+        var state = Fixtures.state()
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(Self.error, latency: 0.004)))
+        let text = Fixtures.text(state, 80, 24)
+        #expect(text.contains("none: backend answered HTTP 401"))
+        #expect(!text.contains("sign in again"))
+    }
+
+    @Test func wrappingBreaksAtSpacesAndMarksWhatIsCut() {
+        let lines = PaneRenderer.wrapped("Token", "aaaa bbbb cccc dddd eeee", role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 2)
+        #expect(lines.map { $0.segments.map(\.0).joined() } == ["aaaa bbbb", "cccc dddd…"])
+        #expect(lines.map(\.label) == ["Token", ""])
+        let long = PaneRenderer.wrapped("Token", String(repeating: "x", count: 25), role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 3)
+        #expect(long.map { $0.segments.map(\.0).joined() } == ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"])
+    }
+}
