@@ -112,16 +112,7 @@ struct PaneRenderer {
             return [Line(label: "Token", [(TokenRedactor.redact(token.token), .text), ("  (x reveals)", .dim)])]
         }
         // Revealed: wrapped over as many lines as the pane can spare, so it can be copied.
-        let perLine = max(1, width - Self.labelWidth)
-        let spare = max(1, room - 12)
-        var chunks: [String] = []
-        var rest = Substring(token.token)
-        while !rest.isEmpty && chunks.count < spare {
-            chunks.append(String(rest.prefix(perLine)))
-            rest = rest.dropFirst(perLine)
-        }
-        if !rest.isEmpty, let last = chunks.popLast() { chunks.append(String(last.dropLast()) + "…") }
-        return chunks.enumerated().map { i, chunk in Line(label: i == 0 ? "Token" : "", [(chunk, .warning)]) }
+        return Self.wrapped("Token", token.token, role: .warning, width: width, maxLines: max(1, room - 12))
     }
 
     private func expiryLine(width: Int) -> Line {
