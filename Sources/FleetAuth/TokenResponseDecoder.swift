@@ -87,8 +87,9 @@ public struct TokenResponseDecoder: Sendable {
     }
 
     /// Anything further than this from now is no expiry in any mode (about 317 years), so the
-    /// numbers that follow stay in range of an `Int` and of a sensible message.
-    static let implausibleSeconds: TimeInterval = 1e10
+    /// numbers that follow stay in range of an `Int` and of a sensible message. `decode` shows
+    /// claims past it as raw numbers.
+    public static let implausibleSeconds: TimeInterval = 1e10
 
     /// The backend's expiry as a date, or why the number cannot be one.
     private func expiry(_ raw: Double, now: Date) throws(FleetAuthError) -> Date {

@@ -18,7 +18,8 @@ public struct TransportResponse: Sendable {
     public var status: Int
     public var body: Data
     /// Response headers with lower-cased names (HTTP header names are case-insensitive).
-    public var headers: [String: String]
+    /// Set once, by init, so the names stay lower-cased for `header(_:)`.
+    public private(set) var headers: [String: String]
 
     public init(status: Int, body: Data, headers: [String: String] = [:]) {
         self.status = status

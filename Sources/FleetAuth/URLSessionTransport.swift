@@ -75,9 +75,10 @@ public final class URLSessionTransport: TokenTransport {
                         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
             let http = response as? HTTPURLResponse
             let status = http?.statusCode ?? 0
+            // TransportResponse lower-cases the names.
             var headers: [String: String] = [:]
             for (name, value) in http?.allHeaderFields ?? [:] {
-                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+                if let name = name as? String, let value = value as? String { headers[name] = value }
             }
             let tooLarge = pending.withLock { state -> Bool in
                 state[dataTask.taskIdentifier]?.status = status

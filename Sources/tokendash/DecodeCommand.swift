@@ -43,7 +43,7 @@ struct DecodeCommand: AsyncParsableCommand {
             // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
             let seconds = exp.timeIntervalSince(now).rounded(.down)
             let left = TokenResponseDecoder.wholeSeconds(seconds)
-            let when = abs(seconds) >= Self.centuries ? (left > 0 ? "centuries left" : "expired centuries ago")
+            let when = abs(seconds) >= TokenResponseDecoder.implausibleSeconds ? (left > 0 ? "centuries left" : "expired centuries ago")
                 : left > 0 ? "\(left) s left" : "expired \(-left) s ago"
             print("expires: \(Self.local(exp)) (\(when))")
         }
@@ -94,16 +94,14 @@ struct DecodeCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// About 317 years: past this a claim is no time, and is shown as the number it is.
-    static let centuries: TimeInterval = 1e10
-
     static func local(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = .current
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
         let epoch = date.timeIntervalSince1970
-        guard abs(epoch) < centuries else { return "epoch \(epoch)" }
+        // Past this a claim is no time: shown as the number it is.
+        guard abs(epoch) < TokenResponseDecoder.implausibleSeconds else { return "epoch \(epoch)" }
         return "\(formatter.string(from: date)) (epoch \(Int(epoch)))"
     }
 

@@ -5,9 +5,7 @@ import Testing
 /// `tokendash decode` as a developer uses it on a token copied from their backend.
 @Suite struct DecodeEndToEndTests {
     static func part(_ object: [String: Any]) -> String {
-        ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
-            .base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
     }
 
     static func token(trip: String, expiresIn: Int) -> String {
