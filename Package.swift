@@ -18,7 +18,13 @@ let package = Package(
     ],
     targets: [
         // Provider cores: fetch, cache, refresh, events. No UI, no server.
-        .target(name: "FleetAuth"),
+        // swift-crypto only for token fingerprints (SHA-256); see TokenFingerprint for the fuzz build.
+        .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
+        .target(
+            name: "TokenSignatures",
+            dependencies: ["FleetAuth", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback.
         .target(
             name: "TokenServer",
@@ -48,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "TokenServer", "Dashboard", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "TokenServer", "TokenSignatures", "Dashboard", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +63,15 @@ let package = Package(
         .testTarget(
             name: "FleetAuthTests",
             dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        // Signatures checked against key sets from files and loopback URLs, with keys made in the test.
+        .testTarget(
+            name: "TokenSignaturesTests",
+            dependencies: [
+                "TokenSignatures", "TokenServer", "FleetAuth",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
         // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["tokendash", "FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]),

@@ -38,11 +38,12 @@ wait_for() {
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-  "'$bin' --update-interval 1 --timeout 1; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+  "'$bin' --update-interval 1 --timeout 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 server_pid=$(tm display-message -p '#{pid}')
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
-wait_for "Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001"
+# The embedded server's tokens are verified against its own JWKS, fetched over HTTP.
+wait_for "Checks     ✓ ok  signature ✓, 600 s lifetime, tripid trip-0001"
 tm send-keys -t e2e t
 wait_for "Trip ID    trip-0002  ● ok"
 wait_for "trip-0001 → trip-0002"

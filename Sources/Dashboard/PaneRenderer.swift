@@ -22,6 +22,7 @@ struct PaneRenderer {
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
+        if let clockLine { lines.append(clockLine) }
         if let error = pane.lastError, pane.token != nil {
             lines.append(contentsOf: Self.wrapped("Last error", error, role: .error, width: innerWidth, maxLines: errorLines(innerHeight)))
         }
@@ -109,7 +110,7 @@ struct PaneRenderer {
             return Self.wrapped("Token", "none: \(error)", role: .error, width: width, maxLines: errorLines(room))
         }
         guard state.reveal else {
-            return [Line(label: "Token", [(TokenRedactor.redact(token.token), .text), ("  (x reveals)", .dim)])]
+            return [Line(label: "Token", [("#" + token.fingerprint + "  ", .title), (TokenRedactor.redact(token.token), .text), ("  (x reveals)", .dim)])]
         }
         // Revealed: wrapped over as many lines as the pane can spare, so it can be copied.
         return Self.wrapped("Token", token.token, role: .warning, width: width, maxLines: max(1, room - 12))
@@ -143,16 +144,29 @@ struct PaneRenderer {
         return .gaugeFresh
     }
 
+    /// The verdict the provider reached when it accepted the token (`TokenRules` and the
+    /// signature): the first warning when there is one, else what was checked.
     private var checksLine: Line {
         guard let token = pane.token else { return Line(label: "Checks", [("no token to check", .dim)]) }
-        let problems = JWTInspector.check(token.jwt, kind: pane.kind, id: pane.id)
-        if !problems.isEmpty {
-            return Line(label: "Checks", [(problems.map(\.description).joined(separator: "; "), .error)])
+        let warnings = token.findings.filter { $0.level >= .warn }
+        if let first = warnings.first {
+            let more = warnings.count > 1 ? "  (+\(warnings.count - 1) more)" : ""
+            return Line(label: "Checks", [("! \(first.rule): \(first.reason)", .warning), (more, .dim)])
         }
-        if let warning = token.warnings.first { return Line(label: "Checks", [("ok, but " + warning, .warning)]) }
         let lifetime = Int(token.lifetime.rounded())
         let claim = token.jwt.claims["authorization"]?[pane.kind.claimName]?.stringValue ?? "?"
-        return Line(label: "Checks", [("ok", .ok), ("  RS256, aud, \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim)])
+        // The signature first: whether anyone checked who signed it matters more than the ID.
+        let signature = token.signature?.level == .ok ? "signature ✓" : "signature not checked"
+        let segments: [(String, StyleRole)] = [
+            ("✓ ok", .ok), ("  \(signature), \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim),
+        ]
+        return Line(label: "Checks", segments)
+    }
+
+    /// The backend's clock against this machine's, when its response had a `Date` header.
+    private var clockLine: Line? {
+        guard let token = pane.token, let clock = token.findings.last(where: { $0.rule == "clock" }) else { return nil }
+        return Line(label: "Clock", [(clock.reason, clock.level == .ok ? .dim : .warning)])
     }
 
     private func countersLine(width: Int) -> Line {
@@ -208,6 +222,7 @@ struct PaneRenderer {
             let latency = entry.latency.map(Format.milliseconds) ?? ""
             var detail = entry.detail
             if let at = entry.at { detail += " " + Format.clock(at, state.timeZone) }
+            if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
             return Line([
                 (Format.clock(entry.time, state.timeZone) + "  ", .dim),
                 (event.padding(toLength: 14, withPad: " ", startingAt: 0), role),

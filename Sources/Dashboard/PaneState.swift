@@ -21,6 +21,8 @@ public struct LogEntry: Equatable, Sendable {
     public var at: Date?
     /// Repeated cache hits fold into one line with a count.
     public var count = 1
+    /// The token a fetch brought, by fingerprint, so log lines match `watch` and `decode`.
+    public var fingerprint: String?
 }
 
 /// Everything one pane shows about its provider.
@@ -78,7 +80,8 @@ public struct PaneState: Equatable, Sendable {
             fetching = false
             token = fetched
             lastError = nil
-            append(LogEntry(time: event.time, event: "fetched", detail: "expires", latency: latency, level: .info, at: fetched.expiresAt))
+            append(LogEntry(time: event.time, event: "fetched", detail: "expires", latency: latency, level: .info,
+                            at: fetched.expiresAt, fingerprint: fetched.fingerprint))
             for warning in fetched.warnings {
                 append(LogEntry(time: event.time, event: "warning", detail: warning, latency: nil, level: .warning))
             }

@@ -12,12 +12,13 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// One provider per ID, all sharing `transport` and `events`.
     public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
-                refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock()) {
+                refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
+                verifier: (any SignatureVerifier)? = nil) {
         precondition(!ids.isEmpty, "a group needs at least one SDK")
         self.ids = ids
         self.providers = ids.map { _ in
             CachingTokenProvider<Context>(endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
-                                          clock: clock, events: events)
+                                          clock: clock, events: events, verifier: verifier)
         }
     }
 

@@ -13,6 +13,8 @@ public enum ProviderKind: String, Sendable, CaseIterable, Codable {
     /// Placeholder in a URL template, and the query item name when there is none.
     public var idParameter: String { self == .consumer ? "tripId" : "vehicleId" }
     public var idNoun: String { self == .consumer ? "trip ID" : "vehicle ID" }
+    /// What the SDKs call this kind's token.
+    public var tokenNoun: String { self == .consumer ? "trip token" : "vehicle token" }
 }
 
 /// The Linux counterpart of the SDKs' authorization contexts.

@@ -23,6 +23,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
 
     private let transport: any TokenTransport
     private let decoder: TokenResponseDecoder
+    /// Judges each fetched token's signature before it is cached; nil records "not checked".
+    private let verifier: (any SignatureVerifier)?
     private let clock: any ProviderClock
     private let backoff: BackoffPolicy
     private let random: @Sendable () -> Double
@@ -45,6 +47,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         backoff: BackoffPolicy = BackoffPolicy(),
         clock: any ProviderClock = SystemClock(),
         events: EventBroadcaster = EventBroadcaster(),
+        verifier: (any SignatureVerifier)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         precondition(endpoint.kind == Context.kind, "a \(Context.kind) provider needs a \(Context.kind) endpoint")
@@ -56,6 +59,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         self.backoff = backoff
         self.clock = clock
         self.events = events
+        self.verifier = verifier
         self.random = random
     }
 
@@ -185,11 +189,16 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             recordFailure(error, id: id, started: now)
             return task
         }
-        let task = Task<FetchedToken, any Error> { [transport, decoder, clock] in
+        let task = Task<FetchedToken, any Error> { [transport, decoder, clock, verifier] in
             let result: Result<FetchedToken, FleetAuthError>
             do {
                 let response = try await transport.get(request)
-                result = .success(try decoder.decode(response, id: id, now: clock.now()))
+                var token = try decoder.decode(response, id: id, now: clock.now())
+                let signature = await verifier?.verify(token.token, jwt: token.jwt) ?? .signatureNotConfigured
+                // A token whose signature fails is refused like any failed rule: nothing is cached.
+                if signature.level == .fail { throw FleetAuthError.rejected([signature]) }
+                token.findings.append(signature)
+                result = .success(token)
             } catch let error as FleetAuthError {
                 result = .failure(error)
             } catch {

@@ -19,12 +19,11 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     /// The expiry is a number, but no time: negative, not finite, or centuries away in the chosen mode.
     case invalidExpiry(key: String, value: String, reason: String)
     case alreadyExpired(expiredSecondsAgo: Int)
-    case expiryTooFar(secondsFromNow: Int)
     case notAJWT(String)
     /// The JWT was minted for another trip or vehicle.
     case wrongID(claim: String, expected: String, found: String)
-    /// The JWT is not shaped as Fleet Engine expects (audience, algorithm, lifetime...).
-    case badShape([ShapeProblem])
+    /// Fleet Engine would refuse the token: the rules that failed (`TokenRules`, the signature).
+    case rejected([RuleResult])
     /// The ID changed while this fetch was in flight; its result was discarded, not cached.
     case superseded(requested: String, current: String)
     /// Recent fetches failed; the next attempt waits until `retryAt`.
@@ -52,11 +51,10 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
         case .wrongType(let key, let expected, let found): "response key \"\(key)\" is a \(found), expected a \(expected)"
         case .invalidExpiry(let key, let value, let reason): "response key \"\(key)\" is \(value), not an expiry: \(reason)"
         case .alreadyExpired(let ago): "token already expired \(ago) s ago"
-        case .expiryTooFar(let s): "token expires in \(s) s, more than Fleet Engine's 3600 s limit (check --expiry mode)"
         case .notAJWT(let why): "token is not a JWT: \(why)"
         case .wrongID(let claim, let expected, let found):
             "token is for \(claim) \"\(found)\", not the requested \"\(expected)\""
-        case .badShape(let problems): "token shape: " + problems.map(\.description).joined(separator: "; ")
+        case .rejected(let results): "token rejected: " + results.map { "\($0.rule): \($0.reason)" }.joined(separator: "; ")
         case .superseded(let requested, let current):
             "discarded the response for \(requested): the ID changed to \(current) while it was in flight"
         case .backingOff(let s, let last): "retrying in \(s) s after: \(last)"

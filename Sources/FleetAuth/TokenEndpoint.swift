@@ -8,8 +8,10 @@ public enum ExpiryMode: String, Sendable, CaseIterable {
     case absoluteMilliseconds = "absolute-ms"
     /// Seconds from now, as Google's Objective-C sample reads it.
     case relative
-    /// Decided from the magnitude, then cross-checked against the JWT's `exp`.
+    /// Decided from the magnitude; a response without the key falls back to the JWT's `exp`.
     case auto
+    /// Only the JWT's signed `exp`; the response's expiry key is not read.
+    case jwt
 }
 
 /// Where and how to ask a backend for tokens of one kind.
@@ -23,11 +25,15 @@ public struct TokenEndpoint: Sendable {
     public var headers: [HTTPHeader]
     public var timeout: TimeInterval
     public var maxBodyBytes: Int
+    /// The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to;
+    /// nil accepts any.
+    public var providerID: String?
 
     public init(
         kind: ProviderKind, urlTemplate: String, tokenKey: String = "jwt",
         expiryKey: String = "expirationTimestamp", expiryMode: ExpiryMode = .auto,
-        headers: [HTTPHeader] = [], timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024
+        headers: [HTTPHeader] = [], timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024,
+        providerID: String? = nil
     ) {
         self.kind = kind
         self.urlTemplate = urlTemplate
@@ -37,6 +43,7 @@ public struct TokenEndpoint: Sendable {
         self.headers = headers
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.providerID = providerID
     }
 
     /// The routes of Google's sample backend for this SDK pair, under `base` (e.g. `http://127.0.0.1:8080`).

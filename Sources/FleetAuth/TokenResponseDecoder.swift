@@ -4,14 +4,29 @@ import Foundation
 public struct FetchedToken: Sendable, Equatable {
     public var token: String
     public var id: String
+    /// When the provider stops serving it: the signed `exp`, or the response's expiry when that
+    /// is earlier.
     public var expiresAt: Date
     public var receivedAt: Date
     public var jwt: DecodedJWT
-    /// Things worth showing that did not make the token unusable, e.g. an expiry that disagrees with `exp`.
-    public var warnings: [String]
+    /// Every rule's result on this token as it was received (`TokenRules`, the expiry field, the
+    /// backend's clock, the signature). None is a fail: a failing token is never accepted.
+    public var findings: [RuleResult]
+    /// The first 8 hex digits of SHA-256 over the token: tells tokens apart without revealing them.
+    public var fingerprint: String
+    /// This machine's clock minus the backend's, from the response's `Date` header; nil without one.
+    public var clockSkew: TimeInterval?
     /// When the provider will start fetching this token's successor (the expiry itself when the
     /// margin is 0). Set by the provider as it caches the token; nil until then.
     public var refreshAt: Date?
+
+    /// What did not make the token unusable but is off, e.g. an expiry field that disagrees with
+    /// `exp`, as "rule: reason".
+    public var warnings: [String] { findings.filter { $0.level == .warn }.map { "\($0.rule): \($0.reason)" } }
+    /// Neutral facts other than the signature's: an expiry taken from `exp`, say.
+    public var notes: [String] { findings.filter { $0.level == .note && $0.rule != "signature" }.map { "\($0.rule): \($0.reason)" } }
+    /// The signature rule's result, if one ran.
+    public var signature: RuleResult? { findings.last { $0.rule == "signature" } }
 
     /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
     /// receipt to expiry (short by the fetch latency and by `iat` being rounded down).
@@ -21,13 +36,16 @@ public struct FetchedToken: Sendable, Equatable {
         return expiresAt.timeIntervalSince(receivedAt)
     }
 
-    public init(token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT, warnings: [String] = []) {
+    public init(token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT,
+                findings: [RuleResult] = [], clockSkew: TimeInterval? = nil) {
         self.token = token
         self.id = id
         self.expiresAt = expiresAt
         self.receivedAt = receivedAt
         self.jwt = jwt
-        self.warnings = warnings
+        self.findings = findings
+        self.fingerprint = TokenFingerprint.of(token)
+        self.clockSkew = clockSkew
     }
 }
 
@@ -59,31 +77,71 @@ public struct TokenResponseDecoder: Sendable {
         guard let token = tokenValue.stringValue else {
             throw .wrongType(key: endpoint.tokenKey, expected: "string", found: Self.preview(tokenValue))
         }
-        guard let expiryValue = fields[endpoint.expiryKey] else { throw .missingKey(endpoint.expiryKey) }
-        guard let rawExpiry = expiryValue.numberValue else {
-            throw .wrongType(key: endpoint.expiryKey, expected: "number", found: Self.preview(expiryValue))
-        }
-        let jwt = try JWTInspector.decode(token)
-        if let error = JWTInspector.error(for: JWTInspector.check(jwt, kind: endpoint.kind, id: id)) { throw error }
+        // An explicit mode names a key the backend must send; `auto` and `jwt` can do without.
+        let expiryValue = endpoint.expiryMode == .jwt ? nil : fields[endpoint.expiryKey]
+        if expiryValue == nil, endpoint.expiryMode != .auto, endpoint.expiryMode != .jwt { throw .missingKey(endpoint.expiryKey) }
 
-        var warnings: [String] = []
-        var expiresAt = try expiry(rawExpiry, now: now)
-        // The JWT's exp passed check(): an integer, after iat, at most an hour after it.
-        if let exp = jwt.expiresAt, abs(exp.timeIntervalSince(expiresAt)) > Self.agreementTolerance {
-            let said = Self.wholeSeconds(expiresAt.timeIntervalSince(now)), claim = Self.wholeSeconds(exp.timeIntervalSince(now))
-            if endpoint.expiryMode == .auto {
-                warnings.append("\"\(endpoint.expiryKey)\" says \(said) s left but the JWT exp says \(claim) s; using exp")
-                expiresAt = exp
-            } else {
-                warnings.append("\"\(endpoint.expiryKey)\" read as \(endpoint.expiryMode.rawValue) says \(said) s left but the JWT exp says \(claim) s")
+        let jwt = try JWTInspector.decode(token)
+        var findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID)
+        var clockSkew: TimeInterval?
+        if let date = response.header("Date").flatMap(HTTPDate.parse) {
+            clockSkew = now.timeIntervalSince(date)
+            findings.append(TokenRules.clock(serverDate: date, now: now, iat: jwt.claims["iat"]?.intValue))
+        }
+        if let error = Self.error(for: findings, jwt: jwt, kind: endpoint.kind, id: id, now: now) { throw error }
+        // The rules passed, so exp is an integer in the future and at most an hour after iat.
+        guard let exp = jwt.expiresAt else { throw .rejected([RuleResult("exp", .fail, "no exp claim")]) }
+        let (expiresAt, expiryFinding) = bodyExpiry(expiryValue, signed: exp, now: now)
+        if let expiryFinding { findings.append(expiryFinding) }
+        return FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
+                            findings: findings, clockSkew: clockSkew)
+    }
+
+    /// The error a caller sees for failed rules, or nil when none failed. A wrong ID and an
+    /// expired token keep their own cases: they are the ones users most need to tell apart.
+    public static func error(for findings: [RuleResult], jwt: DecodedJWT, kind: ProviderKind, id: String, now: Date) -> FleetAuthError? {
+        let failures = findings.failures
+        guard let only = failures.first else { return nil }
+        if failures.count == 1 {
+            if only.rule == "exp", let exp = jwt.expiresAt {
+                return .alreadyExpired(expiredSecondsAgo: wholeSeconds(now.timeIntervalSince(exp)))
+            }
+            if only.rule == "authorization", let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue, found != id {
+                return .wrongID(claim: kind.claimName, expected: id, found: found)
             }
         }
-        let left = expiresAt.timeIntervalSince(now)
-        if left <= 0 { throw .alreadyExpired(expiredSecondsAgo: Self.wholeSeconds(-left)) }
-        if left > TimeInterval(JWTInspector.maximumLifetime) + Self.agreementTolerance {
-            throw .expiryTooFar(secondsFromNow: Self.wholeSeconds(left))
+        return .rejected(failures)
+    }
+
+    /// When the token stops being served: the signed `exp`, or the body's expiry when it is
+    /// earlier. A body number that cannot be a time for this token (past, beyond an hour, not a
+    /// number) never refuses a token the JWT says is valid: it is reported and `exp` is used.
+    private func bodyExpiry(_ value: JSONValue?, signed exp: Date, now: Date) -> (Date, RuleResult?) {
+        let key = endpoint.expiryKey, mode = endpoint.expiryMode
+        let claim = Self.wholeSeconds(exp.timeIntervalSince(now))
+        guard let value else {
+            if mode == .jwt { return (exp, nil) }
+            return (exp, RuleResult("expiry field", .note, "no \"\(key)\" in the response; using the JWT exp (\(claim) s left)"))
         }
-        return FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt, warnings: warnings)
+        guard let raw = value.numberValue else {
+            return (exp, RuleResult("expiry field", .warn, "\"\(key)\" is a \(Self.preview(value)), not a number; using the JWT exp (\(claim) s left)"))
+        }
+        let date: Date
+        do { date = try expiry(raw, now: now) } catch {
+            return (exp, RuleResult("expiry field", .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
+        }
+        let said = Self.wholeSeconds(date.timeIntervalSince(now))
+        let reading = mode == .auto ? "" : " read as \(mode.rawValue)"
+        if date <= now || said > JWTInspector.maximumLifetime + Int(Self.agreementTolerance) {
+            let why = date <= now ? "in the past" : "beyond Fleet Engine's \(JWTInspector.maximumLifetime) s"
+            return (exp, RuleResult("expiry field", .warn,
+                                    "\"\(key)\"\(reading) says \(said) s left, \(why); the JWT exp says \(claim) s, using exp (check --expiry)"))
+        }
+        guard abs(date.timeIntervalSince(exp)) > Self.agreementTolerance else { return (min(date, exp), nil) }
+        if date > exp {
+            return (exp, RuleResult("expiry field", .warn, "\"\(key)\"\(reading) says \(said) s left but the JWT exp says \(claim) s; using exp"))
+        }
+        return (date, RuleResult("expiry field", .warn, "\"\(key)\"\(reading) says \(said) s left, before the JWT exp (\(claim) s); using the earlier"))
     }
 
     /// Anything further than this from now is no expiry in any mode (about 317 years), so the
@@ -111,7 +169,7 @@ public struct TokenResponseDecoder: Sendable {
         case .absolute: return Date(timeIntervalSince1970: raw)
         case .absoluteMilliseconds: return Date(timeIntervalSince1970: raw / 1000)
         case .relative: return now.addingTimeInterval(raw)
-        case .auto:
+        case .auto, .jwt:
             if raw > 1e11 { return Date(timeIntervalSince1970: raw / 1000) }
             if raw > 1e9 { return Date(timeIntervalSince1970: raw) }
             return now.addingTimeInterval(raw)
@@ -134,7 +192,7 @@ public struct TokenResponseDecoder: Sendable {
         let seconds: TimeInterval
         if let delta = Int(text) {
             seconds = TimeInterval(delta)
-        } else if let date = httpDate(text) {
+        } else if let date = HTTPDate.parse(text) {
             seconds = date.timeIntervalSince(now).rounded(.up)
         } else {
             return nil
@@ -147,15 +205,6 @@ public struct TokenResponseDecoder: Sendable {
     public static func wholeSeconds(_ t: TimeInterval) -> Int {
         guard t.isFinite else { return t > 0 ? Int.max : (t < 0 ? Int.min : 0) }
         return Int(min(max(t, -9e18), 9e18))
-    }
-
-    private static func httpDate(_ text: String) -> Date? {
-        // IMF-fixdate, the form RFC 9110 requires senders to use.
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
     }
 
     private static func isHTML(_ response: TransportResponse) -> Bool {

@@ -25,8 +25,14 @@ public struct WatchEventEncoder: Sendable {
             if let refreshAt = token.refreshAt { fields.append(("refresh_at", .string(Self.timestamp(refreshAt)))) }
             fields.append(("latency_ms", Self.milliseconds(latency)))
             fields.append(("token", .string(reveal ? token.token : TokenRedactor.redact(token.token))))
+            fields.append(("fingerprint", .string(token.fingerprint)))
             fields.append(("claims", token.jwt.claims))
+            if let signature = token.signature {
+                fields.append(("signature", .string(signature.level == .ok ? "ok" : signature.reason)))
+            }
+            if let skew = token.clockSkew { fields.append(("clock_skew_s", .int(Int64(TokenResponseDecoder.wholeSeconds(skew.rounded()))))) }
             if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
+            if !token.notes.isEmpty { fields.append(("notes", .array(token.notes.map(JSONValue.string)))) }
         case .fetchFailed(let error, let latency):
             fields.append(("error", .string(error.description)))
             fields.append(("latency_ms", Self.milliseconds(latency)))

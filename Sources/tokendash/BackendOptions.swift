@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
+import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
 struct BackendOptions: ParsableArguments {
@@ -17,8 +18,14 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("expiry-key"), help: "JSON key holding the expiration.")
     var expiryKey = "expirationTimestamp"
 
-    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now).")
+    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it.")
     var expiry: ExpiryMode = .auto
+
+    @Option(name: .customLong("jwks"), help: "Verify signatures against this JWKS (file or http(s) URL). Default: the embedded server's own key set, or Google's published keys for a service-account issuer.")
+    var jwks: String?
+
+    @Option(name: .customLong("provider-id"), help: "The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to.")
+    var providerID: String?
 
     @Option(name: .customLong("trip-id"), help: "Initial trip ID.")
     var tripID = "trip-0001"
@@ -70,6 +77,15 @@ struct BackendOptions: ParsableArguments {
             throw ValidationError("--trips and --vehicles must be between 1 and 100000")
         }
         guard !tripID.isEmpty, !vehicleID.isEmpty else { throw ValidationError("--trip-id and --vehicle-id must not be empty") }
+        try Self.validateKeySet(jwks)
+        if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
+    }
+
+    /// A `--jwks` file is read now, so a typo is a one-line error before anything starts.
+    static func validateKeySet(_ jwks: String?) throws {
+        guard let jwks else { return }
+        guard case .file(let path) = KeySetLocation(argument: jwks) else { return }
+        do { try JWKSVerifier.validate(file: path) } catch { throw ValidationError("--jwks: \(error.description)") }
     }
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet.
@@ -89,6 +105,7 @@ struct BackendOptions: ParsableArguments {
         endpoint.expiryMode = expiry
         endpoint.headers = headers.compactMap(HTTPHeader.init(parsing:))
         endpoint.timeout = timeout
+        endpoint.providerID = providerID
         return endpoint
     }
 }

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import TokenServer
+import TokenSignatures
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
 /// shared transport and event stream, and the simulated SDKs of both kinds.
@@ -26,12 +27,17 @@ struct BackendSession: Sendable {
         let events = EventBroadcaster()
         let consumer = options.endpoint(.consumer, embeddedBase: base)
         let driver = options.endpoint(.driver, embeddedBase: base)
+        // One verifier for both kinds, so a key set is fetched once. The embedded server's tokens
+        // are checked against its own published JWKS, over HTTP like any backend's.
+        let keySet = options.jwks.map(KeySetLocation.init(argument:))
+            ?? base.flatMap { URL(string: $0 + "/.well-known/jwks.json") }.map(KeySetLocation.url)
+        let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         return BackendSession(
             server: server, events: events,
             trips: SimulatedSDKs(ids: options.initialIDs(.consumer), endpoint: consumer, transport: transport,
-                                 events: events, refreshMargin: options.refreshMargin),
+                                 events: events, refreshMargin: options.refreshMargin, verifier: verifier),
             vehicles: SimulatedSDKs(ids: options.initialIDs(.driver), endpoint: driver, transport: transport,
-                                    events: events, refreshMargin: options.refreshMargin),
+                                    events: events, refreshMargin: options.refreshMargin, verifier: verifier),
             consumerEndpoint: consumer, driverEndpoint: driver)
     }
 

@@ -1,16 +1,20 @@
 import ArgumentParser
 import FleetAuth
 import Foundation
+import TokenSignatures
 
-/// Shows what is inside a token and whether Fleet Engine would accept its shape.
-/// The signature is not checked: that needs the backend's key.
+/// Shows what is inside a token and judges it by the rules Fleet Engine applies, the same rules
+/// the providers use, signature included when a key set is known.
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a JWT and check it against Fleet Engine's token shape.",
+        abstract: "Decode a JWT and judge it by Fleet Engine's rules, signature included.",
         discussion: """
             Reads the token from the argument, or from stdin when it is missing or "-". A backend's JSON
-            answer ({"jwt": ...}) is accepted too. Exits 1 when the input is not a JWT or a check fails.
+            answer ({"jwt": ...}) is accepted too. Prints every rule as a line (✓ ok, ! warning,
+            ✗ failure, · not checked) and exits 1 when the input is not a JWT or any rule fails,
+            expiry included. The signature is checked against --jwks, or, for a service-account
+            issuer, against the keys Google publishes for it.
             """)
 
     @Argument(help: "The JWT, or - for stdin.")
@@ -22,8 +26,15 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(name: .customLong("vehicle-id"), help: "Require authorization.vehicleid to be this vehicle ID.")
     var vehicleID: String?
 
+    @Option(name: .customLong("jwks"), help: "Verify the signature against this JWKS (file or http(s) URL).")
+    var jwks: String?
+
+    @Option(name: .customLong("provider-id"), help: "The Google Cloud project the issuer must belong to.")
+    var providerID: String?
+
     func validate() throws {
         if tripID != nil && vehicleID != nil { throw ValidationError("give --trip-id or --vehicle-id, not both") }
+        try BackendOptions.validateKeySet(jwks)
     }
 
     func run() async throws {
@@ -48,33 +59,37 @@ struct DecodeCommand: AsyncParsableCommand {
             print("expires: \(Self.local(exp)) (\(when))")
         }
 
+        print("fingerprint: \(TokenFingerprint.of(text))")
+
         let (kind, id) = expectation(for: jwt)
-        let problems = JWTInspector.check(jwt, kind: kind, id: id ?? "")
-        let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind) token, any \(kind.idNoun)"
-        if problems.isEmpty {
-            print("checks:  ok (\(subject))")
-        } else {
-            print("checks:  \(problems.count) problem\(problems.count == 1 ? "" : "s") (\(subject))")
-            for problem in problems { print("  - \(problem)") }
-            throw Self.failure("token fails Fleet Engine's checks: " + problems.map(\.description).joined(separator: "; "))
+        var results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: providerID)
+        let verifier = JWKSVerifier(keySet: jwks.map(KeySetLocation.init(argument:)), transport: URLSessionTransport())
+        results.append(await verifier.verify(text, jwt: jwt))
+        let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)"
+        let failures = results.failures
+        let warnings = results.filter { $0.level == .warn }.count
+        let verdict = failures.isEmpty
+            ? (warnings == 0 ? "Fleet Engine would accept it" : "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")")
+            : "Fleet Engine would refuse it: \(failures.count) rule\(failures.count == 1 ? "" : "s") failed"
+        print("rules (\(subject)): \(verdict)")
+        let width = results.map(\.rule.count).max() ?? 0
+        for result in results {
+            print("  \(result.level.symbol) \(result.rule.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)")
         }
-        // A token Fleet Engine would refuse today is a failed check too, even if well shaped.
-        if let exp = jwt.expiresAt, exp <= now {
-            throw Self.failure("token expired \(TokenResponseDecoder.wholeSeconds(now.timeIntervalSince(exp))) s ago")
+        if !failures.isEmpty {
+            throw Self.failure("Fleet Engine would refuse this token: " + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
         }
     }
 
     /// The kind and ID to check against. Without an ID flag the kind comes from the claim
-    /// present and any ID is accepted, by checking the token against its own ID.
+    /// present and any ID is accepted.
     private func expectation(for jwt: DecodedJWT) -> (ProviderKind, String?) {
         if let tripID { return (.consumer, tripID) }
         if let vehicleID { return (.driver, vehicleID) }
         let authorization = jwt.claims["authorization"]
-        for kind in ProviderKind.allCases {
-            if let found = authorization?[kind.claimName]?.stringValue { return (kind, found) }
-        }
-        // Neither claim: check as a consumer token so the missing claim is reported.
-        return (.consumer, nil)
+        let kind = ProviderKind.allCases.first { authorization?[$0.claimName] != nil }
+        // Neither claim: judged as a consumer token so the missing claim is reported.
+        return (kind ?? .consumer, nil)
     }
 
     /// A token pasted as a backend's JSON answer is taken from its "jwt" (or "token") key.

@@ -11,7 +11,7 @@ enum Fixtures {
         JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
     }
 
-    static func token(_ kind: ProviderKind, id: String, issued: Date = t0, lifetime: Int = 60, warnings: [String] = []) -> FetchedToken {
+    static func token(_ kind: ProviderKind, id: String, issued: Date = t0, lifetime: Int = 60, findings: [RuleResult] = []) -> FetchedToken {
         let iat = Int(issued.timeIntervalSince1970)
         let header = base64URL(["alg": "RS256", "kid": "k1", "typ": "JWT"])
         let claims = base64URL([
@@ -23,7 +23,7 @@ enum Fixtures {
         // Force-unwrap is safe: the token was built just above from known-good parts.
         let decoded = try! JWTInspector.decode(jwt)
         return FetchedToken(token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)),
-                            receivedAt: issued, jwt: decoded, warnings: warnings)
+                            receivedAt: issued, jwt: decoded, findings: findings)
     }
 
     static func state(trips: Int = 1, vehicles: Int = 1) -> DashboardState {

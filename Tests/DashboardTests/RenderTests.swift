@@ -15,7 +15,7 @@ import Testing
         let text = lines.joined(separator: "\n")
         for expected in ["iss        tokendash-local@tokendash.iam.gserviceaccount.com", "aud        https://fleetengine.googleapis.com/",
                          #"auth       {"tripid":"trip-0001"}"#, #"auth       {"vehicleid":"vehicle-0001"}"#,
-                         "iat → exp  08:00:00 → 08:01:00", "Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001",
+                         "iat → exp  08:00:00 → 08:01:00", "Checks     ✓ ok  signature not checked, 60 s lifetime, tripid trip-0001",
                          "Counters   req 1  hits 3  ratio 75%  err 0", "08:00:15  cache hit ×3",
                          "08:00:00  fetched          12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
             #expect(text.contains(expected), "missing: \(expected)")
@@ -32,7 +32,7 @@ import Testing
         #expect((driverTop ?? 0) > 6)
         for line in lines { #expect(line.count <= 80) }
         let text = lines.joined(separator: "\n")
-        for expected in ["Trip ID    trip-0001", "Vehicle ID vehicle-0001", "Expires    in 45 s", "Checks     ok", "── Fetch log"] {
+        for expected in ["Trip ID    trip-0001", "Vehicle ID vehicle-0001", "Expires    in 45 s", "Checks     ✓ ok", "── Fetch log"] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
         #expect(lines[23].contains("? Help") && lines[23].contains("q Quit"), "help and quit stay in the footer when hints are cut")
@@ -55,7 +55,27 @@ import Testing
         // Received 0.8 s after iat, as a real fetch is: the token still lives 60 s by its claims.
         token.receivedAt = Fixtures.t0.addingTimeInterval(0.8)
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.8), at: 0.8))
-        #expect(Fixtures.text(state).contains("Checks     ok  RS256, aud, 60 s lifetime, tripid trip-0001"))
+        #expect(Fixtures.text(state).contains("Checks     ✓ ok  signature not checked, 60 s lifetime, tripid trip-0001"))
+    }
+
+    @Test func theVerdictShowsItsWorstFindingAndTheClock() {
+        var state = Fixtures.state()
+        let token = Fixtures.token(.consumer, id: "trip-0001", findings: [
+            RuleResult("alg", .ok, "RS256"),
+            RuleResult("lifetime", .warn, "60 s, under 300 s"),
+            RuleResult("clock", .warn, "backend clock is 1200 s behind this machine's (Date header)"),
+            RuleResult("signature", .ok, "RS256 verified"),
+        ])
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
+        let text = Fixtures.text(state)
+        #expect(text.contains("Checks     ! lifetime: 60 s, under 300 s  (+1 more)"))
+        #expect(text.contains("Clock      backend clock is 1200 s behind this machine's (Date header)"))
+        #expect(text.contains("08:00:00  warning                 lifetime: 60 s, under 300 s"))
+        #expect(text.contains("fetched          10 ms  expires 08:01:00  #\(token.fingerprint)"))
+        var signed = Fixtures.state()
+        let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult("signature", .ok, "RS256 verified")])
+        Fixtures.apply(&signed, Fixtures.event(.consumer, "trip-0001", .fetched(good, latency: 0.01), at: 0))
+        #expect(Fixtures.text(signed).contains("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
     }
 
     @Test func longBackendURLsGiveWayToThemeAndStatus() {
@@ -94,7 +114,8 @@ import Testing
         let redacted = Fixtures.text(state)
         #expect(!redacted.contains(Fixtures.signature.prefix(20)))
         #expect(!redacted.contains(String(whole.dropFirst(12).prefix(20))))
-        #expect(redacted.contains("Token      \(whole.prefix(12))…\(whole.suffix(6))  (x reveals)"))
+        let fingerprint = TokenFingerprint.of(whole)
+        #expect(redacted.contains("Token      #\(fingerprint)  \(whole.prefix(12))…\(whole.suffix(6))  (x reveals)"))
         Fixtures.apply(&state, .key(.character("x")))
         let revealed = Fixtures.text(state)
         // The token wraps over lines of the pane; every piece of it is there.

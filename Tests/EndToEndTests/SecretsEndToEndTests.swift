@@ -13,11 +13,12 @@ import Testing
 
     static func base64URL(_ json: String) -> String { JWTInspector.base64URLEncode(Data(json.utf8)) }
 
-    /// A Fleet-Engine-shaped token; the provider checks its shape, not its signature.
+    /// A Fleet-Engine-shaped token. Its issuer is no Google service account, so no key set is
+    /// looked for and its signature is reported as not checked.
     static func token(claim: String, id: String, lifetime: Int = 600) -> String {
         let now = Int(Date().timeIntervalSince1970)
-        let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iat\":\(now),\"exp\":\(now + lifetime),\"authorization\":{\"\(claim)\":\"\(id)\"}}"
-        return base64URL("{\"alg\":\"RS256\",\"typ\":\"JWT\"}") + "." + base64URL(claims) + "." + secretSignature
+        let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iss\":\"minter@example.com\",\"sub\":\"minter@example.com\",\"iat\":\(now),\"exp\":\(now + lifetime),\"authorization\":{\"\(claim)\":\"\(id)\"}}"
+        return base64URL("{\"alg\":\"RS256\",\"kid\":\"k1\",\"typ\":\"JWT\"}") + "." + base64URL(claims) + "." + secretSignature
     }
 
     /// Trips get a 401 whose body quotes a token; vehicles get a good token.

@@ -46,24 +46,67 @@ import Testing
         #expect(token.warnings.isEmpty)
     }
 
-    @Test func autoPrefersTheJWTExpWhenTheBackendDisagrees() throws {
-        // The backend claims 20 minutes, the token itself says 10: exp wins, and the user is told.
-        let response = body("{\"jwt\":\"\(jwt(lifetime: 600))\",\"expirationTimestamp\":1200}")
-        let token = try decoder(.auto).decode(response, id: "t1", now: now)
+    @Test(arguments: [ExpiryMode.auto, .absolute, .relative])
+    func theSignedExpWinsOverALaterBodyExpiry(mode: ExpiryMode) throws {
+        // The backend says 30 minutes for a 3 s token: it is served for 3 s, and the user is told.
+        let raw = mode == .absolute ? nowSeconds + 1800 : 1800
+        let response = body("{\"jwt\":\"\(jwt(lifetime: 3))\",\"expirationTimestamp\":\(raw)}")
+        let token = try decoder(mode).decode(response, id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(3))
+        let reading = mode == .auto ? "" : " read as \(mode.rawValue)"
+        #expect(token.warnings.contains("expiry field: \"expirationTimestamp\"\(reading) says 1800 s left but the JWT exp says 3 s; using exp"))
+    }
+
+    @Test(arguments: [ExpiryMode.auto, .absolute, .relative])
+    func anEarlierBodyExpiryIsObeyedAndReported(mode: ExpiryMode) throws {
+        // The backend knows better (it revokes at 10 minutes): the earlier time wins.
+        let raw = mode == .absolute ? nowSeconds + 600 : 600
+        let response = body("{\"jwt\":\"\(jwt(lifetime: 3600))\",\"expirationTimestamp\":\(raw)}")
+        let token = try decoder(mode).decode(response, id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(600))
-        #expect(token.warnings == ["\"expirationTimestamp\" says 1200 s left but the JWT exp says 600 s; using exp"])
+        #expect(token.warnings.count == 1)
+        #expect(token.warnings.first?.contains("before the JWT exp (3600 s); using the earlier") == true)
     }
 
-    @Test func relativeModeOnAnEpochIsCaughtAsTooFar() {
+    @Test func aValidHourTokenWhoseBodySaysNinetyMinutesIsAccepted() throws {
+        // Seen: refused with "expires in 5399 s, more than 3600 s".
+        let response = body("{\"jwt\":\"\(jwt(lifetime: 3600))\",\"expirationTimestamp\":\((nowSeconds + 5400) * 1000)}")
+        let token = try decoder(.absoluteMilliseconds).decode(response, id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(3600))
+        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" read as absolute-ms says 5400 s left, beyond Fleet Engine's 3600 s; the JWT exp says 3600 s, using exp (check --expiry)"])
+    }
+
+    @Test func relativeModeOnAnEpochFallsBackToExp() throws {
         // The Objective-C sample's reading of a Swift-sample backend: 57 years from now.
-        expectError(.expiryTooFar(secondsFromNow: 1_800_003_600),
-                    body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":1800003600}"), mode: .relative)
+        let token = try decoder(.relative).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":1800003600}"), id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(3600))
+        #expect(token.warnings.first?.contains("read as relative says 1800003600 s left, beyond") == true)
     }
 
-    @Test func absoluteModeOnADurationIsAlreadyExpired() {
+    @Test func absoluteModeOnADurationFallsBackToExp() throws {
         // The Swift sample's reading of an Objective-C-sample backend: 1970.
-        expectError(.alreadyExpired(expiredSecondsAgo: 1_799_996_400),
-                    body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":3600}"), mode: .absolute)
+        let token = try decoder(.absolute).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":3600}"), id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(3600))
+        #expect(token.warnings.first?.contains("in the past; the JWT exp says 3600 s, using exp") == true)
+    }
+
+    @Test func jwtModeReadsOnlyExp() throws {
+        let token = try decoder(.jwt).decode(body("{\"jwt\":\"\(jwt(lifetime: 900))\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(900))
+        #expect(token.warnings.isEmpty && token.notes.isEmpty)
+    }
+
+    @Test func autoWithoutAnExpiryKeyUsesExpWithANote() throws {
+        let token = try decoder(.auto).decode(body("{\"jwt\":\"\(jwt(lifetime: 900))\"}"), id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(900))
+        #expect(token.notes == ["expiry field: no \"expirationTimestamp\" in the response; using the JWT exp (900 s left)"])
+        #expect(token.warnings.isEmpty)
+    }
+
+    @Test func anExpiryThatIsNotANumberIsReportedNotFatal() throws {
+        let token = try decoder(.auto).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
+        #expect(token.expiresAt == now.addingTimeInterval(3600))
+        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" is a string \"soon\", not a number; using the JWT exp (3600 s left)"])
     }
 
     @Test func errorsAreDistinct() {
@@ -74,10 +117,8 @@ import Testing
         expectError(.notJSON("empty body"), body(""))
         expectError(.notJSON("top level is a array, not an object"), body("[1]"))
         expectError(.missingKey("jwt"), body("{\"token\":\"x\"}"))
-        expectError(.missingKey("expirationTimestamp"), body("{\"jwt\":\"\(good)\"}"))
+        expectError(.missingKey("expirationTimestamp"), body("{\"jwt\":\"\(good)\"}"), mode: .absolute)
         expectError(.wrongType(key: "jwt", expected: "string", found: "number 5"), body("{\"jwt\":5,\"expirationTimestamp\":1}"))
-        expectError(.wrongType(key: "expirationTimestamp", expected: "number", found: "string \"soon\""),
-                    body("{\"jwt\":\"\(good)\",\"expirationTimestamp\":\"soon\"}"))
         expectError(.notAJWT("expected 3 dot-separated parts, found 1"), body("{\"jwt\":\"opaque\",\"expirationTimestamp\":600}"))
         expectError(.notAJWT("payload is not base64url"), body("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.!!!.sig\",\"expirationTimestamp\":600}"))
         expectError(.alreadyExpired(expiredSecondsAgo: 10),
@@ -89,17 +130,53 @@ import Testing
                     TestJWT.response(jwt(id: "t2"), expiresAtSeconds: nowSeconds + 3600))
     }
 
-    @Test func aWildcardTokenIsAccepted() throws {
+    @Test func aWildcardTokenIsAcceptedWithAWarning() throws {
         let token = try decoder().decode(TestJWT.response(jwt(id: "*"), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
         #expect(token.id == "t1")
+        #expect(token.warnings == ["authorization: tripid is \"*\": covers every trip, too broad for a device"])
     }
 
     @Test func aDriverTokenNeedsAVehicleClaim() {
         // A trip token handed to the driver provider carries no authorization.vehicleid.
         let response = TestJWT.response(jwt(kind: .consumer), expiresAtSeconds: nowSeconds + 3600)
-        #expect(throws: FleetAuthError.badShape([.missingAuthorization("vehicleid")])) {
+        #expect(throws: FleetAuthError.rejected([RuleResult("authorization", .fail, "no authorization.vehicleid (has tripid)")])) {
             try decoder(kind: .driver).decode(response, id: "t1", now: now)
         }
+    }
+
+    @Test func everyFailingRuleIsAFetchErrorNamingIt() {
+        let bad = TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds, exp: nowSeconds + 7200, aud: "https://example.com/", alg: "HS256")
+        #expect(throws: FleetAuthError.rejected([
+            RuleResult("alg", .fail, "alg is HS256, expected RS256"),
+            RuleResult("aud", .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),
+            RuleResult("lifetime", .fail, "exp - iat is 7200 s, over Fleet Engine's 3600 s"),
+        ])) { try decoder().decode(TestJWT.response(bad, expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now) }
+    }
+
+    @Test func aDateHeaderTwentyMinutesOffIsReported() throws {
+        // The backend's clock runs 20 minutes ahead, and so do the tokens it mints.
+        let ahead = now.addingTimeInterval(1200)
+        let future = TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds + 1200, exp: nowSeconds + 4800)
+        var response = TestJWT.response(future, expiresAtSeconds: nowSeconds + 4800)
+        response = TransportResponse(status: 200, body: response.body, headers: ["Date": HTTPDate.format(ahead)])
+        #expect(throws: FleetAuthError.rejected([RuleResult("iat", .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)")])) {
+            try decoder().decode(response, id: "t1", now: now)
+        }
+        // Its own clock in step with ours, the backend's tokens pass, and the skew is measured.
+        let inStep = TransportResponse(status: 200, body: TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600).body,
+                                       headers: ["Date": HTTPDate.format(now.addingTimeInterval(-1200))])
+        let token = try decoder().decode(inStep, id: "t1", now: now)
+        #expect(token.clockSkew == 1200)
+        let clock = try #require(token.findings.first { $0.rule == "clock" })
+        #expect(clock.level == .warn)
+        #expect(clock.reason.hasPrefix("backend clock is 1200 s behind this machine's (Date header); iat is +1200 s from the backend's time; one of the clocks is wrong by more than 600 s"))
+    }
+
+    @Test func aTokenGetsAFingerprintOfItsSHA256() throws {
+        let token = try decoder().decode(TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
+        #expect(token.fingerprint.count == 8 && token.fingerprint.allSatisfy(\.isHexDigit))
+        // SHA-256("abc") begins ba7816bf: the known answer, so it is that hash and not another.
+        #expect(TokenFingerprint.of("abc") == "ba7816bf")
     }
 
     @Test func customKeysAreRead() throws {
@@ -121,8 +198,8 @@ import Testing
             .missingAuthorizationContext(.driver), .unreachable(url: "http://x", reason: "connection refused"),
             .timeout(seconds: 10), .httpStatus(code: 500, body: "x"), .bodyTooLarge(limit: 65536), .notJSON("x"),
             .missingKey("jwt"), .wrongType(key: "a", expected: "b", found: "c"), .alreadyExpired(expiredSecondsAgo: 3),
-            .expiryTooFar(secondsFromNow: 7200), .notAJWT("x"), .wrongID(claim: "tripid", expected: "a", found: "b"),
-            .badShape([.audience("x"), .lifetime(7200)]), .superseded(requested: "a", current: "b"),
+            .notAJWT("x"), .wrongID(claim: "tripid", expected: "a", found: "b"),
+            .rejected([RuleResult("aud", .fail, "x"), RuleResult("lifetime", .fail, "y")]), .superseded(requested: "a", current: "b"),
             .backingOff(retryInSeconds: 4, lastError: "x"), .cancelled,
         ]
         for e in errors { #expect(!e.description.isEmpty && !e.description.contains("\n")) }
@@ -132,23 +209,6 @@ import Testing
 }
 
 @Suite struct JWTInspectorTests {
-    @Test func checksTheFleetEngineShape() throws {
-        let good = try JWTInspector.decode(TestJWT.make(kind: .driver, id: "v1", iat: 100, exp: 3700))
-        #expect(JWTInspector.check(good, kind: .driver, id: "v1").isEmpty)
-        let bad = try JWTInspector.decode(TestJWT.make(kind: .driver, id: "v2", iat: 100, exp: 7300, aud: "https://example.com/", alg: "HS256"))
-        #expect(JWTInspector.check(bad, kind: .driver, id: "v1") == [
-            .algorithm("HS256"), .audience("https://example.com/"), .lifetime(7200),
-            .wrongID(claim: "vehicleid", expected: "v1", found: "v2"),
-        ])
-    }
-
-    @Test func fractionalTimesAreNotIntegers() throws {
-        let header = TestJWT.encode(["alg": "RS256"])
-        let claims = TestJWT.encode(["aud": JWTInspector.fleetEngineAudience, "iat": 1.5, "exp": 100, "authorization": ["tripid": "t"]])
-        let jwt = try JWTInspector.decode("\(header).\(claims).sig")
-        #expect(JWTInspector.check(jwt, kind: .consumer, id: "t") == [.notInteger("iat")])
-    }
-
     @Test func rejectsWhatIsNotAJWT() {
         #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) { try JWTInspector.decode("a.b") }
         let header = TestJWT.encode(["alg": "RS256"]), claims = TestJWT.encode(["aud": "x"])

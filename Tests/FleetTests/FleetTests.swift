@@ -26,7 +26,7 @@ import Watch
         let now = Int(t0.timeIntervalSince1970 + offset)
         let jwt = try JWTInspector.decode("eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.c2ln")
         let token = FetchedToken(token: "x", id: id, expiresAt: t0.addingTimeInterval(offset + expiresIn),
-                                 receivedAt: Date(timeIntervalSince1970: TimeInterval(now)), jwt: jwt, warnings: [])
+                                 receivedAt: Date(timeIntervalSince1970: TimeInterval(now)), jwt: jwt)
         return event(.fetched(token, latency: latency), id: id, at: offset)
     }
 
@@ -57,10 +57,10 @@ import Watch
     @Test func printsOneJSONObjectPerEvent() throws {
         let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDAsImF1dGhvcml6YXRpb24iOnsidHJpcGlkIjoidHJpcC0xIn19.c2lnbmF0dXJlLWxvbmc"
         let token = FetchedToken(token: jwt, id: "trip-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_600),
-                                 receivedAt: t0, jwt: try JWTInspector.decode(jwt), warnings: [])
+                                 receivedAt: t0, jwt: try JWTInspector.decode(jwt))
         let encoder = WatchEventEncoder()
         let line = encoder.encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0.0123)))
-        #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#)
+        #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","fingerprint":"fa331d30","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#)
         #expect(!line.contains("c2lnbmF0dXJl"))
         let revealed = WatchEventEncoder(reveal: true).encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0)))
         #expect(revealed.contains(jwt))
@@ -104,8 +104,10 @@ import Watch
             let enc = { (o: [String: Any]) in
                 JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: o)) ?? Data())
             }
-            let jwt = enc(["alg": "RS256"]) + "." + enc(["aud": JWTInspector.fleetEngineAudience, "iat": now, "exp": now + 3600,
-                                                        "authorization": [kind.claimName: request.url.lastPathComponent]]) + ".c2ln"
+            let account = "minter@fleet-tests.iam.gserviceaccount.com"
+            let jwt = enc(["alg": "RS256", "typ": "JWT", "kid": "k1"]) + "."
+                + enc(["iss": account, "sub": account, "aud": JWTInspector.fleetEngineAudience, "iat": now, "exp": now + 3600,
+                       "authorization": [kind.claimName: request.url.lastPathComponent]]) + ".c2ln"
             return TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8))
         }
     }

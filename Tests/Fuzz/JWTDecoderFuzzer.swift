@@ -40,9 +40,10 @@ private func inspect(_ token: String) {
         return
     }
     for (kind, id) in [(ProviderKind.consumer, "trip-1"), (.driver, "vehicle-1")] {
-        let problems = JWTInspector.check(jwt, kind: kind, id: id)
-        keep(problems.map(\.description))
-        keep(JWTInspector.error(for: problems)?.description)
+        let results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: "tokendash")
+        keep(results.map(\.description))
+        keep(TokenResponseDecoder.error(for: results, jwt: jwt, kind: kind, id: id, now: now)?.description)
+        keep(TokenRules.clock(serverDate: jwt.issuedAt ?? now, now: now, iat: jwt.claims["iat"]?.intValue).description)
     }
     keep(jwt.header.description)
     keep(jwt.claims.description)

@@ -1,0 +1,266 @@
+import Foundation
+
+/// How much one rule's outcome matters. Ordered: a verdict is as bad as its worst result.
+public enum RuleLevel: Int, Sendable, Comparable, CaseIterable {
+    case ok
+    /// Neither pass nor fail: something could not be checked, or a fact worth knowing.
+    case note
+    /// Fleet Engine accepts the token, but something is off (clock skew, a wildcard, a short lifetime).
+    case warn
+    /// Fleet Engine refuses the token, or the provider cannot use it.
+    case fail
+
+    public static func < (a: RuleLevel, b: RuleLevel) -> Bool { a.rawValue < b.rawValue }
+
+    /// The mark `decode` and the pane print before a result.
+    public var symbol: String {
+        switch self {
+        case .ok: "✓"
+        case .note: "·"
+        case .warn: "!"
+        case .fail: "✗"
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .ok: "ok"
+        case .note: "note"
+        case .warn: "warn"
+        case .fail: "fail"
+        }
+    }
+}
+
+/// One rule's outcome on one token, with the one-line reason a person reads.
+public struct RuleResult: Sendable, Equatable, CustomStringConvertible {
+    /// Short, stable name of the rule: `alg`, `typ`, `kid`, `iss/sub`, `aud`, `iat`, `exp`,
+    /// `lifetime`, `authorization`, `signature`, `clock`, `expiry field`.
+    public var rule: String
+    public var level: RuleLevel
+    public var reason: String
+
+    public init(_ rule: String, _ level: RuleLevel, _ reason: String) {
+        self.rule = rule
+        self.level = level
+        self.reason = reason
+    }
+
+    public var description: String { "\(level.symbol) \(rule): \(reason)" }
+}
+
+extension Array where Element == RuleResult {
+    /// The worst level among the results; `.ok` for none.
+    public var worst: RuleLevel { map(\.level).max() ?? .ok }
+    public var failures: [RuleResult] { filter { $0.level == .fail } }
+}
+
+/// Fleet Engine's rules for a token, as it applies them on each call: one place, so the pane,
+/// `watch` and `decode` cannot disagree. Signatures need a key set and are judged by a
+/// `SignatureVerifier`; the backend's clock needs a response and is judged by `clock(...)`.
+public enum TokenRules {
+    public static let fleetEngineAudience = "https://fleetengine.googleapis.com/"
+    /// Fleet Engine refuses a token whose `exp - iat` is longer than an hour.
+    public static let maximumLifetime: Int64 = 3600
+    /// The SDKs ask for a new token when less than five minutes are left, so a shorter one is
+    /// fetched again at every call.
+    public static let shortestUsefulLifetime: Int64 = 300
+    /// Fleet Engine tolerates this much of an `iat` in its future (clock skew) before refusing.
+    public static let refusedSkew: TimeInterval = 600
+    /// Beyond this an `iat` in the future or a clock difference is worth a warning.
+    public static let warnedSkew: TimeInterval = 60
+
+    /// The `authorization` members Fleet Engine knows, per solution; any other is listed.
+    public static let knownAuthorizationClaims: Set<String> = [
+        "tripid", "vehicleid", "deliveryvehicleid", "trackingid", "taskid", "taskids",
+    ]
+
+    /// Every header and claim rule for `kind`. `id` nil accepts any ID (`decode` without an ID
+    /// flag); `providerID` is the Google Cloud project the issuer must belong to, when known.
+    public static func evaluate(_ jwt: DecodedJWT, kind: ProviderKind, id: String?, now: Date,
+                                providerID: String? = nil) -> [RuleResult] {
+        var results = header(jwt.header)
+        results.append(issuer(jwt.claims, providerID: providerID))
+        results.append(audienceRule(jwt.claims["aud"]))
+        results.append(contentsOf: times(jwt.claims, now: now))
+        results.append(authorization(jwt.claims["authorization"], kind: kind, id: id))
+        return results
+    }
+
+    // MARK: - Header
+
+    static func header(_ header: JSONValue) -> [RuleResult] {
+        var results: [RuleResult] = []
+        switch header["alg"] {
+        case .string("RS256")?: results.append(RuleResult("alg", .ok, "RS256"))
+        case .string(let alg)? where alg.lowercased() == "none":
+            results.append(RuleResult("alg", .fail, "alg is none (an unsigned token), expected RS256"))
+        case .string(let alg)?: results.append(RuleResult("alg", .fail, "alg is \(alg), expected RS256"))
+        case nil: results.append(RuleResult("alg", .fail, "no alg header, expected RS256"))
+        case let other?: results.append(RuleResult("alg", .fail, "alg is a \(other.typeName), expected \"RS256\""))
+        }
+        switch header["typ"] {
+        case .string(let typ)? where typ.uppercased() == "JWT": results.append(RuleResult("typ", .ok, "JWT"))
+        case nil: results.append(RuleResult("typ", .warn, "no typ header; Google's libraries write \"JWT\""))
+        case let other?: results.append(RuleResult("typ", .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
+        }
+        switch header["kid"] {
+        case .string(let kid)? where !kid.isEmpty: results.append(RuleResult("kid", .ok, kid))
+        default:
+            results.append(RuleResult("kid", .fail, "no kid header: Fleet Engine cannot tell which service-account key signed it"))
+        }
+        return results
+    }
+
+    // MARK: - Issuer
+
+    /// The Google Cloud project of a service-account email, or nil when `email` is not one.
+    /// `NAME@PROJECT.iam.gserviceaccount.com` is the form Fleet Engine's roles are granted to;
+    /// App Engine's default account is `PROJECT@appspot.gserviceaccount.com`.
+    public static func serviceAccountProject(_ email: String) -> String? {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
+        let domain = parts[1].lowercased()
+        for suffix in [".iam.gserviceaccount.com"] where domain.hasSuffix(suffix) {
+            let project = domain.dropLast(suffix.count)
+            return project.isEmpty || project.contains(".") ? nil : String(project)
+        }
+        if domain == "appspot.gserviceaccount.com" { return String(parts[0]) }
+        return nil
+    }
+
+    static func issuer(_ claims: JSONValue, providerID: String?) -> RuleResult {
+        let iss = claims["iss"]?.stringValue, sub = claims["sub"]?.stringValue
+        let rule = "iss/sub"
+        switch (iss, sub) {
+        case (nil, nil): return RuleResult(rule, .fail, "no iss and no sub claim: Fleet Engine needs the service account in both")
+        case (nil, _): return RuleResult(rule, .fail, "no iss claim")
+        case (_, nil): return RuleResult(rule, .fail, "no sub claim")
+        case let (iss?, sub?) where iss != sub: return RuleResult(rule, .fail, "iss \"\(iss)\" and sub \"\(sub)\" differ; both must be the service account")
+        case let (iss?, _):
+            guard let project = serviceAccountProject(iss) else {
+                if providerID != nil {
+                    return RuleResult(rule, .warn, "\(iss) is not a service-account email, so its project cannot be matched to --provider-id")
+                }
+                return RuleResult(rule, .warn, "\(iss) is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)")
+            }
+            if let providerID, providerID.lowercased() != project {
+                return RuleResult(rule, .fail, "\(iss) belongs to project \(project), not --provider-id \(providerID)")
+            }
+            return RuleResult(rule, .ok, "\(iss) (project \(project))")
+        }
+    }
+
+    // MARK: - Audience and times
+
+    static func audienceRule(_ aud: JSONValue?) -> RuleResult {
+        let audience = fleetEngineAudience
+        switch aud {
+        case .string(let exact)? where exact == audience: return RuleResult("aud", .ok, audience)
+        case nil: return RuleResult("aud", .fail, "no aud claim, expected \(audience)")
+        case .string(let other)?:
+            let hint = other.hasPrefix(audience) || audience.hasPrefix(other) ? " (exact match required)" : ""
+            return RuleResult("aud", .fail, "aud is \(other), expected \(audience)\(hint)")
+        case let other?: return RuleResult("aud", .fail, "aud is a JSON \(other.typeName), expected the string \(audience)")
+        }
+    }
+
+    static func times(_ claims: JSONValue, now: Date) -> [RuleResult] {
+        var results: [RuleResult] = []
+        var values: [String: Int64] = [:]
+        for name in ["iat", "exp"] {
+            switch claims[name] {
+            case nil: results.append(RuleResult(name, .fail, "no \(name) claim"))
+            case .int(let v)?: values[name] = v
+            case .double(let d)?: results.append(RuleResult(name, .fail, "\(name) is \(d), not an integer"))
+            case let other?: results.append(RuleResult(name, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
+            }
+        }
+        let nowSeconds = now.timeIntervalSince1970
+        if let iat = values["iat"] {
+            // Double: a hostile iat can be Int64.max, and the difference must not trap.
+            let ahead = Double(iat) - nowSeconds
+            let shown = TokenResponseDecoder.wholeSeconds(ahead)
+            if ahead > refusedSkew {
+                results.append(RuleResult("iat", .fail, "iat is \(shown) s in the future; Fleet Engine refuses beyond \(Int(refusedSkew)) s (a clock is wrong)"))
+            } else if ahead > warnedSkew {
+                results.append(RuleResult("iat", .warn, "iat is \(shown) s in the future: clock skew (Fleet Engine refuses beyond \(Int(refusedSkew)) s)"))
+            } else {
+                results.append(RuleResult("iat", .ok, ahead > 0 ? "\(shown) s in the future, within skew" : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
+            }
+        }
+        if let exp = values["exp"] {
+            let left = Double(exp) - nowSeconds
+            let shown = TokenResponseDecoder.wholeSeconds(left)
+            if left <= 0 {
+                results.append(RuleResult("exp", .fail, "expired \(TokenResponseDecoder.wholeSeconds(-left)) s ago"))
+            } else {
+                results.append(RuleResult("exp", .ok, "\(shown) s left"))
+            }
+        }
+        if let iat = values["iat"], let exp = values["exp"] {
+            let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
+            if exp < iat {
+                results.append(RuleResult("lifetime", .fail, "exp \(exp) is before iat \(iat)"))
+            } else if overflow || lifetime > maximumLifetime {
+                let shown = overflow ? "more than \(Int64.max)" : "\(lifetime)"
+                results.append(RuleResult("lifetime", .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
+            } else if lifetime < shortestUsefulLifetime {
+                results.append(RuleResult("lifetime", .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs ask for at least five minutes and will fetch again at every call"))
+            } else {
+                results.append(RuleResult("lifetime", .ok, "\(lifetime) s"))
+            }
+        }
+        return results
+    }
+
+    // MARK: - Authorization
+
+    static func authorization(_ value: JSONValue?, kind: ProviderKind, id: String?) -> RuleResult {
+        let rule = "authorization"
+        guard let value else { return RuleResult(rule, .fail, "no authorization claim; a \(kind) token needs authorization.\(kind.claimName)") }
+        guard case .object(let members) = value else {
+            return RuleResult(rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(kind.claimName)")
+        }
+        let unknown = members.keys.filter { !knownAuthorizationClaims.contains($0) }.sorted()
+        let unknownNote = unknown.isEmpty ? "" : "; unknown claim\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))"
+        let claim = kind.claimName
+        guard let found = members[claim] else {
+            let present = members.keys.sorted().joined(separator: ", ")
+            return RuleResult(rule, .fail, "no authorization.\(claim)" + (present.isEmpty ? "" : " (has \(present))"))
+        }
+        guard let foundID = found.stringValue else {
+            return RuleResult(rule, .fail, "authorization.\(claim) is a JSON \(found.typeName), expected a string")
+        }
+        if foundID == "*" {
+            return RuleResult(rule, .warn, "\(claim) is \"*\": covers every \(kind.idNoun.replacingOccurrences(of: " ID", with: "")), too broad for a device" + unknownNote)
+        }
+        if let id, foundID != id {
+            return RuleResult(rule, .fail, "authorization.\(claim) is \"\(foundID)\", not the requested \"\(id)\"")
+        }
+        if !unknown.isEmpty { return RuleResult(rule, .warn, "\(claim) \(foundID)" + unknownNote) }
+        return RuleResult(rule, .ok, "\(claim) \(foundID)")
+    }
+
+    // MARK: - Clock
+
+    /// The backend's clock against ours, from its `Date` header, and its token's `iat` against
+    /// its own clock. Fleet Engine judges `iat` and `exp` by Google's time, so a backend whose
+    /// clock is off mints tokens that are refused everywhere.
+    public static func clock(serverDate: Date, now: Date, iat: Int64?) -> RuleResult {
+        let skew = now.timeIntervalSince(serverDate)
+        let shown = TokenResponseDecoder.wholeSeconds(abs(skew))
+        let direction = skew >= 0 ? "behind" : "ahead of"
+        var text = abs(skew) < 2 ? "backend clock agrees with this machine's (Date header)"
+            : "backend clock is \(shown) s \(direction) this machine's (Date header)"
+        if let iat {
+            let iatOffset = TokenResponseDecoder.wholeSeconds(Double(iat) - serverDate.timeIntervalSince1970)
+            text += "; iat is \(iatOffset >= 0 ? "+" : "")\(iatOffset) s from the backend's time"
+        }
+        if abs(skew) >= refusedSkew {
+            return RuleResult("clock", .warn, text + "; one of the clocks is wrong by more than \(Int(refusedSkew)) s and Fleet Engine will refuse tokens minted by the wrong one")
+        }
+        if abs(skew) > warnedSkew { return RuleResult("clock", .warn, text + ": clock skew") }
+        return RuleResult("clock", .ok, text)
+    }
+}
