@@ -14,8 +14,18 @@ public enum HTTPDate {
         return nil
     }
 
-    /// IMF-fixdate, the one form senders must use.
-    public static func format(_ date: Date) -> String { formatter(formats[0]).string(from: date) }
+    /// IMF-fixdate, the one form senders must use. Built from `gmtime_r`, not a DateFormatter:
+    /// the embedded server stamps every answer with it, and a formatter per call costs more than that.
+    public static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
 
     private static let asctime = "EEE MMM d HH:mm:ss yyyy"
     private static let rfc850 = "EEEE, dd-MMM-yy HH:mm:ss 'GMT'"

@@ -98,7 +98,7 @@ public struct TokenResponseDecoder: Sendable {
     }
 
     /// The error a caller sees for failed rules, or nil when none failed. A wrong ID and an
-    /// expired token keep their own cases: they are the ones users most need to tell apart.
+    /// expired token alone keep their own cases: they are the ones users most need to tell apart.
     public static func error(for findings: [RuleResult], jwt: DecodedJWT, kind: ProviderKind, id: String, now: Date) -> FleetAuthError? {
         let failures = findings.failures
         guard let only = failures.first else { return nil }
@@ -110,7 +110,8 @@ public struct TokenResponseDecoder: Sendable {
                 return .wrongID(claim: kind.claimName, expected: id, found: found)
             }
         }
-        return .rejected(failures)
+        // A clock that is off is no failure itself, but it is often the cause of one: it goes along.
+        return .rejected(failures + findings.filter { $0.rule == "clock" && $0.level == .warn })
     }
 
     /// When the token stops being served: the signed `exp`, or the body's expiry when it is

@@ -96,7 +96,9 @@ struct TokenRequestHandler: HTTPHandler {
         default:
             break
         }
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+        // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store",
+                                                       FlyingFox.HTTPHeader("Date"): HTTPDate.format(Date())], body: body)
     }
 
     /// Why `id` cannot be minted for, or nil when it can.

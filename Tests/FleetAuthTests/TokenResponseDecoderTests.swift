@@ -159,7 +159,12 @@ import Testing
         let future = TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds + 1200, exp: nowSeconds + 4800)
         var response = TestJWT.response(future, expiresAtSeconds: nowSeconds + 4800)
         response = TransportResponse(status: 200, body: response.body, headers: ["Date": HTTPDate.format(ahead)])
-        #expect(throws: FleetAuthError.rejected([RuleResult("iat", .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)")])) {
+        #expect(throws: FleetAuthError.rejected([
+            RuleResult("iat", .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"),
+            // The likely cause travels with the failure.
+            RuleResult("clock", .warn, "backend clock is 1200 s ahead of this machine's (Date header); iat is +0 s from the backend's time; "
+                       + "one of the clocks is wrong by more than 600 s and Fleet Engine will refuse tokens minted by the wrong one"),
+        ])) {
             try decoder().decode(response, id: "t1", now: now)
         }
         // Its own clock in step with ours, the backend's tokens pass, and the skew is measured.

@@ -161,3 +161,109 @@ import Testing
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }
+
+/// The same rules inside the provider: a failing rule is a failed fetch that caches nothing,
+/// a warning is cached with the token and published with it.
+@Suite struct ProviderRulesTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let t = 1_800_000_000
+    static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
+
+    struct Variant: Sendable, CustomTestStringConvertible {
+        let name: String
+        let header: [String: String?]
+        let claims: [String: JSONValue?]
+        let rule: String
+        var testDescription: String { name }
+    }
+
+    static func token(_ variant: Variant) -> String {
+        var header: [String: Any] = ["alg": "RS256", "typ": "JWT", "kid": "k1"]
+        for (k, v) in variant.header { header[k] = v }
+        var claims: [String: JSONValue] = [
+            "iss": .string(account), "sub": .string(account), "aud": .string(JWTInspector.fleetEngineAudience),
+            "iat": .int(Int64(t)), "exp": .int(Int64(t + 3600)), "authorization": .object(["tripid": .string("trip-1")]),
+        ]
+        for (k, v) in variant.claims { claims[k] = v }
+        return "\(TestJWT.encode(header)).\(JWTInspector.base64URLEncode(Data(JSONValue.object(claims).description.utf8))).c2ln"
+    }
+
+    static let failing: [Variant] = [
+        Variant(name: "alg HS256", header: ["alg": "HS256"], claims: [:], rule: "alg"),
+        Variant(name: "typ other", header: ["typ": "at+jwt"], claims: [:], rule: "typ"),
+        Variant(name: "no kid", header: ["kid": nil], claims: [:], rule: "kid"),
+        Variant(name: "no iss", header: [:], claims: ["iss": nil], rule: "iss/sub"),
+        Variant(name: "iss and sub differ", header: [:], claims: ["sub": .string("x@y.iam.gserviceaccount.com")], rule: "iss/sub"),
+        Variant(name: "aud not exact", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")], rule: "aud"),
+        Variant(name: "iat fractional", header: [:], claims: ["iat": .double(Double(t) + 0.5)], rule: "iat"),
+        Variant(name: "iat 20 min ahead", header: [:], claims: ["iat": .int(Int64(t + 1200)), "exp": .int(Int64(t + 3000))], rule: "iat"),
+        Variant(name: "lifetime 2 h", header: [:], claims: ["exp": .int(Int64(t + 7200))], rule: "lifetime"),
+        Variant(name: "no authorization", header: [:], claims: ["authorization": nil], rule: "authorization"),
+        Variant(name: "tripid of another trip with a bad aud", header: [:],
+                claims: ["authorization": .object(["tripid": .string("trip-2")]), "aud": .string("x")], rule: "authorization"),
+    ]
+
+    static let warning: [Variant] = [
+        Variant(name: "no typ", header: ["typ": nil], claims: [:], rule: "typ"),
+        Variant(name: "issuer not a service account", header: [:], claims: ["iss": .string("a@example.com"), "sub": .string("a@example.com")], rule: "iss/sub"),
+        Variant(name: "iat 2 min ahead", header: [:], claims: ["iat": .int(Int64(t + 120))], rule: "iat"),
+        Variant(name: "lifetime 2 min", header: [:], claims: ["exp": .int(Int64(t + 120))], rule: "lifetime"),
+        Variant(name: "wildcard", header: [:], claims: ["authorization": .object(["tripid": .string("*")])], rule: "authorization"),
+    ]
+
+    func provider(serving token: String, providerID: String? = nil) -> (ConsumerTokenProvider, EventRecorder) {
+        var endpoint = consumerEndpoint()
+        endpoint.providerID = providerID
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let transport = FakeTransport { _ in
+            TransportResponse(status: 200, body: Data("{\"jwt\":\"\(token)\",\"expirationTimestamp\":\((Self.t + 3600) * 1000)}".utf8))
+        }
+        return (ConsumerTokenProvider(endpoint: endpoint, transport: transport, clock: ManualClock(Self.now), events: events), recorder)
+    }
+
+    @Test(arguments: failing)
+    func aFailingRuleIsAFetchErrorAndNothingIsCached(_ variant: Variant) async throws {
+        let (provider, recorder) = provider(serving: Self.token(variant))
+        do {
+            _ = try await provider.fetchToken(for: trip("trip-1"))
+            Issue.record("\(variant.name) was served")
+        } catch let error as FleetAuthError {
+            switch error {
+            case .rejected(let failures): #expect(failures.contains { $0.rule == variant.rule }, "\(failures)")
+            case .wrongID(let claim, _, _): #expect(variant.rule == "authorization" && claim == "tripid")
+            default: Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(await provider.cachedToken == nil)
+        let failed = await recorder.next { $0.failure != nil }
+        #expect(failed != nil, "the failure is published")
+    }
+
+    @Test(arguments: warning)
+    func aWarningIsCachedAndPublishedWithTheToken(_ variant: Variant) async throws {
+        let (provider, recorder) = provider(serving: Self.token(variant))
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let cached = try #require(await provider.cachedToken)
+        #expect(cached.findings.first { $0.rule == variant.rule }?.level == .warn, "\(cached.findings)")
+        let fetched = try #require(await recorder.next { $0.isFetched })
+        guard case .fetched(let token, _) = fetched.kind else { return }
+        #expect(token.warnings.contains { $0.hasPrefix("\(variant.rule): ") })
+    }
+
+    @Test func aProviderIDThatDoesNotMatchTheIssuerIsRefused() async throws {
+        let good = Self.token(Variant(name: "good", header: [:], claims: [:], rule: ""))
+        let (matching, _) = provider(serving: good, providerID: "my-project")
+        _ = try await matching.fetchToken(for: trip("trip-1"))
+        let (other, _) = provider(serving: good, providerID: "their-project")
+        await #expect(throws: FleetAuthError.rejected([RuleResult("iss/sub", .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project")])) {
+            try await other.fetchToken(for: trip("trip-1"))
+        }
+    }
+
+    @Test func withoutAVerifierTheSignatureIsNotedAsNotChecked() async throws {
+        let (provider, _) = provider(serving: Self.token(Variant(name: "good", header: [:], claims: [:], rule: "")))
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(await provider.cachedToken?.signature == .signatureNotConfigured)
+    }
+}

@@ -1,0 +1,121 @@
+import FleetAuth
+import Foundation
+import FlyingFox
+import Testing
+
+/// Tokens minted by Python's `cryptography` (scripts/mint-foreign-token.py), not jwt-kit: the real
+/// binary must judge a stranger's tokens and key sets the same way it judges its own.
+@Suite(.serialized) struct ForeignTokenEndToEndTests {
+    struct Minted: Decodable {
+        var token: String
+        var tampered: String
+        var jwks: FleetAuth.JSONValue
+        var kid: String
+    }
+
+    static func mint(_ arguments: [String]) throws -> Minted {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", BinaryRunner.packageRoot.appendingPathComponent("scripts/mint-foreign-token.py").path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "mint-foreign-token.py failed: \(errors)")
+        return try JSONDecoder().decode(Minted.self, from: data)
+    }
+
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).json").path
+    }
+
+    /// A loopback backend serving `body` for every path, with `headers`; returns its base URL.
+    static func serve(_ body: @escaping @Sendable () -> Data, headers: @escaping @Sendable () -> [FlyingFox.HTTPHeader: String] = { [:] })
+        async throws -> (HTTPServer, String) {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+        await server.appendRoute("*") { _ in HTTPResponse(statusCode: .ok, headers: headers(), body: body()) }
+        Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case .ip4(_, let port)? = await server.listeningAddress else { throw CocoaError(.featureUnsupported) }
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    /// Runs the binary off the cooperative pool: it blocks, and the in-process backend needs the pool.
+    static func run(_ arguments: [String]) async throws -> BinaryRunner.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try BinaryRunner.run(arguments) }) }.start()
+        }
+    }
+
+    @Test func decodeVerifiesAForeignTokenAgainstAKeySetFileAndRefusesATamperedOne() throws {
+        let jwks = Self.temporaryPath("foreign-jwks")
+        defer { try? FileManager.default.removeItem(atPath: jwks) }
+        let minted = try Self.mint(["--claim", "tripid=trip-7", "--jwks-out", jwks])
+        let good = try BinaryRunner.run(["decode", "--jwks", jwks, "--trip-id", "trip-7", "--provider-id", "foreign-project", minted.token])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("Fleet Engine would accept it\n"))
+        #expect(good.stdout.contains("✓ signature      RS256 verified with key python-key-1 from \(jwks)"))
+        #expect(good.stdout.contains("✓ iss/sub        python-minter@foreign-project.iam.gserviceaccount.com (project foreign-project)"))
+
+        let forged = try BinaryRunner.run(["decode", "--jwks", jwks, minted.tampered])
+        #expect(forged.status == 1)
+        #expect(forged.stdout.contains("✗ signature      signature does not verify against key python-key-1 from \(jwks)"))
+        #expect(forged.stderr.hasPrefix("tokendash decode: Fleet Engine would refuse this token: signature: "))
+    }
+
+    @Test func decodeFetchesAKeySetURLAndNamesAnUnknownKid() async throws {
+        let minted = try Self.mint(["--claim", "vehicleid=v-1"])
+        let other = try Self.mint(["--claim", "vehicleid=v-1", "--kid", "rotated-away"])
+        let keySet = Data(minted.jwks.description.utf8)
+        let (server, base) = try await Self.serve({ keySet })
+        defer { Task { await server.stop(timeout: 1) } }
+        let good = try await Self.run(["decode", "--jwks", "\(base)/jwks.json", minted.token])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("✓ signature      RS256 verified with key python-key-1 from \(base)/jwks.json"))
+        let unknown = try await Self.run(["decode", "--jwks", "\(base)/jwks.json", other.token])
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.contains("✗ signature      kid rotated-away not in the JWKS at \(base)/jwks.json (key rotated or deleted?)"))
+    }
+
+    @Test func decodeRefusesABadKeySetFileBeforeAnything() throws {
+        let path = Self.temporaryPath("bad-jwks")
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try BinaryRunner.run(["decode", "--jwks", path, "a.b.c"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--jwks: \(path) is not a JWKS"))
+    }
+
+    /// `watch` against a backend whose clock (and so its tokens) runs 20 minutes ahead: the token
+    /// is refused with the reason, and the skew is measured from the `Date` header.
+    @Test func watchRefusesTokensFromABackendTwentyMinutesAheadAndVerifiesGoodOnes() async throws {
+        let jwks = Self.temporaryPath("watch-jwks")
+        defer { try? FileManager.default.removeItem(atPath: jwks) }
+        let ahead = try Self.mint(["--claim", "tripid=trip-0001", "--iat-offset", "1200", "--lifetime", "1800"])
+        let good = try Self.mint(["--claim", "vehicleid=vehicle-0001", "--jwks-out", jwks])
+        let expiry = Int(Date().timeIntervalSince1970 + 600) * 1000
+        let (tripServer, tripBase) = try await Self.serve(
+            { Data("{\"jwt\":\"\(ahead.token)\",\"expirationTimestamp\":\(expiry)}".utf8) },
+            headers: { [.init("Date"): HTTPDate.format(Date().addingTimeInterval(1200))] })
+        let (vehicleServer, vehicleBase) = try await Self.serve(
+            { Data("{\"jwt\":\"\(good.token)\",\"expirationTimestamp\":\(expiry)}".utf8) },
+            headers: { [.init("Date"): HTTPDate.format(Date())] })
+        defer { Task { await tripServer.stop(timeout: 1); await vehicleServer.stop(timeout: 1) } }
+        let result = try await Self.run(["watch", "--duration", "1.5", "--events", "fetched,fetch_failed", "--jwks", jwks,
+                                         "--consumer-url", "\(tripBase)/t/{tripId}", "--driver-url", "\(vehicleBase)/v/{vehicleId}"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let failed = try #require(lines.first { $0.contains("\"event\":\"fetch_failed\"") && $0.contains("\"provider\":\"consumer\"") }, "\(result.stdout)")
+        // 1199 or 1200: the token was minted a moment before the watch began.
+        #expect(failed.contains("token rejected: iat: iat is 1") && failed.contains(" s in the future; Fleet Engine refuses beyond 600 s"), "\(failed)")
+        // The cause goes with it: the backend's clock, read from its Date header.
+        #expect(failed.contains("; clock: backend clock is 1") && failed.contains("s ahead of this machine's (Date header)"), "\(failed)")
+        let fetched = try #require(lines.first { $0.contains("\"event\":\"fetched\"") && $0.contains("\"provider\":\"driver\"") }, "\(result.stdout)")
+        #expect(fetched.contains("\"signature\":\"ok\""))
+        #expect(fetched.contains("\"fingerprint\":\"\(TokenFingerprint.of(good.token))\""))
+        #expect(fetched.contains("\"clock_skew_s\":0") || fetched.contains("\"clock_skew_s\":1") || fetched.contains("\"clock_skew_s\":-1"), "\(fetched)")
+        #expect(!lines.contains { $0.contains("\"event\":\"fetched\"") && $0.contains("\"provider\":\"consumer\"") }, "the skewed token was never served")
+    }
+}
