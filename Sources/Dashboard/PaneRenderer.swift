@@ -22,7 +22,10 @@ struct PaneRenderer {
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
-        if let clockLine { lines.append(clockLine) }
+        // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
+        if let clockLine, innerHeight >= 14 || (pane.token?.clockSkew).map({ abs($0) > TokenRules.warnedSkew }) == true {
+            lines.append(clockLine)
+        }
         if let error = pane.lastError, pane.token != nil {
             lines.append(contentsOf: Self.wrapped("Last error", error, role: .error, width: innerWidth, maxLines: errorLines(innerHeight)))
         }
@@ -163,10 +166,28 @@ struct PaneRenderer {
         return Line(label: "Checks", segments)
     }
 
-    /// The backend's clock against this machine's, when its response had a `Date` header.
+    /// The backend's clock against this machine's, when its response had a `Date` header, and
+    /// the token's `iat` against the backend's clock: the two numbers that explain a skew refusal.
     private var clockLine: Line? {
-        guard let token = pane.token, let clock = token.findings.last(where: { $0.rule == "clock" }) else { return nil }
-        return Line(label: "Clock", [(clock.reason, clock.level == .ok ? .dim : .warning)])
+        guard let token = pane.token, let skew = token.clockSkew else { return nil }
+        let serverTime = token.receivedAt.addingTimeInterval(-skew)
+        let iat = token.jwt.claims["iat"]?.intValue.map { Double($0) - serverTime.timeIntervalSince1970 }
+        func signed(_ t: TimeInterval) -> String {
+            let n = TokenResponseDecoder.wholeSeconds(t.rounded())
+            return n > 0 ? "+\(n)" : n < 0 ? "−\(-n)" : "0"
+        }
+        // Short enough for an 80-column pane: the signs say which way, the label says which clocks.
+        var segments: [(String, StyleRole)] = [("skew \(signed(skew)) s", .text)]
+        if let iat { segments.append((", iat \(signed(iat)) s", .text)) }
+        segments.append((" vs backend", .dim))
+        if abs(skew) >= TokenRules.refusedSkew {
+            segments.append(("  refused past \(Int(TokenRules.refusedSkew)) s", .error))
+        } else if abs(skew) > TokenRules.warnedSkew {
+            segments.append(("  clock skew", .warning))
+        } else {
+            segments.append((" (Date header)", .dim))
+        }
+        return Line(label: "Clock", segments)
     }
 
     private func countersLine(width: Int) -> Line {

@@ -206,7 +206,7 @@ public enum TokenRules {
                 let shown = overflow ? "more than \(Int64.max)" : "\(lifetime)"
                 results.append(RuleResult("lifetime", .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
             } else if lifetime < shortestUsefulLifetime {
-                results.append(RuleResult("lifetime", .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs ask for at least five minutes and will fetch again at every call"))
+                results.append(RuleResult("lifetime", .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
             } else {
                 results.append(RuleResult("lifetime", .ok, "\(lifetime) s"))
             }

@@ -60,22 +60,37 @@ import Testing
 
     @Test func theVerdictShowsItsWorstFindingAndTheClock() {
         var state = Fixtures.state()
-        let token = Fixtures.token(.consumer, id: "trip-0001", findings: [
+        var token = Fixtures.token(.consumer, id: "trip-0001", findings: [
             RuleResult("alg", .ok, "RS256"),
             RuleResult("lifetime", .warn, "60 s, under 300 s"),
             RuleResult("clock", .warn, "backend clock is 1200 s behind this machine's (Date header)"),
             RuleResult("signature", .ok, "RS256 verified"),
         ])
+        // This machine runs 1200 s ahead of the backend's Date header, and so does the token's iat.
+        token.clockSkew = 1200
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
         let text = Fixtures.text(state)
         #expect(text.contains("Checks     ! lifetime: 60 s, under 300 s  (+1 more)"))
-        #expect(text.contains("Clock      backend clock is 1200 s behind this machine's (Date header)"))
+        #expect(text.contains("Clock      skew +1200 s, iat +1200 s vs backend  refused past 600 s"))
         #expect(text.contains("08:00:00  warning                 lifetime: 60 s, under 300 s"))
         #expect(text.contains("fetched          10 ms  expires 08:01:00  #\(token.fingerprint)"))
         var signed = Fixtures.state()
         let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult("signature", .ok, "RS256 verified")])
         Fixtures.apply(&signed, Fixtures.event(.consumer, "trip-0001", .fetched(good, latency: 0.01), at: 0))
         #expect(Fixtures.text(signed).contains("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
+    }
+
+    @Test func aWarningEveryTokenCarriesIsLoggedOnce() {
+        var state = Fixtures.state()
+        let short = [RuleResult("lifetime", .warn, "60 s, under 300 s")]
+        for (i, at) in [0.0, 30, 60].enumerated() {
+            let token = Fixtures.token(.consumer, id: "trip-0001", issued: Fixtures.t0.addingTimeInterval(at), findings: short)
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: at))
+            #expect(state.consumer.log.filter { $0.event == "warning" }.count == 1, "after fetch \(i + 1)")
+        }
+        let skewed = Fixtures.token(.consumer, id: "trip-0001", findings: short + [RuleResult("iat", .warn, "iat is 90 s in the future")])
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(skewed, latency: 0.01), at: 90))
+        #expect(state.consumer.log.filter { $0.event == "warning" }.map(\.detail) == ["iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s"])
     }
 
     @Test func longBackendURLsGiveWayToThemeAndStatus() {

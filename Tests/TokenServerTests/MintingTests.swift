@@ -33,7 +33,7 @@ import Testing
             let cached = try #require(await provider.cachedToken)
             // The provider read expirationTimestamp (epoch ms) and it agrees with the JWT's exp; the
             // one warning is the demo lifetime's, shorter than the SDKs' five minutes.
-            #expect(cached.warnings == ["lifetime: 60 s, under 300 s: the SDKs ask for at least five minutes and will fetch again at every call"])
+            #expect(cached.warnings == ["lifetime: 60 s, under 300 s: the SDKs will fetch again at every call"])
             #expect(cached.expiresAt == Date(timeIntervalSince1970: TimeInterval(claims.exp)))
         }
     }
