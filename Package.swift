@@ -15,10 +15,29 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Provider cores: fetch, cache, refresh, events. No UI, no server.
+        // Provider cores: fetch, cache, refresh, events. No UI, no server, and no package
+        // dependencies: scripts/fuzz.sh compiles these files with bare swiftc.
         .target(name: "FleetAuth"),
+        // The real HTTP(S) transport behind `TokenTransport`: AsyncHTTPClient, private CAs,
+        // redirects followed by hand (loops named), every failure in words.
+        .target(
+            name: "HTTPTransport",
+            dependencies: [
+                "FleetAuth",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback.
         .target(
             name: "TokenServer",
@@ -48,15 +67,31 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "TokenServer", "Dashboard", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "Dashboard", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
-        .executableTarget(name: "tokendash-bench", dependencies: ["FleetAuth", "TokenServer", "Fleet", "Dashboard"]),
+        .executableTarget(
+            name: "tokendash-bench",
+            dependencies: [
+                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "Dashboard",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         .testTarget(
             name: "FleetAuthTests",
-            dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox"),
+                // A private CA, certificates and an HTTPS server made at test time.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["tokendash", "FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]),
@@ -64,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "TokenServer", "FleetAuth",
+                "TokenServer", "FleetAuth", "HTTPTransport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import HTTPTransport
 import TokenServer
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
@@ -12,6 +13,10 @@ struct BackendSession: Sendable {
     let vehicles: SimulatedSDKs<VehicleAuthorizationContext>
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
+    let transport: HTTPClientTransport
+
+    /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
+    var insecure: Bool { transport.isInsecure }
 
     /// Starts the embedded server when no URLs were given, then builds the providers.
     static func start(_ options: BackendOptions) async throws -> BackendSession {
@@ -22,7 +27,7 @@ struct BackendSession: Sendable {
             base = try await embedded.start().absoluteString
             server = embedded
         }
-        let transport = URLSessionTransport()
+        let transport = try HTTPClientTransport(trust: options.trust)
         let events = EventBroadcaster()
         let consumer = options.endpoint(.consumer, embeddedBase: base)
         let driver = options.endpoint(.driver, embeddedBase: base)
@@ -32,7 +37,7 @@ struct BackendSession: Sendable {
                                  events: events, refreshMargin: options.refreshMargin),
             vehicles: SimulatedSDKs(ids: options.initialIDs(.driver), endpoint: driver, transport: transport,
                                     events: events, refreshMargin: options.refreshMargin),
-            consumerEndpoint: consumer, driverEndpoint: driver)
+            consumerEndpoint: consumer, driverEndpoint: driver, transport: transport)
     }
 
     /// Runs both groups' location-update loops until the returned task is cancelled.
@@ -49,11 +54,12 @@ struct BackendSession: Sendable {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
             return "embedded on 127.0.0.1:\(port)"
         }
-        return "\(consumerEndpoint.urlTemplate) | \(driverEndpoint.urlTemplate)"
+        return "\(URLRedactor.redact(consumerEndpoint.urlTemplate)) | \(URLRedactor.redact(driverEndpoint.urlTemplate))"
     }
 
     func stop() async {
         events.finish()
         await server?.stop()
+        await transport.shutdown()
     }
 }
