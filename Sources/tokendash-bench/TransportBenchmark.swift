@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import TokenServer
 
 /// CPU cost of a token fetch through each transport: the same loopback responder (a fixed token
 /// JSON, no minting, so the transport dominates), N sequential then N concurrent GETs, process CPU
@@ -15,12 +16,13 @@ enum TransportBenchmark {
         // A realistic body: a Fleet-Engine-sized JWT (about 800 bytes) in the sample backend's JSON.
         let jwt = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9." + String(repeating: "A", count: 400) + "." + String(repeating: "s", count: 342)
         let body = Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8)
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+        // Nagle off, as the embedded server has it: otherwise every fetch waits 40 ms for a delayed ACK.
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, pool: NoDelaySocketPool(), logger: .disabled)
         await server.appendRoute("*") { _ in HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body) }
         let serving = Task { try await server.run() }
         try await server.waitUntilListening()
         guard case .ip4(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no port") }
-        let url = URL(string: "http://127.0.0.1:\(port)/token/driver/vehicle-1")!
+        guard let url = URL(string: "http://127.0.0.1:\(port)/token/driver/vehicle-1") else { throw FleetAuthError.other("no URL") }
 
         let baseline = URLSessionTransport()
         let ahc = try HTTPClientTransport()
