@@ -129,6 +129,18 @@ import Testing
         await server.stop(timeout: 1)
     }
 
+    @Test func aBodyThatStallsAfterTheHeadTimesOut() async throws {
+        // AsyncHTTPClient's own deadline ends with the response head; the body needs our timer.
+        let server = try RawSocketServer { connection in
+            RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Length: 4000\r\n\r\n{\"jwt\":".utf8))
+            return .hold
+        }
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        await #expect(throws: FleetAuthError.timeout(seconds: 1)) { _ = try await get("\(server.base)/t", timeout: 1) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test func anUnknownHostIsADNSFailure() async {
         #expect(await failure("http://no-such-host.invalid:8080/t") == .unreachable(url: "http://no-such-host.invalid:8080/t", reason: "DNS: no such host \"no-such-host.invalid\""))
     }
