@@ -20,14 +20,21 @@ struct BackendSession: Sendable {
 
     /// Starts the embedded server when no URLs were given, then builds the providers.
     static func start(_ options: BackendOptions) async throws -> BackendSession {
+        // Made first: a CA file that holds no certificate stops us before a server is started.
+        let transport = try HTTPClientTransport(trust: options.trust)
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
-            let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
-            base = try await embedded.start().absoluteString
-            server = embedded
+            do {
+                let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+                base = try await embedded.start().absoluteString
+                server = embedded
+            } catch {
+                // An HTTPClient dropped without shutdown traps in debug builds.
+                await transport.shutdown()
+                throw error
+            }
         }
-        let transport = try HTTPClientTransport(trust: options.trust)
         let events = EventBroadcaster()
         let consumer = options.endpoint(.consumer, embeddedBase: base)
         let driver = options.endpoint(.driver, embeddedBase: base)
