@@ -15,15 +15,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Provider cores: fetch, cache, refresh, events. No UI, no server.
-        // swift-crypto only for token fingerprints (SHA-256); see TokenFingerprint for the fuzz build.
+        // Provider cores: fetch, cache, refresh, rules, events. No UI, no server, no transport.
+        // swift-crypto only for token fingerprints (SHA-256); scripts/fuzz.sh compiles these files
+        // with bare swiftc, where TokenFingerprint falls back (see there).
         .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
         .target(
             name: "TokenSignatures",
             dependencies: ["FleetAuth", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        // The real HTTP(S) transport behind `TokenTransport`: AsyncHTTPClient, private CAs,
+        // redirects followed by hand (loops named), every failure in words.
+        .target(
+            name: "HTTPTransport",
+            dependencies: [
+                "FleetAuth",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
         ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback.
         .target(
@@ -54,21 +73,37 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "TokenServer", "TokenSignatures", "Dashboard", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "Dashboard", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
-        .executableTarget(name: "tokendash-bench", dependencies: ["FleetAuth", "TokenServer", "Fleet", "Dashboard"]),
+        .executableTarget(
+            name: "tokendash-bench",
+            dependencies: [
+                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "Dashboard",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         .testTarget(
             name: "FleetAuthTests",
-            dependencies: ["FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox"),
+                // A private CA, certificates and an HTTPS server made at test time.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Signatures checked against key sets from files and loopback URLs, with keys made in the test.
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth",
+                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
@@ -79,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "TokenServer", "FleetAuth",
+                "TokenServer", "FleetAuth", "HTTPTransport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),

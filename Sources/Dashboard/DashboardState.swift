@@ -27,6 +27,8 @@ public struct DashboardState: Equatable, Sendable {
     public var themeNames: [String]
     /// Header text: where tokens come from.
     public var backend: String
+    /// TLS certificates are not verified (`--insecure`); the header warns in red.
+    public var insecure = false
     /// Fault injection needs the embedded server.
     public var faultsAvailable: Bool
     public var activeFaults: [ProviderKind: String] = [:]

@@ -61,7 +61,8 @@ public enum Renderer {
                 .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", "))
         }
         let clock = Format.clock(state.now, state.timeZone)
-        let room = canvas.width - clock.count - 2
+        let warning = state.insecure ? "⚠ TLS NOT VERIFIED" : ""
+        let room = canvas.width - clock.count - 2 - (warning.isEmpty ? 0 : warning.count + 1)
         // Long backend URLs give way, so theme and live/paused always show.
         let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count
         var backend = state.backend
@@ -69,6 +70,7 @@ public enum Renderer {
         if backend.count > backendRoom { backend = String(backend.prefix(backendRoom - 1)) + "…" }
         let parts = ["tokendash", backend] + rest
         canvas.putTruncated(" " + parts.joined(separator: " │ "), x: 0, y: 0, width: room, role: .header)
+        if !warning.isEmpty { canvas.put(warning, x: room, y: 0, role: .error) }
         canvas.put(clock, x: canvas.width - clock.count - 1, y: 0, role: .header)
     }
 

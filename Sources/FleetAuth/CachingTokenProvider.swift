@@ -42,7 +42,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
 
     public init(
         endpoint: TokenEndpoint,
-        transport: any TokenTransport = URLSessionTransport(),
+        transport: any TokenTransport,
         refreshMargin: TimeInterval = 300,
         backoff: BackoffPolicy = BackoffPolicy(),
         clock: any ProviderClock = SystemClock(),

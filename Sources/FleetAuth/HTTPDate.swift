@@ -4,15 +4,7 @@ import Foundation
 /// RFC 850 and asctime forms that old servers and proxies still send in `Date` and `Retry-After`.
 public enum HTTPDate {
     /// `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`.
-    public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        // asctime pads a one-digit day with a space; collapsing runs of spaces lets one format read both.
-        let collapsed = trimmed.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        for format in formats {
-            if let date = formatter(format).date(from: format == asctime ? collapsed : trimmed) { return date }
-        }
-        return nil
-    }
+    public static func parse(_ text: String) -> Date? { RetryAfter.httpDate(text.trimmingCharacters(in: .whitespaces)) }
 
     /// IMF-fixdate, the one form senders must use. Built from `gmtime_r`, not a DateFormatter:
     /// the embedded server stamps every answer with it, and a formatter per call costs more than that.
@@ -25,19 +17,5 @@ public enum HTTPDate {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
-
-    private static let asctime = "EEE MMM d HH:mm:ss yyyy"
-    private static let rfc850 = "EEEE, dd-MMM-yy HH:mm:ss 'GMT'"
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", rfc850, asctime]
-
-    private static func formatter(_ format: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        // RFC 9110: an RFC 850 two-digit year more than 50 years ahead is in the past century.
-        formatter.twoDigitStartDate = Date(timeIntervalSinceNow: -50 * 365.25 * 86_400)
-        return formatter
     }
 }

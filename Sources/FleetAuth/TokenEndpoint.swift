@@ -53,20 +53,53 @@ public struct TokenEndpoint: Sendable {
         return TokenEndpoint(kind: kind, urlTemplate: trimmed + path)
     }
 
+    /// The request URL for `id`. The ID is percent-encoded for where it goes so that the backend
+    /// decodes exactly the ID typed: every byte but the RFC 3986 unreserved ones is encoded (`/ ? # ; + & =`
+    /// and `%` included), and in a path an ID of only dots is encoded too (`.` -> `%2E`), or clients and
+    /// servers would resolve `.` / `..` as dot segments and ask for another resource.
     public func url(for id: String) throws(FleetAuthError) -> URL {
         let placeholders = ["{\(kind.idParameter)}", "{id}"]
         if let placeholder = placeholders.first(where: { urlTemplate.contains($0) }) {
-            let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) ?? id
+            let onlyDots = !id.isEmpty && id.allSatisfy { $0 == "." }
+            let escaped = Self.percentEncode(id, keepingDots: !onlyDots)
             guard let url = URL(string: urlTemplate.replacingOccurrences(of: placeholder, with: escaped)) else {
                 throw .invalidURL(urlTemplate)
             }
             return url
         }
-        guard var components = URLComponents(string: urlTemplate) else { throw .invalidURL(urlTemplate) }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: kind.idParameter, value: id)]
-        guard let url = components.url else { throw .invalidURL(urlTemplate) }
-        return url
+        guard let url = URL(string: urlTemplate) else { throw .invalidURL(urlTemplate) }
+        // Appended by hand: URLComponents.queryItems leaves `+`, `;` and `=` as they are, and servers
+        // read a `+` as a space.
+        let fragmentStart = urlTemplate.firstIndex(of: "#") ?? urlTemplate.endIndex
+        let beforeFragment = urlTemplate[..<fragmentStart]
+        let separator = beforeFragment.contains("?") ? (beforeFragment.hasSuffix("?") || beforeFragment.hasSuffix("&") ? "" : "&") : "?"
+        let item = kind.idParameter + "=" + Self.percentEncode(id, keepingDots: true)
+        guard url.scheme != nil, let withID = URL(string: beforeFragment + separator + item + urlTemplate[fragmentStart...]) else {
+            throw .invalidURL(urlTemplate)
+        }
+        return withID
     }
+
+    /// Every UTF-8 byte except ASCII letters, digits, `-`, `_`, `~` (and `.` when kept) as `%XX`.
+    static func percentEncode(_ text: String, keepingDots: Bool) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: ".") where keepingDots:
+                out.append(".")
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 
 public struct HTTPHeader: Sendable, Equatable {

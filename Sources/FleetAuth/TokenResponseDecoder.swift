@@ -65,7 +65,7 @@ public struct TokenResponseDecoder: Sendable {
         guard response.body.count <= endpoint.maxBodyBytes else { throw .bodyTooLarge(limit: endpoint.maxBodyBytes) }
         let json: JSONValue
         do { json = try JSONValue.decode(response.body) } catch {
-            if response.body.isEmpty { throw .notJSON("empty body") }
+            if response.body.isEmpty { throw .notJSON("backend answered HTTP \(response.status) with an empty body") }
             if Self.isHTML(response) {
                 let title = Self.htmlTitle(response.body).map { " titled \"\(Self.shorten($0, max: 60))\"" } ?? ""
                 throw .notJSON("an HTML page\(title), often a proxy's or login page")
@@ -188,18 +188,7 @@ public struct TokenResponseDecoder: Sendable {
 
     /// The `Retry-After` header as whole seconds from now: delta-seconds or an HTTP date, capped at
     /// an hour (a token never lives longer, so a longer wait is a misconfigured server).
-    public static func retryAfterSeconds(_ value: String?, now: Date) -> Int? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let seconds: TimeInterval
-        if let delta = Int(text) {
-            seconds = TimeInterval(delta)
-        } else if let date = HTTPDate.parse(text) {
-            seconds = date.timeIntervalSince(now).rounded(.up)
-        } else {
-            return nil
-        }
-        return Int(min(max(seconds, 0), TimeInterval(JWTInspector.maximumLifetime)))
-    }
+    public static func retryAfterSeconds(_ value: String?, now: Date) -> Int? { RetryAfter.seconds(value, now: now) }
 
     /// A number of seconds as an Int without trapping on values an `Int` cannot hold (a token's
     /// claims can say 1e300); for messages and display.

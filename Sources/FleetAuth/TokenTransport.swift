@@ -30,7 +30,7 @@ public struct TransportResponse: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// The one HTTP GET a provider makes. Real code uses `URLSessionTransport`; tests swap in fakes.
+/// The one HTTP GET a provider makes. Real code uses `HTTPClientTransport` (module HTTPTransport); tests swap in fakes.
 /// Implementations throw `FleetAuthError` (unreachable, timeout, bodyTooLarge, cancelled).
 public protocol TokenTransport: Sendable {
     func get(_ request: TransportRequest) async throws -> TransportResponse

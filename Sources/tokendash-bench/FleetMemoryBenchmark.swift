@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import HTTPTransport
 import TokenServer
 
 /// Peak memory of a 10,000-trip + 10,000-vehicle fleet fetching from the embedded server until every
@@ -12,7 +13,7 @@ enum FleetMemoryBenchmark {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 300))
         let base = try await server.start().absoluteString
         let baseline = peakResidentKiB()
-        let transport = URLSessionTransport()
+        let transport = try HTTPClientTransport()
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 1 << 16)
         let counter = Task { () -> (Int, Int) in
@@ -46,6 +47,7 @@ enum FleetMemoryBenchmark {
         let (fetched, failed) = await counter.value
         let peak = peakResidentKiB()
         await server.stop()
+        await transport.shutdown()
         let warmSeconds = Double(warm.components.seconds) + Double(warm.components.attoseconds) / 1e18
         MintBenchmark.printTable([
             ("providers", "\(2 * perKind)"),

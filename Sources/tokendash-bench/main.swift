@@ -8,6 +8,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "mint": MintBenchmark.run,
     "render": RenderBenchmark.run,
     "fleet": FleetMemoryBenchmark.run,
+    "transport": TransportBenchmark.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

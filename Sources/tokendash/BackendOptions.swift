@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
+import HTTPTransport
 import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
@@ -39,6 +40,12 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("header"), help: "Extra request header NAME:VALUE (repeatable).")
     var headers: [String] = []
 
+    @Option(name: .customLong("cacert"), help: "PEM file with the CA certificate(s) to trust for an https backend, instead of the system's (as curl --cacert).")
+    var caCertificates: String?
+
+    @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
+    var insecure = false
+
     @Option(name: .customLong("timeout"), help: "Request timeout in seconds.")
     var timeout: Double = 10
 
@@ -63,11 +70,15 @@ struct BackendOptions: ParsableArguments {
         for url in [consumerURL, driverURL].compactMap({ $0 }) {
             guard let parsed = URL(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
                   let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
-                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(url)")
+                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(URLRedactor.redact(url))")
             }
         }
         for header in headers where HTTPHeader(parsing: header) == nil {
             throw ValidationError("--header must be NAME:VALUE, got \(header)")
+        }
+        if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
+        if let path = caCertificates, !FileManager.default.isReadableFile(atPath: path) {
+            throw ValidationError("--cacert: cannot read \(path)")
         }
         guard refreshMargin >= 0 else { throw ValidationError("--refresh-margin must be 0 or more seconds") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
@@ -86,6 +97,14 @@ struct BackendOptions: ParsableArguments {
         guard let jwks else { return }
         guard case .file(let path) = KeySetLocation(argument: jwks) else { return }
         do { try JWKSVerifier.validate(file: path) } catch { throw ValidationError("--jwks: \(error.description)") }
+    }
+
+    /// How the transport checks an https backend's certificate.
+    var trust: HTTPClientTransport.Trust { Self.trust(insecure: insecure, caCertificates: caCertificates) }
+
+    static func trust(insecure: Bool, caCertificates: String?) -> HTTPClientTransport.Trust {
+        if insecure { return .insecure }
+        return caCertificates.map { .certificates(pemFile: $0) } ?? .system
     }
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet.

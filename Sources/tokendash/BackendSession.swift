@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import HTTPTransport
 import TokenServer
 import TokenSignatures
 
@@ -13,17 +14,28 @@ struct BackendSession: Sendable {
     let vehicles: SimulatedSDKs<VehicleAuthorizationContext>
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
+    let transport: HTTPClientTransport
+
+    /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
+    var insecure: Bool { transport.isInsecure }
 
     /// Starts the embedded server when no URLs were given, then builds the providers.
     static func start(_ options: BackendOptions) async throws -> BackendSession {
+        // Made first: a CA file that holds no certificate stops us before a server is started.
+        let transport = try HTTPClientTransport(trust: options.trust)
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
-            let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
-            base = try await embedded.start().absoluteString
-            server = embedded
+            do {
+                let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+                base = try await embedded.start().absoluteString
+                server = embedded
+            } catch {
+                // An HTTPClient dropped without shutdown traps in debug builds.
+                await transport.shutdown()
+                throw error
+            }
         }
-        let transport = URLSessionTransport()
         let events = EventBroadcaster()
         let consumer = options.endpoint(.consumer, embeddedBase: base)
         let driver = options.endpoint(.driver, embeddedBase: base)
@@ -38,7 +50,7 @@ struct BackendSession: Sendable {
                                  events: events, refreshMargin: options.refreshMargin, verifier: verifier),
             vehicles: SimulatedSDKs(ids: options.initialIDs(.driver), endpoint: driver, transport: transport,
                                     events: events, refreshMargin: options.refreshMargin, verifier: verifier),
-            consumerEndpoint: consumer, driverEndpoint: driver)
+            consumerEndpoint: consumer, driverEndpoint: driver, transport: transport)
     }
 
     /// Runs both groups' location-update loops until the returned task is cancelled.
@@ -55,11 +67,12 @@ struct BackendSession: Sendable {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
             return "embedded on 127.0.0.1:\(port)"
         }
-        return "\(consumerEndpoint.urlTemplate) | \(driverEndpoint.urlTemplate)"
+        return "\(URLRedactor.redact(consumerEndpoint.urlTemplate)) | \(URLRedactor.redact(driverEndpoint.urlTemplate))"
     }
 
     func stop() async {
         events.finish()
         await server?.stop()
+        await transport.shutdown()
     }
 }

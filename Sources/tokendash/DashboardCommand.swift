@@ -58,11 +58,12 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(1)
         }
-        let state = DashboardState(
+        var state = DashboardState(
             consumerID: await session.trips.id(at: 0), driverID: await session.vehicles.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.server != nil,
             themeName: initialTheme.name, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
             trips: backend.trips, vehicles: backend.vehicles)
+        state.insecure = session.insecure
         let inbox = ActionInbox()
         let stream = session.events.subscribe(buffer: 1 << 16)
         let pump = Task { for await event in stream { inbox.send(.event(event)) } }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetAuth
 import Foundation
+import HTTPTransport
 import TokenSignatures
 
 /// Shows what is inside a token and judges it by the rules Fleet Engine applies, the same rules
@@ -31,6 +32,14 @@ struct DecodeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("provider-id"), help: "The Google Cloud project the issuer must belong to.")
     var providerID: String?
+
+    @Option(name: .customLong("cacert"), help: "Trust this PEM CA file when fetching an https --jwks URL.")
+    var caCertificates: String?
+
+    @Flag(name: .customLong("insecure"), help: "Fetch an https --jwks URL without verifying its certificate.")
+    var insecure = false
+
+    private var trust: HTTPClientTransport.Trust { BackendOptions.trust(insecure: insecure, caCertificates: caCertificates) }
 
     func validate() throws {
         if tripID != nil && vehicleID != nil { throw ValidationError("give --trip-id or --vehicle-id, not both") }
@@ -63,8 +72,11 @@ struct DecodeCommand: AsyncParsableCommand {
 
         let (kind, id) = expectation(for: jwt)
         var results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: providerID)
-        let verifier = JWKSVerifier(keySet: jwks.map(KeySetLocation.init(argument:)), transport: URLSessionTransport())
+        let transport: HTTPClientTransport
+        do { transport = try HTTPClientTransport(trust: trust) } catch { throw Self.failure("\(error)") }
+        let verifier = JWKSVerifier(keySet: jwks.map(KeySetLocation.init(argument:)), transport: transport)
         results.append(await verifier.verify(text, jwt: jwt))
+        await transport.shutdown()
         let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)"
         let failures = results.failures
         let warnings = results.filter { $0.level == .warn }.count

@@ -51,12 +51,20 @@ struct WatchCommand: AsyncParsableCommand {
         do {
             session = try await BackendSession.start(backend)
         } catch {
-            FileHandle.standardError.write(Data("tokendash watch: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("tokendash watch: \(URLRedactor.redactURLs(in: "\(error)"))\n".utf8))
             throw ExitCode(1)
         }
         if let server = session.server, let url = await server.baseURL {
             FileHandle.standardError.write(Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("tokendash watch: backend \(session.backendDescription)\n".utf8))
         }
+        if session.insecure {
+            FileHandle.standardError.write(Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
+        }
+        let insecure = session.insecure
+        // Every line says so, not just the first: a consumer may read any slice of the stream.
+        func marked(_ line: String) -> String { insecure && line.hasPrefix("{\"") ? "{\"insecure\":true," + line.dropFirst() : line }
         let encoder = WatchEventEncoder(reveal: reveal)
         let shown = shownEvents
         let stream = session.events.subscribe(buffer: 1 << 16)
@@ -66,7 +74,7 @@ struct WatchCommand: AsyncParsableCommand {
                 counters[event.provider, default: ProviderCounters()].record(event)
                 if let shown, !shown.contains(event.name) { continue }
                 // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
-                FileHandle.standardOutput.write(Data((encoder.encode(event) + "\n").utf8))
+                FileHandle.standardOutput.write(Data((marked(encoder.encode(event)) + "\n").utf8))
             }
             return counters
         }
@@ -85,6 +93,6 @@ struct WatchCommand: AsyncParsableCommand {
         await loops.value
         await session.stop()
         let counters = await printer.value
-        if summary { FileHandle.standardOutput.write(Data((encoder.summary(counters) + "\n").utf8)) }
+        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters)) + "\n").utf8)) }
     }
 }

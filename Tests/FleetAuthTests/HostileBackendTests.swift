@@ -65,7 +65,7 @@ import Glibc
     func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock()) -> ConsumerTokenProvider {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         endpoint.timeout = timeout
-        return ConsumerTokenProvider(endpoint: endpoint, refreshMargin: 0, clock: clock)
+        return ConsumerTokenProvider(endpoint: endpoint, transport: testTransport, refreshMargin: 0, clock: clock)
     }
 
     @Test func aConnectionResetMidBodyIsReported() async throws {
@@ -74,7 +74,7 @@ import Glibc
             return .reset
         }
         defer { server.stop() }
-        await #expect(throws: FleetAuthError.unreachable(url: "\(server.base)/token/consumer/t", reason: "connection lost before the response was complete (reset or closed)")) {
+        await #expect(throws: FleetAuthError.unreachable(url: "\(server.base)/token/consumer/t", reason: "connection reset by the backend (TCP RST) before the response was complete")) {
             try await provider(server.base).fetchToken(for: trip("t"))
         }
     }

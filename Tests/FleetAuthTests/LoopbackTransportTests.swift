@@ -38,7 +38,7 @@ struct LoopbackServer {
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.driver, base: server.base)
         endpoint.headers = [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")]
-        let provider = DriverTokenProvider(endpoint: endpoint)
+        let provider = DriverTokenProvider(endpoint: endpoint, transport: testTransport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))
         _ = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
@@ -53,7 +53,7 @@ struct LoopbackServer {
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
         endpoint.timeout = 0.3
-        let provider = ConsumerTokenProvider(endpoint: endpoint)
+        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: testTransport)
         await #expect(throws: FleetAuthError.timeout(seconds: 0.3)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -61,7 +61,7 @@ struct LoopbackServer {
 
     @Test func aDeadServerIsUnreachable() async throws {
         // Nothing listens on port 1 of loopback; the connection is refused at once.
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"))
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: testTransport)
         await #expect(throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -72,7 +72,7 @@ struct LoopbackServer {
             HTTPResponse(statusCode: .ok, body: Data(repeating: 0x41, count: 1 << 20))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base))
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport)
         await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -83,7 +83,7 @@ struct LoopbackServer {
             HTTPResponse(statusCode: .forbidden, body: Data("{\"error\":\"session expired\"}".utf8))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base))
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport)
         await #expect(throws: FleetAuthError.httpStatus(code: 403, body: "{\"error\":\"session expired\"}")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }

@@ -114,7 +114,7 @@ import Testing
         expectError(.httpStatus(code: 500, body: "boom"), body("boom\nmore", status: 500))
         expectError(.httpStatus(code: 404, body: ""), body("", status: 404))
         expectError(.notJSON("cannot parse \"<xml/>\""), body("<xml/>"))
-        expectError(.notJSON("empty body"), body(""))
+        expectError(.notJSON("backend answered HTTP 200 with an empty body"), body(""))
         expectError(.notJSON("top level is a array, not an object"), body("[1]"))
         expectError(.missingKey("jwt"), body("{\"token\":\"x\"}"))
         expectError(.missingKey("expirationTimestamp"), body("{\"jwt\":\"\(good)\"}"), mode: .absolute)

@@ -10,7 +10,7 @@ import Testing
         var result: FleetAuthError?
         try await withServer(lifetime: 60) { s in
             await s.server.setFault(fault, for: .consumer)
-            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer, timeout: timeout))
+            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer, timeout: timeout), transport: s.transport)
             do {
                 let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
                 Issue.record("\(fault) still gave a token: \(token.prefix(20))…")
@@ -57,7 +57,7 @@ import Testing
     @Test func latencyWithinTheTimeoutOnlyDelays() async throws {
         try await withServer { s in
             await s.server.setFault(.latency(milliseconds: 300), for: .driver)
-            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             let start = ContinuousClock.now
             let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
             #expect(ContinuousClock.now - start >= .milliseconds(300))
@@ -69,7 +69,7 @@ import Testing
         try await withServer { s in
             await s.server.setFault(.http500, for: .driver)
             #expect(await s.server.faults() == [.driver: .http500])
-            let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer))
+            let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
             _ = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
             await s.server.setFault(.drop, for: .both)
             #expect(await s.server.faults() == [.driver: .drop, .consumer: .drop])
@@ -85,7 +85,7 @@ import Testing
             #expect(json["driver"]?["name"] == .string("wrong-id"))
             #expect(json["consumer"] == .null)
             #expect(await s.server.faults() == [.driver: .wrongID])
-            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             await #expect(throws: FleetAuthError.wrongID(claim: "vehicleid", expected: "v", found: "not-v")) {
                 try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v"))
             }

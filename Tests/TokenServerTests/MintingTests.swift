@@ -7,7 +7,7 @@ import Testing
 @Suite struct MintingTests {
     @Test func consumerProviderGetsAVerifiableTripToken() async throws {
         try await withServer { s in
-            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer))
+            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
             let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-42"))
             let claims = try await s.verify(token)
             #expect(claims.authorization == ["tripid": "trip-42"])
@@ -25,7 +25,7 @@ import Testing
 
     @Test func driverProviderGetsAVerifiableVehicleToken() async throws {
         try await withServer(lifetime: 60) { s in
-            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+            let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle_7.b"))
             let claims = try await s.verify(token)
             #expect(claims.authorization == ["vehicleid": "vehicle_7.b"])

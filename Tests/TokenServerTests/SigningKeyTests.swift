@@ -54,7 +54,7 @@ struct KeyDirectory {
         let base = try await server.start()
         let s = RunningServer(server: server, base: base)
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer))
+        let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
         let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-pem"))
         let claims = try await s.verify(token)
         #expect(claims.authorization == ["tripid": "trip-pem"])
@@ -79,7 +79,7 @@ struct KeyDirectory {
         let base = try await server.start()
         let s = RunningServer(server: server, base: base)
         defer { Task { await server.stop() } }
-        let provider = DriverTokenProvider(endpoint: s.endpoint(.driver))
+        let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "veh"))
         let claims = try await s.verify(token)
         #expect(claims.iss == "fleet-minter@demo.iam.gserviceaccount.com")

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import HTTPTransport
 import JWTKit
 import Testing
 @testable import TokenServer
@@ -14,6 +15,13 @@ enum SharedKey {
     }()
 }
 
+/// One transport for the whole run, never shut down: it lives as long as the process.
+enum SharedTransport {
+    static let transport: HTTPClientTransport = {
+        do { return try HTTPClientTransport() } catch { fatalError("cannot make the test transport: \(error)") }
+    }()
+}
+
 /// An embedded server on a free loopback port for one test.
 struct RunningServer {
     let server: EmbeddedTokenServer
@@ -25,6 +33,8 @@ struct RunningServer {
         let base = try await server.start()
         return RunningServer(server: server, base: base)
     }
+
+    var transport: HTTPClientTransport { SharedTransport.transport }
 
     func endpoint(_ kind: ProviderKind, timeout: TimeInterval = 5) -> TokenEndpoint {
         var endpoint = TokenEndpoint.sampleBackend(kind, base: base.absoluteString)

@@ -1,10 +1,22 @@
 import FleetAuth
 import Foundation
 import FlyingFox
+import HTTPTransport
 import Synchronization
 import Testing
 import TokenSignatures
 @testable import TokenServer
+
+/// One real HTTP client for the whole run; it lives as long as the process, so it is never
+/// dropped running (which AsyncHTTPClient traps on in debug builds).
+let sharedTransport: HTTPClientTransport = {
+    do { return try HTTPClientTransport() } catch { fatalError("cannot make the test transport: \(error)") }
+}()
+
+/// The key-set fetch timeout in tests that must succeed: the end-to-end suites block the
+/// cooperative pool's threads while a child process runs, and an in-process loopback server can
+/// wait seconds for a thread on a 2-core machine. The tests that time out on purpose keep theirs.
+let slowMachineTimeout: TimeInterval = 60
 
 /// Two RSA keys for the whole run (generating one takes a while): tokens signed by one must not
 /// verify against the other's key set.
@@ -84,7 +96,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     @Test func aKeySetFileVerifiesAGoodTokenAndRefusesATamperedOne() async throws {
         let path = try keySetFile(try Keys.jwks(Keys.a))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let verifier = JWKSVerifier(keySet: .file(path), transport: URLSessionTransport())
+        let verifier = JWKSVerifier(keySet: .file(path), transport: sharedTransport)
         let token = try await Keys.mint(Keys.a)
         #expect(await verifier.verify(token, jwt: try decoded(token)) == RuleResult("signature", .ok, "RS256 verified with key key-a from \(path)"))
         // The claims now name another trip, under the signature made for trip-1.
@@ -99,7 +111,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         defer { try? FileManager.default.removeItem(atPath: path) }
         let impostor = SigningKey(privateKey: Keys.b.privateKey, keyID: "key-a", accountEmail: nil)
         let token = try await Keys.mint(impostor)
-        let result = await JWKSVerifier(keySet: .file(path), transport: URLSessionTransport()).verify(token, jwt: try decoded(token))
+        let result = await JWKSVerifier(keySet: .file(path), transport: sharedTransport).verify(token, jwt: try decoded(token))
         #expect(result.level == .fail)
         #expect(result.reason.hasPrefix("signature does not verify against key key-a from \(path)"))
     }
@@ -108,7 +120,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         let server = try await KeySetServer(try Keys.jwks(Keys.a))
         defer { Task { await server.stop() } }
         let clock = ManualClock()
-        let verifier = JWKSVerifier(keySet: .url(server.url), transport: URLSessionTransport(), clock: clock)
+        let verifier = JWKSVerifier(keySet: .url(server.url), transport: sharedTransport, clock: clock, timeout: slowMachineTimeout)
         let first = try await Keys.mint(Keys.a)
         #expect(await verifier.verify(first, jwt: try decoded(first)).level == .ok)
         #expect(await verifier.verify(first, jwt: try decoded(first)).level == .ok)
@@ -136,7 +148,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         let server = try await KeySetServer(try Keys.jwks(Keys.a))
         defer { Task { await server.stop() } }
         let base = server.base
-        let verifier = JWKSVerifier(keySet: nil, transport: URLSessionTransport(),
+        let verifier = JWKSVerifier(keySet: nil, transport: sharedTransport, timeout: slowMachineTimeout,
                                     googleURL: { URL(string: "\(base)/service_accounts/v1/metadata/jwk/\($0)") })
         let token = try await Keys.mint(Keys.a)
         #expect(await verifier.verify(token, jwt: try decoded(token)).level == .ok)
@@ -147,7 +159,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
 
     @Test func anUnreachableKeySetIsNotCheckedRatherThanFailed() async throws {
         // Port 9 on loopback: nothing listens, the connection is refused at once.
-        let verifier = JWKSVerifier(keySet: nil, transport: URLSessionTransport(),
+        let verifier = JWKSVerifier(keySet: nil, transport: sharedTransport,
                                     googleURL: { URL(string: "http://127.0.0.1:9/jwk/\($0)") })
         let token = try await Keys.mint(Keys.a)
         let result = await verifier.verify(token, jwt: try decoded(token))
@@ -157,7 +169,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
 
     @Test func anIssuerThatIsNoServiceAccountIsNotChecked() async throws {
         let token = try await TokenMinter(key: Keys.a, issuer: "backend@example.com", lifetime: 600).mint(.consumer, id: "t").jwt
-        let result = await JWKSVerifier(keySet: nil, transport: URLSessionTransport()).verify(token, jwt: try decoded(token))
+        let result = await JWKSVerifier(keySet: nil, transport: sharedTransport).verify(token, jwt: try decoded(token))
         #expect(result == RuleResult("signature", .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched"))
     }
 
@@ -192,8 +204,9 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
 
     @Test func theEmbeddedServersTokensVerifyAgainstItsOwnJWKS() async throws {
         try await withServer { _, base in
-            let transport = URLSessionTransport()
-            let verifier = JWKSVerifier(keySet: .url(base.appendingPathComponent(".well-known/jwks.json")), transport: transport)
+            let transport = sharedTransport
+            let verifier = JWKSVerifier(keySet: .url(base.appendingPathComponent(".well-known/jwks.json")), transport: transport,
+                                        timeout: slowMachineTimeout)
             let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: transport, verifier: verifier)
             _ = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
             let cached = try #require(await provider.cachedToken)
@@ -208,8 +221,8 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-b-\(UUID().uuidString).json").path
             try Keys.jwks(SigningKey(privateKey: Keys.b.privateKey, keyID: "key-a", accountEmail: nil)).write(to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: URLSessionTransport(),
-                                                 verifier: JWKSVerifier(keySet: .file(path), transport: URLSessionTransport()))
+            let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: sharedTransport,
+                                                 verifier: JWKSVerifier(keySet: .file(path), transport: sharedTransport))
             await #expect(throws: FleetAuthError.rejected([RuleResult("signature", .fail,
                 "signature does not verify against key key-a from \(path): the token was altered or signed by another key")])) {
                 try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))

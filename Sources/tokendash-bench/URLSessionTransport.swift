@@ -1,16 +1,18 @@
+import FleetAuth
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// HTTP GET through URLSession, with a hard cap on the body: the delegate cancels the
-/// transfer as soon as the cap is crossed instead of buffering whatever the server sends.
-public final class URLSessionTransport: TokenTransport {
+/// The transport tokendash used before HTTPTransport: HTTP GET through Linux URLSession (libcurl),
+/// with a hard cap on the body. Kept only as the `transport` benchmark's baseline; it cannot trust a
+/// private CA, reach `http://[::1]`, or say why a request failed.
+final class URLSessionTransport: TokenTransport {
     private let session: URLSession
     private let receiver: Receiver
 
-    public init() {
+    init() {
         let config = URLSessionConfiguration.ephemeral
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.httpMaximumConnectionsPerHost = 16
@@ -20,7 +22,7 @@ public final class URLSessionTransport: TokenTransport {
 
     deinit { session.invalidateAndCancel() }
 
-    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+    func get(_ request: TransportRequest) async throws -> TransportResponse {
         // URLSession on Linux does not apply a request's own timeoutInterval reliably (seen: a 0.3 s
         // timeout waited 3 s), so the deadline is enforced here by racing a timer.
         try await withThrowingTaskGroup(of: TransportResponse.self) { group in
