@@ -36,6 +36,18 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         _ = try? await providers[index].fetchToken(for: Context(id: id))
     }
 
+    /// The SDKs whose provider holds no token valid at `now`, with the last failure if there was
+    /// one: what `watch` reports (and exits 1 for) when a run ends.
+    public func withoutValidToken(at now: Date) async -> [(id: String, lastError: String?)] {
+        var missing: [(id: String, lastError: String?)] = []
+        for (index, provider) in providers.enumerated() {
+            let (_, token) = await provider.snapshot
+            if let token, token.expiresAt > now { continue }
+            missing.append((ids[index], await provider.lastFailure?.description))
+        }
+        return missing
+    }
+
     /// One location update from SDKs `range`: each asks `callers` times concurrently.
     /// Failures are not thrown: they are in the event stream, where the user sees them.
     public func update(_ range: Range<Int>? = nil, callers: Int = 1) async {

@@ -117,6 +117,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     public var currentIdentifier: String? { currentID }
     /// The current ID and the cached token read in one step: two separate reads can straddle a switch.
     public var snapshot: (id: String?, token: FetchedToken?) { (currentID, cached) }
+    /// Why the last fetch failed, while no fetch has succeeded since.
+    public var lastFailure: FleetAuthError? { lastError }
     /// Whether a request to the backend is in flight now.
     public var isFetching: Bool { inFlight != nil }
 

@@ -19,7 +19,7 @@ public enum KeySetLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .file(let path): path
-        case .url(let url): url.absoluteString
+        case .url(let url): URLRedactor.redact(url.absoluteString)
         }
     }
 }

@@ -12,7 +12,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "Stop after this many seconds and exit 0.")
+    @Option(help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
     var duration: Double?
 
     @Option(help: "Simulated SDK callers per provider asking concurrently at each update.")
@@ -91,8 +91,19 @@ struct WatchCommand: AsyncParsableCommand {
         }
         loops.cancel()
         await loops.value
+        // Judged before the server stops: a health check asks whether every SDK holds a token now.
+        let now = Date()
+        let missing = await session.trips.withoutValidToken(at: now).map { ("trip", $0) }
+            + session.vehicles.withoutValidToken(at: now).map { ("vehicle", $0) }
         await session.stop()
         let counters = await printer.value
         if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters)) + "\n").utf8)) }
+        guard missing.isEmpty else {
+            let first = missing[0]
+            let cause = first.1.lastError.map { ": \($0)" } ?? ""
+            let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
+            FileHandle.standardError.write(Data("tokendash watch: \(first.0) \(first.1.id) ended without a valid token\(cause)\(more)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -52,7 +52,7 @@ import Testing
         let (server, base) = try await Self.startBackend()
         defer { Task { await server.stop(timeout: 1) } }
         let result = try await Self.watch(base, extra: [])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "the trip never got a token: \(result.stderr)")
         let output = result.stdout + result.stderr
         #expect(output.contains("\"event\":\"fetched\""), "the driver got its token")
         #expect(output.contains("backend answered HTTP 401 Unauthorized"), "the trip's failure is reported")
@@ -64,7 +64,7 @@ import Testing
         let (server, base) = try await Self.startBackend()
         defer { Task { await server.stop(timeout: 1) } }
         let result = try await Self.watch(base, extra: ["--reveal", "--events", "fetched,fetch_failed"])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "the trip never got a token: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         let fetched = lines.filter { $0.contains("\"event\":\"fetched\"") }
         #expect(!fetched.isEmpty && fetched.allSatisfy { $0.contains(Self.secretSignature) }, "--reveal prints the whole token")
