@@ -14,7 +14,8 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     case httpStatus(code: Int, body: String, retryAfter: Int? = nil)
     case bodyTooLarge(limit: Int)
     case notJSON(String)
-    case missingKey(String)
+    /// The key is not in the response; `present` lists the keys that are, `flag` names the option to set.
+    case missingKey(String, present: [String] = [], flag: String? = nil)
     case wrongType(key: String, expected: String, found: String)
     /// The expiry is a number, but no time: negative, not finite, or centuries away in the chosen mode.
     case invalidExpiry(key: String, value: String, reason: String)
@@ -47,7 +48,10 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
                 + (retryAfter.map { " (Retry-After \($0) s)" } ?? "") + (body.isEmpty ? "" : ": \(body)")
         case .bodyTooLarge(let limit): "response body larger than \(limit / 1024) KiB; refused"
         case .notJSON(let why): "response is not JSON: \(why)"
-        case .missingKey(let key): "response has no \"\(key)\" key"
+        case .missingKey(let key, let present, let flag):
+            "response has no \"\(key)\" key"
+                + (present.isEmpty ? "" : " (it has \(present.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")))")
+                + (flag.map { "; set \($0)" } ?? "")
         case .wrongType(let key, let expected, let found): "response key \"\(key)\" is a \(found), expected a \(expected)"
         case .invalidExpiry(let key, let value, let reason): "response key \"\(key)\" is \(value), not an expiry: \(reason)"
         case .alreadyExpired(let ago): "token already expired \(ago) s ago"

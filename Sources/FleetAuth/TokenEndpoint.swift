@@ -19,8 +19,10 @@ public struct TokenEndpoint: Sendable {
     public var kind: ProviderKind
     /// A URL with `{tripId}` / `{vehicleId}` (or `{id}`); without one, the ID is sent as a query item.
     public var urlTemplate: String
-    public var tokenKey: String
-    public var expiryKey: String
+    /// The key (or dotted path) of the token; nil detects the response's shape.
+    public var tokenKey: String?
+    /// The key (or dotted path) of the expiry; nil detects it, or falls back to the JWT's `exp`.
+    public var expiryKey: String?
     public var expiryMode: ExpiryMode
     public var headers: [HTTPHeader]
     public var timeout: TimeInterval
@@ -30,8 +32,8 @@ public struct TokenEndpoint: Sendable {
     public var providerID: String?
 
     public init(
-        kind: ProviderKind, urlTemplate: String, tokenKey: String = "jwt",
-        expiryKey: String = "expirationTimestamp", expiryMode: ExpiryMode = .auto,
+        kind: ProviderKind, urlTemplate: String, tokenKey: String? = nil,
+        expiryKey: String? = nil, expiryMode: ExpiryMode = .auto,
         headers: [HTTPHeader] = [], timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024,
         providerID: String? = nil
     ) {

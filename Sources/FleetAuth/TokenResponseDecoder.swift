@@ -16,6 +16,8 @@ public struct FetchedToken: Sendable, Equatable {
     public var fingerprint: String
     /// This machine's clock minus the backend's, from the response's `Date` header; nil without one.
     public var clockSkew: TimeInterval?
+    /// The response shape the token came in (detected or configured), as a person reads it.
+    public var shape: String?
     /// When the provider will start fetching this token's successor (the expiry itself when the
     /// margin is 0). Set by the provider as it caches the token; nil until then.
     public var refreshAt: Date?
@@ -63,26 +65,16 @@ public struct TokenResponseDecoder: Sendable {
             throw .httpStatus(code: response.status, body: Self.snippet(response), retryAfter: retryAfter)
         }
         guard response.body.count <= endpoint.maxBodyBytes else { throw .bodyTooLarge(limit: endpoint.maxBodyBytes) }
-        let json: JSONValue
-        do { json = try JSONValue.decode(response.body) } catch {
-            if response.body.isEmpty { throw .notJSON("backend answered HTTP \(response.status) with an empty body") }
-            if Self.isHTML(response) {
-                let title = Self.htmlTitle(response.body).map { " titled \"\(Self.shorten($0, max: 60))\"" } ?? ""
-                throw .notJSON("an HTML page\(title), often a proxy's or login page")
-            }
-            throw .notJSON("cannot parse \"\(Self.snippet(response, max: 40))\"")
+        var findings: [RuleResult] = []
+        let (rawToken, shape, expiryValue) = try locate(response)
+        var token = rawToken
+        // Some backends hand over the value of an Authorization header; the SDKs want the bare JWT.
+        if token.lowercased().hasPrefix("bearer ") {
+            token = String(token.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            findings.append(RuleResult("token field", .note, "stripped a \"Bearer \" prefix"))
         }
-        guard case .object(let fields) = json else { throw .notJSON("top level is a \(json.typeName), not an object") }
-        guard let tokenValue = fields[endpoint.tokenKey] else { throw .missingKey(endpoint.tokenKey) }
-        guard let token = tokenValue.stringValue else {
-            throw .wrongType(key: endpoint.tokenKey, expected: "string", found: Self.preview(tokenValue))
-        }
-        // An explicit mode names a key the backend must send; `auto` and `jwt` can do without.
-        let expiryValue = endpoint.expiryMode == .jwt ? nil : fields[endpoint.expiryKey]
-        if expiryValue == nil, endpoint.expiryMode != .auto, endpoint.expiryMode != .jwt { throw .missingKey(endpoint.expiryKey) }
-
         let jwt = try JWTInspector.decode(token)
-        var findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID)
+        findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID) + findings
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
             clockSkew = now.timeIntervalSince(date)
@@ -91,10 +83,69 @@ public struct TokenResponseDecoder: Sendable {
         if let error = Self.error(for: findings, jwt: jwt, kind: endpoint.kind, id: id, now: now) { throw error }
         // The rules passed, so exp is an integer in the future and at most an hour after iat.
         guard let exp = jwt.expiresAt else { throw .rejected([RuleResult("exp", .fail, "no exp claim")]) }
-        let (expiresAt, expiryFinding) = bodyExpiry(expiryValue, signed: exp, now: now)
+        let (expiresAt, expiryFinding) = bodyExpiry(expiryValue, shape: shape, signed: exp, now: now)
         if let expiryFinding { findings.append(expiryFinding) }
-        return FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
-                            findings: findings, clockSkew: clockSkew)
+        var fetched = FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
+                                   findings: findings, clockSkew: clockSkew)
+        fetched.shape = shape.name
+        return fetched
+    }
+
+    /// The token, the shape it came in, and the expiry value if the shape has one.
+    private func locate(_ response: TransportResponse) throws(FleetAuthError) -> (String, ResponseShape, JSONValue?) {
+        let json: JSONValue
+        do { json = try JSONValue.decode(response.body) } catch {
+            if response.body.isEmpty { throw .notJSON("backend answered HTTP \(response.status) with an empty body") }
+            if Self.isHTML(response) {
+                let title = Self.htmlTitle(response.body).map { " titled \"\(Self.shorten($0, max: 60))\"" } ?? ""
+                throw .notJSON("an HTML page\(title), often a proxy's or login page")
+            }
+            // A body that is just the token, as some backends send it (text/plain).
+            let text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if endpoint.tokenKey == nil, Self.looksLikeJWT(text) { return (text, .bareJWT, nil) }
+            throw .notJSON("cannot parse \"\(Self.snippet(response, max: 40))\"")
+        }
+        if case .string(let text) = json, endpoint.tokenKey == nil, Self.looksLikeJWT(text) { return (text, .bareJWT, nil) }
+        guard case .object(let fields) = json else { throw .notJSON("top level is a \(json.typeName), not an object") }
+        let wantedExpiry = endpoint.expiryMode == .jwt ? nil : endpoint.expiryKey
+        guard let shape = ResponseShape.detect(fields, tokenKey: endpoint.tokenKey, expiryKey: wantedExpiry),
+              let tokenKey = shape.tokenKey, let tokenValue = ResponseShape.lookup(tokenKey, in: fields) else {
+            let key = endpoint.tokenKey ?? ResponseShape.tokenKeys.joined(separator: "\" or \"")
+            throw .missingKey(key, present: fields.keys.sorted(), flag: "--token-key")
+        }
+        guard let token = tokenValue.stringValue else {
+            throw .wrongType(key: tokenKey, expected: "string", found: Self.preview(tokenValue))
+        }
+        guard endpoint.expiryMode != .jwt else { return (token, shape, nil) }
+        guard let expiryKey = shape.expiryKey else {
+            // An explicit mode says the backend sends an expiry: not finding one is a setup error.
+            guard endpoint.expiryMode == .auto else {
+                let known = ResponseShape.known.compactMap(\.expiryKey)
+                throw .missingKey(known.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: "\" or \""),
+                                  present: fields.keys.sorted(), flag: "--expiry-key (or --expiry jwt)")
+            }
+            return (token, shape, nil)
+        }
+        let expiryValue = ResponseShape.lookup(expiryKey, in: fields)
+        // A key the user named (or an explicit mode) must be there; a guessed one may be absent.
+        if expiryValue == nil, endpoint.expiryKey != nil || endpoint.expiryMode != .auto {
+            throw .missingKey(expiryKey, present: fields.keys.sorted(), flag: "--expiry-key (or --expiry jwt)")
+        }
+        return (token, shape, expiryValue)
+    }
+
+    /// Three base64url parts: enough to try it as a JWT and let the decoder name what is wrong.
+    private static func looksLikeJWT(_ text: String) -> Bool {
+        let body = text.lowercased().hasPrefix("bearer ") ? String(text.dropFirst(7)) : text
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].hasPrefix("eyJ") && body.unicodeScalars.allSatisfy { isBase64URLOrDot($0) }
+    }
+
+    private static func isBase64URLOrDot(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "A"..."Z", "a"..."z", "0"..."9", "-", "_", ".", "=", " ", "B": true
+        default: false
+        }
     }
 
     /// The error a caller sees for failed rules, or nil when none failed. A wrong ID and an
@@ -117,22 +168,29 @@ public struct TokenResponseDecoder: Sendable {
     /// When the token stops being served: the signed `exp`, or the body's expiry when it is
     /// earlier. A body number that cannot be a time for this token (past, beyond an hour, not a
     /// number) never refuses a token the JWT says is valid: it is reported and `exp` is used.
-    private func bodyExpiry(_ value: JSONValue?, signed exp: Date, now: Date) -> (Date, RuleResult?) {
-        let key = endpoint.expiryKey, mode = endpoint.expiryMode
+    private func bodyExpiry(_ value: JSONValue?, shape: ResponseShape, signed exp: Date, now: Date) -> (Date, RuleResult?) {
+        let key = shape.expiryKey ?? "expiry"
+        // A shape known to send milliseconds or a duration says how to read it; `auto` would guess.
+        let mode = endpoint.expiryMode == .auto ? shape.expiryMode : endpoint.expiryMode
         let claim = Self.wholeSeconds(exp.timeIntervalSince(now))
         guard let value else {
-            if mode == .jwt { return (exp, nil) }
-            return (exp, RuleResult("expiry field", .note, "no \"\(key)\" in the response; using the JWT exp (\(claim) s left)"))
-        }
-        guard let raw = value.numberValue else {
-            return (exp, RuleResult("expiry field", .warn, "\"\(key)\" is a \(Self.preview(value)), not a number; using the JWT exp (\(claim) s left)"))
+            if endpoint.expiryMode == .jwt { return (exp, nil) }
+            let missing = shape.expiryKey.map { "no \"\($0)\"" } ?? "no expiry key"
+            return (exp, RuleResult("expiry field", .note, "\(missing) in the response; using the JWT exp (\(claim) s left)"))
         }
         let date: Date
-        do { date = try expiry(raw, now: now) } catch {
-            return (exp, RuleResult("expiry field", .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
+        if let raw = value.numberValue ?? value.stringValue.flatMap(Self.numericString) {
+            // A number, or one written as a string (protobuf's JSON form of an int64).
+            do { date = try expiry(raw, key: key, mode: mode, now: now) } catch {
+                return (exp, RuleResult("expiry field", .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
+            }
+        } else if let text = value.stringValue, let parsed = Self.iso8601(text) {
+            date = parsed
+        } else {
+            return (exp, RuleResult("expiry field", .warn, "\"\(key)\" is a \(Self.preview(value)), not a number or an ISO-8601 time; using the JWT exp (\(claim) s left)"))
         }
         let said = Self.wholeSeconds(date.timeIntervalSince(now))
-        let reading = mode == .auto ? "" : " read as \(mode.rawValue)"
+        let reading = endpoint.expiryMode == .auto ? "" : " read as \(mode.rawValue)"
         if date <= now || said > JWTInspector.maximumLifetime + Int(Self.agreementTolerance) {
             let why = date <= now ? "in the past" : "beyond Fleet Engine's \(JWTInspector.maximumLifetime) s"
             return (exp, RuleResult("expiry field", .warn,
@@ -151,16 +209,32 @@ public struct TokenResponseDecoder: Sendable {
     public static let implausibleSeconds: TimeInterval = 1e10
 
     /// The backend's expiry as a date, or why the number cannot be one.
-    private func expiry(_ raw: Double, now: Date) throws(FleetAuthError) -> Date {
+    private func expiry(_ raw: Double, key: String, mode: ExpiryMode, now: Date) throws(FleetAuthError) -> Date {
         let shown = Self.format(raw)
-        guard raw.isFinite else { throw .invalidExpiry(key: endpoint.expiryKey, value: shown, reason: "not a finite number") }
-        guard raw >= 0 else { throw .invalidExpiry(key: endpoint.expiryKey, value: shown, reason: "negative") }
-        let date = Self.interpret(raw, mode: endpoint.expiryMode, now: now)
+        guard raw.isFinite else { throw .invalidExpiry(key: key, value: shown, reason: "not a finite number") }
+        guard raw >= 0 else { throw .invalidExpiry(key: key, value: shown, reason: "negative") }
+        let date = Self.interpret(raw, mode: mode, now: now)
         guard abs(date.timeIntervalSince(now)) < Self.implausibleSeconds else {
-            throw .invalidExpiry(key: endpoint.expiryKey, value: shown,
-                                 reason: "read as \(endpoint.expiryMode.rawValue) it is centuries away")
+            throw .invalidExpiry(key: key, value: shown, reason: "read as \(mode.rawValue) it is centuries away")
         }
         return date
+    }
+
+    /// A number written as a string, as protobuf's JSON writes an int64: digits, a sign, a point,
+    /// an exponent; not "NaN" or "inf", which Double(String) would take.
+    static func numericString(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy({ "0123456789+-.eE".unicodeScalars.contains($0) }) else { return nil }
+        return Double(trimmed)
+    }
+
+    /// `2026-11-23T20:00:00Z`, with or without fractional seconds or an offset.
+    static func iso8601(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
     }
 
     /// Reads a raw expiry number. `auto` goes by magnitude: above 1e11 is epoch milliseconds

@@ -24,12 +24,17 @@ public final class HTTPClientTransport: TokenTransport {
     public static let maximumRedirects = 10
 
     public let trust: Trust
+    private let reuseConnections: Bool
     private let client: HTTPClient
 
     /// Throws `FleetAuthError.other` when the CA file cannot be read or holds no certificate, so a
     /// typo in `--cacert` stops the program at start instead of failing every fetch.
-    public init(trust: Trust = .system) throws {
+    /// - Parameter reuseConnections: keep connections open between requests (the default). Tests
+    ///   turn it off: their loopback servers come and go on ports the OS hands out again, and a
+    ///   pooled connection to a server that is gone would carry the next test's request.
+    public init(trust: Trust = .system, reuseConnections: Bool = true) throws {
         self.trust = trust
+        self.reuseConnections = reuseConnections
         var tls = TLSConfiguration.makeClientConfiguration()
         switch trust {
         case .system:
@@ -133,6 +138,7 @@ public final class HTTPClientTransport: TokenTransport {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/json")
+        if !reuseConnections { request.headers.add(name: "Connection", value: "close") }
         for header in headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
         let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout * 1e9)))
         if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > cap {

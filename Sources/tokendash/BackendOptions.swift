@@ -13,11 +13,11 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("driver-url"), help: "Vehicle token URL template, e.g. https://host/token/driver/{vehicleId}.")
     var driverURL: String?
 
-    @Option(name: .customLong("token-key"), help: "JSON key holding the token.")
-    var tokenKey = "jwt"
+    @Option(name: .customLong("token-key"), help: "JSON key (or dotted path, e.g. data.token) holding the token. Default: detect the shape (jwt, token, access_token, or a bare JWT body).")
+    var tokenKey: String?
 
-    @Option(name: .customLong("expiry-key"), help: "JSON key holding the expiration.")
-    var expiryKey = "expirationTimestamp"
+    @Option(name: .customLong("expiry-key"), help: "JSON key (or dotted path) holding the expiration. Default: detect (expirationTimestamp, expiration_timestamp_ms, expires_in), else the JWT's exp.")
+    var expiryKey: String?
 
     @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it.")
     var expiry: ExpiryMode = .auto

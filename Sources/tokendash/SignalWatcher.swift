@@ -1,24 +1,49 @@
-import Dispatch
 import Foundation
 import Synchronization
 
+/// The write end of the self-pipe the signal handler writes to. Set once, before any handler is
+/// installed, and only read afterwards (from the handler, which may run on any thread).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
 /// Turns SIGINT and SIGTERM into an awaitable event, so commands shut down cleanly instead of dying mid-write.
+///
+/// A classic self-pipe, not a Dispatch signal source: on Linux, libdispatch reads signals through
+/// signalfd, which only sees a signal that stays pending, while the disposition must be SIG_IGN;
+/// a signal the kernel hands to a thread that does not block it (AsyncHTTPClient's NIO threads,
+/// made later) is then ignored and lost. Seen: SIGINT 50 ms after start left the dashboard running.
+/// A real handler runs on whichever thread gets the signal and only calls write(2), which is
+/// async-signal-safe; a thread of our own reads the pipe.
 final class SignalWatcher: Sendable {
-    // Holds the sources so they stay alive; only touched at init and deinit.
-    private let sources: Mutex<[any DispatchSourceSignal]>
     private let stream: AsyncStream<Int32>
 
     init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
-        sources = Mutex(signals.map { number in
-            // The default action would kill the process before the handler runs.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        })
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            // No pipe, no clean shutdown on signals: the default actions stay, which still end us.
+            continuation.finish()
+            return
+        }
+        signalPipeWriteEnd = fds[1]
+        let readEnd = fds[0]
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        Thread {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readEnd, &byte, 1)
+                if n == 1 { continuation.yield(Int32(byte)) } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }.start()
     }
 
     /// The next signal received.
@@ -26,6 +51,4 @@ final class SignalWatcher: Sendable {
         for await number in stream { return number }
         return nil
     }
-
-    deinit { sources.withLock { for s in $0 { s.cancel() } } }
 }

@@ -18,9 +18,9 @@ import Testing
         ]) + ".c2lnbmF0dXJl"
     }
 
-    @Test func aGoodTokenPrintsEveryRule() throws {
+    @Test func aGoodTokenPrintsEveryRule() async throws {
         let token = Self.token(trip: "trip-7", expiresIn: 300)
-        let result = try BinaryRunner.run(["decode", token])
+        let result = try await BinaryRunner.run(["decode", token])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""tripid" : "trip-7""#))
         #expect(result.stdout.contains("fingerprint: \(TokenFingerprint.of(token))\n"))
@@ -31,15 +31,15 @@ import Testing
         #expect(!result.stdout.contains("✗"))
     }
 
-    @Test func aTokenForAnotherTripFails() throws {
-        let result = try BinaryRunner.run(["decode", "--trip-id", "trip-8", Self.token(trip: "trip-7", expiresIn: 300)])
+    @Test func aTokenForAnotherTripFails() async throws {
+        let result = try await BinaryRunner.run(["decode", "--trip-id", "trip-8", Self.token(trip: "trip-7", expiresIn: 300)])
         #expect(result.status == 1)
         #expect(result.stdout.contains(#"✗ authorization  authorization.tripid is "trip-7", not the requested "trip-8""#))
         #expect(result.stderr.contains(#"authorization: authorization.tripid is "trip-7", not the requested "trip-8""#))
     }
 
-    @Test func anExpiredTokenFailsButIsStillShown() throws {
-        let result = try BinaryRunner.run(["decode", "-"], stdin: Self.token(trip: "trip-7", expiresIn: -30))
+    @Test func anExpiredTokenFailsButIsStillShown() async throws {
+        let result = try await BinaryRunner.run(["decode", "-"], stdin: Self.token(trip: "trip-7", expiresIn: -30))
         #expect(result.status == 1)
         #expect(result.stdout.contains("expired 3"))
         #expect(result.stdout.contains("Fleet Engine would refuse it: 1 rule failed"))
@@ -48,23 +48,23 @@ import Testing
     }
 
     /// Seen: `checks: ok` for a token issued 20 minutes ahead, and for one with no kid.
-    @Test func aFutureIatAndAMissingKidFail() throws {
+    @Test func aFutureIatAndAMissingKidFail() async throws {
         let now = Int(Date().timeIntervalSince1970)
-        let result = try BinaryRunner.run(["decode", Self.token(trip: "trip-7", expiresIn: 2400, header: ["alg": "RS256", "typ": "JWT"], iat: now + 1200)])
+        let result = try await BinaryRunner.run(["decode", Self.token(trip: "trip-7", expiresIn: 2400, header: ["alg": "RS256", "typ": "JWT"], iat: now + 1200)])
         #expect(result.status == 1)
         #expect(result.stdout.contains("  ✗ kid "))
         #expect(result.stdout.contains("  ✗ iat ") && result.stdout.contains("s in the future; Fleet Engine refuses beyond 600 s"))
         #expect(result.stdout.contains("Fleet Engine would refuse it: 2 rules failed"))
     }
 
-    @Test func aProviderIDThatDoesNotMatchTheIssuerFails() throws {
+    @Test func aProviderIDThatDoesNotMatchTheIssuerFails() async throws {
         let now = Int(Date().timeIntervalSince1970)
         let account = "minter@their-project.iam.gserviceaccount.com"
         let token = Self.part(["alg": "RS256", "typ": "JWT", "kid": "k1"]) + "." + Self.part([
             "aud": "https://fleetengine.googleapis.com/", "iss": account, "sub": account,
             "iat": now, "exp": now + 600, "authorization": ["tripid": "t"],
         ]) + ".c2lnbmF0dXJl"
-        let result = try BinaryRunner.run(["decode", "--provider-id", "my-project", token])
+        let result = try await BinaryRunner.run(["decode", "--provider-id", "my-project", token])
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ iss/sub"))
         #expect(result.stdout.contains("belongs to project their-project, not --provider-id my-project"))
@@ -75,18 +75,18 @@ import Testing
 
     /// Found after fuzzing the decoders: `decode` itself turned exp into an Int and trapped.
     @Test(arguments: ["1e300", "-1e300", "9223372036854775807", "-9223372036854775808"])
-    func anAbsurdExpIsReportedNotACrash(exp: String) throws {
+    func anAbsurdExpIsReportedNotACrash(exp: String) async throws {
         let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iat\":1,\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
         let token = Self.part(["alg": "RS256"]) + "." + JWTInspector.base64URLEncode(Data(claims.utf8)) + ".c2ln"
-        let result = try BinaryRunner.run(["decode", token])
+        let result = try await BinaryRunner.run(["decode", token])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("expires: epoch ") && result.stdout.contains("centur"), "\(result.stdout)")
         #expect(result.stderr.hasPrefix("tokendash decode: Fleet Engine would refuse this token: "))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func garbageIsOneClearLine() throws {
-        let result = try BinaryRunner.run(["decode", "not-a-token"])
+    @Test func garbageIsOneClearLine() async throws {
+        let result = try await BinaryRunner.run(["decode", "not-a-token"])
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(result.stderr.contains("token is not a JWT: expected 3 dot-separated parts, found 1"))

@@ -46,21 +46,21 @@ import Testing
     /// Runs the binary off the cooperative pool: it blocks, and the in-process backend needs the pool.
     static func run(_ arguments: [String]) async throws -> BinaryRunner.Result {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try BinaryRunner.run(arguments) }) }.start()
+            Thread { continuation.resume(with: Result { try BinaryRunner.runBlocking(arguments) }) }.start()
         }
     }
 
-    @Test func decodeVerifiesAForeignTokenAgainstAKeySetFileAndRefusesATamperedOne() throws {
+    @Test func decodeVerifiesAForeignTokenAgainstAKeySetFileAndRefusesATamperedOne() async throws {
         let jwks = Self.temporaryPath("foreign-jwks")
         defer { try? FileManager.default.removeItem(atPath: jwks) }
         let minted = try Self.mint(["--claim", "tripid=trip-7", "--jwks-out", jwks])
-        let good = try BinaryRunner.run(["decode", "--jwks", jwks, "--trip-id", "trip-7", "--provider-id", "foreign-project", minted.token])
+        let good = try await BinaryRunner.run(["decode", "--jwks", jwks, "--trip-id", "trip-7", "--provider-id", "foreign-project", minted.token])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdout.contains("Fleet Engine would accept it\n"))
         #expect(good.stdout.contains("✓ signature      RS256 verified with key python-key-1 from \(jwks)"))
         #expect(good.stdout.contains("✓ iss/sub        python-minter@foreign-project.iam.gserviceaccount.com (project foreign-project)"))
 
-        let forged = try BinaryRunner.run(["decode", "--jwks", jwks, minted.tampered])
+        let forged = try await BinaryRunner.run(["decode", "--jwks", jwks, minted.tampered])
         #expect(forged.status == 1)
         #expect(forged.stdout.contains("✗ signature      signature does not verify against key python-key-1 from \(jwks)"))
         #expect(forged.stderr.hasPrefix("tokendash decode: Fleet Engine would refuse this token: signature: "))
@@ -80,11 +80,11 @@ import Testing
         #expect(unknown.stdout.contains("✗ signature      kid rotated-away not in the JWKS at \(base)/jwks.json (key rotated or deleted?)"))
     }
 
-    @Test func decodeRefusesABadKeySetFileBeforeAnything() throws {
+    @Test func decodeRefusesABadKeySetFileBeforeAnything() async throws {
         let path = Self.temporaryPath("bad-jwks")
         try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try BinaryRunner.run(["decode", "--jwks", path, "a.b.c"])
+        let result = try await BinaryRunner.run(["decode", "--jwks", path, "a.b.c"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--jwks: \(path) is not a JWKS"))
     }

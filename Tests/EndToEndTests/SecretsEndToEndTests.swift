@@ -44,7 +44,7 @@ import Testing
         let arguments = ["watch", "--duration", "2", "--update-interval", "0.5", "--summary",
                          "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}"] + extra
         return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try BinaryRunner.run(arguments) }) }.start()
+            Thread { continuation.resume(with: Result { try BinaryRunner.runBlocking(arguments) }) }.start()
         }
     }
 
@@ -74,11 +74,11 @@ import Testing
                 "--events filters the lines")
     }
 
-    @Test func anUnknownEventNameIsAUsageError() throws {
-        let result = try BinaryRunner.run(["watch", "--events", "fetched,explode"])
+    @Test func anUnknownEventNameIsAUsageError() async throws {
+        let result = try await BinaryRunner.run(["watch", "--events", "fetched,explode"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--events: unknown explode; known: cache_hit, fetch_started"))
-        let empty = try BinaryRunner.run(["watch", "--events", ","])
+        let empty = try await BinaryRunner.run(["watch", "--events", ","])
         #expect(empty.status == 64)
         #expect(empty.stderr.contains("--events needs at least one event name"))
     }

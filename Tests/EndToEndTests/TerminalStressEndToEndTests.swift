@@ -7,7 +7,7 @@ import Testing
 /// screen off, cursor visible, keypad modes reset) and the shell's screen back.
 @Suite struct TerminalStressEndToEndTests {
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
-    func survivesTerminalStressAndRestoresTheTerminal() throws {
+    func survivesTerminalStressAndRestoresTheTerminal() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-terminal-stress.sh").path
         // About a minute of tmux runs on 2 cores; the margin is for a loaded machine, and a hang
         // still ends the test (the script's own waits are bounded too).

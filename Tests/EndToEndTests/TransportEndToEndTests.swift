@@ -3,8 +3,8 @@ import Testing
 
 /// The transport flags as a user meets them in `watch`.
 @Suite(.serialized) struct TransportEndToEndTests {
-    @Test func insecureMarksEveryWatchLine() throws {
-        let result = try BinaryRunner.run(["watch", "--duration", "1.5", "--update-interval", "0.5", "--insecure", "--summary"])
+    @Test func insecureMarksEveryWatchLine() async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "1.5", "--update-interval", "0.5", "--insecure", "--summary"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count >= 3)
@@ -15,14 +15,14 @@ import Testing
         #expect(result.stderr.contains("--insecure: the backend's TLS certificate is not verified"))
     }
 
-    @Test func withoutInsecureNoLineSaysSo() throws {
-        let result = try BinaryRunner.run(["watch", "--duration", "1", "--summary"])
+    @Test func withoutInsecureNoLineSaysSo() async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "1", "--summary"])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("insecure"))
     }
 
-    @Test func urlSecretsNeverReachWatchOutput() throws {
-        let result = try BinaryRunner.run([
+    @Test func urlSecretsNeverReachWatchOutput() async throws {
+        let result = try await BinaryRunner.run([
             "watch", "--duration", "1", "--summary",
             "--consumer-url", "http://fleet:hunter2@127.0.0.1:1/t/{tripId}?api_key=SECRET-ONE&region=eu",
             "--driver-url", "http://127.0.0.1:1/v/{vehicleId}?access_token=SECRET-TWO",
@@ -37,11 +37,11 @@ import Testing
         #expect(result.stdout.contains("backend unreachable at http://‹hidden›@127.0.0.1:1/t/trip-0001?api_key=‹hidden›&region=eu: connection refused"))
     }
 
-    @Test func cacertAndInsecureAreCheckedAtStart() throws {
-        let missing = try BinaryRunner.run(["watch", "--duration", "1", "--cacert", "/nonexistent/ca.pem"])
+    @Test func cacertAndInsecureAreCheckedAtStart() async throws {
+        let missing = try await BinaryRunner.run(["watch", "--duration", "1", "--cacert", "/nonexistent/ca.pem"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("--cacert: cannot read /nonexistent/ca.pem"))
-        let both = try BinaryRunner.run(["watch", "--duration", "1", "--cacert", "/etc/hostname", "--insecure"])
+        let both = try await BinaryRunner.run(["watch", "--duration", "1", "--cacert", "/etc/hostname", "--insecure"])
         #expect(both.status != 0)
         #expect(both.stderr.contains("give --cacert or --insecure, not both"))
     }

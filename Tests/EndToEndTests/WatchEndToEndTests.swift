@@ -11,8 +11,8 @@ import Testing
         }
     }
 
-    @Test func printsEventsAsJSONLinesAndASummary() throws {
-        let result = try BinaryRunner.run(["watch", "--duration", "2.5", "--update-interval", "0.5", "--callers", "3", "--summary"])
+    @Test func printsEventsAsJSONLinesAndASummary() async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "2.5", "--update-interval", "0.5", "--callers", "3", "--summary"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = try objects(result.stdout)
         let fetched = lines.filter { $0["event"] as? String == "fetched" }
@@ -33,15 +33,15 @@ import Testing
         #expect(result.stderr.contains("embedded token server on http://127.0.0.1:"))
     }
 
-    @Test func revealPrintsWholeTokens() throws {
-        let result = try BinaryRunner.run(["watch", "--duration", "1", "--reveal"])
+    @Test func revealPrintsWholeTokens() async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "1", "--reveal"])
         let fetched = try objects(result.stdout).filter { $0["event"] as? String == "fetched" }
         #expect(!fetched.isEmpty)
         for event in fetched { #expect((event["token"] as? String)?.split(separator: ".").count == 3) }
     }
 
-    @Test func aDeadBackendIsReportedPerEvent() throws {
-        let result = try BinaryRunner.run(["watch", "--duration", "1", "--consumer-url", "http://127.0.0.1:1/t/{tripId}",
+    @Test func aDeadBackendIsReportedPerEvent() async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "1", "--consumer-url", "http://127.0.0.1:1/t/{tripId}",
                                            "--driver-url", "http://127.0.0.1:1/v/{vehicleId}", "--summary"])
         // No SDK holds a token at the end: a script or health check sees exit 1 and the reason.
         #expect(result.status == 1)
@@ -50,8 +50,8 @@ import Testing
         #expect(failures.first?["error"] as? String == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
     }
 
-    @Test func aBadFlagIsOneClearLine() throws {
-        let result = try BinaryRunner.run(["watch", "--consumer-url", "http://x/{tripId}"])
+    @Test func aBadFlagIsOneClearLine() async throws {
+        let result = try await BinaryRunner.run(["watch", "--consumer-url", "http://x/{tripId}"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("give both --consumer-url and --driver-url"))

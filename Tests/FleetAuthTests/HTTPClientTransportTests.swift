@@ -138,7 +138,8 @@ import Testing
         defer { server.stop() }
         let started = ContinuousClock.now
         await #expect(throws: FleetAuthError.timeout(seconds: 1)) { _ = try await get("\(server.base)/t", timeout: 1) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Generous: a loaded 2-core CI machine is slow, but without the timer this never returns.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func anUnknownHostIsADNSFailure() async {

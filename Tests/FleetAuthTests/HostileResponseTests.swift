@@ -128,7 +128,7 @@ enum HostileMatrix {
         (.absolute, "-9223372036854775808", "is -9.223372036854776e+18, not an expiry: negative"),
         (.auto, "1e300", "is 1e+300, not an expiry: read as auto it is centuries away"),
         (.auto, "-5", "is -5, not an expiry: negative"),
-        (.auto, "\"NaN\"", "is a string \"NaN\", not a number"),
+        (.auto, "\"NaN\"", "is a string \"NaN\", not a number or an ISO-8601 time"),
     ])
     func hostileExpiryFieldsFallBackToTheSignedExp(mode: ExpiryMode, expiry: String, reason: String) throws {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://b")

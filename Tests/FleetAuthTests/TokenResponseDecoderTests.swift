@@ -99,14 +99,15 @@ import Testing
     @Test func autoWithoutAnExpiryKeyUsesExpWithANote() throws {
         let token = try decoder(.auto).decode(body("{\"jwt\":\"\(jwt(lifetime: 900))\"}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(900))
-        #expect(token.notes == ["expiry field: no \"expirationTimestamp\" in the response; using the JWT exp (900 s left)"])
+        #expect(token.notes == ["expiry field: no expiry key in the response; using the JWT exp (900 s left)"])
+        #expect(token.shape == "token only {jwt}, expiry from exp")
         #expect(token.warnings.isEmpty)
     }
 
     @Test func anExpiryThatIsNotANumberIsReportedNotFatal() throws {
         let token = try decoder(.auto).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
-        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" is a string \"soon\", not a number; using the JWT exp (3600 s left)"])
+        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" is a string \"soon\", not a number or an ISO-8601 time; using the JWT exp (3600 s left)"])
     }
 
     @Test func errorsAreDistinct() {
@@ -116,8 +117,9 @@ import Testing
         expectError(.notJSON("cannot parse \"<xml/>\""), body("<xml/>"))
         expectError(.notJSON("backend answered HTTP 200 with an empty body"), body(""))
         expectError(.notJSON("top level is a array, not an object"), body("[1]"))
-        expectError(.missingKey("jwt"), body("{\"token\":\"x\"}"))
-        expectError(.missingKey("expirationTimestamp"), body("{\"jwt\":\"\(good)\"}"), mode: .absolute)
+        expectError(.missingKey("jwt\" or \"token\" or \"access_token", present: ["data"], flag: "--token-key"), body("{\"data\":\"x\"}"))
+        expectError(.missingKey("expirationTimestamp\" or \"expiration_timestamp_ms\" or \"expires_in", present: ["jwt"], flag: "--expiry-key (or --expiry jwt)"),
+                    body("{\"jwt\":\"\(good)\"}"), mode: .absolute)
         expectError(.wrongType(key: "jwt", expected: "string", found: "number 5"), body("{\"jwt\":5,\"expirationTimestamp\":1}"))
         expectError(.notAJWT("expected 3 dot-separated parts, found 1"), body("{\"jwt\":\"opaque\",\"expirationTimestamp\":600}"))
         expectError(.notAJWT("payload is not base64url"), body("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.!!!.sig\",\"expirationTimestamp\":600}"))
@@ -250,5 +252,86 @@ import Testing
         #expect(shown == "\(token.prefix(12))…sigEND")
         #expect(!shown.contains("secret"))
         #expect(TokenRedactor.redact("opaque-session-token") == "‹hidden, 20 chars›")
+    }
+}
+
+/// The shapes token backends commonly answer in, recognised without --token-key / --expiry-key,
+/// and said by name so a user knows what was read.
+@Suite struct ResponseShapeTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var t: Int { Int(now.timeIntervalSince1970) }
+    var jwt: String { TestJWT.make(kind: .consumer, id: "t1", iat: t, exp: t + 900) }
+
+    func decode(_ body: String, tokenKey: String? = nil, expiryKey: String? = nil, mode: ExpiryMode = .auto,
+                headers: [String: String] = [:]) throws -> FetchedToken {
+        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://b")
+        endpoint.tokenKey = tokenKey
+        endpoint.expiryKey = expiryKey
+        endpoint.expiryMode = mode
+        return try TokenResponseDecoder(endpoint: endpoint).decode(TransportResponse(status: 200, body: Data(body.utf8), headers: headers), id: "t1", now: now)
+    }
+
+    @Test func googlesOnDemandSample() throws {
+        let token = try decode("{\"jwt\":\"\(jwt)\",\"creationTimestamp\":\(t * 1000),\"expirationTimestamp\":\((t + 600) * 1000)}")
+        #expect(token.shape == "Google on-demand sample {jwt, expirationTimestamp ms}")
+        #expect(token.expiresAt == now.addingTimeInterval(600), "the earlier expiry, the body's, is used")
+    }
+
+    @Test func googlesLastMileSample() throws {
+        let token = try decode("{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(t * 1000),\"expiration_timestamp_ms\":\((t + 600) * 1000)}")
+        #expect(token.shape == "Google last-mile sample {token, expiration_timestamp_ms}")
+        #expect(token.expiresAt == now.addingTimeInterval(600))
+    }
+
+    @Test(arguments: ["access_token", "token"])
+    func expiresInIsRelativeSeconds(key: String) throws {
+        // 900 would be 1970 as an epoch; expires_in is always a duration.
+        let token = try decode("{\"\(key)\":\"\(jwt)\",\"expires_in\":900,\"token_type\":\"Bearer\"}")
+        #expect(token.shape == "{\(key), expires_in s}")
+        #expect(token.expiresAt == now.addingTimeInterval(900))
+        #expect(token.warnings.isEmpty)
+    }
+
+    @Test func aBareJWTBody() throws {
+        let token = try decode(jwt + "\n", headers: ["Content-Type": "text/plain"])
+        #expect(token.shape == "a bare JWT (text body), expiry from exp")
+        #expect(token.expiresAt == now.addingTimeInterval(900))
+        #expect(token.token == jwt)
+    }
+
+    @Test func aTokenOnlyBodyUsesExp() throws {
+        let token = try decode("{\"token\":\"\(jwt)\"}")
+        #expect(token.shape == "token only {token}, expiry from exp")
+        #expect(token.expiresAt == now.addingTimeInterval(900))
+    }
+
+    @Test func dottedKeyPaths() throws {
+        let token = try decode("{\"data\":{\"token\":\"\(jwt)\",\"expiry\":{\"ms\":\((t + 300) * 1000)}}}", tokenKey: "data.token", expiryKey: "data.expiry.ms")
+        #expect(token.expiresAt == now.addingTimeInterval(300))
+        #expect(token.shape == "{data.token, data.expiry.ms} as configured")
+        #expect(throws: FleetAuthError.missingKey("data.tok", present: ["data"], flag: "--token-key")) {
+            try decode("{\"data\":{\"token\":\"\(jwt)\"}}", tokenKey: "data.tok")
+        }
+    }
+
+    @Test func anExpiryAsISO8601OrANumericString() throws {
+        let iso = ISO8601DateFormatter().string(from: now.addingTimeInterval(300))
+        #expect(try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\(iso)\"}").expiresAt == now.addingTimeInterval(300))
+        // protobuf's JSON form of an int64.
+        #expect(try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\((t + 300) * 1000)\"}").expiresAt == now.addingTimeInterval(300))
+    }
+
+    @Test func aBearerPrefixIsStrippedWithANote() throws {
+        let token = try decode("{\"access_token\":\"Bearer \(jwt)\",\"expires_in\":900}")
+        #expect(token.token == jwt)
+        #expect(token.findings.contains(RuleResult("token field", .note, "stripped a \"Bearer \" prefix")))
+    }
+
+    @Test func aMissingKeyListsThePresentKeysAndTheFlag() {
+        #expect(throws: FleetAuthError.missingKey("jwt\" or \"token\" or \"access_token", present: ["expires", "id_token"], flag: "--token-key")) {
+            try decode("{\"id_token\":\"\(jwt)\",\"expires\":1}")
+        }
+        let message = FleetAuthError.missingKey("jwt", present: ["a", "b"], flag: "--token-key").description
+        #expect(message == "response has no \"jwt\" key (it has \"a\", \"b\"); set --token-key")
     }
 }

@@ -12,7 +12,7 @@ import X509
 /// One transport with the system's trust for every loopback test, never shut down: it lives as
 /// long as the test process (an HTTPClient must not be dropped while still running).
 let testTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport() } catch { fatalError("cannot make the test transport: \(error)") }
+    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
 }()
 
 /// Runs `body` with a transport of its own trust, shut down afterwards.

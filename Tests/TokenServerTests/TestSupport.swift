@@ -18,7 +18,7 @@ enum SharedKey {
 /// One transport for the whole run, never shut down: it lives as long as the process.
 enum SharedTransport {
     static let transport: HTTPClientTransport = {
-        do { return try HTTPClientTransport() } catch { fatalError("cannot make the test transport: \(error)") }
+        do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
     }()
 }
 

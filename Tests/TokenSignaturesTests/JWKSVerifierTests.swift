@@ -10,7 +10,7 @@ import TokenSignatures
 /// One real HTTP client for the whole run; it lives as long as the process, so it is never
 /// dropped running (which AsyncHTTPClient traps on in debug builds).
 let sharedTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport() } catch { fatalError("cannot make the test transport: \(error)") }
+    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
 }()
 
 /// The key-set fetch timeout in tests that must succeed: the end-to-end suites block the
