@@ -93,6 +93,6 @@ struct WatchCommand: AsyncParsableCommand {
         await loops.value
         await session.stop()
         let counters = await printer.value
-        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters)) + "\n").utf8)) }
+        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds)) + "\n").utf8)) }
     }
 }
