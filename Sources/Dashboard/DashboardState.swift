@@ -14,8 +14,11 @@ public enum Overlay: Equatable, Sendable {
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.
 public struct DashboardState: Equatable, Sendable {
+    /// The left pane: the solution's consumer-side kind (trip, or tracking token).
     public var consumer: PaneState
+    /// The right pane: the driver-side kind (vehicle, or delivery vehicle token).
     public var driver: PaneState
+    /// The focused pane, by its kind.
     public var focus: ProviderKind = .consumer
     public var reveal = false
     public var paused = false
@@ -42,9 +45,10 @@ public struct DashboardState: Equatable, Sendable {
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 themeName: String = "default", themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,
-                trips: Int = 1, vehicles: Int = 1) {
-        consumer = PaneState(kind: .consumer, id: consumerID)
-        driver = PaneState(kind: .driver, id: driverID)
+                trips: Int = 1, vehicles: Int = 1, solution: ProviderKind.Solution = .onDemand) {
+        consumer = PaneState(kind: solution.consumerKind, id: consumerID)
+        driver = PaneState(kind: solution.driverKind, id: driverID)
+        focus = solution.consumerKind
         consumer.memberCount = trips
         driver.memberCount = vehicles
         self.now = now
@@ -57,8 +61,12 @@ public struct DashboardState: Equatable, Sendable {
 
     public var isFleet: Bool { consumer.memberCount > 1 || driver.memberCount > 1 }
 
+    /// The panes' kinds, left then right.
+    public var kinds: [ProviderKind] { [consumer.kind, driver.kind] }
+
+    /// The pane on `kind`'s side: panes are slots by role, so either solution's pair fits.
     public subscript(kind: ProviderKind) -> PaneState {
-        get { kind == .consumer ? consumer : driver }
-        set { if kind == .consumer { consumer = newValue } else { driver = newValue } }
+        get { kind.role == .consumer ? consumer : driver }
+        set { if kind.role == .consumer { consumer = newValue } else { driver = newValue } }
     }
 }

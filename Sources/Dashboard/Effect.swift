@@ -20,7 +20,8 @@ public enum FaultChoice: String, CaseIterable, Sendable {
 public enum FaultScope: String, CaseIterable, Sendable {
     case consumer, driver, both
 
-    public init(_ kind: ProviderKind) { self = kind == .consumer ? .consumer : .driver }
+    /// The scope of `kind`'s pane: the left pane is the consumer side in either solution.
+    public init(_ kind: ProviderKind) { self = kind.role == .consumer ? .consumer : .driver }
     public var next: FaultScope {
         let all = Self.allCases
         return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]

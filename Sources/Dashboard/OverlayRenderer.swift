@@ -32,7 +32,7 @@ struct OverlayRenderer {
             rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-7; Esc closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text):
-            let noun = state.focus == .consumer ? "trip ID" : "vehicle ID"
+            let noun = state.focus.idNoun
             panel(&canvas, title: "Switch \(noun)", rows: [
                 ("new \(noun): \(text)█", .overlay),
                 ("", .overlay),

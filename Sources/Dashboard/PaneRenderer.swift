@@ -104,7 +104,13 @@ struct PaneRenderer {
         } else if pane.token != nil {
             segments.append(("  ● ok", .ok))
         }
-        return Line(label: pane.kind == .consumer ? "Trip ID" : "Vehicle ID", segments)
+        // Labels are at most `labelWidth - 1` wide; the pane title already says "delivery".
+        let label = switch pane.kind {
+        case .consumer: "Trip ID"
+        case .driver, .deliveryDriver: "Vehicle ID"
+        case .deliveryConsumer: "Tracking"
+        }
+        return Line(label: label, segments)
     }
 
     private func tokenLines(width: Int, room: Int) -> [Line] {
@@ -157,11 +163,14 @@ struct PaneRenderer {
             return Line(label: "Checks", [("! \(first.rule): \(first.reason)", .warning), (more, .dim)])
         }
         let lifetime = Int(token.lifetime.rounded())
-        let claim = token.jwt.claims["authorization"]?[pane.kind.claimName]?.stringValue ?? "?"
+        // A delivery consumer token may carry a task ID instead of the tracking ID.
+        let authorization = token.jwt.claims["authorization"]
+        let claimName = pane.kind.acceptedClaimNames.first { authorization?[$0] != nil } ?? pane.kind.claimName
+        let claim = authorization?[claimName].map { $0.stringValue ?? $0.description } ?? "?"
         // The signature first: whether anyone checked who signed it matters more than the ID.
         let signature = token.signature?.level == .ok ? "signature ✓" : "signature not checked"
         let segments: [(String, StyleRole)] = [
-            ("✓ ok", .ok), ("  \(signature), \(lifetime) s lifetime, \(pane.kind.claimName) \(claim)", .dim),
+            ("✓ ok", .ok), ("  \(signature), \(lifetime) s lifetime, \(claimName) \(claim)", .dim),
         ]
         return Line(label: "Checks", segments)
     }

@@ -49,7 +49,14 @@ public struct PaneState: Equatable, Sendable {
         self.id = id
     }
 
-    public var title: String { kind == .consumer ? "Consumer (trip token)" : "Driver (vehicle token)" }
+    public var title: String {
+        switch kind {
+        case .consumer: "Consumer (trip token)"
+        case .driver: "Driver (vehicle token)"
+        case .deliveryConsumer: "Delivery consumer (tracking token)"
+        case .deliveryDriver: "Delivery driver (delivery vehicle token)"
+        }
+    }
 
     /// Whether `event` is about the provider this pane follows.
     func concerns(_ event: ProviderEvent) -> Bool {

@@ -10,7 +10,8 @@ public enum Reducer {
     public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
         switch action {
         case .event(let event):
-            for kind in ProviderKind.allCases where state[kind].concerns(event) { state[kind].apply(event) }
+            // Each pane once: two kinds share a slot, and `concerns` checks the kind itself.
+            for kind in state.kinds where state[kind].concerns(event) { state[kind].apply(event) }
             return []
         case .tick(let now):
             state.now = now
@@ -59,15 +60,15 @@ public enum Reducer {
         state.message = nil
         switch command {
         case .focusNext:
-            state.focus = state.focus == .consumer ? .driver : .consumer
+            state.focus = state.focus.role == .consumer ? state.driver.kind : state.consumer.kind
         case .refreshFocused:
             return [.forceRefresh(state.focus)]
         case .refreshBoth:
-            return [.forceRefresh(.consumer), .forceRefresh(.driver)]
+            return [.forceRefresh(state.consumer.kind), .forceRefresh(state.driver.kind)]
         case .newTrip:
-            return switchID(.consumer, to: IDSequence.next(after: state.consumer.id), &state)
+            return switchID(state.consumer.kind, to: IDSequence.next(after: state.consumer.id), &state)
         case .newVehicle:
-            return switchID(.driver, to: IDSequence.next(after: state.driver.id), &state)
+            return switchID(state.driver.kind, to: IDSequence.next(after: state.driver.id), &state)
         case .typeID:
             state.overlay = .input("")
         case .faultMenu:

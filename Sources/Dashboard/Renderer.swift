@@ -96,10 +96,15 @@ public enum Renderer {
     static func drawFleetRows(_ state: DashboardState, _ canvas: inout Canvas, y: Int) -> Int {
         let header = "fleet          SDKs    req/s   hit ratio  errors   p50 ms   p99 ms  expiring <60 s  following"
         canvas.putTruncated(" " + header, x: 0, y: y, width: canvas.width, role: .title)
-        for (row, kind) in ProviderKind.allCases.enumerated() {
+        for (row, kind) in state.kinds.enumerated() {
             let pane = state[kind]
             let s = state.fleet[kind]
-            let name = kind == .consumer ? "trips" : "vehicles"
+            let name = switch kind {
+            case .consumer: "trips"
+            case .driver: "vehicles"
+            case .deliveryConsumer: "shipments"
+            case .deliveryDriver: "delivery vans"
+            }
             let cells = [
                 name.padding(toLength: 12, withPad: " ", startingAt: 0),
                 String(pane.memberCount).leftPadded(6, with: " "),

@@ -38,12 +38,12 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// The SDKs whose provider holds no token valid at `now`, with the last failure if there was
     /// one: what `watch` reports (and exits 1 for) when a run ends.
-    public func withoutValidToken(at now: Date) async -> [(id: String, lastError: String?)] {
-        var missing: [(id: String, lastError: String?)] = []
+    public func withoutValidToken(at now: Date) async -> [(kind: ProviderKind, id: String, lastError: String?)] {
+        var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
         for (index, provider) in providers.enumerated() {
             let (_, token) = await provider.snapshot
             if let token, token.expiresAt > now { continue }
-            missing.append((ids[index], await provider.lastFailure?.description))
+            missing.append((Context.kind, ids[index], await provider.lastFailure?.description))
         }
         return missing
     }

@@ -1,20 +1,83 @@
 import Foundation
 
-/// Which SDK a provider serves. The two differ only in the ID they are keyed by,
-/// the URL placeholder, and the claim that carries the ID inside the JWT.
+/// Which SDK a provider serves. The kinds differ only in data (the ID they are keyed by, the URL
+/// placeholder, the claim that carries the ID inside the JWT, the sample backend's route), so one
+/// generic provider serves them all; `spec` is the one place that data is written down.
 public enum ProviderKind: String, Sendable, CaseIterable, Codable {
-    /// Consumer SDK: trip tokens, keyed by trip ID.
+    /// On-demand Consumer SDK: trip tokens, keyed by trip ID.
     case consumer
-    /// Driver SDK: vehicle tokens, keyed by vehicle ID.
+    /// On-demand Driver SDK: vehicle tokens, keyed by vehicle ID.
     case driver
+    /// Last-mile Consumer SDK (shipment tracking): tokens keyed by tracking ID.
+    case deliveryConsumer = "delivery_consumer"
+    /// Last-mile Driver SDK: delivery vehicle tokens, keyed by delivery vehicle ID.
+    case deliveryDriver = "delivery_driver"
+
+    /// Which side of a solution a kind is on: the dashboard's left (consumer) or right (driver) pane.
+    public enum Role: Sendable, Hashable, CaseIterable { case consumer, driver }
+
+    /// Fleet Engine's two solutions, each a consumer-side and a driver-side kind.
+    public enum Solution: String, Sendable, Hashable, CaseIterable, Codable {
+        case onDemand = "on-demand"
+        case lastMile = "last-mile"
+
+        public var consumerKind: ProviderKind { self == .onDemand ? .consumer : .deliveryConsumer }
+        public var driverKind: ProviderKind { self == .onDemand ? .driver : .deliveryDriver }
+        public var kinds: [ProviderKind] { [consumerKind, driverKind] }
+        public func kind(_ role: Role) -> ProviderKind { role == .consumer ? consumerKind : driverKind }
+    }
+
+    /// Everything that tells one kind from another.
+    public struct Spec: Sendable, Equatable {
+        /// The `authorization` claim member a token of this kind is minted with.
+        public var claimName: String
+        /// Every member that may carry the ID (a delivery consumer token may name a task instead).
+        public var acceptedClaimNames: [String]
+        /// Placeholder in a URL template (without braces), and the query item name when there is none.
+        public var idParameter: String
+        public var idNoun: String
+        /// What the SDKs call this kind's token.
+        public var tokenNoun: String
+        /// The route of Google's sample backend, with the placeholder.
+        public var defaultRoutePath: String
+        public var role: Role
+        public var solution: Solution
+    }
+
+    public var spec: Spec {
+        switch self {
+        case .consumer:
+            Spec(claimName: "tripid", acceptedClaimNames: ["tripid"], idParameter: "tripId", idNoun: "trip ID",
+                 tokenNoun: "trip token", defaultRoutePath: "/token/consumer/{tripId}", role: .consumer, solution: .onDemand)
+        case .driver:
+            Spec(claimName: "vehicleid", acceptedClaimNames: ["vehicleid"], idParameter: "vehicleId", idNoun: "vehicle ID",
+                 tokenNoun: "vehicle token", defaultRoutePath: "/token/driver/{vehicleId}", role: .driver, solution: .onDemand)
+        case .deliveryConsumer:
+            // Google's last-mile consumer tokens name a tracking ID; a task ID (or several) also
+            // authorises reading that shipment.
+            Spec(claimName: "trackingid", acceptedClaimNames: ["trackingid", "taskid", "taskids"], idParameter: "trackingId",
+                 idNoun: "tracking ID", tokenNoun: "tracking token", defaultRoutePath: "/token/delivery_consumer/{trackingId}",
+                 role: .consumer, solution: .lastMile)
+        case .deliveryDriver:
+            Spec(claimName: "deliveryvehicleid", acceptedClaimNames: ["deliveryvehicleid"], idParameter: "deliveryVehicleId",
+                 idNoun: "delivery vehicle ID", tokenNoun: "delivery vehicle token",
+                 defaultRoutePath: "/token/delivery_driver/{deliveryVehicleId}", role: .driver, solution: .lastMile)
+        }
+    }
 
     /// The `authorization` claim member Fleet Engine reads.
-    public var claimName: String { self == .consumer ? "tripid" : "vehicleid" }
+    public var claimName: String { spec.claimName }
+    public var acceptedClaimNames: [String] { spec.acceptedClaimNames }
     /// Placeholder in a URL template, and the query item name when there is none.
-    public var idParameter: String { self == .consumer ? "tripId" : "vehicleId" }
-    public var idNoun: String { self == .consumer ? "trip ID" : "vehicle ID" }
+    public var idParameter: String { spec.idParameter }
+    public var idNoun: String { spec.idNoun }
     /// What the SDKs call this kind's token.
-    public var tokenNoun: String { self == .consumer ? "trip token" : "vehicle token" }
+    public var tokenNoun: String { spec.tokenNoun }
+    public var defaultRoutePath: String { spec.defaultRoutePath }
+    public var role: Role { spec.role }
+    public var solution: Solution { spec.solution }
+    /// A delivery kind: Google's last-mile sample backend answers in its own shape.
+    public var isDelivery: Bool { solution == .lastMile }
 }
 
 /// The Linux counterpart of the SDKs' authorization contexts.
@@ -41,4 +104,22 @@ public struct VehicleAuthorizationContext: AuthorizationContext, Hashable {
     public var id: String? { vehicleID }
     public init(vehicleID: String?) { self.vehicleID = vehicleID }
     public init(id: String?) { self.init(vehicleID: id) }
+}
+
+/// The last-mile Consumer SDK's request: a token to follow one shipment, keyed by tracking ID.
+public struct DeliveryConsumerAuthorizationContext: AuthorizationContext, Hashable {
+    public static let kind = ProviderKind.deliveryConsumer
+    public var trackingID: String?
+    public var id: String? { trackingID }
+    public init(trackingID: String?) { self.trackingID = trackingID }
+    public init(id: String?) { self.init(trackingID: id) }
+}
+
+/// The last-mile Driver SDK's request: a token for one delivery vehicle.
+public struct DeliveryDriverAuthorizationContext: AuthorizationContext, Hashable {
+    public static let kind = ProviderKind.deliveryDriver
+    public var deliveryVehicleID: String?
+    public var id: String? { deliveryVehicleID }
+    public init(deliveryVehicleID: String?) { self.deliveryVehicleID = deliveryVehicleID }
+    public init(id: String?) { self.init(deliveryVehicleID: id) }
 }

@@ -4,6 +4,10 @@ import Foundation
 public typealias ConsumerTokenProvider = CachingTokenProvider<TripAuthorizationContext>
 /// The driver SDK's vehicle token provider.
 public typealias DriverTokenProvider = CachingTokenProvider<VehicleAuthorizationContext>
+/// The last-mile consumer SDK's tracking token provider.
+public typealias DeliveryConsumerTokenProvider = CachingTokenProvider<DeliveryConsumerAuthorizationContext>
+/// The last-mile driver SDK's delivery vehicle token provider.
+public typealias DeliveryDriverTokenProvider = CachingTokenProvider<DeliveryDriverAuthorizationContext>
 
 /// The one caching token provider behind both SDKs. It fixes the flaws of Google's samples:
 /// concurrent callers share one request, tokens are refreshed `refreshMargin` seconds before

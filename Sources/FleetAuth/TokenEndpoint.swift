@@ -17,7 +17,7 @@ public enum ExpiryMode: String, Sendable, CaseIterable {
 /// Where and how to ask a backend for tokens of one kind.
 public struct TokenEndpoint: Sendable {
     public var kind: ProviderKind
-    /// A URL with `{tripId}` / `{vehicleId}` (or `{id}`); without one, the ID is sent as a query item.
+    /// A URL with the kind's placeholder (`{tripId}`, `{vehicleId}`, `{trackingId}`, `{deliveryVehicleId}`) or `{id}`; without one, the ID is sent as a query item.
     public var urlTemplate: String
     /// The key (or dotted path) of the token; nil detects the response's shape.
     public var tokenKey: String?
@@ -48,12 +48,24 @@ public struct TokenEndpoint: Sendable {
         self.providerID = providerID
     }
 
-    /// The routes of Google's sample backend for this SDK pair, under `base` (e.g. `http://127.0.0.1:8080`).
+    /// The routes of Google's sample backends for this kind, under `base` (e.g. `http://127.0.0.1:8080`).
+    /// The last-mile sample answers `{"token", "creation_timestamp_ms", "expiration_timestamp_ms"}`
+    /// (epoch milliseconds), the on-demand one `{"jwt", "creationTimestamp", "expirationTimestamp"}`.
     public static func sampleBackend(_ kind: ProviderKind, base: String) -> TokenEndpoint {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        let path = kind == .consumer ? "/token/consumer/{tripId}" : "/token/driver/{vehicleId}"
-        return TokenEndpoint(kind: kind, urlTemplate: trimmed + path)
+        var endpoint = TokenEndpoint(kind: kind, urlTemplate: trimmed + kind.defaultRoutePath)
+        if kind.isDelivery {
+            endpoint.tokenKey = lastMileTokenKey
+            endpoint.expiryKey = lastMileExpiryKey
+            endpoint.expiryMode = .absoluteMilliseconds
+        }
+        return endpoint
     }
+
+    /// The keys of Google's last-mile sample backend's answer.
+    public static let lastMileTokenKey = "token"
+    public static let lastMileExpiryKey = "expiration_timestamp_ms"
+    public static let lastMileCreationKey = "creation_timestamp_ms"
 
     /// The request URL for `id`. The ID is percent-encoded for where it goes so that the backend
     /// decodes exactly the ID typed: every byte but the RFC 3986 unreserved ones is encoded (`/ ? # ; + & =`

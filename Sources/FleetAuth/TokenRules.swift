@@ -218,28 +218,75 @@ public enum TokenRules {
 
     static func authorization(_ value: JSONValue?, kind: ProviderKind, id: String?) -> RuleResult {
         let rule = "authorization"
-        guard let value else { return RuleResult(rule, .fail, "no authorization claim; a \(kind) token needs authorization.\(kind.claimName)") }
+        let accepted = kind.acceptedClaimNames
+        // "tripid", or "trackingid, taskid or taskids": what a message says the token needs.
+        let wanted = accepted.count == 1 ? kind.claimName
+            : accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? kind.claimName)
+        guard let value else { return RuleResult(rule, .fail, "no authorization claim; a \(kind.tokenNoun) needs authorization.\(wanted)") }
         guard case .object(let members) = value else {
-            return RuleResult(rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(kind.claimName)")
+            return RuleResult(rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(wanted)")
         }
         let unknown = members.keys.filter { !knownAuthorizationClaims.contains($0) }.sorted()
         let unknownNote = unknown.isEmpty ? "" : "; unknown claim\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))"
-        let claim = kind.claimName
-        guard let found = members[claim] else {
-            let present = members.keys.sorted().joined(separator: ", ")
-            return RuleResult(rule, .fail, "no authorization.\(claim)" + (present.isEmpty ? "" : " (has \(present))"))
+        let present = accepted.compactMap { name in members[name].map { (name, $0) } }
+        guard !present.isEmpty else {
+            let has = members.keys.sorted().joined(separator: ", ")
+            return RuleResult(rule, .fail, "no authorization.\(wanted)" + (has.isEmpty ? "" : " (has \(has))"))
         }
-        guard let foundID = found.stringValue else {
-            return RuleResult(rule, .fail, "authorization.\(claim) is a JSON \(found.typeName), expected a string")
+        // Every accepted member present must be well-typed: Fleet Engine reads them all.
+        var found: [(claim: String, ids: [String])] = []
+        for (claim, member) in present {
+            switch claimIDs(member, claim: claim) {
+            case .success(let ids): found.append((claim, ids))
+            case .failure(let problem): return problem.result
+            }
         }
-        if foundID == "*" {
-            return RuleResult(rule, .warn, "\(claim) is \"*\": covers every \(kind.idNoun.replacingOccurrences(of: " ID", with: "")), too broad for a device" + unknownNote)
+        if let wildcard = found.first(where: { $0.ids.contains("*") }) {
+            let every = kind.idNoun.replacingOccurrences(of: " ID", with: "")
+            return RuleResult(rule, .warn, "\(wildcard.claim) is \"*\": covers every \(every), too broad for a device" + unknownNote)
         }
-        if let id, foundID != id {
-            return RuleResult(rule, .fail, "authorization.\(claim) is \"\(foundID)\", not the requested \"\(id)\"")
+        let matched: (claim: String, ids: [String])
+        if let id {
+            guard let match = found.first(where: { $0.ids.contains(id) }) else {
+                let seen = found.map { claim, ids in
+                    claim == "taskids" ? "authorization.taskids is [\(ids.map { "\"\($0)\"" }.joined(separator: ", "))]"
+                        : "authorization.\(claim) is \"\(ids.first ?? "")\""
+                }
+                let verb = found.count == 1 && found[0].claim == "taskids" ? ", without" : ", not"
+                return RuleResult(rule, .fail, seen.joined(separator: "; ") + "\(verb) the requested \"\(id)\"")
+            }
+            matched = (match.claim, [id])
+        } else {
+            matched = found[0]
         }
-        if !unknown.isEmpty { return RuleResult(rule, .warn, "\(claim) \(foundID)" + unknownNote) }
-        return RuleResult(rule, .ok, "\(claim) \(foundID)")
+        let shown = "\(matched.claim) \(matched.ids.joined(separator: ", "))"
+        if !unknown.isEmpty { return RuleResult(rule, .warn, shown + unknownNote) }
+        return RuleResult(rule, .ok, shown)
+    }
+
+    /// The IDs one `authorization` member names: a string, or for `taskids` an array of strings.
+    private static func claimIDs(_ member: JSONValue, claim: String) -> Result<[String], ClaimProblem> {
+        if claim == "taskids" {
+            guard case .array(let items) = member else {
+                return .failure(ClaimProblem("authorization.taskids is a JSON \(member.typeName), expected an array of strings"))
+            }
+            let ids = items.compactMap(\.stringValue)
+            guard ids.count == items.count else {
+                return .failure(ClaimProblem("authorization.taskids holds a non-string, expected an array of strings"))
+            }
+            guard !ids.isEmpty else { return .failure(ClaimProblem("authorization.taskids is empty: it names no task")) }
+            return .success(ids)
+        }
+        guard let id = member.stringValue else {
+            return .failure(ClaimProblem("authorization.\(claim) is a JSON \(member.typeName), expected a string"))
+        }
+        return .success([id])
+    }
+
+    /// A failed `authorization` result carried through `Result`.
+    private struct ClaimProblem: Error {
+        var result: RuleResult
+        init(_ reason: String) { result = RuleResult("authorization", .fail, reason) }
     }
 
     // MARK: - Clock

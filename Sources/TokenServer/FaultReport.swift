@@ -8,12 +8,10 @@ struct FaultReport: Encodable {
         var milliseconds: Int?
     }
 
-    var consumer: Entry?
-    var driver: Entry?
+    var entries: [ProviderKind: Entry]
 
     init(_ faults: [ProviderKind: ServerFault]) {
-        consumer = faults[.consumer].map(Self.entry)
-        driver = faults[.driver].map(Self.entry)
+        entries = faults.mapValues(Self.entry)
     }
 
     private static func entry(_ fault: ServerFault) -> Entry {
@@ -22,11 +20,17 @@ struct FaultReport: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        // Explicit nulls, so a client sees both kinds whether or not a fault is on.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(consumer, forKey: .consumer)
-        try c.encode(driver, forKey: .driver)
+        // Explicit nulls, so a client sees every kind whether or not a fault is on.
+        var c = encoder.container(keyedBy: KindKey.self)
+        for kind in ProviderKind.allCases { try c.encode(entries[kind], forKey: KindKey(kind)) }
     }
 
-    private enum CodingKeys: String, CodingKey { case consumer, driver }
+    /// The kind's raw value (`consumer`, `delivery_driver`...) as the JSON key.
+    private struct KindKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ kind: ProviderKind) { stringValue = kind.rawValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

@@ -70,14 +70,37 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
 }
 
 /// Which provider's requests a fault applies to.
+/// Faults apply by kind: a fault on the trip route leaves tracking tokens alone.
 public enum FaultTarget: String, Sendable, CaseIterable {
     case consumer, driver, both
+    case deliveryConsumer = "delivery_consumer"
+    case deliveryDriver = "delivery_driver"
+    /// Both last-mile kinds, as `both` is both on-demand ones.
+    case deliveries
 
     public var kinds: [ProviderKind] {
         switch self {
         case .consumer: [.consumer]
         case .driver: [.driver]
         case .both: [.consumer, .driver]
+        case .deliveryConsumer: [.deliveryConsumer]
+        case .deliveryDriver: [.deliveryDriver]
+        case .deliveries: [.deliveryConsumer, .deliveryDriver]
         }
+    }
+
+    /// The target for one kind alone.
+    public init(_ kind: ProviderKind) {
+        switch kind {
+        case .consumer: self = .consumer
+        case .driver: self = .driver
+        case .deliveryConsumer: self = .deliveryConsumer
+        case .deliveryDriver: self = .deliveryDriver
+        }
+    }
+
+    /// The target for both kinds of a solution.
+    public static func both(_ solution: ProviderKind.Solution) -> FaultTarget {
+        solution == .onDemand ? .both : .deliveries
     }
 }

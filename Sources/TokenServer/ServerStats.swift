@@ -17,6 +17,8 @@ public struct ServerStats: Sendable, Equatable, Codable {
 
     public var consumer = KindStats()
     public var driver = KindStats()
+    public var deliveryConsumer = KindStats()
+    public var deliveryDriver = KindStats()
     /// Median and 99th percentile time to sign one token, over the most recent mints.
     public var mintLatencyP50Milliseconds: Double?
     public var mintLatencyP99Milliseconds: Double?
@@ -25,11 +27,32 @@ public struct ServerStats: Sendable, Equatable, Codable {
 
     public init() {}
 
-    public subscript(kind: ProviderKind) -> KindStats {
-        get { kind == .consumer ? consumer : driver }
-        set { if kind == .consumer { consumer = newValue } else { driver = newValue } }
+    // The kinds under their raw values, as routes and `watch` name them.
+    private enum CodingKeys: String, CodingKey {
+        case consumer, driver, deliveryConsumer = "delivery_consumer", deliveryDriver = "delivery_driver"
+        case mintLatencyP50Milliseconds, mintLatencyP99Milliseconds, otherRequests
     }
 
-    public var totalMinted: Int { consumer.minted + driver.minted }
-    public var totalErrors: Int { consumer.errors + driver.errors }
+    public subscript(kind: ProviderKind) -> KindStats {
+        get {
+            switch kind {
+            case .consumer: consumer
+            case .driver: driver
+            case .deliveryConsumer: deliveryConsumer
+            case .deliveryDriver: deliveryDriver
+            }
+        }
+        set {
+            switch kind {
+            case .consumer: consumer = newValue
+            case .driver: driver = newValue
+            case .deliveryConsumer: deliveryConsumer = newValue
+            case .deliveryDriver: deliveryDriver = newValue
+            }
+        }
+    }
+
+    private var all: [KindStats] { ProviderKind.allCases.map { self[$0] } }
+    public var totalMinted: Int { all.reduce(0) { $0 + $1.minted } }
+    public var totalErrors: Int { all.reduce(0) { $0 + $1.errors } }
 }

@@ -84,9 +84,7 @@ struct TokenRequestHandler: HTTPHandler {
             return Self.error(error.description, status: .internalServerError)
         }
         counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
-        // A JWT is base64url and dots only, so it goes into the JSON without escaping.
-        var body = Data(("{\"jwt\":\"\(minted.jwt)\",\"creationTimestamp\":\(Self.milliseconds(minted.issuedAt))"
-            + ",\"expirationTimestamp\":\(Self.milliseconds(minted.expiresAt))}").utf8)
+        var body = Self.body(minted, kind: kind)
         switch fault {
         case .malformedJSON?:
             body = body.prefix(body.count / 2)
@@ -99,6 +97,18 @@ struct TokenRequestHandler: HTTPHandler {
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
         return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store",
                                                        FlyingFox.HTTPHeader("Date"): HTTPDate.format(Date())], body: body)
+    }
+
+    /// The answer in the shape of Google's sample backend for `kind`: the on-demand sample's
+    /// `jwt` / `creationTimestamp` / `expirationTimestamp`, the last-mile sample's `token` /
+    /// `creation_timestamp_ms` / `expiration_timestamp_ms`; both in epoch milliseconds.
+    static func body(_ minted: MintedToken, kind: ProviderKind) -> Data {
+        let keys = kind.isDelivery
+            ? (TokenEndpoint.lastMileTokenKey, TokenEndpoint.lastMileCreationKey, TokenEndpoint.lastMileExpiryKey)
+            : ("jwt", "creationTimestamp", "expirationTimestamp")
+        // A JWT is base64url and dots only, so it goes into the JSON without escaping.
+        return Data(("{\"\(keys.0)\":\"\(minted.jwt)\",\"\(keys.1)\":\(milliseconds(minted.issuedAt))"
+            + ",\"\(keys.2)\":\(milliseconds(minted.expiresAt))}").utf8)
     }
 
     /// Why `id` cannot be minted for, or nil when it can.
@@ -140,13 +150,13 @@ struct TokenRequestHandler: HTTPHandler {
             }
             faults.set(fault, for: target)
         default:
-            return Self.error("use GET /faults, PUT /faults/{consumer|driver|both}/{fault}, DELETE /faults[/{target}]", status: .badRequest)
+            return Self.error("use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]", status: .badRequest)
         }
         return Self.json(FaultReport(faults.all))
     }
 
     private static func badTarget(_ name: String) -> HTTPResponse {
-        error("unknown target \"\(name)\"; use consumer, driver or both", status: .badRequest)
+        error("unknown target \"\(name)\"; use \(FaultTarget.allCases.map(\.rawValue).joined(separator: ", "))", status: .badRequest)
     }
 
     // MARK: - Encoding

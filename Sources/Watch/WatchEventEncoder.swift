@@ -49,9 +49,11 @@ public struct WatchEventEncoder: Sendable {
         return Self.object(fields)
     }
 
-    /// The `--summary` line: per-provider counts.
-    public func summary(_ counters: [ProviderKind: ProviderCounters]) -> String {
-        let providers = ProviderKind.allCases.map { kind -> (String, JSONValue) in
+    /// The `--summary` line: per-provider counts of `kinds` (the solution that ran), each present
+    /// even with no events.
+    public func summary(_ counters: [ProviderKind: ProviderCounters],
+                        kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds) -> String {
+        let providers = kinds.map { kind -> (String, JSONValue) in
             let c = counters[kind] ?? ProviderCounters()
             return (kind.rawValue, .object([
                 "requests": .int(Int64(c.requests)), "hits": .int(Int64(c.hits)), "errors": .int(Int64(c.errors)),

@@ -14,7 +14,7 @@ enum RenderBenchmark {
         let single = state(now: now, trips: 1, vehicles: 1)
         var fleet = state(now: now, trips: 10_000, vehicles: 10_000)
         var stats = [ProviderKind.consumer: FleetStatistics(), .driver: FleetStatistics()]
-        for kind in ProviderKind.allCases {
+        for kind in ProviderKind.Solution.onDemand.kinds {
             for i in 0..<10_000 {
                 let id = IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: i, count: 10_000)
                 stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
@@ -59,7 +59,7 @@ enum RenderBenchmark {
     static func state(now: Date, trips: Int, vehicles: Int) -> DashboardState {
         var s = DashboardState(consumerID: trips > 1 ? "trip-00001" : "trip-0001", driverID: vehicles > 1 ? "vehicle-00001" : "vehicle-0001",
                                now: now, backend: "embedded on 127.0.0.1:40000", faultsAvailable: true, trips: trips, vehicles: vehicles)
-        for kind in ProviderKind.allCases {
+        for kind in s.kinds {
             let id = s[kind].id
             _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken))))
             _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.01))))

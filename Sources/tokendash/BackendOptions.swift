@@ -7,20 +7,24 @@ import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
 struct BackendOptions: ParsableArguments {
-    @Option(name: .customLong("consumer-url"), help: "Trip token URL template, e.g. https://host/token/consumer/{tripId}. With a URL, no embedded server starts.")
+    @Option(name: .customLong("solution"), help: "Which Fleet Engine solution's SDKs to simulate: on-demand (trip and vehicle tokens) or last-mile (delivery consumer and delivery driver tokens).")
+    var solution: ProviderKind.Solution = .onDemand
+
+    @Option(name: .customLong("consumer-url"), help: "Consumer-side token URL template, e.g. https://host/token/consumer/{tripId} (last-mile: https://host/token/delivery_consumer/{trackingId}). With a URL, no embedded server starts.")
     var consumerURL: String?
 
-    @Option(name: .customLong("driver-url"), help: "Vehicle token URL template, e.g. https://host/token/driver/{vehicleId}.")
+    @Option(name: .customLong("driver-url"), help: "Driver-side token URL template, e.g. https://host/token/driver/{vehicleId} (last-mile: https://host/token/delivery_driver/{deliveryVehicleId}).")
     var driverURL: String?
 
+    // Optional: unset, the response's shape is detected (each solution's sample backend included).
     @Option(name: .customLong("token-key"), help: "JSON key (or dotted path, e.g. data.token) holding the token. Default: detect the shape (jwt, token, access_token, or a bare JWT body).")
     var tokenKey: String?
 
     @Option(name: .customLong("expiry-key"), help: "JSON key (or dotted path) holding the expiration. Default: detect (expirationTimestamp, expiration_timestamp_ms, expires_in), else the JWT's exp.")
     var expiryKey: String?
 
-    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it.")
-    var expiry: ExpiryMode = .auto
+    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it. Default: auto; last-mile: absolute-ms.")
+    var expiry: ExpiryMode?
 
     @Option(name: .customLong("jwks"), help: "Verify signatures against this JWKS (file or http(s) URL). Default: the embedded server's own key set, or Google's published keys for a service-account issuer.")
     var jwks: String?
@@ -33,6 +37,12 @@ struct BackendOptions: ParsableArguments {
 
     @Option(name: .customLong("vehicle-id"), help: "Initial vehicle ID.")
     var vehicleID = "vehicle-0001"
+
+    @Option(name: .customLong("tracking-id"), help: "Initial tracking ID (--solution last-mile).")
+    var trackingID = "tracking-0001"
+
+    @Option(name: .customLong("delivery-vehicle-id"), help: "Initial delivery vehicle ID (--solution last-mile).")
+    var deliveryVehicleID = "delivery-vehicle-0001"
 
     @Option(name: .customLong("refresh-margin"), help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples).")
     var refreshMargin: Double = 300
@@ -55,10 +65,10 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("update-interval"), help: "Seconds between the simulated SDK's location updates (each asks for a token).")
     var updateInterval: Double = 5
 
-    @Option(name: .customLong("trips"), help: "Number of simulated Consumer SDKs, each with its own trip and token.")
+    @Option(name: .customLong("trips"), help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token.")
     var trips = 1
 
-    @Option(name: .customLong("vehicles"), help: "Number of simulated Driver SDKs, each with its own vehicle and token.")
+    @Option(name: .customLong("vehicles"), help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token.")
     var vehicles = 1
 
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
@@ -88,6 +98,9 @@ struct BackendOptions: ParsableArguments {
             throw ValidationError("--trips and --vehicles must be between 1 and 100000")
         }
         guard !tripID.isEmpty, !vehicleID.isEmpty else { throw ValidationError("--trip-id and --vehicle-id must not be empty") }
+        guard !trackingID.isEmpty, !deliveryVehicleID.isEmpty else {
+            throw ValidationError("--tracking-id and --delivery-vehicle-id must not be empty")
+        }
         try Self.validateKeySet(jwks)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
     }
@@ -109,19 +122,25 @@ struct BackendOptions: ParsableArguments {
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet.
     func initialIDs(_ kind: ProviderKind) -> [String] {
-        let count = kind == .consumer ? trips : vehicles
-        if count == 1 { return [kind == .consumer ? tripID : vehicleID] }
-        return (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) }
+        let count = kind.role == .consumer ? trips : vehicles
+        let (single, prefix) = switch kind {
+        case .consumer: (tripID, "trip")
+        case .driver: (vehicleID, "vehicle")
+        case .deliveryConsumer: (trackingID, "tracking")
+        case .deliveryDriver: (deliveryVehicleID, "delivery-vehicle")
+        }
+        if count == 1 { return [single] }
+        return (0..<count).map { IDSequence.fleetID(prefix: prefix, index: $0, count: count) }
     }
 
-    /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under `embeddedBase`.
+    /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under
+    /// `embeddedBase`. Keys and expiry mode are the kind's sample backend's unless given.
     func endpoint(_ kind: ProviderKind, embeddedBase: String?) -> TokenEndpoint {
-        let template = (kind == .consumer ? consumerURL : driverURL)
-        var endpoint = template.map { TokenEndpoint(kind: kind, urlTemplate: $0) }
-            ?? TokenEndpoint.sampleBackend(kind, base: embeddedBase ?? "http://127.0.0.1")
-        endpoint.tokenKey = tokenKey
-        endpoint.expiryKey = expiryKey
-        endpoint.expiryMode = expiry
+        var endpoint = TokenEndpoint.sampleBackend(kind, base: embeddedBase ?? "http://127.0.0.1")
+        if let template = kind.role == .consumer ? consumerURL : driverURL { endpoint.urlTemplate = template }
+        if let tokenKey { endpoint.tokenKey = tokenKey }
+        if let expiryKey { endpoint.expiryKey = expiryKey }
+        if let expiry { endpoint.expiryMode = expiry }
         endpoint.headers = headers.compactMap(HTTPHeader.init(parsing:))
         endpoint.timeout = timeout
         endpoint.providerID = providerID
@@ -130,3 +149,4 @@ struct BackendOptions: ParsableArguments {
 }
 
 extension ExpiryMode: ExpressibleByArgument {}
+extension ProviderKind.Solution: ExpressibleByArgument {}

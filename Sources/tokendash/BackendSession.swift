@@ -6,12 +6,15 @@ import TokenServer
 import TokenSignatures
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
-/// shared transport and event stream, and the simulated SDKs of both kinds.
+/// shared transport and event stream, and the simulated SDKs of the solution's two kinds.
 struct BackendSession: Sendable {
     let server: EmbeddedTokenServer?
     let events: EventBroadcaster
-    let trips: SimulatedSDKs<TripAuthorizationContext>
-    let vehicles: SimulatedSDKs<VehicleAuthorizationContext>
+    let solution: ProviderKind.Solution
+    /// The consumer-side SDKs (trips, or tracked shipments) and the driver-side ones (vehicles,
+    /// or delivery vehicles); existentials so that either solution's pair fits.
+    let consumers: any SDKGroup
+    let drivers: any SDKGroup
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
     let transport: HTTPClientTransport
@@ -37,27 +40,39 @@ struct BackendSession: Sendable {
             }
         }
         let events = EventBroadcaster()
-        let consumer = options.endpoint(.consumer, embeddedBase: base)
-        let driver = options.endpoint(.driver, embeddedBase: base)
+        let solution = options.solution
+        let consumer = options.endpoint(solution.consumerKind, embeddedBase: base)
+        let driver = options.endpoint(solution.driverKind, embeddedBase: base)
         // One verifier for both kinds, so a key set is fetched once. The embedded server's tokens
         // are checked against its own published JWKS, over HTTP like any backend's.
         let keySet = options.jwks.map(KeySetLocation.init(argument:))
             ?? base.flatMap { URL(string: $0 + "/.well-known/jwks.json") }.map(KeySetLocation.url)
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
-        return BackendSession(
-            server: server, events: events,
-            trips: SimulatedSDKs(ids: options.initialIDs(.consumer), endpoint: consumer, transport: transport,
-                                 events: events, refreshMargin: options.refreshMargin, verifier: verifier),
-            vehicles: SimulatedSDKs(ids: options.initialIDs(.driver), endpoint: driver, transport: transport,
-                                    events: events, refreshMargin: options.refreshMargin, verifier: verifier),
-            consumerEndpoint: consumer, driverEndpoint: driver, transport: transport)
+        func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
+            SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
+                                   events: events, refreshMargin: options.refreshMargin, verifier: verifier)
+        }
+        let consumers: any SDKGroup, drivers: any SDKGroup
+        switch solution {
+        case .onDemand:
+            consumers = group(TripAuthorizationContext.self, consumer)
+            drivers = group(VehicleAuthorizationContext.self, driver)
+        case .lastMile:
+            consumers = group(DeliveryConsumerAuthorizationContext.self, consumer)
+            drivers = group(DeliveryDriverAuthorizationContext.self, driver)
+        }
+        return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
+                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport)
     }
+
+    /// The group on `role`'s side.
+    func group(_ role: ProviderKind.Role) -> any SDKGroup { role == .consumer ? consumers : drivers }
 
     /// Runs both groups' location-update loops until the returned task is cancelled.
     func runUpdateLoops(interval: TimeInterval, callers: Int) -> Task<Void, Never> {
         Task {
-            async let a: Void = trips.run(interval: interval, callers: callers)
-            async let b: Void = vehicles.run(interval: interval, callers: callers)
+            async let a: Void = consumers.run(interval: interval, callers: callers)
+            async let b: Void = drivers.run(interval: interval, callers: callers)
             _ = await (a, b)
         }
     }

@@ -59,10 +59,10 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var state = DashboardState(
-            consumerID: await session.trips.id(at: 0), driverID: await session.vehicles.id(at: 0), now: Date(),
+            consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.server != nil,
             themeName: initialTheme.name, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
-            trips: backend.trips, vehicles: backend.vehicles)
+            trips: backend.trips, vehicles: backend.vehicles, solution: session.solution)
         state.insecure = session.insecure
         let inbox = ActionInbox()
         let stream = session.events.subscribe(buffer: 1 << 16)
@@ -88,10 +88,10 @@ struct DashboardCommand: AsyncParsableCommand {
     /// In a fleet, aggregates every provider's events and sends the summary rows once a second.
     static func fleetStatistics(_ session: BackendSession, inbox: ActionInbox) -> Task<Void, Never> {
         let stream = session.events.subscribe(buffer: 1 << 17)
-        let aggregate = FleetAggregate()
+        let aggregate = FleetAggregate(kinds: session.solution.kinds)
         let collector = Task { for await event in stream { aggregate.record(event) } }
         return Task {
-            let counts = [ProviderKind.consumer: await session.trips.count, .driver: await session.vehicles.count]
+            let counts = [session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count]
             while !Task.isCancelled {
                 inbox.send(.fleet(aggregate.summaries(now: Date(), counts: counts)))
                 try? await Task.sleep(for: .seconds(1))
@@ -102,7 +102,12 @@ struct DashboardCommand: AsyncParsableCommand {
 
     /// Both kinds' statistics behind one lock: the collector writes, the once-a-second reader summarises.
     private final class FleetAggregate: Sendable {
-        private let stats = Mutex([ProviderKind.consumer: FleetStatistics(), .driver: FleetStatistics()])
+        private let stats: Mutex<[ProviderKind: FleetStatistics]>
+
+        /// One entry per kind the session runs; events of any other kind are not counted.
+        init(kinds: [ProviderKind]) {
+            stats = Mutex(Dictionary(uniqueKeysWithValues: kinds.map { ($0, FleetStatistics()) }))
+        }
 
         func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
 

@@ -27,6 +27,12 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(name: .customLong("vehicle-id"), help: "Require authorization.vehicleid to be this vehicle ID.")
     var vehicleID: String?
 
+    @Option(name: .customLong("tracking-id"), help: "Require a last-mile consumer token for this tracking ID (authorization.trackingid, or taskid/taskids naming it).")
+    var trackingID: String?
+
+    @Option(name: .customLong("delivery-vehicle-id"), help: "Require authorization.deliveryvehicleid to be this delivery vehicle ID.")
+    var deliveryVehicleID: String?
+
     @Option(name: .customLong("jwks"), help: "Verify the signature against this JWKS (file or http(s) URL).")
     var jwks: String?
 
@@ -42,7 +48,12 @@ struct DecodeCommand: AsyncParsableCommand {
     private var trust: HTTPClientTransport.Trust { BackendOptions.trust(insecure: insecure, caCertificates: caCertificates) }
 
     func validate() throws {
-        if tripID != nil && vehicleID != nil { throw ValidationError("give --trip-id or --vehicle-id, not both") }
+        let given = [("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
+                     ("--delivery-vehicle-id", deliveryVehicleID)].filter { $0.1 != nil }.map(\.0)
+        if given.count > 1 {
+            // One token has one kind: two ID flags would judge it as two kinds at once.
+            throw ValidationError("give one of --trip-id, --vehicle-id, --tracking-id, --delivery-vehicle-id, not \(given.joined(separator: " and "))")
+        }
         try BackendOptions.validateKeySet(jwks)
     }
 
@@ -94,17 +105,21 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 
     /// The kind and ID to check against. Without an ID flag the kind comes from the claim
-    /// present and any ID is accepted.
+    /// present (`tripid`, `vehicleid`, `trackingid`/`taskid`/`taskids`, `deliveryvehicleid`)
+    /// and any ID is accepted.
     private func expectation(for jwt: DecodedJWT) -> (ProviderKind, String?) {
         if let tripID { return (.consumer, tripID) }
         if let vehicleID { return (.driver, vehicleID) }
+        if let trackingID { return (.deliveryConsumer, trackingID) }
+        if let deliveryVehicleID { return (.deliveryDriver, deliveryVehicleID) }
         let authorization = jwt.claims["authorization"]
-        let kind = ProviderKind.allCases.first { authorization?[$0.claimName] != nil }
+        let kind = ProviderKind.allCases.first { kind in kind.acceptedClaimNames.contains { authorization?[$0] != nil } }
         // Neither claim: judged as a consumer token so the missing claim is reported.
         return (kind ?? .consumer, nil)
     }
 
-    /// A token pasted as a backend's JSON answer is taken from its "jwt" (or "token") key.
+    /// A token pasted as a backend's JSON answer is taken from its "jwt" (or "token", as the
+    /// last-mile sample backend names it) key.
     static func extractToken(_ input: String) -> String {
         guard input.hasPrefix("{"), let json = try? JSONValue.decode(Data(input.utf8)) else { return input }
         return json["jwt"]?.stringValue ?? json["token"]?.stringValue ?? input

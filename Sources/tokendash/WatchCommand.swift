@@ -93,16 +93,15 @@ struct WatchCommand: AsyncParsableCommand {
         await loops.value
         // Judged before the server stops: a health check asks whether every SDK holds a token now.
         let now = Date()
-        let missing = await session.trips.withoutValidToken(at: now).map { ("trip", $0) }
-            + session.vehicles.withoutValidToken(at: now).map { ("vehicle", $0) }
+        let missing = await session.consumers.withoutValidToken(at: now) + session.drivers.withoutValidToken(at: now)
         await session.stop()
         let counters = await printer.value
-        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters)) + "\n").utf8)) }
+        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds)) + "\n").utf8)) }
         guard missing.isEmpty else {
             let first = missing[0]
-            let cause = first.1.lastError.map { ": \($0)" } ?? ""
+            let cause = first.lastError.map { ": \($0)" } ?? ""
             let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
-            FileHandle.standardError.write(Data("tokendash watch: \(first.0) \(first.1.id) ended without a valid token\(cause)\(more)\n".utf8))
+            FileHandle.standardError.write(Data("tokendash watch: \(first.kind.idNoun) \(first.id) ended without a valid token\(cause)\(more)\n".utf8))
             throw ExitCode(1)
         }
     }

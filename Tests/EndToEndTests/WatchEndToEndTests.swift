@@ -45,7 +45,7 @@ import Testing
                                            "--driver-url", "http://127.0.0.1:1/v/{vehicleId}", "--summary"])
         // No SDK holds a token at the end: a script or health check sees exit 1 and the reason.
         #expect(result.status == 1)
-        #expect(result.stderr.contains("tokendash watch: trip trip-0001 ended without a valid token: backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused (and 1 more)"), "\(result.stderr)")
+        #expect(result.stderr.contains("tokendash watch: trip ID trip-0001 ended without a valid token: backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused (and 1 more)"), "\(result.stderr)")
         let failures = try objects(result.stdout).filter { $0["event"] as? String == "fetch_failed" && $0["provider"] as? String == "consumer" }
         #expect(failures.first?["error"] as? String == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
     }
