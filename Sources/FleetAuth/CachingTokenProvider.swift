@@ -39,6 +39,8 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     private var cached: FetchedToken?
     private var inFlight: InFlight?
     private var failures = 0
+    /// Refresh-aheads in a row that brought back the token already cached.
+    private var reservedStreak = 0
     private var retryAt: Date?
     private var lastError: FleetAuthError?
     /// Callers suspended on the in-flight fetch; the dashboard shows it, tests use it to know all callers joined.
@@ -140,6 +142,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         currentID = id
         epoch += 1
         failures = 0
+        reservedStreak = 0
         retryAt = nil
         lastError = nil
         guard let old else { return false }
@@ -210,13 +213,14 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             } catch {
                 result = .failure(.other("\(error)"))
             }
-            return try self.complete(result, id: id, epoch: fetchEpoch, started: now)
+            return try self.complete(result, id: id, epoch: fetchEpoch, started: now, reason: reason)
         }
         inFlight = InFlight(id: id, task: task)
         return task
     }
 
-    private func complete(_ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date) throws -> FetchedToken {
+    private func complete(_ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date,
+                          reason: FetchReason) throws -> FetchedToken {
         let now = clock.now()
         guard fetchEpoch == epoch, let current = currentID else {
             let error = FleetAuthError.superseded(requested: id, current: currentID ?? "none")
@@ -227,6 +231,11 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         switch result {
         case .success(var token):
             token.refreshAt = refreshPoint(token)
+            if reason == .refreshAhead, let previous = cached, previous.token == token.token {
+                backOffRefreshAhead(&token, now: now)
+            } else {
+                reservedStreak = 0
+            }
             cached = token
             failures = 0
             retryAt = nil
@@ -236,6 +245,21 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         case .failure(let error):
             recordFailure(error, id: id, started: started)
             throw error
+        }
+    }
+
+    /// A backend that caches tokens itself can answer a refresh-ahead with the token we already
+    /// hold. Asking again at every SDK update would not get a newer one sooner, so the next
+    /// refresh-ahead waits like a retry after a failure (doubling, jittered, never past expiry),
+    /// and the first time it happens the token carries a warning that says so.
+    private func backOffRefreshAhead(_ token: inout FetchedToken, now: Date) {
+        reservedStreak += 1
+        let delay = backoff.delay(afterFailures: reservedStreak, unit: random())
+        token.refreshAt = min(now.addingTimeInterval(delay), token.expiresAt)
+        if reservedStreak == 1 {
+            let left = TokenResponseDecoder.wholeSeconds(token.expiresAt.timeIntervalSince(now))
+            token.findings.append(RuleResult("refresh", .warn,
+                "the backend re-served the token we hold (\(left) s left); refresh-ahead backs off instead of asking at every update"))
         }
     }
 

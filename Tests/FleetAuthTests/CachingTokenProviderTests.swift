@@ -303,3 +303,44 @@ import Testing
         }
     }
 }
+
+/// A backend with its own token cache answers a refresh-ahead with the token we already hold.
+@Suite struct ReservedTokenTests {
+    @Test func refreshAheadBacksOffWhenTheSameTokenComesBackAndSaysSoOnce() async throws {
+        let clock = ManualClock()
+        let t = Int(clock.now().timeIntervalSince1970)
+        // The backend minted one 600 s token and serves it until it expires.
+        let jwt = TestJWT.make(kind: .consumer, id: "trip-1", iat: t, exp: t + 600)
+        let transport = FakeTransport { _ in TestJWT.response(jwt, expiresAtSeconds: t + 600) }
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
+                                             backoff: BackoffPolicy(initial: 10, maximum: 60, jitter: 0), clock: clock,
+                                             events: events, random: { 0.5 })
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(transport.count == 1)
+
+        // Past the refresh point: one refresh-ahead, which brings back the same token.
+        clock.advance(by: 301)
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let first = try #require(await recorder.next { $0.isFetched && $0.time == clock.now() })
+        guard case .fetched(let token, _) = first.kind else { return }
+        #expect(token.warnings == ["refresh: the backend re-served the token we hold (299 s left); refresh-ahead backs off instead of asking at every update"])
+        #expect(transport.count == 2)
+
+        // SDK updates every second for 9 s: no request (the first backoff is 10 s).
+        for _ in 0..<9 {
+            clock.advance(by: 1)
+            _ = try await provider.fetchToken(for: trip("trip-1"))
+        }
+        #expect(transport.count == 2, "no request at every update")
+        clock.advance(by: 1.5)
+        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let second = try #require(await recorder.next { $0.isFetched && $0.time == clock.now() })
+        #expect(transport.count == 3)
+        guard case .fetched(let again, _) = second.kind else { return }
+        #expect(again.warnings.isEmpty, "said once, not at every re-serve")
+        // The backoff doubles: 20 s until the next try.
+        #expect(again.refreshAt == clock.now().addingTimeInterval(20))
+    }
+}
