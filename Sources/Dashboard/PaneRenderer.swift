@@ -13,7 +13,9 @@ struct PaneRenderer {
 
     func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int, height: Int) {
         guard width >= 20, height >= 3 else { return }
-        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title,
+        // The response shape the token came in, so a user knows what was read from their backend.
+        let shape = pane.token?.shape.map { " · \($0)" } ?? ""
+        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + shape,
                    role: focused ? .borderFocused : .border, titleRole: .title)
         var lines: [Line] = []
         let innerWidth = width - 4

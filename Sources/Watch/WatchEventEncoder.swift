@@ -26,6 +26,7 @@ public struct WatchEventEncoder: Sendable {
             fields.append(("latency_ms", Self.milliseconds(latency)))
             fields.append(("token", .string(reveal ? token.token : TokenRedactor.redact(token.token))))
             fields.append(("fingerprint", .string(token.fingerprint)))
+            if let shape = token.shape { fields.append(("shape", .string(shape))) }
             fields.append(("claims", token.jwt.claims))
             if let signature = token.signature {
                 fields.append(("signature", .string(signature.level == .ok ? "ok" : signature.reason)))

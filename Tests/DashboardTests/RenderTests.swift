@@ -80,6 +80,15 @@ import Testing
         #expect(Fixtures.text(signed).contains("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
     }
 
+    @Test func thePaneTitleSaysWhichResponseShapeWasRead() {
+        var state = Fixtures.state()
+        var token = Fixtures.token(.consumer, id: "trip-0001")
+        token.shape = "{access_token, expires_in s}"
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
+        let lines = Renderer.render(state, width: 160, height: 48).lines
+        #expect(lines[1].hasPrefix("┌─ ▶ Consumer (trip token) · {access_token, expires_in s} ─"))
+    }
+
     @Test func aWarningEveryTokenCarriesIsLoggedOnce() {
         var state = Fixtures.state()
         let short = [RuleResult("lifetime", .warn, "60 s, under 300 s")]
