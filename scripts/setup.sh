@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tokendash needs when they are missing (ncurses headers; tmux for the end-to-end test).
+# Installs what tokendash's build and tests need when missing: ncurses headers, tmux and openssl (Debian), Python's cryptography (PyPI).
 set -euo pipefail
 missing=()
 dpkg -s libncurses-dev >/dev/null 2>&1 || missing+=(libncurses-dev)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
+python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
