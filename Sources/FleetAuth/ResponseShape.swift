@@ -18,9 +18,9 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
     /// The shapes recognised without flags, most specific first.
     static let known: [ResponseShape] = [
         ResponseShape(tokenKey: "jwt", expiryKey: "expirationTimestamp", expiryMode: .auto,
-                      name: "Google on-demand sample {jwt, expirationTimestamp ms}"),
+                      name: "on-demand sample {jwt, expirationTimestamp}"),
         ResponseShape(tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
-                      name: "Google last-mile sample {token, expiration_timestamp_ms}"),
+                      name: "last-mile sample {token, expiration_timestamp_ms}"),
         ResponseShape(tokenKey: "access_token", expiryKey: "expires_in", expiryMode: .relative,
                       name: "{access_token, expires_in s}"),
         ResponseShape(tokenKey: "token", expiryKey: "expires_in", expiryMode: .relative,

@@ -273,13 +273,13 @@ import Testing
 
     @Test func googlesOnDemandSample() throws {
         let token = try decode("{\"jwt\":\"\(jwt)\",\"creationTimestamp\":\(t * 1000),\"expirationTimestamp\":\((t + 600) * 1000)}")
-        #expect(token.shape == "Google on-demand sample {jwt, expirationTimestamp ms}")
+        #expect(token.shape == "on-demand sample {jwt, expirationTimestamp}")
         #expect(token.expiresAt == now.addingTimeInterval(600), "the earlier expiry, the body's, is used")
     }
 
     @Test func googlesLastMileSample() throws {
         let token = try decode("{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(t * 1000),\"expiration_timestamp_ms\":\((t + 600) * 1000)}")
-        #expect(token.shape == "Google last-mile sample {token, expiration_timestamp_ms}")
+        #expect(token.shape == "last-mile sample {token, expiration_timestamp_ms}")
         #expect(token.expiresAt == now.addingTimeInterval(600))
     }
 
