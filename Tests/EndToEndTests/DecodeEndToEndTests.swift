@@ -92,3 +92,56 @@ import Testing
         #expect(result.stderr.contains("token is not a JWT: expected 3 dot-separated parts, found 1"))
     }
 }
+
+/// Every rule through the binary: the line `decode` prints for it and the exit status.
+@Suite struct DecodeRulesEndToEndTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let header: [String: String?]
+        let claims: [String: FleetAuth.JSONValue?]
+        let line: String
+        let status: Int32
+        var testDescription: String { name }
+    }
+
+    static let account = "minter@decode-rules.iam.gserviceaccount.com"
+
+    static let cases: [Case] = [
+        Case(name: "alg", header: ["alg": "HS256"], claims: [:], line: "✗ alg            alg is HS256, expected RS256", status: 1),
+        Case(name: "typ", header: ["typ": "jwt+at"], claims: [:], line: "✗ typ            typ is jwt+at, expected JWT", status: 1),
+        Case(name: "kid", header: ["kid": nil], claims: [:], line: "✗ kid            no kid header", status: 1),
+        Case(name: "iss", header: [:], claims: ["iss": nil], line: "✗ iss/sub        no iss claim", status: 1),
+        Case(name: "aud", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")], line: "✗ aud            aud is https://fleetengine.googleapis.com, expected", status: 1),
+        Case(name: "iat integer", header: [:], claims: ["iat": .double(1e9 + 0.5)], line: "✗ iat            iat is 1000000000.5, not an integer", status: 1),
+        Case(name: "lifetime", header: [:], claims: ["iat": .int(Int64(Date().timeIntervalSince1970) - 10), "exp": .int(Int64(Date().timeIntervalSince1970) + 7200)],
+             line: "✗ lifetime       exp - iat is 7210 s, over Fleet Engine's 3600 s", status: 1),
+        Case(name: "authorization", header: [:], claims: ["authorization": nil], line: "✗ authorization  no authorization claim", status: 1),
+        Case(name: "wildcard", header: [:], claims: ["authorization": .object(["vehicleid": .string("*")])],
+             line: "! authorization  vehicleid is \"*\": covers every vehicle", status: 0),
+        Case(name: "short lifetime", header: [:], claims: ["exp": .int(Int64(Date().timeIntervalSince1970) + 120)],
+             line: "! lifetime       ", status: 0),
+    ]
+
+    static func token(_ c: Case) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        var header: [String: String] = ["alg": "RS256", "typ": "JWT", "kid": "k1"]
+        for (k, v) in c.header { header[k] = v }
+        var claims: [String: FleetAuth.JSONValue] = [
+            "iss": .string(account), "sub": .string(account), "aud": .string(JWTInspector.fleetEngineAudience),
+            "iat": .int(now), "exp": .int(now + 600), "authorization": .object(["tripid": .string("trip-1")]),
+        ]
+        for (k, v) in c.claims { claims[k] = v }
+        let encode = { (v: FleetAuth.JSONValue) in JWTInspector.base64URLEncode(Data(v.description.utf8)) }
+        return encode(.object(header.mapValues { .string($0) })) + "." + encode(.object(claims)) + ".c2lnbmF0dXJl"
+    }
+
+    @Test(arguments: cases)
+    func eachRuleHasItsLineAndStatus(_ c: Case) async throws {
+        // The key set is unreachable on purpose (port 9): the signature line is neutral, so only
+        // the rule under test decides the status.
+        let result = try await BinaryRunner.run(["decode", "--jwks", "http://127.0.0.1:9/jwks.json", Self.token(c)])
+        #expect(result.status == c.status, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("  " + c.line), "\(result.stdout)")
+        #expect(result.stdout.contains("· signature      not checked: key set http://127.0.0.1:9/jwks.json unavailable"))
+    }
+}

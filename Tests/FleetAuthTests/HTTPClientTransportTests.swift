@@ -248,3 +248,40 @@ import Testing
         #expect(hits.withLock { $0 } == 2)
     }
 }
+
+/// Each response shape over real HTTP, through the provider, with no --token-key/--expiry-key.
+@Suite struct ResponseShapeLoopbackTests {
+    static let shapes: [(String, String)] = [
+        ("on-demand sample {jwt, expirationTimestamp}", #"{"jwt":"JWT","creationTimestamp":NOWMS,"expirationTimestamp":EXPMS}"#),
+        ("last-mile sample {token, expiration_timestamp_ms}", #"{"token":"JWT","creation_timestamp_ms":NOWMS,"expiration_timestamp_ms":EXPMS}"#),
+        ("{access_token, expires_in s}", #"{"access_token":"JWT","expires_in":600,"token_type":"Bearer"}"#),
+        ("{token, expires_in s}", #"{"token":"JWT","expires_in":"600"}"#),
+        ("a bare JWT (text body), expiry from exp", "JWT"),
+        ("token only {jwt}, expiry from exp", #"{"jwt":"Bearer JWT"}"#),
+        ("{data.token, data.expires_at} as configured", #"{"data":{"token":"JWT","expires_at":"ISO"}}"#),
+    ]
+
+    @Test(arguments: shapes.indices)
+    func eachShapeIsReadAndNamed(_ index: Int) async throws {
+        let (name, template) = Self.shapes[index]
+        let server = try await LoopbackServer.start { request in
+            let now = Int(Date().timeIntervalSince1970)
+            let jwt = TestJWT.make(kind: .consumer, id: requestedID(TransportRequest(url: URL(fileURLWithPath: request.path))), iat: now, exp: now + 600)
+            let body = template.replacingOccurrences(of: "JWT", with: jwt)
+                .replacingOccurrences(of: "NOWMS", with: "\(now * 1000)").replacingOccurrences(of: "EXPMS", with: "\((now + 600) * 1000)")
+                .replacingOccurrences(of: "ISO", with: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now + 600))))
+            let type = template == "JWT" ? "text/plain" : "application/json"
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: type], body: Data(body.utf8))
+        }
+        defer { Task { await server.stop() } }
+        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
+        if name.hasSuffix("as configured") { (endpoint.tokenKey, endpoint.expiryKey) = ("data.token", "data.expires_at") }
+        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: testTransport)
+        let token = try await provider.fetchToken(for: trip("trip-5"))
+        let cached = try #require(await provider.cachedToken)
+        #expect(cached.token == token)
+        #expect(cached.shape == name)
+        #expect(abs(cached.expiresAt.timeIntervalSinceNow - 600) < 30, "the expiry was read: \(cached.expiresAt)")
+        #expect(cached.warnings.isEmpty, "\(cached.warnings)")
+    }
+}
