@@ -79,7 +79,14 @@ public enum Renderer {
     static func drawFooter(_ state: DashboardState, _ canvas: inout Canvas) {
         let y = canvas.height - 1
         canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .keyHint)
-        var bindings = KeyBinding.visible(fleet: state.isFleet)
+        // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
+        // ("Tracking" and "Delivery" under --solution last-mile).
+        var bindings = KeyBinding.visible(fleet: state.isFleet).map { binding -> KeyBinding in
+            var named = binding
+            if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
+            if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }
+            return named
+        }
         func width(_ b: [KeyBinding]) -> Int { b.reduce(0) { $0 + $1.label.count + $1.hint.count + 2 } }
         while width(bindings) > canvas.width,
               let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
@@ -90,6 +97,12 @@ public enum Renderer {
             x += canvas.put(binding.label, x: x, y: y, role: .keyLabel)
             x += canvas.put(" " + binding.hint + " ", x: x, y: y, role: .keyHint)
         }
+    }
+
+    /// A kind's ID noun as a one-word key hint: "Trip", "Vehicle", "Tracking", "Delivery".
+    static func shortNoun(_ kind: ProviderKind) -> String {
+        let first = kind.idNoun.split(separator: " ").first.map(String.init) ?? kind.idNoun
+        return first.prefix(1).uppercased() + first.dropFirst()
     }
 
     /// The aggregate rows of a fleet run; returns the rows used.

@@ -29,6 +29,8 @@ import Testing
         // The verdict names the kind's own claim (cut at the pane's width).
         #expect(text.contains("60 s lifetime, trackingid tracking-"))
         #expect(text.contains("60 s lifetime, deliveryvehicleid de"))
+        // The footer names what t and v switch.
+        #expect(lines[47].contains("t Tracking v Delivery "), "\(lines[47])")
     }
 
     @Test func onDemandEventsDoNotReachDeliveryPanes() {

@@ -9,6 +9,9 @@ import Foundation
 // base64url one mutated byte garbles its neighbours, so numbers in the claims (exp, iat) would
 // almost never change into other valid numbers.
 
+/// The IDs the seed corpus's tokens are minted for, so accepted paths stay reachable.
+private let fuzzIDs: [ProviderKind: String] = [.consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1"]
+
 /// Fixed so that a crash reproduces whatever the date the input is replayed on.
 private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -39,7 +42,8 @@ private func inspect(_ token: String) {
         keep(error.description)
         return
     }
-    for (kind, id) in [(ProviderKind.consumer, "trip-1"), (.driver, "vehicle-1")] {
+    for kind in [ProviderKind.consumer, .driver, .deliveryConsumer, .deliveryDriver] {
+        let id = fuzzIDs[kind] ?? "id-1"
         let results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: "tokendash")
         keep(results.map(\.description))
         keep(TokenResponseDecoder.error(for: results, jwt: jwt, kind: kind, id: id, now: now)?.description)

@@ -14,6 +14,9 @@ import Foundation
 /// (429 and 503 are the statuses whose Retry-After is read).
 private let statuses = [200, 200, 200, 429, 201, 299, 300, 199, 404, 500, 0, -1, Int.min, Int.max, 204, 503]
 
+/// The IDs the seed corpus's tokens are minted for, so accepted paths stay reachable.
+private let fuzzIDs: [ProviderKind: String] = [.consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1"]
+
 /// Fixed so that a crash reproduces whatever the date the input is replayed on.
 private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -23,16 +26,18 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard bytes.count >= 2 else { return 0 }
     let status = statuses[Int(bytes[0] & 0x0F)]
     let config = bytes[1]
-    // Bits 0-1: expiry mode, 2: provider kind, 3: the custom key names `--token-key` allows, 6: template.
-    let mode = ExpiryMode.allCases[Int(config & 0b11)]
-    let kind: ProviderKind = config & 0b100 == 0 ? .consumer : .driver
+    // Bits 0-1 and 4: expiry mode; 2 and 5: provider kind; 3: the custom key names `--token-key`
+    // allows (else the shape is detected); 6: template.
+    let mode = ExpiryMode.allCases[(Int(config & 0b11) + (config & 0b1_0000 == 0 ? 0 : 4)) % ExpiryMode.allCases.count]
+    let kinds: [ProviderKind] = [.consumer, .driver, .deliveryConsumer, .deliveryDriver]
+    let kind = kinds[(config & 0b100 == 0 ? 0 : 1) + (config & 0b10_0000 == 0 ? 0 : 2)]
     var endpoint = TokenEndpoint.sampleBackend(kind, base: "http://fuzz")
     endpoint.expiryMode = mode
     if config & 0b1000 != 0 {
         endpoint.tokenKey = "token"
         endpoint.expiryKey = "expiresAt"
     }
-    let id = kind == .consumer ? "trip-1" : "vehicle-1"
+    let id = fuzzIDs[kind] ?? "id-1"
     var rest = bytes[2...]
     var fields: [String: String] = [:]
     if bytes[0] & 0b100_0000 != 0 { (fields, rest) = headers(rest) }
@@ -46,6 +51,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         keep(token.jwt.claims.description)
         keep(TokenRedactor.redact(token.token))
         keep(token.warnings.joined(separator: "; "))
+        keep(token.shape)
+        keep(token.fingerprint)
     } catch {
         // A rejection is the expected outcome for most inputs; its sentence is what the user sees.
         keep(error.description)
