@@ -53,16 +53,11 @@ public struct TokenEndpoint: Sendable {
     /// (epoch milliseconds), the on-demand one `{"jwt", "creationTimestamp", "expirationTimestamp"}`.
     public static func sampleBackend(_ kind: ProviderKind, base: String) -> TokenEndpoint {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        var endpoint = TokenEndpoint(kind: kind, urlTemplate: trimmed + kind.defaultRoutePath)
-        if kind.isDelivery {
-            endpoint.tokenKey = lastMileTokenKey
-            endpoint.expiryKey = lastMileExpiryKey
-            endpoint.expiryMode = .absoluteMilliseconds
-        }
-        return endpoint
+        // No keys: both samples' answers are recognised (`ResponseShape`), and named as such.
+        return TokenEndpoint(kind: kind, urlTemplate: trimmed + kind.defaultRoutePath)
     }
 
-    /// The keys of Google's last-mile sample backend's answer.
+    /// The keys of Google's last-mile sample backend's answer, as the embedded server writes them.
     public static let lastMileTokenKey = "token"
     public static let lastMileExpiryKey = "expiration_timestamp_ms"
     public static let lastMileCreationKey = "creation_timestamp_ms"

@@ -23,7 +23,7 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("expiry-key"), help: "JSON key (or dotted path) holding the expiration. Default: detect (expirationTimestamp, expiration_timestamp_ms, expires_in), else the JWT's exp.")
     var expiryKey: String?
 
-    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it. Default: auto; last-mile: absolute-ms.")
+    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it. Default: auto.")
     var expiry: ExpiryMode?
 
     @Option(name: .customLong("jwks"), help: "Verify signatures against this JWKS (file or http(s) URL). Default: the embedded server's own key set, or Google's published keys for a service-account issuer.")

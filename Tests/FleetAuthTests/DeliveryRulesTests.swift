@@ -112,12 +112,17 @@ import Testing
     @Test func sampleBackendRoutesAndKeysOfTheLastMileSample() throws {
         let consumer = TokenEndpoint.sampleBackend(.deliveryConsumer, base: "http://b/")
         #expect(try consumer.url(for: "track 1").absoluteString == "http://b/token/delivery_consumer/track%201")
-        #expect(consumer.tokenKey == "token")
-        #expect(consumer.expiryKey == "expiration_timestamp_ms")
-        #expect(consumer.expiryMode == .absoluteMilliseconds)
+        // No keys fixed: the last-mile sample's answer is recognised by its shape.
+        #expect(consumer.tokenKey == nil && consumer.expiryKey == nil && consumer.expiryMode == .auto)
+        let ms = (1_800_000_600) * 1000
+        let body = "{\"token\":\"\(TestJWT.make(kind: .deliveryConsumer, id: "track 1", iat: 1_800_000_000, exp: 1_800_000_600))\",\"expiration_timestamp_ms\":\(ms)}"
+        let token = try TokenResponseDecoder(endpoint: consumer).decode(TransportResponse(status: 200, body: Data(body.utf8)), id: "track 1",
+                                                                       now: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(token.shape == "last-mile sample {token, expiration_timestamp_ms}")
+        #expect(token.expiresAt == Date(timeIntervalSince1970: 1_800_000_600))
         let driver = TokenEndpoint.sampleBackend(.deliveryDriver, base: "http://b")
         #expect(try driver.url(for: "dv-1").absoluteString == "http://b/token/delivery_driver/dv-1")
-        #expect(driver.tokenKey == "token")
+        #expect(driver.tokenKey == nil)
         // The on-demand sample's shape is detected (ResponseShapeTests), so nothing is fixed for it.
         let trip = TokenEndpoint.sampleBackend(.consumer, base: "http://b")
         #expect(trip.tokenKey == nil && trip.expiryMode == .auto)
