@@ -143,7 +143,7 @@ public struct TokenResponseDecoder: Sendable {
 
     private static func isBase64URLOrDot(_ c: Unicode.Scalar) -> Bool {
         switch c {
-        case "A"..."Z", "a"..."z", "0"..."9", "-", "_", ".", "=", " ", "B": true
+        case "A"..."Z", "a"..."z", "0"..."9", "-", "_", ".", "=": true
         default: false
         }
     }
