@@ -25,7 +25,7 @@ struct PaneRenderer {
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
-        if let clockLine, innerHeight >= 14 || (pane.token?.clockSkew).map({ abs($0) > TokenRules.warnedSkew }) == true {
+        if let (clockLine, level) = clockLine, innerHeight >= 14 || level != .ok {
             lines.append(clockLine)
         }
         if let error = pane.lastError, pane.token != nil {
@@ -179,8 +179,10 @@ struct PaneRenderer {
 
     /// The backend's clock against this machine's, when its response had a `Date` header, and
     /// the token's `iat` against the backend's clock: the two numbers that explain a skew refusal.
-    private var clockLine: Line? {
-        guard let token = pane.token, let skew = token.clockSkew else { return nil }
+    /// The level is the `clock` rule's (`TokenRules.clock`), so the pane and the rule agree on skew.
+    private var clockLine: (Line, RuleLevel)? {
+        guard let token = pane.token, let skew = token.clockSkew,
+              let rule = token.findings.last(where: { $0.rule == "clock" }) else { return nil }
         let serverTime = token.receivedAt.addingTimeInterval(-skew)
         let iat = token.jwt.claims["iat"]?.intValue.map { Double($0) - serverTime.timeIntervalSince1970 }
         func signed(_ t: TimeInterval) -> String {
@@ -191,14 +193,14 @@ struct PaneRenderer {
         var segments: [(String, StyleRole)] = [("skew \(signed(skew)) s", .text)]
         if let iat { segments.append((", iat \(signed(iat)) s", .text)) }
         segments.append((" vs backend", .dim))
-        if abs(skew) >= TokenRules.refusedSkew {
-            segments.append(("  refused past \(Int(TokenRules.refusedSkew)) s", .error))
-        } else if abs(skew) > TokenRules.warnedSkew {
-            segments.append(("  clock skew", .warning))
-        } else {
+        if rule.level == .ok {
             segments.append((" (Date header)", .dim))
+        } else if abs(skew) >= TokenRules.refusedSkew {
+            segments.append(("  refused past \(Int(TokenRules.refusedSkew)) s", .error))
+        } else {
+            segments.append(("  clock skew", .warning))
         }
-        return Line(label: "Clock", segments)
+        return (Line(label: "Clock", segments), rule.level)
     }
 
     private func countersLine(width: Int) -> Line {

@@ -15,12 +15,25 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// The key of the creation time, where a sample backend sends one.
+    public var creationKey: String?
+
+    /// Google's on-demand sample backend: `{jwt, creationTimestamp, expirationTimestamp}` in epoch ms.
+    public static let onDemandSample = ResponseShape(tokenKey: "jwt", expiryKey: "expirationTimestamp", expiryMode: .auto,
+                                                     name: "on-demand sample {jwt, expirationTimestamp}",
+                                                     creationKey: "creationTimestamp")
+    /// Google's last-mile sample backend: `{token, creation_timestamp_ms, expiration_timestamp_ms}`.
+    public static let lastMileSample = ResponseShape(tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
+                                                     name: "last-mile sample {token, expiration_timestamp_ms}",
+                                                     creationKey: "creation_timestamp_ms")
+
+    /// The sample backend's answer for `kind`, as the embedded server writes it.
+    public static func sample(for kind: ProviderKind) -> ResponseShape { kind.isDelivery ? lastMileSample : onDemandSample }
+
     /// The shapes recognised without flags, most specific first.
     static let known: [ResponseShape] = [
-        ResponseShape(tokenKey: "jwt", expiryKey: "expirationTimestamp", expiryMode: .auto,
-                      name: "on-demand sample {jwt, expirationTimestamp}"),
-        ResponseShape(tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
-                      name: "last-mile sample {token, expiration_timestamp_ms}"),
+        onDemandSample,
+        lastMileSample,
         ResponseShape(tokenKey: "access_token", expiryKey: "expires_in", expiryMode: .relative,
                       name: "{access_token, expires_in s}"),
         ResponseShape(tokenKey: "token", expiryKey: "expires_in", expiryMode: .relative,
@@ -49,6 +62,13 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
             return ResponseShape(tokenKey: key, expiryKey: expiryKey, expiryMode: .auto, name: "{\(key), \(expiryKey)}")
         }
         return ResponseShape(tokenKey: key, expiryKey: nil, expiryMode: .jwt, name: "token only {\(key)}, expiry from exp")
+    }
+
+    /// The token in a backend's JSON answer, by the shapes recognised without flags (a token
+    /// pasted into `decode` as the whole answer); nil when none matches.
+    public static func token(inAnswer json: JSONValue) -> String? {
+        guard case .object(let fields) = json, let key = detect(fields, tokenKey: nil, expiryKey: nil)?.tokenKey else { return nil }
+        return lookup(key, in: fields)?.stringValue
     }
 
     /// A value by key, or by dotted path (`data.token`) when no key has the dots in its name.

@@ -57,11 +57,6 @@ public struct TokenEndpoint: Sendable {
         return TokenEndpoint(kind: kind, urlTemplate: trimmed + kind.defaultRoutePath)
     }
 
-    /// The keys of Google's last-mile sample backend's answer, as the embedded server writes them.
-    public static let lastMileTokenKey = "token"
-    public static let lastMileExpiryKey = "expiration_timestamp_ms"
-    public static let lastMileCreationKey = "creation_timestamp_ms"
-
     /// The request URL for `id`. The ID is percent-encoded for where it goes so that the backend
     /// decodes exactly the ID typed: every byte but the RFC 3986 unreserved ones is encoded (`/ ? # ; + & =`
     /// and `%` included), and in a path an ID of only dots is encoded too (`.` -> `%2E`), or clients and

@@ -103,9 +103,9 @@ struct TokenRequestHandler: HTTPHandler {
     /// `jwt` / `creationTimestamp` / `expirationTimestamp`, the last-mile sample's `token` /
     /// `creation_timestamp_ms` / `expiration_timestamp_ms`; both in epoch milliseconds.
     static func body(_ minted: MintedToken, kind: ProviderKind) -> Data {
-        let keys = kind.isDelivery
-            ? (TokenEndpoint.lastMileTokenKey, TokenEndpoint.lastMileCreationKey, TokenEndpoint.lastMileExpiryKey)
-            : ("jwt", "creationTimestamp", "expirationTimestamp")
+        // The same shape the client recognises, so the two cannot drift apart.
+        let shape = ResponseShape.sample(for: kind)
+        let keys = (shape.tokenKey ?? "jwt", shape.creationKey ?? "creationTimestamp", shape.expiryKey ?? "expirationTimestamp")
         // A JWT is base64url and dots only, so it goes into the JSON without escaping.
         return Data(("{\"\(keys.0)\":\"\(minted.jwt)\",\"\(keys.1)\":\(milliseconds(minted.issuedAt))"
             + ",\"\(keys.2)\":\(milliseconds(minted.expiresAt))}").utf8)

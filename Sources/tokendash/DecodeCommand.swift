@@ -118,11 +118,11 @@ struct DecodeCommand: AsyncParsableCommand {
         return (kind ?? .consumer, nil)
     }
 
-    /// A token pasted as a backend's JSON answer is taken from its "jwt" (or "token", as the
-    /// last-mile sample backend names it) key.
+    /// A token pasted as a backend's JSON answer is taken from it as a provider would read it
+    /// (`jwt`, `token`, `access_token`: `ResponseShape`).
     static func extractToken(_ input: String) -> String {
         guard input.hasPrefix("{"), let json = try? JSONValue.decode(Data(input.utf8)) else { return input }
-        return json["jwt"]?.stringValue ?? json["token"]?.stringValue ?? input
+        return ResponseShape.token(inAnswer: json) ?? input
     }
 
     static func readStandardInput() -> String {
