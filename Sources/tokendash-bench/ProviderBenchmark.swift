@@ -24,7 +24,10 @@ enum ProviderBenchmark {
             func part(_ o: [String: Any]) -> String {
                 JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: o)) ?? Data())
             }
-            return part(["alg": "RS256", "typ": "JWT"]) + "." + part([
+            // Every header and claim Fleet Engine's rules ask for, or the provider refuses it.
+            let account = "bench@tokendash.iam.gserviceaccount.com"
+            return part(["alg": "RS256", "typ": "JWT", "kid": "bench"]) + "." + part([
+                "iss": account, "sub": account,
                 "aud": JWTInspector.fleetEngineAudience, "iat": iat, "exp": exp, "authorization": ["vehicleid": id],
             ]) + ".c2lnbmF0dXJlLWJlbmNo"
         }
