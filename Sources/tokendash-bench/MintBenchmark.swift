@@ -61,7 +61,7 @@ enum MintBenchmark {
             rows.append(("openssl speed rsa2048 sign/s", "unavailable"))
         }
         printTable(rows)
-        print("CPU includes the in-process URLSession clients, so per-core figures understate the server alone.")
+        BenchReport.say("CPU includes the in-process URLSession clients, so per-core figures understate the server alone.")
         if http.failed > 0 { throw BenchmarkError("\(http.failed) requests failed") }
     }
 
@@ -215,7 +215,7 @@ enum MintBenchmark {
     static func printTable(_ rows: [(String, String)]) {
         let width = rows.map(\.0.count).max() ?? 0
         for (name, value) in rows {
-            print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+            BenchReport.say(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
         }
     }
 

@@ -46,7 +46,7 @@ enum ProviderBenchmark {
             ("ratio ns/call tokendash / baseline", String(format: "%.2f", hit.ours / hit.baseline)),
             ("requests from 1,000 concurrent cold callers", "\(stampede.ours)  |  \(stampede.baseline)"),
         ])
-        print("tokendash's hit publishes an event and hops onto an actor; the baseline is a bare lock.")
+        BenchReport.say("tokendash's hit publishes an event and hops onto an actor; the baseline is a bare lock.")
         if stampede.ours != 1 { throw MintBenchmark.BenchmarkError("single-flight broke: \(stampede.ours) requests") }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmark sections by name, run in this order when none is named on the command line:
-// `swift run -c release tokendash-bench [SECTION...]`. Add a section by adding a line here
+// `swift run -c release tokendash-bench [--json] [SECTION...]`. Add a section by adding a line here
 // and its code in a file of its own.
 let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "provider": ProviderBenchmark.run,
@@ -11,7 +11,11 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "transport": TransportBenchmark.run,
 ]
 
-let requested = Array(CommandLine.arguments.dropFirst())
+var requested = Array(CommandLine.arguments.dropFirst())
+if let flag = requested.firstIndex(of: "--json") {
+    requested.remove(at: flag)
+    BenchReport.useJSON()
+}
 let names = sections.map(\.key)
 if let unknown = requested.first(where: { !names.contains($0) }) {
     FileHandle.standardError.write(Data("tokendash-bench: no section \"\(unknown)\"; sections: \(names.joined(separator: ", "))\n".utf8))
@@ -21,10 +25,10 @@ if let unknown = requested.first(where: { !names.contains($0) }) {
 FileHandle.standardError.write(Data("tokendash-bench: debug build; numbers mean little (use swift run -c release)\n".utf8))
 #endif
 for (name, run) in sections where requested.isEmpty || requested.contains(name) {
-    print("== \(name)")
+    BenchReport.say("== \(name)")
     do { try await run() } catch {
         FileHandle.standardError.write(Data("tokendash-bench: \(name) failed: \(error)\n".utf8))
         exit(1)
     }
-    print()
+    BenchReport.say("")
 }
