@@ -58,10 +58,13 @@ let package = Package(
         .target(name: "Fleet", dependencies: ["FleetAuth"]),
         // Headless output: provider events as JSON lines.
         .target(name: "Watch", dependencies: ["Fleet", "FleetAuth"]),
+        // The leaf both the screen logic and the terminal need: Canvas (plain-data cells), Key,
+        // Theme, styles. Nothing else, so the terminal does not drag in providers or YAML.
+        .target(name: "UICore"),
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["FleetAuth", "Fleet", .product(name: "Yams", package: "Yams")]
+            dependencies: ["UICore", "FleetAuth", "Fleet", .product(name: "Yams", package: "Yams")]
         ),
         .systemLibrary(
             name: "CNcurses",
@@ -69,11 +72,11 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         // The thin ncurses backend: draws a Canvas, reads keys.
-        .target(name: "Terminal", dependencies: ["CNcurses", "Dashboard"]),
+        .target(name: "Terminal", dependencies: ["CNcurses", "UICore"]),
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "Dashboard", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "Dashboard",
+                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
@@ -118,7 +121,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "Fleet", "FleetAuth"]),
+        .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,12 @@ static inline int td_put(int y, int x, wchar_t ch, attr_t attrs, short pair) {
     return mvadd_wch(y, x, &cell);
 }
 
+/* A run of cells in one style: one attribute change and one write for many cells. */
+static inline int td_put_run(int y, int x, const wchar_t *text, int count, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    return mvaddnwstr(y, x, text, count);
+}
+
 static inline void td_setlocale(void) { setlocale(LC_ALL, ""); }
 
 #endif

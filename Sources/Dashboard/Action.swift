@@ -1,3 +1,4 @@
+import UICore
 import Fleet
 import FleetAuth
 import Foundation

@@ -1,3 +1,4 @@
+import UICore
 import FleetAuth
 
 /// A fault the embedded server can inject, as the menu lists them.

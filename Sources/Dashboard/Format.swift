@@ -1,3 +1,4 @@
+import UICore
 import Foundation
 
 /// Time and number formatting shared by the panes. Times are local unless a test fixes the zone.
@@ -24,5 +25,11 @@ enum Format {
 
     static func percent(_ ratio: Double?) -> String {
         ratio.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -1,3 +1,5 @@
+import UICore
+
 /// What a key on the main screen does.
 public enum Command: Hashable, Sendable {
     case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu

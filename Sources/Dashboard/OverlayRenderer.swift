@@ -1,3 +1,4 @@
+import UICore
 import Foundation
 
 /// Help, the fault menu and the ID prompt, drawn over the panes.

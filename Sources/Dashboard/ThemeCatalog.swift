@@ -1,3 +1,4 @@
+import UICore
 import Foundation
 
 /// The themes a user can pick: the four built in, plus `*.yaml` in the theme folders, which

@@ -1,3 +1,4 @@
+import UICore
 import Foundation
 import Yams
 

@@ -1,5 +1,5 @@
 @preconcurrency import CNcurses
-import Dashboard
+import UICore
 
 /// Turns theme styles into ncurses attributes and colour pairs, allocating pairs as they are first used.
 struct ColorPairs {

@@ -1,5 +1,5 @@
 @preconcurrency import CNcurses
-import Dashboard
+import UICore
 import Foundation
 
 /// The thin ncurses backend: draws Canvases and reads keys. It is the only code that calls ncurses,
@@ -10,6 +10,8 @@ public final class TerminalScreen {
     public private(set) var colorCount = 0
     private var pairs = ColorPairs(colors: 0, maxPairs: 0)
     private var previous: Canvas?
+    /// The wide characters of one run, reused from run to run.
+    private var scratch: [wchar_t] = []
     private var started = false
 
     public init(theme: Theme) {
@@ -67,16 +69,17 @@ public final class TerminalScreen {
             // clear() blanks the terminal so ncurses has no old letter there to overwrite either.
             if canvas.width == 1 { clear() } else { erase() }
         }
-        for y in 0..<canvas.height {
-            for x in 0..<canvas.width {
-                let cell = canvas[x, y]
-                if !full, let previous, previous[x, y] == cell { continue }
-                if canvas.width == 1, y == canvas.height - 1 { continue }
-                // The bottom-right cell would scroll the screen on some terminals; ncurses reports ERR there, harmlessly.
-                let (attrs, pair) = pairs.attributes(for: cell.role, in: theme)
-                let scalar = cell.character.unicodeScalars.first?.value ?? 0x20
-                _ = td_put(Int32(y), Int32(x), wchar_t(bitPattern: scalar), attrs, pair)
-            }
+        let lastRow = canvas.height - 1
+        canvas.forEachChangedRun(since: full ? nil : previous) { x, y, run in
+            // The bottom-right cell would scroll the screen on some terminals; ncurses reports ERR there, harmlessly.
+            var count = run.count
+            if canvas.width == 1, y == lastRow { count = 0 }
+            guard count > 0 else { return }
+            let (attrs, pair) = pairs.attributes(for: run[0].role, in: theme)
+            scratch.removeAll(keepingCapacity: true)
+            for cell in run.prefix(count) { scratch.append(wchar_t(bitPattern: cell.scalar.value)) }
+            scratch.append(0)
+            _ = scratch.withUnsafeBufferPointer { td_put_run(Int32(y), Int32(x), $0.baseAddress, Int32(count), attrs, pair) }
         }
         previous = canvas
         refresh()

@@ -1,4 +1,5 @@
 import Dashboard
+import UICore
 import Synchronization
 
 /// Actions waiting for the UI thread: provider events and the results of effects, queued from any

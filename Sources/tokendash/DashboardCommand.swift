@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dashboard
+import UICore
 import Fleet
 import FleetAuth
 import Foundation

@@ -1,4 +1,5 @@
 import Dashboard
+import UICore
 import Fleet
 import FleetAuth
 import Foundation

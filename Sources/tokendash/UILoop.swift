@@ -1,4 +1,5 @@
 import Dashboard
+import UICore
 import Foundation
 import Terminal
 

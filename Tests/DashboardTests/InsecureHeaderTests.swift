@@ -1,4 +1,5 @@
 import Dashboard
+import UICore
 import Testing
 
 /// `--insecure` must never be silent: the header says so in the error colour.

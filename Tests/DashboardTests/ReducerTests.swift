@@ -1,4 +1,5 @@
 @testable import Dashboard
+@testable import UICore
 import FleetAuth
 import Foundation
 import Testing

@@ -14,9 +14,10 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `default`, a colour name, an index 0-255, or `#rrggbb`; nil if it is none of those.
     public init?(parsing text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        // UICore stays free of Foundation: trimmed and folded by hand.
+        let t = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
         if t == "default" { self = .terminalDefault; return }
-        if let n = Self.names[t.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")] {
+        if let n = Self.names[t.filter { $0 != "_" && $0 != "-" }] {
             self = .index(n); return
         }
         if let n = Int(t), (0...255).contains(n) { self = .index(UInt8(n)); return }
@@ -75,8 +76,6 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
-    }
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

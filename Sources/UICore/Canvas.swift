@@ -1,0 +1,185 @@
+/// One character cell of a frame: plain data (a scalar and a role, 8 bytes), so a frame is one
+/// flat buffer that fills, compares and diffs at memory speed.
+public struct Cell: Equatable, Sendable {
+    public var scalar: Unicode.Scalar
+    public var role: StyleRole
+
+    public init(_ scalar: Unicode.Scalar = " ", role: StyleRole = .text) {
+        self.scalar = scalar
+        self.role = role
+    }
+
+    public var character: Character { Character(scalar) }
+}
+
+/// A frame as a grid of styled cells: what `render` returns and the terminal draws.
+/// Every scalar put here occupies exactly one column.
+public struct Canvas: Equatable, Sendable {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: Cell(), count: self.width * self.height)
+    }
+
+    /// Blanks the canvas at a new size, keeping its buffer when it is large enough: a renderer
+    /// that draws into the same canvas every frame allocates nothing.
+    public mutating func reset(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        let count = self.width * self.height
+        cells.withUnsafeMutableBufferPointer { buffer in
+            for i in 0..<min(count, buffer.count) { buffer[i] = Cell() }
+        }
+        if cells.count > count {
+            cells.removeLast(cells.count - count)
+        } else if cells.count < count {
+            cells.append(contentsOf: repeatElement(Cell(), count: count - cells.count))
+        }
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { contains(x, y) ? cells[y * width + x] : Cell() }
+        set { if contains(x, y) { cells[y * width + x] = newValue } }
+    }
+
+    @inline(__always)
+    func contains(_ x: Int, _ y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
+
+    /// Writes `text` from (x, y), clipped at `limit` columns and at the canvas edge. Returns the columns used.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, role: StyleRole = .text, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height, x < width else { return 0 }
+        let room = min(limit ?? Int.max, width - x)
+        guard room > 0 else { return 0 }
+        let row = y * width
+        var column = 0
+        var ascii = true
+        // The fast path: ASCII text is one byte per column, read straight from its UTF-8.
+        var text = text
+        text.withUTF8 { bytes in
+            cells.withUnsafeMutableBufferPointer { buffer in
+                for byte in bytes {
+                    guard column < room else { return }
+                    guard byte < 0x80 else { ascii = false; return }
+                    if byte == 0x0A { column = room; return }
+                    let cellX = x + column
+                    if cellX >= 0 {
+                        buffer[row + cellX] = Cell(byte >= 0x20 && byte != 0x7F ? Unicode.Scalar(byte) : "?", role: role)
+                    }
+                    column += 1
+                }
+            }
+        }
+        if ascii { return max(0, min(column, room)) }
+        // Anything else from the first non-ASCII character on, one grapheme per column.
+        var toSkip = column
+        for character in text {
+            if toSkip > 0 { toSkip -= 1; continue }
+            guard column < room else { break }
+            if character == "\n" { break }
+            self[x + column, y] = Cell(Self.singleWidth(character), role: role)
+            column += 1
+        }
+        return max(0, column)
+    }
+
+    /// Writes `text` clipped to `width` columns, ending in `…` when cut.
+    @discardableResult
+    public mutating func putTruncated(_ text: String, x: Int, y: Int, width: Int, role: StyleRole = .text) -> Int {
+        guard width > 0 else { return 0 }
+        if text.utf8.count <= width || text.count <= width { return put(text, x: x, y: y, role: role) }
+        let used = put(text, x: x, y: y, role: role, limit: width - 1)
+        self[x + used, y] = Cell("…", role: role)
+        return used + 1
+    }
+
+    public mutating func fill(x: Int, y: Int, width: Int, height: Int, _ scalar: Unicode.Scalar = " ", role: StyleRole = .text) {
+        let left = max(0, x), right = min(self.width, x + max(0, width))
+        let top = max(0, y), bottom = min(self.height, y + max(0, height))
+        guard left < right, top < bottom else { return }
+        let cell = Cell(scalar, role: role)
+        let w = self.width
+        cells.withUnsafeMutableBufferPointer { buffer in
+            for row in top..<bottom {
+                for column in left..<right { buffer[row * w + column] = cell }
+            }
+        }
+    }
+
+    /// A single-line box with an optional title in its top edge.
+    public mutating func box(x: Int, y: Int, width: Int, height: Int, title: String? = nil, role: StyleRole = .border, titleRole: StyleRole = .title) {
+        guard width >= 2, height >= 2 else { return }
+        fill(x: x + 1, y: y, width: width - 2, height: 1, "─", role: role)
+        fill(x: x + 1, y: y + height - 1, width: width - 2, height: 1, "─", role: role)
+        fill(x: x, y: y + 1, width: 1, height: height - 2, "│", role: role)
+        fill(x: x + width - 1, y: y + 1, width: 1, height: height - 2, "│", role: role)
+        self[x, y] = Cell("┌", role: role)
+        self[x + width - 1, y] = Cell("┐", role: role)
+        self[x, y + height - 1] = Cell("└", role: role)
+        self[x + width - 1, y + height - 1] = Cell("┘", role: role)
+        if let title, width > 6 {
+            putTruncated(" \(title) ", x: x + 2, y: y, width: width - 4, role: titleRole)
+        }
+    }
+
+    /// The frame as text, one string per row, trailing spaces removed: what tests compare.
+    public var lines: [String] {
+        (0..<height).map { row in
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: cells[(row * width)..<((row + 1) * width)].map(\.scalar))
+            var line = String(scalars)
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// Characters that could take two columns (CJK, emoji, combining sequences) would shift
+    /// the rest of the row; they are shown as `?` instead.
+    static func singleWidth(_ character: Character) -> Unicode.Scalar {
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return "?" }
+        let v = scalar.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return "?" }
+        if v < 0x1100 || (0x2000...0x2BFF).contains(v) { return scalar }
+        return "?"
+    }
+}
+
+extension Canvas {
+    /// Calls `body` for each run of cells that differ from `previous` (all of them when there is
+    /// no previous frame of this size), a run being adjacent changed cells of one row and one role.
+    /// This is what a terminal backend draws: one style change and one write per run.
+    public func forEachChangedRun(since previous: Canvas?, _ body: (_ x: Int, _ y: Int, _ run: UnsafeBufferPointer<Cell>) -> Void) {
+        let old = previous.flatMap { $0.width == width && $0.height == height ? $0 : nil }
+        cells.withUnsafeBufferPointer { new in
+            guard let newBase = new.baseAddress else { return }
+            let oldCells = old?.cells
+            oldCells.withUnsafeBufferPointer { oldBuffer in
+                for y in 0..<height {
+                    let row = y * width
+                    var x = 0
+                    while x < width {
+                        if let oldBuffer, oldBuffer[row + x] == new[row + x] { x += 1; continue }
+                        let start = x
+                        let role = new[row + x].role
+                        x += 1
+                        while x < width, new[row + x].role == role, !(oldBuffer.map { $0[row + x] == new[row + x] } ?? false) { x += 1 }
+                        body(start, y, UnsafeBufferPointer(start: newBase + row + start, count: x - start))
+                    }
+                }
+            }
+        }
+    }
+}
+
+private extension Optional where Wrapped == [Cell] {
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Cell>?) -> R) -> R {
+        switch self {
+        case .some(let array): array.withUnsafeBufferPointer { body($0) }
+        case .none: body(nil)
+        }
+    }
+}
