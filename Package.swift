@@ -66,6 +66,9 @@ let package = Package(
             name: "Dashboard",
             dependencies: ["UICore", "FleetAuth", "Fleet", .product(name: "Yams", package: "Yams")]
         ),
+        // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
+        // runtime without ncurses, unit-tested with a fake terminal and a test clock.
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -76,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,6 +124,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth"]),
         .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,7 @@ public enum Action: Equatable, Sendable {
     case event(ProviderEvent)
     case key(Key)
     case tick(Date)
-    case themeLoaded(String)
+    case themeLoaded(Theme)
     case faultsChanged([ProviderKind: String])
     case message(String?)
     case fleet([ProviderKind: FleetSummary])

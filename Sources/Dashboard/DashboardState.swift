@@ -25,7 +25,9 @@ public struct DashboardState: Equatable, Sendable {
     public var paused = false
     public var now: Date
     public var timeZone: TimeZone = .current
-    public var themeName: String
+    /// The theme shown; the loop hands it to the terminal when it changes.
+    public var theme: Theme
+    public var themeName: String { theme.name }
     /// The terminal shows no colours (`NO_COLOR`, or it has none): every theme is drawn in mono.
     public var colorless = false
     public var themeNames: [String]
@@ -45,7 +47,7 @@ public struct DashboardState: Equatable, Sendable {
     public var quitting = false
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
-                themeName: String = "default", themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,
+                theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,
                 trips: Int = 1, vehicles: Int = 1, solution: ProviderKind.Solution = .onDemand) {
         consumer = PaneState(kind: solution.consumerKind, id: consumerID)
         driver = PaneState(kind: solution.driverKind, id: driverID)
@@ -55,7 +57,7 @@ public struct DashboardState: Equatable, Sendable {
         self.now = now
         self.backend = backend
         self.faultsAvailable = faultsAvailable
-        self.themeName = themeName
+        self.theme = theme
         self.themeNames = themeNames
         self.refreshMargin = refreshMargin
     }

@@ -31,13 +31,14 @@ public enum FaultScope: String, CaseIterable, Sendable {
 
 /// Work the reducer asks for; the executable performs it and reports back with actions.
 public enum Effect: Equatable, Sendable {
-    case forceRefresh(ProviderKind)
-    case switchID(ProviderKind, String)
+    /// The pane's followed fleet member travels with the effect: the state is its one source.
+    case forceRefresh(ProviderKind, member: Int = 0)
+    case switchID(ProviderKind, String, member: Int = 0)
     /// nil clears the faults of the scope.
     case setFault(FaultChoice?, FaultScope)
     case setPaused(Bool)
     case loadTheme(String)
-    /// The detail pane of `kind` now follows fleet member `index`.
+    /// The detail pane of `kind` now follows fleet member `index`: answered with `.following`.
     case follow(ProviderKind, index: Int)
     case quit
 }

@@ -17,8 +17,8 @@ public enum Reducer {
         case .tick(let now):
             state.now = now
             return []
-        case .themeLoaded(let name):
-            state.themeName = name
+        case .themeLoaded(let theme):
+            state.theme = theme
             return []
         case .faultsChanged(let faults):
             state.activeFaults = faults
@@ -30,7 +30,8 @@ public enum Reducer {
             state.fleet = summaries
             return []
         case .following(let kind, let index, let id):
-            state[kind].memberIndex = index
+            // An answer for a member the pane has moved on from (keys pressed in a row) is stale.
+            guard state[kind].memberIndex == index else { return [] }
             state[kind].id = id
             state[kind].token = nil
             state[kind].log = []
@@ -63,9 +64,10 @@ public enum Reducer {
         case .focusNext:
             state.focus = state.focus.role == .consumer ? state.driver.kind : state.consumer.kind
         case .refreshFocused:
-            return [.forceRefresh(state.focus)]
+            return [.forceRefresh(state.focus, member: state[state.focus].memberIndex)]
         case .refreshBoth:
-            return [.forceRefresh(state.consumer.kind), .forceRefresh(state.driver.kind)]
+            return [.forceRefresh(state.consumer.kind, member: state.consumer.memberIndex),
+                    .forceRefresh(state.driver.kind, member: state.driver.memberIndex)]
         case .newTrip:
             return switchID(state.consumer.kind, to: IDSequence.next(after: state.consumer.id), &state)
         case .newVehicle:
@@ -89,7 +91,11 @@ public enum Reducer {
             let pane = state[state.focus]
             guard pane.memberCount > 1 else { return [] }
             let step = command == .nextFleetMember ? 1 : pane.memberCount - 1
-            return [.follow(state.focus, index: (pane.memberIndex + step) % pane.memberCount)]
+            // The state owns which member is followed: it moves now, so every press counts even
+            // before the first answer is back.
+            let index = (pane.memberIndex + step) % pane.memberCount
+            state[state.focus].memberIndex = index
+            return [.follow(state.focus, index: index)]
         case .quit:
             return quit(&state)
         }
@@ -103,7 +109,7 @@ public enum Reducer {
 
     private static func switchID(_ kind: ProviderKind, to id: String, _ state: inout DashboardState) -> [Effect] {
         state.focus = kind
-        return [.switchID(kind, id)]
+        return [.switchID(kind, id, member: state[kind].memberIndex)]
     }
 
     /// The rows of the fault menu: each fault, then "off".
@@ -144,7 +150,7 @@ public enum Reducer {
         case .enter:
             state.overlay = .none
             guard !text.isEmpty, text != state[state.focus].id else { return [] }
-            return [.switchID(state.focus, text)]
+            return [.switchID(state.focus, text, member: state[state.focus].memberIndex)]
         case .character(let c):
             if idCharacters.contains(c), text.count < idLimit { state.overlay = .input(text + String(c)) }
         default: break

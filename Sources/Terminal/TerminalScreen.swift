@@ -4,7 +4,7 @@ import Foundation
 
 /// The thin ncurses backend: draws Canvases and reads keys. It is the only code that calls ncurses,
 /// and it must be used from one thread, the one that created it (ncurses keeps global state).
-public final class TerminalScreen {
+public final class TerminalScreen: TerminalBackend {
     public private(set) var theme: Theme
     /// Colours the terminal can show: 0 when it has none or `NO_COLOR` asked for none.
     public private(set) var colorCount = 0
@@ -13,13 +13,19 @@ public final class TerminalScreen {
     /// The wide characters of one run, reused from run to run.
     private var scratch: [wchar_t] = []
     private var started = false
+    private let noColor: Bool
+    private let wakePipe: WakePipe
 
-    public init(theme: Theme) {
+    public init(theme: Theme, noColor: Bool) {
         self.theme = theme
+        self.noColor = noColor
+        wakePipe = WakePipe()
     }
 
+    public var waker: @Sendable () -> Void { wakePipe.wake }
+
     /// Takes over the terminal: raw keys (Ctrl-C arrives as a key), no echo, no cursor, the terminal's own background.
-    public func start(noColor: Bool) {
+    public func start() -> Int {
         td_setlocale()
         initscr()
         started = true
@@ -35,6 +41,7 @@ public final class TerminalScreen {
         }
         pairs = ColorPairs(colors: colorCount, maxPairs: Int(td_color_pairs()))
         if colorCount == 0 { theme = theme.monochrome }
+        return colorCount
     }
 
     /// Gives the terminal back as it was. Safe to call twice.
@@ -88,8 +95,20 @@ public final class TerminalScreen {
     /// Forces the next frame to be drawn whole (after a resize).
     public func invalidate() { previous = nil }
 
-    /// Waits up to `milliseconds` for a key; nil on timeout or a key tokendash does not use.
-    public func readKey(timeoutMilliseconds milliseconds: Int32) -> Key? {
+    /// Waits up to `milliseconds` for a key; nil on timeout, on a key tokendash does not use, or
+    /// when woken. The wait is a poll(2) on the terminal and the wake pipe, so another thread's
+    /// answer ends it at once; ncurses then reads without waiting.
+    public func readKey(timeoutMilliseconds milliseconds: Int) -> Key? {
+        // Keys ncurses already holds (pushed back, or read ahead) are not visible to poll.
+        if let key = decodeKey(timeout: 0) { return key }
+        guard milliseconds > 0 else { return nil }
+        wakePipe.wait(forInputOn: STDIN_FILENO, milliseconds: milliseconds)
+        return decodeKey(timeout: 0)
+    }
+
+    /// The next key as ncurses decodes it, waiting at most `milliseconds`; a resize ncurses saw
+    /// comes out as `.resize`.
+    private func decodeKey(timeout milliseconds: Int32) -> Key? {
         timeout(milliseconds)
         var code: wint_t = 0
         let result = get_wch(&code)

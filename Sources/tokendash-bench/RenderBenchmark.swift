@@ -11,6 +11,7 @@ enum RenderBenchmark {
     static let frames = 300
 
     @Sendable static func run() async throws {
+        // Figures against the floor of any renderer on this machine, in this run.
         let now = Date()
         let single = state(now: now, trips: 1, vehicles: 1)
         var fleet = state(now: now, trips: 10_000, vehicles: 10_000)
@@ -28,7 +29,27 @@ enum RenderBenchmark {
             for y in 0..<48 { canvas.put(line, x: 0, y: y) }
             return canvas
         }
-        let singleTime = time { Renderer.render(single, width: 160, height: 48) }
+        // A frame as the loop makes it: render, then the runs the terminal would draw against
+        // the frame before (a second later, so the clocks and countdowns differ).
+        var later = single
+        _ = Reducer.reduce(&later, .tick(now.addingTimeInterval(1)))
+        let states = [single, later]
+        var previous = Renderer.render(later, width: 160, height: 48)
+        var frameIndex = 0
+        var runs = 0
+        let singleTime = time { () -> Canvas in
+            frameIndex += 1
+            let canvas = Renderer.render(states[frameIndex % 2], width: 160, height: 48)
+            canvas.forEachChangedRun(since: previous) { _, _, _ in runs += 1 }
+            previous = canvas
+            return canvas
+        }
+        let unchanged = Renderer.render(single, width: 160, height: 48)
+        let unchangedCopy = unchanged
+        let unchangedTime = time { () -> Canvas in
+            unchanged.forEachChangedRun(since: unchangedCopy) { _, _, _ in runs += 1 }
+            return unchanged
+        }
         let fleetTime = time { () -> Canvas in
             let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: 10_000) }
             _ = Reducer.reduce(&fleet, .fleet(summaries))
@@ -36,9 +57,14 @@ enum RenderBenchmark {
         }
         MintBenchmark.printTable([
             ("baseline: fill a 160x48 Canvas", us(floor)),
-            ("render(state, 160x48), two panes", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline)"),
+            ("two-pane 160x48 frame: render + diff", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"),
+            ("unchanged frame: diff, nothing to draw", us(unchangedTime)),
             ("fleet frame, 20,000 providers", "\(us(fleetTime))  (\(String(format: "%.1f", fleetTime / floor))x baseline)"),
         ])
+        BenchReport.figure("render_frame_us", value: singleTime * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("unchanged_frame_us", value: unchangedTime * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_frame_us", value: fleetTime * 1e6, unit: "us", baseline: floor * 1e6)
+        if runs == -1 { print("") }
     }
 
     static func us(_ seconds: Double) -> String { String(format: "%.0f µs", seconds * 1e6) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dashboard
+import DashboardRuntime
 import UICore
 import Fleet
 import FleetAuth
@@ -62,61 +63,35 @@ struct DashboardCommand: AsyncParsableCommand {
         var state = DashboardState(
             consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.server != nil,
-            themeName: initialTheme.name, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
+            theme: initialTheme, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
             trips: backend.trips, vehicles: backend.vehicles, solution: session.solution)
         state.insecure = session.insecure
         let inbox = ActionInbox()
-        let stream = session.events.subscribe(buffer: 1 << 16)
-        let pump = Task { for await event in stream { inbox.send(.event(event)) } }
-        let fleetStats = state.isFleet ? Self.fleetStatistics(session, inbox: inbox) : nil
+        let source = LiveEventSource(broadcaster: session.events, counts: [
+            session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count,
+        ])
+        let events = Task { await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
         let terminated = Mutex(false)
         let signalTask = Task {
             _ = await signals.next()
             terminated.withLock { $0 = true }
+            inbox.wake()
         }
-        let runner = EffectRunner(session: session, inbox: inbox)
-        let loop = UILoop(state: state, theme: initialTheme, catalog: catalog, noColor: noColor, inbox: inbox, runner: runner,
-                          terminated: { terminated.withLock { $0 } })
-        await loop.runOnOwnThread()
+        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog), inbox: inbox)
+        let initial = state
+        _ = await DashboardLoop.onOwnThread {
+            // ncurses is made, used and ended on this one thread.
+            let screen = TerminalScreen(theme: initialTheme, noColor: noColor)
+            let loop = DashboardLoop(state: initial, terminal: screen, inbox: inbox,
+                                     terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
+            loop.run()
+            return true
+        }
         signalTask.cancel()
         loops.cancel()
-        fleetStats?.cancel()
+        events.cancel()
         await session.stop()
-        pump.cancel()
-    }
-
-    /// In a fleet, aggregates every provider's events and sends the summary rows once a second.
-    static func fleetStatistics(_ session: BackendSession, inbox: ActionInbox) -> Task<Void, Never> {
-        let stream = session.events.subscribe(buffer: 1 << 17)
-        let aggregate = FleetAggregate(kinds: session.solution.kinds)
-        let collector = Task { for await event in stream { aggregate.record(event) } }
-        return Task {
-            let counts = [session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count]
-            while !Task.isCancelled {
-                inbox.send(.fleet(aggregate.summaries(now: Date(), counts: counts)))
-                try? await Task.sleep(for: .seconds(1))
-            }
-            collector.cancel()
-        }
-    }
-
-    /// Both kinds' statistics behind one lock: the collector writes, the once-a-second reader summarises.
-    private final class FleetAggregate: Sendable {
-        private let stats: Mutex<[ProviderKind: FleetStatistics]>
-
-        /// One entry per kind the session runs; events of any other kind are not counted.
-        init(kinds: [ProviderKind]) {
-            stats = Mutex(Dictionary(uniqueKeysWithValues: kinds.map { ($0, FleetStatistics()) }))
-        }
-
-        func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
-
-        func summaries(now: Date, counts: [ProviderKind: Int]) -> [ProviderKind: FleetSummary] {
-            stats.withLock { all in
-                all.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key] ?? 0) }
-            }
-        }
     }
 
     static func fail(_ message: String) {

@@ -1,38 +1,29 @@
 import Dashboard
-import UICore
+import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
-import Synchronization
 import TokenServer
 
-/// Performs the reducer's effects against the providers and the embedded server, and reports
-/// their outcome back to the UI as actions.
-final class EffectRunner: Sendable {
+/// Performs the reducer's effects against the providers, the embedded server and the theme
+/// files, and answers with actions. It keeps no state of its own: which member, which theme and
+/// which fault travel in the effect, and what came of it goes back to the state.
+struct EffectRunner: EffectPerformer {
     let session: BackendSession
-    let inbox: ActionInbox
-    // Which fleet member each pane follows; written by `follow`, read by refresh and switch. Keyed
-    // by side, so a pane's effects reach its group whichever solution runs.
-    private let followed = Mutex<[ProviderKind.Role: Int]>([.consumer: 0, .driver: 0])
+    let catalog: ThemeCatalog
 
-    init(session: BackendSession, inbox: ActionInbox) {
-        self.session = session
-        self.inbox = inbox
-    }
-
-    func perform(_ effect: Effect) async {
+    func perform(_ effect: Effect) async -> [Action] {
         switch effect {
-        case .forceRefresh(let kind):
-            let index = followed.withLock { $0[kind.role] ?? 0 }
+        case .forceRefresh(let kind, let member):
             // A failure is already in the event stream, and so in the pane.
-            await session.group(kind.role).forceRefresh(at: index)
-        case .switchID(let kind, let id):
-            let index = followed.withLock { $0[kind.role] ?? 0 }
-            await session.group(kind.role).switchID(at: index, to: id)
+            await session.group(kind.role).forceRefresh(at: member)
+            return []
+        case .switchID(let kind, let id, let member):
+            await session.group(kind.role).switchID(at: member, to: id)
+            return []
         case .setFault(let choice, let scope):
             guard let server = session.server else {
-                inbox.send(.message("fault injection needs the embedded token server"))
-                return
+                return [.message("fault injection needs the embedded token server")]
             }
             // The menu names panes; the server's faults apply by kind, the kinds of this solution.
             let target: FaultTarget = switch scope {
@@ -41,18 +32,17 @@ final class EffectRunner: Sendable {
             case .both: .both(session.solution)
             }
             await server.setFault(choice.map(Self.serverFault), for: target)
-            let active = await server.faults().mapValues(\.label)
-            inbox.send(.faultsChanged(active))
+            return [.faultsChanged(await server.faults().mapValues(\.label))]
         case .setPaused(let paused):
             session.consumers.setPaused(paused)
             session.drivers.setPaused(paused)
+            return []
         case .follow(let kind, let index):
-            followed.withLock { $0[kind.role] = index }
-            let id = await session.group(kind.role).id(at: index)
-            inbox.send(.following(kind, index: index, id: id))
-        case .loadTheme, .quit:
-            // The UI thread owns the screen and handles these itself.
-            break
+            return [.following(kind, index: index, id: await session.group(kind.role).id(at: index))]
+        case .loadTheme(let name):
+            do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
+        case .quit:
+            return []
         }
     }
 

@@ -30,7 +30,7 @@ enum Fixtures {
     static func state(trips: Int = 1, vehicles: Int = 1) -> DashboardState {
         var s = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: t0,
                                backend: "embedded on 127.0.0.1:40123", faultsAvailable: true,
-                               themeName: "default", themeNames: ["default", "high-contrast", "light", "mono"],
+                               themeNames: ["default", "high-contrast", "light", "mono"],
                                refreshMargin: 300, trips: trips, vehicles: vehicles)
         s.timeZone = TimeZone(identifier: "UTC") ?? .current
         return s

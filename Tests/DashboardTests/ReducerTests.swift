@@ -80,7 +80,8 @@ import Testing
         #expect(Fixtures.text(s).contains("‖ paused"))
         #expect(char(&s, "p") == [.setPaused(false)])
         #expect(char(&s, "T") == [.loadTheme("high-contrast")])
-        Fixtures.apply(&s, .themeLoaded("high-contrast"))
+        Fixtures.apply(&s, .themeLoaded(Theme(name: "high-contrast", styles: [:])))
+        #expect(s.themeName == "high-contrast")
         #expect(char(&s, "T") == [.loadTheme("light")])
         _ = char(&s, "?")
         #expect(s.overlay == .help)
@@ -108,14 +109,22 @@ import Testing
 
     @Test func fleetKeysFollowOtherMembers() {
         var s = Fixtures.state(trips: 3, vehicles: 2)
+        // Every press moves one member, before any answer is back: the state owns the index.
         #expect(char(&s, "]") == [.follow(.consumer, index: 1)])
+        #expect(char(&s, "]") == [.follow(.consumer, index: 2)])
+        #expect(char(&s, "[") == [.follow(.consumer, index: 1)])
+        #expect(char(&s, "[") == [.follow(.consumer, index: 0)])
         #expect(char(&s, "[") == [.follow(.consumer, index: 2)], "wraps around")
+        #expect(char(&s, "r") == [.forceRefresh(.consumer, member: 2)], "effects act on the followed member")
+        // An answer for a member already left behind is dropped.
         Fixtures.apply(&s, .following(.consumer, index: 1, id: "trip-0002"))
-        #expect(s.consumer.id == "trip-0002")
+        #expect(s.consumer.id == "trip-0001")
+        Fixtures.apply(&s, .following(.consumer, index: 2, id: "trip-0003"))
+        #expect(s.consumer.id == "trip-0003")
         // Events of other trips in the fleet do not touch the followed pane.
-        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0003", .fetchStarted(reason: .noToken)))
-        #expect(s.consumer.counters.requests == 0)
         Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0002", .fetchStarted(reason: .noToken)))
+        #expect(s.consumer.counters.requests == 0)
+        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0003", .fetchStarted(reason: .noToken)))
         #expect(s.consumer.counters.requests == 1)
         // Without a fleet those keys are not bound.
         var single = Fixtures.running()

@@ -118,7 +118,7 @@ import Testing
         var state = Fixtures.running()
         state.colorless = true
         #expect(Fixtures.text(state).hasPrefix(" tokendash │ embedded on 127.0.0.1:40123 │ theme: default (no colour) │ ● live"))
-        state.themeName = "mono"
+        state.theme = Theme(name: "mono", styles: [:])
         #expect(Fixtures.text(state).hasPrefix(" tokendash │ embedded on 127.0.0.1:40123 │ theme: mono │ ● live"))
     }
 

@@ -1,0 +1,168 @@
+import Dashboard
+@testable import DashboardRuntime
+import FleetAuth
+import Foundation
+import Synchronization
+import Testing
+import UICore
+
+/// The loop driven through a fake terminal and a test clock: what is batched, drawn, dispatched and woken.
+@Suite struct DashboardLoopTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Effects the loop dispatched, kept in order; `answer` says what each sends back to the inbox.
+    final class Dispatched: Sendable {
+        // Guards the list: dispatch may be called from the loop while the test reads it.
+        private let effects = Mutex<[Effect]>([])
+        var all: [Effect] { effects.withLock { $0 } }
+        func record(_ e: Effect) { effects.withLock { $0.append(e) } }
+    }
+
+    struct Rig {
+        let clock = ManualClock(DashboardLoopTests.t0)
+        let inbox = ActionInbox()
+        let dispatched = Dispatched()
+        let terminal: FakeTerminal
+        let loop: DashboardLoop
+
+        init(script: [Key?] = [], trips: Int = 1, colors: Int = 256, terminated: @escaping @Sendable () -> Bool = { false },
+             answer: @escaping @Sendable (Effect) -> [Action] = { _ in [] }) {
+            terminal = FakeTerminal(script: script, clock: clock, colors: colors)
+            var state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: DashboardLoopTests.t0,
+                                       backend: "test", faultsAvailable: true,
+                                       themeNames: ["default", "high-contrast"], trips: trips, vehicles: 1)
+            state.timeZone = TimeZone(identifier: "UTC") ?? .current
+            let inbox = self.inbox, dispatched = self.dispatched
+            loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: terminated) { effect in
+                dispatched.record(effect)
+                for action in answer(effect) { inbox.send(action) }
+            }
+            loop.start()
+        }
+    }
+
+    @Test func aPasteIsAppliedInBatchesWithOneFramePerBatch() {
+        // 99 reveal toggles queued at once: 64 are taken before the first frame, the rest before the second.
+        let rig = Rig(script: Array(repeating: .character("x"), count: 99))
+        #expect(rig.loop.step())
+        #expect(rig.terminal.script.count == 35)
+        #expect(rig.terminal.frames.count == 1)
+        #expect(rig.loop.state.reveal == false, "64 toggles")
+        #expect(rig.loop.step())
+        #expect(rig.terminal.script.isEmpty)
+        #expect(rig.terminal.frames.count == 2)
+        #expect(rig.loop.state.reveal, "99 toggles")
+        // The same state again draws nothing.
+        rig.terminal.script = [.character("x"), .character("x")]
+        #expect(rig.loop.step())
+        #expect(rig.terminal.frames.count == 2)
+    }
+
+    @Test func aBatchStopsAtAResizeAndTheNextFrameIsWholeAtTheNewSize() {
+        let rig = Rig(script: [.character("x"), .resize, .character("x")])
+        rig.terminal.size = (80, 24)
+        #expect(rig.loop.step())
+        #expect(rig.terminal.script == [.character("x")], "the key after the resize waits for the next turn")
+        #expect(rig.terminal.invalidations == 1)
+        #expect(rig.terminal.lastFrame?.width == 80)
+        #expect(rig.terminal.lastFrame?.height == 24)
+        #expect(rig.loop.state.reveal)
+        // A resize alone changes no state, yet is drawn.
+        rig.terminal.script = [.resize]
+        rig.terminal.size = (60, 20)
+        let before = rig.terminal.frames.count
+        #expect(rig.loop.step())
+        #expect(rig.terminal.frames.count == before + 1)
+        #expect(rig.terminal.lastFrame?.width == 60)
+    }
+
+    @Test func nothingIsDrawnUntilTheSecondTurns() {
+        let rig = Rig()
+        #expect(rig.loop.step())
+        #expect(rig.terminal.frames.count == 1, "the first frame")
+        // Eight more quiet waits of 100 ms: same second, nothing visible changed.
+        for _ in 0..<8 { #expect(rig.loop.step()) }
+        #expect(rig.terminal.frames.count == 1)
+        #expect(rig.terminal.waits.allSatisfy { $0 == DashboardLoop.keyTimeoutMilliseconds })
+        // The tenth wait turns the second: a tick, and the clock on screen moves.
+        #expect(rig.loop.step())
+        #expect(rig.terminal.frames.count == 2)
+        #expect(abs(rig.loop.state.now.timeIntervalSince(Self.t0) - 1) < 0.001)
+        #expect(rig.terminal.lastFrame?.lines.first?.hasSuffix("08:00:01") == true)
+    }
+
+    @Test func effectsCarryTheFollowedMemberAndTheirAnswersWakeTheLoop() {
+        let rig = Rig(script: [.character("]"), .character("]"), .character("r")], trips: 5, answer: { effect in
+            if case .follow(let kind, let index) = effect { return [.following(kind, index: index, id: "trip-000\(index + 1)")] }
+            return []
+        })
+        #expect(rig.loop.step())
+        #expect(rig.dispatched.all == [.follow(.consumer, index: 1), .follow(.consumer, index: 2), .forceRefresh(.consumer, member: 2)])
+        // The answers are queued and the terminal woken: the next wait ends at once, no time passes.
+        let clockBefore = rig.clock.now()
+        #expect(rig.loop.step())
+        #expect(rig.terminal.waits.last == 0)
+        #expect(rig.clock.now() == clockBefore)
+        #expect(rig.loop.state.consumer.id == "trip-0003", "the stale answer for member 1 is dropped, member 2's applies")
+        #expect(rig.terminal.lastFrame?.lines.contains { $0.contains("trip-0003") } == true)
+    }
+
+    @Test func theThemeIsTheStatesAndReachesTheTerminalOnce() {
+        let contrast = Theme(name: "high-contrast", styles: [.text: ThemeStyle(foreground: .index(15))])
+        let rig = Rig(script: [.character("T")], answer: { effect in
+            effect == .loadTheme("high-contrast") ? [.themeLoaded(contrast)] : []
+        })
+        #expect(rig.loop.step())
+        #expect(rig.dispatched.all == [.loadTheme("high-contrast")])
+        #expect(rig.terminal.themes.map(\.name) == ["default"])
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.themeName == "high-contrast")
+        #expect(rig.terminal.themes == [Theme(name: "default", styles: [:]), contrast])
+        #expect(rig.terminal.lastFrame?.lines.first?.contains("theme: high-contrast") == true)
+        #expect(rig.loop.step())
+        #expect(rig.terminal.themes.count == 2, "set once, not every frame")
+    }
+
+    @Test func providerEventsFromTheInboxShowInTheNextFrame() {
+        let rig = Rig()
+        #expect(rig.loop.step())
+        rig.inbox.send(.event(ProviderEvent(time: Self.t0, provider: .driver, id: "vehicle-0001", kind: .fetchStarted(reason: .noToken))))
+        #expect(rig.loop.step())
+        #expect(rig.terminal.waits.last == 0, "sending woke the wait")
+        #expect(rig.loop.state.driver.counters.requests == 1)
+        #expect(rig.terminal.frames.count == 2)
+    }
+
+    @Test func qQuitsWithoutAnotherFrameAndGivesTheTerminalBack() {
+        let rig = Rig(script: [.character("q")])
+        #expect(rig.loop.step() == false)
+        #expect(rig.terminal.frames.isEmpty, "no frame drawn on the way out")
+        #expect(rig.dispatched.all.isEmpty, "quitting is the loop's, not an effect to run")
+        rig.loop.finish()
+        #expect(rig.terminal.stopped)
+    }
+
+    @Test func aSignalEndsTheLoopAtOnceAndRestoresTheTerminal() async {
+        let stop = Mutex(false)
+        let clock = ManualClock(Self.t0)
+        let terminal = FakeTerminal(clock: clock)
+        let inbox = ActionInbox()
+        let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "test", faultsAvailable: false)
+        let loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: { stop.withLock { $0 } }) { _ in }
+        loop.start()
+        #expect(loop.step())
+        stop.withLock { $0 = true }
+        inbox.wake()
+        #expect(loop.step() == false)
+        loop.finish()
+        #expect(terminal.stopped)
+        #expect(terminal.frames.count == 1)
+    }
+
+    @Test func aTerminalWithoutColoursMarksTheStateColourless() {
+        let rig = Rig(colors: 0)
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.colorless)
+        #expect(rig.terminal.lastFrame?.lines.first?.contains("(no colour)") == true)
+    }
+}

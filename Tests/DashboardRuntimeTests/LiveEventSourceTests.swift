@@ -1,0 +1,58 @@
+import Dashboard
+@testable import DashboardRuntime
+import Fleet
+import FleetAuth
+import Foundation
+import Testing
+
+/// The live providers as an event source: every event reaches the inbox, a fleet gets its rows.
+@Suite struct LiveEventSourceTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Drains the inbox until `done` holds for what arrived, or fails after a generous bound.
+    func collect(_ inbox: ActionInbox, until done: ([Action]) -> Bool) async -> [Action] {
+        var seen: [Action] = []
+        for _ in 0..<2000 {
+            seen += inbox.drain()
+            if done(seen) { return seen }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        Issue.record("gave up after 10 s; saw \(seen.count) actions")
+        return seen
+    }
+
+    @Test func everyProviderEventArrivesInOrder() async {
+        let broadcaster = EventBroadcaster()
+        let source = LiveEventSource(broadcaster: broadcaster, counts: [.consumer: 1, .driver: 1])
+        let inbox = ActionInbox()
+        let task = Task { await source.run(into: inbox) }
+        // Published before the source's task runs: subscribing at init means none is lost.
+        for i in 0..<500 {
+            broadcaster.publish(ProviderEvent(time: Self.t0.addingTimeInterval(Double(i)), provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
+        }
+        let seen = await collect(inbox) { $0.count >= 500 }
+        task.cancel()
+        let times = seen.compactMap { action -> Date? in if case .event(let e) = action { e.time } else { nil } }
+        #expect(times.count == 500)
+        #expect(times == times.sorted())
+        #expect(!seen.contains { if case .fleet = $0 { true } else { false } }, "no fleet rows without a fleet")
+    }
+
+    @Test func aFleetGetsRowsCountingEveryMember() async {
+        let broadcaster = EventBroadcaster()
+        let clock = ManualClock(Self.t0)
+        let source = LiveEventSource(broadcaster: broadcaster, counts: [.consumer: 3, .driver: 1], clock: clock, summaryInterval: .milliseconds(10))
+        let inbox = ActionInbox()
+        let task = Task { await source.run(into: inbox) }
+        for id in ["trip-1", "trip-2", "trip-3"] {
+            broadcaster.publish(ProviderEvent(time: Self.t0, provider: .consumer, id: id, kind: .fetchStarted(reason: .noToken)))
+        }
+        let seen = await collect(inbox) { actions in
+            actions.contains { if case .fleet(let rows) = $0 { rows[.consumer]?.counters.requests == 3 } else { false } }
+        }
+        task.cancel()
+        let rows = seen.compactMap { action -> [ProviderKind: FleetSummary]? in if case .fleet(let r) = action { r } else { nil } }.last
+        #expect(rows?[.consumer]?.providers == 3)
+        #expect(rows?[.driver]?.providers == 1)
+    }
+}
