@@ -3,11 +3,19 @@ import Foundation
 
 /// Time and number formatting shared by the panes. Times are local unless a test fixes the zone.
 enum Format {
+    /// `HH:MM:SS` in `timeZone`. Drawn for every log line of every frame, so it is arithmetic
+    /// on the seconds and the zone's offset, not a Calendar and a format string.
     static func clock(_ date: Date, _ timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let s = (local % 86_400 + 86_400) % 86_400
+        let h = s / 3600, m = s / 60 % 60, sec = s % 60
+        return String(unsafeUninitializedCapacity: 8) { buffer in
+            func digit(_ n: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n) }
+            buffer[0] = digit(h / 10); buffer[1] = digit(h % 10); buffer[2] = UInt8(ascii: ":")
+            buffer[3] = digit(m / 10); buffer[4] = digit(m % 10); buffer[5] = UInt8(ascii: ":")
+            buffer[6] = digit(sec / 10); buffer[7] = digit(sec % 10)
+            return 8
+        }
     }
 
     /// `42 s`, `3 m 05 s`, `1 h 02 m`.
@@ -20,7 +28,9 @@ enum Format {
 
     static func milliseconds(_ seconds: TimeInterval) -> String {
         let ms = seconds * 1000
-        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
+        guard ms < 10 else { return "\(Int(ms.rounded())) ms" }
+        let tenths = Int((ms * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) ms"
     }
 
     static func percent(_ ratio: Double?) -> String {
@@ -29,6 +39,13 @@ enum Format {
 }
 
 extension String {
+    /// Exactly `width` columns: cut, or followed by spaces (a table column).
+    func fitted(_ width: Int) -> String {
+        let n = count
+        if n == width { return self }
+        return n > width ? String(prefix(width)) : self + String(repeating: " ", count: width - n)
+    }
+
     func leftPadded(_ width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }

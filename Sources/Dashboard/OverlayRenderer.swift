@@ -11,7 +11,7 @@ struct OverlayRenderer {
         case .help:
             let rows = KeyBinding.visible(fleet: state.isFleet).map { binding in
                 let keys = binding.keys.map(Self.name).joined(separator: " ")
-                return (keys.padding(toLength: 10, withPad: " ", startingAt: 0) + binding.help, StyleRole.overlay)
+                return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }
             panel(&canvas, title: "Keys", rows: rows + [("", .overlay), ("any key closes this help", .dim)])
         case .faults(let selection, let scope):

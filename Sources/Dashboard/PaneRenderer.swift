@@ -141,7 +141,7 @@ struct PaneRenderer {
         let barWidth = max(4, min(30, width - Self.labelWidth - text.count - note.count - 4))
         let filled = left <= 0 ? 0 : min(barWidth, Int((left / lifetime * Double(barWidth)).rounded(.up)))
         return Line(label: "Expires", [
-            (text.padding(toLength: text.count + 2, withPad: " ", startingAt: 0), role),
+            (text + "  ", role),
             (String(repeating: "█", count: filled), role),
             (String(repeating: "░", count: barWidth - filled), .gaugeEmpty),
             ("  " + note, .dim),
@@ -221,7 +221,7 @@ struct PaneRenderer {
         let claims = token.jwt.claims
         let times = "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
             + " → \(claims["exp"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
-        let authorization = claims["authorization"]?.description ?? "missing"
+        let authorization = pane.authorizationText ?? "missing"
         if !full { return [Line(label: "Claims", [("authorization \(authorization)  iat/exp \(times)", .text)])] }
         return [
             Line(label: "iss", [(claims["iss"]?.stringValue ?? "missing", .text)]),
@@ -260,7 +260,7 @@ struct PaneRenderer {
             if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
             return Line([
                 (Format.clock(entry.time, state.timeZone) + "  ", .dim),
-                (event.padding(toLength: 14, withPad: " ", startingAt: 0), role),
+                (event.fitted(14), role),
                 (latency.leftPadded(8, with: " ") + "  ", .dim),
                 (detail, role),
             ])

@@ -33,7 +33,12 @@ public struct PaneState: Equatable, Sendable {
 
     public let kind: ProviderKind
     public var id: String
-    public var token: FetchedToken?
+    public var token: FetchedToken? {
+        // Serialised once per token, not once per frame.
+        didSet { authorizationText = token.map { $0.jwt.claims["authorization"]?.description ?? "missing" } }
+    }
+    /// The token's authorization claim as JSON text, for the claims lines.
+    public private(set) var authorizationText: String?
     public var lastError: String?
     public var fetching = false
     public var history: [IDChange] = []

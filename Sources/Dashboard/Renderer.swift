@@ -120,7 +120,7 @@ public enum Renderer {
             case .deliveryDriver: "delivery vans"
             }
             let cells = [
-                name.padding(toLength: 12, withPad: " ", startingAt: 0),
+                name.fitted(12),
                 String(pane.memberCount).leftPadded(6, with: " "),
                 (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–").leftPadded(8, with: " "),
                 Format.percent(s?.counters.hitRatio).leftPadded(11, with: " "),

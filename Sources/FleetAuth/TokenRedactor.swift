@@ -3,6 +3,14 @@ public enum TokenRedactor {
     /// The first 12 characters of the header and the last 6 of the signature, enough to tell tokens apart.
     /// A token too short to cut that way is hidden whole.
     public static func redact(_ token: String) -> String {
+        // Drawn every frame: an ASCII token (every real one) is cut by its bytes, without splitting.
+        let bytes = token.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+            guard dots.count == 2, bytes.distance(from: bytes.startIndex, to: dots[0]) > 12,
+                  bytes.distance(from: dots[1], to: bytes.endIndex) > 7 else { return "‹hidden, \(bytes.count) chars›" }
+            return "\(token.prefix(12))…\(token.suffix(6))"
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count > 12, parts[2].count > 6 else { return "‹hidden, \(token.count) chars›" }
         return "\(parts[0].prefix(12))…\(parts[2].suffix(6))"

@@ -52,20 +52,26 @@ public struct Canvas: Equatable, Sendable {
     /// Writes `text` from (x, y), clipped at `limit` columns and at the canvas edge. Returns the columns used.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, role: StyleRole = .text, limit: Int? = nil) -> Int {
-        guard y >= 0, y < height, x < width else { return 0 }
+        write(text, x: x, y: y, role: role, limit: limit).columns
+    }
+
+    /// Writes like `put`, and says whether text was left over at the limit.
+    private mutating func write(_ text: String, x: Int, y: Int, role: StyleRole, limit: Int?) -> (columns: Int, cut: Bool) {
+        guard y >= 0, y < height, x < width else { return (0, !text.isEmpty) }
         let room = min(limit ?? Int.max, width - x)
-        guard room > 0 else { return 0 }
+        guard room > 0 else { return (0, !text.isEmpty) }
         let row = y * width
         var column = 0
         var ascii = true
+        var cut = false
         // The fast path: ASCII text is one byte per column, read straight from its UTF-8.
         var text = text
         text.withUTF8 { bytes in
             cells.withUnsafeMutableBufferPointer { buffer in
                 for byte in bytes {
-                    guard column < room else { return }
+                    if byte == 0x0A { return }
+                    guard column < room else { cut = true; return }
                     guard byte < 0x80 else { ascii = false; return }
-                    if byte == 0x0A { column = room; return }
                     let cellX = x + column
                     if cellX >= 0 {
                         buffer[row + cellX] = Cell(byte >= 0x20 && byte != 0x7F ? Unicode.Scalar(byte) : "?", role: role)
@@ -74,27 +80,43 @@ public struct Canvas: Equatable, Sendable {
                 }
             }
         }
-        if ascii { return max(0, min(column, room)) }
-        // Anything else from the first non-ASCII character on, one grapheme per column.
-        var toSkip = column
-        for character in text {
-            if toSkip > 0 { toSkip -= 1; continue }
-            guard column < room else { break }
+        if ascii { return (column, cut) }
+        // The last ASCII character may join what follows (an accent after it): take it again.
+        column = max(0, column - 1)
+        // Then scalars that are one column each and never join a neighbour of the same kind (ASCII,
+        // Latin-1, box drawing, blocks, arrows): the rules, bars and marks of every frame.
+        let scalars = text.unicodeScalars
+        // The ASCII written so far is one byte per scalar, so its UTF-8 offset is a scalar index.
+        var i = text.utf8.index(text.utf8.startIndex, offsetBy: column)
+        while i < scalars.endIndex {
+            let scalar = scalars[i]
+            guard Self.standsAlone(scalar) else { break }
+            let after = scalars.index(after: i)
+            if after < scalars.endIndex, !Self.standsAlone(scalars[after]) { break }
+            guard column < room else { return (column, true) }
+            self[x + column, y] = Cell(scalar, role: role)
+            column += 1
+            i = after
+        }
+        if i == scalars.endIndex { return (column, cut) }
+        // Anything else (accents, CJK, emoji, controls), from a grapheme boundary: one grapheme per column.
+        for character in text[i...] {
             if character == "\n" { break }
+            guard column < room else { cut = true; break }
             self[x + column, y] = Cell(Self.singleWidth(character), role: role)
             column += 1
         }
-        return max(0, column)
+        return (column, cut)
     }
 
     /// Writes `text` clipped to `width` columns, ending in `…` when cut.
     @discardableResult
     public mutating func putTruncated(_ text: String, x: Int, y: Int, width: Int, role: StyleRole = .text) -> Int {
         guard width > 0 else { return 0 }
-        if text.utf8.count <= width || text.count <= width { return put(text, x: x, y: y, role: role) }
-        let used = put(text, x: x, y: y, role: role, limit: width - 1)
-        self[x + used, y] = Cell("…", role: role)
-        return used + 1
+        let (used, cut) = write(text, x: x, y: y, role: role, limit: width)
+        guard cut, used == width else { return used }
+        self[x + used - 1, y] = Cell("…", role: role)
+        return used
     }
 
     public mutating func fill(x: Int, y: Int, width: Int, height: Int, _ scalar: Unicode.Scalar = " ", role: StyleRole = .text) {
@@ -134,6 +156,16 @@ public struct Canvas: Equatable, Sendable {
             var line = String(scalars)
             while line.last == " " { line.removeLast() }
             return line
+        }
+    }
+
+    /// A one-column scalar with a grapheme break on both sides when its neighbour is one too:
+    /// no controls, combining marks, joiners, Hangul jamo or regional indicators among them.
+    @inline(__always)
+    static func standsAlone(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x20..<0x7F, 0xA0..<0x300, 0x370..<0x483, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x2BFF: true
+        default: false
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 /// (its once-a-second statistics included), against the floor of any renderer: writing 48 lines
 /// of 160 characters into a Canvas.
 enum RenderBenchmark {
-    static let frames = 300
+    /// Frames timed per figure; `TOKENDASH_BENCH_FRAMES` raises it for a profiler run.
+    static let frames = ProcessInfo.processInfo.environment["TOKENDASH_BENCH_FRAMES"].flatMap(Int.init) ?? 300
 
     @Sendable static func run() async throws {
         // Figures against the floor of any renderer on this machine, in this run.

@@ -280,3 +280,49 @@ enum ProviderCountersFixture {
         #expect(long.map { $0.segments.map(\.0).joined() } == ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"])
     }
 }
+
+/// The canvas's fast paths give the same columns as one grapheme per column would.
+@Suite struct CanvasTextTests {
+    @Test(arguments: [
+        ("plain ascii", "plain ascii"),
+        ("── rule ─ █░ → …", "── rule ─ █░ → …"),
+        ("cafe\u{301} ok", "caf? ok"),
+        ("ab漢😀c", "ab??c"),
+        ("a\u{200D}b", "?b"),
+        ("x🇫🇷y", "x?y"),
+        ("tab\there", "tab?here"),
+        ("line\nnext", "line"),
+        ("é→e\u{301}→x", "é→?→x"),
+    ])
+    func textTakesOneColumnPerGrapheme(_ input: String, _ expected: String) {
+        var canvas = Canvas(width: 20, height: 1)
+        canvas.put(input, x: 0, y: 0)
+        #expect(canvas.lines == [expected])
+    }
+
+    @Test func truncationMarksTheCutInEveryPath() {
+        for (text, expected) in [("abcdefgh", "abcd…"), ("──────────", "────…"), ("é漢é漢é漢", "é?é?…"), ("abcde", "abcde")] {
+            var canvas = Canvas(width: 10, height: 1)
+            canvas.putTruncated(text, x: 0, y: 0, width: 5)
+            #expect(canvas.lines == [expected], "\(text)")
+        }
+    }
+
+    @Test func runsCoverExactlyTheChangedCellsOneStyleEach() {
+        var a = Canvas(width: 10, height: 2)
+        a.put("hello", x: 0, y: 0)
+        var b = a
+        b.put("J", x: 0, y: 0, role: .error)
+        b.put("xy", x: 3, y: 1, role: .ok)
+        b.put("z", x: 5, y: 1, role: .warning)
+        var runs: [String] = []
+        b.forEachChangedRun(since: a) { x, y, run in runs.append("\(x),\(y):" + String(String.UnicodeScalarView(run.map(\.scalar)))) }
+        #expect(runs == ["0,0:J", "3,1:xy", "5,1:z"])
+        var none = 0
+        b.forEachChangedRun(since: b) { _, _, _ in none += 1 }
+        #expect(none == 0)
+        var whole: [Int] = []
+        b.forEachChangedRun(since: nil) { _, _, run in whole.append(run.count) }
+        #expect(whole.reduce(0, +) == 20, "no previous frame: every cell")
+    }
+}
