@@ -12,6 +12,8 @@
 #   signals  SIGTERM/SIGINT during startup, with an overlay open, during a resize storm, twice,
 #            at seeded random moments; Ctrl-C as a key
 #   noalt    no alternate screen (tmux alternate-screen off): q and SIGTERM leave no dashboard text
+#   crash    a crash on purpose (hidden --debug-crash-on-usr1: SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+#            SIGABRT) with the dashboard up: the terminal is restored and the status names the signal
 # Usage: scripts/e2e-terminal-stress.sh [path/to/tokendash] [scenario...]   (default: all)
 # Prints "terminal-stress: ok" on success; on failure the scenario, the last screen and the stty
 # difference go to stderr and the exit status is 1.
@@ -30,7 +32,7 @@ unset TMUX
 bin=$(realpath "${1:-.build/debug/tokendash}")
 shift || true
 scenarios=("$@")
-[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(storm tiny paste garbage signals noalt)
+[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(storm tiny paste garbage signals noalt crash)
 socket="tokendash-stress-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tokendash-stress.XXXXXX")
 tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
@@ -67,6 +69,7 @@ exec sleep 600
 EOF
 
 scenario="" run="" run_dir="" session="" pid="" alternate_screen=on
+extra_args=() # more arguments for tokendash in the next launches
 
 screen() { tm capture-pane -p -t "$session" 2>/dev/null || true; }
 
@@ -97,7 +100,7 @@ launch() {
   session="s-${name//[.:]/_}"
   mkdir -p "$run_dir"
   tm new-session -d -s "$session" -x "$width" -y "$height" -e LANG=C.UTF-8 -e TERM=xterm-256color \
-    "bash $(printf %q "$work/wrapper.sh") $(printf %q "$run_dir") $(printf %q "$bin") --update-interval 1"
+    "bash $(printf %q "$work/wrapper.sh") $(printf %q "$run_dir") $(printf %q "$bin") --update-interval 1 ${extra_args[*]:-}"
   run_pids=("$(tm display-message -p -t "$session" '#{pane_pid}')")
   # Until the exec has happened, so a signal reaches tokendash and not the `bash -c` before it.
   pid=""
@@ -508,6 +511,24 @@ scenario_noalt() {
   signal_and_check TERM 0
   tm set-option -gw alternate-screen on
   alternate_screen=on
+}
+
+scenario_crash() {
+  local kind sig
+  # Without the backtracer, which would hold the crashed process for seconds (and ask for a key
+  # on a terminal): the signal's default action ends it, and the status says which signal.
+  export SWIFT_BACKTRACE=enable=no
+  tm set-environment -g SWIFT_BACKTRACE enable=no
+  for kind in segv:SEGV bus:BUS ill:ILL trap:TRAP abrt:ABRT; do
+    IFS=: read -r kind sig <<<"$kind"
+    extra_args=(--debug-crash-on-usr1 "$kind")
+    launch "crash-$kind"
+    wait_dashboard
+    kill -USR1 "$pid"
+    expect_restored $((128 + $(kill -l "$sig")))
+    report "SIG$sig with the dashboard up: status $last_status, terminal restored"
+  done
+  extra_args=()
 }
 
 started=$(now_ms)

@@ -63,8 +63,6 @@ struct OverlayRenderer {
         case .backspace: "Bksp"
         case .up: "↑"
         case .down: "↓"
-        case .left: "←"
-        case .right: "→"
         case .interrupt: "Ctrl-C"
         case .resize: "resize"
         }

@@ -24,7 +24,6 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     public var count: Int { ids.count }
     public func id(at index: Int) -> String { ids[index] }
-    public var currentIDs: [String] { ids }
 
     public nonisolated var isPaused: Bool { pausedFlag.withLock { $0 } }
     public nonisolated func setPaused(_ paused: Bool) { pausedFlag.withLock { $0 = paused } }

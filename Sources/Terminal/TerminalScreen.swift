@@ -27,6 +27,8 @@ public final class TerminalScreen: TerminalBackend {
     /// Takes over the terminal: raw keys (Ctrl-C arrives as a key), no echo, no cursor, the terminal's own background.
     public func start() -> Int {
         td_setlocale()
+        // Before initscr, so it saves the settings the user's shell had.
+        CrashRestorer.install()
         initscr()
         started = true
         raw()
@@ -56,6 +58,7 @@ public final class TerminalScreen: TerminalBackend {
         refresh()
         curs_set(1)
         endwin()
+        CrashRestorer.uninstall()
     }
 
     public var size: (width: Int, height: Int) { (Int(td_cols()), Int(td_lines())) }
@@ -118,8 +121,6 @@ public final class TerminalScreen: TerminalBackend {
             case KEY_RESIZE: return .resize
             case KEY_UP: return .up
             case KEY_DOWN: return .down
-            case KEY_LEFT: return .left
-            case KEY_RIGHT: return .right
             case KEY_BACKSPACE: return .backspace
             case KEY_ENTER: return .enter
             default: return nil

@@ -1,7 +1,7 @@
 /// A key press, already decoded from the terminal.
 public enum Key: Hashable, Sendable {
     case character(Character)
-    case tab, enter, escape, backspace, up, down, left, right
+    case tab, enter, escape, backspace, up, down
     /// Ctrl-C arrives as a key in raw mode, so it can restore the terminal before quitting.
     case interrupt
     case resize

@@ -22,6 +22,11 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
 
+    /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
+    /// crashes the process with this signal, to show the terminal is given back.
+    @Option(name: .customLong("debug-crash-on-usr1"), help: .hidden)
+    var debugCrash: DebugCrash?
+
     func validate() throws {
         var isFolder: ObjCBool = false
         // A mistyped folder would otherwise fall back to the built-ins without a word.
@@ -54,7 +59,7 @@ struct DashboardCommand: AsyncParsableCommand {
         // SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
         // without stopping the server or restoring the tty settings. (Not in `watch`, where a
         // hangup must stay ignorable with nohup.)
-        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
+        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP] + (debugCrash == nil ? [] : [SIGUSR1]))
         let session: BackendSession
         do { session = try await BackendSession.start(backend) } catch {
             Self.fail("\(error)")
@@ -73,8 +78,14 @@ struct DashboardCommand: AsyncParsableCommand {
         let events = Task { await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
         let terminated = Mutex(false)
+        let debugCrash = self.debugCrash
         let signalTask = Task {
-            _ = await signals.next()
+            var signal = await signals.next()
+            while signal == SIGUSR1, let debugCrash {
+                // On the UI thread's side of the process, while the screen is up.
+                debugCrash.crash()
+                signal = await signals.next()
+            }
             terminated.withLock { $0 = true }
             inbox.wake()
         }
