@@ -1,0 +1,110 @@
+@testable import Dashboard
+@testable import UICore
+import FleetAuth
+import Foundation
+import Testing
+
+/// Whole frames, text and styles, compared with files in Golden/: a change anywhere on the
+/// screen shows up as a diff to review. `UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests`
+/// writes the files anew; review them with `git diff` before committing.
+@Suite struct GoldenFrameTests {
+    /// One letter per role in the styles half of a golden file.
+    static let roleLetters: [StyleRole: Character] = [
+        .text: " ", .dim: ".", .header: "H", .border: "b", .borderFocused: "B", .title: "T",
+        .ok: "o", .warning: "w", .error: "e",
+        .gaugeFresh: "g", .gaugeMargin: "m", .gaugeCritical: "c", .gaugeEmpty: "_",
+        .logInfo: "i", .logHit: "h", .logWarning: "W", .logError: "E",
+        .keyHint: "k", .keyLabel: "K", .overlay: "O", .selected: "S",
+    ]
+
+    static func golden(_ canvas: Canvas) -> String {
+        var out = "\(canvas.width)x\(canvas.height)\n"
+        for y in 0..<canvas.height {
+            var scalars = String.UnicodeScalarView()
+            for x in 0..<canvas.width { scalars.append(canvas[x, y].scalar) }
+            out += "|" + String(scalars) + "|\n"
+        }
+        out += "styles (" + StyleRole.allCases.map { "\(roleLetters[$0] ?? "?")=\($0.rawValue)" }.joined(separator: " ") + ")\n"
+        for y in 0..<canvas.height {
+            out += "|" + String((0..<canvas.width).map { roleLetters[canvas[$0, y].role] ?? "?" }) + "|\n"
+        }
+        return out
+    }
+
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    func check(_ name: String, _ state: DashboardState, _ width: Int, _ height: Int) throws {
+        let actual = Self.golden(Renderer.render(state, width: width, height: height))
+        let file = Self.folder.appendingPathComponent("\(name)-\(width)x\(height).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+            try Data(actual.utf8).write(to: file)
+            return
+        }
+        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
+            Issue.record("no golden file \(file.lastPathComponent); run with UPDATE_GOLDEN=1 and review it")
+            return
+        }
+        if actual != expected {
+            // The first differing line, so the failure says where without a 100-line dump.
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
+            Issue.record("""
+                \(file.lastPathComponent) differs at line \(line + 1):
+                expected: \(line < e.count ? String(e[line]) : "<end>")
+                actual:   \(line < a.count ? String(a[line]) : "<end>")
+                """)
+        }
+    }
+
+    static func failing() -> DashboardState {
+        var state = Fixtures.running()
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
+        return state
+    }
+
+    static func fleet() -> DashboardState {
+        var state = Fixtures.state(trips: 10_000, vehicles: 10_000)
+        var stats = ProviderCountersFixture.summary(providers: 10_000)
+        stats.requestsPerSecond = 133.4
+        Fixtures.apply(&state, .fleet([.consumer: stats, .driver: stats]))
+        return state
+    }
+
+    static func with(_ state: DashboardState, keys: [Key]) -> DashboardState {
+        var state = state
+        for key in keys { Fixtures.apply(&state, .key(key)) }
+        return state
+    }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func running(_ width: Int, _ height: Int) throws { try check("running", Fixtures.running(), width, height) }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aFailingDriver(_ width: Int, _ height: Int) throws { try check("failing", Self.failing(), width, height) }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aFleet(_ width: Int, _ height: Int) throws { try check("fleet", Self.fleet(), width, height) }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theFaultMenu(_ width: Int, _ height: Int) throws {
+        try check("faults", Self.with(Fixtures.running(), keys: [.character("f"), .down]), width, height)
+    }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theHelp(_ width: Int, _ height: Int) throws {
+        try check("help", Self.with(Fixtures.running(), keys: [.character("?")]), width, height)
+    }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func typingAnID(_ width: Int, _ height: Int) throws {
+        try check("input", Self.with(Fixtures.running(), keys: [.character("i"), .character("a"), .character("b")]), width, height)
+    }
+
+    @Test func revealedAndPaused() throws {
+        try check("revealed-paused", Self.with(Fixtures.running(), keys: [.character("x"), .character("p")]), 160, 48)
+    }
+
+    @Test func tooSmall() throws { try check("too-small", Fixtures.running(), 40, 10) }
+}
