@@ -9,7 +9,7 @@ public enum Action: Equatable, Sendable {
     case key(Key)
     case tick(Date)
     case themeLoaded(Theme)
-    case faultsChanged([ProviderKind: String])
+    case faultsChanged([ProviderKind: FaultChoice])
     case message(String?)
     case fleet([ProviderKind: FleetSummary])
     /// A fleet pane now follows member `index`, whose ID is `id`.

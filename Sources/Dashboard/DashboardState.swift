@@ -37,7 +37,9 @@ public struct DashboardState: Equatable, Sendable {
     public var insecure = false
     /// Fault injection needs the embedded server.
     public var faultsAvailable: Bool
-    public var activeFaults: [ProviderKind: String] = [:]
+    /// The embedded server's faults by kind, as it reported them; named by `FaultChoice.label`
+    /// wherever they show, so the menu and the header use one name for each.
+    public var activeFaults: [ProviderKind: FaultChoice] = [:]
     public var overlay: Overlay = .none
     public var refreshMargin: TimeInterval
     /// A one-line notice under the header (an effect that failed, a theme that would not load).
@@ -60,6 +62,11 @@ public struct DashboardState: Equatable, Sendable {
         self.theme = theme
         self.themeNames = themeNames
         self.refreshMargin = refreshMargin
+    }
+
+    /// `consumer=HTTP 500, driver=…`: the active faults as the header and the fault menu show them.
+    public var activeFaultsText: String {
+        activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value.label)" }.joined(separator: ", ")
     }
 
     public var isFleet: Bool { consumer.memberCount > 1 || driver.memberCount > 1 }

@@ -28,8 +28,7 @@ struct OverlayRenderer {
                 let text = "\(i + 1)  " + (choice?.label ?? "off (clear faults)")
                 rows.append((text, i == selection ? .selected : .overlay))
             }
-            let active = state.activeFaults.isEmpty ? "none" : state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", ")
+            let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
             rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-7; Esc closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text):

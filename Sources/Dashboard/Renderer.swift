@@ -58,8 +58,7 @@ public enum Renderer {
         var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
                     state.paused ? "‖ paused" : "● live"]
         if !state.activeFaults.isEmpty {
-            rest.append("faults: " + state.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ", "))
+            rest.append("faults: " + state.activeFaultsText)
         }
         let clock = Format.clock(state.now, state.timeZone)
         let warning = state.insecure ? "⚠ TLS NOT VERIFIED" : ""

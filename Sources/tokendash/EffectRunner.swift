@@ -32,7 +32,7 @@ struct EffectRunner: EffectPerformer {
             case .both: .both(session.solution)
             }
             await server.setFault(choice.map(Self.serverFault), for: target)
-            return [.faultsChanged(await server.faults().mapValues(\.label))]
+            return [.faultsChanged(await server.faults().mapValues(Self.choice))]
         case .setPaused(let paused):
             session.consumers.setPaused(paused)
             session.drivers.setPaused(paused)
@@ -43,6 +43,18 @@ struct EffectRunner: EffectPerformer {
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
         case .quit:
             return []
+        }
+    }
+
+    /// The menu's name for a fault the server reports: one name for each fault on the screen.
+    static func choice(_ fault: ServerFault) -> FaultChoice {
+        switch fault {
+        case .latency: .latency
+        case .http500: .http500
+        case .malformedJSON: .malformed
+        case .wrongID: .wrongID
+        case .expired: .expired
+        case .drop: .drop
         }
     }
 

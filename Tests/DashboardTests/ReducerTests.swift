@@ -68,7 +68,7 @@ import Testing
         #expect(key(&s, .enter) == [.setFault(.malformed, .both)])
         _ = char(&s, "f")
         #expect(char(&s, "7") == [.setFault(nil, .driver)])
-        Fixtures.apply(&s, .faultsChanged([.driver: "HTTP 500"]))
+        Fixtures.apply(&s, .faultsChanged([.driver: .http500]))
         #expect(Fixtures.text(s).contains("│ faults: driver=HTTP 500"))
     }
 
