@@ -72,4 +72,17 @@ tm send-keys -t e2e 7
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi
+# Paused with 3-second tokens: no SDK call comes, the token's exp passes, and the dot says so
+# (it used to stay a green "● ok").
+tm kill-session -t e2e
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' --update-interval 1 --lifetime 3; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "Trip ID    trip-0001  ● ok"
+tm send-keys -t e2e p
+wait_for "Trip ID    trip-0001  ● expired"
+wait_for "paused: no SDK call fetches a new one"
+tm send-keys -t e2e p
+wait_for "Trip ID    trip-0001  ● ok"
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
 echo "e2e: ok"

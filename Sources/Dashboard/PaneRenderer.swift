@@ -100,13 +100,8 @@ struct PaneRenderer {
     private var idLine: Line {
         var segments: [(String, StyleRole)] = [(pane.id, .title)]
         if pane.memberCount > 1 { segments.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
-        if pane.fetching {
-            segments.append(("  ● fetching", .warning))
-        } else if pane.lastError != nil && pane.token == nil {
-            segments.append(("  ● failing", .error))
-        } else if pane.token != nil {
-            segments.append(("  ● ok", .ok))
-        }
+        let status = PaneStatus(pane, now: state.now, paused: state.paused)
+        if status != .waiting { segments.append(("  ● \(status.label)", status.role)) }
         // Labels are at most `labelWidth - 1` wide; the pane title already says "delivery".
         let label = switch pane.kind {
         case .consumer: "Trip ID"
@@ -137,15 +132,47 @@ struct PaneRenderer {
             ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
-        let note = margin > 0 ? "refresh at \(Format.duration(margin))" : "refresh at expiry"
-        let barWidth = max(4, min(30, width - Self.labelWidth - text.count - note.count - 4))
+        let (note, noteRole) = nextStep(left: left, margin: margin)
+        // The bar takes the room the pane has: a wide pane shows the countdown in finer steps.
+        let barWidth = max(4, width - Self.labelWidth - text.count - note.count - 4)
         let filled = left <= 0 ? 0 : min(barWidth, Int((left / lifetime * Double(barWidth)).rounded(.up)))
-        return Line(label: "Expires", [
-            (text + "  ", role),
-            (String(repeating: "█", count: filled), role),
-            (String(repeating: "░", count: barWidth - filled), .gaugeEmpty),
-            ("  " + note, .dim),
-        ])
+        // The refresh point as a mark in the bar: when the time left reaches it, the SDKs refresh.
+        let mark = margin > 0 && margin < lifetime ? min(barWidth - 1, Int((margin / lifetime * Double(barWidth)).rounded(.down))) : nil
+        var segments: [(String, StyleRole)] = [(text + "  ", role)]
+        func bar(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            let full = range.clamped(to: 0..<filled), empty = range.clamped(to: filled..<barWidth)
+            if !full.isEmpty { segments.append((String(repeating: "█", count: full.count), role)) }
+            if !empty.isEmpty { segments.append((String(repeating: "░", count: empty.count), .gaugeEmpty)) }
+        }
+        if let mark {
+            bar(0..<mark)
+            segments.append(("┃", mark < filled ? .gaugeMargin : .dim))
+            bar((mark + 1)..<barWidth)
+        } else {
+            bar(0..<barWidth)
+        }
+        segments.append(("  " + note, noteRole))
+        return Line(label: "Expires", segments)
+    }
+
+    /// What happens next to the token, in words: when it is refreshed, or why it is not yet.
+    private func nextStep(left: TimeInterval, margin: TimeInterval) -> (String, StyleRole) {
+        let status = PaneStatus(pane, now: state.now, paused: state.paused)
+        var nextCall: String {
+            guard let interval = state.updateInterval, let last = pane.lastCall else { return "at the next SDK update" }
+            let wait = last.addingTimeInterval(interval).timeIntervalSince(state.now).rounded(.up)
+            return wait > 0 ? "next SDK update in \(Format.duration(wait))" : "next SDK update due"
+        }
+        switch status {
+        case .refreshing, .fetching: return ("refreshing…", .warning)
+        case .expired: return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
+        case .stale: return (state.paused ? "last fetch failed · paused" : "retrying: \(nextCall)", .warning)
+        default: break
+        }
+        if margin <= 0 { return ("refresh at expiry", .dim) }
+        if left > margin { return ("refresh in \(Format.duration(left - margin))", .dim) }
+        return (state.paused ? "refresh due · paused" : "refresh due · \(nextCall)", .warning)
     }
 
     /// Green while fresh, the margin colour once the refresh margin is crossed, red in the last

@@ -41,6 +41,8 @@ public struct PaneState: Equatable, Sendable {
     public private(set) var authorizationText: String?
     public var lastError: String?
     public var fetching = false
+    /// When the SDK last asked for a token (a hit or a fetch): with the update interval, when it asks next.
+    public var lastCall: Date?
     public var history: [IDChange] = []
     public var log: [LogEntry] = []
     public var counters = ProviderCounters()
@@ -74,6 +76,10 @@ public struct PaneState: Equatable, Sendable {
 
     mutating func apply(_ event: ProviderEvent) {
         counters.record(event)
+        switch event.kind {
+        case .cacheHit, .fetchStarted: lastCall = event.time
+        default: break
+        }
         switch event.kind {
         case .cacheHit:
             if var first = log.first, first.level == .hit {

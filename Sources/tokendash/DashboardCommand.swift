@@ -71,6 +71,7 @@ struct DashboardCommand: AsyncParsableCommand {
             theme: initialTheme, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
             trips: backend.trips, vehicles: backend.vehicles, solution: session.solution)
         state.insecure = session.insecure
+        state.updateInterval = backend.updateInterval
         let inbox = ActionInbox()
         let source = LiveEventSource(broadcaster: session.events, counts: [
             session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count,

@@ -33,6 +33,7 @@ enum Fixtures {
                                themeNames: ["default", "high-contrast", "light", "mono"],
                                refreshMargin: 300, trips: trips, vehicles: vehicles)
         s.timeZone = TimeZone(identifier: "UTC") ?? .current
+        s.updateInterval = 5
         return s
     }
 

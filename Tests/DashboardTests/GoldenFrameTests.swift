@@ -106,5 +106,29 @@ import Testing
         try check("revealed-paused", Self.with(Fixtures.running(), keys: [.character("x"), .character("p")]), 160, 48)
     }
 
+    /// Each status the dot can show, with what happens next, at 80x24.
+    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "fetching"])
+    func statuses(_ name: String) throws {
+        var state = Fixtures.running()
+        switch name {
+        case "expired-paused":
+            // Paused, no SDK call comes, and the token's exp passes: no green dot.
+            Fixtures.apply(&state, .key(.character("p")))
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(70)))
+        case "refresh-due":
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(35)))
+        case "refreshing":
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .refreshAhead), at: 31))
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(32)))
+        case "failing":
+            state = Fixtures.state()
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
+        default:
+            state = Fixtures.state()
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .noToken)))
+        }
+        try check("status-\(name)", state, 80, 24)
+    }
+
     @Test func tooSmall() throws { try check("too-small", Fixtures.running(), 40, 10) }
 }

@@ -1,0 +1,61 @@
+import FleetAuth
+import Foundation
+import UICore
+
+/// What a pane's status dot says: derived from the token, the last fetch and the clock at render
+/// time, so it cannot stay green past expiry while no event arrives (paused, or between SDK calls).
+public enum PaneStatus: Equatable, Sendable {
+    /// Nothing fetched yet, nothing failed.
+    case waiting
+    /// The first fetch is in flight.
+    case fetching
+    case ok
+    /// A valid token is served while a new one is fetched.
+    case refreshing
+    /// The last fetch failed; the cached token is still valid and still served.
+    case stale
+    /// Updates are paused; the token is still valid.
+    case paused
+    /// The cached token's `exp` has passed: the SDKs would get a new one at their next call.
+    case expired
+    /// No valid token and the last fetch failed.
+    case failing
+
+    public init(_ pane: PaneState, now: Date, paused: Bool) {
+        guard let token = pane.token else {
+            self = pane.fetching ? .fetching : (pane.lastError != nil ? .failing : .waiting)
+            return
+        }
+        if token.expiresAt <= now {
+            self = pane.fetching ? .fetching : (pane.lastError != nil ? .failing : .expired)
+        } else if pane.fetching {
+            self = .refreshing
+        } else if pane.lastError != nil {
+            self = .stale
+        } else {
+            self = paused ? .paused : .ok
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .waiting: "waiting"
+        case .fetching: "fetching"
+        case .ok: "ok"
+        case .refreshing: "refreshing"
+        case .stale: "stale"
+        case .paused: "paused"
+        case .expired: "expired"
+        case .failing: "failing"
+        }
+    }
+
+    public var role: StyleRole {
+        switch self {
+        case .ok: .ok
+        case .waiting, .paused: .dim
+        case .fetching, .refreshing, .stale: .warning
+        case .expired, .failing: .error
+        }
+    }
+}
