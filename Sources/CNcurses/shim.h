@@ -16,6 +16,7 @@ static inline attr_t td_a_normal(void) { return A_NORMAL; }
 static inline attr_t td_a_bold(void) { return A_BOLD; }
 static inline attr_t td_a_reverse(void) { return A_REVERSE; }
 static inline attr_t td_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t td_a_dim(void) { return A_DIM; }
 static inline int td_key_code_yes(void) { return KEY_CODE_YES; }
 
 /// Puts one character with attributes and a colour pair at (y, x).

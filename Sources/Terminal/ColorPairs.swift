@@ -28,6 +28,8 @@ struct ColorPairs {
         if style.bold { attrs |= td_a_bold() }
         if style.reverse { attrs |= td_a_reverse() }
         if style.underline { attrs |= td_a_underline() }
+        // A grey with too few colours to show it is the terminal's colour, dimmed (ThemeColor.resolved).
+        if colors > 0, colors < 16, style.foreground.isGrey { attrs |= td_a_dim() }
         var pair: Int16 = 0
         if colors >= 8 {
             let key = PairKey(fg: style.foreground.resolved(colors: colors), bg: style.background.resolved(colors: colors))

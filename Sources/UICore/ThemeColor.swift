@@ -37,6 +37,9 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
 
     /// The colour a terminal with `colors` colours can show: -1 for the terminal's default.
     public func resolved(colors: Int) -> Int {
+        // Among 8 colours the nearest to a grey is yellow or white: every dim label would look
+        // like a warning (TERM=xterm, linux). The terminal's own colour, dimmed, stands in.
+        if colors < 16, isGrey { return -1 }
         switch self {
         case .terminalDefault: return -1
         case .index(let n):
@@ -45,6 +48,20 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
         case .rgb(let r, let g, let b):
             return Self.nearest((Int(r), Int(g), Int(b)), among: colors >= 256 ? 256 : min(colors, 16))
         }
+    }
+
+    /// A grey between black and white: ANSI bright black, the 232-255 ramp, or an RGB with equal-ish channels.
+    public var isGrey: Bool {
+        let (r, g, b): (Int, Int, Int)
+        switch self {
+        case .terminalDefault: return false
+        case .index(let n):
+            guard n == 8 || n >= 232 else { return false }
+            (r, g, b) = Self.rgb(ofIndex: Int(n))
+        case .rgb(let red, let green, let blue): (r, g, b) = (Int(red), Int(green), Int(blue))
+        }
+        let high = max(r, g, b), low = min(r, g, b)
+        return high - low <= 24 && low >= 40 && high <= 215
     }
 
     /// The xterm palette entry `index` as RGB (standard ANSI values for 0-15).
