@@ -37,14 +37,15 @@ enum BuiltinThemes {
         selected: { reverse: true }
         """#,
         "light": #"""
-        # tokendash theme: light. For light terminal backgrounds: dark, saturated foregrounds.
+        # tokendash theme: light. Dark, saturated foregrounds on a white background it paints itself,
+        # so it reads the same on a dark terminal.
         palette:
           accent: &accent "#005f87"
           good: &good "#008700"
           warn: &warn "#af5f00"
           bad: &bad "#af0000"
           muted: &muted "#6c6c6c"
-        body: { fg: "#1c1c1c", bg: default }
+        body: { fg: "#1c1c1c", bg: "#ffffff" }
         dim: { fg: *muted }
         header: { fg: white, bg: *accent, bold: true }
         frame:
@@ -67,7 +68,7 @@ enum BuiltinThemes {
           error: { fg: *bad }
         keys:
           hint: { fg: white, bg: *accent }
-          label: { fg: "#1c1c1c", bg: default }
+          label: { fg: "#1c1c1c" }
         overlay: { fg: "#1c1c1c", bg: "#e4e4e4" }
         selected: { reverse: true }
         """#,

@@ -24,9 +24,17 @@ public struct ThemeCatalog: Sendable {
         return ThemeCatalog(directories: dirs.filter { seen.insert($0.standardizedFileURL.path).inserted })
     }
 
-    /// The theme to start with: `mono` whenever `NO_COLOR` is set (https://no-color.org), else the one asked for.
-    public static func initialThemeName(requested: String, environment: [String: String]) -> String {
-        (environment["NO_COLOR"] ?? "").isEmpty ? requested : "mono"
+    /// The theme to start with: the one asked for with `--theme`, which wins over `NO_COLOR`
+    /// (https://no-color.org: "user-level configuration ... should override it"); else `mono`
+    /// when `NO_COLOR` is set; else `default`.
+    public static func initialThemeName(requested: String?, environment: [String: String]) -> String {
+        if let requested { return requested }
+        return noColor(requested: requested, environment: environment) ? "mono" : "default"
+    }
+
+    /// Whether the terminal's colours stay off: `NO_COLOR` is set and no theme was asked for.
+    public static func noColor(requested: String?, environment: [String: String]) -> Bool {
+        requested == nil && !(environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Every theme name available, sorted.

@@ -28,7 +28,14 @@ public struct Theme: Equatable, Sendable {
         self.styles = styles
     }
 
-    public func style(_ role: StyleRole) -> ThemeStyle { styles[role] ?? styles[.text] ?? ThemeStyle() }
+    /// How `role` looks. A role with no background of its own takes the body's, so a theme that
+    /// paints its background (a light theme on a dark terminal) paints all of it.
+    public func style(_ role: StyleRole) -> ThemeStyle {
+        let body = styles[.text] ?? ThemeStyle()
+        guard var style = styles[role] else { return body }
+        if style.background == .terminalDefault, !style.reverse { style.background = body.background }
+        return style
+    }
 
     /// Colours dropped, emphasis kept.
     public var monochrome: Theme {

@@ -17,7 +17,7 @@ struct DashboardCommand: AsyncParsableCommand {
     @OptionGroup var backend: BackendOptions
 
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
-    var theme = "default"
+    var theme: String?
 
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
@@ -38,14 +38,12 @@ struct DashboardCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
         let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
         let initialTheme: Theme
         do {
-            // The asked-for theme is loaded even when NO_COLOR replaces it, so a typo or a broken
-            // file is reported the same way whatever the environment.
-            let requested = try catalog.load(theme)
-            initialTheme = themeName == theme ? requested : try catalog.load(themeName)
+            // A typo or a broken file is reported before anything touches the terminal.
+            initialTheme = try catalog.load(themeName)
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)

@@ -32,7 +32,9 @@ import Testing
         #expect(theme.style(.text) == ThemeStyle(foreground: .terminalDefault, background: .index(236)))
         #expect(theme.style(.ok).foreground == .index(2))
         #expect(theme.style(.error) == ThemeStyle(foreground: .index(9), bold: true, reverse: true))
-        #expect(theme.style(.borderFocused) == ThemeStyle(foreground: .rgb(255, 135, 0), underline: true))
+        #expect(theme.styles[.borderFocused] == ThemeStyle(foreground: .rgb(255, 135, 0), underline: true))
+        #expect(theme.style(.borderFocused).background == .index(236), "a role without a background takes the body's")
+        #expect(theme.style(.error).background == .terminalDefault, "reverse video keeps its own")
         #expect(theme.style(.logHit) == theme.style(.text), "an unstyled role falls back to the body")
     }
 
@@ -79,8 +81,11 @@ import Testing
     }
 
     @Test func noColorMeansMono() {
-        #expect(ThemeCatalog.initialThemeName(requested: "light", environment: ["NO_COLOR": "1"]) == "mono")
-        #expect(ThemeCatalog.initialThemeName(requested: "light", environment: ["NO_COLOR": ""]) == "light")
+        #expect(ThemeCatalog.initialThemeName(requested: nil, environment: ["NO_COLOR": "1"]) == "mono")
+        #expect(ThemeCatalog.noColor(requested: nil, environment: ["NO_COLOR": "1"]))
+        #expect(ThemeCatalog.initialThemeName(requested: "light", environment: ["NO_COLOR": "1"]) == "light", "an explicit --theme wins")
+        #expect(!ThemeCatalog.noColor(requested: "light", environment: ["NO_COLOR": "1"]))
+        #expect(ThemeCatalog.initialThemeName(requested: nil, environment: ["NO_COLOR": ""]) == "default")
         #expect(ThemeCatalog.initialThemeName(requested: "light", environment: [:]) == "light")
     }
 
