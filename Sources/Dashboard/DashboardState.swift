@@ -9,8 +9,9 @@ public enum Overlay: Equatable, Sendable {
     case help
     /// The fault menu, with the highlighted line and the providers a choice applies to.
     case faults(selection: Int, scope: FaultScope)
-    /// Typing an ID for the focused pane.
-    case input(String)
+    /// Typing an ID for the focused pane; `note` says why the last key was refused, or that the
+    /// input is full.
+    case input(String, note: String? = nil)
 }
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.

@@ -26,6 +26,15 @@ enum Format {
         return "\(s / 3600) h \(String(s / 60 % 60).leftPadded(2)) m"
     }
 
+    /// `text` in at most `width` columns, cut in the middle: both ends of a long ID tell it apart.
+    static func elideMiddle(_ text: String, _ width: Int) -> String {
+        let n = text.count
+        guard n > width else { return text }
+        guard width >= 5 else { return String(text.prefix(max(0, width))) }
+        let tail = (width - 1) / 2, head = width - 1 - tail
+        return text.prefix(head) + "…" + text.suffix(tail)
+    }
+
     static func milliseconds(_ seconds: TimeInterval) -> String {
         let ms = seconds * 1000
         guard ms < 10 else { return "\(Int(ms.rounded())) ms" }
@@ -48,5 +57,18 @@ extension String {
 
     func leftPadded(_ width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}
+
+extension Character {
+    /// The character as a message can quote it: a space, a control or an invisible one by name.
+    var printable: String {
+        if self == " " { return "space" }
+        guard let scalar = unicodeScalars.first, unicodeScalars.count == 1 else { return String(self) }
+        if scalar.value < 0x20 { return "Ctrl-" + String(UnicodeScalar(scalar.value + 0x40).map(Character.init) ?? "?") }
+        if scalar.value == 0x7F || !scalar.properties.isGraphemeBase && !scalar.properties.isAlphabetic {
+            return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4)
+        }
+        return String(self)
     }
 }

@@ -31,12 +31,15 @@ struct OverlayRenderer {
             let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
             rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-7; Esc closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
-        case .input(let text):
+        case .input(let text, let note):
             let noun = state.focus.idNoun
+            // A long ID shows its end, where the typing is.
+            let room = max(8, min(canvas.width - 4, 80) - 8 - noun.count - 5)
+            let shown = text.count > room ? "…" + text.suffix(room - 1) : text
             panel(&canvas, title: "Switch \(noun)", rows: [
-                ("new \(noun): \(text)█", .overlay),
-                ("", .overlay),
-                ("Enter switches, Esc cancels; letters, digits, . _ -", .dim),
+                ("new \(noun): \(shown)█", .overlay),
+                (note ?? "", .warning),
+                ("Enter switches, Esc cancels, Ctrl-U clears; letters, digits, . _ -", .dim),
             ])
         }
     }

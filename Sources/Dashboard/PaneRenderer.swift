@@ -21,7 +21,7 @@ struct PaneRenderer {
         var lines: [Line] = []
         let innerWidth = width - 4
         let innerHeight = height - 2
-        lines.append(idLine)
+        lines.append(idLine(width: innerWidth))
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
@@ -40,7 +40,7 @@ struct PaneRenderer {
             let historyRows = remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
             if historyRows > 0 {
                 lines.append(rule("ID changes (\(pane.history.count))", width: innerWidth))
-                lines.append(contentsOf: historyLines(historyRows))
+                lines.append(contentsOf: historyLines(historyRows, width: innerWidth))
             }
             lines.append(rule("Fetch log", width: innerWidth))
             lines.append(contentsOf: logLines(innerHeight - lines.count))
@@ -97,11 +97,14 @@ struct PaneRenderer {
         return chunks.enumerated().map { i, chunk in Line(label: i == 0 ? label : "", [(chunk, role)]) }
     }
 
-    private var idLine: Line {
-        var segments: [(String, StyleRole)] = [(pane.id, .title)]
-        if pane.memberCount > 1 { segments.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
+    private func idLine(width: Int) -> Line {
+        var after: [(String, StyleRole)] = []
+        if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
         let status = PaneStatus(pane, now: state.now, paused: state.paused)
-        if status != .waiting { segments.append(("  ● \(status.label)", status.role)) }
+        if status != .waiting { after.append(("  ● \(status.label)", status.role)) }
+        // A long ID gives way in its middle, so the status after it stays in view.
+        let room = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count }
+        let segments = [(Format.elideMiddle(pane.id, max(5, room)), StyleRole.title)] + after
         // Labels are at most `labelWidth - 1` wide; the pane title already says "delivery".
         let label = switch pane.kind {
         case .consumer: "Trip ID"
@@ -263,10 +266,13 @@ struct PaneRenderer {
         return Line([(head + String(repeating: "─", count: max(0, width - head.count)), .border)])
     }
 
-    private func historyLines(_ count: Int) -> [Line] {
+    private func historyLines(_ count: Int, width: Int) -> [Line] {
         guard !pane.history.isEmpty else { return [Line([("no ID changes yet", .dim)])] }
+        // Each side of "old → new" gets half the room, cut in its middle, so the new ID stays in view.
+        let side = max(5, (width - 10 - 3) / 2)
         return pane.history.prefix(count).map { change in
-            Line([(Format.clock(change.time, state.timeZone) + "  ", .dim), ("\(change.from ?? "none") → \(change.to)", .text)])
+            Line([(Format.clock(change.time, state.timeZone) + "  ", .dim),
+                  ("\(Format.elideMiddle(change.from ?? "none", side)) → \(Format.elideMiddle(change.to, side))", .text)])
         }
     }
 

@@ -118,7 +118,9 @@ public struct PaneState: Equatable, Sendable {
             id = to
             history.insert(IDChange(time: event.time, from: from, to: to), at: 0)
             if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
-            append(LogEntry(time: event.time, event: "ID", detail: "\(from ?? "none") → \(to)", latency: nil, level: .info))
+            // Cut in the middle, so the new ID's end shows in a log line of any width.
+            let detail = "\(Format.elideMiddle(from ?? "none", 24)) → \(Format.elideMiddle(to, 24))"
+            append(LogEntry(time: event.time, event: "ID", detail: detail, latency: nil, level: .info))
         case .cacheDropped(let reason):
             token = nil
             append(LogEntry(time: event.time, event: "dropped", detail: reason, latency: nil, level: .warning))

@@ -55,7 +55,7 @@ public enum Reducer {
             return []
         case .faults(let selection, let scope):
             return handleFaultMenu(key, selection: selection, scope: scope, &state)
-        case .input(let text):
+        case .input(let text, _):
             return handleInput(key, text: text, &state)
         }
         guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
@@ -147,12 +147,25 @@ public enum Reducer {
             state.overlay = .none
         case .backspace:
             state.overlay = .input(String(text.dropLast()))
+        case .character("\u{15}"): // Ctrl-U, as in a shell: clear the line.
+            state.overlay = .input("")
         case .enter:
             state.overlay = .none
-            guard !text.isEmpty, text != state[state.focus].id else { return [] }
+            guard !text.isEmpty, text != state[state.focus].id else {
+                state.message = "\(state.focus.idNoun) unchanged (\(state[state.focus].id))"
+                return []
+            }
             return [.switchID(state.focus, text, member: state[state.focus].memberIndex)]
         case .character(let c):
-            if idCharacters.contains(c), text.count < idLimit { state.overlay = .input(text + String(c)) }
+            if text.count >= idLimit {
+                state.overlay = .input(text, note: "at most \(idLimit) characters: \"\(c.printable)\" not added")
+            } else if idCharacters.contains(c) {
+                state.overlay = .input(text + String(c), note: text.count + 1 == idLimit ? "\(idLimit) characters: the limit" : nil)
+            } else {
+                // Fleet Engine takes IDs of letters, digits, dot, underscore and hyphen; anything
+                // else would be refused by the backend, so it is refused here, with the reason.
+                state.overlay = .input(text, note: "\"\(c.printable)\" is not allowed in an ID (letters, digits, . _ - only)")
+            }
         default: break
         }
         return []

@@ -162,3 +162,60 @@ import Testing
         #expect(s.driver.token?.id == "vehicle-0001")
     }
 }
+
+/// The ID prompt says what it did with each key.
+@Suite struct IDPromptTests {
+    func type(_ text: String, into s: inout DashboardState) {
+        for c in text { Fixtures.apply(&s, .key(.character(c))) }
+    }
+
+    @Test func aRefusedCharacterIsNamed() {
+        var s = Fixtures.running()
+        Fixtures.apply(&s, .key(.character("i")))
+        type("ab c", into: &s)
+        #expect(s.overlay == .input("abc"), "the next accepted key clears the note")
+        type(" ", into: &s)
+        #expect(s.overlay == .input("abc", note: "\"space\" is not allowed in an ID (letters, digits, . _ - only)"))
+        #expect(Fixtures.text(s, 80, 24).contains("\"space\" is not allowed in an ID"))
+        Fixtures.apply(&s, .key(.character("\u{1}")))
+        #expect(s.overlay == .input("abc", note: "\"Ctrl-A\" is not allowed in an ID (letters, digits, . _ - only)"))
+    }
+
+    @Test func theLimitIsSaidAndCtrlUClears() {
+        var s = Fixtures.running()
+        Fixtures.apply(&s, .key(.character("i")))
+        type(String(repeating: "a", count: Reducer.idLimit - 1), into: &s)
+        type("b", into: &s)
+        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "128 characters: the limit"))
+        type("c", into: &s)
+        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "at most 128 characters: \"c\" not added"))
+        // The prompt shows the end of a long ID, where the typing is.
+        #expect(Fixtures.text(s, 80, 24).contains("aaab█"))
+        Fixtures.apply(&s, .key(.character("\u{15}")))
+        #expect(s.overlay == .input(""))
+    }
+
+    @Test func anEmptyEnterSaysUnchanged() {
+        var s = Fixtures.running()
+        Fixtures.apply(&s, .key(.character("i")))
+        #expect(Fixtures.apply(&s, .key(.enter)) == [])
+        #expect(s.message == "trip ID unchanged (trip-0001)")
+        #expect(Fixtures.text(s).contains("trip ID unchanged (trip-0001)"))
+    }
+}
+
+/// Long IDs give way in their middle wherever they show, so what follows them stays in view.
+@Suite struct LongIDTests {
+    @Test func theStatusAndTheNewIDStayVisible() {
+        var s = Fixtures.running()
+        let long = "trip-" + String(repeating: "x", count: 100) + "-end"
+        Fixtures.apply(&s, .following(.consumer, index: 0, id: long))
+        Fixtures.apply(&s, Fixtures.event(.consumer, long, .idChanged(from: "trip-0001", to: long), at: 15))
+        Fixtures.apply(&s, Fixtures.event(.consumer, long, .fetched(Fixtures.token(.consumer, id: long, issued: Fixtures.t0.addingTimeInterval(15)), latency: 0.01), at: 15))
+        let text = Fixtures.text(s, 80, 24)
+        #expect(text.contains("Trip ID    trip-xxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxx-end  ● ok"))
+        #expect(text.contains("ID                      trip-0001 → trip-xxxxxxx…xxxxxxx-end"))
+        let wide = Fixtures.text(s, 160, 48)
+        #expect(wide.contains("08:00:15  trip-0001 → trip-xxxxxxxxxx…xxxxxxxxxxx-end"))
+    }
+}
