@@ -25,7 +25,8 @@ public enum Renderer {
         if state.isFleet {
             top += drawFleetRows(state, &canvas, y: top)
         }
-        let bottom = height - 1
+        let footer = footerRows(state, width: width)
+        let bottom = height - footer.count
         if width >= sideBySideWidth {
             let left = width / 2
             PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: left, height: bottom - top)
@@ -35,7 +36,7 @@ public enum Renderer {
             PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: width, height: upper)
             PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: 0, y: top + upper, width: width, height: bottom - top - upper)
         }
-        drawFooter(state, &canvas)
+        drawFooter(footer, &canvas)
         OverlayRenderer(state: state).draw(&canvas)
         return canvas
     }
@@ -74,11 +75,10 @@ public enum Renderer {
         canvas.put(clock, x: canvas.width - clock.count - 1, y: 0, role: .header)
     }
 
-    /// htop-style key hints. When they do not all fit, hints drop from the middle of the table;
+    /// htop-style key hints, on as many rows as they need up to two, so every key shows at 80
+    /// columns. Only when two rows are not enough do hints drop from the middle of the table;
     /// help and quit always stay.
-    static func drawFooter(_ state: DashboardState, _ canvas: inout Canvas) {
-        let y = canvas.height - 1
-        canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .keyHint)
+    static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
         var bindings = KeyBinding.visible(fleet: state.isFleet).map { binding -> KeyBinding in
@@ -87,15 +87,36 @@ public enum Renderer {
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }
             return named
         }
-        func width(_ b: [KeyBinding]) -> Int { b.reduce(0) { $0 + $1.label.count + $1.hint.count + 2 } }
-        while width(bindings) > canvas.width,
+        func rows(_ all: [KeyBinding]) -> [[KeyBinding]] {
+            var rows: [[KeyBinding]] = [[]]
+            var used = 0
+            for binding in all {
+                let w = binding.label.count + binding.hint.count + 2
+                if used + w > width, !(rows.last?.isEmpty ?? true) {
+                    rows.append([])
+                    used = 0
+                }
+                rows[rows.count - 1].append(binding)
+                used += w
+            }
+            return rows
+        }
+        while rows(bindings).count > 2,
               let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
             bindings.remove(at: drop)
         }
-        var x = 0
-        for binding in bindings {
-            x += canvas.put(binding.label, x: x, y: y, role: .keyLabel)
-            x += canvas.put(" " + binding.hint + " ", x: x, y: y, role: .keyHint)
+        return rows(bindings)
+    }
+
+    static func drawFooter(_ rows: [[KeyBinding]], _ canvas: inout Canvas) {
+        for (i, row) in rows.enumerated() {
+            let y = canvas.height - rows.count + i
+            canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .keyHint)
+            var x = 0
+            for binding in row {
+                x += canvas.put(binding.label, x: x, y: y, role: .keyLabel)
+                x += canvas.put(" " + binding.hint + " ", x: x, y: y, role: .keyHint)
+            }
         }
     }
 

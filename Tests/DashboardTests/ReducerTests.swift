@@ -209,13 +209,28 @@ import Testing
     @Test func theStatusAndTheNewIDStayVisible() {
         var s = Fixtures.running()
         let long = "trip-" + String(repeating: "x", count: 100) + "-end"
+        // 80 columns, a few rows more than the minimum so the log has room.
         Fixtures.apply(&s, .following(.consumer, index: 0, id: long))
         Fixtures.apply(&s, Fixtures.event(.consumer, long, .idChanged(from: "trip-0001", to: long), at: 15))
         Fixtures.apply(&s, Fixtures.event(.consumer, long, .fetched(Fixtures.token(.consumer, id: long, issued: Fixtures.t0.addingTimeInterval(15)), latency: 0.01), at: 15))
-        let text = Fixtures.text(s, 80, 24)
+        let text = Fixtures.text(s, 80, 30)
         #expect(text.contains("Trip ID    trip-xxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxx-end  ● ok"))
         #expect(text.contains("ID                      trip-0001 → trip-xxxxxxx…xxxxxxx-end"))
         let wide = Fixtures.text(s, 160, 48)
         #expect(wide.contains("08:00:15  trip-0001 → trip-xxxxxxxxxx…xxxxxxxxxxx-end"))
+    }
+}
+
+/// Every key of the table is in the footer at the minimum size, on two rows when one is not enough.
+@Suite struct FooterTests {
+    @Test(arguments: [false, true])
+    func everyKeyShowsAt80x24(_ fleet: Bool) {
+        let s = fleet ? Fixtures.state(trips: 3, vehicles: 3) : Fixtures.running()
+        let lines = Renderer.render(s, width: 80, height: 24).lines
+        let footer = lines.suffix(2).joined(separator: "\n")
+        for binding in KeyBinding.visible(fleet: fleet) where binding.command != .newTrip && binding.command != .newVehicle {
+            #expect(footer.contains("\(binding.label) \(binding.hint)"), "\(binding.label) \(binding.hint) missing")
+        }
+        #expect(footer.contains("t Trip") && footer.contains("v Vehicle"))
     }
 }
