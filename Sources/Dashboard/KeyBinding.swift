@@ -2,7 +2,7 @@ import UICore
 
 /// What a key on the main screen does.
 public enum Command: Hashable, Sendable {
-    case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu
+    case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
 }
 
@@ -25,6 +25,7 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("v")], label: "v", hint: "Vehicle", help: "switch the driver to a new vehicle ID", command: .newVehicle),
         KeyBinding(keys: [.character("i")], label: "i", hint: "ID", help: "type an ID for the focused pane", command: .typeID),
         KeyBinding(keys: [.character("f")], label: "f", hint: "Faults", help: "fault menu of the embedded token server", command: .faultMenu),
+        KeyBinding(keys: [.character("c")], label: "c", hint: "Clear", help: "clear every fault of the embedded token server", command: .clearFaults),
         KeyBinding(keys: [.character("x")], label: "x", hint: "Reveal", help: "reveal or redact tokens", command: .toggleReveal),
         KeyBinding(keys: [.character("p")], label: "p", hint: "Pause", help: "pause or resume the SDK update loop", command: .togglePause),
         KeyBinding(keys: [.character("T")], label: "T", hint: "Theme", help: "next theme", command: .nextTheme),

@@ -94,14 +94,14 @@ public struct PaneState: Equatable, Sendable {
             let minute = Int(event.time.timeIntervalSince1970 / 60)
             fetchesPerMinute[minute, default: 0] += 1
             fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
-            append(LogEntry(time: event.time, event: "fetch", detail: reason.rawValue, latency: nil, level: .info))
+            append(LogEntry(time: event.time, event: "request", detail: reason.rawValue, latency: nil, level: .info))
         case .fetched(let fetched, let latency):
             fetching = false
             // A warning every token carries (a demo's short lifetime) is logged once, not at every refresh.
             let known = Set(token?.warnings ?? [])
             token = fetched
             lastError = nil
-            append(LogEntry(time: event.time, event: "fetched", detail: "expires", latency: latency, level: .info,
+            append(LogEntry(time: event.time, event: "got token", detail: "expires", latency: latency, level: .info,
                             at: fetched.expiresAt, fingerprint: fetched.fingerprint))
             for warning in fetched.warnings where !known.contains(warning) {
                 append(LogEntry(time: event.time, event: "warning", detail: warning, latency: nil, level: .warning))

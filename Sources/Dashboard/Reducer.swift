@@ -76,6 +76,12 @@ public enum Reducer {
             state.overlay = .input("")
         case .faultMenu:
             state.overlay = .faults(selection: 0, scope: FaultScope(state.focus))
+        case .clearFaults:
+            guard state.faultsAvailable else {
+                state.message = "fault injection needs the embedded token server"
+                return []
+            }
+            return [.setFault(nil, .both)]
         case .toggleReveal:
             state.reveal.toggle()
         case .togglePause:

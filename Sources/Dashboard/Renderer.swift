@@ -58,11 +58,15 @@ public enum Renderer {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
         var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
                     state.paused ? "‖ paused" : "● live"]
-        if !state.activeFaults.isEmpty {
-            rest.append("faults: " + state.activeFaultsText)
-        }
         let clock = Format.clock(state.now, state.timeZone)
-        let warning = state.insecure ? "⚠ TLS NOT VERIFIED" : ""
+        // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
+        var warnings: [String] = []
+        if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
+        if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (c clears)") }
+        // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
+        var warning = warnings.joined(separator: " ")
+        let warningRoom = canvas.width - clock.count - 14
+        if warning.count > warningRoom { warning = String(warning.prefix(max(0, warningRoom - 1))) + "…" }
         let room = canvas.width - clock.count - 2 - (warning.isEmpty ? 0 : warning.count + 1)
         // Long backend URLs give way, so theme and live/paused always show.
         let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count

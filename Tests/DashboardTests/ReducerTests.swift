@@ -69,7 +69,13 @@ import Testing
         _ = char(&s, "f")
         #expect(char(&s, "7") == [.setFault(nil, .driver)])
         Fixtures.apply(&s, .faultsChanged([.driver: .http500]))
-        #expect(Fixtures.text(s).contains("│ faults: driver=HTTP 500"))
+        let header = Renderer.render(s, width: 160, height: 48)
+        #expect(header.lines[0].contains("⚠ FAULT driver=HTTP 500 (c clears)"))
+        #expect(header[header.lines[0].count - 20, 0].role == .error, "a red banner")
+        #expect(char(&s, "c") == [.setFault(nil, .both)], "c clears every fault")
+        s.faultsAvailable = false
+        #expect(char(&s, "c") == [])
+        #expect(s.message == "fault injection needs the embedded token server")
     }
 
     @Test func revealPauseThemeHelpQuit() {

@@ -18,10 +18,10 @@ import Testing
                          #"auth       {"tripid":"trip-0001"}"#, #"auth       {"vehicleid":"vehicle-0001"}"#,
                          "iat → exp  08:00:00 → 08:01:00", "Checks     ✓ ok  signature not checked, 60 s lifetime, tripid trip-0001",
                          "Counters   req 1  hits 3  ratio 75%  err 0", "08:00:15  cache hit ×3",
-                         "08:00:00  fetched          12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
+                         "08:00:00  got token        12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
-        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults x Reveal p Pause T Theme ? Help q Quit"))
+        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults c Clear x Reveal p Pause T Theme ? Help q Quit"))
     }
 
     @Test func panesStackAt80x24AndKeepTheEssentials() {
@@ -74,7 +74,7 @@ import Testing
         #expect(text.contains("Checks     ! lifetime: 60 s, under 300 s  (+1 more)"))
         #expect(text.contains("Clock      skew +1200 s, iat +1200 s vs backend  refused past 600 s"))
         #expect(text.contains("08:00:00  warning                 lifetime: 60 s, under 300 s"))
-        #expect(text.contains("fetched          10 ms  expires 08:01:00  #\(token.fingerprint)"))
+        #expect(text.contains("got token        10 ms  expires 08:01:00  #\(token.fingerprint)"))
         var signed = Fixtures.state()
         let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult("signature", .ok, "RS256 verified")])
         Fixtures.apply(&signed, Fixtures.event(.consumer, "trip-0001", .fetched(good, latency: 0.01), at: 0))
