@@ -44,7 +44,7 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("delivery-vehicle-id"), help: "Initial delivery vehicle ID (--solution last-mile).")
     var deliveryVehicleID = "delivery-vehicle-0001"
 
-    @Option(name: .customLong("refresh-margin"), help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples).")
+    @Option(name: .customLong("refresh-margin"), parsing: .unconditional, help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples).")
     var refreshMargin: Double = 300
 
     @Option(name: .customLong("header"), help: "Extra request header NAME:VALUE (repeatable).")
@@ -56,19 +56,19 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
     var insecure = false
 
-    @Option(name: .customLong("timeout"), help: "Request timeout in seconds.")
+    @Option(name: .customLong("timeout"), parsing: .unconditional, help: "Request timeout in seconds.")
     var timeout: Double = 10
 
-    @Option(name: .customLong("lifetime"), help: "Lifetime in seconds of tokens the embedded server mints.")
+    @Option(name: .customLong("lifetime"), parsing: .unconditional, help: "Lifetime in seconds of tokens the embedded server mints.")
     var lifetime: Int = 60
 
-    @Option(name: .customLong("update-interval"), help: "Seconds between the simulated SDK's location updates (each asks for a token).")
+    @Option(name: .customLong("update-interval"), parsing: .unconditional, help: "Seconds between the simulated SDK's location updates (each asks for a token).")
     var updateInterval: Double = 5
 
-    @Option(name: .customLong("trips"), help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token.")
+    @Option(name: .customLong("trips"), parsing: .unconditional, help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token.")
     var trips = 1
 
-    @Option(name: .customLong("vehicles"), help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token.")
+    @Option(name: .customLong("vehicles"), parsing: .unconditional, help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token.")
     var vehicles = 1
 
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
             The first line on stdout is "listening on URL". Stops on Ctrl-C or SIGTERM.
             """)
 
-    @Option(help: "Port to listen on; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one.")
     var port: UInt16 = 0
 
     @Option(help: "Address to bind. Anything but loopback needs --allow-remote.")
@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-remote"), help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
     var allowRemote = false
 
-    @Option(help: "Token lifetime in seconds (1 to 3600).")
+    @Option(parsing: .unconditional, help: "Token lifetime in seconds (1 to 3600).")
     var lifetime: Int = 3600
 
     @Option(help: "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key.")

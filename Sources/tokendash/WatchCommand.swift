@@ -12,10 +12,10 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
     var duration: Double?
 
-    @Option(help: "Simulated SDK callers per provider asking concurrently at each update.")
+    @Option(parsing: .unconditional, help: "Simulated SDK callers per provider asking concurrently at each update.")
     var callers = 1
 
     @Flag(help: "Print a final JSON line with per-provider counts.")
