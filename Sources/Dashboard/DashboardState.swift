@@ -45,6 +45,8 @@ public struct DashboardState: Equatable, Sendable {
     public var refreshMargin: TimeInterval
     /// How often the simulated SDKs ask for a token, when known: the pane says when the next call is.
     public var updateInterval: TimeInterval?
+    /// Minutes the panes' timelines span: one of `Timeline.zoomLevels`.
+    public var timelineMinutes = 10
     /// A one-line notice under the header (an effect that failed, a theme that would not load).
     public var message: String?
     /// Aggregate rows, present when a fleet runs.

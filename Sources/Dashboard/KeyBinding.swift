@@ -4,6 +4,7 @@ import UICore
 public enum Command: Hashable, Sendable {
     case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
+    case zoomIn, zoomOut
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -31,6 +32,8 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("T")], label: "T", hint: "Theme", help: "next theme", command: .nextTheme),
         KeyBinding(keys: [.character("]"), .down], label: "]", hint: "Next", help: "follow the next trip/vehicle of the fleet in the focused pane", command: .nextFleetMember, fleetOnly: true),
         KeyBinding(keys: [.character("["), .up], label: "[", hint: "Prev", help: "follow the previous trip/vehicle of the fleet in the focused pane", command: .previousFleetMember, fleetOnly: true),
+        KeyBinding(keys: [.character("+"), .character("=")], label: "+", hint: "Zoom", help: "timelines: a shorter span (2, 10, 60 minutes)", command: .zoomIn),
+        KeyBinding(keys: [.character("-")], label: "-", hint: "Out", help: "timelines: a longer span", command: .zoomOut),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]

@@ -39,11 +39,18 @@ struct PaneRenderer {
         if remaining >= 2 {
             let historyRows = remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
             if historyRows > 0 {
-                lines.append(rule("ID changes (\(pane.history.count))", width: innerWidth))
+                lines.append(Self.rule("ID changes (\(pane.history.count))", width: innerWidth))
                 lines.append(contentsOf: historyLines(historyRows, width: innerWidth))
             }
-            lines.append(rule("Fetch log", width: innerWidth))
-            lines.append(contentsOf: logLines(innerHeight - lines.count))
+            // The log keeps a rule and two lines; the timeline shrinks (then goes) before it does.
+            let shared = innerHeight - lines.count
+            let timelineRows = shared - 3 >= TimelineRenderer.fullRows ? TimelineRenderer.fullRows
+                : (shared - 3 >= TimelineRenderer.compactRows ? TimelineRenderer.compactRows : 0)
+            let timeline = TimelineRenderer(state: state, pane: pane).lines(width: innerWidth, rows: timelineRows)
+            lines.append(Self.rule("Fetch log", width: innerWidth))
+            lines.append(contentsOf: logLines(shared - 1 - timeline.count))
+            while lines.count < innerHeight - timeline.count { lines.append(Line([])) }
+            lines.append(contentsOf: timeline)
         }
         for (row, line) in lines.prefix(innerHeight).enumerated() {
             line.draw(&canvas, x: x + 2, y: y + 1 + row, width: innerWidth)
@@ -56,9 +63,17 @@ struct PaneRenderer {
     struct Line {
         var label: String?
         var segments: [(String, StyleRole)]
+        /// Cells drawn as they are after the label: a graph's lane, made without strings.
+        var cells: [Cell] = []
         init(label: String? = nil, _ segments: [(String, StyleRole)]) {
             self.label = label
             self.segments = segments
+        }
+
+        init(label: String?, cells: [Cell]) {
+            self.label = label
+            self.segments = []
+            self.cells = cells
         }
 
         func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int) {
@@ -69,6 +84,10 @@ struct PaneRenderer {
             }
             for (text, role) in segments where column < width {
                 column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: role)
+            }
+            for cell in cells.prefix(max(0, width - column)) {
+                canvas[x + column, y] = cell
+                column += 1
             }
         }
     }
@@ -261,9 +280,11 @@ struct PaneRenderer {
         ]
     }
 
-    private func rule(_ title: String, width: Int) -> Line {
-        let head = "── \(title) "
-        return Line([(head + String(repeating: "─", count: max(0, width - head.count)), .border)])
+    /// `── Title ─────…` across the pane: drawn as cells, it costs no string per frame.
+    static func rule(_ title: String, width: Int) -> Line {
+        var cells = [Cell](repeating: Cell("─", role: .border), count: max(0, width))
+        for (i, scalar) in " \(title) ".unicodeScalars.enumerated() where i + 2 < cells.count { cells[i + 2].scalar = scalar }
+        return Line(label: nil, cells: cells)
     }
 
     private func historyLines(_ count: Int, width: Int) -> [Line] {

@@ -46,6 +46,7 @@ public struct PaneState: Equatable, Sendable {
     public var history: [IDChange] = []
     public var log: [LogEntry] = []
     public var counters = ProviderCounters()
+    public var timeline = Timeline()
     /// Fetches started per minute (epoch minute -> count), for the sparkline.
     public var fetchesPerMinute: [Int: Int] = [:]
     /// In a fleet: which member this pane follows, and how many there are.
@@ -101,6 +102,9 @@ public struct PaneState: Equatable, Sendable {
             let known = Set(token?.warnings ?? [])
             token = fetched
             lastError = nil
+            timeline.record(Timeline.Outcome(time: event.time, ok: true, latency: latency))
+            timeline.record(Timeline.Span(from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
+                                          refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: event.time)
             append(LogEntry(time: event.time, event: "got token", detail: "expires", latency: latency, level: .info,
                             at: fetched.expiresAt, fingerprint: fetched.fingerprint))
             for warning in fetched.warnings where !known.contains(warning) {
@@ -113,9 +117,11 @@ public struct PaneState: Equatable, Sendable {
             }
             fetching = false
             lastError = error.description
+            timeline.record(Timeline.Outcome(time: event.time, ok: false, latency: latency))
             append(LogEntry(time: event.time, event: "failed", detail: error.description, latency: latency, level: .error))
         case .idChanged(let from, let to):
             id = to
+            timeline.recordIDChange(at: event.time)
             history.insert(IDChange(time: event.time, from: from, to: to), at: 0)
             if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
             // Cut in the middle, so the new ID's end shows in a log line of any width.

@@ -76,6 +76,11 @@ public enum Reducer {
             state.overlay = .input("")
         case .faultMenu:
             state.overlay = .faults(selection: 0, scope: FaultScope(state.focus))
+        case .zoomIn, .zoomOut:
+            let levels = Timeline.zoomLevels
+            let at = levels.firstIndex(of: state.timelineMinutes) ?? 1
+            let next = command == .zoomIn ? max(0, at - 1) : min(levels.count - 1, at + 1)
+            state.timelineMinutes = levels[next]
         case .clearFaults:
             guard state.faultsAvailable else {
                 state.message = "fault injection needs the embedded token server"

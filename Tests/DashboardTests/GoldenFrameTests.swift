@@ -130,5 +130,37 @@ import Testing
         try check("status-\(name)", state, 80, 24)
     }
 
+    /// Two minutes of a pane's life on the timelines: refreshes ahead of expiry, a failed request
+    /// and its retry, an ID switch with its new token, at 160x48 and 120x40.
+    static func history() -> DashboardState {
+        var state = Fixtures.state()
+        for kind in [ProviderKind.consumer, .driver] {
+            let id = kind == .consumer ? "trip-0001" : "vehicle-0001"
+            var t: TimeInterval = 0
+            for issued in [0.0, 30, 60] {
+                t = issued
+                Fixtures.apply(&state, Fixtures.event(kind, id, .fetchStarted(reason: issued == 0 ? .noToken : .refreshAhead), at: t))
+                var token = Fixtures.token(kind, id: id, issued: Fixtures.t0.addingTimeInterval(issued))
+                token.refreshAt = token.expiresAt.addingTimeInterval(-30)
+                Fixtures.apply(&state, Fixtures.event(kind, id, .fetched(token, latency: 0.01 + issued / 1000), at: t + 0.2))
+            }
+            Fixtures.apply(&state, Fixtures.event(kind, id, .fetchStarted(reason: .refreshAhead), at: 90))
+            Fixtures.apply(&state, Fixtures.event(kind, id, .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.2), at: 90.2))
+            if kind == .consumer {
+                Fixtures.apply(&state, Fixtures.event(kind, "trip-0002", .idChanged(from: id, to: "trip-0002"), at: 100))
+                Fixtures.apply(&state, Fixtures.event(kind, "trip-0002", .fetchStarted(reason: .idChanged), at: 100))
+                var token = Fixtures.token(kind, id: "trip-0002", issued: Fixtures.t0.addingTimeInterval(100))
+                token.refreshAt = token.expiresAt.addingTimeInterval(-30)
+                Fixtures.apply(&state, Fixtures.event(kind, "trip-0002", .fetched(token, latency: 0.05), at: 100.3))
+            }
+        }
+        Fixtures.apply(&state, .key(.character("+")))
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(115)))
+        return state
+    }
+
+    @Test(arguments: [(160, 48), (120, 40)])
+    func timelines(_ width: Int, _ height: Int) throws { try check("timeline", Self.history(), width, height) }
+
     @Test func tooSmall() throws { try check("too-small", Fixtures.running(), 40, 10) }
 }

@@ -1,0 +1,123 @@
+import Foundation
+import UICore
+
+/// A pane's timelines over the last 2, 10 or 60 minutes (btop is the model): the tokens held
+/// (iat to exp, refresh point marked, fingerprint where it fits), each request's outcome, ID
+/// changes as vertical marks, a latency graph with its scale, and a labelled time axis.
+struct TimelineRenderer {
+    let state: DashboardState
+    let pane: PaneState
+
+    /// Rows of the whole timeline, and of the compact one (no latency graph).
+    static let fullRows = 6
+    static let compactRows = 4
+    private static let blocks: [Unicode.Scalar] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    typealias Line = PaneRenderer.Line
+
+    func lines(width: Int, rows: Int) -> [Line] {
+        let plot = width - PaneRenderer.labelWidth
+        guard rows >= Self.compactRows, plot >= 10 else { return [] }
+        let span = TimeInterval(state.timelineMinutes * 60)
+        let start = state.now.addingTimeInterval(-span)
+        let step = span / Double(plot)
+        // Which column a time falls in, if in view.
+        func column(_ t: Date) -> Int? {
+            let c = Int((t.timeIntervalSince(start) / step).rounded(.down))
+            return (0..<plot).contains(c) ? c : nil
+        }
+        var idMarks = Set<Int>()
+        for change in pane.timeline.idChanges { if let c = column(change) { idMarks.insert(c) } }
+
+        var out: [Line] = []
+        out.append(PaneRenderer.rule("Timeline · last \(state.timelineMinutes) min  (+/- zoom)", width: width))
+        out.append(Line(label: "tokens", cells: tokenLane(plot: plot, start: start, step: step, column: column, idMarks: idMarks)))
+        out.append(Line(label: "requests", cells: outcomeLane(plot: plot, column: column, idMarks: idMarks)))
+        if rows >= Self.fullRows {
+            out.append(contentsOf: latencyLines(plot: plot, column: column))
+        }
+        out.append(Line(label: "", cells: axis(plot: plot, span: span)))
+        return out
+    }
+
+    private func tokenLane(plot: Int, start: Date, step: TimeInterval, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+        let spans = pane.timeline.spans
+        var cells = [Cell](repeating: Cell(), count: plot)
+        let firstStart = spans.first?.from
+        for c in 0..<plot {
+            let t = start.addingTimeInterval((Double(c) + 0.5) * step)
+            if let i = spans.lastIndex(where: { $0.from <= t && t < $0.to }) {
+                // Neighbouring tokens alternate in colour, so a refresh shows as a change of colour.
+                cells[c] = Cell("━", role: i % 2 == 0 ? .gaugeFresh : .title)
+            } else if let firstStart, t >= firstStart, t <= state.now {
+                cells[c] = Cell("·", role: .error)
+            }
+        }
+        for (i, span) in spans.enumerated() {
+            guard let from = column(max(span.from, start)) ?? (span.from < start && span.to > start ? 0 : nil) else { continue }
+            let end = column(min(span.to, state.now)) ?? (span.to > state.now ? plot - 1 : from)
+            let label = "#" + span.fingerprint
+            if end - from >= label.count + 2 {
+                for (k, ch) in label.unicodeScalars.enumerated() { cells[from + 1 + k] = Cell(ch, role: i % 2 == 0 ? .gaugeFresh : .title) }
+            }
+            if let refresh = span.refreshAt, let r = column(refresh) { cells[r] = Cell("┃", role: .gaugeMargin) }
+        }
+        for c in idMarks { cells[c] = Cell("┊", role: .warning) }
+        return cells
+    }
+
+    private func outcomeLane(plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+        var cells = [Cell](repeating: Cell(), count: plot)
+        for c in idMarks { cells[c] = Cell("┊", role: .warning) }
+        for outcome in pane.timeline.outcomes {
+            guard let c = column(outcome.time) else { continue }
+            // A failure in a column outweighs a success there.
+            if outcome.ok, cells[c].scalar == "✗" { continue }
+            cells[c] = outcome.ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
+        }
+        return cells
+    }
+
+    /// Two rows of eighth blocks, scaled to the slowest request in view.
+    private func latencyLines(plot: Int, column: (Date) -> Int?) -> [Line] {
+        var worst = [TimeInterval](repeating: -1, count: plot)
+        for outcome in pane.timeline.outcomes {
+            guard let c = column(outcome.time) else { continue }
+            worst[c] = max(worst[c], outcome.latency)
+        }
+        let scale = max(0.001, worst.max() ?? 0)
+        var top = [Cell](repeating: Cell(" ", role: .gaugeFresh), count: plot)
+        var bottom = top
+        for c in 0..<plot where worst[c] >= 0 {
+            let level = max(1, Int((worst[c] / scale * 16).rounded(.up)))
+            bottom[c].scalar = Self.blocks[min(8, level)]
+            if level > 8 { top[c].scalar = Self.blocks[level - 8] }
+        }
+        let scaleLabel = worst.max().map { $0 >= 0 ? Format.milliseconds(scale) : "latency" } ?? "latency"
+        return [Line(label: scaleLabel, cells: top), Line(label: "latency", cells: bottom)]
+    }
+
+    /// `−10 m ───┴─── −5 m ───┴─── now`: five ticks with their times.
+    private func axis(plot: Int, span: TimeInterval) -> [Cell] {
+        var cells = [Cell](repeating: Cell("─", role: .dim), count: plot)
+        let ticks = plot >= 40 ? 4 : 2
+        for k in 0...ticks {
+            let c = k * (plot - 1) / ticks
+            let ago = span * Double(ticks - k) / Double(ticks)
+            let text = k == ticks ? "now" : "−" + Self.short(ago)
+            cells[c].scalar = "┴"
+            // Labels after their tick; the last one ends at it.
+            let at = k == ticks ? c - text.count : c + 1
+            guard at >= 0, at + text.count <= plot else { continue }
+            for (i, ch) in text.unicodeScalars.enumerated() { cells[at + i].scalar = ch }
+        }
+        return cells
+    }
+
+    /// `10 m`, `7.5 m`, `30 s`.
+    static func short(_ seconds: TimeInterval) -> String {
+        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
+        let tenths = Int((seconds / 6).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) m" : "\(tenths / 10).\(tenths % 10) m"
+    }
+}
