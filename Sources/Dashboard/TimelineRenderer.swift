@@ -43,23 +43,38 @@ struct TimelineRenderer {
     private func tokenLane(plot: Int, start: Date, step: TimeInterval, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
         let spans = pane.timeline.spans
         var cells = [Cell](repeating: Cell(), count: plot)
+        // The token each column shows: the newest one valid there.
+        var owner = [Int](repeating: -1, count: plot)
         let firstStart = spans.first?.from
         for c in 0..<plot {
             let t = start.addingTimeInterval((Double(c) + 0.5) * step)
             if let i = spans.lastIndex(where: { $0.from <= t && t < $0.to }) {
+                owner[c] = i
                 // Neighbouring tokens alternate in colour, so a refresh shows as a change of colour.
                 cells[c] = Cell("━", role: i % 2 == 0 ? .gaugeFresh : .title)
             } else if let firstStart, t >= firstStart, t <= state.now {
                 cells[c] = Cell("·", role: .error)
             }
         }
-        for (i, span) in spans.enumerated() {
-            guard let from = column(max(span.from, start)) ?? (span.from < start && span.to > start ? 0 : nil) else { continue }
-            let end = column(min(span.to, state.now)) ?? (span.to > state.now ? plot - 1 : from)
-            let label = "#" + span.fingerprint
-            if end - from >= label.count + 2 {
-                for (k, ch) in label.unicodeScalars.enumerated() { cells[from + 1 + k] = Cell(ch, role: i % 2 == 0 ? .gaugeFresh : .title) }
+        var marks = idMarks
+        for span in spans { if let refresh = span.refreshAt, let r = column(refresh) { marks.insert(r) } }
+        // Each token's fingerprint inside its own stretch of the lane, clear of any mark.
+        var labelled = Set<Int>()
+        var c = 0
+        while c < plot {
+            let i = owner[c]
+            var end = c
+            while end < plot, owner[end] == i, end == c || !marks.contains(end) { end += 1 }
+            if i >= 0, !labelled.contains(i) {
+                let label = "#" + spans[i].fingerprint
+                if end - c >= label.unicodeScalars.count + 2 {
+                    for (k, ch) in label.unicodeScalars.enumerated() { cells[c + 1 + k].scalar = ch }
+                    labelled.insert(i)
+                }
             }
+            c = end
+        }
+        for span in spans {
             if let refresh = span.refreshAt, let r = column(refresh) { cells[r] = Cell("┃", role: .gaugeMargin) }
         }
         for c in idMarks { cells[c] = Cell("┊", role: .warning) }
