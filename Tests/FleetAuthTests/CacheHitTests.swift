@@ -1,4 +1,3 @@
-import Dispatch
 import FleetAuth
 import Foundation
 import Synchronization
@@ -28,40 +27,24 @@ import Testing
         }
     }
 
-    @Test func aHitIsServedWhileTheActorIsBusy() async throws {
-        // `random` runs on the actor (drawing refresh points); holding it there keeps the actor
-        // busy, and a hit must still be served, without a request.
-        let holding = Mutex(false)
-        let entered = Mutex(false)
-        let release = DispatchSemaphore(value: 0)
+    @Test func aHitNeverLeavesTheCallersExecutor() async throws {
+        // A call that went into the provider actor would come back to the caller's executor as a
+        // job; hits served under the lock alone give that executor no job at all.
         let transport = mintingTransport(kind: .consumer, clock: clock)
-        let provider = consumer(transport, random: {
-            if holding.withLock({ $0 }) {
-                entered.withLock { $0 = true }
-                release.wait()
-            }
-            return 0.5
-        })
-        let token = try await provider.fetchToken(for: trip("t"))
-        holding.withLock { $0 = true }
-        let busy = Task { await provider.setRefreshMargin(100) }
-        #expect(await eventually { entered.withLock { $0 } })
-        let served = await withTaskGroup(of: String?.self) { group in
-            group.addTask { try? await provider.fetchToken(for: trip("t")) }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(5))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            // Lets the actor go, so that a fetch stuck behind it (no fast path) ends and the group can finish.
-            holding.withLock { $0 = false }
-            release.signal()
-            group.cancelAll()
-            return first
+        let events = EventBroadcaster()
+        let stream = events.subscribe()
+        let provider = consumer(transport, events: events)
+        let executor = CountingTaskExecutor()
+        let (token, jobs) = try await withTaskExecutorPreference(executor) {
+            let token = try await provider.fetchToken(for: trip("t"))
+            let before = executor.jobs
+            for _ in 0..<100 { #expect(try await provider.fetchToken(for: trip("t")) == token) }
+            return (token, executor.jobs - before)
         }
-        await busy.value
-        #expect(served == token, "the hit waited for the actor")
+        #expect(jobs == 0, "\(jobs) of 100 hits went through the actor")
         #expect(transport.count == 1)
+        #expect(!token.isEmpty)
+        #expect(hits(await drain(stream, finishing: events)).total == 100, "counted all the same")
     }
 
     @Test func aThousandHitsReachEveryReaderAsCounts() async throws {
@@ -223,5 +206,20 @@ import Testing
         let seen = await drain(stream, finishing: events)
         #expect(hits(seen).total == 101)
         #expect(transport.count == 2)
+    }
+}
+
+/// Runs jobs on a serial queue and counts them: a call that suspends and resumes on it adds at least one.
+final class CountingTaskExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "CountingTaskExecutor")
+    // Counts the jobs enqueued; read by the test while jobs run.
+    private let enqueued = Atomic<Int>(0)
+
+    var jobs: Int { enqueued.load(ordering: .sequentiallyConsistent) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        enqueued.add(1, ordering: .sequentiallyConsistent)
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
