@@ -82,13 +82,14 @@ public struct PaneState: Equatable, Sendable {
         default: break
         }
         switch event.kind {
-        case .cacheHit:
+        case .cacheHit(let count, _):
+            // One event stands for `count` hits (providers publish them in batches).
             if var first = log.first, first.level == .hit {
-                first.count += 1
+                first.count += count
                 first.time = event.time
                 log[0] = first
             } else {
-                append(LogEntry(time: event.time, event: "cache hit", detail: "", latency: nil, level: .hit))
+                append(LogEntry(time: event.time, event: "cache hit", detail: "", latency: nil, level: .hit, count: count))
             }
         case .fetchStarted(let reason):
             fetching = true

@@ -16,7 +16,7 @@ public struct ProviderCounters: Sendable, Equatable {
 
     public mutating func record(_ event: ProviderEvent) {
         switch event.kind {
-        case .cacheHit: hits += 1
+        case .cacheHit(let count, _): hits += count
         case .fetchStarted: requests += 1
         case .fetchFailed(let error, _):
             // A superseded response is the provider doing its job, not a backend error.

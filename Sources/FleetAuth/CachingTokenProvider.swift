@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The consumer SDK's trip token provider.
 public typealias ConsumerTokenProvider = CachingTokenProvider<TripAuthorizationContext>
@@ -13,12 +14,11 @@ public typealias DeliveryDriverTokenProvider = CachingTokenProvider<DeliveryDriv
 /// concurrent callers share one request, tokens are refreshed `refreshMargin` seconds before
 /// they expire, a response for an ID that is no longer current is thrown away, failures back
 /// off, and every step is published as a `ProviderEvent`.
-public actor CachingTokenProvider<Context: AuthorizationContext> {
-    private struct InFlight {
-        let id: String
-        let task: Task<FetchedToken, any Error>
-    }
-
+///
+/// A cache hit costs a lock, not an actor hop: `fetchToken` first asks the `ServingState` behind
+/// `serving` and goes into the actor only when that cannot answer (no token, expired, another
+/// ID, a refresh-ahead to start). Hits are counted there and published as one `.cacheHit` per batch.
+public final actor CachingTokenProvider<Context: AuthorizationContext> {
     public nonisolated let kind: ProviderKind
     public nonisolated let endpoint: TokenEndpoint
     public nonisolated let events: EventBroadcaster
@@ -29,19 +29,19 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     private let decoder: TokenResponseDecoder
     /// Judges each fetched token's signature before it is cached; nil records "not checked".
     private let verifier: (any SignatureVerifier)?
-    private let clock: any ProviderClock
+    private nonisolated let clock: any ProviderClock
     private let backoff: BackoffPolicy
     private let random: @Sendable () -> Double
 
-    private var currentID: String?
+    // Guards the current ID, the cached token, the fetch in flight, the backoff deadline and the
+    // hits not yet published: the one copy of them, read by the fast path, changed by the actor
+    // only through `update`.
+    private nonisolated let serving: Mutex<ServingState>
     /// Bumped on every ID change; a fetch whose epoch is not current is discarded.
     private var epoch = 0
-    private var cached: FetchedToken?
-    private var inFlight: InFlight?
     private var failures = 0
     /// Refresh-aheads in a row that brought back the token already cached.
     private var reservedStreak = 0
-    private var retryAt: Date?
     private var lastError: FleetAuthError?
     /// Callers suspended on the in-flight fetch; the dashboard shows it, tests use it to know all callers joined.
     public private(set) var waitingCallers = 0
@@ -67,36 +67,20 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         self.events = events
         self.verifier = verifier
         self.random = random
+        self.serving = Mutex(ServingState(provider: Context.kind))
     }
 
     /// The token for the context's ID: the cached one while valid, else one fetched from the backend.
     /// Throws `FleetAuthError`.
-    public func fetchToken(for context: Context?) async throws -> String {
+    ///
+    /// Inlined into the caller (the actor is `final` so that the call is not dispatched through a
+    /// vtable) and run on the caller's executor, so that a hit is one call to `cachedToken(for:)`:
+    /// no hop, no generic code left to look the context's type up at run time.
+    @inlinable
+    public nonisolated(nonsending) func fetchToken(for context: Context?) async throws -> String {
         guard let id = context?.id, !id.isEmpty else { throw FleetAuthError.missingAuthorizationContext(kind) }
-        let now = clock.now()
-        var reason = switchID(to: id, now: now) ? FetchReason.idChanged : .noToken
-
-        if let token = cached {
-            if token.expiresAt > now {
-                if let refreshAt = token.refreshAt, now >= refreshAt, inFlight == nil, !isBackingOff(now) {
-                    _ = startFetch(id: id, reason: .refreshAhead, now: now)
-                }
-                publish(.cacheHit(expiresAt: token.expiresAt), id: id, now: now)
-                return token.token
-            }
-            publish(.expired(at: token.expiresAt), id: id, now: now)
-            cached = nil
-            reason = .expired
-        }
-        if let flight = inFlight, flight.id == id {
-            return try await wait(for: flight.task)
-        }
-        if let retryAt, now < retryAt {
-            throw FleetAuthError.backingOff(
-                retryInSeconds: Int(retryAt.timeIntervalSince(now).rounded(.up)),
-                lastError: lastError?.description ?? "an earlier failure")
-        }
-        return try await wait(for: startFetch(id: id, reason: reason, now: now))
+        if let token = cachedToken(for: id) { return token }
+        return try await fetchTokenOnActor(id: id)
     }
 
     /// The SDKs' shape: `fetchToken(with:completion:)`, answering with a token or an error.
@@ -112,8 +96,10 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     public func forceRefresh() async throws -> String {
         guard let id = currentID else { throw FleetAuthError.missingAuthorizationContext(kind) }
         let now = clock.now()
-        publish(.forcedRefresh, id: id, now: now)
-        retryAt = nil
+        update { s in
+            s.publish(.forcedRefresh, id: id, now: now)
+            s.retryAt = nil
+        }
         if let flight = inFlight, flight.id == id { return try await wait(for: flight.task) }
         return try await wait(for: startFetch(id: id, reason: .forced, now: now))
     }
@@ -122,7 +108,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     public var cachedToken: FetchedToken? { cached }
     public var currentIdentifier: String? { currentID }
     /// The current ID and the cached token read in one step: two separate reads can straddle a switch.
-    public var snapshot: (id: String?, token: FetchedToken?) { (currentID, cached) }
+    public var snapshot: (id: String?, token: FetchedToken?) { serving.withLock { ($0.currentID, $0.cached) } }
     /// Why the last fetch failed, while no fetch has succeeded since.
     public var lastFailure: FleetAuthError? { lastError }
     /// Whether a request to the backend is in flight now.
@@ -130,33 +116,104 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
 
     public func setRefreshMargin(_ seconds: TimeInterval) {
         refreshMargin = max(0, seconds)
-        cached?.refreshAt = cached.map(refreshPoint)
+        let refreshAt = cached.map(refreshPoint)
+        update { $0.cached?.refreshAt = refreshAt }
+    }
+
+    /// Publishes the cache hits counted since the last `.cacheHit` event, now. The broadcaster
+    /// calls it within its `hitFlushInterval`; anyone may, e.g. before reading a total.
+    public nonisolated func publishCountedEvents() {
+        serving.withLock { s in
+            s.publishHits()
+            for event in s.takeOutbox() { events.publish(event) }
+        }
     }
 
     // MARK: - Internals
 
+    private var currentID: String? { serving.withLock { $0.currentID } }
+    private var cached: FetchedToken? { serving.withLock { $0.cached } }
+    private var inFlight: InFlightFetch? { serving.withLock { $0.inFlight } }
+    private var retryAt: Date? { serving.withLock { $0.retryAt } }
+
+    /// Every change to the serving state: the hits served from it as it was are published first,
+    /// then `change` runs and the events it queued are published, all under the lock, so a hit is
+    /// never counted against a token or ID it was not served from and the events keep their order.
+    private func update<T: Sendable>(_ change: (inout ServingState) -> T) -> T {
+        serving.withLock { s in
+            s.publishHits()
+            let result = change(&s)
+            for event in s.takeOutbox() { events.publish(event) }
+            return result
+        }
+    }
+
+    /// The fast path, under the lock only: `id`'s cached token when it can be served without the
+    /// actor (see `ServingState.serve`), counted as a hit; nil sends the caller to `fetchTokenOnActor`.
+    @usableFromInline
+    nonisolated func cachedToken(for id: String) -> String? {
+        let counting = events.isObserved
+        let now = clock.now()
+        guard let hit = serving.withLock({ $0.serve(id: id, now: now, counting: counting) }) else { return nil }
+        if hit.startsBatch { events.publishLater(self) }
+        return hit.token
+    }
+
+    /// The slow path, on the actor: everything the fast path could not answer.
+    @usableFromInline
+    func fetchTokenOnActor(id: String) async throws -> String {
+        let now = clock.now()
+        var reason = switchID(to: id, now: now) ? FetchReason.idChanged : .noToken
+
+        if let token = cached {
+            if token.expiresAt > now {
+                if let refreshAt = token.refreshAt, now >= refreshAt, inFlight == nil, !isBackingOff(now) {
+                    _ = startFetch(id: id, reason: .refreshAhead, now: now)
+                }
+                let counting = events.isObserved
+                if serving.withLock({ $0.countHit(now: now, counting: counting) }) { events.publishLater(self) }
+                return token.token
+            }
+            update { s in
+                s.publish(.expired(at: token.expiresAt), id: id, now: now)
+                s.cached = nil
+            }
+            reason = .expired
+        }
+        if let flight = inFlight, flight.id == id {
+            return try await wait(for: flight.task)
+        }
+        if let retryAt, now < retryAt {
+            throw FleetAuthError.backingOff(
+                retryInSeconds: Int(retryAt.timeIntervalSince(now).rounded(.up)),
+                lastError: lastError?.description ?? "an earlier failure")
+        }
+        return try await wait(for: startFetch(id: id, reason: reason, now: now))
+    }
+
     /// Records a new ID; returns whether it changed from a previous one.
     private func switchID(to id: String, now: Date) -> Bool {
-        guard id != currentID else { return false }
         let old = currentID
-        currentID = id
+        guard id != old else { return false }
         epoch += 1
         failures = 0
         reservedStreak = 0
-        retryAt = nil
         lastError = nil
-        guard let old else { return false }
-        publish(.idChanged(from: old, to: id), id: id, now: now)
-        if cached != nil {
-            cached = nil
-            publish(.cacheDropped(reason: "\(kind.idNoun) changed from \(old)"), id: old, now: now)
+        let abandoned = update { s -> InFlightFetch? in
+            s.currentID = id
+            s.retryAt = nil
+            guard let old else { return nil }
+            s.publish(.idChanged(from: old, to: id), id: id, now: now)
+            if s.cached != nil {
+                s.cached = nil
+                s.publish(.cacheDropped(reason: "\(kind.idNoun) changed from \(old)"), id: old, now: now)
+            }
+            defer { s.inFlight = nil }
+            return s.inFlight
         }
-        if let flight = inFlight {
-            // Its waiters get `superseded`; cancelling saves the request if it is not done yet.
-            flight.task.cancel()
-            inFlight = nil
-        }
-        return true
+        // Its waiters get `superseded`; cancelling saves the request if it is not done yet.
+        abandoned?.task.cancel()
+        return old != nil
     }
 
     private func wait(for task: Task<FetchedToken, any Error>) async throws -> String {
@@ -182,12 +239,11 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
     }
 
     private func isBackingOff(_ now: Date) -> Bool {
-        guard let retryAt else { return false }
-        return now < retryAt
+        serving.withLock { $0.isBackingOff(now) }
     }
 
     private func startFetch(id: String, reason: FetchReason, now: Date) -> Task<FetchedToken, any Error> {
-        publish(.fetchStarted(reason: reason), id: id, now: now)
+        update { $0.publish(.fetchStarted(reason: reason), id: id, now: now) }
         let fetchEpoch = epoch
         let request: TransportRequest
         do {
@@ -215,7 +271,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             }
             return try self.complete(result, id: id, epoch: fetchEpoch, started: now, reason: reason)
         }
-        inFlight = InFlight(id: id, task: task)
+        update { $0.inFlight = InFlightFetch(id: id, task: task) }
         return task
     }
 
@@ -224,10 +280,9 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         let now = clock.now()
         guard fetchEpoch == epoch, let current = currentID else {
             let error = FleetAuthError.superseded(requested: id, current: currentID ?? "none")
-            publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
+            update { $0.publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now) }
             throw error
         }
-        inFlight = nil
         switch result {
         case .success(var token):
             token.refreshAt = refreshPoint(token)
@@ -236,11 +291,15 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
             } else {
                 reservedStreak = 0
             }
-            cached = token
             failures = 0
-            retryAt = nil
             lastError = nil
-            publish(.fetched(token, latency: now.timeIntervalSince(started)), id: current, now: now)
+            let fetched = token
+            update { s in
+                s.inFlight = nil
+                s.cached = fetched
+                s.retryAt = nil
+                s.publish(.fetched(fetched, latency: now.timeIntervalSince(started)), id: current, now: now)
+            }
             return token
         case .failure(let error):
             recordFailure(error, id: id, started: started)
@@ -263,6 +322,7 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         }
     }
 
+    /// Ends the fetch in flight (if any; `startFetch` fails some before one exists) as failed.
     private func recordFailure(_ error: FleetAuthError, id: String, started: Date) {
         let now = clock.now()
         failures += 1
@@ -270,11 +330,12 @@ public actor CachingTokenProvider<Context: AuthorizationContext> {
         var delay = backoff.delay(afterFailures: failures, unit: random())
         // A 429 or 503 that says when to come back is obeyed, even past our own backoff.
         if case .httpStatus(_, _, let retryAfter?) = error { delay = max(delay, TimeInterval(retryAfter)) }
-        retryAt = now.addingTimeInterval(delay)
-        publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
-    }
-
-    private func publish(_ kind: ProviderEvent.Kind, id: String, now: Date) {
-        events.publish(ProviderEvent(time: now, provider: self.kind, id: id, kind: kind))
+        update { s in
+            s.inFlight = nil
+            s.retryAt = now.addingTimeInterval(delay)
+            s.publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
+        }
     }
 }
+
+extension CachingTokenProvider: CountedEventSource {}

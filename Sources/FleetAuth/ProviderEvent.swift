@@ -12,7 +12,9 @@ public enum FetchReason: String, Sendable, Equatable {
 /// The one record of what a provider did. The dashboard and `watch` show only these.
 public struct ProviderEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case cacheHit(expiresAt: Date)
+        /// `count` calls served from the cache, the last at the event's `time`: hits are counted and
+        /// published together (at most every `EventBroadcaster.hitFlushInterval`), not one event each.
+        case cacheHit(count: Int = 1, expiresAt: Date)
         case fetchStarted(reason: FetchReason)
         case fetched(FetchedToken, latency: TimeInterval)
         case fetchFailed(FleetAuthError, latency: TimeInterval)

@@ -16,7 +16,9 @@ public struct WatchEventEncoder: Sendable {
             ("event", .string(event.name)),
         ]
         switch event.kind {
-        case .cacheHit(let expiresAt):
+        case .cacheHit(let count, let expiresAt):
+            // Hits come in batches: `count` of them, the last at `time`.
+            fields.append(("count", .int(Int64(count))))
             fields.append(("expires_at", .string(Self.timestamp(expiresAt))))
         case .fetchStarted(let reason):
             fields.append(("reason", .string(reason.rawValue)))

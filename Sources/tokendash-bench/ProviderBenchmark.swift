@@ -36,30 +36,76 @@ enum ProviderBenchmark {
     static let endpoint = TokenEndpoint.sampleBackend(.driver, base: "http://bench.invalid")
 
     @Sendable static func run() async throws {
-        let calls = 200_000
-        let hit = try await cacheHit(calls: calls)
+        let hit = try await cacheHit(calls: 200_000, rounds: 7)
         let stampede = try await coldStampede(callers: 1000)
         MintBenchmark.printTable([
             ("", "tokendash  |  samples' logic (baseline)"),
-            ("cache-hit fetchToken, ns/call", "\(MintBenchmark.format(hit.ours))  |  \(MintBenchmark.format(hit.baseline))"),
-            ("cache-hit fetchToken, calls/s", "\(MintBenchmark.format(1e9 / hit.ours))  |  \(MintBenchmark.format(1e9 / hit.baseline))"),
-            ("ratio ns/call tokendash / baseline", String(format: "%.2f", hit.ours / hit.baseline)),
+            ("cache-hit fetchToken, 2 event readers, ns/call", "\(MintBenchmark.format(hit.withReaders))  |  \(MintBenchmark.format(hit.baseline))"),
+            ("cache-hit fetchToken, no event reader, ns/call", "\(MintBenchmark.format(hit.withoutReaders))  |  \(MintBenchmark.format(hit.baseline))"),
+            ("cache-hit fetchToken, 2 event readers, calls/s", "\(MintBenchmark.format(1e9 / hit.withReaders))  |  \(MintBenchmark.format(1e9 / hit.baseline))"),
+            ("ratio ns/call tokendash (2 readers) / baseline", String(format: "%.2f", hit.withReaders / hit.baseline)),
+            ("ratio ns/call tokendash (no reader) / baseline", String(format: "%.2f", hit.withoutReaders / hit.baseline)),
+            ("cache-hit events each reader got for \(hit.hits) hits", "\(hit.events)"),
             ("requests from 1,000 concurrent cold callers", "\(stampede.ours)  |  \(stampede.baseline)"),
         ])
-        BenchReport.say("tokendash's hit publishes an event and hops onto an actor; the baseline is a bare lock.")
+        BenchReport.figure("cache_hit_ns", value: hit.withReaders, unit: "ns", baseline: hit.baseline)
+        BenchReport.say("tokendash's hit takes a lock and counts it; the readers get the counts in a few events. Best of \(hit.rounds) rounds each; the baseline is a bare lock.")
         if stampede.ours != 1 { throw MintBenchmark.BenchmarkError("single-flight broke: \(stampede.ours) requests") }
     }
 
-    /// Nanoseconds per cache-hit call, over `calls` sequential calls after one warm-up fetch.
-    static func cacheHit(calls: Int) async throws -> (ours: Double, baseline: Double) {
+    struct CacheHitCost {
+        /// Nanoseconds per call with the dashboard's two event readers attached and draining.
+        var withReaders: Double
+        /// Nanoseconds per call with nobody subscribed.
+        var withoutReaders: Double
+        var baseline: Double
+        var rounds: Int
+        /// Hits served while the readers listened, and the `.cacheHit` events that carried them.
+        var hits: Int
+        var events: Int
+    }
+
+    /// Nanoseconds per cache-hit call, the best of `rounds` runs of `calls` sequential calls after
+    /// one warm-up fetch, for tokendash with two draining event readers (the dashboard's pane pump
+    /// and fleet aggregator), tokendash with none, and the samples' logic, interleaved so that
+    /// other load on the machine falls on all three alike.
+    static func cacheHit(calls: Int, rounds: Int) async throws -> CacheHitCost {
         let context = VehicleAuthorizationContext(vehicleID: "vehicle-1")
-        let ours = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
-        _ = try await ours.fetchToken(for: context)
-        let oursNs = try await time(calls) { _ = try await ours.fetchToken(for: context) }
+        let events = EventBroadcaster()
+        let readers = (0..<2).map { _ in
+            let stream = events.subscribe(buffer: 1 << 16)
+            return Task { () -> (hits: Int, events: Int) in
+                var tally = (hits: 0, events: 0)
+                for await event in stream {
+                    if case .cacheHit(let count, _) = event.kind { tally.hits += count; tally.events += 1 }
+                }
+                return tally
+            }
+        }
+        let observed = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero), events: events)
+        _ = try await observed.fetchToken(for: context)
+        let unobserved = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
+        _ = try await unobserved.fetchToken(for: context)
         let baseline = SampleLogicProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
         _ = try await baseline.fetchToken(id: "vehicle-1")
-        let baselineNs = try await time(calls) { _ = try await baseline.fetchToken(id: "vehicle-1") }
-        return (oursNs, baselineNs)
+
+        var best = (withReaders: Double.infinity, withoutReaders: Double.infinity, baseline: Double.infinity)
+        for _ in 0..<rounds {
+            let withReaders = try await time(calls) { _ = try await observed.fetchToken(for: context) }
+            let withoutReaders = try await time(calls) { _ = try await unobserved.fetchToken(for: context) }
+            let sample = try await time(calls) { _ = try await baseline.fetchToken(id: "vehicle-1") }
+            best = (min(best.withReaders, withReaders), min(best.withoutReaders, withoutReaders), min(best.baseline, sample))
+        }
+        // Every hit must reach both readers, in far fewer events than hits.
+        events.finish()
+        var tallies: [(hits: Int, events: Int)] = []
+        for reader in readers { tallies.append(await reader.value) }
+        let hits = calls * rounds
+        guard tallies.allSatisfy({ $0.hits == hits }) else {
+            throw MintBenchmark.BenchmarkError("readers counted \(tallies.map(\.hits)) cache hits of \(hits)")
+        }
+        return CacheHitCost(withReaders: best.withReaders, withoutReaders: best.withoutReaders, baseline: best.baseline,
+                            rounds: rounds, hits: hits, events: tallies[0].events)
     }
 
     /// Backend requests caused by `callers` concurrent callers on a cold cache.
