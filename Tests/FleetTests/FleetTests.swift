@@ -15,6 +15,20 @@ import Watch
     }
 }
 
+@Suite struct PercentileTests {
+    @Test func nearestRankIsAlwaysAMeasuredSample() {
+        let values = (1...100).map(Double.init)
+        #expect(Percentile.nearestRank(0.5, of: values) == 50)
+        #expect(Percentile.nearestRank(0.99, of: values) == 99)
+        #expect(Percentile.nearestRank(1, of: values) == 100)
+        #expect(Percentile.nearestRank(0, of: values) == 1)
+        #expect(Percentile.nearestRank(0.5, of: [1, 2, 3, 4]) == 2)
+        #expect(Percentile.nearestRank(0.51, of: [1, 2, 3, 4]) == 3)
+        #expect(Percentile.nearestRank(0.99, of: [7]) == 7)
+        #expect(Percentile.nearestRank(0.5, of: []) == nil)
+    }
+}
+
 @Suite struct FleetStatisticsTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
