@@ -65,6 +65,9 @@ enum BinaryRunner {
     /// A Foundation `Process` child inherits the blocked mask of the Dispatch thread that spawns
     /// it; tmux started under that mask never sees SIGCHLD, so panes never die and kill-server
     /// hangs. A file instead of a pipe means a stray grandchild cannot keep the test waiting for EOF.
+    /// The child keeps no descriptor but 0, 1 and 2: it would otherwise inherit the pipes of a
+    /// process another test is starting at that moment, and hold them open for its whole minute
+    /// (seen: `decode -` never saw the end of its stdin and was killed after 30 s).
     static func runWithCleanSignals(_ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
@@ -79,6 +82,7 @@ enum BinaryRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        try closeInheritedDescriptors(&actions)
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
@@ -107,5 +111,15 @@ enum BinaryRunner {
         // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+    }
+
+    /// Adds glibc's closefrom action (3 and up) to `actions`. Swift's Glibc module does not import
+    /// it (it is a GNU extension), so it is looked up at run time.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { throw POSIXError(.ENOSYS) }
+        let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
+        let result = addCloseFrom(&actions, 3)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
     }
 }
