@@ -68,14 +68,17 @@ extension ProviderEvent {
     public var fetchReason: FetchReason? { if case .fetchStarted(let reason) = kind { return reason }; return nil }
 }
 
-/// Yields until `condition` holds, giving up after `seconds` of wall time so a broken rule fails
-/// the test instead of hanging the run. Not a sleep: it returns as soon as the state is reached.
+/// Polls `condition` until it holds, giving up after `seconds` of wall time so a broken rule fails
+/// the test instead of hanging the run. It returns within a millisecond of the state being
+/// reached; between polls it sleeps rather than spins, because a spinning wait takes a core
+/// from the very tasks it waits for. (Seen on 2 cores under load: three spinning waits of 1,000
+/// and 50 callers timed out, and the tmux tests running beside them missed their deadlines.)
 @discardableResult
 public func eventually(within seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
         if await condition() { return true }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
     }
-    return false
+    return await condition()
 }
