@@ -91,10 +91,17 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // What the test targets share: one JWT builder, the event recorder, a fake and a loopback
+        // backend, the shared HTTP client, fixed instants. Only test targets depend on it.
+        .target(
+            name: "TestSupport",
+            dependencies: ["FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "FleetAuthTests",
             dependencies: [
-                "FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox"),
+                "FleetAuth", "HTTPTransport", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -109,23 +116,26 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport",
+                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
-        .testTarget(name: "EndToEndTests", dependencies: ["tokendash", "FleetAuth", .product(name: "FlyingFox", package: "FlyingFox")]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["tokendash", "FleetAuth", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "TokenServer", "FleetAuth", "HTTPTransport",
+                "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth"]),
-        .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
+        .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

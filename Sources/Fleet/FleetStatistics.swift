@@ -61,19 +61,12 @@ public struct FleetStatistics: Sendable {
             providers: providers,
             requestsPerSecond: Double(copy.buckets.reduce(0, +)) / Double(Self.window),
             counters: counters,
-            p50LatencyMs: Self.percentile(sorted, 0.50),
-            p99LatencyMs: Self.percentile(sorted, 0.99),
+            p50LatencyMs: Percentile.nearestRank(0.50, of: sorted),
+            p99LatencyMs: Percentile.nearestRank(0.99, of: sorted),
             expiringWithinMinute: expiries.values.reduce(0) { n, exp in
                 let left = exp.timeIntervalSince(now)
                 return n + (left > 0 && left <= 60 ? 1 : 0)
             })
-    }
-
-    /// Nearest-rank percentile of sorted samples.
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
     private static func second(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }

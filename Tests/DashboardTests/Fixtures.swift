@@ -2,25 +2,18 @@
 @testable import UICore
 import FleetAuth
 import Foundation
+import TestSupport
 
 /// A dashboard at a fixed instant in UTC, with tokens made the way the embedded server makes them.
 enum Fixtures {
-    static let t0 = Date(timeIntervalSince1970: 1_800_000_000) // 2027-01-15 08:00:00 UTC
+    static let t0 = TestTime.t0 // 2027-01-15 08:00:00 UTC
     static let signature = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk"
-
-    static func base64URL(_ object: [String: Any]) -> String {
-        JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
-    }
+    /// The embedded server's issuer, which the pane shows.
+    static let account = "tokendash-local@tokendash.iam.gserviceaccount.com"
 
     static func token(_ kind: ProviderKind, id: String, issued: Date = t0, lifetime: Int = 60, findings: [RuleResult] = []) -> FetchedToken {
         let iat = Int(issued.timeIntervalSince1970)
-        let header = base64URL(["alg": "RS256", "kid": "k1", "typ": "JWT"])
-        let claims = base64URL([
-            "iss": "tokendash-local@tokendash.iam.gserviceaccount.com", "sub": "tokendash-local@tokendash.iam.gserviceaccount.com",
-            "aud": "https://fleetengine.googleapis.com/", "iat": iat, "exp": iat + lifetime,
-            "authorization": [kind.claimName: id],
-        ])
-        let jwt = "\(header).\(claims).\(signature)"
+        let jwt = TestJWT.make(kind: kind, id: id, iat: iat, exp: iat + lifetime, account: account, signature: signature)
         // Force-unwrap is safe: the token was built just above from known-good parts.
         let decoded = try! JWTInspector.decode(jwt)
         return FetchedToken(token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)),

@@ -104,7 +104,7 @@ import Testing
         #expect(ThemeColor.rgb(0, 0, 0).resolved(colors: 16) == 0)
         #expect(ThemeColor.index(236).resolved(colors: 256) == 236)
         #expect(ThemeColor.index(196).resolved(colors: 16) == 9, "xterm 196 is pure red")
-        #expect(ThemeColor.index(12).resolved(colors: 8) == 4 || ThemeColor.index(12).resolved(colors: 8) == 6)
+        #expect(ThemeColor.index(12).resolved(colors: 8) == 4, "xterm 12 (92,92,255) is nearest to ANSI blue (0,0,238)")
         #expect(ThemeColor.terminalDefault.resolved(colors: 256) == -1)
     }
 }

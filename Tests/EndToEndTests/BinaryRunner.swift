@@ -1,6 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Runs the built `tokendash` binary as a user would, capturing stdout, stderr and the exit code.
+/// The end-to-end tests' one process runner: the built `tokendash` binary as a user would run it
+/// (or another program, such as python3), capturing stdout, stderr and the exit code; and a
+/// script under clean signals for the tmux tests.
 enum BinaryRunner {
     struct Result {
         var status: Int32
@@ -20,18 +25,22 @@ enum BinaryRunner {
     /// Runs to completion on a thread of its own, so the wait blocks none of the cooperative pool's
     /// threads: on a 2-core machine there are two, and loopback servers of other tests in this
     /// process need them meanwhile (their answers were seen to miss 5 s deadlines).
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30) async throws -> Result {
+    static func run(_ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:],
+                    timeout: TimeInterval = 30) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, stdin: stdin, environment: environment, timeout: timeout) })
+                continuation.resume(with: Swift.Result {
+                    try runBlocking(arguments, executable: executable, stdin: stdin, environment: environment, timeout: timeout)
+                })
             }.start()
         }
     }
 
     /// Runs to completion, killing the process after `timeout` seconds so a hang fails the test instead of CI.
-    static func runBlocking(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30) throws -> Result {
+    static func runBlocking(_ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:],
+                            timeout: TimeInterval = 30) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
@@ -50,5 +59,67 @@ enum BinaryRunner {
         killer.cancel()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
                       stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// Runs `arguments` with no signals blocked and default dispositions, output in a file.
+    /// A Foundation `Process` child inherits the blocked mask of the Dispatch thread that spawns
+    /// it; tmux started under that mask never sees SIGCHLD, so panes never die and kill-server
+    /// hangs. A file instead of a pipe means a stray grandchild cannot keep the test waiting for EOF.
+    /// The child keeps no descriptor but 0, 1 and 2: it would otherwise inherit the pipes of a
+    /// process another test is starting at that moment, and hold them open for its whole minute
+    /// (seen: `decode -` never saw the end of its stdin and was killed after 30 s).
+    static func runWithCleanSignals(_ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        try closeInheritedDescriptors(&actions)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        // Polled: waitpid has no timeout, and a hung script must fail the test, not hang CI.
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                return (-1, "timed out after \(Int(timeout)) s\n" + text)
+            }
+            usleep(50_000)
+        }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+    }
+
+    /// Adds glibc's closefrom action (3 and up) to `actions`. Swift's Glibc module does not import
+    /// it (it is a GNU extension), so it is looked up at run time.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { throw POSIXError(.ENOSYS) }
+        let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
+        let result = addCloseFrom(&actions, 3)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
     }
 }

@@ -1,16 +1,14 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 
 /// Google's Last Mile Fleet Solution end to end: `decode` on delivery tokens, and
 /// `watch --solution last-mile` against the embedded server.
 @Suite(.serialized) struct DeliveryEndToEndTests {
-    static func token(_ authorization: [String: Any], expiresIn: Int = 600) -> String {
-        let now = Int(Date().timeIntervalSince1970)
-        return DecodeEndToEndTests.part(["alg": "RS256", "typ": "JWT", "kid": "k1"]) + "." + DecodeEndToEndTests.part([
-            "aud": "https://fleetengine.googleapis.com/", "iss": "minter@example.com", "sub": "minter@example.com",
-            "iat": now, "exp": now + expiresIn, "authorization": authorization,
-        ]) + ".c2lnbmF0dXJl"
+    /// A delivery token whose issuer is no Google service account, so no key set is fetched.
+    static func token(_ authorization: [String: Any]) -> String {
+        TestJWT.make(lifetime: 600, account: TestJWT.nonServiceAccount, claims: ["authorization": authorization])
     }
 
     // MARK: - decode

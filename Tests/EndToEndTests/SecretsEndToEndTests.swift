@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import FlyingFox
+import TestSupport
 import Testing
 
 /// No whole token reaches any output unless asked for: the real binary against a backend that
@@ -9,49 +10,35 @@ import Testing
     static let secretSignature = "SECRET-SIGNATURE-abcdefghijklmnopqrstuvwxyz0123456789"
     /// The start of every test token's payload (`{"aud":"http`): a quoted body is cut to 80
     /// characters, which keeps the signature out anyway, so the payload is what a leak would show.
-    static let payloadStart = base64URL("{\"aud\":\"https://fleetengine").prefix(12)
-
-    static func base64URL(_ json: String) -> String { JWTInspector.base64URLEncode(Data(json.utf8)) }
+    static let payloadStart = TestJWT.encode(json: "{\"aud\":\"https://fleetengine").prefix(12)
 
     /// A Fleet-Engine-shaped token. Its issuer is no Google service account, so no key set is
     /// looked for and its signature is reported as not checked.
-    static func token(claim: String, id: String, lifetime: Int = 600) -> String {
-        let now = Int(Date().timeIntervalSince1970)
-        let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iss\":\"minter@example.com\",\"sub\":\"minter@example.com\",\"iat\":\(now),\"exp\":\(now + lifetime),\"authorization\":{\"\(claim)\":\"\(id)\"}}"
-        return base64URL("{\"alg\":\"RS256\",\"kid\":\"k1\",\"typ\":\"JWT\"}") + "." + base64URL(claims) + "." + secretSignature
+    static func token(_ kind: ProviderKind, id: String) -> String {
+        TestJWT.make(kind: kind, id: id, lifetime: 600, account: TestJWT.nonServiceAccount, signature: secretSignature)
     }
 
     /// Trips get a 401 whose body quotes a token; vehicles get a good token.
-    static func startBackend() async throws -> (HTTPServer, String) {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
-        await server.appendRoute("GET /t/*") { _ in
-            HTTPResponse(statusCode: .unauthorized, body: Data("{\"error\":\"revoked\",\"token\":\"\(token(claim: "tripid", id: "trip-0001"))\"}".utf8))
-        }
-        await server.appendRoute("GET /v/*") { request in
+    static func startBackend() async throws -> LoopbackServer {
+        try await LoopbackServer.start { request in
+            if request.path.hasPrefix("/t/") {
+                return HTTPResponse(statusCode: .unauthorized, body: Data("{\"error\":\"revoked\",\"token\":\"\(token(.consumer, id: "trip-0001"))\"}".utf8))
+            }
             let id = request.path.split(separator: "/").last.map(String.init) ?? ""
-            let jwt = token(claim: "vehicleid", id: id)
+            let jwt = token(.driver, id: id)
             return HTTPResponse(statusCode: .ok, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\(Int(Date().timeIntervalSince1970) + 600)}".utf8))
         }
-        Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port)? = await server.listeningAddress else { throw CocoaError(.featureUnsupported) }
-        return (server, "http://127.0.0.1:\(port)")
     }
 
-    /// Runs the binary off the cooperative pool: it blocks until the process exits, and the
-    /// in-process backend needs the pool's threads meanwhile.
-    static func watch(_ base: String, extra: [String]) async throws -> BinaryRunner.Result {
-        let arguments = ["watch", "--duration", "2", "--update-interval", "0.5", "--summary",
-                         "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}"] + extra
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try BinaryRunner.runBlocking(arguments) }) }.start()
-        }
+    static func watch(_ server: LoopbackServer, extra: [String]) async throws -> BinaryRunner.Result {
+        try await BinaryRunner.run(["watch", "--duration", "2", "--update-interval", "0.5", "--summary",
+                                    "--consumer-url", "\(server.base)/t/{tripId}", "--driver-url", "\(server.base)/v/{vehicleId}"] + extra)
     }
 
     @Test func noWholeTokenInAnyOutputByDefault() async throws {
-        let (server, base) = try await Self.startBackend()
-        defer { Task { await server.stop(timeout: 1) } }
-        let result = try await Self.watch(base, extra: [])
+        let server = try await Self.startBackend()
+        defer { Task { await server.stop() } }
+        let result = try await Self.watch(server, extra: [])
         #expect(result.status == 1, "the trip never got a token: \(result.stderr)")
         let output = result.stdout + result.stderr
         #expect(output.contains("\"event\":\"fetched\""), "the driver got its token")
@@ -61,9 +48,9 @@ import Testing
     }
 
     @Test func revealShowsTheCachedTokenButNotTokensQuotedInErrors() async throws {
-        let (server, base) = try await Self.startBackend()
-        defer { Task { await server.stop(timeout: 1) } }
-        let result = try await Self.watch(base, extra: ["--reveal", "--events", "fetched,fetch_failed"])
+        let server = try await Self.startBackend()
+        defer { Task { await server.stop() } }
+        let result = try await Self.watch(server, extra: ["--reveal", "--events", "fetched,fetch_failed"])
         #expect(result.status == 1, "the trip never got a token: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         let fetched = lines.filter { $0.contains("\"event\":\"fetched\"") }

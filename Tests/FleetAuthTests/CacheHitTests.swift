@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A cache hit is served under a lock without the actor, counted, and published as counts.
@@ -93,8 +94,8 @@ import Testing
         _ = try await provider.fetchToken(for: trip("t"))
         for _ in 0..<7 { _ = try await provider.fetchToken(for: trip("t")) }
         if asked { events.flushCountedEvents() }
-        let batch = await recorder.next { if case .cacheHit = $0.kind { return true }; return false }
-        #expect(batch?.kind == .cacheHit(count: 7, expiresAt: clock.now().addingTimeInterval(3600)))
+        let batch = try await recorder.next { if case .cacheHit = $0.kind { return true }; return false }
+        #expect(batch.kind == .cacheHit(count: 7, expiresAt: clock.now().addingTimeInterval(3600)))
     }
 
     @Test func hitsArePublishedBeforeTheEventThatEndsThem() async throws {

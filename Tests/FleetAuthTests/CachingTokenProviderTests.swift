@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct CachingTokenProviderTests {
@@ -24,8 +25,9 @@ import Testing
     @Test func asksWithTheIDInTheURL() async throws {
         let transport = mintingTransport(kind: .driver, clock: clock)
         let provider = DriverTokenProvider(endpoint: driverEndpoint(), transport: transport, clock: clock)
-        _ = try await provider.fetchToken(for: vehicle("vehicle 7/x"))
+        let token = try await provider.fetchToken(for: vehicle("vehicle 7/x"))
         #expect(transport.urls.map(\.absoluteString) == ["http://backend.test/token/driver/vehicle%207%2Fx"])
+        #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle 7/x"))
     }
 
     @Test func dropsTheTokenWhenTheIDChanges() async throws {
@@ -38,12 +40,13 @@ import Testing
         #expect(a != b)
         #expect(transport.count == 2)
         #expect(try JWTInspector.decode(b).claims["authorization"]?["tripid"] == .string("trip-2"))
-        _ = await recorder.next { if case .fetchStarted(.idChanged) = $0.kind { return true }; return false }
-        let kinds = recorder.all.map(\.name)
-        #expect(kinds.contains("id_changed"))
-        #expect(kinds.contains("cache_dropped"))
+        try await recorder.next("fetch_started (ID changed)") { $0.fetchReason == .idChanged }
+        #expect(recorder.all.map(\.name) == ["fetch_started", "fetched", "id_changed", "cache_dropped", "fetch_started"])
+        #expect(recorder.all.contains { $0.kind == .idChanged(from: "trip-1", to: "trip-2") })
         // Going back to trip-1 is a change too: its old token is not resurrected.
-        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let again = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(again != a)
+        #expect(try JWTInspector.decode(again).claims["authorization"]?["tripid"] == .string("trip-1"))
         #expect(transport.count == 3)
     }
 
@@ -53,31 +56,36 @@ import Testing
         let recorder = EventRecorder(events)
         let provider = consumer(transport, margin: 300, events: events)
         let first = try await provider.fetchToken(for: trip("t"))
-        _ = await recorder.next(where: \.isFetched)
+        #expect(try await recorder.next(named: "fetched").token?.token == first)
         clock.advance(by: 299)
         #expect(try await provider.fetchToken(for: trip("t")) == first)
         #expect(transport.count == 1, "outside the margin the cache answers")
         clock.advance(by: 2)
         #expect(try await provider.fetchToken(for: trip("t")) == first, "inside the margin the old token is served")
-        let refreshed = await recorder.next(where: \.isFetched)
+        let refreshed = try #require(try await recorder.next(named: "fetched").token)
         #expect(transport.count == 2)
-        guard case .fetched(let token, _)? = refreshed?.kind else { Issue.record("no refresh"); return }
-        #expect(try await provider.fetchToken(for: trip("t")) == token.token)
-        #expect(recorder.all.contains { if case .fetchStarted(.refreshAhead) = $0.kind { return true }; return false })
+        #expect(refreshed.token != first)
+        #expect(try await provider.fetchToken(for: trip("t")) == refreshed.token)
+        #expect(recorder.all.compactMap(\.fetchReason) == [.noToken, .refreshAhead])
     }
 
     @Test func aShortLivedTokenIsNotRefreshedOnEveryCall() async throws {
         // 60 s tokens under the default 300 s margin: refresh at half-life, not at once.
         let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 60)
-        let provider = consumer(transport, margin: 300)
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(transport, margin: 300, events: events)
         let first = try await provider.fetchToken(for: trip("t"))
         clock.advance(by: 29)
         #expect(try await provider.fetchToken(for: trip("t")) == first)
         #expect(await !provider.isFetching, "31 s left is outside the capped 30 s margin")
+        #expect(transport.count == 1)
         clock.advance(by: 2)
-        _ = try await provider.fetchToken(for: trip("t"))
-        #expect(await provider.isFetching || transport.count == 2)
-        #expect(await eventually { await provider.cachedToken?.token != first })
+        #expect(try await provider.fetchToken(for: trip("t")) == first, "29 s left: the old token is served while the refresh runs")
+        let refreshed = try #require(try await recorder.next("refresh-ahead fetched") { $0.isFetched && $0.time == clock.now() }.token)
+        #expect(refreshed.token != first)
+        #expect(recorder.all.compactMap(\.fetchReason) == [.noToken, .refreshAhead])
+        #expect(await eventually { await provider.cachedToken?.token == refreshed.token })
         #expect(transport.count == 2)
     }
 
@@ -87,15 +95,16 @@ import Testing
         let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 3600)
         let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
                                              clock: clock, random: { unit })
-        _ = try await provider.fetchToken(for: trip("t"))
+        let first = try await provider.fetchToken(for: trip("t"))
         let token = try #require(await provider.cachedToken)
+        #expect(token.token == first)
         let refreshAt = try #require(token.refreshAt)
         #expect(abs(token.expiresAt.timeIntervalSince(refreshAt) - marginSeen) < 0.01)
         clock.set(refreshAt.addingTimeInterval(-1))
-        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(try await provider.fetchToken(for: trip("t")) == first)
         #expect(await !provider.isFetching && transport.count == 1, "a second before the drawn point the cache answers")
         clock.set(refreshAt)
-        _ = try await provider.fetchToken(for: trip("t"))
+        #expect(try await provider.fetchToken(for: trip("t")) == first, "the valid token is served while the refresh runs")
         #expect(await eventually { transport.count == 2 }, "at the drawn point the refresh starts")
     }
 
@@ -210,7 +219,7 @@ import Testing
         #expect(try JWTInspector.decode(newToken).claims["authorization"]?["tripid"] == .string("trip-new"))
         #expect(try await provider.fetchToken(for: trip("trip-new")) == newToken)
         #expect(await provider.cachedToken?.id == "trip-new")
-        _ = await recorder.next { $0.failure == .superseded(requested: "trip-old", current: "trip-new") }
+        try await recorder.next("superseded failure") { $0.failure == .superseded(requested: "trip-old", current: "trip-new") }
     }
 
     @Test func failuresBackOffAndRecover() async throws {
@@ -239,14 +248,19 @@ import Testing
         #expect(transport.count == 2, "the second failure doubled the delay to 2 s")
         clock.advance(by: 0.5)
         failing.withLock { $0 = false }
-        _ = try await provider.fetchToken(for: trip("t"))
+        let recovered = try await provider.fetchToken(for: trip("t"))
+        #expect(try JWTInspector.decode(recovered).claims["authorization"]?["tripid"] == .string("t"))
+        #expect(await provider.cachedToken?.token == recovered)
         #expect(transport.count == 3)
     }
 
     @Test func forceRefreshIgnoresBackoff() async throws {
         let transport = FakeTransport { _ in TransportResponse(status: 500, body: Data()) }
         let provider = consumer(transport)
-        _ = try? await provider.fetchToken(for: trip("t"))
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.forceRefresh() }
         #expect(transport.count == 2)
     }
@@ -267,14 +281,16 @@ import Testing
         failing.withLock { $0 = true }
         clock.advance(by: 400)
         #expect(try await provider.fetchToken(for: trip("t")) == token)
-        let failure = await recorder.next { $0.failure != nil }
-        #expect(failure?.failure == .httpStatus(code: 502, body: "bad gateway"))
+        let failure = try await recorder.next(named: "fetch_failed")
+        #expect(failure.failure == .httpStatus(code: 502, body: "bad gateway"))
         // Backing off: the next call serves the cached token without another request.
         #expect(try await provider.fetchToken(for: trip("t")) == token)
         #expect(transport.count == 2)
         clock.advance(by: 2)
         #expect(try await provider.fetchToken(for: trip("t")) == token)
-        _ = await recorder.next { $0.failure != nil }
+        let again = try await recorder.next(named: "fetch_failed")
+        #expect(again.failure == .httpStatus(code: 502, body: "bad gateway"))
+        #expect(again.time == clock.now())
         #expect(transport.count == 3, "after the backoff the refresh is tried again")
     }
 
@@ -283,22 +299,25 @@ import Testing
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
         let provider = consumer(transport, margin: 0, events: events)
-        _ = try await provider.fetchToken(for: trip("t"))
+        let first = try await provider.fetchToken(for: trip("t"))
+        let issued = clock.now()
         clock.advance(by: 61)
-        _ = try await provider.fetchToken(for: trip("t"))
-        let expired = await recorder.next { if case .expired = $0.kind { return true }; return false }
-        #expect(expired != nil)
-        _ = await recorder.next { if case .fetchStarted(.expired) = $0.kind { return true }; return false }
+        let replacement = try await provider.fetchToken(for: trip("t"))
+        #expect(replacement != first)
+        #expect(transport.count == 2)
+        let expired = try await recorder.next(named: "expired")
+        #expect(expired.kind == .expired(at: issued.addingTimeInterval(60)))
+        try await recorder.next("fetch_started (expired)") { $0.fetchReason == .expired }
     }
 
     @Test func everySubscriberSeesEveryEvent() async throws {
         let events = EventBroadcaster()
         let a = EventRecorder(events), b = EventRecorder(events)
         let provider = consumer(mintingTransport(kind: .consumer, clock: clock), events: events)
-        _ = try await provider.fetchToken(for: trip("t"))
-        _ = try await provider.fetchToken(for: trip("t"))
+        let first = try await provider.fetchToken(for: trip("t"))
+        #expect(try await provider.fetchToken(for: trip("t")) == first)
         for recorder in [a, b] {
-            _ = await recorder.next { if case .cacheHit = $0.kind { return true }; return false }
+            try await recorder.next(named: "cache_hit")
             #expect(recorder.all.map(\.name) == ["fetch_started", "fetched", "cache_hit"])
         }
     }
@@ -317,28 +336,28 @@ import Testing
         let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
                                              backoff: BackoffPolicy(initial: 10, maximum: 60, jitter: 0), clock: clock,
                                              events: events, random: { 0.5 })
-        _ = try await provider.fetchToken(for: trip("trip-1"))
+        #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
         #expect(transport.count == 1)
 
         // Past the refresh point: one refresh-ahead, which brings back the same token.
         clock.advance(by: 301)
-        _ = try await provider.fetchToken(for: trip("trip-1"))
-        let first = try #require(await recorder.next { $0.isFetched && $0.time == clock.now() })
-        guard case .fetched(let token, _) = first.kind else { return }
+        #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
+        let token = try #require(try await recorder.next("re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
+        #expect(token.token == jwt)
         #expect(token.warnings == ["refresh: the backend re-served the token we hold (299 s left); refresh-ahead backs off instead of asking at every update"])
         #expect(transport.count == 2)
 
         // SDK updates every second for 9 s: no request (the first backoff is 10 s).
         for _ in 0..<9 {
             clock.advance(by: 1)
-            _ = try await provider.fetchToken(for: trip("trip-1"))
+            #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
         }
         #expect(transport.count == 2, "no request at every update")
         clock.advance(by: 1.5)
-        _ = try await provider.fetchToken(for: trip("trip-1"))
-        let second = try #require(await recorder.next { $0.isFetched && $0.time == clock.now() })
+        #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
+        let again = try #require(try await recorder.next("second re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
         #expect(transport.count == 3)
-        guard case .fetched(let again, _) = second.kind else { return }
+        #expect(again.token == jwt)
         #expect(again.warnings.isEmpty, "said once, not at every re-serve")
         // The backoff doubles: 20 s until the next try.
         #expect(again.refreshAt == clock.now().addingTimeInterval(20))

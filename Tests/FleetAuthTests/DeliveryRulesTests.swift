@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 
 /// The last-mile kinds: their `authorization` rule both ways, the sample backend's routes and
@@ -10,12 +11,7 @@ import Testing
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
 
     func authorization(_ members: Any?, kind: ProviderKind, id: String?) throws -> RuleResult {
-        var claims: [String: Any] = [
-            "iss": Self.account, "sub": Self.account, "aud": JWTInspector.fleetEngineAudience,
-            "iat": t, "exp": t + 3600,
-        ]
-        if let members { claims["authorization"] = members }
-        let token = "\(TestJWT.encode(["alg": "RS256", "typ": "JWT", "kid": "k1"])).\(TestJWT.encode(claims)).c2ln"
+        let token = TestJWT.make(iat: t, exp: t + 3600, account: Self.account, claims: ["authorization": members])
         let results = TokenRules.evaluate(try JWTInspector.decode(token), kind: kind, id: id, now: now)
         #expect(results.filter { $0.rule != "authorization" }.allSatisfy { $0.level == .ok }, "\(results)")
         return try #require(results.first { $0.rule == "authorization" })
@@ -140,11 +136,8 @@ import Testing
         func transport(_ kind: ProviderKind, claim: @escaping @Sendable (String) -> [String: Any]) -> FakeTransport {
             FakeTransport { request in
                 let now = Int(clock.now().timeIntervalSince1970)
-                let claims: [String: Any] = [
-                    "iss": Self.account, "sub": Self.account, "aud": JWTInspector.fleetEngineAudience,
-                    "iat": now, "exp": now + 3600, "authorization": claim(requestedID(request)),
-                ]
-                let jwt = "\(TestJWT.encode(["alg": "RS256", "typ": "JWT", "kid": "k1"])).\(TestJWT.encode(claims)).c2ln"
+                let jwt = TestJWT.make(kind: kind, iat: now, exp: now + 3600, account: Self.account,
+                                       claims: ["authorization": claim(requestedID(request))])
                 let body = "{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(now * 1000),\"expiration_timestamp_ms\":\((now + 3600) * 1000)}"
                 return TransportResponse(status: 200, body: Data(body.utf8))
             }
@@ -160,14 +153,17 @@ import Testing
         let van = DeliveryDriverTokenProvider(
             endpoint: .sampleBackend(.deliveryDriver, base: "http://b"),
             transport: transport(.deliveryDriver) { ["deliveryvehicleid": $0] }, clock: clock)
-        _ = try await van.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "dv-1"))
+        let vanToken = try await van.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "dv-1"))
         #expect(van.kind == .deliveryDriver)
+        #expect(try JWTInspector.decode(vanToken).claims["authorization"] == .object(["deliveryvehicleid": .string("dv-1")]))
+        #expect(await van.cachedToken?.token == vanToken)
 
         let wrong = DeliveryConsumerTokenProvider(
             endpoint: .sampleBackend(.deliveryConsumer, base: "http://b"),
             transport: transport(.deliveryConsumer) { _ in ["trackingid": "someone-else"] }, clock: clock)
-        await #expect(throws: FleetAuthError.self) {
+        await #expect(throws: FleetAuthError.wrongID(claim: "trackingid", expected: "track-1", found: "someone-else")) {
             try await wrong.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "track-1"))
         }
+        #expect(await wrong.cachedToken == nil)
     }
 }

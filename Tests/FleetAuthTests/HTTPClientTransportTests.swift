@@ -3,6 +3,7 @@ import FlyingFox
 import Foundation
 import HTTPTransport
 import Synchronization
+import TestSupport
 import Testing
 
 /// HTTPS with a CA made in the test: trusted through `--cacert`, refused without it, and each
@@ -100,7 +101,7 @@ import Testing
 @Suite struct HTTPClientTransportTests {
     func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval = 5) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
-        return try await testTransport.get(TransportRequest(url: url, headers: headers, timeout: timeout))
+        return try await sharedTransport.get(TransportRequest(url: url, headers: headers, timeout: timeout))
     }
 
     func failure(_ url: String) async -> FleetAuthError? {
@@ -123,7 +124,7 @@ import Testing
         defer { running.cancel() }
         try await server.waitUntilListening()
         guard case .ip6(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no IPv6 port") }
-        let provider = DriverTokenProvider(endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: testTransport)
+        let provider = DriverTokenProvider(endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: sharedTransport)
         let token = try await provider.fetchToken(for: vehicle("v-6"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("v-6"))
         await server.stop(timeout: 1)
@@ -190,7 +191,7 @@ import Testing
     func anEmptyAnswerNamesItsStatus(_ status: HTTPStatusCode, _ code: Int) async throws {
         let server = try await LoopbackServer.start { _ in HTTPResponse(statusCode: status) }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.notJSON("backend answered HTTP \(code) with an empty body")) {
             try await provider.fetchToken(for: trip("t"))
         }
@@ -215,8 +216,8 @@ import Testing
         defer { Task { await server.stop() } }
         let inPath = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token/consumer/{tripId}")
         let inQuery = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token?kind=trip")
-        _ = try await testTransport.get(TransportRequest(url: try inPath.url(for: id)))
-        _ = try await testTransport.get(TransportRequest(url: try inQuery.url(for: id)))
+        #expect(try await sharedTransport.get(TransportRequest(url: try inPath.url(for: id))).status == 200)
+        #expect(try await sharedTransport.get(TransportRequest(url: try inQuery.url(for: id))).status == 200)
         let requests = seen.withLock { $0 }
         try #require(requests.count == 2)
         let pathPrefix = "/token/consumer/"
@@ -237,14 +238,17 @@ import Testing
             return HTTPResponse(statusCode: .serviceUnavailable, headers: [FlyingFox.HTTPHeader("Retry-After"): retryAt], body: Data("busy".utf8))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport,
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport,
                                              backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
         await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 30)) { try await provider.fetchToken(for: trip("t")) }
         clock.advance(by: 29)
-        _ = try? await provider.fetchToken(for: trip("t"))
+        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 503 Service Unavailable (Retry-After 30 s): busy")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         #expect(hits.withLock { $0 } == 1, "no request before the server's Retry-After")
         clock.advance(by: 1)
-        _ = try? await provider.fetchToken(for: trip("t"))
+        // Asked again at the server's date, which is now: Retry-After 0 s.
+        await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 0)) { try await provider.fetchToken(for: trip("t")) }
         #expect(hits.withLock { $0 } == 2)
     }
 }
@@ -276,7 +280,7 @@ import Testing
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
         if name.hasSuffix("as configured") { (endpoint.tokenKey, endpoint.expiryKey) = ("data.token", "data.expires_at") }
-        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport)
         let token = try await provider.fetchToken(for: trip("trip-5"))
         let cached = try #require(await provider.cachedToken)
         #expect(cached.token == token)

@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,9 @@ import Glibc
         }
         #expect(transport.count == 1, "no request before the server's Retry-After")
         clock.advance(by: 1)
-        _ = try? await provider.fetchToken(for: trip("t"))
+        await #expect(throws: FleetAuthError.httpStatus(code: 429, body: "slow down", retryAfter: 30)) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         #expect(transport.count == 2)
     }
 }
@@ -65,7 +68,7 @@ import Glibc
     func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock()) -> ConsumerTokenProvider {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         endpoint.timeout = timeout
-        return ConsumerTokenProvider(endpoint: endpoint, transport: testTransport, refreshMargin: 0, clock: clock)
+        return ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport, refreshMargin: 0, clock: clock)
     }
 
     @Test func aConnectionResetMidBodyIsReported() async throws {

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 
 /// One hostile answer a backend can give, and the exact sentence the user must see for it.
@@ -16,8 +17,8 @@ enum HostileMatrix {
     static let t = 1_800_000_000
     static let id = "trip-1"
 
-    static func jwt(id: String = id, iat: Int = t, exp: Int = t + 600, alg: String = "RS256", signature: String = "c2lnbmF0dXJl") -> String {
-        TestJWT.make(kind: .consumer, id: id, iat: iat, exp: exp, alg: alg, signature: signature)
+    static func jwt(id: String = id, iat: Int = t, exp: Int = t + 600, alg: String = "RS256", signature: String = TestJWT.signature) -> String {
+        TestJWT.make(id: id, iat: iat, exp: exp, header: ["alg": alg], signature: signature)
     }
 
     static func body(_ json: String, status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"]) -> TransportResponse {
@@ -58,7 +59,7 @@ enum HostileMatrix {
                         message: "token is not a JWT: expected 3 dot-separated parts, found 4"),
             HostileCase(name: "invalid base64url", response: token("\(header).\(claims.prefix(8))+/\(claims.dropFirst(10)).\(signature)"),
                         message: "token is not a JWT: payload is not base64url"),
-            HostileCase(name: "claims not JSON", response: token("\(header).\(JWTInspector.base64URLEncode(Data("not json at all".utf8))).\(signature)"),
+            HostileCase(name: "claims not JSON", response: token("\(header).\(TestJWT.encode(json: "not json at all")).\(signature)"),
                         message: "token is not a JWT: payload is not JSON"),
             HostileCase(name: "exp before iat", response: token(jwt(iat: t + 600, exp: t + 300)),
                         message: "token rejected: lifetime: exp 1800000300 is before iat 1800000600"),
@@ -146,7 +147,7 @@ enum HostileMatrix {
         let header = TestJWT.encode(["alg": "RS256"])
         for (iat, exp) in [(Int64.min, Int64.max), (Int64.max, Int64.min), (0, Int64.max)] {
             let claims = "{\"aud\":\"\(JWTInspector.fleetEngineAudience)\",\"iat\":\(iat),\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
-            let jwt = try JWTInspector.decode("\(header).\(JWTInspector.base64URLEncode(Data(claims.utf8))).sig")
+            let jwt = try JWTInspector.decode("\(header).\(TestJWT.encode(json: claims)).sig")
             #expect(!TokenRules.evaluate(jwt, kind: .consumer, id: "t", now: Date()).failures.isEmpty)
         }
     }

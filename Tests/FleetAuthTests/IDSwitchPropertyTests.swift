@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// SplitMix64: a small seeded generator, so a failing run can be replayed from its seed.

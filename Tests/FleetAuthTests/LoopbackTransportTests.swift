@@ -2,24 +2,8 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
-
-/// A real HTTP server on 127.0.0.1 for the duration of one test.
-struct LoopbackServer {
-    let server: HTTPServer
-    let base: String
-
-    static func start(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LoopbackServer {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
-        await server.appendRoute("*", handler: handler)
-        Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no port") }
-        return LoopbackServer(server: server, base: "http://127.0.0.1:\(port)")
-    }
-
-    func stop() async { await server.stop(timeout: 1) }
-}
 
 @Suite struct LoopbackTransportTests {
     func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {
@@ -38,10 +22,10 @@ struct LoopbackServer {
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.driver, base: server.base)
         endpoint.headers = [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")]
-        let provider = DriverTokenProvider(endpoint: endpoint, transport: testTransport)
+        let provider = DriverTokenProvider(endpoint: endpoint, transport: sharedTransport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))
-        _ = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
+        #expect(try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42")) == token, "the second call is served from the cache")
         #expect(seen.withLock { $0 } == ["/token/driver/vehicle-42 cookie=session=s3cret"])
     }
 
@@ -53,7 +37,7 @@ struct LoopbackServer {
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
         endpoint.timeout = 0.3
-        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport)
         await #expect(throws: FleetAuthError.timeout(seconds: 0.3)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -61,7 +45,7 @@ struct LoopbackServer {
 
     @Test func aDeadServerIsUnreachable() async throws {
         // Nothing listens on port 1 of loopback; the connection is refused at once.
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: sharedTransport)
         await #expect(throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -72,7 +56,7 @@ struct LoopbackServer {
             HTTPResponse(statusCode: .ok, body: Data(repeating: 0x41, count: 1 << 20))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -83,7 +67,7 @@ struct LoopbackServer {
             HTTPResponse(statusCode: .forbidden, body: Data("{\"error\":\"session expired\"}".utf8))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: testTransport)
+        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.httpStatus(code: 403, body: "{\"error\":\"session expired\"}")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct TokenResponseDecoderTests {
@@ -147,7 +148,8 @@ import Testing
     }
 
     @Test func everyFailingRuleIsAFetchErrorNamingIt() {
-        let bad = TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds, exp: nowSeconds + 7200, aud: "https://example.com/", alg: "HS256")
+        let bad = TestJWT.make(id: "t1", iat: nowSeconds, exp: nowSeconds + 7200,
+                                header: ["alg": "HS256"], claims: ["aud": "https://example.com/"])
         #expect(throws: FleetAuthError.rejected([
             RuleResult("alg", .fail, "alg is HS256, expected RS256"),
             RuleResult("aud", .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),

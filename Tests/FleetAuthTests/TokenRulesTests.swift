@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 
 /// Each Fleet Engine rule, both ways: a token that passes it and one that does not. The tokens
@@ -9,24 +10,9 @@ import Testing
     var t: Int { Int(now.timeIntervalSince1970) }
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
 
-    func header(_ overrides: [String: Any?] = [:]) -> [String: Any] {
-        var h: [String: Any] = ["alg": "RS256", "typ": "JWT", "kid": "k1"]
-        for (k, v) in overrides { h[k] = v }
-        return h
-    }
-
-    func claims(_ overrides: [String: Any?] = [:]) -> [String: Any] {
-        var c: [String: Any] = [
-            "iss": Self.account, "sub": Self.account, "aud": JWTInspector.fleetEngineAudience,
-            "iat": t, "exp": t + 3600, "authorization": ["tripid": "trip-1"],
-        ]
-        for (k, v) in overrides { c[k] = v }
-        return c
-    }
-
-    func judge(header h: [String: Any]? = nil, claims c: [String: Any]? = nil, kind: ProviderKind = .consumer,
+    func judge(header: [String: Any?] = [:], claims: [String: Any?] = [:], kind: ProviderKind = .consumer,
                id: String? = "trip-1", providerID: String? = nil) throws -> [RuleResult] {
-        let token = "\(TestJWT.encode(h ?? header())).\(TestJWT.encode(c ?? claims())).c2ln"
+        let token = TestJWT.make(iat: t, exp: t + 3600, account: Self.account, header: header, claims: claims)
         return TokenRules.evaluate(try JWTInspector.decode(token), kind: kind, id: id, now: now, providerID: providerID)
     }
 
@@ -42,25 +28,25 @@ import Testing
     }
 
     @Test func alg() throws {
-        #expect(try result("alg", in: judge(header: header(["alg": "HS256"]))) == RuleResult("alg", .fail, "alg is HS256, expected RS256"))
-        #expect(try result("alg", in: judge(header: header(["alg": "none"]))).reason == "alg is none (an unsigned token), expected RS256")
+        #expect(try result("alg", in: judge(header: ["alg": "HS256"])) == RuleResult("alg", .fail, "alg is HS256, expected RS256"))
+        #expect(try result("alg", in: judge(header: ["alg": "none"])).reason == "alg is none (an unsigned token), expected RS256")
     }
 
     @Test func typ() throws {
-        #expect(try result("typ", in: judge(header: header(["typ": nil]))).level == .warn)
-        #expect(try result("typ", in: judge(header: header(["typ": "at+jwt"]))) == RuleResult("typ", .fail, "typ is at+jwt, expected JWT"))
+        #expect(try result("typ", in: judge(header: ["typ": nil])).level == .warn)
+        #expect(try result("typ", in: judge(header: ["typ": "at+jwt"])) == RuleResult("typ", .fail, "typ is at+jwt, expected JWT"))
     }
 
     @Test func kid() throws {
         #expect(try result("kid", in: judge()).level == .ok)
-        #expect(try result("kid", in: judge(header: header(["kid": nil]))).level == .fail)
+        #expect(try result("kid", in: judge(header: ["kid": nil])).level == .fail)
     }
 
     @Test func issuerAndSubject() throws {
-        #expect(try result("iss/sub", in: judge(claims: claims(["iss": nil, "sub": nil]))).level == .fail)
-        #expect(try result("iss/sub", in: judge(claims: claims(["sub": nil]))) == RuleResult("iss/sub", .fail, "no sub claim"))
-        #expect(try result("iss/sub", in: judge(claims: claims(["sub": "other@my-project.iam.gserviceaccount.com"]))).level == .fail)
-        let notAnAccount = try result("iss/sub", in: judge(claims: claims(["iss": "backend@example.com", "sub": "backend@example.com"])))
+        #expect(try result("iss/sub", in: judge(claims: ["iss": nil, "sub": nil])).level == .fail)
+        #expect(try result("iss/sub", in: judge(claims: ["sub": nil])) == RuleResult("iss/sub", .fail, "no sub claim"))
+        #expect(try result("iss/sub", in: judge(claims: ["sub": "other@my-project.iam.gserviceaccount.com"])).level == .fail)
+        let notAnAccount = try result("iss/sub", in: judge(claims: ["iss": "backend@example.com", "sub": "backend@example.com"]))
         #expect(notAnAccount == RuleResult("iss/sub", .warn, "backend@example.com is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)"))
     }
 
@@ -75,58 +61,58 @@ import Testing
 
     @Test func audienceIsExact() throws {
         #expect(try result("aud", in: judge()).level == .ok)
-        #expect(try result("aud", in: judge(claims: claims(["aud": "https://fleetengine.googleapis.com"]))).reason
+        #expect(try result("aud", in: judge(claims: ["aud": "https://fleetengine.googleapis.com"])).reason
                 == "aud is https://fleetengine.googleapis.com, expected https://fleetengine.googleapis.com/ (exact match required)")
-        #expect(try result("aud", in: judge(claims: claims(["aud": [JWTInspector.fleetEngineAudience]]))).level == .fail)
-        #expect(try result("aud", in: judge(claims: claims(["aud": nil]))).level == .fail)
+        #expect(try result("aud", in: judge(claims: ["aud": [JWTInspector.fleetEngineAudience]])).level == .fail)
+        #expect(try result("aud", in: judge(claims: ["aud": nil])).level == .fail)
     }
 
     @Test func timesAreIntegers() throws {
-        #expect(try result("iat", in: judge(claims: claims(["iat": Double(t) + 0.5]))) == RuleResult("iat", .fail, "iat is \(Double(t) + 0.5), not an integer"))
-        #expect(try result("exp", in: judge(claims: claims(["exp": "\(t + 60)"]))) == RuleResult("exp", .fail, "exp is a JSON string, not an integer"))
-        #expect(try result("iat", in: judge(claims: claims(["iat": nil]))) == RuleResult("iat", .fail, "no iat claim"))
+        #expect(try result("iat", in: judge(claims: ["iat": Double(t) + 0.5])) == RuleResult("iat", .fail, "iat is \(Double(t) + 0.5), not an integer"))
+        #expect(try result("exp", in: judge(claims: ["exp": "\(t + 60)"])) == RuleResult("exp", .fail, "exp is a JSON string, not an integer"))
+        #expect(try result("iat", in: judge(claims: ["iat": nil])) == RuleResult("iat", .fail, "no iat claim"))
     }
 
     @Test func iatInTheFuture() throws {
-        #expect(try result("iat", in: judge(claims: claims(["iat": t + 30, "exp": t + 3630]))).level == .ok)
-        #expect(try result("iat", in: judge(claims: claims(["iat": t + 120, "exp": t + 3700]))).level == .warn)
+        #expect(try result("iat", in: judge(claims: ["iat": t + 30, "exp": t + 3630])).level == .ok)
+        #expect(try result("iat", in: judge(claims: ["iat": t + 120, "exp": t + 3700])).level == .warn)
         // Seen: decode said "checks: ok" for a token issued 20 minutes ahead.
-        #expect(try result("iat", in: judge(claims: claims(["iat": t + 1200, "exp": t + 3700])))
+        #expect(try result("iat", in: judge(claims: ["iat": t + 1200, "exp": t + 3700]))
                 == RuleResult("iat", .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"))
     }
 
     @Test func expIsAfterNow() throws {
-        #expect(try result("exp", in: judge(claims: claims(["iat": t - 100, "exp": t + 1]))).level == .ok)
-        #expect(try result("exp", in: judge(claims: claims(["iat": t - 100, "exp": t - 10]))) == RuleResult("exp", .fail, "expired 10 s ago"))
-        #expect(try result("exp", in: judge(claims: claims(["iat": t - 100, "exp": t]))).level == .fail)
+        #expect(try result("exp", in: judge(claims: ["iat": t - 100, "exp": t + 1])).level == .ok)
+        #expect(try result("exp", in: judge(claims: ["iat": t - 100, "exp": t - 10])) == RuleResult("exp", .fail, "expired 10 s ago"))
+        #expect(try result("exp", in: judge(claims: ["iat": t - 100, "exp": t])).level == .fail)
     }
 
     @Test func lifetime() throws {
-        #expect(try result("lifetime", in: judge(claims: claims(["exp": t + 3600]))).level == .ok)
-        #expect(try result("lifetime", in: judge(claims: claims(["exp": t + 3601]))).level == .fail)
-        #expect(try result("lifetime", in: judge(claims: claims(["exp": t + 299]))).level == .warn)
-        #expect(try result("lifetime", in: judge(claims: claims(["exp": t + 300]))).level == .ok)
-        #expect(try result("lifetime", in: judge(claims: claims(["iat": t, "exp": t - 5]))).reason == "exp \(t - 5) is before iat \(t)")
+        #expect(try result("lifetime", in: judge(claims: ["exp": t + 3600])).level == .ok)
+        #expect(try result("lifetime", in: judge(claims: ["exp": t + 3601])).level == .fail)
+        #expect(try result("lifetime", in: judge(claims: ["exp": t + 299])).level == .warn)
+        #expect(try result("lifetime", in: judge(claims: ["exp": t + 300])).level == .ok)
+        #expect(try result("lifetime", in: judge(claims: ["iat": t, "exp": t - 5])).reason == "exp \(t - 5) is before iat \(t)")
     }
 
     @Test func authorization() throws {
-        #expect(try result("authorization", in: judge(claims: claims(["authorization": ["tripid": "trip-2"]])))
+        #expect(try result("authorization", in: judge(claims: ["authorization": ["tripid": "trip-2"]]))
                 == RuleResult("authorization", .fail, "authorization.tripid is \"trip-2\", not the requested \"trip-1\""))
-        #expect(try result("authorization", in: judge(claims: claims(["authorization": nil]))).level == .fail)
-        #expect(try result("authorization", in: judge(claims: claims(["authorization": ["vehicleid": "v"]])))
+        #expect(try result("authorization", in: judge(claims: ["authorization": nil])).level == .fail)
+        #expect(try result("authorization", in: judge(claims: ["authorization": ["vehicleid": "v"]]))
                 == RuleResult("authorization", .fail, "no authorization.tripid (has vehicleid)"))
         // Any ID when none is asked for (decode without --trip-id).
-        #expect(try result("authorization", in: judge(claims: claims(["authorization": ["tripid": "trip-2"]]), id: nil)).level == .ok)
+        #expect(try result("authorization", in: judge(claims: ["authorization": ["tripid": "trip-2"]], id: nil)).level == .ok)
     }
 
     @Test func aWildcardCoversEveryVehicle() throws {
-        let claims = claims(["authorization": ["vehicleid": "*"]])
+        let claims: [String: Any?] = ["authorization": ["vehicleid": "*"]]
         #expect(try result("authorization", in: judge(claims: claims, kind: .driver, id: "v-1"))
                 == RuleResult("authorization", .warn, "vehicleid is \"*\": covers every vehicle, too broad for a device"))
     }
 
     @Test func unknownAuthorizationClaimsAreListed() throws {
-        let claims = claims(["authorization": ["tripid": "trip-1", "tripids": ["a"], "admin": true]])
+        let claims: [String: Any?] = ["authorization": ["tripid": "trip-1", "tripids": ["a"], "admin": true]]
         #expect(try result("authorization", in: judge(claims: claims))
                 == RuleResult("authorization", .warn, "tripid trip-1; unknown claims admin, tripids"))
     }
@@ -141,8 +127,8 @@ import Testing
 
     @Test func theVerdictIsTheWorstResult() throws {
         #expect(try judge().worst == .ok)
-        #expect(try judge(claims: claims(["exp": t + 120])).worst == .warn)
-        #expect(try judge(claims: claims(["exp": t + 120]), id: "trip-2").worst == .fail)
+        #expect(try judge(claims: ["exp": t + 120]).worst == .warn)
+        #expect(try judge(claims: ["exp": t + 120], id: "trip-2").worst == .fail)
     }
 }
 
@@ -178,14 +164,7 @@ import Testing
     }
 
     static func token(_ variant: Variant) -> String {
-        var header: [String: Any] = ["alg": "RS256", "typ": "JWT", "kid": "k1"]
-        for (k, v) in variant.header { header[k] = v }
-        var claims: [String: JSONValue] = [
-            "iss": .string(account), "sub": .string(account), "aud": .string(JWTInspector.fleetEngineAudience),
-            "iat": .int(Int64(t)), "exp": .int(Int64(t + 3600)), "authorization": .object(["tripid": .string("trip-1")]),
-        ]
-        for (k, v) in variant.claims { claims[k] = v }
-        return "\(TestJWT.encode(header)).\(JWTInspector.base64URLEncode(Data(JSONValue.object(claims).description.utf8))).c2ln"
+        TestJWT.make(iat: t, exp: t + 3600, account: account, header: variant.header, claims: variant.claims)
     }
 
     static let failing: [Variant] = [
@@ -225,36 +204,43 @@ import Testing
     @Test(arguments: failing)
     func aFailingRuleIsAFetchErrorAndNothingIsCached(_ variant: Variant) async throws {
         let (provider, recorder) = provider(serving: Self.token(variant))
+        let thrown: FleetAuthError
         do {
-            _ = try await provider.fetchToken(for: trip("trip-1"))
-            Issue.record("\(variant.name) was served")
+            let served = try await provider.fetchToken(for: trip("trip-1"))
+            Issue.record("\(variant.name) was served: \(served)")
+            return
         } catch let error as FleetAuthError {
-            switch error {
-            case .rejected(let failures): #expect(failures.contains { $0.rule == variant.rule }, "\(failures)")
-            case .wrongID(let claim, _, _): #expect(variant.rule == "authorization" && claim == "tripid")
-            default: Issue.record("unexpected \(error)")
-            }
+            thrown = error
+        }
+        switch thrown {
+        case .rejected(let failures): #expect(failures.contains { $0.rule == variant.rule }, "\(failures)")
+        case .wrongID(let claim, let expected, let found):
+            #expect(variant.rule == "authorization")
+            #expect(claim == "tripid" && expected == "trip-1" && found == "trip-2")
+        default: Issue.record("unexpected \(thrown)")
         }
         #expect(await provider.cachedToken == nil)
-        let failed = await recorder.next { $0.failure != nil }
-        #expect(failed != nil, "the failure is published")
+        let failed = try await recorder.next(named: "fetch_failed")
+        #expect(failed.failure == thrown, "the failure is published as thrown")
     }
 
     @Test(arguments: warning)
     func aWarningIsCachedAndPublishedWithTheToken(_ variant: Variant) async throws {
-        let (provider, recorder) = provider(serving: Self.token(variant))
-        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let served = Self.token(variant)
+        let (provider, recorder) = provider(serving: served)
+        #expect(try await provider.fetchToken(for: trip("trip-1")) == served)
         let cached = try #require(await provider.cachedToken)
         #expect(cached.findings.first { $0.rule == variant.rule }?.level == .warn, "\(cached.findings)")
-        let fetched = try #require(await recorder.next { $0.isFetched })
-        guard case .fetched(let token, _) = fetched.kind else { return }
+        let token = try #require(try await recorder.next(named: "fetched").token)
+        #expect(token == cached)
         #expect(token.warnings.contains { $0.hasPrefix("\(variant.rule): ") })
     }
 
     @Test func aProviderIDThatDoesNotMatchTheIssuerIsRefused() async throws {
         let good = Self.token(Variant(name: "good", header: [:], claims: [:], rule: ""))
         let (matching, _) = provider(serving: good, providerID: "my-project")
-        _ = try await matching.fetchToken(for: trip("trip-1"))
+        #expect(try await matching.fetchToken(for: trip("trip-1")) == good)
+        #expect(await matching.cachedToken?.findings.first { $0.rule == "iss/sub" }?.level == .ok)
         let (other, _) = provider(serving: good, providerID: "their-project")
         await #expect(throws: FleetAuthError.rejected([RuleResult("iss/sub", .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project")])) {
             try await other.fetchToken(for: trip("trip-1"))
@@ -262,8 +248,9 @@ import Testing
     }
 
     @Test func withoutAVerifierTheSignatureIsNotedAsNotChecked() async throws {
-        let (provider, _) = provider(serving: Self.token(Variant(name: "good", header: [:], claims: [:], rule: "")))
-        _ = try await provider.fetchToken(for: trip("trip-1"))
+        let good = Self.token(Variant(name: "good", header: [:], claims: [:], rule: ""))
+        let (provider, _) = provider(serving: good)
+        #expect(try await provider.fetchToken(for: trip("trip-1")) == good)
         #expect(await provider.cachedToken?.signature == .signatureNotConfigured)
     }
 }

@@ -9,12 +9,6 @@ import NIOSSL
 import SwiftASN1
 import X509
 
-/// One transport with the system's trust for every loopback test, never shut down: it lives as
-/// long as the test process (an HTTPClient must not be dropped while still running).
-let testTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
-}()
-
 /// Runs `body` with a transport of its own trust, shut down afterwards.
 func withTransport<T>(_ trust: HTTPClientTransport.Trust, _ body: (HTTPClientTransport) async throws -> T) async throws -> T {
     let transport = try HTTPClientTransport(trust: trust)

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Testing
+import TestSupport
 import Watch
 
 /// Providers publish cache hits as counts; everything that tallies them adds the counts.
@@ -42,7 +43,7 @@ import Watch
         let stream = events.subscribe(buffer: 10_000)
         let sdks = SimulatedSDKs<TripAuthorizationContext>(
             ids: ["trip-1", "trip-2"], endpoint: .sampleBackend(.consumer, base: "http://b"),
-            transport: SimulatedSDKsTests.MintingTransport(kind: .consumer), events: events, refreshMargin: 300)
+            transport: mintingTransport(kind: .consumer), events: events, refreshMargin: 300)
         await sdks.update(callers: 1)
         for _ in 0..<50 { await sdks.update(callers: 10) }
         events.finish()

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 import Watch
 
@@ -15,8 +16,22 @@ import Watch
     }
 }
 
+@Suite struct PercentileTests {
+    @Test func nearestRankIsAlwaysAMeasuredSample() {
+        let values = (1...100).map(Double.init)
+        #expect(Percentile.nearestRank(0.5, of: values) == 50)
+        #expect(Percentile.nearestRank(0.99, of: values) == 99)
+        #expect(Percentile.nearestRank(1, of: values) == 100)
+        #expect(Percentile.nearestRank(0, of: values) == 1)
+        #expect(Percentile.nearestRank(0.5, of: [1, 2, 3, 4]) == 2)
+        #expect(Percentile.nearestRank(0.51, of: [1, 2, 3, 4]) == 3)
+        #expect(Percentile.nearestRank(0.99, of: [7]) == 7)
+        #expect(Percentile.nearestRank(0.5, of: []) == nil)
+    }
+}
+
 @Suite struct FleetStatisticsTests {
-    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let t0 = TestTime.t0
 
     func event(_ kind: ProviderEvent.Kind, id: String = "trip-1", at offset: TimeInterval) -> ProviderEvent {
         ProviderEvent(time: t0.addingTimeInterval(offset), provider: .consumer, id: id, kind: kind)
@@ -96,28 +111,12 @@ import Watch
 }
 
 @Suite struct SimulatedSDKsTests {
-    /// Mints a valid token for whatever ID is asked.
-    struct MintingTransport: TokenTransport {
-        let kind: ProviderKind
-        func get(_ request: TransportRequest) async throws -> TransportResponse {
-            let now = Int(Date().timeIntervalSince1970)
-            let enc = { (o: [String: Any]) in
-                JWTInspector.base64URLEncode((try? JSONSerialization.data(withJSONObject: o)) ?? Data())
-            }
-            let account = "minter@fleet-tests.iam.gserviceaccount.com"
-            let jwt = enc(["alg": "RS256", "typ": "JWT", "kid": "k1"]) + "."
-                + enc(["iss": account, "sub": account, "aud": JWTInspector.fleetEngineAudience, "iat": now, "exp": now + 3600,
-                       "authorization": [kind.claimName: request.url.lastPathComponent]]) + ".c2ln"
-            return TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8))
-        }
-    }
-
     @Test func eachSDKCachesItsOwnToken() async throws {
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 10_000)
         let ids = (0..<50).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 50) }
         let sdks = SimulatedSDKs<TripAuthorizationContext>(
-            ids: ids, endpoint: .sampleBackend(.consumer, base: "http://b"), transport: MintingTransport(kind: .consumer),
+            ids: ids, endpoint: .sampleBackend(.consumer, base: "http://b"), transport: mintingTransport(kind: .consumer),
             events: events, refreshMargin: 300)
         await sdks.update(callers: 4)
         await sdks.update(callers: 4)
@@ -138,7 +137,7 @@ import Watch
         let events = EventBroadcaster()
         let stream = events.subscribe()
         let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: ["v-1"], endpoint: .sampleBackend(.driver, base: "http://b"), transport: MintingTransport(kind: .driver),
+            ids: ["v-1"], endpoint: .sampleBackend(.driver, base: "http://b"), transport: mintingTransport(kind: .driver),
             events: events, refreshMargin: 300)
         sdks.setPaused(true)
         let loop = Task { await sdks.run(interval: 0.01) }

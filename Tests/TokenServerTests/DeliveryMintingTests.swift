@@ -58,9 +58,11 @@ import Testing
             }
             // Neither the on-demand vehicle route nor the other delivery kind is touched.
             let vehicle = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
-            _ = try await vehicle.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
+            let vehicleToken = try await vehicle.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
+            #expect(try await s.verify(vehicleToken).authorization == ["vehicleid": "v-1"])
             let tracking = DeliveryConsumerTokenProvider(endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)
-            _ = try await tracking.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "t-1"))
+            let trackingToken = try await tracking.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "t-1"))
+            #expect(try await s.verify(trackingToken).authorization == ["trackingid": "t-1"])
 
             let (status, json) = try await s.json("/faults/deliveries/wrong-id", method: "PUT")
             #expect(status == 200)

@@ -70,7 +70,8 @@ import Testing
             await s.server.setFault(.http500, for: .driver)
             #expect(await s.server.faults() == [.driver: .http500])
             let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
-            _ = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+            let token = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+            #expect(try await s.verify(token).authorization == ["tripid": "t"], "the driver's fault leaves the consumer alone")
             await s.server.setFault(.drop, for: .both)
             #expect(await s.server.faults() == [.driver: .drop, .consumer: .drop])
             await s.server.setFault(nil, for: .consumer)
@@ -98,7 +99,8 @@ import Testing
             #expect(cleared == 200)
             #expect(empty["driver"] == .null && empty["consumer"] == .null)
             #expect(await s.server.faults().isEmpty)
-            _ = try await provider.forceRefresh()
+            let refreshed = try await provider.forceRefresh()
+            #expect(try await s.verify(refreshed).authorization == ["vehicleid": "v"], "with the fault cleared the right ID is minted")
         }
     }
 

@@ -6,13 +6,16 @@ import Testing
 @Suite struct StatsTests {
     @Test func countsRequestsMintsAndErrorsPerKind() async throws {
         try await withServer { s in
-            for id in ["a", "b", "c"] { _ = try await s.request("/token/consumer/\(id)") }
-            _ = try await s.request("/token/driver/v")
-            _ = try await s.request("/token/driver/*")
+            for id in ["a", "b", "c"] { #expect(try await s.request("/token/consumer/\(id)").status == 200) }
+            #expect(try await s.request("/token/driver/v").status == 200)
+            #expect(try await s.request("/token/driver/*").status == 400, "the wildcard is not minted")
             await s.server.setFault(.http500, for: .driver)
-            _ = try await s.request("/token/driver/v")
+            #expect(try await s.request("/token/driver/v").status == 500)
             await s.server.setFault(.wrongID, for: .driver)
-            _ = try await s.request("/token/driver/v")
+            let (wrongStatus, wrong) = try await s.json("/token/driver/v")
+            #expect(wrongStatus == 200, "a wrong-ID token is a good HTTP answer")
+            let wrongToken = try #require(wrong["jwt"]?.stringValue)
+            #expect(try JWTInspector.decode(wrongToken).claims["authorization"]?["vehicleid"] == .string("not-v"))
 
             let stats = await s.server.stats()
             #expect(stats.consumer == counts(requests: 3, minted: 3, errors: 0, faulted: 0))

@@ -3,15 +3,10 @@ import Foundation
 import FlyingFox
 import HTTPTransport
 import Synchronization
+import TestSupport
 import Testing
 import TokenSignatures
 @testable import TokenServer
-
-/// One real HTTP client for the whole run; it lives as long as the process, so it is never
-/// dropped running (which AsyncHTTPClient traps on in debug builds).
-let sharedTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
-}()
 
 /// The key-set fetch timeout in tests that must succeed: the end-to-end suites block the
 /// cooperative pool's threads while a child process runs, and an in-process loopback server can
@@ -49,30 +44,25 @@ final class KeySetServer: Sendable {
         let guarded: Mutex<(body: Data, paths: [String])>
         init(_ body: Data) { guarded = Mutex((body: body, paths: [])) }
     }
-    let server: HTTPServer
-    let base: String
+    let server: LoopbackServer
     private let state: State
 
     init(_ body: Data) async throws {
         let state = State(body)
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
-        await server.appendRoute("*") { request in
+        server = try await LoopbackServer.start { request in
             let body = state.guarded.withLock { $0.paths.append(request.path); return $0.body }
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
         }
-        Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no port") }
-        self.server = server
         self.state = state
-        self.base = "http://127.0.0.1:\(port)"
     }
+
+    var base: String { server.base }
 
     // Force-unwrap is safe: base is "http://127.0.0.1:PORT", built above.
     var url: URL { URL(string: base + "/jwks.json")! }
     var requests: [String] { state.guarded.withLock { $0.paths } }
     func serve(_ body: Data) { state.guarded.withLock { $0.body = body } }
-    func stop() async { await server.stop(timeout: 1) }
+    func stop() async { await server.stop() }
 }
 
 func decoded(_ token: String) throws -> DecodedJWT { try JWTInspector.decode(token) }
@@ -83,7 +73,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     let claims = try #require(JWTInspector.base64URLDecode(parts[1]))
     let changed = String(decoding: claims, as: UTF8.self).replacingOccurrences(of: old, with: new)
     #expect(changed != String(decoding: claims, as: UTF8.self))
-    return [parts[0], JWTInspector.base64URLEncode(Data(changed.utf8)), parts[2]].joined(separator: ".")
+    return [parts[0], TestJWT.encode(json: changed), parts[2]].joined(separator: ".")
 }
 
 @Suite struct JWKSVerifierTests {
@@ -208,8 +198,10 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
             let verifier = JWKSVerifier(keySet: .url(base.appendingPathComponent(".well-known/jwks.json")), transport: transport,
                                         timeout: slowMachineTimeout)
             let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: transport, verifier: verifier)
-            _ = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
+            let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
             let cached = try #require(await provider.cachedToken)
+            #expect(cached.token == token)
+            #expect(cached.jwt.claims["authorization"]?["tripid"] == .string("trip-9"))
             #expect(cached.signature?.level == .ok)
             #expect(cached.findings.allSatisfy { $0.level == .ok }, "\(cached.findings)")
         }

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import JWTKit
+import TestSupport
 import Testing
 @testable import TokenServer
 #if canImport(FoundationNetworking)
@@ -12,13 +13,6 @@ import FoundationNetworking
 enum SharedKey {
     static let key: SigningKey = {
         do { return try SigningKey.generate() } catch { fatalError("cannot generate a test key: \(error)") }
-    }()
-}
-
-/// One transport for the whole run, never shut down: it lives as long as the process.
-enum SharedTransport {
-    static let transport: HTTPClientTransport = {
-        do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
     }()
 }
 
@@ -34,7 +28,7 @@ struct RunningServer {
         return RunningServer(server: server, base: base)
     }
 
-    var transport: HTTPClientTransport { SharedTransport.transport }
+    var transport: HTTPClientTransport { sharedTransport }
 
     func endpoint(_ kind: ProviderKind, timeout: TimeInterval = 5) -> TokenEndpoint {
         var endpoint = TokenEndpoint.sampleBackend(kind, base: base.absoluteString)

@@ -1,0 +1,29 @@
+import FleetAuth
+import FlyingFox
+import Foundation
+import HTTPTransport
+
+/// A real HTTP server on 127.0.0.1, on a free port, for the duration of one test.
+public struct LoopbackServer: Sendable {
+    public let server: HTTPServer
+    /// `http://127.0.0.1:PORT`
+    public let base: String
+
+    /// Serves every path with `handler`.
+    public static func start(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LoopbackServer {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+        await server.appendRoute("*", handler: handler)
+        Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case .ip4(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no port") }
+        return LoopbackServer(server: server, base: "http://127.0.0.1:\(port)")
+    }
+
+    public func stop() async { await server.stop(timeout: 1) }
+}
+
+/// One real HTTP client for the whole run, with the system's trust. It lives as long as the
+/// process and is never shut down: AsyncHTTPClient traps on a client dropped while running.
+public let sharedTransport: HTTPClientTransport = {
+    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
+}()
