@@ -12,7 +12,8 @@ enum FleetMemoryBenchmark {
     @Sendable static func run() async throws {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 300))
         let base = try await server.start().absoluteString
-        let baseline = peakResidentKiB()
+        let baseline = residentKiB("VmHWM")
+        let baselineNow = residentKiB("VmRSS")
         let transport = try HTTPClientTransport()
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 1 << 16)
@@ -45,7 +46,10 @@ enum FleetMemoryBenchmark {
         }
         events.finish()
         let (fetched, failed) = await counter.value
-        let peak = peakResidentKiB()
+        let peak = residentKiB("VmHWM")
+        // Held while every provider has its token and nothing is in flight: what a provider costs
+        // to keep, apart from the burst of a cold start.
+        let steady = residentKiB("VmRSS")
         await server.stop()
         await transport.shutdown()
         let warmSeconds = Double(warm.components.seconds) + Double(warm.components.attoseconds) / 1e18
@@ -55,13 +59,17 @@ enum FleetMemoryBenchmark {
             ("cold start: all tokens in", String(format: "%.1f s (%.0f fetches/s)", warmSeconds, Double(fetched) / warmSeconds)),
             ("baseline: peak RSS, server alone", "\(baseline / 1024) MiB"),
             ("peak RSS with the fleet", "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / (2 * perKind)) bytes/provider)"),
+            ("RSS held after warm-up", "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \((steady - baselineNow) * 1024 / (2 * perKind)) bytes/provider)"),
         ])
+        BenchReport.figure("fleet_cold_start_s", value: warmSeconds, unit: "s", baseline: nil)
+        BenchReport.figure("fleet_peak_bytes_per_provider", value: Double((peak - baseline) * 1024 / (2 * perKind)), unit: "B", baseline: nil)
+        BenchReport.figure("fleet_held_bytes_per_provider", value: Double((steady - baselineNow) * 1024 / (2 * perKind)), unit: "B", baseline: nil)
     }
 
-    /// VmHWM from /proc/self/status, in KiB.
-    static func peakResidentKiB() -> Int {
+    /// A field of /proc/self/status in KiB: VmHWM (peak resident) or VmRSS (resident now).
+    static func residentKiB(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0
         }
         return 0
