@@ -38,6 +38,8 @@ public enum Effect: Equatable, Sendable {
     case setFault(FaultChoice?, FaultScope)
     case setPaused(Bool)
     case loadTheme(String)
+    /// Put `text` on the clipboard of the terminal (OSC 52), which may be a laptop far from this host.
+    case copyToClipboard(String)
     /// The detail pane of `kind` now follows fleet member `index`: answered with `.following`.
     case follow(ProviderKind, index: Int)
     case quit

@@ -4,7 +4,7 @@ import UICore
 public enum Command: Hashable, Sendable {
     case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
-    case zoomIn, zoomOut
+    case zoomIn, zoomOut, copyToken
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -28,6 +28,7 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("f")], label: "f", hint: "Faults", help: "fault menu of the embedded token server", command: .faultMenu),
         KeyBinding(keys: [.character("c")], label: "c", hint: "Clear", help: "clear every fault of the embedded token server", command: .clearFaults),
         KeyBinding(keys: [.character("x")], label: "x", hint: "Reveal", help: "reveal or redact tokens", command: .toggleReveal),
+        KeyBinding(keys: [.character("y")], label: "y", hint: "Copy", help: "copy the focused token to the clipboard (OSC 52; redacted unless revealed)", command: .copyToken),
         KeyBinding(keys: [.character("p")], label: "p", hint: "Pause", help: "pause or resume the SDK update loop", command: .togglePause),
         KeyBinding(keys: [.character("T")], label: "T", hint: "Theme", help: "next theme", command: .nextTheme),
         KeyBinding(keys: [.character("]"), .down], label: "]", hint: "Next", help: "follow the next trip/vehicle of the fleet in the focused pane", command: .nextFleetMember, fleetOnly: true),

@@ -76,6 +76,17 @@ public enum Reducer {
             state.overlay = .input("")
         case .faultMenu:
             state.overlay = .faults(selection: 0, scope: FaultScope(state.focus))
+        case .copyToken:
+            guard let token = state[state.focus].token else {
+                state.message = "no token to copy yet"
+                return []
+            }
+            // A token is a credential: only a revealed one leaves the screen whole.
+            let text = state.reveal ? token.token : TokenRedactor.redact(token.token)
+            state.message = state.reveal
+                ? "copied the \(state.focus.idNoun)'s token (#\(token.fingerprint)) to the clipboard, whole"
+                : "copied the redacted token (#\(token.fingerprint)); press x to reveal, then y, to copy it whole"
+            return [.copyToClipboard(text)]
         case .zoomIn, .zoomOut:
             let levels = Timeline.zoomLevels
             let at = levels.firstIndex(of: state.timelineMinutes) ?? 1

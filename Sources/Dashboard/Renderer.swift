@@ -62,6 +62,7 @@ public enum Renderer {
         // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
         var warnings: [String] = []
         if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
+        if state.reveal { warnings.append("REVEALED") }
         if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (c clears)") }
         // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
         var warning = warnings.joined(separator: " ")

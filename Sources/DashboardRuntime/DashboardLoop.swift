@@ -93,8 +93,13 @@ public final class DashboardLoop {
             actions.append(.tick(now))
         }
         for action in actions {
-            for effect in Reducer.reduce(&state, action) where effect != .quit {
-                dispatch(effect)
+            for effect in Reducer.reduce(&state, action) {
+                switch effect {
+                case .quit: break
+                // The terminal's own business, done on its thread.
+                case .copyToClipboard(let text): terminal.copyToClipboard(text)
+                default: dispatch(effect)
+                }
             }
         }
         if terminated() || state.quitting { return false }

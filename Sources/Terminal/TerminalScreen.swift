@@ -95,6 +95,13 @@ public final class TerminalScreen: TerminalBackend {
         refresh()
     }
 
+    /// OSC 52: the terminal (xterm, kitty, iTerm2, tmux with set-clipboard) puts the text on its
+    /// clipboard, wherever it runs, over ssh too. Written between frames, straight to the tty.
+    public func copyToClipboard(_ text: String) {
+        let sequence = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+    }
+
     /// Forces the next frame to be drawn whole (after a resize).
     public func invalidate() { previous = nil }
 

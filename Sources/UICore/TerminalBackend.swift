@@ -17,6 +17,8 @@ public protocol TerminalBackend: AnyObject {
     /// Waits up to `milliseconds` for a key; returns nil on timeout, on a key tokendash does not
     /// use, or as soon as `waker` is called.
     func readKey(timeoutMilliseconds milliseconds: Int) -> Key?
+    /// Puts `text` on the clipboard of the terminal the user sits at (OSC 52).
+    func copyToClipboard(_ text: String)
     /// Makes a waiting `readKey` return now: how answers from other threads reach the loop
     /// without it polling.
     var waker: @Sendable () -> Void { get }

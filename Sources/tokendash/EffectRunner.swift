@@ -41,7 +41,8 @@ struct EffectRunner: EffectPerformer {
             return [.following(kind, index: index, id: await session.group(kind.role).id(at: index))]
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
-        case .quit:
+        case .quit, .copyToClipboard:
+            // The loop carries these out on the terminal's thread.
             return []
         }
     }

@@ -3,6 +3,7 @@ import Dashboard
 import FleetAuth
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import UICore
 
@@ -164,5 +165,29 @@ import UICore
         #expect(rig.loop.step())
         #expect(rig.loop.state.colorless)
         #expect(rig.terminal.lastFrame?.lines.first?.contains("(no colour)") == true)
+    }
+}
+
+/// `y` puts the focused token on the terminal's clipboard: redacted unless revealed.
+@Suite struct CopyTests {
+    @Test func yCopiesRedactedThenWholeOnceRevealed() throws {
+        let rig = DashboardLoopTests.Rig(script: [.character("y")])
+        #expect(rig.loop.step())
+        #expect(rig.terminal.clipboard.isEmpty, "no token yet")
+        #expect(rig.loop.state.message == "no token to copy yet")
+        let t0 = DashboardLoopTests.t0
+        let iat = Int(t0.timeIntervalSince1970)
+        let jwt = TestJWT.make(kind: .consumer, id: "trip-0001", iat: iat, exp: iat + 3600)
+        let token = FetchedToken(token: jwt, id: "trip-0001", expiresAt: t0.addingTimeInterval(3600), receivedAt: t0,
+                                 jwt: try JWTInspector.decode(jwt))
+        rig.inbox.send(.event(ProviderEvent(time: t0, provider: .consumer, id: "trip-0001", kind: .fetched(token, latency: 0.01))))
+        rig.terminal.script = [.character("y")]
+        #expect(rig.loop.step())
+        #expect(rig.terminal.clipboard == [TokenRedactor.redact(jwt)])
+        #expect(rig.dispatched.all.isEmpty, "the terminal's job, not an effect runner's")
+        rig.terminal.script = [.character("x"), .character("y")]
+        #expect(rig.loop.step())
+        #expect(rig.terminal.clipboard.last == jwt)
+        #expect(rig.terminal.lastFrame?.lines.first?.contains("REVEALED") == true)
     }
 }

@@ -13,6 +13,7 @@ final class FakeTerminal: TerminalBackend {
     private(set) var frames: [Canvas] = []
     private(set) var themes: [Theme] = []
     private(set) var invalidations = 0
+    private(set) var clipboard: [String] = []
     private(set) var started = false
     private(set) var stopped = false
     /// Milliseconds the loop asked to wait, in order; a wake-up ends a wait at 0.
@@ -31,6 +32,7 @@ final class FakeTerminal: TerminalBackend {
     func setTheme(_ theme: Theme) { themes.append(theme) }
     func draw(_ canvas: Canvas) { frames.append(canvas) }
     func invalidate() { invalidations += 1 }
+    func copyToClipboard(_ text: String) { clipboard.append(text) }
     var waker: @Sendable () -> Void { let flag = woken; return { flag.set() } }
 
     func readKey(timeoutMilliseconds milliseconds: Int) -> Key? {

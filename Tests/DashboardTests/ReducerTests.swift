@@ -118,6 +118,10 @@ import Testing
                 case .nextTheme: effects = [.loadTheme("high-contrast")]
                 case .help: expected.overlay = .help; effects = []
                 case .clearFaults: effects = [.setFault(nil, .both)]
+                case .copyToken:
+                    let token = s.consumer.token.map { TokenRedactor.redact($0.token) } ?? ""
+                    expected.message = "copied the redacted token (#\(s.consumer.token?.fingerprint ?? "")); press x to reveal, then y, to copy it whole"
+                    effects = [.copyToClipboard(token)]
                 case .zoomIn: expected.timelineMinutes = 2; effects = []
                 case .zoomOut: expected.timelineMinutes = 60; effects = []
                 case .nextFleetMember: expected.consumer.memberIndex = 1; effects = [.follow(.consumer, index: 1)]

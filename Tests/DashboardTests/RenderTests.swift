@@ -21,7 +21,7 @@ import Testing
                          "08:00:00  got token        12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
-        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults c Clear x Reveal p Pause T Theme + Zoom - Out ? Help q Quit"))
+        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults c Clear x Reveal y Copy p Pause T Theme + Zoom - Out ? Help q Quit"))
     }
 
     @Test func panesStackAt80x24AndKeepTheEssentials() {
