@@ -252,7 +252,7 @@ scenario_storm() {
 # TerminalScreen.draw: ncurses cannot fill that cell safely).
 too_small_screen() {
   local width=$1 height=$2 top i x line row out=()
-  local lines=("Terminal too small" "current ${width}x${height}, need 80x24" "enlarge the window, or press q to quit")
+  local lines=("Terminal too small" "current ${width}x${height}, need 60x16" "enlarge the window, or press q to quit")
   top=$((height / 2 - 1))
   ((top >= 0)) || top=0
   for ((row = 0; row < height; row++)); do out[row]=""; done
@@ -299,9 +299,13 @@ scenario_tiny() {
   wait_dashboard
   local size
   # One-column sizes in between: each redraw there is where a stray character showed.
-  for size in 1x1 2x1 1x1 1x3 1x1 3x1 1x2 1x5 1x1 10x3 1x4 1x1 30x1 1x7 1x6 40x10 1x1 1x2 1x9 79x23 1x1; do
+  for size in 1x1 2x1 1x1 1x3 1x1 3x1 1x2 1x5 1x1 10x3 1x4 1x1 30x1 1x7 1x6 40x10 1x1 1x2 1x9 59x15 1x1; do
     resize_to_too_small "${size%x*}" "${size#*x}"
   done
+  # Between 60x16 and 80x24 the focused pane alone fills the screen.
+  tm resize-window -t "$session" -x 70 -y 20
+  wait_for "Trip ID    trip-0001  ● ok"
+  if grep -qF "Vehicle ID" <<<"$(screen)"; then fail "70x20 shows both panes, not the focused one"; fi
   tm resize-window -t "$session" -x 160 -y 48
   wait_for "Trip ID    trip-0001  ● ok"
   wait_for "Tab Focus"
@@ -309,7 +313,7 @@ scenario_tiny() {
   answers
   keys q
   expect_restored 0
-  report "1x1, 2x1, 1x3, 10x3, 30x1, 40x10, 79x23... exactly the too-small screen, then 160x48 redrawn, answered, q: status $last_status"
+  report "1x1, 2x1, 1x3, 10x3, 30x1, 40x10, 59x15... exactly the too-small screen, 70x20 one pane, then 160x48 redrawn, answered, q: status $last_status"
 
   # Started at 1x1, resized to 40x10, q quits from the too-small screen.
   launch tiny-start 1 1

@@ -7,15 +7,20 @@ import Foundation
 public enum Renderer {
     public static let minimumWidth = 80
     public static let minimumHeight = 24
+    /// Down to this size the focused pane alone fills the screen (Tab switches); below it, the
+    /// "too small" screen.
+    public static let compactWidth = 60
+    public static let compactHeight = 16
     /// Below this width the panes stack instead of standing side by side.
     public static let sideBySideWidth = 120
 
     public static func render(_ state: DashboardState, width: Int, height: Int) -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        guard width >= minimumWidth, height >= minimumHeight else {
+        guard width >= compactWidth, height >= compactHeight else {
             drawTooSmall(&canvas)
             return canvas
         }
+        let compact = width < minimumWidth || height < minimumHeight
         drawHeader(state, &canvas)
         var top = 1
         if let message = state.message {
@@ -27,7 +32,10 @@ public enum Renderer {
         }
         let footer = footerRows(state, width: width)
         let bottom = height - footer.count
-        if width >= sideBySideWidth {
+        if compact {
+            // One pane, the focused one, with the room two would share.
+            PaneRenderer(state: state, pane: state[state.focus]).draw(&canvas, x: 0, y: top, width: width, height: bottom - top)
+        } else if width >= sideBySideWidth {
             let left = width / 2
             PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: left, height: bottom - top)
             PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: left, y: top, width: width - left, height: bottom - top)
@@ -44,7 +52,7 @@ public enum Renderer {
     static func drawTooSmall(_ canvas: inout Canvas) {
         let lines = [
             "Terminal too small",
-            "current \(canvas.width)x\(canvas.height), need \(minimumWidth)x\(minimumHeight)",
+            "current \(canvas.width)x\(canvas.height), need \(compactWidth)x\(compactHeight)",
             "enlarge the window, or press q to quit",
         ]
         let top = max(0, canvas.height / 2 - 1)

@@ -162,5 +162,11 @@ import Testing
     @Test(arguments: [(160, 48), (120, 40)])
     func timelines(_ width: Int, _ height: Int) throws { try check("timeline", Self.history(), width, height) }
 
+    /// Below 80x24 the focused pane alone, down to 60x16; Tab shows the other.
+    @Test(arguments: [(79, 24, false), (60, 16, false), (70, 20, true)])
+    func compact(_ width: Int, _ height: Int, _ tab: Bool) throws {
+        try check(tab ? "compact-tab" : "compact", Self.with(Fixtures.running(), keys: tab ? [.tab] : []), width, height)
+    }
+
     @Test func tooSmall() throws { try check("too-small", Fixtures.running(), 40, 10) }
 }

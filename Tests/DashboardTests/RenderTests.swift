@@ -124,11 +124,11 @@ import Testing
 
     @Test func tooSmallShowsBothSizesAndStillQuits() {
         var state = Fixtures.running()
-        let text = Fixtures.text(state, 79, 24)
+        let text = Fixtures.text(state, 59, 24)
         #expect(text.contains("Terminal too small"))
-        #expect(text.contains("current 79x24, need 80x24"))
+        #expect(text.contains("current 59x24, need 60x16"))
         #expect(text.contains("press q to quit"))
-        #expect(Fixtures.text(state, 100, 10).contains("current 100x10, need 80x24"))
+        #expect(Fixtures.text(state, 100, 10).contains("current 100x10, need 60x16"))
         #expect(Fixtures.apply(&state, .key(.character("q"))) == [.quit])
     }
 
