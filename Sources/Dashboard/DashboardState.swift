@@ -47,6 +47,10 @@ public struct DashboardState: Equatable, Sendable {
     public var updateInterval: TimeInterval?
     /// Minutes the panes' timelines span: one of `Timeline.zoomLevels`.
     public var timelineMinutes = 10
+    /// `--only`: the one side shown, focused and acted on; nil shows both.
+    public var only: ProviderKind.Role? {
+        didSet { if let only { focus = only == .consumer ? consumer.kind : driver.kind } }
+    }
     /// A one-line notice under the header (an effect that failed, a theme that would not load).
     public var message: String?
     /// Aggregate rows, present when a fleet runs.

@@ -1,7 +1,17 @@
 import UICore
+import FleetAuth
 
 /// What a key on the main screen does.
 public enum Command: Hashable, Sendable {
+    /// The side a command is about, when it is about one: refused for the other under `--only`.
+    var side: ProviderKind.Role? {
+        switch self {
+        case .newVehicle: .driver
+        case .newTrip: .consumer
+        default: nil
+        }
+    }
+
     case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
     case zoomIn, zoomOut, copyToken

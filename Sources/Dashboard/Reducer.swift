@@ -60,14 +60,18 @@ public enum Reducer {
         }
         guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
         state.message = nil
+        if let only = state.only, command == .focusNext || command.side.map({ $0 != only }) == true {
+            state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
+            return []
+        }
         switch command {
         case .focusNext:
             state.focus = state.focus.role == .consumer ? state.driver.kind : state.consumer.kind
         case .refreshFocused:
             return [.forceRefresh(state.focus, member: state[state.focus].memberIndex)]
         case .refreshBoth:
-            return [.forceRefresh(state.consumer.kind, member: state.consumer.memberIndex),
-                    .forceRefresh(state.driver.kind, member: state.driver.memberIndex)]
+            return state.kinds.filter { state.only == nil || $0.role == state.only }
+                .map { .forceRefresh($0, member: state[$0].memberIndex) }
         case .newTrip:
             return switchID(state.consumer.kind, to: IDSequence.next(after: state.consumer.id), &state)
         case .newVehicle:

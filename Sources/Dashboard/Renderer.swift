@@ -32,7 +32,7 @@ public enum Renderer {
         }
         let footer = footerRows(state, width: width)
         let bottom = height - footer.count
-        if compact {
+        if compact || state.only != nil {
             // One pane, the focused one, with the room two would share.
             PaneRenderer(state: state, pane: state[state.focus]).draw(&canvas, x: 0, y: top, width: width, height: bottom - top)
         } else if width >= sideBySideWidth {

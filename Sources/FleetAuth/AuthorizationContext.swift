@@ -14,7 +14,7 @@ public enum ProviderKind: String, Sendable, CaseIterable, Codable {
     case deliveryDriver = "delivery_driver"
 
     /// Which side of a solution a kind is on: the dashboard's left (consumer) or right (driver) pane.
-    public enum Role: Sendable, Hashable, CaseIterable { case consumer, driver }
+    public enum Role: String, Sendable, Hashable, CaseIterable { case consumer, driver }
 
     /// Fleet Engine's two solutions, each a consumer-side and a driver-side kind.
     public enum Solution: String, Sendable, Hashable, CaseIterable, Codable {

@@ -71,11 +71,24 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("vehicles"), parsing: .unconditional, help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token.")
     var vehicles = 1
 
+    @Option(help: "Run and show one side only: consumer or driver (then one backend URL is enough).")
+    var only: ProviderKind.Role?
+
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
 
+    /// The sides that run: both, or the one `--only` names.
+    var roles: [ProviderKind.Role] { only.map { [$0] } ?? ProviderKind.Role.allCases }
+
     func validate() throws {
-        if (consumerURL == nil) != (driverURL == nil) {
-            throw ValidationError("give both --consumer-url and --driver-url, or neither (to use the embedded server)")
+        switch only {
+        case .consumer?:
+            if driverURL != nil { throw ValidationError("--only consumer runs no driver: drop --driver-url") }
+        case .driver?:
+            if consumerURL != nil { throw ValidationError("--only driver runs no consumer: drop --consumer-url") }
+        case nil:
+            if (consumerURL == nil) != (driverURL == nil) {
+                throw ValidationError("give both --consumer-url and --driver-url, or neither (to use the embedded server); --only consumer|driver runs one side")
+            }
         }
         for url in [consumerURL, driverURL].compactMap({ $0 }) {
             guard let parsed = URL(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
@@ -149,4 +162,5 @@ struct BackendOptions: ParsableArguments {
 }
 
 extension ExpiryMode: ExpressibleByArgument {}
+extension ProviderKind.Role: ExpressibleByArgument {}
 extension ProviderKind.Solution: ExpressibleByArgument {}

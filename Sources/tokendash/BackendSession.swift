@@ -18,6 +18,8 @@ struct BackendSession: Sendable {
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
     let transport: HTTPClientTransport
+    /// The sides that run (`--only`); the other group exists but never asks for a token.
+    let roles: [ProviderKind.Role]
 
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     var insecure: Bool { transport.isInsecure }
@@ -62,7 +64,7 @@ struct BackendSession: Sendable {
             drivers = group(DeliveryDriverAuthorizationContext.self, driver)
         }
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
-                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport)
+                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles)
     }
 
     /// The group on `role`'s side.
@@ -70,9 +72,10 @@ struct BackendSession: Sendable {
 
     /// Runs both groups' location-update loops until the returned task is cancelled.
     func runUpdateLoops(interval: TimeInterval, callers: Int) -> Task<Void, Never> {
-        Task {
-            async let a: Void = consumers.run(interval: interval, callers: callers)
-            async let b: Void = drivers.run(interval: interval, callers: callers)
+        let (consumers, drivers, roles) = (self.consumers, self.drivers, self.roles)
+        return Task {
+            async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers) : ()
+            async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers) : ()
             _ = await (a, b)
         }
     }
@@ -82,7 +85,7 @@ struct BackendSession: Sendable {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
             return "embedded on 127.0.0.1:\(port)"
         }
-        return "\(URLRedactor.redact(consumerEndpoint.urlTemplate)) | \(URLRedactor.redact(driverEndpoint.urlTemplate))"
+        return roles.map { URLRedactor.redact(($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate) }.joined(separator: " | ")
     }
 
     func stop() async {

@@ -70,6 +70,7 @@ struct DashboardCommand: AsyncParsableCommand {
             trips: backend.trips, vehicles: backend.vehicles, solution: session.solution)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
+        state.only = backend.only
         let inbox = ActionInbox()
         let source = LiveEventSource(broadcaster: session.events, counts: [
             session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count,

@@ -93,10 +93,11 @@ struct WatchCommand: AsyncParsableCommand {
         await loops.value
         // Judged before the server stops: a health check asks whether every SDK holds a token now.
         let now = Date()
-        let missing = await session.consumers.withoutValidToken(at: now) + session.drivers.withoutValidToken(at: now)
+        var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
+        for role in session.roles { missing += await session.group(role).withoutValidToken(at: now) }
         await session.stop()
         let counters = await printer.value
-        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds)) + "\n").utf8)) }
+        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) })) + "\n").utf8)) }
         guard missing.isEmpty else {
             let first = missing[0]
             let cause = first.lastError.map { ": \($0)" } ?? ""

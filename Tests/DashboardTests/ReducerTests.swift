@@ -265,3 +265,21 @@ import Testing
         #expect(footer.contains("t Trip") && footer.contains("v Vehicle"))
     }
 }
+
+/// `--only driver`: one pane, and keys for the other side say why they do nothing.
+@Suite struct OnlyOneSideTests {
+    @Test func theOtherSidesKeysAreRefusedWithAReason() {
+        var s = Fixtures.running()
+        s.only = .driver
+        #expect(s.focus == .driver)
+        #expect(Fixtures.apply(&s, .key(.character("t"))) == [])
+        #expect(s.message == "only the driver runs (--only driver)")
+        #expect(Fixtures.apply(&s, .key(.tab)) == [])
+        #expect(s.focus == .driver)
+        #expect(Fixtures.apply(&s, .key(.character("R"))) == [.forceRefresh(.driver)])
+        #expect(Fixtures.apply(&s, .key(.character("v"))) == [.switchID(.driver, "vehicle-0002")])
+        let text = Fixtures.text(s)
+        #expect(text.contains("Vehicle ID"))
+        #expect(!text.contains("Trip ID"))
+    }
+}
