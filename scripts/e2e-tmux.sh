@@ -42,6 +42,12 @@ tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
 server_pid=$(tm display-message -p '#{pid}')
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
+# A left click (X10 mouse report: ESC [ M, button, column+33, row+33) in the right pane focuses
+# it, and one in the left pane focuses that again.
+tm send-keys -t e2e -l $'\e[M v+' $'\e[M#v+'
+wait_for "┌─ ▶ Driver (vehicle token)"
+tm send-keys -t e2e -l $'\e[M %+' $'\e[M#%+'
+wait_for "┌─ ▶ Consumer (trip token)"
 # The embedded server's tokens are verified against its own JWKS, fetched over HTTP.
 wait_for "Checks     ✓ ok  signature ✓, 600 s lifetime, tripid trip-0001"
 tm send-keys -t e2e t

@@ -33,6 +33,22 @@ static inline int td_put_run(int y, int x, const wchar_t *text, int count, attr_
     return mvaddnwstr(y, x, text, count);
 }
 
+/* Left clicks only: press and release of button 1, and a click ncurses assembled. */
+static inline void td_enable_clicks(void) {
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    mouseinterval(0);
+}
+
+/* The cell of a left click, or -1 when the event is anything else. */
+static inline int td_read_click(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    if (!(event.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return -1;
+    *x = event.x;
+    *y = event.y;
+    return 0;
+}
+
 static inline void td_setlocale(void) { setlocale(LC_ALL, ""); }
 
 #endif

@@ -8,6 +8,8 @@ public enum Action: Equatable, Sendable {
     case event(ProviderEvent)
     case key(Key)
     case tick(Date)
+    /// The terminal's size, sent by the loop when it changes.
+    case resized(width: Int, height: Int)
     case themeLoaded(Theme)
     case faultsChanged([ProviderKind: FaultChoice])
     case message(String?)

@@ -47,6 +47,9 @@ public struct DashboardState: Equatable, Sendable {
     public var updateInterval: TimeInterval?
     /// Minutes the panes' timelines span: one of `Timeline.zoomLevels`.
     public var timelineMinutes = 10
+    /// The terminal's size as last drawn: a click is placed with the layout of this size.
+    public var screenWidth = 0
+    public var screenHeight = 0
     /// `--only`: the one side shown, focused and acted on; nil shows both.
     public var only: ProviderKind.Role? {
         didSet { if let only { focus = only == .consumer ? consumer.kind : driver.kind } }

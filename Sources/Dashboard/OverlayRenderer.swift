@@ -67,6 +67,7 @@ struct OverlayRenderer {
         case .down: "↓"
         case .interrupt: "Ctrl-C"
         case .resize: "resize"
+        case .click: "click"
         }
     }
 }

@@ -17,6 +17,10 @@ public enum Reducer {
         case .tick(let now):
             state.now = now
             return []
+        case .resized(let width, let height):
+            state.screenWidth = width
+            state.screenHeight = height
+            return []
         case .themeLoaded(let theme):
             state.theme = theme
             return []
@@ -48,6 +52,15 @@ public enum Reducer {
     private static func handle(_ key: Key, _ state: inout DashboardState) -> [Effect] {
         if key == .interrupt { return quit(&state) }
         if key == .resize { return [] }
+        if case .click(let x, let y) = key {
+            // A click on a pane focuses it (over an overlay, it does nothing).
+            guard state.overlay == .none else { return [] }
+            if let frame = Renderer.paneFrames(state, width: state.screenWidth, height: state.screenHeight)
+                .first(where: { $0.contains(x: x, y: y) }) {
+                state.focus = frame.kind
+            }
+            return []
+        }
         switch state.overlay {
         case .none: break
         case .help:

@@ -20,7 +20,6 @@ public enum Renderer {
             drawTooSmall(&canvas)
             return canvas
         }
-        let compact = width < minimumWidth || height < minimumHeight
         drawHeader(state, &canvas)
         var top = 1
         if let message = state.message {
@@ -31,22 +30,38 @@ public enum Renderer {
             top += drawFleetRows(state, &canvas, y: top)
         }
         let footer = footerRows(state, width: width)
-        let bottom = height - footer.count
-        if compact || state.only != nil {
-            // One pane, the focused one, with the room two would share.
-            PaneRenderer(state: state, pane: state[state.focus]).draw(&canvas, x: 0, y: top, width: width, height: bottom - top)
-        } else if width >= sideBySideWidth {
-            let left = width / 2
-            PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: left, height: bottom - top)
-            PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: left, y: top, width: width - left, height: bottom - top)
-        } else {
-            let upper = (bottom - top) / 2
-            PaneRenderer(state: state, pane: state.consumer).draw(&canvas, x: 0, y: top, width: width, height: upper)
-            PaneRenderer(state: state, pane: state.driver).draw(&canvas, x: 0, y: top + upper, width: width, height: bottom - top - upper)
+        for frame in paneFrames(state, width: width, height: height) {
+            PaneRenderer(state: state, pane: state[frame.kind]).draw(&canvas, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         drawFooter(footer, &canvas)
         OverlayRenderer(state: state).draw(&canvas)
         return canvas
+    }
+
+    /// Where each pane sits on a screen of this size: what `render` draws, and what a click hits.
+    public static func paneFrames(_ state: DashboardState, width: Int, height: Int) -> [PaneFrame] {
+        guard width >= compactWidth, height >= compactHeight else { return [] }
+        let top = 1 + (state.message == nil ? 0 : 1) + (state.isFleet ? 1 + state.kinds.count : 0)
+        let bottom = height - footerRows(state, width: width).count
+        if width < minimumWidth || height < minimumHeight || state.only != nil {
+            // One pane, the focused one, with the room two would share.
+            return [PaneFrame(kind: state.focus, x: 0, y: top, width: width, height: bottom - top)]
+        }
+        if width >= sideBySideWidth {
+            let left = width / 2
+            return [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: left, height: bottom - top),
+                    PaneFrame(kind: state.driver.kind, x: left, y: top, width: width - left, height: bottom - top)]
+        }
+        let upper = (bottom - top) / 2
+        return [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: width, height: upper),
+                PaneFrame(kind: state.driver.kind, x: 0, y: top + upper, width: width, height: bottom - top - upper)]
+    }
+
+    public struct PaneFrame: Equatable, Sendable {
+        public var kind: ProviderKind
+        public var x, y, width, height: Int
+
+        func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
     }
 
     static func drawTooSmall(_ canvas: inout Canvas) {

@@ -24,6 +24,7 @@ public final class DashboardLoop {
     private var drawn: (state: DashboardState, width: Int, height: Int)?
     private var appliedTheme: Theme?
     private var lastSecond = Int.min
+    private var lastSize: (width: Int, height: Int)?
 
     /// `dispatch` runs an effect away from the UI thread and sends its answers to `inbox`;
     /// `performing(_:inbox:)` makes one from a performer.
@@ -82,6 +83,11 @@ public final class DashboardLoop {
             }
         }
         var actions = inbox.drain()
+        let size = terminal.size
+        if lastSize?.width != size.width || lastSize?.height != size.height {
+            lastSize = size
+            actions.append(.resized(width: size.width, height: size.height))
+        }
         for key in keys {
             if key == .resize { terminal.invalidate() }
             actions.append(.key(key))

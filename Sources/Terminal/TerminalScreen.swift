@@ -14,11 +14,14 @@ public final class TerminalScreen: TerminalBackend {
     private var scratch: [wchar_t] = []
     private var started = false
     private let noColor: Bool
+    private let mouse: Bool
     private let wakePipe: WakePipe
 
-    public init(theme: Theme, noColor: Bool) {
+    /// `mouse`: report left clicks (off with `--no-mouse`, which leaves the terminal's own selection alone).
+    public init(theme: Theme, noColor: Bool, mouse: Bool = true) {
         self.theme = theme
         self.noColor = noColor
+        self.mouse = mouse
         wakePipe = WakePipe()
     }
 
@@ -36,6 +39,7 @@ public final class TerminalScreen: TerminalBackend {
         keypad(td_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
+        if mouse { td_enable_clicks() }
         if !noColor, has_colors() {
             start_color()
             use_default_colors()
@@ -126,6 +130,9 @@ public final class TerminalScreen: TerminalBackend {
         if result == td_key_code_yes() {
             switch Int32(code) {
             case KEY_RESIZE: return .resize
+            case KEY_MOUSE:
+                var x: Int32 = 0, y: Int32 = 0
+                return td_read_click(&x, &y) == 0 ? .click(x: Int(x), y: Int(y)) : nil
             case KEY_UP: return .up
             case KEY_DOWN: return .down
             case KEY_BACKSPACE: return .backspace

@@ -5,4 +5,6 @@ public enum Key: Hashable, Sendable {
     /// Ctrl-C arrives as a key in raw mode, so it can restore the terminal before quitting.
     case interrupt
     case resize
+    /// A left-button click at a cell of the screen.
+    case click(x: Int, y: Int)
 }

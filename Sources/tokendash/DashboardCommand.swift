@@ -22,6 +22,9 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
 
+    @Flag(name: .customLong("no-mouse"), help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
+    var noMouse = false
+
     /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
     /// crashes the process with this signal, to show the terminal is given back.
     @Option(name: .customLong("debug-crash-on-usr1"), help: .hidden)
@@ -91,9 +94,10 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog), inbox: inbox)
         let initial = state
+        let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {
             // ncurses is made, used and ended on this one thread.
-            let screen = TerminalScreen(theme: initialTheme, noColor: noColor)
+            let screen = TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse)
             let loop = DashboardLoop(state: initial, terminal: screen, inbox: inbox,
                                      terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
             loop.run()

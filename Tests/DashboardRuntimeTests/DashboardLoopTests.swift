@@ -191,3 +191,21 @@ import UICore
         #expect(rig.terminal.lastFrame?.lines.first?.contains("REVEALED") == true)
     }
 }
+
+/// A click focuses the pane under it, placed with the layout of the terminal's current size.
+@Suite struct ClickTests {
+    @Test(arguments: [(160, 48, 120, 10), (100, 30, 10, 25)])
+    func aClickOnThePaneFocusesIt(_ width: Int, _ height: Int, _ x: Int, _ y: Int) {
+        let rig = DashboardLoopTests.Rig(script: [.click(x: x, y: y)])
+        rig.terminal.size = (width, height)
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.focus == .driver)
+        rig.terminal.script = [.click(x: 2, y: 3)]
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.focus == .consumer)
+        // On the header or the footer, nothing.
+        rig.terminal.script = [.click(x: x, y: 0), .click(x: x, y: height - 1)]
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.focus == .consumer)
+    }
+}
