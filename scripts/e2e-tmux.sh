@@ -91,4 +91,18 @@ tm send-keys -t e2e p
 wait_for "Trip ID    trip-0001  ● ok"
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
+# An 8-colour terminal (TERM=xterm) showing a healthy dashboard has no warning colour on it
+# (greys once mapped to yellow there): no yellow foreground or background in any cell.
+tm kill-session -t e2e
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm \
+  "'$bin' --update-interval 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "Trip ID    trip-0001  ● ok"
+wait_for "Vehicle ID vehicle-0001  ● ok"
+if tm capture-pane -e -p -t e2e | grep -qE $'\e\\[([0-9;]*;)?(33|43|93|103|38;5;(3|11)|48;5;(3|11))(;[0-9;]*)?m'; then
+  echo "e2e: yellow on a healthy TERM=xterm screen:" >&2
+  tm capture-pane -e -p -t e2e | grep -nE $'\e\\[([0-9;]*;)?(33|43|93|103)m' | cat -v >&2
+  exit 1
+fi
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
 echo "e2e: ok"

@@ -169,7 +169,8 @@ struct PaneRenderer {
         }
         if let mark {
             bar(0..<mark)
-            segments.append(("┃", mark < filled ? .gaugeMargin : .dim))
+            // Neutral: the bar itself takes the margin colour once the refresh point is passed.
+            segments.append(("┃", .dim))
             bar((mark + 1)..<barWidth)
         } else {
             bar(0..<barWidth)
