@@ -190,7 +190,13 @@ struct PaneRenderer {
         switch status {
         case .refreshing, .fetching: return ("refreshing…", .warning)
         case .expired: return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
-        case .stale: return (state.paused ? "last fetch failed · paused" : "retrying: \(nextCall)", .warning)
+        case .stale:
+            if state.paused { return ("last fetch failed · paused", .warning) }
+            if let retryAt = pane.retryAt, retryAt > state.now {
+                let wait = Int(retryAt.timeIntervalSince(state.now).rounded(.up))
+                return ("retrying in \(wait) s (attempt \(pane.attempt)) · r retries now", .warning)
+            }
+            return ("retrying: \(nextCall)", .warning)
         default: break
         }
         if margin <= 0 { return ("refresh at expiry", .dim) }

@@ -41,6 +41,9 @@ public struct PaneState: Equatable, Sendable {
     public private(set) var authorizationText: String?
     public var lastError: String?
     public var fetching = false
+    /// After a failure: when the provider asks again, and how many failures in a row.
+    public var retryAt: Date?
+    public var attempt = 0
     /// When the SDK last asked for a token (a hit or a fetch): with the update interval, when it asks next.
     public var lastCall: Date?
     public var history: [IDChange] = []
@@ -99,6 +102,8 @@ public struct PaneState: Equatable, Sendable {
             append(LogEntry(time: event.time, event: "request", detail: reason.rawValue, latency: nil, level: .info))
         case .fetched(let fetched, let latency):
             fetching = false
+            retryAt = nil
+            attempt = 0
             // A warning every token carries (a demo's short lifetime) is logged once, not at every refresh.
             let known = Set(token?.warnings ?? [])
             token = fetched
@@ -122,6 +127,8 @@ public struct PaneState: Equatable, Sendable {
             append(LogEntry(time: event.time, event: "failed", detail: error.description, latency: latency, level: .error))
         case .idChanged(let from, let to):
             id = to
+            retryAt = nil
+            attempt = 0
             timeline.recordIDChange(at: event.time)
             history.insert(IDChange(time: event.time, from: from, to: to), at: 0)
             if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
@@ -134,6 +141,9 @@ public struct PaneState: Equatable, Sendable {
         case .expired(let at):
             token = nil
             append(LogEntry(time: event.time, event: "expired", detail: "at", latency: nil, level: .warning, at: at))
+        case .backingOff(let until, let attempt):
+            retryAt = until
+            self.attempt = attempt
         case .forcedRefresh:
             append(LogEntry(time: event.time, event: "forced", detail: "refresh requested", latency: nil, level: .info))
         }

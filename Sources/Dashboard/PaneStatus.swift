@@ -18,16 +18,27 @@ public enum PaneStatus: Equatable, Sendable {
     case paused
     /// The cached token's `exp` has passed: the SDKs would get a new one at their next call.
     case expired
+    /// No valid token, the last fetch failed, and the provider waits before asking again.
+    case backingOff(retryIn: Int, attempt: Int)
     /// No valid token and the last fetch failed.
     case failing
 
     public init(_ pane: PaneState, now: Date, paused: Bool) {
+        // Without a valid token: fetching, or failing, or waiting out a backoff after failures.
+        func withoutToken(_ otherwise: PaneStatus) -> PaneStatus {
+            if pane.fetching { return .fetching }
+            guard pane.lastError != nil else { return otherwise }
+            if let retryAt = pane.retryAt, retryAt > now {
+                return .backingOff(retryIn: Int(retryAt.timeIntervalSince(now).rounded(.up)), attempt: pane.attempt)
+            }
+            return .failing
+        }
         guard let token = pane.token else {
-            self = pane.fetching ? .fetching : (pane.lastError != nil ? .failing : .waiting)
+            self = withoutToken(.waiting)
             return
         }
         if token.expiresAt <= now {
-            self = pane.fetching ? .fetching : (pane.lastError != nil ? .failing : .expired)
+            self = withoutToken(.expired)
         } else if pane.fetching {
             self = .refreshing
         } else if pane.lastError != nil {
@@ -46,6 +57,7 @@ public enum PaneStatus: Equatable, Sendable {
         case .stale: "stale"
         case .paused: "paused"
         case .expired: "expired"
+        case .backingOff(let retryIn, let attempt): "backing off · retry in \(retryIn) s (attempt \(attempt))"
         case .failing: "failing"
         }
     }
@@ -55,7 +67,7 @@ public enum PaneStatus: Equatable, Sendable {
         case .ok: .ok
         case .waiting, .paused: .dim
         case .fetching, .refreshing, .stale: .warning
-        case .expired, .failing: .error
+        case .expired, .failing, .backingOff: .error
         }
     }
 }

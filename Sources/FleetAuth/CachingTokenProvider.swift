@@ -334,6 +334,8 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             s.inFlight = nil
             s.retryAt = now.addingTimeInterval(delay)
             s.publish(.fetchFailed(error, latency: now.timeIntervalSince(started)), id: id, now: now)
+            // When the next request may go, so a screen can say "retrying in N s (attempt k)".
+            s.publish(.backingOff(until: now.addingTimeInterval(delay), attempt: failures), id: id, now: now)
         }
     }
 }

@@ -22,6 +22,8 @@ public struct ProviderEvent: Sendable, Equatable {
         case cacheDropped(reason: String)
         case expired(at: Date)
         case forcedRefresh
+        /// After a failure: no request before `until`, the `attempt`-th failure in a row.
+        case backingOff(until: Date, attempt: Int)
     }
 
     public var time: Date
@@ -38,7 +40,7 @@ public struct ProviderEvent: Sendable, Equatable {
     }
 
     /// Every `name`, in the order the cases are declared; what `watch --events` accepts.
-    public static let allNames = ["cache_hit", "fetch_started", "fetched", "fetch_failed", "id_changed", "cache_dropped", "expired", "forced_refresh"]
+    public static let allNames = ["cache_hit", "fetch_started", "fetched", "fetch_failed", "id_changed", "cache_dropped", "expired", "forced_refresh", "backing_off"]
 
     /// The snake_case name `watch` prints.
     public var name: String {
@@ -51,6 +53,7 @@ public struct ProviderEvent: Sendable, Equatable {
         case .cacheDropped: "cache_dropped"
         case .expired: "expired"
         case .forcedRefresh: "forced_refresh"
+        case .backingOff: "backing_off"
         }
     }
 }

@@ -48,6 +48,9 @@ public struct WatchEventEncoder: Sendable {
             fields.append(("expired_at", .string(Self.timestamp(at))))
         case .forcedRefresh:
             break
+        case .backingOff(let until, let attempt):
+            fields.append(("retry_at", .string(Self.timestamp(until))))
+            fields.append(("attempt", .int(Int64(attempt))))
         }
         return Self.object(fields)
     }

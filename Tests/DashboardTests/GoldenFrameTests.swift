@@ -107,7 +107,7 @@ import Testing
     }
 
     /// Each status the dot can show, with what happens next, at 80x24.
-    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "fetching"])
+    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "fetching", "backing-off", "stale-retrying"])
     func statuses(_ name: String) throws {
         var state = Fixtures.running()
         switch name {
@@ -120,6 +120,15 @@ import Testing
         case "refreshing":
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .refreshAhead), at: 31))
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(32)))
+        case "backing-off":
+            state = Fixtures.state()
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 503, body: "busy"), latency: 0.01)))
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(12), attempt: 6)))
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(2)))
+        case "stale-retrying":
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01), at: 16))
+            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(28), attempt: 2), at: 16))
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(17)))
         case "failing":
             state = Fixtures.state()
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
@@ -159,7 +168,7 @@ import Testing
         return state
     }
 
-    @Test(arguments: [(160, 48), (120, 40)])
+    @Test(arguments: [(160, 48), (120, 40), (80, 24)])
     func timelines(_ width: Int, _ height: Int) throws { try check("timeline", Self.history(), width, height) }
 
     /// Below 80x24 the focused pane alone, down to 60x16; Tab shows the other.

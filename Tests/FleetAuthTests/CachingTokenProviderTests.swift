@@ -254,6 +254,22 @@ import Testing
         #expect(transport.count == 3)
     }
 
+    /// Each failure says when the next request may go and which failure in a row it was, so a
+    /// screen can show "retrying in N s (attempt k)".
+    @Test func aFailureAnnouncesItsBackoff() async throws {
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = consumer(FakeTransport { _ in TransportResponse(status: 500, body: Data()) }, events: events)
+        let start = clock.now()
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        let first = try await recorder.next(named: "backing_off")
+        #expect(first.kind == .backingOff(until: start.addingTimeInterval(1), attempt: 1))
+        clock.advance(by: 1)
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        let second = try await recorder.next(named: "backing_off")
+        #expect(second.kind == .backingOff(until: start.addingTimeInterval(3), attempt: 2), "the delay doubled")
+    }
+
     @Test func forceRefreshIgnoresBackoff() async throws {
         let transport = FakeTransport { _ in TransportResponse(status: 500, body: Data()) }
         let provider = consumer(transport)

@@ -89,6 +89,8 @@ import Watch
         #expect(line(.idChanged(from: "v-1", to: "v-2")).hasSuffix(#""event":"id_changed","from":"v-1","to":"v-2"}"#))
         #expect(line(.cacheDropped(reason: "vehicle ID changed from v-1")).hasSuffix(#""event":"cache_dropped","reason":"vehicle ID changed from v-1"}"#))
         #expect(line(.forcedRefresh).hasSuffix(#""provider":"driver","id":"v-2","event":"forced_refresh"}"#))
+        #expect(line(.backingOff(until: Date(timeIntervalSince1970: 1_800_000_012), attempt: 3))
+            .hasSuffix(#""event":"backing_off","retry_at":"2027-01-15T08:00:12.000Z","attempt":3}"#))
     }
 
     @Test func watchEventsNamesEveryEventOnce() throws {
@@ -98,6 +100,7 @@ import Watch
         let kinds: [ProviderEvent.Kind] = [
             .cacheHit(expiresAt: t0), .fetchStarted(reason: .noToken), .fetched(token, latency: 0), .fetchFailed(.cancelled, latency: 0),
             .idChanged(from: nil, to: "t"), .cacheDropped(reason: ""), .expired(at: t0), .forcedRefresh,
+            .backingOff(until: t0, attempt: 1),
         ]
         #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
     }
