@@ -6,7 +6,7 @@ extension MemberStatus {
     public var label: String {
         switch self {
         case .failing: PaneStatus.failing.label
-        case .backingOff: "backing off"
+        case .backingOff: PaneStatus.backingOff.label
         case .expired: PaneStatus.expired.label
         case .noToken: "no token"
         case .stale: PaneStatus.stale.label

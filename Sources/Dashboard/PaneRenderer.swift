@@ -192,6 +192,7 @@ struct PaneRenderer {
         case .refreshing, .fetching: return ("refreshing…", .warning)
         case .expired: return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
         case .stale: return (state.paused ? "last fetch failed · paused" : "retrying: \(nextCall)", .warning)
+        case .backingOff: return ("backing off: callers are told to retry later", .warning)
         default: break
         }
         if margin <= 0 { return ("refresh at expiry", .dim) }

@@ -37,7 +37,8 @@ public struct FleetSummary: Sendable, Equatable {
 
 /// Aggregates the events of many providers of one kind in bounded memory: per-second buckets of
 /// the last 60 s (requests, hits, errors, and up to `latencySamplesPerSecond` fetch latencies each),
-/// and one `MemberRecord` per member (expiry, last error, requests), renamed when its ID changes.
+/// and per member a `MemberRecord` (expiry, failures, requests) with its ID and last error's text
+/// beside it, renamed in place when its ID changes: about 100 bytes a member, plus its error.
 public struct FleetStatistics: Sendable {
     /// Seconds the windowed figures cover.
     public static let window = 60
@@ -45,6 +46,8 @@ public struct FleetStatistics: Sendable {
     public static let latencySamplesPerSecond = 512
     /// Members kept when the IDs are not given up front.
     public static let defaultCapacity = 20_000
+    /// Failure texts are kept to this many characters: 20,000 members stay small.
+    static let errorLimit = 300
 
     /// One second of the window.
     private struct Second {
@@ -59,7 +62,10 @@ public struct FleetStatistics: Sendable {
     private var seconds: [Second] = Array(repeating: Second(second: Int.min), count: FleetStatistics.window)
     private var newestSecond = Int.min
     private var firstSecond: Int?
+    /// Each member's record, ID and last failure's text (redacted, as its event carried it), by index.
     private var members: [MemberRecord] = []
+    private var memberIDs: [String] = []
+    private var lastErrors: [String?] = []
     private var indexByID: [String: Int] = [:]
     /// With the IDs given, only they are members (a member's index is its SDK's); without, the
     /// first `capacity` IDs seen become members in the order they appear.
@@ -75,7 +81,9 @@ public struct FleetStatistics: Sendable {
         adopts = ids.isEmpty
         self.capacity = adopts ? capacity : ids.count
         self.backoff = backoff
-        members = ids.map(MemberRecord.init(id:))
+        members = Array(repeating: MemberRecord(), count: ids.count)
+        memberIDs = ids
+        lastErrors = Array(repeating: nil, count: ids.count)
         indexByID = Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -92,14 +100,22 @@ public struct FleetStatistics: Sendable {
             if case .fetched(_, let latency) = event.kind { sample(latency * 1000, slot) }
         }
         if case .idChanged(let from, let to) = event.kind {
+            // A new ID in the same SDK: a new member, in the same place.
             if let from, let index = indexByID.removeValue(forKey: from) {
-                members[index].rename(to: to)
+                members[index] = MemberRecord()
+                memberIDs[index] = to
+                lastErrors[index] = nil
                 indexByID[to] = index
             }
             return
         }
         guard let index = indexByID[event.id] ?? adopt(event) else { return }
         members[index].record(event)
+        if case .fetchFailed(let error, _) = event.kind {
+            if case .superseded = error { return }
+            let text = error.description
+            lastErrors[index] = text.count > Self.errorLimit ? String(text.prefix(Self.errorLimit - 1)) + "…" : text
+        }
     }
 
     public func summary(now: Date, providers: Int? = nil) -> FleetSummary {
@@ -113,12 +129,14 @@ public struct FleetStatistics: Sendable {
             latencies += s.latencies
         }
         latencies.sort()
-        var states: [MemberStatus: Int] = [:]
+        var counts = [Int](repeating: 0, count: MemberStatus.allCases.count)
         var inMargin = 0
         for member in members {
-            states[member.status(at: now, backoff: backoff), default: 0] += 1
+            counts[member.status(at: now, backoff: backoff).rawValue] += 1
             if member.inRefreshMargin(at: now) { inMargin += 1 }
         }
+        var states: [MemberStatus: Int] = [:]
+        for status in MemberStatus.allCases where counts[status.rawValue] > 0 { states[status] = counts[status.rawValue] }
         let providers = providers ?? members.count
         // Members no event has named yet hold no token.
         if providers > members.count { states[.noToken, default: 0] += providers - members.count }
@@ -141,7 +159,7 @@ public struct FleetStatistics: Sendable {
         let needle = FleetTable.needle(filter)
         var keys: [(rank: Int, expiry: Double, index: Int, status: MemberStatus)] = []
         keys.reserveCapacity(members.count)
-        for (index, member) in members.enumerated() where FleetTable.matches(member.id, needle: needle) {
+        for (index, member) in members.enumerated() where needle.isEmpty || FleetTable.matches(memberIDs[index], needle: needle) {
             let status = member.status(at: now, backoff: backoff)
             // Those holding a token (stale, ok) by soonest expiry; the troubles by index, so they stay put.
             let expiry = status >= .stale ? member.expiresAt?.timeIntervalSince1970 ?? .infinity : 0
@@ -150,8 +168,8 @@ public struct FleetStatistics: Sendable {
         keys.sort { ($0.rank, $0.expiry, $0.index) < ($1.rank, $1.expiry, $1.index) }
         let rows = keys.prefix(limit).map { key in
             let member = members[key.index]
-            return FleetMemberRow(index: key.index, id: member.id, status: key.status, expiresAt: member.expiresAt,
-                                  lastError: member.lastError, requests: member.requests)
+            return FleetMemberRow(index: key.index, id: memberIDs[key.index], status: key.status, expiresAt: member.expiresAt,
+                                  lastError: lastErrors[key.index], requests: member.requests)
         }
         return FleetTable(filter: filter, rows: rows, matching: keys.count)
     }
@@ -197,7 +215,9 @@ public struct FleetStatistics: Sendable {
         case .fetchStarted, .fetched, .cacheHit: break
         default: return nil
         }
-        members.append(MemberRecord(id: event.id))
+        members.append(MemberRecord())
+        memberIDs.append(event.id)
+        lastErrors.append(nil)
         indexByID[event.id] = members.count - 1
         return members.count - 1
     }

@@ -1,3 +1,6 @@
+import FleetAuth
+import Foundation
+
 /// Where one member of a fleet stands, as its events tell it: the table's state column and the
 /// fleet rows' counts. Declared trouble-first, in the order the table sorts (members holding a
 /// token, stale then ok, each by soonest expiry).
@@ -19,4 +22,12 @@ public enum MemberStatus: Int, CaseIterable, Sendable, Comparable {
 
     /// Anything but ok: what `n` / `N` jump between.
     public var isTrouble: Bool { self != .ok }
+
+    /// When a provider asks again after `failures` in a row, the last at `lastAt`: the provider's
+    /// own rule replayed from its events, `backoff`'s delay without jitter or the `Retry-After`,
+    /// whichever is longer. Before it, a member without a valid token is backing off; after, failing.
+    /// The fleet table and a pane's status dot both judge by it, so they agree.
+    public static func retryPoint(failures: Int, lastAt: Date, retryAfter: Int? = nil, backoff: BackoffPolicy = BackoffPolicy()) -> Date {
+        lastAt.addingTimeInterval(max(backoff.delay(afterFailures: failures, unit: 0.5), TimeInterval(retryAfter ?? 0)))
+    }
 }

@@ -127,7 +127,7 @@ import Testing
     }
 
     /// Each status the dot can show, with what happens next, at 80x24.
-    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "fetching"])
+    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "backing-off", "fetching"])
     func statuses(_ name: String) throws {
         var state = Fixtures.running()
         switch name {
@@ -140,9 +140,13 @@ import Testing
         case "refreshing":
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .refreshAhead), at: 31))
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(32)))
-        case "failing":
+        case "failing", "backing-off":
+            // Three failures in a row: the provider waits 4 s after the last, then asks again.
             state = Fixtures.state()
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
+            for i in 0..<3 {
+                Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0), at: Double(i)))
+            }
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(name == "failing" ? 6 : 3)))
         default:
             state = Fixtures.state()
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .noToken)))

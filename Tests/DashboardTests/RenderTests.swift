@@ -183,6 +183,9 @@ import Testing
         var fresh = Fixtures.state()
         Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
         #expect(Fixtures.text(fresh).contains("Token      none: backend unreachable at http://x: connection refused"))
+        // The provider waits out its backoff (1 s after one failure), then asks at the next call.
+        #expect(Fixtures.text(fresh).contains("trip-0001  ● backing off"))
+        Fixtures.apply(&fresh, .tick(Fixtures.t0.addingTimeInterval(2)))
         #expect(Fixtures.text(fresh).contains("trip-0001  ● failing"))
     }
 
