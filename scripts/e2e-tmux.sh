@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives the real dashboard in tmux as a person would: waits for both panes to show a token,
 # presses t and v and sees the new IDs, presses x and sees a whole token, presses q and sees
-# the shell back with the screen restored. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
+# the shell back with the screen restored; then a fleet: a burst of ], the table's / filter and
+# Enter, and n to the member in trouble. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
 # Exits 0 and prints "e2e: ok" on success; non-zero with the last screen on stderr otherwise.
 #
 # Run it with signals unblocked: tmux inherits the caller's signal mask, and a tmux server with
@@ -35,6 +36,8 @@ wait_for() {
   screen >&2 || true
   exit 1
 }
+# Presses one key and waits to see its effect.
+press() { tm send-keys -t e2e "$1"; wait_for "$2"; }
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
@@ -103,6 +106,31 @@ if tm capture-pane -e -p -t e2e | grep -qE $'\e\\[([0-9;]*;)?(33|43|93|103|38;5;
   tm capture-pane -e -p -t e2e | grep -nE $'\e\\[([0-9;]*;)?(33|43|93|103)m' | cat -v >&2
   exit 1
 fi
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
+# A fleet of 30 trips with 600 s tokens (no fetch comes on its own while this runs).
+tm kill-session -t e2e
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' --trips 30 --vehicles 2 --update-interval 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "Trips (30): 30 ok"
+# 20 presses of ] in one burst land 20 members on, and that member's cached token shows at once.
+tm send-keys -t e2e -l ']]]]]]]]]]]]]]]]]]]]'
+wait_for "Trip ID    trip-0021  (21 of 30)  ● ok"
+# / filters the table by ID (over every member, in the aggregate); Enter follows the selected row.
+tm send-keys -t e2e -l '/0017'
+press Enter 'Trips containing "0017" (1 of 30)'
+press Enter "Trip ID    trip-0017  (17 of 30)  ● ok"
+press / "ID contains: 0017"
+press Escape "Trips (30): 30 ok"
+# n: a forced refresh against an HTTP 500 leaves the followed trip alone in trouble (stale);
+# three members on, n comes back to it.
+press f "Faults of the embedded server"
+press 2 "⚠ FAULT consumer=HTTP 500"
+press r "Trip ID    trip-0017  (17 of 30)  ● stale"
+wait_for "Trips (30): 1 stale · 29 ok"
+tm send-keys -t e2e -l ']]]'
+wait_for "Trip ID    trip-0020  (20 of 30)  ● ok"
+press n "Trip ID    trip-0017  (17 of 30)  ● stale"
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 echo "e2e: ok"

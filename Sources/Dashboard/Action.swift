@@ -14,6 +14,11 @@ public enum Action: Equatable, Sendable {
     case faultsChanged([ProviderKind: FaultChoice])
     case message(String?)
     case fleet([ProviderKind: FleetSummary])
-    /// A fleet pane now follows member `index`, whose ID is `id`.
-    case following(ProviderKind, index: Int, id: String)
+    /// Each kind's member table as the aggregate made it (under the filter it names).
+    case fleetTables([ProviderKind: FleetTable])
+    /// A fleet pane now follows member `index`: its ID, cached token, last failure and fetching flag.
+    case following(ProviderKind, index: Int, member: MemberSnapshot)
+    /// The answer to `Effect.findMember`: the index of the member whose ID is `id`, nil when no
+    /// member has it. `from` is the member followed when the search began.
+    case memberFound(ProviderKind, id: String, index: Int?, from: Int)
 }

@@ -12,6 +12,8 @@ public enum Overlay: Equatable, Sendable {
     /// Typing an ID for the focused pane; `note` says why the last key was refused, or that the
     /// input is full.
     case input(String, note: String? = nil)
+    /// Typing the focused kind's fleet table filter (an ID substring), with the same notes.
+    case filter(String, note: String? = nil)
 }
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.
@@ -58,6 +60,8 @@ public struct DashboardState: Equatable, Sendable {
     public var message: String?
     /// Aggregate rows, present when a fleet runs.
     public var fleet: [ProviderKind: FleetSummary] = [:]
+    /// Each kind's member table in a fleet: its rows, filter and selection.
+    public var tables: [ProviderKind: MemberTable] = [:]
     public var quitting = false
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,

@@ -42,5 +42,10 @@ public enum Effect: Equatable, Sendable {
     case copyToClipboard(String)
     /// The detail pane of `kind` now follows fleet member `index`: answered with `.following`.
     case follow(ProviderKind, index: Int)
+    /// Which member of `kind` has the ID `id`: answered with `.memberFound`.
+    case findMember(ProviderKind, id: String, from: Int)
+    /// The table query: `kind`'s member table lists only IDs containing `filter` (empty: all).
+    /// Answered with `.fleetTables` made under it.
+    case setTableFilter(ProviderKind, String)
     case quit
 }

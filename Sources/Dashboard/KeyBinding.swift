@@ -15,6 +15,7 @@ public enum Command: Hashable, Sendable {
     case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
     case zoomIn, zoomOut, copyToken
+    case nextTrouble, previousTrouble, selectUp, selectDown, followSelected, filterTable
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -27,6 +28,8 @@ public struct KeyBinding: Sendable {
     public var command: Command
     /// Shown only when a fleet is running.
     public var fleetOnly = false
+    /// Hinted on the fleet table's border instead of the footer: it acts on the table.
+    public var inTable = false
 
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.tab], label: "Tab", hint: "Focus", help: "focus the other pane", command: .focusNext),
@@ -34,15 +37,22 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("R")], label: "R", hint: "Both", help: "force a token refresh for both panes", command: .refreshBoth),
         KeyBinding(keys: [.character("t")], label: "t", hint: "Trip", help: "switch the consumer to a new trip ID", command: .newTrip),
         KeyBinding(keys: [.character("v")], label: "v", hint: "Vehicle", help: "switch the driver to a new vehicle ID", command: .newVehicle),
-        KeyBinding(keys: [.character("i")], label: "i", hint: "ID", help: "type an ID for the focused pane", command: .typeID),
+        KeyBinding(keys: [.character("i")], label: "i", hint: "ID", help: "type an ID for the focused pane; in a fleet, follow it", command: .typeID),
         KeyBinding(keys: [.character("f")], label: "f", hint: "Faults", help: "fault menu of the embedded token server", command: .faultMenu),
         KeyBinding(keys: [.character("c")], label: "c", hint: "Clear", help: "clear every fault of the embedded token server", command: .clearFaults),
         KeyBinding(keys: [.character("x")], label: "x", hint: "Reveal", help: "reveal or redact tokens", command: .toggleReveal),
         KeyBinding(keys: [.character("y")], label: "y", hint: "Copy", help: "copy the focused token to the clipboard (OSC 52; redacted unless revealed)", command: .copyToken),
         KeyBinding(keys: [.character("p")], label: "p", hint: "Pause", help: "pause or resume the SDK update loop", command: .togglePause),
         KeyBinding(keys: [.character("T")], label: "T", hint: "Theme", help: "next theme", command: .nextTheme),
-        KeyBinding(keys: [.character("]"), .down], label: "]", hint: "Next", help: "follow the next trip/vehicle of the fleet in the focused pane", command: .nextFleetMember, fleetOnly: true),
-        KeyBinding(keys: [.character("["), .up], label: "[", hint: "Prev", help: "follow the previous trip/vehicle of the fleet in the focused pane", command: .previousFleetMember, fleetOnly: true),
+        // Pairs share a hint, and the footer and help show them as one: "]/[ Member".
+        KeyBinding(keys: [.character("]")], label: "]", hint: "Member", help: "follow the next / previous trip or vehicle of the fleet", command: .nextFleetMember, fleetOnly: true),
+        KeyBinding(keys: [.character("[")], label: "[", hint: "Member", help: "follow the previous trip or vehicle of the fleet", command: .previousFleetMember, fleetOnly: true),
+        KeyBinding(keys: [.character("n")], label: "n", hint: "Trouble", help: "follow the next / previous member in trouble", command: .nextTrouble, fleetOnly: true),
+        KeyBinding(keys: [.character("N")], label: "N", hint: "Trouble", help: "follow the previous member in trouble", command: .previousTrouble, fleetOnly: true),
+        KeyBinding(keys: [.up, .character("k")], label: "↑", hint: "Select", help: "fleet table: select the previous / next row", command: .selectUp, fleetOnly: true, inTable: true),
+        KeyBinding(keys: [.down, .character("j")], label: "↓", hint: "Select", help: "fleet table: select the next row", command: .selectDown, fleetOnly: true, inTable: true),
+        KeyBinding(keys: [.enter], label: "Enter", hint: "Follow", help: "fleet table: follow the selected member in the focused pane", command: .followSelected, fleetOnly: true, inTable: true),
+        KeyBinding(keys: [.character("/")], label: "/", hint: "Filter", help: "fleet table: show only IDs containing a text", command: .filterTable, fleetOnly: true, inTable: true),
         KeyBinding(keys: [.character("+"), .character("=")], label: "+", hint: "Zoom", help: "timelines: a shorter span (2, 10, 60 minutes)", command: .zoomIn),
         KeyBinding(keys: [.character("-")], label: "-", hint: "Out", help: "timelines: a longer span", command: .zoomOut),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
@@ -54,4 +64,21 @@ public struct KeyBinding: Sendable {
     }
 
     public static func visible(fleet: Bool) -> [KeyBinding] { table.filter { fleet || !$0.fleetOnly } }
+
+    /// Neighbours sharing a hint as one binding: labels joined with "/", keys together, the
+    /// first one's help (written to cover the pair). The footer, the table's border and the help
+    /// show pairs this way.
+    public static func paired(_ bindings: [KeyBinding]) -> [KeyBinding] {
+        var out: [KeyBinding] = []
+        for binding in bindings {
+            if var last = out.last, last.hint == binding.hint {
+                last.label += "/" + binding.label
+                last.keys += binding.keys
+                out[out.count - 1] = last
+            } else {
+                out.append(binding)
+            }
+        }
+        return out
+    }
 }

@@ -9,11 +9,13 @@ struct OverlayRenderer {
         switch state.overlay {
         case .none: return
         case .help:
-            let rows = KeyBinding.visible(fleet: state.isFleet).map { binding in
+            let rows = KeyBinding.paired(KeyBinding.visible(fleet: state.isFleet)).map { binding in
                 let keys = binding.keys.map(Self.name).joined(separator: " ")
                 return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }
-            panel(&canvas, title: "Keys", rows: rows + [("", .overlay), ("any key closes this help", .dim)])
+            // The closing hint gives way first on a short screen: every key stays listed.
+            let closing: [(String, StyleRole)] = rows.count + 4 <= canvas.height - 2 ? [("", .overlay), ("any key closes this help", .dim)] : []
+            panel(&canvas, title: "Keys", rows: rows + closing)
         case .faults(let selection, let scope):
             guard state.faultsAvailable else {
                 panel(&canvas, title: "Faults", rows: [
@@ -33,15 +35,25 @@ struct OverlayRenderer {
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text, let note):
             let noun = state.focus.idNoun
-            // A long ID shows its end, where the typing is.
-            let room = max(8, min(canvas.width - 4, 80) - 8 - noun.count - 5)
-            let shown = text.count > room ? "…" + text.suffix(room - 1) : text
-            panel(&canvas, title: "Switch \(noun)", rows: [
-                ("new \(noun): \(shown)█", .overlay),
-                (note ?? "", .warning),
-                ("Enter switches, Esc cancels, Ctrl-U clears; letters, digits, . _ -", .dim),
-            ])
+            // In a fleet the ID names a member to follow; alone, it is the pane's new ID.
+            if state[state.focus].memberCount > 1 {
+                prompt(&canvas, title: "Follow \(noun)", label: noun, text: text, note: note,
+                       hint: "Enter follows the member with this ID, Esc cancels, Ctrl-U clears")
+            } else {
+                prompt(&canvas, title: "Switch \(noun)", label: "new \(noun)", text: text, note: note,
+                       hint: "Enter switches, Esc cancels, Ctrl-U clears; letters, digits, . _ -")
+            }
+        case .filter(let text, let note):
+            prompt(&canvas, title: "Filter the \(Renderer.fleetNoun(state.focus)) table", label: "ID contains", text: text, note: note,
+                   hint: "Enter applies, Esc clears the filter, Ctrl-U clears the line")
         }
+    }
+
+    private func prompt(_ canvas: inout Canvas, title: String, label: String, text: String, note: String?, hint: String) {
+        // A long ID shows its end, where the typing is.
+        let room = max(8, min(canvas.width - 4, 80) - 8 - label.count - 1)
+        let shown = text.count > room ? "…" + text.suffix(room - 1) : text
+        panel(&canvas, title: title, rows: [("\(label): \(shown)█", .overlay), (note ?? "", .warning), (hint, .dim)])
     }
 
     private func panel(_ canvas: inout Canvas, title: String, rows: [(String, StyleRole)]) {

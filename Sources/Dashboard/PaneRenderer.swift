@@ -9,6 +9,8 @@ struct PaneRenderer {
     let pane: PaneState
 
     static let labelWidth = 11
+    /// Rows of a pane with its essentials: ID, token, expiry, checks, counters, in a border.
+    static let essentialHeight = 7
 
     private var focused: Bool { state.focus == pane.kind }
 

@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 import UICore
@@ -18,9 +19,10 @@ public enum PaneStatus: Equatable, Sendable {
     case paused
     /// The cached token's `exp` has passed: the SDKs would get a new one at their next call.
     case expired
-    /// No valid token, the last fetch failed, and the provider waits before asking again.
+    /// No valid token, the last fetch failed, and the provider waits before asking again (its
+    /// `backing_off` event says until when, and which failure in a row it was).
     case backingOff(retryIn: Int, attempt: Int)
-    /// No valid token and the last fetch failed.
+    /// No valid token and the last fetch failed; the provider asks again at the next call.
     case failing
 
     public init(_ pane: PaneState, now: Date, paused: Bool) {
@@ -66,8 +68,8 @@ public enum PaneStatus: Equatable, Sendable {
         switch self {
         case .ok: .ok
         case .waiting, .paused: .dim
-        case .fetching, .refreshing, .stale: .warning
-        case .expired, .failing, .backingOff: .error
+        case .fetching, .refreshing, .stale, .backingOff: .warning
+        case .expired, .failing: .error
         }
     }
 }

@@ -33,17 +33,26 @@ public enum Reducer {
         case .fleet(let summaries):
             state.fleet = summaries
             return []
-        case .following(let kind, let index, let id):
+        case .fleetTables(let tables):
+            for kind in state.kinds {
+                // A table made under a filter since changed would list the wrong members.
+                guard let table = tables[kind], table.filter == state.tables[kind, default: MemberTable()].filter else { continue }
+                state.tables[kind, default: MemberTable()].latest = table
+            }
+            return []
+        case .following(let kind, let index, let member):
             // An answer for a member the pane has moved on from (keys pressed in a row) is stale.
             guard state[kind].memberIndex == index else { return [] }
-            state[kind].id = id
-            state[kind].token = nil
-            state[kind].log = []
-            state[kind].history = []
-            state[kind].counters = ProviderCounters()
-            state[kind].fetchesPerMinute = [:]
-            state[kind].lastError = nil
+            state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
             return []
+        case .memberFound(let kind, let id, let index, let from):
+            // The user has followed another member since asking: that choice stands.
+            guard state[kind].memberIndex == from else { return [] }
+            guard let index else {
+                state.message = "\(kind.idNoun) \(id) is not in this fleet of \(state[kind].memberCount)"
+                return []
+            }
+            return follow(kind, index, &state)
         case .key(let key):
             return handle(key, &state)
         }
@@ -55,7 +64,7 @@ public enum Reducer {
         if case .click(let x, let y) = key {
             // A click on a pane focuses it (over an overlay, it does nothing).
             guard state.overlay == .none else { return [] }
-            if let frame = Renderer.paneFrames(state, width: state.screenWidth, height: state.screenHeight)
+            if let frame = Renderer.layout(state, width: state.screenWidth, height: state.screenHeight).panes
                 .first(where: { $0.contains(x: x, y: y) }) {
                 state.focus = frame.kind
             }
@@ -70,6 +79,8 @@ public enum Reducer {
             return handleFaultMenu(key, selection: selection, scope: scope, &state)
         case .input(let text, _):
             return handleInput(key, text: text, &state)
+        case .filter(let text, _):
+            return handleFilter(key, text: text, &state)
         }
         guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
         state.message = nil
@@ -132,9 +143,25 @@ public enum Reducer {
             let step = command == .nextFleetMember ? 1 : pane.memberCount - 1
             // The state owns which member is followed: it moves now, so every press counts even
             // before the first answer is back.
-            let index = (pane.memberIndex + step) % pane.memberCount
-            state[state.focus].memberIndex = index
-            return [.follow(state.focus, index: index)]
+            return follow(state.focus, (pane.memberIndex + step) % pane.memberCount, &state)
+        case .nextTrouble, .previousTrouble:
+            return followTrouble(forward: command == .nextTrouble, &state)
+        case .selectUp, .selectDown:
+            let table = state.tables[state.focus, default: MemberTable()]
+            let rows = table.rows
+            guard let at = table.selectedRow(in: rows) else { return [] }
+            let to = command == .selectDown ? min(rows.count - 1, at + 1) : max(0, at - 1)
+            state.tables[state.focus, default: MemberTable()].selected = rows[to].index
+        case .followSelected:
+            let table = state.tables[state.focus, default: MemberTable()]
+            let rows = table.rows
+            guard let at = table.selectedRow(in: rows) else {
+                state.message = "no \(state.focus.idNoun) in the table to follow"
+                return []
+            }
+            return follow(state.focus, rows[at].index, &state)
+        case .filterTable:
+            state.overlay = .filter(state.tables[state.focus]?.filter ?? "")
         case .quit:
             return quit(&state)
         }
@@ -144,6 +171,47 @@ public enum Reducer {
     private static func quit(_ state: inout DashboardState) -> [Effect] {
         state.quitting = true
         return [.quit]
+    }
+
+    /// The pane of `kind` follows member `index` from now on; its details are asked for.
+    private static func follow(_ kind: ProviderKind, _ index: Int, _ state: inout DashboardState) -> [Effect] {
+        state[kind].memberIndex = index
+        return [.follow(kind, index: index)]
+    }
+
+    /// The next (or previous) member in trouble after the followed one, in the table's order.
+    private static func followTrouble(forward: Bool, _ state: inout DashboardState) -> [Effect] {
+        let kind = state.focus
+        let table = state.tables[kind, default: MemberTable()]
+        let trouble = table.rows.filter { $0.status.isTrouble }
+        guard !trouble.isEmpty else {
+            let filtered = table.filter.isEmpty ? "" : " matching \"\(table.filter)\""
+            state.message = "no \(kind.idNoun) in trouble\(filtered)"
+            return []
+        }
+        let current = trouble.firstIndex { $0.index == state[kind].memberIndex }
+        let next = forward ? current.map { ($0 + 1) % trouble.count } ?? 0
+            : current.map { ($0 + trouble.count - 1) % trouble.count } ?? trouble.count - 1
+        state.tables[kind, default: MemberTable()].selected = trouble[next].index
+        return follow(kind, trouble[next].index, &state)
+    }
+
+    /// A fresh pane for a newly followed member, showing what its provider holds now: the cached
+    /// token (and its span on the timeline), the last failure, a fetch in flight.
+    private static func followed(_ member: MemberSnapshot, index: Int, count: Int, kind: ProviderKind, now: Date) -> PaneState {
+        var pane = PaneState(kind: kind, id: member.id)
+        pane.memberIndex = index
+        pane.memberCount = count
+        pane.token = member.token
+        pane.lastError = member.lastError
+        pane.fetching = member.fetching
+        if let token = member.token {
+            pane.timeline.record(Timeline.Span(from: token.jwt.issuedAt ?? token.receivedAt, to: token.expiresAt,
+                                               refreshAt: token.refreshAt, fingerprint: token.fingerprint), at: now)
+            pane.log = [LogEntry(time: now, event: "cached token", detail: "expires", latency: nil, level: .info,
+                                 at: token.expiresAt, fingerprint: token.fingerprint)]
+        }
+        return pane
     }
 
     private static func switchID(_ kind: ProviderKind, to id: String, _ state: inout DashboardState) -> [Effect] {
@@ -180,33 +248,70 @@ public enum Reducer {
         return []
     }
 
+    /// Typing in a prompt (an ID, a filter): the new text and note for an editing key, nil for any other.
+    private static func edit(_ key: Key, _ text: String) -> (text: String, note: String?)? {
+        switch key {
+        case .backspace:
+            return (String(text.dropLast()), nil)
+        case .character("\u{15}"): // Ctrl-U, as in a shell: clear the line.
+            return ("", nil)
+        case .character(let c):
+            if text.count >= idLimit { return (text, "at most \(idLimit) characters: \"\(c.printable)\" not added") }
+            if idCharacters.contains(c) { return (text + String(c), text.count + 1 == idLimit ? "\(idLimit) characters: the limit" : nil) }
+            // Fleet Engine takes IDs of letters, digits, dot, underscore and hyphen; anything
+            // else would be refused by the backend, so it is refused here, with the reason.
+            return (text, "\"\(c.printable)\" is not allowed in an ID (letters, digits, . _ - only)")
+        default:
+            return nil
+        }
+    }
+
     private static func handleInput(_ key: Key, text: String, _ state: inout DashboardState) -> [Effect] {
+        if let (text, note) = edit(key, text) {
+            state.overlay = .input(text, note: note)
+            return []
+        }
         switch key {
         case .escape:
             state.overlay = .none
-        case .backspace:
-            state.overlay = .input(String(text.dropLast()))
-        case .character("\u{15}"): // Ctrl-U, as in a shell: clear the line.
-            state.overlay = .input("")
         case .enter:
             state.overlay = .none
-            guard !text.isEmpty, text != state[state.focus].id else {
-                state.message = "\(state.focus.idNoun) unchanged (\(state[state.focus].id))"
+            let pane = state[state.focus]
+            guard !text.isEmpty, text != pane.id else {
+                state.message = pane.memberCount > 1 ? "following \(pane.id) already" : "\(state.focus.idNoun) unchanged (\(pane.id))"
                 return []
             }
-            return [.switchID(state.focus, text, member: state[state.focus].memberIndex)]
-        case .character(let c):
-            if text.count >= idLimit {
-                state.overlay = .input(text, note: "at most \(idLimit) characters: \"\(c.printable)\" not added")
-            } else if idCharacters.contains(c) {
-                state.overlay = .input(text + String(c), note: text.count + 1 == idLimit ? "\(idLimit) characters: the limit" : nil)
-            } else {
-                // Fleet Engine takes IDs of letters, digits, dot, underscore and hyphen; anything
-                // else would be refused by the backend, so it is refused here, with the reason.
-                state.overlay = .input(text, note: "\"\(c.printable)\" is not allowed in an ID (letters, digits, . _ - only)")
-            }
+            // In a fleet the ID names a member to follow; alone, it is the pane's new ID.
+            if pane.memberCount > 1 { return [.findMember(state.focus, id: text, from: pane.memberIndex)] }
+            return [.switchID(state.focus, text, member: pane.memberIndex)]
         default: break
         }
         return []
+    }
+
+    private static func handleFilter(_ key: Key, text: String, _ state: inout DashboardState) -> [Effect] {
+        if let (text, note) = edit(key, text) {
+            state.overlay = .filter(text, note: note)
+            return []
+        }
+        switch key {
+        case .escape:
+            state.overlay = .none
+            return applyFilter("", &state)
+        case .enter:
+            state.overlay = .none
+            return applyFilter(text, &state)
+        default:
+            return []
+        }
+    }
+
+    /// The focused kind's table is cut to `filter`; the aggregate is asked for rows under it.
+    private static func applyFilter(_ filter: String, _ state: inout DashboardState) -> [Effect] {
+        let kind = state.focus
+        guard state.tables[kind]?.filter ?? "" != filter else { return [] }
+        state.tables[kind, default: MemberTable()].filter = filter
+        state.tables[kind, default: MemberTable()].selected = nil
+        return [.setTableFilter(kind, filter)]
     }
 }

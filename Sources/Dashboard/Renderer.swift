@@ -30,7 +30,11 @@ public enum Renderer {
             top += drawFleetRows(state, &canvas, y: top)
         }
         let footer = footerRows(state, width: width)
-        for frame in paneFrames(state, width: width, height: height) {
+        let frames = layout(state, width: width, height: height)
+        if let table = frames.table {
+            MemberTableRenderer(state: state).draw(&canvas, x: table.x, y: table.y, width: table.width, height: table.height)
+        }
+        for frame in frames.panes {
             PaneRenderer(state: state, pane: state[frame.kind]).draw(&canvas, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         drawFooter(footer, &canvas)
@@ -38,23 +42,47 @@ public enum Renderer {
         return canvas
     }
 
-    /// Where each pane sits on a screen of this size: what `render` draws, and what a click hits.
-    public static func paneFrames(_ state: DashboardState, width: Int, height: Int) -> [PaneFrame] {
-        guard width >= compactWidth, height >= compactHeight else { return [] }
-        let top = 1 + (state.message == nil ? 0 : 1) + (state.isFleet ? 1 + state.kinds.count : 0)
+    /// Where the panes and, in a fleet, the focused kind's member table sit on a screen of this
+    /// size: what `render` draws, and what a click hits.
+    public static func layout(_ state: DashboardState, width: Int, height: Int) -> Layout {
+        guard width >= compactWidth, height >= compactHeight else { return Layout() }
+        var top = 1 + (state.message == nil ? 0 : 1) + (state.isFleet ? 1 + state.kinds.count : 0)
         let bottom = height - footerRows(state, width: width).count
-        if width < minimumWidth || height < minimumHeight || state.only != nil {
+        var result = Layout()
+        let single = width < minimumWidth || height < minimumHeight || state.only != nil
+        if state.isFleet {
+            let room = bottom - top
+            if single || (width < sideBySideWidth && room < tallStack) {
+                // Not enough height for two panes and a table: the focused pane, the table under it.
+                let paneHeight = max(PaneRenderer.essentialHeight, room / 2)
+                result.panes = [PaneFrame(kind: state.focus, x: 0, y: top, width: width, height: paneHeight)]
+                result.table = PaneFrame(kind: state.focus, x: 0, y: top + paneHeight, width: width, height: room - paneHeight)
+                return result
+            }
+            // A band across the top of the panes.
+            let band = min(14, max(6, room / 4 + 2))
+            result.table = PaneFrame(kind: state.focus, x: 0, y: top, width: width, height: band)
+            top += band
+        }
+        if single {
             // One pane, the focused one, with the room two would share.
-            return [PaneFrame(kind: state.focus, x: 0, y: top, width: width, height: bottom - top)]
-        }
-        if width >= sideBySideWidth {
+            result.panes = [PaneFrame(kind: state.focus, x: 0, y: top, width: width, height: bottom - top)]
+        } else if width >= sideBySideWidth {
             let left = width / 2
-            return [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: left, height: bottom - top),
-                    PaneFrame(kind: state.driver.kind, x: left, y: top, width: width - left, height: bottom - top)]
+            result.panes = [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: left, height: bottom - top),
+                            PaneFrame(kind: state.driver.kind, x: left, y: top, width: width - left, height: bottom - top)]
+        } else {
+            let upper = (bottom - top) / 2
+            result.panes = [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: width, height: upper),
+                            PaneFrame(kind: state.driver.kind, x: 0, y: top + upper, width: width, height: bottom - top - upper)]
         }
-        let upper = (bottom - top) / 2
-        return [PaneFrame(kind: state.consumer.kind, x: 0, y: top, width: width, height: upper),
-                PaneFrame(kind: state.driver.kind, x: 0, y: top + upper, width: width, height: bottom - top - upper)]
+        return result
+    }
+
+    public struct Layout: Equatable, Sendable {
+        public var panes: [PaneFrame] = []
+        /// The fleet's member table; its `kind` is the kind it lists.
+        public var table: PaneFrame?
     }
 
     public struct PaneFrame: Equatable, Sendable {
@@ -63,6 +91,10 @@ public enum Renderer {
 
         func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
     }
+
+    /// Below this many rows for the body, stacked panes and a fleet table do not all fit: the
+    /// table takes the place of the pane not focused.
+    static let tallStack = 30
 
     static func drawTooSmall(_ canvas: inout Canvas) {
         let lines = [
@@ -109,7 +141,7 @@ public enum Renderer {
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = KeyBinding.visible(fleet: state.isFleet).map { binding -> KeyBinding in
+        var bindings = KeyBinding.visible(fleet: state.isFleet).filter { !$0.inTable }.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }
@@ -129,6 +161,7 @@ public enum Renderer {
             }
             return rows
         }
+        bindings = KeyBinding.paired(bindings)
         while rows(bindings).count > 2,
               let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
             bindings.remove(at: drop)
@@ -154,32 +187,59 @@ public enum Renderer {
         return first.prefix(1).uppercased() + first.dropFirst()
     }
 
-    /// The aggregate rows of a fleet run; returns the rows used.
+    /// A kind's members in the plural, as the fleet rows and the table name them.
+    static func fleetNoun(_ kind: ProviderKind) -> String {
+        switch kind {
+        case .consumer: "trips"
+        case .driver: "vehicles"
+        case .deliveryConsumer: "shipments"
+        case .deliveryDriver: "delivery vans"
+        }
+    }
+
+    /// The fleet rows' columns: header, width, and whether the value is right-aligned.
+    static let fleetColumns: [(String, Int)] = [
+        ("fleet (60 s)", 13), ("SDKs", 6), ("req/s", 7), ("hit ratio", 9), ("errors", 6), ("err rate", 8),
+        ("p50 ms", 7), ("p99 ms", 7), ("refresh due", 11),
+    ] + MemberStatus.allCases.map { ($0.label, max(5, $0.label.count)) }
+
+    /// The aggregate rows of a fleet run; returns the rows used. Rates, ratios, errors and
+    /// latencies cover the last 60 s; the state counts are every member's now.
     static func drawFleetRows(_ state: DashboardState, _ canvas: inout Canvas, y: Int) -> Int {
-        let header = "fleet          SDKs    req/s   hit ratio  errors   p50 ms   p99 ms  expiring <60 s  following"
-        canvas.putTruncated(" " + header, x: 0, y: y, width: canvas.width, role: .title)
+        let headers = fleetColumns.enumerated().map { i, column in i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ") }
+        canvas.putTruncated(" " + headers.joined(separator: " "), x: 0, y: y, width: canvas.width, role: .title)
         for (row, kind) in state.kinds.enumerated() {
             let pane = state[kind]
             let s = state.fleet[kind]
-            let name = switch kind {
-            case .consumer: "trips"
-            case .driver: "vehicles"
-            case .deliveryConsumer: "shipments"
-            case .deliveryDriver: "delivery vans"
-            }
-            let cells = [
-                name.fitted(12),
-                String(pane.memberCount).leftPadded(6, with: " "),
-                (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–").leftPadded(8, with: " "),
-                Format.percent(s?.counters.hitRatio).leftPadded(11, with: " "),
-                String(s?.counters.errors ?? 0).leftPadded(7, with: " "),
-                (s?.p50LatencyMs.map { String(format: "%.1f", $0) } ?? "–").leftPadded(8, with: " "),
-                (s?.p99LatencyMs.map { String(format: "%.1f", $0) } ?? "–").leftPadded(8, with: " "),
-                String(s?.expiringWithinMinute ?? 0).leftPadded(15, with: " "),
-                "  \(pane.id) (\(pane.memberIndex + 1)/\(pane.memberCount))",
+            let errors = s?.window.errors ?? 0
+            var cells: [(String, StyleRole)] = [
+                (fleetNoun(kind), .text),
+                (String(pane.memberCount), .text),
+                (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–", .text),
+                (Format.percent(s?.window.hitRatio), .text),
+                // Coloured by the last minute only: an error long ago does not keep the row yellow.
+                (String(errors), errors > 0 ? .warning : .text),
+                (s?.errorRate.map { String(format: "%.1f%%", $0 * 100) } ?? "–", errors > 0 ? .warning : .text),
+                (s?.p50LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
+                (s?.p99LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
+                (String(s?.inRefreshMargin ?? 0), .text),
             ]
-            let role: StyleRole = (s?.counters.errors ?? 0) > 0 ? .warning : .text
-            canvas.putTruncated(" " + cells.joined(separator: " "), x: 0, y: y + 1 + row, width: canvas.width, role: role)
+            for status in MemberStatus.allCases {
+                let n = s?.states[status] ?? 0
+                cells.append((String(n), n > 0 ? status.role : .text))
+            }
+            var x = 1
+            let line = y + 1 + row
+            for (i, (text, role)) in cells.enumerated() {
+                let width = fleetColumns[i].1
+                let shown = i == 0 ? text.fitted(width) : text.leftPadded(width, with: " ")
+                guard x + width + (i == cells.count - 1 ? 0 : 1) <= canvas.width else {
+                    // What does not fit is cut with a mark, as a truncated line is.
+                    canvas.putTruncated(shown + " ", x: x, y: line, width: canvas.width - x, role: role)
+                    break
+                }
+                x += canvas.put(shown, x: x, y: line, role: role) + 1
+            }
         }
         return 3
     }

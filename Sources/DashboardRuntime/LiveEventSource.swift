@@ -4,7 +4,7 @@ import FleetAuth
 import Foundation
 
 /// The running providers as an event source: every provider event as an action, and in a fleet
-/// the aggregate rows once a second.
+/// the aggregate rows and each kind's member table once a second.
 public struct LiveEventSource: EventSource {
     private let events: AsyncStream<ProviderEvent>
     private let fleetEvents: AsyncStream<ProviderEvent>?
@@ -12,15 +12,29 @@ public struct LiveEventSource: EventSource {
     private let clock: any ProviderClock
     private let summaryInterval: Duration
 
-    /// Subscribes at once, before the providers start, so no early event is missed. `counts`
-    /// holds each kind's number of providers; with more than one of any, fleet rows are sent.
+    /// Subscribes at once, before the providers start, so no early event is missed. `members`
+    /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
+    /// member tables are sent, a row naming its member by that order.
+    public init(broadcaster: EventBroadcaster, members: [ProviderKind: [String]], clock: any ProviderClock = SystemClock(),
+                summaryInterval: Duration = .seconds(1)) {
+        let isFleet = members.values.contains { $0.count > 1 }
+        self.init(broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(members: members) : nil, clock: clock,
+                  summaryInterval: summaryInterval)
+    }
+
+    /// As above, with only each kind's number of providers: members are learnt from the events.
     public init(broadcaster: EventBroadcaster, counts: [ProviderKind: Int], clock: any ProviderClock = SystemClock(),
                 summaryInterval: Duration = .seconds(1)) {
-        events = broadcaster.subscribe(buffer: 1 << 16)
         let isFleet = counts.values.contains { $0 > 1 }
+        self.init(broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(counts: counts) : nil, clock: clock,
+                  summaryInterval: summaryInterval)
+    }
+
+    private init(broadcaster: EventBroadcaster, aggregate: FleetAggregate?, clock: any ProviderClock, summaryInterval: Duration) {
+        events = broadcaster.subscribe(buffer: 1 << 16)
         // The aggregator reads its own stream: a pane's reader that falls behind must not skew the fleet's numbers.
-        fleetEvents = isFleet ? broadcaster.subscribe(buffer: 1 << 17) : nil
-        aggregate = isFleet ? FleetAggregate(counts: counts) : nil
+        fleetEvents = aggregate == nil ? nil : broadcaster.subscribe(buffer: 1 << 17)
+        self.aggregate = aggregate
         self.clock = clock
         self.summaryInterval = summaryInterval
     }
@@ -36,11 +50,23 @@ public struct LiveEventSource: EventSource {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        inbox.send(.fleet(aggregate.summaries(now: clock.now())))
+                        // Made here, off the UI thread: the screen gets at most
+                        // `FleetTable.rowLimit` rows a kind, however large the fleet.
+                        let now = clock.now()
+                        inbox.send(.fleet(aggregate.summaries(now: now)))
+                        inbox.send(.fleetTables(aggregate.tables(now: now)))
                         try? await Task.sleep(for: summaryInterval)
                     }
                 }
             }
         }
+    }
+
+    /// The table query, set by `Effect.setTableFilter`: `kind`'s table lists only IDs containing
+    /// `filter` from now on. Answers with the tables made under it at once, not at the next second.
+    public func setTableFilter(_ filter: String, for kind: ProviderKind) -> [Action] {
+        guard let aggregate else { return [] }
+        aggregate.setFilter(filter, for: kind)
+        return [.fleetTables(aggregate.tables(now: clock.now()))]
     }
 }

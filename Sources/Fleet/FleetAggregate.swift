@@ -3,23 +3,43 @@ import Foundation
 import Synchronization
 
 /// Every kind's fleet statistics behind one lock: a collector records each provider event, a
-/// once-a-second reader summarises them for the dashboard's fleet rows.
+/// once-a-second reader summarises them for the dashboard's fleet rows and member tables.
 public final class FleetAggregate: Sendable {
-    // Guards the statistics; written by the collector task, read by the summariser.
+    // Guards the statistics; written by the collector task, read by the summariser and by the
+    // effect that sets a filter.
     private let stats: Mutex<[ProviderKind: FleetStatistics]>
+    // Guards the table query: each kind's ID filter, set by an effect when the user applies one,
+    // read by whoever makes the tables. Its own lock, so setting it never waits for a summary.
+    private let filters = Mutex<[ProviderKind: String]>([:])
     private let counts: [ProviderKind: Int]
 
-    /// One entry per kind with its number of providers; events of any other kind are not counted.
+    /// One entry per kind with its members' IDs in their SDKs' order (a member's index is its
+    /// SDK's); events of any other kind are not counted.
+    public init(members: [ProviderKind: [String]]) {
+        counts = members.mapValues(\.count)
+        stats = Mutex(members.mapValues { FleetStatistics(ids: $0) })
+    }
+
+    /// One entry per kind with its number of providers, IDs learnt from the events.
     public init(counts: [ProviderKind: Int]) {
         self.counts = counts
-        stats = Mutex(Dictionary(uniqueKeysWithValues: counts.keys.map { ($0, FleetStatistics()) }))
+        stats = Mutex(counts.mapValues { FleetStatistics(capacity: $0) })
     }
 
     public func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
 
     public func summaries(now: Date) -> [ProviderKind: FleetSummary] {
-        stats.withLock { all in
-            all.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key] ?? 0) }
-        }
+        stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key] ?? 0) } }
+    }
+
+    /// Each kind's member table under its current filter: the rows the dashboard's table shows.
+    public func tables(now: Date) -> [ProviderKind: FleetTable] {
+        let filters = filters.withLock { $0 }
+        return stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: filters[$1.key] ?? "") } }
+    }
+
+    /// The table query: `kind`'s table lists only IDs containing `filter` from now on.
+    public func setFilter(_ filter: String, for kind: ProviderKind) {
+        filters.withLock { $0[kind] = filter }
     }
 }

@@ -4,88 +4,214 @@ import Foundation
 /// What the fleet rows of the dashboard show, computed at one instant.
 public struct FleetSummary: Sendable, Equatable {
     public var providers: Int
+    /// Requests per second over the last minute (over the time since the first event, if shorter).
     public var requestsPerSecond: Double
+    /// Since the start.
     public var counters: ProviderCounters
+    /// Requests, hits and errors of the last 60 s: the hit ratio, error rate and the errors
+    /// column's colour read these, so one error does not colour the row for ever.
+    public var window: ProviderCounters
+    /// Fetch latency percentiles over the last 60 s.
     public var p50LatencyMs: Double?
     public var p99LatencyMs: Double?
-    public var expiringWithinMinute: Int
+    /// Members whose valid token is inside its refresh margin (the provider's refresh point passed).
+    public var inRefreshMargin: Int
+    /// Members by status; every member is counted, those without events as `noToken`.
+    public var states: [MemberStatus: Int]
 
-    public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, p50LatencyMs: Double?,
-                p99LatencyMs: Double?, expiringWithinMinute: Int) {
+    public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, window: ProviderCounters = ProviderCounters(),
+                p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:]) {
         self.providers = providers
         self.requestsPerSecond = requestsPerSecond
         self.counters = counters
+        self.window = window
         self.p50LatencyMs = p50LatencyMs
         self.p99LatencyMs = p99LatencyMs
-        self.expiringWithinMinute = expiringWithinMinute
+        self.inRefreshMargin = inRefreshMargin
+        self.states = states
     }
+
+    /// Errors per request over the last 60 s; nil without a request.
+    public var errorRate: Double? { window.requests == 0 ? nil : Double(window.errors) / Double(window.requests) }
 }
 
-/// Aggregates the events of many providers of one kind in bounded memory: a 10 s window of
-/// request counts, the last 2,048 fetch latencies, and one expiry per provider.
+/// Aggregates the events of many providers of one kind in bounded memory: per-second buckets of
+/// the last 60 s (requests, hits, errors, and up to `latencySamplesPerSecond` fetch latencies each),
+/// and per member a `MemberRecord` (expiry, failures, requests) with its ID and last error's text
+/// beside it, renamed in place when its ID changes: about 100 bytes a member, plus its error.
 public struct FleetStatistics: Sendable {
-    public static let window = 10
-    public static let latencySamples = 2048
+    /// Seconds the windowed figures cover.
+    public static let window = 60
+    /// Latencies kept per second (a uniform sample of that second's fetches beyond it).
+    public static let latencySamplesPerSecond = 512
+    /// Members kept when the IDs are not given up front.
+    public static let defaultCapacity = 20_000
+    /// Failure texts are kept to this many characters: 20,000 members stay small.
+    static let errorLimit = 300
+
+    /// One second of the window.
+    private struct Second {
+        var second: Int
+        var requests = 0, hits = 0, errors = 0
+        var latencies: [Double] = []
+        /// Fetches seen this second, for the reservoir sample.
+        var fetched = 0
+    }
 
     public private(set) var counters = ProviderCounters()
-    private var buckets: [Int] = Array(repeating: 0, count: FleetStatistics.window)
-    private var bucketSecond: Int?
-    private var latencies: [Double] = []
-    private var latencyCursor = 0
-    private var expiries: [String: Date] = [:]
+    private var seconds: [Second] = Array(repeating: Second(second: Int.min), count: FleetStatistics.window)
+    private var newestSecond = Int.min
+    private var firstSecond: Int?
+    /// Each member's record, ID and last failure's text (redacted, as its event carried it), by index.
+    private var members: [MemberRecord] = []
+    private var memberIDs: [String] = []
+    private var lastErrors: [String?] = []
+    private var indexByID: [String: Int] = [:]
+    /// With the IDs given, only they are members (a member's index is its SDK's); without, the
+    /// first `capacity` IDs seen become members in the order they appear.
+    private let adopts: Bool
+    private let capacity: Int
+    private let backoff: BackoffPolicy
+    /// A fixed-seed generator for the latency sample: the same events give the same figures.
+    private var sampleState: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    public init() {}
+    /// `ids` are the members in their SDKs' order; `backoff` is the providers' policy, replayed
+    /// to tell a member backing off from one failing.
+    public init(ids: [String] = [], capacity: Int = FleetStatistics.defaultCapacity, backoff: BackoffPolicy = BackoffPolicy()) {
+        adopts = ids.isEmpty
+        self.capacity = adopts ? capacity : ids.count
+        self.backoff = backoff
+        members = Array(repeating: MemberRecord(), count: ids.count)
+        memberIDs = ids
+        lastErrors = Array(repeating: nil, count: ids.count)
+        indexByID = Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public var memberCount: Int { members.count }
 
     public mutating func record(_ event: ProviderEvent) {
+        let before = counters
         counters.record(event)
-        switch event.kind {
-        case .fetchStarted:
-            advance(to: event.time)
-            buckets[Self.second(event.time) % Self.window] += 1
-        case .fetched(let token, let latency):
-            addLatency(latency * 1000)
-            expiries[event.id] = token.expiresAt
-        case .cacheDropped, .expired:
-            expiries[event.id] = nil
-        case .idChanged(let from, _):
-            if let from { expiries[from] = nil }
-        default: break
+        let second = Self.second(event.time)
+        if let slot = slot(for: second) {
+            seconds[slot].requests += counters.requests - before.requests
+            seconds[slot].hits += counters.hits - before.hits
+            seconds[slot].errors += counters.errors - before.errors
+            if case .fetched(_, let latency) = event.kind { sample(latency * 1000, slot) }
+        }
+        if case .idChanged(let from, let to) = event.kind {
+            // A new ID in the same SDK: a new member, in the same place.
+            if let from, let index = indexByID.removeValue(forKey: from) {
+                members[index] = MemberRecord()
+                memberIDs[index] = to
+                lastErrors[index] = nil
+                indexByID[to] = index
+            }
+            return
+        }
+        guard let index = indexByID[event.id] ?? adopt(event) else { return }
+        members[index].record(event)
+        if case .fetchFailed(let error, _) = event.kind {
+            if case .superseded = error { return }
+            let text = error.description
+            lastErrors[index] = text.count > Self.errorLimit ? String(text.prefix(Self.errorLimit - 1)) + "…" : text
         }
     }
 
-    public func summary(now: Date, providers: Int) -> FleetSummary {
-        var copy = self
-        copy.advance(to: now)
-        let sorted = latencies.sorted()
+    public func summary(now: Date, providers: Int? = nil) -> FleetSummary {
+        let nowSecond = Self.second(now)
+        var window = ProviderCounters()
+        var latencies: [Double] = []
+        for s in seconds where s.second > nowSecond - Self.window && s.second <= nowSecond {
+            window.requests += s.requests
+            window.hits += s.hits
+            window.errors += s.errors
+            latencies += s.latencies
+        }
+        latencies.sort()
+        var counts = [Int](repeating: 0, count: MemberStatus.allCases.count)
+        var inMargin = 0
+        for member in members {
+            counts[member.status(at: now, backoff: backoff).rawValue] += 1
+            if member.inRefreshMargin(at: now) { inMargin += 1 }
+        }
+        var states: [MemberStatus: Int] = [:]
+        for status in MemberStatus.allCases where counts[status.rawValue] > 0 { states[status] = counts[status.rawValue] }
+        let providers = providers ?? members.count
+        // Members no event has named yet hold no token.
+        if providers > members.count { states[.noToken, default: 0] += providers - members.count }
+        let span = firstSecond.map { min(Self.window, max(1, nowSecond - $0 + 1)) } ?? Self.window
         return FleetSummary(
             providers: providers,
-            requestsPerSecond: Double(copy.buckets.reduce(0, +)) / Double(Self.window),
+            requestsPerSecond: Double(window.requests) / Double(span),
             counters: counters,
-            p50LatencyMs: Percentile.nearestRank(0.50, of: sorted),
-            p99LatencyMs: Percentile.nearestRank(0.99, of: sorted),
-            expiringWithinMinute: expiries.values.reduce(0) { n, exp in
-                let left = exp.timeIntervalSince(now)
-                return n + (left > 0 && left <= 60 ? 1 : 0)
-            })
+            window: window,
+            p50LatencyMs: Percentile.nearestRank(0.50, of: latencies),
+            p99LatencyMs: Percentile.nearestRank(0.99, of: latencies),
+            inRefreshMargin: inMargin,
+            states: states)
+    }
+
+    /// The members whose ID contains `filter` (ignoring case), trouble first (failing, backing
+    /// off, expired, no token, by index within each; then stale and ok, each by soonest expiry),
+    /// at most `limit` rows.
+    public func table(now: Date, filter: String = "", limit: Int = FleetTable.rowLimit) -> FleetTable {
+        let needle = FleetTable.needle(filter)
+        var keys: [(rank: Int, expiry: Double, index: Int, status: MemberStatus)] = []
+        keys.reserveCapacity(members.count)
+        for (index, member) in members.enumerated() where needle.isEmpty || FleetTable.matches(memberIDs[index], needle: needle) {
+            let status = member.status(at: now, backoff: backoff)
+            // Those holding a token (stale, ok) by soonest expiry; the troubles by index, so they stay put.
+            let expiry = status >= .stale ? member.expiresAt?.timeIntervalSince1970 ?? .infinity : 0
+            keys.append((status.rawValue, expiry, index, status))
+        }
+        keys.sort { ($0.rank, $0.expiry, $0.index) < ($1.rank, $1.expiry, $1.index) }
+        let rows = keys.prefix(limit).map { key in
+            let member = members[key.index]
+            return FleetMemberRow(index: key.index, id: memberIDs[key.index], status: key.status, expiresAt: member.expiresAt,
+                                  lastError: lastErrors[key.index], requests: member.requests)
+        }
+        return FleetTable(filter: filter, rows: rows, matching: keys.count)
     }
 
     private static func second(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
 
-    /// Zeroes the buckets of seconds that passed without a request.
-    private mutating func advance(to date: Date) {
-        let now = Self.second(date)
-        guard let last = bucketSecond else { bucketSecond = now; return }
-        guard now > last else { return }
-        for s in (last + 1)...min(now, last + Self.window) { buckets[s % Self.window] = 0 }
-        bucketSecond = now
+    /// The bucket of `second`, emptied first when it last held an older second; nil for a second
+    /// already out of the window (a late event).
+    private mutating func slot(for second: Int) -> Int? {
+        if firstSecond == nil { firstSecond = second }
+        if second > newestSecond { newestSecond = second }
+        guard second > newestSecond - Self.window else { return nil }
+        let slot = ((second % Self.window) + Self.window) % Self.window
+        if seconds[slot].second != second { seconds[slot] = Second(second: second) }
+        return slot
     }
 
-    private mutating func addLatency(_ ms: Double) {
-        if latencies.count < Self.latencySamples {
-            latencies.append(ms)
-        } else {
-            latencies[latencyCursor] = ms
-            latencyCursor = (latencyCursor + 1) % Self.latencySamples
+    /// Reservoir sampling within the second: every fetch of it equally likely to be kept.
+    private mutating func sample(_ ms: Double, _ slot: Int) {
+        seconds[slot].fetched += 1
+        if seconds[slot].latencies.count < Self.latencySamplesPerSecond {
+            seconds[slot].latencies.append(ms)
+            return
         }
+        sampleState ^= sampleState << 13
+        sampleState ^= sampleState >> 7
+        sampleState ^= sampleState << 17
+        let pick = Int(sampleState % UInt64(seconds[slot].fetched))
+        if pick < Self.latencySamplesPerSecond { seconds[slot].latencies[pick] = ms }
+    }
+
+    /// Without IDs given: an ID a provider is using becomes a member while there is room.
+    private mutating func adopt(_ event: ProviderEvent) -> Int? {
+        guard adopts, members.count < capacity else { return nil }
+        switch event.kind {
+        case .fetchStarted, .fetched, .cacheHit: break
+        default: return nil
+        }
+        members.append(MemberRecord())
+        memberIDs.append(event.id)
+        lastErrors.append(nil)
+        indexByID[event.id] = members.count - 1
+        return members.count - 1
     }
 }

@@ -13,12 +13,28 @@ public protocol SDKGroup: Actor {
     func forceRefresh(at index: Int) async
     nonisolated func setPaused(_ paused: Bool)
     func run(interval: Double, callers: Int) async
+    /// Member `index`'s ID and its provider's cached token, last failure and whether it is fetching.
+    func member(at index: Int) async -> MemberSnapshot
+    /// The index of the member whose current ID is `id`, if any.
+    func index(of id: String) -> Int?
     /// The SDKs holding no token valid at `now`, with the last failure if there was one.
     func withoutValidToken(at now: Date) async -> [(kind: ProviderKind, id: String, lastError: String?)]
 }
 
 extension SimulatedSDKs: SDKGroup {
     public nonisolated var kind: ProviderKind { Context.kind }
+
+    public func member(at index: Int) async -> MemberSnapshot {
+        // The ID first: the awaits below let a switch run in between, and its token is dropped then.
+        let id = self.id(at: index)
+        let provider = providers[index]
+        let token = await provider.cachedToken
+        let failure = await provider.lastFailure
+        let fetching = await provider.isFetching
+        return MemberSnapshot(id: id, token: token, lastError: failure?.description, fetching: fetching)
+    }
+
+    public func index(of id: String) -> Int? { (0..<count).first { self.id(at: $0) == id } }
 
     public func forceRefresh(at index: Int) async {
         guard providers.indices.contains(index) else { return }

@@ -51,6 +51,13 @@ enum RenderBenchmark {
             unchanged.forEachChangedRun(since: unchangedCopy) { _, _, _ in runs += 1 }
             return unchanged
         }
+        // The member tables, made once a second off the UI thread: sorted and cut to 500 rows a kind.
+        var tables: [ProviderKind: FleetTable] = [:]
+        let tableTime = time { () -> Canvas in
+            tables = stats.reduce(into: [ProviderKind: FleetTable]()) { $0[$1.key] = $1.value.table(now: now) }
+            return previous
+        }
+        _ = Reducer.reduce(&fleet, .fleetTables(tables))
         let fleetTime = time { () -> Canvas in
             let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: 10_000) }
             _ = Reducer.reduce(&fleet, .fleet(summaries))
@@ -61,10 +68,12 @@ enum RenderBenchmark {
             ("two-pane 160x48 frame: render + diff", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"),
             ("unchanged frame: diff, nothing to draw", us(unchangedTime)),
             ("fleet frame, 20,000 providers", "\(us(fleetTime))  (\(String(format: "%.1f", fleetTime / floor))x baseline)"),
+            ("fleet tables, 20,000 members (once a second)", us(tableTime)),
         ])
         BenchReport.figure("render_frame_us", value: singleTime * 1e6, unit: "us", baseline: floor * 1e6)
         BenchReport.figure("unchanged_frame_us", value: unchangedTime * 1e6, unit: "us", baseline: floor * 1e6)
         BenchReport.figure("fleet_frame_us", value: fleetTime * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_tables_us", value: tableTime * 1e6, unit: "us", baseline: floor * 1e6)
         if runs == -1 { print("") }
     }
 

@@ -75,8 +75,9 @@ struct DashboardCommand: AsyncParsableCommand {
         state.updateInterval = backend.updateInterval
         state.only = backend.only
         let inbox = ActionInbox()
-        let source = LiveEventSource(broadcaster: session.events, counts: [
-            session.consumers.kind: await session.consumers.count, session.drivers.kind: await session.drivers.count,
+        // The IDs the groups were made with, in their order: the fleet table names members by it.
+        let source = LiveEventSource(broadcaster: session.events, members: [
+            session.consumers.kind: backend.initialIDs(session.consumers.kind), session.drivers.kind: backend.initialIDs(session.drivers.kind),
         ])
         let events = Task { await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
@@ -92,7 +93,7 @@ struct DashboardCommand: AsyncParsableCommand {
             terminated.withLock { $0 = true }
             inbox.wake()
         }
-        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog), inbox: inbox)
+        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source), inbox: inbox)
         let initial = state
         let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {

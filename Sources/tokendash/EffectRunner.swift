@@ -11,6 +11,8 @@ import TokenServer
 struct EffectRunner: EffectPerformer {
     let session: BackendSession
     let catalog: ThemeCatalog
+    /// The event source, whose fleet aggregate takes the member tables' filters.
+    let events: LiveEventSource
 
     func perform(_ effect: Effect) async -> [Action] {
         switch effect {
@@ -38,7 +40,11 @@ struct EffectRunner: EffectPerformer {
             session.drivers.setPaused(paused)
             return []
         case .follow(let kind, let index):
-            return [.following(kind, index: index, id: await session.group(kind.role).id(at: index))]
+            return [.following(kind, index: index, member: await session.group(kind.role).member(at: index))]
+        case .findMember(let kind, let id, let from):
+            return [.memberFound(kind, id: id, index: await session.group(kind.role).index(of: id), from: from)]
+        case .setTableFilter(let kind, let filter):
+            return events.setTableFilter(filter, for: kind)
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
         case .quit, .copyToClipboard:

@@ -1,5 +1,6 @@
 import Dashboard
 @testable import DashboardRuntime
+import Fleet
 import FleetAuth
 import Foundation
 import Synchronization
@@ -94,7 +95,7 @@ import UICore
 
     @Test func effectsCarryTheFollowedMemberAndTheirAnswersWakeTheLoop() {
         let rig = Rig(script: [.character("]"), .character("]"), .character("r")], trips: 5, answer: { effect in
-            if case .follow(let kind, let index) = effect { return [.following(kind, index: index, id: "trip-000\(index + 1)")] }
+            if case .follow(let kind, let index) = effect { return [.following(kind, index: index, member: MemberSnapshot(id: "trip-000\(index + 1)"))] }
             return []
         })
         #expect(rig.loop.step())

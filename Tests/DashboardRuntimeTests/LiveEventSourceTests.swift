@@ -55,4 +55,40 @@ import Testing
         #expect(rows?[.consumer]?.providers == 3)
         #expect(rows?[.driver]?.providers == 1)
     }
+
+    /// Member tables come with the rows, made under the filter the effect set; a filter searches
+    /// every member, not just the rows sent before.
+    @Test func aFleetGetsMemberTablesAndAFilterReachesTheAggregate() async throws {
+        let broadcaster = EventBroadcaster()
+        let clock = ManualClock(Self.t0)
+        let trips = (1...600).map { "trip-\($0)" }
+        let source = LiveEventSource(broadcaster: broadcaster, members: [.consumer: trips, .driver: ["vehicle-1"]], clock: clock,
+                                     summaryInterval: .milliseconds(10))
+        let inbox = ActionInbox()
+        let task = Task { await source.run(into: inbox) }
+        broadcaster.publish(ProviderEvent(time: Self.t0, provider: .consumer, id: "trip-600",
+                                          kind: .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01)))
+        func tables(_ actions: [Action]) -> [[ProviderKind: FleetTable]] {
+            actions.compactMap { if case .fleetTables(let t) = $0 { t } else { nil } }
+        }
+        let seen = await collect(inbox) { tables($0).contains { $0[.consumer]?.rows.first?.id == "trip-600" } }
+        let first = try #require(tables(seen).last?[.consumer])
+        #expect(first.matching == 600)
+        #expect(first.rows.count == FleetTable.rowLimit, "capped, trouble first")
+        #expect(first.rows.first?.index == 599 && first.rows.first?.status == .backingOff)
+        // The answer to the effect comes at once, made under the new filter, over all 600.
+        let answer = source.setTableFilter("-59", for: .consumer)
+        guard case .fleetTables(let filtered)? = answer.first, let table = filtered[.consumer] else {
+            Issue.record("no tables in \(answer)")
+            return
+        }
+        #expect(table.filter == "-59")
+        #expect(table.rows.map(\.id) == ["trip-59"] + (590...599).map { "trip-\($0)" })
+        #expect(filtered[.driver]?.filter == "", "the other kind's table is unfiltered")
+        // And so are the tables of every second after.
+        _ = inbox.drain()
+        let later = await collect(inbox) { !tables($0).isEmpty }
+        #expect(tables(later).last?[.consumer]?.filter == "-59")
+        task.cancel()
+    }
 }

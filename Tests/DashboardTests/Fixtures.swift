@@ -20,8 +20,8 @@ enum Fixtures {
                             receivedAt: issued, jwt: decoded, findings: findings)
     }
 
-    static func state(trips: Int = 1, vehicles: Int = 1) -> DashboardState {
-        var s = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: t0,
+    static func state(trips: Int = 1, vehicles: Int = 1, consumerID: String = "trip-0001", driverID: String = "vehicle-0001") -> DashboardState {
+        var s = DashboardState(consumerID: consumerID, driverID: driverID, now: t0,
                                backend: "embedded on 127.0.0.1:40123", faultsAvailable: true,
                                themeNames: ["default", "high-contrast", "light", "mono"],
                                refreshMargin: 300, trips: trips, vehicles: vehicles)

@@ -1,5 +1,6 @@
 @testable import Dashboard
 @testable import UICore
+import Fleet
 import FleetAuth
 import Foundation
 import Testing
@@ -87,6 +88,25 @@ import Testing
     @Test(arguments: [(160, 48), (80, 24)])
     func aFleet(_ width: Int, _ height: Int) throws { try check("fleet", Self.fleet(), width, height) }
 
+    /// The member table with members in every state, trouble first.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theFleetTable(_ width: Int, _ height: Int) throws { try check("fleet-table", FleetFixtures.state(), width, height) }
+
+    /// Filtered to IDs containing "0004" (the aggregate's answer applied), the third row selected.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theFleetTableFiltered(_ width: Int, _ height: Int) throws {
+        var state = Self.with(FleetFixtures.state(), keys: [.character("/"), .character("0"), .character("0"), .character("0"), .character("4"), .enter])
+        Fixtures.apply(&state, FleetFixtures.tables(filter: "0004"))
+        try check("fleet-filtered", Self.with(state, keys: [.down, .down]), width, height)
+    }
+
+    @Test func theFilterPrompt() throws {
+        try check("fleet-filter-prompt", Self.with(FleetFixtures.state(), keys: [.character("/"), .character("0"), .character("4")]), 80, 24)
+    }
+
+    /// Every key of a fleet run listed at the minimum size.
+    @Test func theFleetHelp() throws { try check("fleet-help", Self.with(FleetFixtures.state(), keys: [.character("?")]), 80, 24) }
+
     @Test(arguments: [(160, 48), (80, 24)])
     func theFaultMenu(_ width: Int, _ height: Int) throws {
         try check("faults", Self.with(Fixtures.running(), keys: [.character("f"), .down]), width, height)
@@ -131,7 +151,10 @@ import Testing
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(17)))
         case "failing":
             state = Fixtures.state()
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
+            for i in 0..<3 {
+                Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0), at: Double(i)))
+            }
+            Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(name == "failing" ? 6 : 3)))
         default:
             state = Fixtures.state()
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .noToken)))

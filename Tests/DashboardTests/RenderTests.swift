@@ -183,6 +183,10 @@ import Testing
         var fresh = Fixtures.state()
         Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
         #expect(Fixtures.text(fresh).contains("Token      none: backend unreachable at http://x: connection refused"))
+        // The provider says it waits out its backoff (1 s after one failure), then asks at the next call.
+        Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(1), attempt: 1)))
+        #expect(Fixtures.text(fresh).contains("trip-0001  ● backing off · retry in 1 s (attempt 1)"))
+        Fixtures.apply(&fresh, .tick(Fixtures.t0.addingTimeInterval(2)))
         #expect(Fixtures.text(fresh).contains("trip-0001  ● failing"))
     }
 
@@ -210,12 +214,12 @@ import Testing
         stats.requestsPerSecond = 133.4
         Fixtures.apply(&state, .fleet([.consumer: stats, .driver: stats]))
         let lines = Renderer.render(state, width: 160, height: 48).lines
-        #expect(lines[1].contains("fleet          SDKs    req/s   hit ratio  errors   p50 ms   p99 ms  expiring <60 s  following"))
-        #expect(lines[2].contains("trips         10000    133.4         97%"))
-        #expect(lines[2].contains("trip-0001 (1/10000)"))
+        #expect(lines[1].contains("fleet (60 s)    SDKs   req/s hit ratio errors err rate  p50 ms  p99 ms refresh due"))
+        #expect(lines[2].contains("trips          10000   133.4       97%      0     0.0%     4.2    31.5          12"))
         #expect(lines[3].hasPrefix(" vehicles"))
-        #expect(lines[4].contains("Consumer (trip token)"))
-        #expect(lines[47].contains("] Next") && lines[47].contains("[ Prev"))
+        #expect(lines[4].contains("Trips (10000)"), "the focused kind's table")
+        #expect(lines.contains { $0.contains("Consumer (trip token)") })
+        #expect(lines[47].contains("]/[ Member") && lines[47].contains("n/N Trouble"))
     }
 
     @Test func wideCharactersCannotBreakTheGrid() {
@@ -230,8 +234,10 @@ enum ProviderCountersFixture {
         var counters = ProviderCounters()
         counters.hits = 97
         counters.requests = 3
-        return FleetSummary(providers: providers, requestsPerSecond: 0, counters: counters, p50LatencyMs: 4.2,
-                                 p99LatencyMs: 31.5, expiringWithinMinute: 12)
+        var window = counters
+        window.errors = 0
+        return FleetSummary(providers: providers, requestsPerSecond: 0, counters: counters, window: window, p50LatencyMs: 4.2,
+                            p99LatencyMs: 31.5, inRefreshMargin: 12)
     }
 }
 

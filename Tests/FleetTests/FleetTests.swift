@@ -45,24 +45,39 @@ import Watch
         return event(.fetched(token, latency: latency), id: id, at: offset)
     }
 
-    @Test func countsRatesLatenciesAndExpiries() throws {
+    @Test func countsRatesLatenciesAndTheRefreshMargin() throws {
         var stats = FleetStatistics()
         for i in 0..<20 { stats.record(event(.fetchStarted(reason: .noToken), id: "trip-\(i)", at: Double(i) * 0.5)) }
-        for i in 0..<100 { stats.record(try fetched(id: "trip-\(i)", expiresIn: i < 30 ? 50 : 300, latency: Double(i + 1) / 1000, at: 9)) }
+        for i in 0..<100 {
+            var token = try fetched(id: "trip-\(i)", expiresIn: i < 30 ? 50 : 300, latency: Double(i + 1) / 1000, at: 9)
+            if case .fetched(var t, let latency) = token.kind {
+                // The provider's refresh point, a minute before expiry: the first 30 are past it.
+                t.refreshAt = t.expiresAt.addingTimeInterval(-60)
+                token.kind = .fetched(t, latency: latency)
+            }
+            stats.record(token)
+        }
         for _ in 0..<60 { stats.record(event(.cacheHit(expiresAt: t0), at: 9)) }
         stats.record(event(.fetchFailed(.timeout(seconds: 10), latency: 10), at: 9))
         stats.record(event(.fetchFailed(.superseded(requested: "a", current: "b"), latency: 0), at: 9))
         let summary = stats.summary(now: t0.addingTimeInterval(9.5), providers: 100)
-        #expect(summary.requestsPerSecond == 2.0)
+        #expect(summary.requestsPerSecond == 2.0, "20 requests over the 10 s since the first")
         #expect(summary.counters.requests == 20)
         #expect(summary.counters.hits == 60)
         #expect(summary.counters.errors == 1, "a superseded response is not a backend error")
+        #expect(summary.window == summary.counters, "all of it within the minute")
         #expect(summary.counters.hitRatio == 0.75)
+        #expect(summary.errorRate == 0.05)
         #expect(summary.p50LatencyMs == 50)
         #expect(summary.p99LatencyMs == 99)
-        #expect(summary.expiringWithinMinute == 30)
-        // Ten seconds later the window has emptied.
-        #expect(stats.summary(now: t0.addingTimeInterval(30), providers: 100).requestsPerSecond == 0)
+        #expect(summary.inRefreshMargin == 30)
+        #expect(summary.states[.ok] == 99 && summary.states[.stale] == 1, "trip-1 failed after its token came")
+        // A minute later the window has emptied; the totals stay.
+        let later = stats.summary(now: t0.addingTimeInterval(70), providers: 100)
+        #expect(later.requestsPerSecond == 0)
+        #expect(later.window == ProviderCounters())
+        #expect(later.counters.requests == 20)
+        #expect(later.p50LatencyMs == nil)
     }
 }
 

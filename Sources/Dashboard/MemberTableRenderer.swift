@@ -1,0 +1,108 @@
+import Fleet
+import FleetAuth
+import Foundation
+import UICore
+
+/// The focused kind's fleet table: each member's ID, state, time to expiry, requests and last
+/// error, trouble first; the selected row highlighted, the followed member marked `▶`, the
+/// table's keys on its lower border.
+struct MemberTableRenderer {
+    let state: DashboardState
+
+    static let stateWidth = MemberStatus.allCases.map(\.label.count).max() ?? 11
+    static let expiresWidth = 12
+    static let requestsWidth = 8
+
+    func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int, height: Int) {
+        guard width >= 20, height >= 4 else { return }
+        let kind = state.focus
+        let table = state.tables[kind] ?? MemberTable()
+        let rows = table.rows
+        canvas.box(x: x, y: y, width: width, height: height, title: title(kind, table), role: .border, titleRole: .title)
+        let inner = width - 4, left = x + 2
+        let visible = height - 3
+        let selected = table.selectedRow(in: rows)
+        // The selected row stays in view: the table scrolls once it reaches the last line.
+        let first = selected.map { max(0, $0 - visible + 1) } ?? 0
+        let shown = rows.dropFirst(first).prefix(visible)
+        let idWidth = min(24, max(2, shown.map(\.id.count).max() ?? 2))
+        let header = " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
+            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ") + "  last error"
+        canvas.putTruncated(header, x: left, y: y + 1, width: inner, role: .dim)
+        if rows.isEmpty {
+            let why = table.filter.isEmpty ? "no \(kind.idNoun) has reported yet" : "no \(kind.idNoun) contains \"\(table.filter)\""
+            canvas.putTruncated(" " + why, x: left, y: y + 2, width: inner, role: .dim)
+        }
+        for (offset, row) in shown.enumerated() {
+            draw(row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner, idWidth: idWidth)
+        }
+        drawKeys(table, rows: rows.count, selected: selected, &canvas, x: x, y: y + height - 1, width: width)
+    }
+
+    private func draw(_ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int) {
+        // The aggregate judged the state up to a second ago; a token that ran out since is expired now.
+        var status = row.status
+        if status >= .stale, let exp = row.expiresAt, exp <= state.now { status = .expired }
+        let followed = row.index == state[state.focus].memberIndex
+        let (expires, expiresRole) = expiresText(row.expiresAt)
+        let errorRole: StyleRole = switch status {
+        case .failing, .backingOff: .error
+        case .stale: .warning
+        default: .dim
+        }
+        let segments: [(String, StyleRole)] = [
+            followed ? ("▶", .title) : (" ", .text),
+            (Format.elideMiddle(row.id, idWidth).fitted(idWidth) + "  ", .text),
+            (status.label.fitted(Self.stateWidth) + "  ", status.role),
+            (expires.leftPadded(Self.expiresWidth, with: " ") + "  ", expiresRole),
+            (String(row.requests).leftPadded(Self.requestsWidth, with: " ") + "  ", .text),
+            (row.lastError ?? "", errorRole),
+        ]
+        if selected { canvas.fill(x: x - 1, y: y, width: width + 2, height: 1, role: .selected) }
+        var column = 0
+        for (text, role) in segments where column < width {
+            column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: selected ? .selected : role)
+        }
+    }
+
+    private func expiresText(_ expiresAt: Date?) -> (String, StyleRole) {
+        guard let expiresAt else { return ("–", .dim) }
+        let left = expiresAt.timeIntervalSince(state.now)
+        return left > 0 ? (Format.duration(left), .text) : ("\(Format.duration(-left)) ago", .error)
+    }
+
+    /// `Trips (10000): 12 failing · 3 backing off · 9985 ok`, or with a filter
+    /// `Trips containing "004" (11 of 10000): 12 failing · …`; the counts are the whole fleet's.
+    private func title(_ kind: ProviderKind, _ table: MemberTable) -> String {
+        let noun = Renderer.fleetNoun(kind)
+        var title = noun.prefix(1).uppercased() + noun.dropFirst()
+        let count = state[kind].memberCount
+        if table.filter.isEmpty {
+            title += " (\(count))"
+        } else {
+            // Until the aggregate answers, how many match is not known.
+            let matching = table.latest.filter == table.filter ? "\(table.latest.matching)" : "…"
+            title += " containing \"\(table.filter)\" (\(matching) of \(count))"
+        }
+        if let states = state.fleet[kind]?.states {
+            let counts = MemberStatus.allCases.compactMap { status in states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil } }
+            if !counts.isEmpty { title += ": " + counts.joined(separator: " · ") }
+        }
+        return title
+    }
+
+    /// The table's keys from the key table, on the lower border; the selected row's place at its right.
+    private func drawKeys(_ table: MemberTable, rows: Int, selected: Int?, _ canvas: inout Canvas, x: Int, y: Int, width: Int) {
+        var column = x + 2
+        for binding in KeyBinding.paired(KeyBinding.table.filter(\.inTable)) where column < x + width - 2 {
+            column += canvas.put(" " + binding.label, x: column, y: y, role: .title, limit: x + width - 2 - column)
+            column += canvas.put(" " + binding.hint + " ", x: column, y: y, role: .dim, limit: x + width - 2 - column)
+        }
+        guard let selected else { return }
+        var place = " \(selected + 1)/\(rows)"
+        if table.latest.filter == table.filter, table.latest.matching > rows { place += " of \(table.latest.matching)" }
+        place += " "
+        let at = x + width - 2 - place.count
+        if at > column { canvas.put(place, x: at, y: y, role: .dim) }
+    }
+}
