@@ -83,6 +83,9 @@ let package = Package(
             dependencies: [
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "Dashboard",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
