@@ -23,6 +23,9 @@ enum BenchKey {
     struct Signer: Sendable {
         let keys: JWTKeyCollection
         let kid: JWKIdentifier
+        /// jwt-kit's RS256 algorithm for the key, and a token's signing input to sign with it alone.
+        let algorithm: any JWTAlgorithm
+        let signingInput: [UInt8]
         let issuer = TokenServerConfiguration.defaultIssuer
         let issuedAt = Int(Date().timeIntervalSince1970)
 
@@ -31,6 +34,11 @@ enum BenchKey {
                 issuer: issuer, kind: n % 2 == 0 ? .consumer : .driver, id: "bench-0-\(n)",
                 issuedAt: issuedAt, expiresAt: issuedAt + 3600)
             return try await keys.sign(claims, kid: kid)
+        }
+
+        /// The RS256 signature alone (SHA-256 and RSA), with no JSON or token assembly.
+        func signature() throws -> [UInt8] {
+            try algorithm.sign(signingInput)
         }
     }
 
@@ -42,6 +50,10 @@ enum BenchKey {
         let keys = JWTKeyCollection()
         await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID),
                        serializer: DefaultJWTSerializer(jsonEncoder: encoder))
-        return Signer(keys: keys, kid: JWKIdentifier(string: keyID))
+        let kid = JWKIdentifier(string: keyID)
+        let token = try await keys.sign(FleetEngineClaims(issuer: TokenServerConfiguration.defaultIssuer, kind: .consumer, id: "bench-0-0",
+                                                          issuedAt: 1_800_000_000, expiresAt: 1_800_003_600), kid: kid)
+        return Signer(keys: keys, kid: kid, algorithm: try await keys.getKey(for: kid),
+                      signingInput: Array(token.utf8.prefix(upTo: token.utf8.lastIndex(of: UInt8(ascii: "."))!)))
     }
 }

@@ -70,7 +70,8 @@ final class KeepAliveLoad: Sendable {
         let kinds = ["consumer", "driver", "delivery_consumer", "delivery_driver"]
         while !stopping.load(ordering: .relaxed) {
             if paused.load(ordering: .relaxed) {
-                usleep(2_000)
+                // Seldom enough that idle polling costs this process nothing measurable while it signs.
+                usleep(20_000)
                 continue
             }
             if fd < 0 {
