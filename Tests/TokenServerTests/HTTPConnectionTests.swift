@@ -5,8 +5,9 @@ import Testing
 /// The server's HTTP/1.1 on a raw socket, where URLSession would hide it: keep-alive, pipelining,
 /// HTTP/1.0, the Date header and the drop fault.
 @Suite struct HTTPConnectionTests {
-    /// A blocking TCP connection to the server, read with a timeout.
-    final class Connection {
+    /// A blocking TCP connection to the server, read with a timeout on a thread of its own: a
+    /// blocking read on the cooperative pool would hold up every other test's tasks meanwhile.
+    final class Connection: Sendable {
         let fd: Int32
 
         init(_ base: URL) throws {
@@ -31,7 +32,13 @@ import Testing
         }
 
         /// Everything the server sends until `done` says it is enough, or the connection closes or times out.
-        func read(until done: (String) -> Bool = { _ in false }) -> (text: String, closed: Bool) {
+        func read(until done: @escaping @Sendable (String) -> Bool = { _ in false }) async -> (text: String, closed: Bool) {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.readBlocking(until: done)) }.start()
+            }
+        }
+
+        private func readBlocking(until done: (String) -> Bool) -> (text: String, closed: Bool) {
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !done(String(decoding: bytes, as: UTF8.self)) {
@@ -44,7 +51,7 @@ import Testing
         }
     }
 
-    static func responses(_ n: Int) -> (String) -> Bool {
+    static func responses(_ n: Int) -> @Sendable (String) -> Bool {
         { text in text.components(separatedBy: "\r\n\r\n").count > n && text.components(separatedBy: "}").count > n }
     }
 
@@ -53,7 +60,7 @@ import Testing
             let connection = try Connection(s.base)
             for id in ["a", "b"] {
                 connection.send("GET /token/consumer/trip-\(id) HTTP/1.1\r\nHost: x\r\n\r\n")
-                let (text, closed) = connection.read(until: Self.responses(1))
+                let (text, closed) = await connection.read(until: Self.responses(1))
                 #expect(!closed)
                 #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
                 #expect(text.lowercased().contains("\r\ncontent-type: application/json\r\n"))
@@ -64,7 +71,7 @@ import Testing
             }
             // Pipelined: both sent at once, answered in the order asked.
             connection.send("GET /token/driver/v1 HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            let (text, _) = connection.read(until: Self.responses(2))
+            let (text, _) = await connection.read(until: Self.responses(2))
             let first = try #require(text.range(of: "\"jwt\""))
             let second = try #require(text.range(of: "\"status\":\"ok\""))
             #expect(first.lowerBound < second.lowerBound)
@@ -78,7 +85,7 @@ import Testing
             if let fault { await s.server.setFault(fault, for: .both) }
             let connection = try Connection(s.base)
             connection.send(request)
-            result = connection.read()
+            result = await connection.read()
         }
         return result
     }
@@ -106,9 +113,9 @@ import Testing
         let running = try await RunningServer.start()
         let connection = try Connection(running.base)
         connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = connection.read(until: Self.responses(1))
+        _ = await connection.read(until: Self.responses(1))
         await running.stop()
-        let (_, closed) = connection.read()
+        let (_, closed) = await connection.read()
         #expect(closed)
     }
 }
