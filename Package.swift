@@ -44,14 +44,17 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        // The embedded backend: mints RS256 Fleet Engine JWTs on loopback.
+        // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over SwiftNIO's HTTP/1.1.
         .target(
             name: "TokenServer",
             dependencies: [
+                "Fleet",
                 "FleetAuth",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Many simulated SDKs driving providers, and aggregates of their events.
@@ -89,6 +92,9 @@ let package = Package(
             dependencies: [
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // What the test targets share: one JWT builder, the event recorder, a fake and a loopback

@@ -29,3 +29,31 @@ public struct FleetEngineClaims: JWTPayload, Equatable {
         guard exp > Int(Date().timeIntervalSince1970) else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired") }
     }
 }
+
+extension FleetEngineClaims {
+    /// The claims as JSON with sorted keys and unescaped slashes: byte for byte what the minter's
+    /// `JSONEncoder` writes, without its cost. Nil when a string would need escaping (a quote, a
+    /// backslash, a control or non-ASCII character); the minter then encodes through jwt-kit.
+    var sortedJSON: [UInt8]? {
+        guard authorization.count == 1, let (claim, id) = authorization.first,
+              [iss, sub, aud, claim, id].allSatisfy(Self.needsNoEscaping) else { return nil }
+        var json: [UInt8] = []
+        json.reserveCapacity(160 + iss.utf8.count * 2 + id.utf8.count)
+        func append(_ text: String) { json.append(contentsOf: text.utf8) }
+        // Keys in sorted order: aud, authorization, exp, iat, iss, sub.
+        append("{\"aud\":\""); append(aud)
+        append("\",\"authorization\":{\""); append(claim); append("\":\""); append(id)
+        append("\"},\"exp\":"); append(String(exp))
+        append(",\"iat\":"); append(String(iat))
+        append(",\"iss\":\""); append(iss)
+        append("\",\"sub\":\""); append(sub)
+        append("\"}")
+        return json
+    }
+
+    /// Printable ASCII other than `"` and `\`: the characters JSON strings carry as they are.
+    private static func needsNoEscaping(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+}
+

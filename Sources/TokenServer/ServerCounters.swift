@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 import Synchronization
@@ -37,15 +38,8 @@ final class ServerCounters: Sendable {
         let (stats, latencies) = state.withLock { ($0.stats, $0.latencies) }
         var result = stats
         let sorted = latencies.sorted()
-        result.mintLatencyP50Milliseconds = Self.percentile(0.50, of: sorted).map { $0 * 1000 }
-        result.mintLatencyP99Milliseconds = Self.percentile(0.99, of: sorted).map { $0 * 1000 }
+        result.mintLatencyP50Milliseconds = Percentile.nearestRank(0.50, of: sorted).map { $0 * 1000 }
+        result.mintLatencyP99Milliseconds = Percentile.nearestRank(0.99, of: sorted).map { $0 * 1000 }
         return result
-    }
-
-    /// Nearest-rank percentile of an ascending list.
-    static func percentile(_ p: Double, of sorted: [Double]) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((p * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 }

@@ -12,7 +12,6 @@ public enum TokenServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidKey(path: String, reason: String)
     case keyGenerationFailed(String)
     case signingFailed(String)
-    case notRunning
 
     public var description: String {
         switch self {
@@ -28,7 +27,6 @@ public enum TokenServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidKey(let path, let reason): "key file \(path) holds no usable RSA private key: \(reason)"
         case .keyGenerationFailed(let why): "cannot generate an RSA key: \(why)"
         case .signingFailed(let why): "cannot sign the token: \(why)"
-        case .notRunning: "the token server is not running"
         }
     }
 

@@ -1,119 +1,172 @@
 import FleetAuth
 import Foundation
-import Synchronization
 import TokenServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Tokens per second the embedded server mints over HTTP, against what one core of OpenSSL
-/// signs per second: the ratio per core used says how much HTTP, JSON and jwt-kit cost on top
-/// of the RSA signature itself.
+/// Tokens per second the embedded server mints over keep-alive HTTP, per core of the server's
+/// own CPU time (the server runs as a child process, so the load generator's CPU is not counted),
+/// against jwt-kit signing the same claims with the same key on one core, and against
+/// `openssl speed rsa2048`. The ratio to jwt-kit is what HTTP, routing and bookkeeping cost on
+/// top of the signature; the ratio to OpenSSL adds what jwt-kit and BoringSSL cost on top of that.
 enum MintBenchmark {
-    static let maximumRequests = 3000
-    static let maximumDuration: Duration = .seconds(10)
+    static let warmUp: Duration = .seconds(1)
+    /// Server load and jwt-kit signing take turns this many times, for these totals.
+    static let rounds = 8
+    static let measured: Duration = .seconds(8)
+    static let rawSignDuration: Duration = .seconds(4)
     static let opensslSeconds = 3
 
     struct HTTPRun {
         var succeeded = 0
         var failed = 0
+        var connections = 0
+        var connectionsOpened = 0
         var elapsed: Double = 0
-        var cpuSeconds: Double = 0
-        /// Client-side request latencies in seconds, sorted.
-        var latencies: [Double] = []
+        /// CPU seconds of the server process alone, and of this process (the load generator).
+        var serverCPU: Double = 0
+        var clientCPU: Double = 0
+        var stats: ServerStats?
+
+        var tokensPerSecond: Double { Double(succeeded) / elapsed }
+        var serverCores: Double { serverCPU / elapsed }
+        var perCore: Double { tokensPerSecond / max(serverCores, 0.01) }
+    }
+
+    struct RawSignRun {
+        var signs = 0
+        var elapsed: Double = 0
+        var cpu: Double = 0
+        /// jwt-kit's RS256 algorithm alone on a ready signing input, for scale: no JSON, no assembly.
+        var signatures = 0
+        var signatureCPU: Double = 0
+        var signaturesPerCore: Double { Double(signatures) / max(signatureCPU, 1e-6) }
+        /// Signs per CPU second: one core's rate, whatever else the machine is running.
+        var perCore: Double { Double(signs) / max(cpu, 1e-6) }
+        var perSecond: Double { Double(signs) / elapsed }
     }
 
     @Sendable static func run() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let clients = 2 * cores
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration())
-        let base = try await server.start()
+        let keyFile = try BenchKey.write()
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
+
+        let server = try ServerProcess(keyFile: keyFile)
         let http: HTTPRun
+        let raw: RawSignRun
         do {
-            http = try await load(base: base, clients: clients)
+            (http, raw) = try await measure(server, keyFile: keyFile, connections: 2 * cores)
         } catch {
-            await server.stop()
+            server.stop()
             throw error
         }
-        let stats = await server.stats()
-        await server.stop()
+        server.stop()
         let openssl = try opensslSignsPerSecond()
 
-        let tokensPerSecond = Double(http.succeeded) / http.elapsed
-        let coresUsed = http.cpuSeconds / http.elapsed
-        let perCore = tokensPerSecond / max(coresUsed, 0.01)
         var rows: [(String, String)] = [
             ("requests ok / failed", "\(http.succeeded) / \(http.failed)"),
-            ("clients (URLSession, concurrent)", "\(clients)"),
+            ("keep-alive connections (opened)", "\(http.connections) (\(http.connectionsOpened))"),
             ("cores on this machine", "\(cores)"),
-            ("wall time", format(http.elapsed, "s")),
-            ("tokens/s over HTTP", format(tokensPerSecond)),
-            ("client latency p50 / p99", "\(ms(percentile(0.5, http.latencies))) / \(ms(percentile(0.99, http.latencies)))"),
-            ("server mint p50 / p99", "\(ms(stats.mintLatencyP50Milliseconds.map { $0 / 1000 })) / \(ms(stats.mintLatencyP99Milliseconds.map { $0 / 1000 }))"),
-            ("CPU cores used (server + clients)", format(coresUsed)),
-            ("tokens/s per core used", format(perCore)),
+            ("measured wall time (server / jwt-kit)", "\(format(http.elapsed, "s")) / \(format(raw.elapsed, "s")) in \(rounds) rounds"),
+            ("tokens/s over HTTP", format(http.tokensPerSecond)),
+            ("server mint p50 / p99", "\(ms(http.stats?.mintLatencyP50Milliseconds.map { $0 / 1000 })) / \(ms(http.stats?.mintLatencyP99Milliseconds.map { $0 / 1000 }))"),
+            ("server CPU cores used", format(http.serverCores)),
+            ("load generator CPU cores used", format(http.clientCPU / http.elapsed)),
+            ("server tokens/s per core used", format(http.perCore)),
+            ("jwt-kit RS256 sign/s (1 core)", format(raw.perCore)),
+            ("ratio: server per core / jwt-kit", String(format: "%.2f", http.perCore / raw.perCore)),
+            ("jwt-kit RS256 signature alone/s (1 core)", format(raw.signaturesPerCore)),
+            ("ratio: server per core / signature alone", String(format: "%.2f", http.perCore / raw.signaturesPerCore)),
         ]
         if let openssl {
             rows.append(("openssl speed rsa2048 sign/s (1 core)", format(openssl)))
-            rows.append(("ratio: per core used / openssl", String(format: "%.2f", perCore / openssl)))
-            rows.append(("ratio: tokens/s / openssl", String(format: "%.2f", tokensPerSecond / openssl)))
+            rows.append(("ratio: server per core / openssl", String(format: "%.2f", http.perCore / openssl)))
+            rows.append(("ratio: jwt-kit / openssl", String(format: "%.2f", raw.perCore / openssl)))
         } else {
             rows.append(("openssl speed rsa2048 sign/s", "unavailable"))
         }
         printTable(rows)
-        BenchReport.say("CPU includes the in-process URLSession clients, so per-core figures understate the server alone.")
+        BenchReport.say("Per core means per CPU second: the server's from /proc/PID/stat, jwt-kit's and openssl's their own user time.")
+        BenchReport.figure("mint_per_core_vs_raw_sign", value: http.perCore, unit: "tokens/s/core", baseline: raw.perCore)
+        BenchReport.figure("mint_per_core_vs_openssl", value: http.perCore, unit: "tokens/s/core", baseline: openssl)
+        BenchReport.figure("mint_per_core_vs_signature_alone", value: http.perCore, unit: "tokens/s/core", baseline: raw.signaturesPerCore)
+        BenchReport.figure("jwtkit_raw_sign_per_s", value: raw.perCore, unit: "signs/s/core", baseline: openssl)
+        BenchReport.figure("mint_tokens_per_s", value: http.tokensPerSecond, unit: "tokens/s", baseline: nil)
         if http.failed > 0 { throw BenchmarkError("\(http.failed) requests failed") }
     }
 
-    /// `clients` tasks, each with its own URLSession, share a budget of requests until it or the time runs out.
-    static func load(base: URL, clients: Int) async throws -> HTTPRun {
-        let tickets = Tickets()
-        let deadline = ContinuousClock.now + maximumDuration
+    /// Alternates keep-alive load on the server process with jwt-kit signing in this one, so
+    /// both see the same machine: other work on it slows both alike instead of skewing the ratio.
+    static func measure(_ server: ServerProcess, keyFile: String, connections: Int) async throws -> (HTTPRun, RawSignRun) {
+        let signer = try await BenchKey.jwtKitSigner(keyFile: keyFile)
+        let load = try KeepAliveLoad(baseURL: server.baseURL, connections: connections)
+        load.start()
+        try await Task.sleep(for: warmUp)
+        var http = HTTPRun()
+        var raw = RawSignRun()
+        var n = 0
+        // A few signs first, so lazy set-up is not in the figure.
+        for _ in 0..<20 { n += 1; _ = try await signer.sign(n) }
+        for round in 0..<rounds {
+            if round > 0 {
+                load.resume()
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let before = load.counts
+            let serverBefore = try server.cpuSeconds()
+            let clientBefore = cpuSeconds()
+            let start = ContinuousClock.now
+            try await Task.sleep(for: measured / rounds)
+            let after = load.counts
+            http.serverCPU += try server.cpuSeconds() - serverBefore
+            http.clientCPU += cpuSeconds() - clientBefore
+            http.elapsed += seconds(ContinuousClock.now - start)
+            http.succeeded += after.succeeded - before.succeeded
+            load.pause()
+            // Let the requests in flight finish before this process signs on its own.
+            try await Task.sleep(for: .milliseconds(50))
+
+            let signed = try await repeatBatches(for: rawSignDuration / rounds) {
+                for _ in 0..<batch { n += 1; _ = try await signer.sign(n) }
+            }
+            raw.signs += signed.operations
+            raw.elapsed += signed.elapsed
+            raw.cpu += signed.cpu
+            let signatures = try await repeatBatches(for: rawSignDuration / rounds / 2) {
+                for _ in 0..<batch { _ = try signer.signature() }
+            }
+            raw.signatures += signatures.operations
+            raw.signatureCPU += signatures.cpu
+        }
+        load.resume()
+        await load.stop()
+        http.failed = load.counts.failed
+        http.connections = connections
+        http.connectionsOpened = load.counts.connectionsOpened
+        http.stats = await fetchStats(server.baseURL)
+        return (http, raw)
+    }
+
+    static let batch = 25
+
+    /// Runs `body` (`batch` operations) again and again for `duration`; returns the operations
+    /// done, the wall time and this process's CPU seconds.
+    static func repeatBatches(for duration: Duration, _ body: () async throws -> Void) async rethrows -> (operations: Int, elapsed: Double, cpu: Double) {
         let cpuBefore = cpuSeconds()
         let start = ContinuousClock.now
-        let perClient = try await withThrowingTaskGroup(of: HTTPRun.self) { group in
-            for client in 0..<clients {
-                group.addTask {
-                    let config = URLSessionConfiguration.ephemeral
-                    config.requestCachePolicy = .reloadIgnoringLocalCacheData
-                    let session = URLSession(configuration: config)
-                    defer { session.invalidateAndCancel() }
-                    var run = HTTPRun()
-                    while ContinuousClock.now < deadline {
-                        let n = tickets.take()
-                        if n > maximumRequests { break }
-                        let kind = n % 2 == 0 ? "consumer" : "driver"
-                        guard let url = URL(string: "\(base.absoluteString)/token/\(kind)/bench-\(client)-\(n)") else { continue }
-                        let sent = ContinuousClock.now
-                        do {
-                            let (body, response) = try await session.data(for: URLRequest(url: url))
-                            if (response as? HTTPURLResponse)?.statusCode == 200, body.count > 100 {
-                                run.succeeded += 1
-                                run.latencies.append(seconds(ContinuousClock.now - sent))
-                            } else {
-                                run.failed += 1
-                            }
-                        } catch {
-                            run.failed += 1
-                        }
-                    }
-                    return run
-                }
-            }
-            var all: [HTTPRun] = []
-            for try await run in group { all.append(run) }
-            return all
+        var operations = 0
+        while ContinuousClock.now < start + duration {
+            try await body()
+            operations += batch
         }
-        var total = HTTPRun()
-        total.elapsed = seconds(ContinuousClock.now - start)
-        total.cpuSeconds = cpuSeconds() - cpuBefore
-        for run in perClient {
-            total.succeeded += run.succeeded
-            total.failed += run.failed
-            total.latencies += run.latencies
-        }
-        total.latencies.sort()
-        return total
+        return (operations, seconds(ContinuousClock.now - start), cpuSeconds() - cpuBefore)
+    }
+
+    static func fetchStats(_ base: URL) async -> ServerStats? {
+        guard let url = URL(string: base.absoluteString + "/stats"),
+              let (body, _) = try? await URLSession.shared.data(from: url) else { return nil }
+        return try? JSONDecoder().decode(ServerStats.self, from: body)
     }
 
     /// OpenSSL's own RSA-2048 signing rate on one core, from `openssl speed`; nil if openssl is missing or fails.
@@ -193,12 +246,6 @@ enum MintBenchmark {
         return s(usage.ru_utime) + s(usage.ru_stime)
     }
 
-    static func percentile(_ p: Double, _ sorted: [Double]) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((p * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
-
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
@@ -217,12 +264,6 @@ enum MintBenchmark {
         for (name, value) in rows {
             BenchReport.say(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
         }
-    }
-
-    /// Hands out request numbers to the clients; an atomic, boxed so the client tasks can share it.
-    final class Tickets: Sendable {
-        private let next = Atomic<Int>(0)
-        func take() -> Int { next.add(1, ordering: .relaxed).newValue }
     }
 
     struct BenchmarkError: Error, CustomStringConvertible {

@@ -32,14 +32,6 @@ import Testing
         }
     }
 
-    @Test func percentilesUseNearestRank() {
-        let values = (1...100).map(Double.init)
-        #expect(ServerCounters.percentile(0.5, of: values) == 50)
-        #expect(ServerCounters.percentile(0.99, of: values) == 99)
-        #expect(ServerCounters.percentile(0.99, of: [7]) == 7)
-        #expect(ServerCounters.percentile(0.5, of: []) == nil)
-    }
-
     @Test func noMintsMeansNoLatency() async throws {
         try await withServer { s in
             let stats = await s.server.stats()

@@ -1,57 +1,57 @@
 import FleetAuth
-import FlyingFox
 import Foundation
 
 /// Routes of the embedded backend: Google's sample-backend token routes, JWKS, health,
-/// statistics and fault switches. One handler with its own routing, because FlyingFox's
-/// route patterns cannot match an empty ID, which must get a 400 rather than a 404.
-struct TokenRequestHandler: HTTPHandler {
+/// statistics and fault switches. Its own routing rather than a server's route patterns, which
+/// cannot match an empty ID (that must get a 400, not a 404); the HTTP layer only parses and sends.
+struct TokenRoutes: Sendable {
     static let maximumIDLength = 128
 
     let minter: TokenMinter
     let faults: FaultBoard
     let counters: ServerCounters
     let jwksBody: Data
+    let dateHeader = DateHeader()
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        // The path arrives standardized and percent-decoded; the first segment is the empty one before "/".
+    func respond(to request: RouteRequest) async -> RouteResponse {
+        // The first segment is the empty one before "/".
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch segments.first {
         case "token":
             if segments.count >= 2, let kind = ProviderKind(rawValue: segments[1]) {
                 counters.request(kind)
-                guard request.method == .GET else {
+                guard request.method == "GET" else {
                     counters.error(kind)
-                    return Self.error("use GET for \(request.path)", status: .methodNotAllowed)
+                    return Self.error("use GET for \(request.path)", status: 405)
                 }
-                return await token(kind, idSegments: Array(segments.dropFirst(2)))
+                return await token(kind, idSegments: segments.dropFirst(2))
             }
         case "faults":
             counters.otherRequest()
             return faultRoute(request, segments: Array(segments.dropFirst()))
-        case ".well-known" where segments == [".well-known", "jwks.json"] && request.method == .GET:
+        case ".well-known" where segments == [".well-known", "jwks.json"] && request.method == "GET":
             counters.otherRequest()
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: jwksBody)
-        case "healthz" where segments.count == 1 && request.method == .GET:
+            return RouteResponse(status: 200, headers: [RouteResponse.jsonType], body: jwksBody)
+        case "healthz" where segments.count == 1 && request.method == "GET":
             counters.otherRequest()
             return Self.json(["status": "ok"])
-        case "stats" where segments.count == 1 && request.method == .GET:
+        case "stats" where segments.count == 1 && request.method == "GET":
             counters.otherRequest()
             return Self.json(counters.snapshot)
         default:
             break
         }
         counters.otherRequest()
-        return Self.error("no route for \(request.method.rawValue) \(request.path)", status: .notFound)
+        return Self.error("no route for \(request.method) \(request.path)", status: 404)
     }
 
     // MARK: - Tokens
 
-    private func token(_ kind: ProviderKind, idSegments: [String]) async -> HTTPResponse {
+    private func token(_ kind: ProviderKind, idSegments: ArraySlice<String>) async -> RouteResponse {
         let id = idSegments.joined(separator: "/")
         if let problem = Self.problem(with: id, kind: kind) {
             counters.error(kind)
-            return Self.error(problem, status: .badRequest)
+            return Self.error(problem, status: 400)
         }
         let fault = faults.fault(for: kind)
         if fault != nil { counters.faulted(kind) }
@@ -63,10 +63,10 @@ struct TokenRequestHandler: HTTPHandler {
             try? await Task.sleep(for: .milliseconds(ms))
         case .http500?:
             counters.error(kind)
-            return Self.error("injected fault: HTTP 500", status: .internalServerError)
+            return Self.error("injected fault: HTTP 500", status: 500)
         case .drop?:
             counters.error(kind)
-            return ConnectionDropper.response
+            return .drop
         case .wrongID?:
             mintID = "not-" + id
         case .expired?:
@@ -81,7 +81,7 @@ struct TokenRequestHandler: HTTPHandler {
             minted = try await minter.mint(kind, id: mintID, now: issuedAt)
         } catch {
             counters.error(kind)
-            return Self.error(error.description, status: .internalServerError)
+            return Self.error(error.description, status: 500)
         }
         counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
         var body = Self.body(minted, kind: kind)
@@ -95,8 +95,7 @@ struct TokenRequestHandler: HTTPHandler {
             break
         }
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store",
-                                                       FlyingFox.HTTPHeader("Date"): HTTPDate.format(Date())], body: body)
+        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore, ("Date", dateHeader.now())], body: body)
     }
 
     /// The answer in the shape of Google's sample backend for `kind`: the on-demand sample's
@@ -132,43 +131,43 @@ struct TokenRequestHandler: HTTPHandler {
     // MARK: - Faults
 
     /// `GET /faults`, `DELETE /faults[/TARGET]`, `PUT /faults/TARGET/NAME[?ms=N]`.
-    private func faultRoute(_ request: HTTPRequest, segments: [String]) -> HTTPResponse {
+    private func faultRoute(_ request: RouteRequest, segments: [String]) -> RouteResponse {
         switch (request.method, segments.count) {
-        case (.GET, 0):
+        case ("GET", 0):
             break
-        case (.DELETE, 0):
+        case ("DELETE", 0):
             faults.clear()
-        case (.DELETE, 1):
+        case ("DELETE", 1):
             guard let target = FaultTarget(rawValue: segments[0]) else { return Self.badTarget(segments[0]) }
             faults.set(nil, for: target)
-        case (.PUT, 2), (.POST, 2):
+        case ("PUT", 2), ("POST", 2):
             guard let target = FaultTarget(rawValue: segments[0]) else { return Self.badTarget(segments[0]) }
             let ms = request.query["ms"].flatMap { Int($0) }
-            if request.query["ms"] != nil && ms == nil { return Self.error("ms must be a whole number of milliseconds", status: .badRequest) }
+            if request.query["ms"] != nil && ms == nil { return Self.error("ms must be a whole number of milliseconds", status: 400) }
             guard let fault = ServerFault(name: segments[1], milliseconds: ms) else {
-                return Self.error("unknown fault \"\(segments[1])\"; use one of \(ServerFault.names.joined(separator: ", "))", status: .badRequest)
+                return Self.error("unknown fault \"\(segments[1])\"; use one of \(ServerFault.names.joined(separator: ", "))", status: 400)
             }
             faults.set(fault, for: target)
         default:
-            return Self.error("use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]", status: .badRequest)
+            return Self.error("use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]", status: 400)
         }
         return Self.json(FaultReport(faults.all))
     }
 
-    private static func badTarget(_ name: String) -> HTTPResponse {
-        error("unknown target \"\(name)\"; use \(FaultTarget.allCases.map(\.rawValue).joined(separator: ", "))", status: .badRequest)
+    private static func badTarget(_ name: String) -> RouteResponse {
+        error("unknown target \"\(name)\"; use \(FaultTarget.allCases.map(\.rawValue).joined(separator: ", "))", status: 400)
     }
 
     // MARK: - Encoding
 
-    static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) -> HTTPResponse {
+    static func json(_ value: some Encodable, status: Int = 200) -> RouteResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+        return RouteResponse(status: status, headers: [RouteResponse.jsonType, RouteResponse.noStore], body: body)
     }
 
-    static func error(_ message: String, status: HTTPStatusCode) -> HTTPResponse {
+    static func error(_ message: String, status: Int) -> RouteResponse {
         json(["error": message], status: status)
     }
 

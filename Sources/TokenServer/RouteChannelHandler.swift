@@ -1,0 +1,107 @@
+import NIOCore
+import NIOHTTP1
+
+/// Reads requests off one connection and answers each through the routes, in a task on the
+/// connection's own event loop. NIO's pipelining handler holds later requests back until the
+/// answer to the current one has gone, so answers keep their order.
+final class RouteChannelHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let routes: TokenRoutes
+    private let connections: NIORouteServer.OpenConnections
+    private var head: HTTPRequestHead?
+    private var executor: EventLoopTaskExecutor?
+
+    init(routes: TokenRoutes, connections: NIORouteServer.OpenConnections) {
+        self.routes = routes
+        self.connections = connections
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        connections.opened(context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connections.closed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    /// A request that does not parse has had its 400 from NIO's error handler; the connection
+    /// cannot be read further, so it closes (as does one that fails any other way).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            // No route reads a body.
+            break
+        case .end:
+            guard let head = head.take() else { return }
+            answer(head, context: context)
+        }
+    }
+
+    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(context, eventLoop: loop)
+        let routes = routes
+        let connections = connections
+        let executor = self.executor ?? EventLoopTaskExecutor.of(loop)
+        self.executor = executor
+        connections.began()
+        Task(executorPreference: executor) {
+            let reply = await routes.respond(to: RouteRequest(method: head.method.rawValue, target: head.uri))
+            ResponseWriter.send(reply, for: head, on: bound, loop: loop, then: connections.ended)
+        }
+    }
+}
+
+/// Writes a route's answer on its connection's loop: the status line and headers, the body, and
+/// the end in one flush; or closes the connection unanswered for the drop fault.
+enum ResponseWriter {
+    static func send(_ reply: RouteResponse, for request: HTTPRequestHead, on bound: NIOLoopBound<ChannelHandlerContext>,
+                     loop: any EventLoop, then done: @escaping @Sendable () -> Void) {
+        // Normally still on the loop, where the task ran.
+        if loop.inEventLoop {
+            write(reply, for: request, context: bound.value)
+            done()
+        } else {
+            loop.execute {
+                write(reply, for: request, context: bound.value)
+                done()
+            }
+        }
+    }
+
+    private static func write(_ reply: RouteResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        if reply.dropsConnection {
+            context.close(promise: nil)
+            return
+        }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(reply.headers.count + 2)
+        for (name, value) in reply.headers { headers.add(name: name, value: value) }
+        headers.add(name: "Content-Length", value: String(reply.body.count))
+        let keepAlive = request.isKeepAlive
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if request.version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+        if keepAlive {
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+        } else {
+            let channel = context.channel
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

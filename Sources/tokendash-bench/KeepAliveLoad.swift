@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// A lean HTTP/1.1 load generator: `connections` threads, each with one keep-alive TCP
+/// connection and one request in flight, asking for tokens until told to stop. Blocking sockets
+/// and a hand parser keep its own CPU small, so the server gets the cores; the server's CPU is
+/// measured in its own process anyway.
+final class KeepAliveLoad: Sendable {
+    let connections: Int
+    private let host: String
+    private let port: UInt16
+    /// Responses that were 200 with a token-sized body, and everything else, across connections.
+    private let succeeded = Atomic<Int>(0)
+    private let failed = Atomic<Int>(0)
+    /// TCP connections opened: stays at `connections` when keep-alive holds.
+    private let opened = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    /// While set, connections stay open but send nothing, so the server idles.
+    private let paused = Atomic<Bool>(false)
+    private let finished = Atomic<Int>(0)
+
+    init(baseURL: URL, connections: Int) throws {
+        guard let host = baseURL.host, let port = baseURL.port else {
+            throw MintBenchmark.BenchmarkError("no host and port in \(baseURL)")
+        }
+        self.host = host
+        self.port = UInt16(port)
+        self.connections = connections
+    }
+
+    struct Counts {
+        var succeeded: Int
+        var failed: Int
+        var connectionsOpened: Int
+    }
+
+    var counts: Counts {
+        Counts(succeeded: succeeded.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
+               connectionsOpened: opened.load(ordering: .relaxed))
+    }
+
+    func start() {
+        for client in 0..<connections {
+            let thread = Thread { [self] in
+                drive(client: client)
+                finished.add(1, ordering: .releasing)
+            }
+            thread.start()
+        }
+    }
+
+    /// Holds requests back (each connection finishes the one in flight) until `resume`.
+    func pause() { paused.store(true, ordering: .relaxed) }
+    func resume() { paused.store(false, ordering: .relaxed) }
+
+    /// Asks every connection to stop after its current request, and waits until they have.
+    func stop() async {
+        stopping.store(true, ordering: .relaxed)
+        while finished.load(ordering: .acquiring) < connections {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    // MARK: - One connection
+
+    private func drive(client: Int) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var fd: Int32 = -1
+        var n = 0
+        let kinds = ["consumer", "driver", "delivery_consumer", "delivery_driver"]
+        while !stopping.load(ordering: .relaxed) {
+            if paused.load(ordering: .relaxed) {
+                // Seldom enough that idle polling costs this process nothing measurable while it signs.
+                usleep(20_000)
+                continue
+            }
+            if fd < 0 {
+                fd = connect()
+                if fd < 0 {
+                    failed.add(1, ordering: .relaxed)
+                    usleep(10_000)
+                    continue
+                }
+                opened.add(1, ordering: .relaxed)
+            }
+            n += 1
+            let kind = kinds[n % kinds.count]
+            let request = "GET /token/\(kind)/bench-\(client)-\(n) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: */*\r\n\r\n"
+            if exchange(fd, request: request, buffer: &buffer) {
+                succeeded.add(1, ordering: .relaxed)
+            } else {
+                failed.add(1, ordering: .relaxed)
+                Glibc.close(fd)
+                fd = -1
+            }
+        }
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    private func connect() -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        // A stalled server fails the request instead of hanging the run.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { Glibc.close(fd); return -1 }
+        return fd
+    }
+
+    /// Sends one request and reads its whole response; true for a 200 carrying a token-sized body
+    /// on a connection that stays open.
+    private func exchange(_ fd: Int32, request: String, buffer: inout [UInt8]) -> Bool {
+        var request = request
+        let sent = request.withUTF8 { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == request.utf8.count else { return false }
+        var filled = 0
+        var headerEnd: Int?
+        var expected = Int.max
+        var status = 0
+        var keepAlive = true
+        while filled < expected {
+            if filled == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
+            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + filled, $0.count - filled, 0) }
+            guard got > 0 else { return false }
+            filled += got
+            if headerEnd == nil, let end = Self.headerEnd(buffer, filled) {
+                headerEnd = end
+                let head = String(decoding: buffer[0..<end], as: UTF8.self).lowercased()
+                status = head.count > 12 ? Int(head.dropFirst(9).prefix(3)) ?? 0 : 0
+                guard let length = Self.contentLength(head) else { return false }
+                keepAlive = !head.contains("\r\nconnection: close")
+                expected = end + length
+            }
+        }
+        guard let headerEnd else { return false }
+        return status == 200 && expected - headerEnd > 100 && keepAlive
+    }
+
+    /// The index just past the blank line ending the header, if it has arrived.
+    private static func headerEnd(_ buffer: [UInt8], _ count: Int) -> Int? {
+        guard count >= 4 else { return nil }
+        for i in 0...(count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+
+    private static func contentLength(_ lowercasedHead: String) -> Int? {
+        guard let range = lowercasedHead.range(of: "\r\ncontent-length:") else { return nil }
+        let digits = lowercasedHead[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
+        return Int(digits)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import TokenServer
+
+/// The embedded token server in a process of its own (this binary re-executed with
+/// `--serve-child`), so its CPU time can be read from outside, apart from the load generator's.
+final class ServerProcess: Sendable {
+    static let childFlag = "--serve-child"
+
+    let pid: pid_t
+    let baseURL: URL
+    /// Our end of the child's stdin: closing it tells the child to exit.
+    private let stdinWrite: Int32
+
+    /// Starts `tokendash-bench --serve-child KEYFILE` and waits for its "listening on URL" line.
+    init(keyFile: String) throws {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        guard input.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0,
+              output.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else {
+            throw MintBenchmark.BenchmarkError("cannot make pipes for the server process")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        let arguments = [Self.executablePath, Self.childFlag, keyFile]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        close(input[0])
+        close(output[1])
+        guard spawned == 0 else {
+            close(input[1])
+            close(output[0])
+            throw MintBenchmark.BenchmarkError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        self.stdinWrite = input[1]
+        let line = Self.readLine(output[0])
+        close(output[0])
+        guard let line, line.hasPrefix("listening on "), let url = URL(string: String(line.dropFirst("listening on ".count))) else {
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+            close(input[1])
+            throw MintBenchmark.BenchmarkError("the server process did not start: \(line ?? "no output")")
+        }
+        self.baseURL = url
+    }
+
+    /// Stops the child (closing its stdin, then SIGKILL if it lingers) and reaps it.
+    func stop() {
+        close(stdinWrite)
+        for _ in 0..<100 {
+            if waitpid(pid, nil, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, nil, 0)
+    }
+
+    /// The child's user + system CPU seconds so far, all threads, from /proc/PID/stat
+    /// (fields 14 and 15, in clock ticks).
+    func cpuSeconds() throws -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else {
+            throw MintBenchmark.BenchmarkError("cannot read /proc/\(pid)/stat")
+        }
+        // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw MintBenchmark.BenchmarkError("cannot parse /proc/\(pid)/stat")
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    private static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    private static func readLine(_ fd: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        return nil
+    }
+
+    // MARK: - The child's side
+
+    /// Runs in the child: serves with the key in `keyFile` until stdin closes, then exits.
+    static func serve(keyFile: String) async -> Never {
+        do {
+            let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(signingKey: .file(keyFile)))
+            let url = try await server.start()
+            FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("tokendash-bench: server process: \(error)\n".utf8))
+            exit(1)
+        }
+        // Wait for EOF on a thread of its own: a blocking read on the cooperative pool would take
+        // one of its two threads away from the server.
+        let thread = Thread {
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            exit(0)
+        }
+        thread.start()
+        while true { try? await Task.sleep(for: .seconds(3600)) }
+    }
+}
