@@ -77,7 +77,7 @@ tm send-keys -t e2e Escape
 wait_for "backend did not answer within 1 s"
 tm send-keys -t e2e f
 wait_for "Faults of the embedded server"
-tm send-keys -t e2e 7
+tm send-keys -t e2e 9
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi

@@ -43,6 +43,8 @@ public struct DashboardState: Equatable, Sendable {
     /// The embedded server's faults by kind, as it reported them; named by `FaultChoice.label`
     /// wherever they show, so the menu and the header use one name for each.
     public var activeFaults: [ProviderKind: FaultChoice] = [:]
+    /// The delay the latency fault adds, set with < and > in the fault menu.
+    public var faultLatencyMilliseconds = 3000
     public var overlay: Overlay = .none
     public var refreshMargin: TimeInterval
     /// How often the simulated SDKs ask for a token, when known: the pane says when the next call is.
@@ -82,7 +84,7 @@ public struct DashboardState: Equatable, Sendable {
 
     /// `consumer=HTTP 500, driver=…`: the active faults as the header and the fault menu show them.
     public var activeFaultsText: String {
-        activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value.label)" }.joined(separator: ", ")
+        activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value.label(latencyMilliseconds: faultLatencyMilliseconds))" }.joined(separator: ", ")
     }
 
     public var isFleet: Bool { consumer.memberCount > 1 || driver.memberCount > 1 }

@@ -3,12 +3,18 @@ import FleetAuth
 
 /// A fault the embedded server can inject, as the menu lists them.
 public enum FaultChoice: String, CaseIterable, Sendable {
-    case latency, http500, malformed, wrongID, expired, drop
+    case latency, http500, http401, rateLimited, malformed, wrongID, expired, drop
 
-    public var label: String {
+    /// How long a 429 tells the client to wait (`Retry-After`), in seconds.
+    public static let retryAfterSeconds = 30
+
+    /// The fault's one name, on the menu and in the header. `latency` is the delay in force.
+    public func label(latencyMilliseconds: Int = 3000) -> String {
         switch self {
-        case .latency: "latency (3 s per request)"
+        case .latency: "latency (\(Format.seconds(latencyMilliseconds)) per request; < > adjust)"
         case .http500: "HTTP 500"
+        case .http401: "HTTP 401 (credentials refused)"
+        case .rateLimited: "HTTP 429, Retry-After \(Self.retryAfterSeconds) s"
         case .malformed: "malformed JSON"
         case .wrongID: "token for the wrong ID"
         case .expired: "already-expired token"
@@ -35,7 +41,7 @@ public enum Effect: Equatable, Sendable {
     case forceRefresh(ProviderKind, member: Int = 0)
     case switchID(ProviderKind, String, member: Int = 0)
     /// nil clears the faults of the scope.
-    case setFault(FaultChoice?, FaultScope)
+    case setFault(FaultChoice?, FaultScope, latencyMilliseconds: Int = 3000)
     case setPaused(Bool)
     case loadTheme(String)
     /// Put `text` on the clipboard of the terminal (OSC 52), which may be a laptop far from this host.

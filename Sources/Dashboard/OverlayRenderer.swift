@@ -27,11 +27,11 @@ struct OverlayRenderer {
             }
             var rows: [(String, StyleRole)] = [("applies to: \(scope.rawValue)   (Tab: consumer / driver / both)", .overlay), ("", .overlay)]
             for (i, choice) in Reducer.faultMenuRows.enumerated() {
-                let text = "\(i + 1)  " + (choice?.label ?? "off (clear faults)")
+                let text = "\(i + 1)  " + (choice?.label(latencyMilliseconds: state.faultLatencyMilliseconds) ?? "off (clear faults)")
                 rows.append((text, i == selection ? .selected : .overlay))
             }
             let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
-            rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-7; Esc closes", .dim)]
+            rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-\(Reducer.faultMenuRows.count); Esc closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text, let note):
             let noun = state.focus.idNoun

@@ -236,12 +236,16 @@ public enum Reducer {
         case .enter:
             state.overlay = .none
             guard state.faultsAvailable else { return [] }
-            return [.setFault(rows[selection], scope)]
+            return [.setFault(rows[selection], scope, latencyMilliseconds: state.faultLatencyMilliseconds)]
+        case .character("<"), .character(">"):
+            // Half a second a step, between half a second and 20 s.
+            let step = key == .character(">") ? 500 : -500
+            state.faultLatencyMilliseconds = min(20_000, max(500, state.faultLatencyMilliseconds + step))
         case .character(let c):
             if let n = c.wholeNumberValue, (1...rows.count).contains(n) {
                 state.overlay = .none
                 guard state.faultsAvailable else { return [] }
-                return [.setFault(rows[n - 1], scope)]
+                return [.setFault(rows[n - 1], scope, latencyMilliseconds: state.faultLatencyMilliseconds)]
             }
         default: break
         }

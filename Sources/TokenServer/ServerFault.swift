@@ -7,6 +7,10 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
     case latency(milliseconds: Int)
     /// Answers HTTP 500 with a JSON error body.
     case http500
+    /// Answers HTTP 401: the backend refuses the app's credentials.
+    case http401
+    /// Answers HTTP 429 with `Retry-After: seconds`.
+    case rateLimited(retryAfterSeconds: Int)
     /// Answers 200 with a body cut off mid-JSON.
     case malformedJSON
     /// A valid token whose authorization claim names another ID.
@@ -17,10 +21,12 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
     case drop
 
     public static let defaultLatencyMilliseconds = 3000
+    public static let defaultRetryAfterSeconds = 30
 
     /// One of each, in menu order.
     public static let allCases: [ServerFault] = [
-        .latency(milliseconds: defaultLatencyMilliseconds), .http500, .malformedJSON, .wrongID, .expired, .drop,
+        .latency(milliseconds: defaultLatencyMilliseconds), .http500, .http401, .rateLimited(retryAfterSeconds: defaultRetryAfterSeconds),
+        .malformedJSON, .wrongID, .expired, .drop,
     ]
 
     /// The name used in URLs (`PUT /faults/consumer/wrong-id`) and on the command line.
@@ -28,6 +34,8 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
         switch self {
         case .latency: "latency"
         case .http500: "http500"
+        case .http401: "http401"
+        case .rateLimited: "rate-limited"
         case .malformedJSON: "malformed"
         case .wrongID: "wrong-id"
         case .expired: "expired"
@@ -40,6 +48,8 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
         switch self {
         case .latency(let ms): "slow (+\(ms) ms)"
         case .http500: "HTTP 500"
+        case .http401: "HTTP 401"
+        case .rateLimited(let seconds): "HTTP 429 (Retry-After \(seconds) s)"
         case .malformedJSON: "malformed JSON"
         case .wrongID: "token for wrong ID"
         case .expired: "expired token"
@@ -57,6 +67,8 @@ public enum ServerFault: Sendable, Hashable, CaseIterable, CustomStringConvertib
             guard ms >= 0 else { return nil }
             self = .latency(milliseconds: ms)
         case "http500", "500": self = .http500
+        case "http401", "401": self = .http401
+        case "rate-limited", "429": self = .rateLimited(retryAfterSeconds: Self.defaultRetryAfterSeconds)
         case "malformed", "malformed-json": self = .malformedJSON
         case "wrong-id", "wrongid": self = .wrongID
         case "expired": self = .expired

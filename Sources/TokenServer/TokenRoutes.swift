@@ -64,6 +64,14 @@ struct TokenRoutes: Sendable {
         case .http500?:
             counters.error(kind)
             return Self.error("injected fault: HTTP 500", status: 500)
+        case .http401?:
+            counters.error(kind)
+            return Self.error("injected fault: HTTP 401, the app's credentials are refused", status: 401)
+        case .rateLimited(let seconds)?:
+            counters.error(kind)
+            var response = Self.error("injected fault: HTTP 429, too many requests", status: 429)
+            response.headers.append(("Retry-After", String(seconds)))
+            return response
         case .drop?:
             counters.error(kind)
             return .drop

@@ -23,7 +23,7 @@ struct EffectRunner: EffectPerformer {
         case .switchID(let kind, let id, let member):
             await session.group(kind.role).switchID(at: member, to: id)
             return []
-        case .setFault(let choice, let scope):
+        case .setFault(let choice, let scope, let latency):
             guard let server = session.server else {
                 return [.message("fault injection needs the embedded token server")]
             }
@@ -33,7 +33,7 @@ struct EffectRunner: EffectPerformer {
             case .driver: FaultTarget(session.solution.driverKind)
             case .both: .both(session.solution)
             }
-            await server.setFault(choice.map(Self.serverFault), for: target)
+            await server.setFault(choice.map { Self.serverFault($0, latencyMilliseconds: latency) }, for: target)
             return [.faultsChanged(await server.faults().mapValues(Self.choice))]
         case .setPaused(let paused):
             session.consumers.setPaused(paused)
@@ -58,6 +58,8 @@ struct EffectRunner: EffectPerformer {
         switch fault {
         case .latency: .latency
         case .http500: .http500
+        case .http401: .http401
+        case .rateLimited: .rateLimited
         case .malformedJSON: .malformed
         case .wrongID: .wrongID
         case .expired: .expired
@@ -65,10 +67,12 @@ struct EffectRunner: EffectPerformer {
         }
     }
 
-    static func serverFault(_ choice: FaultChoice) -> ServerFault {
+    static func serverFault(_ choice: FaultChoice, latencyMilliseconds: Int) -> ServerFault {
         switch choice {
-        case .latency: .latency(milliseconds: ServerFault.defaultLatencyMilliseconds)
+        case .latency: .latency(milliseconds: latencyMilliseconds)
         case .http500: .http500
+        case .http401: .http401
+        case .rateLimited: .rateLimited(retryAfterSeconds: FaultChoice.retryAfterSeconds)
         case .malformed: .malformedJSON
         case .wrongID: .wrongID
         case .expired: .expired
