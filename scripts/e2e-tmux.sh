@@ -66,7 +66,7 @@ if screen | grep -qF "(x reveals)"; then echo "e2e: x did not reveal the tokens"
 tm send-keys -t e2e f
 wait_for "Faults of the embedded server"
 tm send-keys -t e2e 1
-wait_for "⚠ FAULT driver=latency (3 s per request)"
+wait_for "⚠ FAULT driver=latency (3 s per request; < > adjust)"
 tm send-keys -t e2e r
 wait_for "refresh requested"
 tm send-keys -t e2e '?'
