@@ -22,8 +22,7 @@ struct MemberTableRenderer {
         let inner = width - 4, left = x + 2
         let visible = height - 3
         let selected = table.selectedRow(in: rows)
-        // The selected row stays in view: the table scrolls once it reaches the last line.
-        let first = selected.map { max(0, $0 - visible + 1) } ?? 0
+        let first = Self.firstShown(selected: selected, visible: visible)
         let shown = rows.dropFirst(first).prefix(visible)
         let idWidth = min(24, max(2, shown.map(\.id.count).max() ?? 2))
         let header = " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
@@ -37,6 +36,20 @@ struct MemberTableRenderer {
             draw(row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner, idWidth: idWidth)
         }
         drawKeys(table, rows: rows.count, selected: selected, &canvas, x: x, y: y + height - 1, width: width)
+    }
+
+    /// The first row in view: the selected row stays in view, the table scrolling once it
+    /// reaches the last line. Rows start two lines below the table's top (border, header).
+    static func firstShown(selected: Int?, visible: Int) -> Int { selected.map { max(0, $0 - visible + 1) } ?? 0 }
+
+    /// The row a click on line `y` of a table framed at `frame` lands on, if any.
+    static func row(at y: Int, in frame: Renderer.PaneFrame, table: MemberTable) -> Int? {
+        let rows = table.rows
+        let visible = frame.height - 3
+        let offset = y - (frame.y + 2)
+        let row = firstShown(selected: table.selectedRow(in: rows), visible: visible) + offset
+        guard offset >= 0, offset < visible, row < rows.count else { return nil }
+        return row
     }
 
     private func draw(_ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int) {

@@ -64,9 +64,15 @@ public enum Reducer {
         if case .click(let x, let y) = key {
             // A click on a pane focuses it (over an overlay, it does nothing).
             guard state.overlay == .none else { return [] }
-            if let frame = Renderer.layout(state, width: state.screenWidth, height: state.screenHeight).panes
-                .first(where: { $0.contains(x: x, y: y) }) {
+            let layout = Renderer.layout(state, width: state.screenWidth, height: state.screenHeight)
+            if let frame = layout.panes.first(where: { $0.contains(x: x, y: y) }) {
                 state.focus = frame.kind
+            } else if let frame = layout.table, frame.contains(x: x, y: y) {
+                // A click on a member row selects it; Enter then follows it.
+                let table = state.tables[state.focus, default: MemberTable()]
+                if let row = MemberTableRenderer.row(at: y, in: frame, table: table) {
+                    state.tables[state.focus, default: MemberTable()].selected = table.rows[row].index
+                }
             }
             return []
         }

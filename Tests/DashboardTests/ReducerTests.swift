@@ -310,3 +310,22 @@ import Testing
         #expect(!text.contains("Trip ID"))
     }
 }
+
+/// A click on a row of the fleet table selects that member.
+@Suite struct TableClickTests {
+    @Test func aClickSelectsTheRowUnderIt() throws {
+        var s = FleetFixtures.state()
+        Fixtures.apply(&s, .resized(width: 160, height: 48))
+        let frame = try #require(Renderer.layout(s, width: 160, height: 48).table)
+        let rows = s.tables[s.focus]?.rows ?? []
+        try #require(rows.count >= 3)
+        Fixtures.apply(&s, .key(.click(x: 10, y: frame.y + 2 + 2)))
+        #expect(s.tables[s.focus]?.selected == rows[2].index)
+        // The frame that is drawn marks the same row as selected.
+        let canvas = Renderer.render(s, width: 160, height: 48)
+        #expect(canvas[10, frame.y + 4].role == .selected)
+        // The header line of the table selects nothing.
+        Fixtures.apply(&s, .key(.click(x: 10, y: frame.y + 1)))
+        #expect(s.tables[s.focus]?.selected == rows[2].index)
+    }
+}
