@@ -19,7 +19,10 @@ final class RouteChannelHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connections.opened(context.channel)
+        guard connections.opened(context.channel) else {
+            context.closeSendingFIN()
+            return
+        }
         context.fireChannelActive()
     }
 
@@ -31,7 +34,7 @@ final class RouteChannelHandler: ChannelInboundHandler {
     /// A request that does not parse has had its 400 from NIO's error handler; the connection
     /// cannot be read further, so it closes (as does one that fails any other way).
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        context.closeSendingFIN()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -81,7 +84,7 @@ enum ResponseWriter {
 
     private static func write(_ reply: RouteResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
         if reply.dropsConnection {
-            context.close(promise: nil)
+            context.closeSendingFIN()
             return
         }
         var headers = HTTPHeaders()
@@ -101,7 +104,17 @@ enum ResponseWriter {
             context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
         } else {
             let channel = context.channel
-            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.closeSendingFIN() }
         }
+    }
+}
+
+extension ChannelOutboundInvoker {
+    /// Shuts the connection's sending side, then closes it. A bare close sends no FIN while a copy
+    /// of the socket lives on in a child process (NIO accepts without SOCK_CLOEXEC, so a process
+    /// spawned meanwhile inherits it); the shutdown reaches the peer whatever holds a copy.
+    func closeSendingFIN() {
+        close(mode: .output, promise: nil)
+        close(mode: .all, promise: nil)
     }
 }

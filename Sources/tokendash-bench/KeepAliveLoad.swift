@@ -132,6 +132,8 @@ final class KeepAliveLoad: Sendable {
         while filled < expected {
             if filled == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
             let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + filled, $0.count - filled, 0) }
+            // A read with a timeout is not restarted after a signal.
+            if got < 0 && errno == EINTR { continue }
             guard got > 0 else { return false }
             filled += got
             if headerEnd == nil, let end = Self.headerEnd(buffer, filled) {

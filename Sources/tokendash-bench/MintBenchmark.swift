@@ -13,9 +13,9 @@ import FoundationNetworking
 enum MintBenchmark {
     static let warmUp: Duration = .seconds(1)
     /// Server load and jwt-kit signing take turns this many times, for these totals.
-    static let rounds = 8
-    static let measured: Duration = .seconds(8)
-    static let rawSignDuration: Duration = .seconds(4)
+    static let rounds = 12
+    static let measured: Duration = .seconds(12)
+    static let rawSignDuration: Duration = .seconds(6)
     static let opensslSeconds = 3
 
     struct HTTPRun {
@@ -29,22 +29,32 @@ enum MintBenchmark {
         var clientCPU: Double = 0
         var stats: ServerStats?
 
+        /// Tokens per server CPU second in each round.
+        var rounds: [Double] = []
+
         var tokensPerSecond: Double { Double(succeeded) / elapsed }
         var serverCores: Double { serverCPU / elapsed }
-        var perCore: Double { tokensPerSecond / max(serverCores, 0.01) }
+        /// The median round's: a burst of other work on the machine moves one round, not the figure.
+        var perCore: Double { median(rounds) }
     }
 
     struct RawSignRun {
-        var signs = 0
+        /// Wall time spent signing through jwt-kit, all rounds.
         var elapsed: Double = 0
-        var cpu: Double = 0
-        /// jwt-kit's RS256 algorithm alone on a ready signing input, for scale: no JSON, no assembly.
-        var signatures = 0
-        var signatureCPU: Double = 0
-        var signaturesPerCore: Double { Double(signatures) / max(signatureCPU, 1e-6) }
-        /// Signs per CPU second: one core's rate, whatever else the machine is running.
-        var perCore: Double { Double(signs) / max(cpu, 1e-6) }
-        var perSecond: Double { Double(signs) / elapsed }
+        /// Signs per CPU second in each round, and signatures alone (jwt-kit's RS256 algorithm on a
+        /// ready signing input: no JSON, no assembly): one core's rates, whatever else the machine runs.
+        var rounds: [Double] = []
+        var signatureRounds: [Double] = []
+
+        var perCore: Double { median(rounds) }
+        var signaturesPerCore: Double { median(signatureRounds) }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     @Sendable static func run() async throws {
@@ -73,9 +83,10 @@ enum MintBenchmark {
             ("server mint p50 / p99", "\(ms(http.stats?.mintLatencyP50Milliseconds.map { $0 / 1000 })) / \(ms(http.stats?.mintLatencyP99Milliseconds.map { $0 / 1000 }))"),
             ("server CPU cores used", format(http.serverCores)),
             ("load generator CPU cores used", format(http.clientCPU / http.elapsed)),
-            ("server tokens/s per core used", format(http.perCore)),
-            ("jwt-kit RS256 sign/s (1 core)", format(raw.perCore)),
+            ("server tokens/s per core used (median round)", format(http.perCore)),
+            ("jwt-kit RS256 sign/s (1 core, median round)", format(raw.perCore)),
             ("ratio: server per core / jwt-kit", String(format: "%.2f", http.perCore / raw.perCore)),
+            ("  round by round, lowest - highest", roundRatios(http.rounds, raw.rounds)),
             ("jwt-kit RS256 signature alone/s (1 core)", format(raw.signaturesPerCore)),
             ("ratio: server per core / signature alone", String(format: "%.2f", http.perCore / raw.signaturesPerCore)),
         ]
@@ -88,6 +99,7 @@ enum MintBenchmark {
         }
         printTable(rows)
         BenchReport.say("Per core means per CPU second: the server's from /proc/PID/stat, jwt-kit's and openssl's their own user time.")
+        BenchReport.say("Server load and jwt-kit signing take turns \(rounds) times; each figure is its median round.")
         BenchReport.figure("mint_per_core_vs_raw_sign", value: http.perCore, unit: "tokens/s/core", baseline: raw.perCore)
         BenchReport.figure("mint_per_core_vs_openssl", value: http.perCore, unit: "tokens/s/core", baseline: openssl)
         BenchReport.figure("mint_per_core_vs_signature_alone", value: http.perCore, unit: "tokens/s/core", baseline: raw.signaturesPerCore)
@@ -119,10 +131,12 @@ enum MintBenchmark {
             let start = ContinuousClock.now
             try await Task.sleep(for: measured / rounds)
             let after = load.counts
-            http.serverCPU += try server.cpuSeconds() - serverBefore
+            let serverCPU = try server.cpuSeconds() - serverBefore
+            http.serverCPU += serverCPU
             http.clientCPU += cpuSeconds() - clientBefore
             http.elapsed += seconds(ContinuousClock.now - start)
             http.succeeded += after.succeeded - before.succeeded
+            http.rounds.append(Double(after.succeeded - before.succeeded) / max(serverCPU, 1e-6))
             load.pause()
             // Let the requests in flight finish before this process signs on its own.
             try await Task.sleep(for: .milliseconds(50))
@@ -130,14 +144,12 @@ enum MintBenchmark {
             let signed = try await repeatBatches(for: rawSignDuration / rounds) {
                 for _ in 0..<batch { n += 1; _ = try await signer.sign(n) }
             }
-            raw.signs += signed.operations
             raw.elapsed += signed.elapsed
-            raw.cpu += signed.cpu
+            raw.rounds.append(Double(signed.operations) / max(signed.cpu, 1e-6))
             let signatures = try await repeatBatches(for: rawSignDuration / rounds / 2) {
                 for _ in 0..<batch { _ = try signer.signature() }
             }
-            raw.signatures += signatures.operations
-            raw.signatureCPU += signatures.cpu
+            raw.signatureRounds.append(Double(signatures.operations) / max(signatures.cpu, 1e-6))
         }
         load.resume()
         await load.stop()
@@ -149,6 +161,13 @@ enum MintBenchmark {
     }
 
     static let batch = 25
+
+    /// The lowest and highest of the rounds' ratios, server round i against jwt-kit round i.
+    static func roundRatios(_ server: [Double], _ raw: [Double]) -> String {
+        let ratios = zip(server, raw).map { $0 / max($1, 1e-6) }
+        guard let low = ratios.min(), let high = ratios.max() else { return "-" }
+        return String(format: "%.2f - %.2f", low, high)
+    }
 
     /// Runs `body` (`batch` operations) again and again for `duration`; returns the operations
     /// done, the wall time and this process's CPU seconds.

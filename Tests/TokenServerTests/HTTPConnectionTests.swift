@@ -11,17 +11,23 @@ import Testing
         let fd: Int32
 
         init(_ base: URL) throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            fd = try Self.connected(to: UInt16(base.port ?? 0))
+        }
+
+        /// A socket connected to 127.0.0.1:`port`; closed again if it cannot connect.
+        private static func connected(to port: UInt16) throws -> Int32 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(base.port ?? 0).bigEndian
+            address.sin_port = port.bigEndian
             inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+            return fd
         }
 
         deinit { close(fd) }
@@ -44,6 +50,9 @@ import Testing
             while !done(String(decoding: bytes, as: UTF8.self)) {
                 let got = recv(fd, &buffer, buffer.count, 0)
                 if got == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
+                // A signal (SIGCHLD from the end-to-end tests' processes) interrupts a read with a
+                // timeout instead of restarting it.
+                if got < 0 && errno == EINTR { continue }
                 if got < 0 { break }
                 bytes += buffer[0..<got]
             }
