@@ -46,7 +46,7 @@ public enum Renderer {
     /// size: what `render` draws, and what a click hits.
     public static func layout(_ state: DashboardState, width: Int, height: Int) -> Layout {
         guard width >= compactWidth, height >= compactHeight else { return Layout() }
-        var top = 1 + (state.message == nil ? 0 : 1) + (state.isFleet ? 1 + state.kinds.count : 0)
+        var top = 1 + (state.message == nil ? 0 : 1) + fleetRowCount(state)
         let bottom = height - footerRows(state, width: width).count
         var result = Layout()
         let single = width < minimumWidth || height < minimumHeight || state.only != nil
@@ -205,6 +205,9 @@ public enum Renderer {
 
     /// The aggregate rows of a fleet run; returns the rows used. Rates, ratios, errors and
     /// latencies cover the last 60 s; the state counts are every member's now.
+    /// Lines the fleet rows take: a header and one per kind, in a fleet; what the layout leaves them.
+    static func fleetRowCount(_ state: DashboardState) -> Int { state.isFleet ? 1 + state.kinds.count : 0 }
+
     static func drawFleetRows(_ state: DashboardState, _ canvas: inout Canvas, y: Int) -> Int {
         let headers = fleetColumns.enumerated().map { i, column in i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ") }
         canvas.putTruncated(" " + headers.joined(separator: " "), x: 0, y: y, width: canvas.width, role: .title)
@@ -241,7 +244,7 @@ public enum Renderer {
                 x += canvas.put(shown, x: x, y: line, role: role) + 1
             }
         }
-        return 3
+        return fleetRowCount(state)
     }
 
     static let sparkBlocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]

@@ -24,7 +24,6 @@ public final class DashboardLoop {
     private var drawn: (state: DashboardState, width: Int, height: Int)?
     private var appliedTheme: Theme?
     private var lastSecond = Int.min
-    private var lastSize: (width: Int, height: Int)?
 
     /// `dispatch` runs an effect away from the UI thread and sends its answers to `inbox`;
     /// `performing(_:inbox:)` makes one from a performer.
@@ -84,8 +83,8 @@ public final class DashboardLoop {
         }
         var actions = inbox.drain()
         let size = terminal.size
-        if lastSize?.width != size.width || lastSize?.height != size.height {
-            lastSize = size
+        // The state holds the size last sent; only a change is news.
+        if state.screenWidth != size.width || state.screenHeight != size.height {
             actions.append(.resized(width: size.width, height: size.height))
         }
         for key in keys {
