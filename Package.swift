@@ -71,7 +71,7 @@ let package = Package(
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Watch"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",

@@ -21,4 +21,6 @@ public enum Action: Equatable, Sendable {
     /// The answer to `Effect.findMember`: the index of the member whose ID is `id`, nil when no
     /// member has it. `from` is the member followed when the search began.
     case memberFound(ProviderKind, id: String, index: Int?, from: Int)
+    /// A mark was made (the answer to `Effect.addMark`, or a recorded one replayed).
+    case marked(Mark)
 }

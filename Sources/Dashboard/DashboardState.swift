@@ -14,6 +14,8 @@ public enum Overlay: Equatable, Sendable {
     case input(String, note: String? = nil)
     /// Typing the focused kind's fleet table filter (an ID substring), with the same notes.
     case filter(String, note: String? = nil)
+    /// Typing the note of a new mark (`m`); empty makes a mark without one.
+    case mark(String, note: String? = nil)
 }
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.
@@ -65,6 +67,14 @@ public struct DashboardState: Equatable, Sendable {
     /// Each kind's member table in a fleet: its rows, filter and selection.
     public var tables: [ProviderKind: MemberTable] = [:]
     public var quitting = false
+    /// The marks made so far (`m`), oldest first.
+    public var marks: [Mark] = []
+    /// `z`: the picture on the screen while frozen; the state below goes on taking events.
+    public var frozen: FrozenView?
+    /// Events taken since the freeze: the header counts them, so a frozen screen is never taken for live.
+    public var eventsWhileFrozen = 0
+    /// Set only on the picture a freeze shows: the header's "FROZEN" notice.
+    public internal(set) var freezeBadge: String?
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

@@ -53,5 +53,10 @@ public enum Effect: Equatable, Sendable {
     /// The table query: `kind`'s member table lists only IDs containing `filter` (empty: all).
     /// Answered with `.fleetTables` made under it.
     case setTableFilter(ProviderKind, String)
+    /// Make a mark: answered with `.marked`. A mark is an outcome, like an event, so a recording
+    /// holds the `.marked` answer and a replay shows it, without making a second one from the keys.
+    case addMark(Mark)
+    /// Write the screen text and the last events to a snapshot file; answered with a message saying where.
+    case writeSnapshot(SnapshotRequest)
     case quit
 }

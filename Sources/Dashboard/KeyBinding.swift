@@ -16,6 +16,7 @@ public enum Command: Hashable, Sendable {
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
     case zoomIn, zoomOut, copyToken
     case nextTrouble, previousTrouble, selectUp, selectDown, followSelected, filterTable
+    case mark, freeze, snapshot
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -33,8 +34,8 @@ public struct KeyBinding: Sendable {
 
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.tab], label: "Tab", hint: "Focus", help: "focus the other pane", command: .focusNext),
-        KeyBinding(keys: [.character("r")], label: "r", hint: "Refresh", help: "force a token refresh for the focused pane", command: .refreshFocused),
-        KeyBinding(keys: [.character("R")], label: "R", hint: "Both", help: "force a token refresh for both panes", command: .refreshBoth),
+        KeyBinding(keys: [.character("r")], label: "r", hint: "Refresh", help: "force a token refresh: r the focused pane, R both", command: .refreshFocused),
+        KeyBinding(keys: [.character("R")], label: "R", hint: "Refresh", help: "force a token refresh for both panes", command: .refreshBoth),
         KeyBinding(keys: [.character("t")], label: "t", hint: "Trip", help: "switch the consumer to a new trip ID", command: .newTrip),
         KeyBinding(keys: [.character("v")], label: "v", hint: "Vehicle", help: "switch the driver to a new vehicle ID", command: .newVehicle),
         KeyBinding(keys: [.character("i")], label: "i", hint: "ID", help: "type an ID for the focused pane; in a fleet, follow it", command: .typeID),
@@ -53,8 +54,11 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.down, .character("j")], label: "↓", hint: "Select", help: "fleet table: select the next row", command: .selectDown, fleetOnly: true, inTable: true),
         KeyBinding(keys: [.enter], label: "Enter", hint: "Follow", help: "fleet table: follow the selected member in the focused pane", command: .followSelected, fleetOnly: true, inTable: true),
         KeyBinding(keys: [.character("/")], label: "/", hint: "Filter", help: "fleet table: show only IDs containing a text", command: .filterTable, fleetOnly: true, inTable: true),
-        KeyBinding(keys: [.character("+"), .character("=")], label: "+", hint: "Zoom", help: "timelines: a shorter span (2, 10, 60 minutes)", command: .zoomIn),
-        KeyBinding(keys: [.character("-")], label: "-", hint: "Out", help: "timelines: a longer span", command: .zoomOut),
+        KeyBinding(keys: [.character("+"), .character("=")], label: "+", hint: "Zoom", help: "timelines: + a shorter span, - a longer one (2, 10, 60 minutes)", command: .zoomIn),
+        KeyBinding(keys: [.character("-")], label: "-", hint: "Zoom", help: "timelines: a longer span", command: .zoomOut),
+        KeyBinding(keys: [.character("m")], label: "m", hint: "Mark", help: "mark this moment, with an optional note (timelines, recording)", command: .mark),
+        KeyBinding(keys: [.character("z")], label: "z", hint: "Freeze", help: "freeze or unfreeze the screen (events go on being taken and recorded)", command: .freeze),
+        KeyBinding(keys: [.character("s")], label: "s", hint: "Snapshot", help: "write the screen and the last 200 events to a snapshot file", command: .snapshot),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]

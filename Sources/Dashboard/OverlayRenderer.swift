@@ -46,6 +46,9 @@ struct OverlayRenderer {
         case .filter(let text, let note):
             prompt(&canvas, title: "Filter the \(Renderer.fleetNoun(state.focus)) table", label: "ID contains", text: text, note: note,
                    hint: "Enter applies, Esc clears the filter, Ctrl-U clears the line")
+        case .mark(let text, let note):
+            prompt(&canvas, title: "Mark \((state.marks.last?.number ?? 0) + 1) at \(Format.clock(state.now, state.timeZone))", label: "note", text: text, note: note,
+                   hint: "Enter marks (the note may stay empty), Esc cancels, Ctrl-U clears")
         }
     }
 

@@ -13,6 +13,7 @@ public enum Reducer {
         case .event(let event):
             // Each pane once: two kinds share a slot, and `concerns` checks the kind itself.
             for kind in state.kinds where state[kind].concerns(event) { state[kind].apply(event) }
+            if state.frozen != nil { state.eventsWhileFrozen += 1 }
             return []
         case .tick(let now):
             state.now = now
@@ -53,6 +54,9 @@ public enum Reducer {
                 return []
             }
             return follow(kind, index, &state)
+        case .marked(let mark):
+            marked(mark, &state)
+            return []
         case .key(let key):
             return handle(key, &state)
         }
@@ -87,6 +91,8 @@ public enum Reducer {
             return handleInput(key, text: text, &state)
         case .filter(let text, _):
             return handleFilter(key, text: text, &state)
+        case .mark(let text, _):
+            return handleMarkNote(key, text: text, &state)
         }
         guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
         state.message = nil
@@ -168,6 +174,12 @@ public enum Reducer {
             return follow(state.focus, rows[at].index, &state)
         case .filterTable:
             state.overlay = .filter(state.tables[state.focus]?.filter ?? "")
+        case .mark:
+            return startMark(&state)
+        case .freeze:
+            toggleFreeze(&state)
+        case .snapshot:
+            return snapshot(state)
         case .quit:
             return quit(&state)
         }

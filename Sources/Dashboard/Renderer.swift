@@ -15,6 +15,7 @@ public enum Renderer {
     public static let sideBySideWidth = 120
 
     public static func render(_ state: DashboardState, width: Int, height: Int) -> Canvas {
+        if let frozen = state.frozen { return render(frozen.shown(over: state), width: width, height: height) }
         var canvas = Canvas(width: width, height: height)
         guard width >= compactWidth, height >= compactHeight else {
             drawTooSmall(&canvas)
@@ -112,11 +113,12 @@ public enum Renderer {
     static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
         var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
-                    state.paused ? "‖ paused" : "● live"]
+                    state.freezeBadge != nil ? "❄ frozen" : state.paused ? "‖ paused" : "● live"]
         let clock = Format.clock(state.now, state.timeZone)
         // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
         var warnings: [String] = []
         if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
+        if let badge = state.freezeBadge { warnings.append(badge) }
         if state.reveal { warnings.append("REVEALED") }
         if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (c clears)") }
         // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
@@ -138,6 +140,8 @@ public enum Renderer {
     /// htop-style key hints, on as many rows as they need up to two, so every key shows at 80
     /// columns. Only when two rows are not enough do hints drop from the middle of the table;
     /// help and quit always stay.
+    static let maxFooterRows = 3
+
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
@@ -162,7 +166,9 @@ public enum Renderer {
             return rows
         }
         bindings = KeyBinding.paired(bindings)
-        while rows(bindings).count > 2,
+        // Three rows only where two cannot hold every key (a fleet at 80 columns): a key that
+        // works but shows nowhere would be found by no one.
+        while rows(bindings).count > maxFooterRows,
               let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
             bindings.remove(at: drop)
         }

@@ -36,7 +36,7 @@ struct TimelineRenderer {
         if rows >= Self.fullRows {
             out.append(contentsOf: latencyLines(plot: plot, column: column))
         }
-        out.append(Line(label: "", cells: axis(plot: plot, span: span)))
+        out.append(Line(label: state.marks.isEmpty ? "" : "marks ▲", cells: marked(axis(plot: plot, span: span), column: column)))
         return out
     }
 
@@ -125,6 +125,20 @@ struct TimelineRenderer {
             let at = k == ticks ? c - text.count : c + 1
             guard at >= 0, at + text.count <= plot else { continue }
             for (i, ch) in text.unicodeScalars.enumerated() { cells[at + i].scalar = ch }
+        }
+        return cells
+    }
+
+    /// The user's marks on the axis, `▲` and the mark's number, over the time labels: a mark
+    /// says why this moment matters, the labels only where it is.
+    private func marked(_ axis: [Cell], column: (Date) -> Int?) -> [Cell] {
+        var cells = axis
+        for mark in state.marks {
+            guard let c = column(mark.at) else { continue }
+            cells[c] = Cell("▲", role: .title)
+            for (k, ch) in String(mark.number).unicodeScalars.enumerated() where c + 1 + k < cells.count {
+                cells[c + 1 + k] = Cell(ch, role: .title)
+            }
         }
         return cells
     }

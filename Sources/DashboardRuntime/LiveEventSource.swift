@@ -11,6 +11,8 @@ public struct LiveEventSource: EventSource {
     private let aggregate: FleetAggregate?
     private let clock: any ProviderClock
     private let summaryInterval: Duration
+    /// The last events, for snapshots; set it before `run`.
+    public var tail: EventTail?
 
     /// Subscribes at once, before the providers start, so no early event is missed. `members`
     /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
@@ -42,7 +44,10 @@ public struct LiveEventSource: EventSource {
     public func run(into inbox: ActionInbox) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in events { inbox.send(.event(event)) }
+                for await event in events {
+                    tail?.record(event)
+                    inbox.send(.event(event))
+                }
             }
             if let aggregate, let fleetEvents {
                 group.addTask {

@@ -76,10 +76,12 @@ struct DashboardCommand: AsyncParsableCommand {
         state.only = backend.only
         let inbox = ActionInbox()
         // The IDs the groups were made with, in their order: the fleet table names members by it.
-        let source = LiveEventSource(broadcaster: session.events, members: [
+        var source = LiveEventSource(broadcaster: session.events, members: [
             session.consumers.kind: backend.initialIDs(session.consumers.kind), session.drivers.kind: backend.initialIDs(session.drivers.kind),
         ])
-        let events = Task { await source.run(into: inbox) }
+        let tail = EventTail()
+        source.tail = tail
+        let events = Task { [source] in await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
         let terminated = Mutex(false)
         let debugCrash = self.debugCrash
@@ -93,7 +95,8 @@ struct DashboardCommand: AsyncParsableCommand {
             terminated.withLock { $0 = true }
             inbox.wake()
         }
-        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source), inbox: inbox)
+        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source,
+                                                                  snapshots: SnapshotWriter(recording: nil, tail: tail, version: TokenDash.version)), inbox: inbox)
         let initial = state
         let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {

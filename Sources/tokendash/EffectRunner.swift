@@ -13,6 +13,7 @@ struct EffectRunner: EffectPerformer {
     let catalog: ThemeCatalog
     /// The event source, whose fleet aggregate takes the member tables' filters.
     let events: LiveEventSource
+    let snapshots: SnapshotWriter
 
     func perform(_ effect: Effect) async -> [Action] {
         switch effect {
@@ -45,6 +46,10 @@ struct EffectRunner: EffectPerformer {
             return [.memberFound(kind, id: id, index: await session.group(kind.role).index(of: id), from: from)]
         case .setTableFilter(let kind, let filter):
             return events.setTableFilter(filter, for: kind)
+        case .addMark(let mark):
+            return [.marked(mark)]
+        case .writeSnapshot(let request):
+            return snapshots.write(request)
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
         case .quit, .copyToClipboard:

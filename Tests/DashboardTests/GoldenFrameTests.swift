@@ -122,6 +122,19 @@ import Testing
         try check("input", Self.with(Fixtures.running(), keys: [.character("i"), .character("a"), .character("b")]), width, height)
     }
 
+    /// A mark being noted, then the screen frozen with two marks on the timelines and events since.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func evidence(_ width: Int, _ height: Int) throws {
+        var state = Self.history()
+        Fixtures.apply(&state, .marked(Mark(number: 1, at: Fixtures.t0.addingTimeInterval(45), note: "refresh ahead")))
+        try check("mark-prompt", Self.with(state, keys: [.character("m")] + "outage".map(Key.character)), width, height)
+        Fixtures.apply(&state, .marked(Mark(number: 2, at: Fixtures.t0.addingTimeInterval(91))))
+        Fixtures.apply(&state, .key(.character("z")))
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchStarted(reason: .forced), at: 116))
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(120)))
+        try check("frozen", state, width, height)
+    }
+
     @Test func revealedAndPaused() throws {
         try check("revealed-paused", Self.with(Fixtures.running(), keys: [.character("x"), .character("p")]), 160, 48)
     }

@@ -21,7 +21,7 @@ import Testing
                          "08:00:00  got token        12 ms  expires 08:01:00", "── ID changes (0) ", "── Fetch log "] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
-        #expect(lines[47].hasPrefix("Tab Focus r Refresh R Both t Trip v Vehicle i ID f Faults c Clear x Reveal y Copy p Pause T Theme + Zoom - Out ? Help q Quit"))
+        #expect(lines[47].hasPrefix("Tab Focus r/R Refresh t Trip v Vehicle i ID f Faults c Clear x Reveal y Copy p Pause T Theme +/- Zoom m Mark z Freeze s Snapshot ? Help q Quit"))
     }
 
     @Test func panesStackAt80x24AndKeepTheEssentials() {
@@ -194,7 +194,8 @@ import Testing
         var state = Fixtures.running()
         Fixtures.apply(&state, .key(.character("?")))
         let text = Fixtures.text(state)
-        for binding in KeyBinding.visible(fleet: false) {
+        // A pair ("r/R") is one row, with the first one's help, written to cover both.
+        for binding in KeyBinding.paired(KeyBinding.visible(fleet: false)) {
             #expect(text.contains(binding.help), "help misses \(binding.label)")
         }
         #expect(!text.contains("follow the next trip"), "fleet keys only show with a fleet")
@@ -219,7 +220,8 @@ import Testing
         #expect(lines[3].hasPrefix(" vehicles"))
         #expect(lines[4].contains("Trips (10000)"), "the focused kind's table")
         #expect(lines.contains { $0.contains("Consumer (trip token)") })
-        #expect(lines[47].contains("]/[ Member") && lines[47].contains("n/N Trouble"))
+        let footer = lines.suffix(2).joined(separator: "\n")
+        #expect(footer.contains("]/[ Member") && footer.contains("n/N Trouble"))
     }
 
     @Test func wideCharactersCannotBreakTheGrid() {

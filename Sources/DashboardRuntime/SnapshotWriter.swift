@@ -1,0 +1,60 @@
+import Dashboard
+import Foundation
+import Watch
+
+/// Writes `s`'s snapshot: the screen as text and the last events as `watch` JSON lines, in one
+/// file a support engineer can attach to a ticket. It goes next to the recording when there is
+/// one (named after it), else into the current folder.
+public struct SnapshotWriter: Sendable {
+    public let directory: URL
+    /// The file name's start: the recording's name without its extension, or `tokendash`.
+    public let prefix: String
+    public let tail: EventTail
+    public let version: String
+
+    public init(recording: URL?, tail: EventTail, version: String, currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        directory = recording?.deletingLastPathComponent() ?? currentDirectory
+        prefix = recording.map { $0.deletingPathExtension().lastPathComponent } ?? "tokendash"
+        self.tail = tail
+        self.version = version
+    }
+
+    /// Writes the file and answers with a message saying where it went, or why it did not.
+    public func write(_ request: SnapshotRequest) -> [Action] {
+        let events = tail.events()
+        // Redacted always, as the screen text is: a snapshot is evidence, not a place for credentials.
+        let encoder = WatchEventEncoder(reveal: false)
+        var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(request.at)), tokens redacted\n"
+        text += "# screen (\(request.screen.first?.count ?? 0)x\(request.screen.count))\n"
+        text += request.screen.joined(separator: "\n") + "\n"
+        text += "# last \(events.count) events, as `tokendash watch` prints them\n"
+        for event in events { text += encoder.encode(event) + "\n" }
+        let url = freeName(for: request.at)
+        do {
+            try Data(text.utf8).write(to: url, options: .withoutOverwriting)
+        } catch {
+            return [.message("snapshot not written: \(url.path): \((error as NSError).localizedDescription)")]
+        }
+        return [.message("snapshot written to \(url.path) (screen and \(events.count) events)")]
+    }
+
+    /// `trace-snapshot-20261124-021503.txt`, then `…-2.txt` if two land in one second.
+    func freeName(for time: Date) -> URL {
+        let stamp = Self.stamp(time)
+        var url = directory.appendingPathComponent("\(prefix)-snapshot-\(stamp).txt")
+        var n = 2
+        while FileManager.default.fileExists(atPath: url.path) {
+            url = directory.appendingPathComponent("\(prefix)-snapshot-\(stamp)-\(n).txt")
+            n += 1
+        }
+        return url
+    }
+
+    static func stamp(_ time: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(c.year ?? 0)\(two(c.month))\(two(c.day))-\(two(c.hour))\(two(c.minute))\(two(c.second))"
+    }
+}
