@@ -55,11 +55,15 @@ public final class FrozenView: Equatable, Sendable {
 
 /// `s`: what the screen showed, as text, for the runner to write beside the last events.
 public struct SnapshotRequest: Equatable, Sendable {
+    /// The screen's rows, trailing blanks trimmed.
     public var screen: [String]
+    /// The screen's width in columns (the rows are trimmed, so they do not say it).
+    public var width: Int
     public var at: Date
 
-    public init(screen: [String], at: Date) {
+    public init(screen: [String], width: Int, at: Date) {
         self.screen = screen
+        self.width = width
         self.at = at
     }
 }

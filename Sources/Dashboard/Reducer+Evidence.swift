@@ -60,6 +60,6 @@ extension Reducer {
         let width = state.screenWidth > 0 ? state.screenWidth : 160
         let height = state.screenHeight > 0 ? state.screenHeight : 48
         let lines = Renderer.render(shown, width: width, height: height).lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
-        return [.writeSnapshot(SnapshotRequest(screen: lines, at: state.now))]
+        return [.writeSnapshot(SnapshotRequest(screen: lines, width: width, at: state.now))]
     }
 }

@@ -134,11 +134,13 @@ struct TimelineRenderer {
     private func marked(_ axis: [Cell], column: (Date) -> Int?) -> [Cell] {
         var cells = axis
         for mark in state.marks {
-            guard let c = column(mark.at) else { continue }
+            // "Now" is the column after the last: a mark made this instant goes in the last one.
+            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? cells.count - 1 : nil) else { continue }
             cells[c] = Cell("▲", role: .title)
-            for (k, ch) in String(mark.number).unicodeScalars.enumerated() where c + 1 + k < cells.count {
-                cells[c + 1 + k] = Cell(ch, role: .title)
-            }
+            let number = Array(String(mark.number).unicodeScalars)
+            // After the mark, or before it at the right edge (a mark made just now).
+            let at = c + 1 + number.count <= cells.count ? c + 1 : max(0, c - number.count)
+            for (k, ch) in number.enumerated() where at + k != c { cells[at + k] = Cell(ch, role: .title) }
         }
         return cells
     }

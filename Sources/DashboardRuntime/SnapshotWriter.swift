@@ -25,7 +25,7 @@ public struct SnapshotWriter: Sendable {
         // Redacted always, as the screen text is: a snapshot is evidence, not a place for credentials.
         let encoder = WatchEventEncoder(reveal: false)
         var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(request.at)), tokens redacted\n"
-        text += "# screen (\(request.screen.first?.count ?? 0)x\(request.screen.count))\n"
+        text += "# screen (\(request.width)x\(request.screen.count))\n"
         text += request.screen.joined(separator: "\n") + "\n"
         text += "# last \(events.count) events, as `tokendash watch` prints them\n"
         for event in events { text += encoder.encode(event) + "\n" }

@@ -54,8 +54,11 @@ import Testing
         // Side by side, one row holds both panes' axes: each carries the mark.
         #expect(axis.count == 1)
         #expect(axis.first?.components(separatedBy: "▲1").count == 3)
+        // A mark made just now sits at the right edge: its number goes before it.
+        s.marks = [Mark(number: 7, at: s.now)]
+        #expect(Fixtures.text(s, 160, 48).contains("7▲ │"))
         s.marks = []
-        #expect(!Fixtures.text(s, 160, 48).contains("▲1"))
+        #expect(!Fixtures.text(s, 160, 48).contains("▲"))
     }
 
     @Test func aFrozenScreenHoldsItsPictureAndCountsWhatCameSince() {
@@ -96,7 +99,7 @@ import Testing
             return
         }
         #expect(request.at == s.now)
-        #expect(request.screen.count == 30)
+        #expect(request.screen.count == 30 && request.width == 100)
         let whole = try #require(s.consumer.token?.token)
         let text = request.screen.joined(separator: "\n")
         #expect(!text.contains(whole), "a revealed token stays out of a snapshot")
