@@ -2,7 +2,7 @@
 # Drives the real dashboard in tmux as a person would: waits for both panes to show a token,
 # presses t and v and sees the new IDs, presses x and sees a whole token, presses q and sees
 # the shell back with the screen restored; then a fleet: a burst of ], the table's / filter and
-# Enter, and n to the member in trouble. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
+# Enter, and n to the member in trouble; and the evidence keys m, z, s. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
 # Exits 0 and prints "e2e: ok" on success; non-zero with the last screen on stderr otherwise.
 #
 # Run it with signals unblocked: tmux inherits the caller's signal mask, and a tmux server with
@@ -108,6 +108,27 @@ if tm capture-pane -e -p -t e2e | grep -qE $'\e\\[([0-9;]*;)?(33|43|93|103|38;5;
 fi
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
+# Evidence: m marks a moment with a note, z freezes the picture, s writes a snapshot file into
+# the current folder (no recording), z unfreezes and says how many events came meanwhile.
+tm kill-session -t e2e
+evidence=$(mktemp -d)
+tm new-session -d -s e2e -x 160 -y 48 -c "$evidence" -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' --update-interval 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "Trip ID    trip-0001  ● ok"
+press m "note: █"
+tm send-keys -t e2e -l 'customer called'
+press Enter ": customer called"
+wait_for "marks ▲"
+press z "❄ FROZEN at"
+wait_for "events since (z resumes)"
+press s "snapshot written to $evidence/tokendash-snapshot-"
+snapshot=$(ls "$evidence"/tokendash-snapshot-*.txt)
+grep -qF "❄ FROZEN at" "$snapshot" || { echo "e2e: the snapshot is not the frozen screen" >&2; cat "$snapshot" >&2; exit 1; }
+grep -q '^{"time":.*"event":"fetched"' "$snapshot" || { echo "e2e: the snapshot has no events" >&2; cat "$snapshot" >&2; exit 1; }
+press z "unfrozen: "
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
+rm -rf "$evidence"
 # A fleet of 30 trips with 600 s tokens (no fetch comes on its own while this runs).
 tm kill-session -t e2e
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
