@@ -21,12 +21,14 @@ import Testing
 
     @Test func countsMintsRequestsByRouteAndFaults() async throws {
         try await withServer { s in
-            for id in ["trip-1", "trip-2"] { _ = try await s.request("/token/consumer/\(id)") }
-            _ = try await s.request("/token/driver/vehicle-1")
-            _ = try await s.request("/token/consumer/")
-            _ = try await s.request("/no/such/path-\(UUID().uuidString)")
+            var statuses: [Int] = []
+            for path in ["/token/consumer/trip-1", "/token/consumer/trip-2", "/token/driver/vehicle-1", "/token/consumer/",
+                         "/no/such/path-\(UUID().uuidString)"] {
+                statuses.append(try await s.request(path).status)
+            }
             await s.server.setFault(.http500, for: .driver)
-            _ = try await s.request("/token/driver/vehicle-2")
+            statuses.append(try await s.request("/token/driver/vehicle-2").status)
+            #expect(statuses == [200, 200, 200, 400, 404, 500])
 
             let samples = try await scrape(s)
             #expect(samples[#"tokendash_server_tokens_minted_total{kind="consumer"}"#] == 2)
