@@ -1,58 +1,63 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A long-running program for an end-to-end test (a `tokendash watch`, a Prometheus): output to
-/// a file rather than a pipe (nobody reads it while it runs, and a full pipe would stall it),
-/// read back while waiting for a line; stopped with SIGTERM, then SIGKILL if it lingers.
+/// A long-running program for an end-to-end test (a `tokendash watch`, a Prometheus): started
+/// through `BinaryRunner.spawnCleanly` (no other test's pipes inherited, no signal blocked, so it
+/// keeps no one waiting and SIGTERM stops it), output to a file read back while waiting for a
+/// line; stopped with SIGTERM, then SIGKILL if it lingers.
 final class BackgroundProcess: Sendable {
     let name: String
-    private let process: Process
+    private let pid: pid_t
     private let log: URL
+    // Guards whether the child has been reaped, so its pid is never waited for or signalled again.
+    private let reaped = Mutex(false)
 
     init(_ executable: URL, _ arguments: [String], name: String) throws {
         self.name = name
         log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(name)-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? output.close()
-        self.process = process
+        pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, output: log.path)
+    }
+
+    /// Whether it still runs; reaps it once it has exited.
+    var isRunning: Bool {
+        reaped.withLock { reaped in
+            guard !reaped else { return false }
+            var status: Int32 = 0
+            reaped = waitpid(pid, &status, WNOHANG) != 0
+            return !reaped
+        }
     }
 
     /// What it wrote so far, stdout and stderr together.
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// The first capture of `pattern` (a regular expression with one group) in its output, waiting
-    /// up to `timeout` seconds; nil if it exited or the time ran out.
-    func await(_ pattern: String, timeout: TimeInterval = 20) async throws -> String? {
+    /// up to `timeout` seconds; nil if it exited or the time ran out. The output is read once more
+    /// after the deadline, so a test process paused past it (a loaded machine) still finds the line.
+    func await(_ pattern: String, timeout: TimeInterval = 60) async throws -> String? {
         let regex = try NSRegularExpression(pattern: pattern)
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
+            let exited = !isRunning
             let text = output
             if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
                let range = Range(match.range(at: 1), in: text) {
                 return String(text[range])
             }
-            if !process.isRunning { return nil }
+            if exited || Date() >= deadline { return nil }
             // Polling a log file the child writes; there is nothing to wait on instead.
             try await Task.sleep(for: .milliseconds(100))
         }
-        return nil
     }
 
     func stop() async {
-        if process.isRunning { process.terminate() }
-        for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
-        // A child spawned from a thread with signals blocked may not see SIGTERM.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if isRunning { kill(pid, SIGTERM) }
+        for _ in 0..<50 where isRunning { try? await Task.sleep(for: .milliseconds(100)) }
+        if isRunning { kill(pid, SIGKILL) }
+        for _ in 0..<50 where isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         try? FileManager.default.removeItem(at: log)
     }
 

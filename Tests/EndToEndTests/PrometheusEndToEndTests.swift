@@ -71,16 +71,18 @@ import Testing
             "--web.listen-address=127.0.0.1:\(port)",
         ], name: "prometheus")
         defer { Task { await prometheus.stop() } }
-        _ = try #require(try await prometheus.await("(Server is ready to receive web requests)", timeout: 30), "prometheus: \(prometheus.output)")
+        _ = try #require(try await prometheus.await("(Server is ready to receive web requests)", timeout: 60), "prometheus: \(prometheus.output)")
 
         // Wait for the scrapes that carry both providers' first requests (a second apart).
         let base = "http://127.0.0.1:\(port)"
         var requests: [[String: String]: Double] = [:]
         var up: [[String: String]: Double] = [:]
-        for _ in 0..<40 {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
             requests = try await query(base, #"sum by (provider) (tokendash_requests_total{result="ok"})"#)
             up = try await query(base, "up")
-            if requests.count == 2, requests.values.allSatisfy({ $0 > 0 }), up.count == 2, up.values.allSatisfy({ $0 == 1 }) { break }
+            let scraped = requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2 && up.values.allSatisfy { $0 == 1 }
+            if scraped || Date() >= deadline { break }
             // Waiting for Prometheus' next scrape, which this test cannot trigger.
             try await Task.sleep(for: .milliseconds(500))
         }
