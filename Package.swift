@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Provider cores: fetch, cache, refresh, rules, events. No UI, no server, no transport.
@@ -55,12 +56,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The server's own `/metrics`: mints, mint latency, faults, requests by route.
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(name: "Fleet", dependencies: ["FleetAuth"]),
         // Headless output: provider events as JSON lines.
         .target(name: "Watch", dependencies: ["Fleet", "FleetAuth"]),
+        // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
+        .target(
+            name: "TokenMetrics",
+            dependencies: ["Fleet", "FleetAuth", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         // The leaf both the screen logic and the terminal need: Canvas (plain-data cells), Key,
         // Theme, styles. Nothing else, so the terminal does not drag in providers or YAML.
         .target(name: "UICore"),
@@ -82,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard",
+                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -132,6 +140,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["tokendash", "FleetAuth", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
+        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),
         .testTarget(
             name: "TokenServerTests",

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what tokendash's build and tests need when missing: ncurses headers, tmux and openssl (Debian), Python's cryptography (PyPI).
+# Installs what tokendash's build and tests need when missing: ncurses headers, tmux, openssl and
+# prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with) from Debian,
+# Python's cryptography (PyPI).
 set -euo pipefail
 missing=()
 dpkg -s libncurses-dev >/dev/null 2>&1 || missing+=(libncurses-dev)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+{ command -v prometheus && command -v promtool; } >/dev/null 2>&1 || missing+=(prometheus)
 # Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
 if [ ${#missing[@]} -gt 0 ]; then

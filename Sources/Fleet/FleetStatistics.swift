@@ -129,17 +129,8 @@ public struct FleetStatistics: Sendable {
             latencies += s.latencies
         }
         latencies.sort()
-        var counts = [Int](repeating: 0, count: MemberStatus.allCases.count)
-        var inMargin = 0
-        for member in members {
-            counts[member.status(at: now, backoff: backoff).rawValue] += 1
-            if member.inRefreshMargin(at: now) { inMargin += 1 }
-        }
-        var states: [MemberStatus: Int] = [:]
-        for status in MemberStatus.allCases where counts[status.rawValue] > 0 { states[status] = counts[status.rawValue] }
         let providers = providers ?? members.count
-        // Members no event has named yet hold no token.
-        if providers > members.count { states[.noToken, default: 0] += providers - members.count }
+        let standing = standing(now: now, providers: providers)
         let span = firstSecond.map { min(Self.window, max(1, nowSecond - $0 + 1)) } ?? Self.window
         return FleetSummary(
             providers: providers,
@@ -148,8 +139,28 @@ public struct FleetStatistics: Sendable {
             window: window,
             p50LatencyMs: Percentile.nearestRank(0.50, of: latencies),
             p99LatencyMs: Percentile.nearestRank(0.99, of: latencies),
-            inRefreshMargin: inMargin,
-            states: states)
+            inRefreshMargin: standing.inRefreshMargin,
+            states: standing.states)
+    }
+
+    /// Where the members stand at `now`, without the windowed figures: what `summary` and a
+    /// Prometheus scrape share. `providers` beyond the members known count as holding no token.
+    public func standing(now: Date, providers: Int? = nil) -> FleetStanding {
+        var counts = [Int](repeating: 0, count: MemberStatus.allCases.count)
+        var inMargin = 0
+        var soonest: Date?
+        for member in members {
+            let status = member.status(at: now, backoff: backoff)
+            counts[status.rawValue] += 1
+            if member.inRefreshMargin(at: now) { inMargin += 1 }
+            if status >= .stale, let expiry = member.expiresAt, soonest.map({ expiry < $0 }) ?? true { soonest = expiry }
+        }
+        var states: [MemberStatus: Int] = [:]
+        for status in MemberStatus.allCases where counts[status.rawValue] > 0 { states[status] = counts[status.rawValue] }
+        // Members no event has named yet hold no token.
+        let providers = providers ?? members.count
+        if providers > members.count { states[.noToken, default: 0] += providers - members.count }
+        return FleetStanding(states: states, inRefreshMargin: inMargin, soonestExpiry: soonest)
     }
 
     /// The members whose ID contains `filter` (ignoring case), trouble first (failing, backing

@@ -9,7 +9,7 @@ public actor EmbeddedTokenServer {
     private let faultBoard = FaultBoard()
     private let counters = ServerCounters()
     private let routes: TokenRoutes
-    private var listener: NIORouteServer?
+    private var listener: NIORouteServer<MeteredRoutes>?
     public private(set) var baseURL: URL?
 
     /// Loads or generates the signing key; throws `TokenServerError` for a bad configuration or key.
@@ -39,7 +39,8 @@ public actor EmbeddedTokenServer {
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         guard Self.isIPAddress(bare) else { throw TokenServerError.invalidHost(configuration.host) }
-        let listener = NIORouteServer(routes: routes, host: bare, port: configuration.port)
+        let metered = MeteredRoutes(routes: routes, metrics: counters.metrics, faults: faultBoard)
+        let listener = NIORouteServer(routes: metered, host: bare, port: configuration.port)
         let port: UInt16
         do {
             port = try await listener.start()

@@ -4,16 +4,16 @@ import NIOHTTP1
 /// Reads requests off one connection and answers each through the routes, in a task on the
 /// connection's own event loop. NIO's pipelining handler holds later requests back until the
 /// answer to the current one has gone, so answers keep their order.
-final class RouteChannelHandler: ChannelInboundHandler {
+final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let routes: TokenRoutes
-    private let connections: NIORouteServer.OpenConnections
+    private let routes: Routes
+    private let connections: OpenConnections
     private var head: HTTPRequestHead?
     private var executor: EventLoopTaskExecutor?
 
-    init(routes: TokenRoutes, connections: NIORouteServer.OpenConnections) {
+    init(routes: Routes, connections: OpenConnections) {
         self.routes = routes
         self.connections = connections
     }

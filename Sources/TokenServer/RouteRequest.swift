@@ -2,12 +2,12 @@ import Foundation
 
 /// A request as the routes see it, whichever HTTP server parsed it: the path with dot segments
 /// resolved and percent escapes decoded, and the query's parameters.
-struct RouteRequest: Sendable {
-    var method: String
-    var path: String
-    var query: [String: String]
+public struct RouteRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [String: String]
 
-    init(method: String, path: String, query: [String: String] = [:]) {
+    public init(method: String, path: String, query: [String: String] = [:]) {
         self.method = method
         self.path = path
         self.query = query

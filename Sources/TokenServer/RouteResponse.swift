@@ -2,11 +2,18 @@ import Foundation
 
 /// What a route answers, for whichever HTTP server sends it: a status, headers and a body,
 /// or closing the connection without any response (the `drop` fault).
-struct RouteResponse: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: Data
-    var dropsConnection = false
+public struct RouteResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+    public var dropsConnection = false
+
+    public init(status: Int, headers: [(name: String, value: String)], body: Data, dropsConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.dropsConnection = dropsConnection
+    }
 
     /// The response that closes its connection unanswered.
     static let drop = RouteResponse(status: 0, headers: [], body: Data(), dropsConnection: true)

@@ -16,6 +16,8 @@ final class ServerCounters: Sendable {
 
     // Guards all counters; every request handler writes here.
     private let state = Mutex(State())
+    /// The same mints as Prometheus series, for `/metrics`.
+    let metrics = ServerMetrics()
 
     func request(_ kind: ProviderKind) { state.withLock { $0.stats[kind].requests += 1 } }
     func error(_ kind: ProviderKind) { state.withLock { $0.stats[kind].errors += 1 } }
@@ -23,6 +25,7 @@ final class ServerCounters: Sendable {
     func otherRequest() { state.withLock { $0.stats.otherRequests += 1 } }
 
     func minted(_ kind: ProviderKind, seconds: Double) {
+        metrics.minted(kind, seconds: seconds)
         state.withLock { s in
             s.stats[kind].minted += 1
             if s.latencies.count < Self.latencyWindow {

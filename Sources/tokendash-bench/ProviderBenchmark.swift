@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TokenMetrics
 
 /// Cache-hit cost and request de-duplication of `CachingTokenProvider` against the samples' logic.
 enum ProviderBenchmark {
@@ -45,10 +46,13 @@ enum ProviderBenchmark {
             ("cache-hit fetchToken, 2 event readers, calls/s", "\(MintBenchmark.format(1e9 / hit.withReaders))  |  \(MintBenchmark.format(1e9 / hit.baseline))"),
             ("ratio ns/call tokendash (2 readers) / baseline", String(format: "%.2f", hit.withReaders / hit.baseline)),
             ("ratio ns/call tokendash (no reader) / baseline", String(format: "%.2f", hit.withoutReaders / hit.baseline)),
+            ("cache-hit fetchToken, 2 readers + --metrics, ns/call", "\(MintBenchmark.format(hit.withMetrics))  |  \(MintBenchmark.format(hit.baseline))"),
+            ("ratio ns/call tokendash (2 readers + metrics) / baseline", String(format: "%.2f", hit.withMetrics / hit.baseline)),
             ("cache-hit events each reader got for \(hit.hits) hits", "\(hit.events)"),
             ("requests from 1,000 concurrent cold callers", "\(stampede.ours)  |  \(stampede.baseline)"),
         ])
         BenchReport.figure("cache_hit_ns", value: hit.withReaders, unit: "ns", baseline: hit.baseline)
+        BenchReport.figure("cache_hit_metrics_ns", value: hit.withMetrics, unit: "ns", baseline: hit.baseline)
         BenchReport.say("tokendash's hit takes a lock and counts it; the readers get the counts in a few events. Best of \(hit.rounds) rounds each; the baseline is a bare lock.")
         if stampede.ours != 1 { throw MintBenchmark.BenchmarkError("single-flight broke: \(stampede.ours) requests") }
     }
@@ -56,6 +60,8 @@ enum ProviderBenchmark {
     struct CacheHitCost {
         /// Nanoseconds per call with the dashboard's two event readers attached and draining.
         var withReaders: Double
+        /// The same with `--metrics`' collector subscribed as well (a `ProviderMetrics` draining).
+        var withMetrics: Double
         /// Nanoseconds per call with nobody subscribed.
         var withoutReaders: Double
         var baseline: Double
@@ -67,7 +73,8 @@ enum ProviderBenchmark {
 
     /// Nanoseconds per cache-hit call, the best of `rounds` runs of `calls` sequential calls after
     /// one warm-up fetch, for tokendash with two draining event readers (the dashboard's pane pump
-    /// and fleet aggregator), tokendash with none, and the samples' logic, interleaved so that
+    /// and fleet aggregator), the same plus `--metrics`' collector, tokendash with none, and the
+    /// samples' logic, interleaved so that
     /// other load on the machine falls on all three alike.
     static func cacheHit(calls: Int, rounds: Int) async throws -> CacheHitCost {
         let context = VehicleAuthorizationContext(vehicleID: "vehicle-1")
@@ -84,17 +91,39 @@ enum ProviderBenchmark {
         }
         let observed = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero), events: events)
         _ = try await observed.fetchToken(for: context)
+        // The dashboard's two readers plus the `--metrics` collector, on a broadcaster of their own.
+        let meteredEvents = EventBroadcaster()
+        let meteredReaders = (0..<2).map { _ in
+            let stream = meteredEvents.subscribe(buffer: 1 << 16)
+            return Task { for await _ in stream {} }
+        }
+        let metrics = ProviderMetrics(members: [.driver: ["vehicle-1"]])
+        let collector = Task { [stream = meteredEvents.subscribe(buffer: 1 << 16)] in await metrics.consume(stream) }
+        let metered = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero), events: meteredEvents)
+        _ = try await metered.fetchToken(for: context)
         let unobserved = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
         _ = try await unobserved.fetchToken(for: context)
         let baseline = SampleLogicProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
         _ = try await baseline.fetchToken(id: "vehicle-1")
 
-        var best = (withReaders: Double.infinity, withoutReaders: Double.infinity, baseline: Double.infinity)
+        var best = (withReaders: Double.infinity, withMetrics: Double.infinity, withoutReaders: Double.infinity, baseline: Double.infinity)
         for _ in 0..<rounds {
             let withReaders = try await time(calls) { _ = try await observed.fetchToken(for: context) }
+            let withMetrics = try await time(calls) { _ = try await metered.fetchToken(for: context) }
             let withoutReaders = try await time(calls) { _ = try await unobserved.fetchToken(for: context) }
             let sample = try await time(calls) { _ = try await baseline.fetchToken(id: "vehicle-1") }
-            best = (min(best.withReaders, withReaders), min(best.withoutReaders, withoutReaders), min(best.baseline, sample))
+            best = (min(best.withReaders, withReaders), min(best.withMetrics, withMetrics),
+                    min(best.withoutReaders, withoutReaders), min(best.baseline, sample))
+        }
+        meteredEvents.finish()
+        for reader in meteredReaders { await reader.value }
+        await collector.value
+        // Every hit must reach the series too.
+        let hitsSeries = #"tokendash_cache_hits_total{provider="driver"} "#
+        let scraped = String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(hitsSeries) }.flatMap { Int($0.dropFirst(hitsSeries.count)) }
+        guard scraped == calls * rounds else {
+            throw MintBenchmark.BenchmarkError("the metrics counted \(scraped ?? -1) cache hits of \(calls * rounds)")
         }
         // Every hit must reach both readers, in far fewer events than hits.
         events.finish()
@@ -104,7 +133,7 @@ enum ProviderBenchmark {
         guard tallies.allSatisfy({ $0.hits == hits }) else {
             throw MintBenchmark.BenchmarkError("readers counted \(tallies.map(\.hits)) cache hits of \(hits)")
         }
-        return CacheHitCost(withReaders: best.withReaders, withoutReaders: best.withoutReaders, baseline: best.baseline,
+        return CacheHitCost(withReaders: best.withReaders, withMetrics: best.withMetrics, withoutReaders: best.withoutReaders, baseline: best.baseline,
                             rounds: rounds, hits: hits, events: tallies[0].events)
     }
 

@@ -9,6 +9,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "render": RenderBenchmark.run,
     "fleet": FleetMemoryBenchmark.run,
     "transport": TransportBenchmark.run,
+    "metrics": MetricsBenchmark.run,
 ]
 
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.

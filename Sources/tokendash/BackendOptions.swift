@@ -74,6 +74,8 @@ struct BackendOptions: ParsableArguments {
     @Option(help: "Run and show one side only: consumer or driver (then one backend URL is enough).")
     var only: ProviderKind.Role?
 
+    @OptionGroup var sharding: ShardOptions
+
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
 
     /// The sides that run: both, or the one `--only` names.
@@ -115,6 +117,7 @@ struct BackendOptions: ParsableArguments {
             throw ValidationError("--tracking-id and --delivery-vehicle-id must not be empty")
         }
         try Self.validateKeySet(jwks)
+        try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
     }
 
@@ -133,7 +136,8 @@ struct BackendOptions: ParsableArguments {
         return caCertificates.map { .certificates(pemFile: $0) } ?? .system
     }
 
-    /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet.
+    /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet
+    /// (only `--shard`'s slice of them, numbered as in the whole fleet).
     func initialIDs(_ kind: ProviderKind) -> [String] {
         let count = kind.role == .consumer ? trips : vehicles
         let (single, prefix) = switch kind {
@@ -143,7 +147,7 @@ struct BackendOptions: ParsableArguments {
         case .deliveryDriver: (deliveryVehicleID, "delivery-vehicle")
         }
         if count == 1 { return [single] }
-        return (0..<count).map { IDSequence.fleetID(prefix: prefix, index: $0, count: count) }
+        return sharding.shard.range(of: count).map { IDSequence.fleetID(prefix: prefix, index: $0, count: count) }
     }
 
     /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under

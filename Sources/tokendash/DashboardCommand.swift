@@ -15,6 +15,7 @@ struct DashboardCommand: AsyncParsableCommand {
         abstract: "Show the consumer and driver token providers side by side (the default).")
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var metrics: MetricsOptions
 
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
     var theme: String?
@@ -66,11 +67,13 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(1)
         }
+        let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "dashboard")
         var state = DashboardState(
             consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.server != nil,
             theme: initialTheme, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
-            trips: backend.trips, vehicles: backend.vehicles, solution: session.solution)
+            trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
+            solution: session.solution)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
         state.only = backend.only
@@ -111,6 +114,7 @@ struct DashboardCommand: AsyncParsableCommand {
         loops.cancel()
         events.cancel()
         await session.stop()
+        await exporter?.stop()
     }
 
     static func fail(_ message: String) {

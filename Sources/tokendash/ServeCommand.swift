@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve Fleet Engine tokens over HTTP, as Google's sample backend does.",
         discussion: """
             Routes: GET /token/consumer/{tripId}, GET /token/driver/{vehicleId}, GET /.well-known/jwks.json,
-            GET /healthz, GET /stats, GET /faults, PUT /faults/{consumer|driver|both}/{fault}[?ms=N],
+            GET /healthz, GET /stats, GET /metrics (Prometheus), GET /faults, PUT /faults/{consumer|driver|both}/{fault}[?ms=N],
             DELETE /faults[/{target}]. Faults: \(ServerFault.names.joined(separator: ", ")).
             The first line on stdout is "listening on URL". Stops on Ctrl-C or SIGTERM.
             """)

@@ -11,6 +11,7 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Print every provider event as a JSON line (no screen).")
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var metrics: MetricsOptions
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
     var duration: Double?
@@ -62,6 +63,7 @@ struct WatchCommand: AsyncParsableCommand {
         if session.insecure {
             FileHandle.standardError.write(Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
         }
+        let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
         let insecure = session.insecure
         // Every line says so, not just the first: a consumer may read any slice of the stream.
         func marked(_ line: String) -> String { insecure && line.hasPrefix("{\"") ? "{\"insecure\":true," + line.dropFirst() : line }
@@ -96,6 +98,7 @@ struct WatchCommand: AsyncParsableCommand {
         var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
         for role in session.roles { missing += await session.group(role).withoutValidToken(at: now) }
         await session.stop()
+        await exporter?.stop()
         let counters = await printer.value
         if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) })) + "\n").utf8)) }
         guard missing.isEmpty else {

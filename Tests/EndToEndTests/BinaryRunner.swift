@@ -71,6 +71,13 @@ enum BinaryRunner {
     static func runWithCleanSignals(_ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
+        let pid = try spawnCleanly(arguments, output: log.path)
+        return waitOut(pid, deadline: Date().addingTimeInterval(timeout), log: log, timeout: timeout)
+    }
+
+    /// Starts `arguments` (a full path first) as `runWithCleanSignals` does: stdin from /dev/null,
+    /// stdout and stderr to the file at `output`, no signal blocked, no descriptor but 0, 1 and 2.
+    static func spawnCleanly(_ arguments: [String], output: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,7 +87,7 @@ enum BinaryRunner {
             posix_spawnattr_destroy(&attributes)
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         try closeInheritedDescriptors(&actions)
         var empty = sigset_t()
@@ -95,7 +102,11 @@ enum BinaryRunner {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        let deadline = Date().addingTimeInterval(timeout)
+        return pid
+    }
+
+    /// Waits for `pid` until `deadline` (then kills it); its status and the output in `log`.
+    private static func waitOut(_ pid: pid_t, deadline: Date, log: URL, timeout: TimeInterval) -> (Int32, String) {
         var status: Int32 = 0
         // Polled: waitpid has no timeout, and a hung script must fail the test, not hang CI.
         while waitpid(pid, &status, WNOHANG) == 0 {

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where a kind's members stand at one instant: counts by status, how many are inside their
+/// refresh margin, and the soonest expiry of a valid token held.
+public struct FleetStanding: Sendable, Equatable {
+    /// Members by status; those without events count as `noToken`.
+    public var states: [MemberStatus: Int]
+    /// Members whose valid token is inside its refresh margin.
+    public var inRefreshMargin: Int
+    /// The earliest expiry among the valid tokens held (ok and stale members); nil when none holds one.
+    public var soonestExpiry: Date?
+
+    public init(states: [MemberStatus: Int], inRefreshMargin: Int, soonestExpiry: Date?) {
+        self.states = states
+        self.inRefreshMargin = inRefreshMargin
+        self.soonestExpiry = soonestExpiry
+    }
+}

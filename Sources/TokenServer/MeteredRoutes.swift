@@ -1,0 +1,36 @@
+import FleetAuth
+import Foundation
+
+/// The token routes plus `GET /metrics`, counting every answer by route and status.
+struct MeteredRoutes: RouteResponder {
+    let routes: TokenRoutes
+    let metrics: ServerMetrics
+    let faults: FaultBoard
+
+    func respond(to request: RouteRequest) async -> RouteResponse {
+        let reply: RouteResponse
+        if request.path == "/metrics" {
+            reply = request.method == "GET"
+                ? MetricsPage.response(metrics.exposition(active: faults.all))
+                : TokenRoutes.error("use GET /metrics", status: 405)
+        } else {
+            reply = await routes.respond(to: request)
+        }
+        metrics.answered(route: Self.route(request.path), status: reply.dropsConnection ? "dropped" : String(reply.status))
+        return reply
+    }
+
+    /// The route's template: a token path without its ID, the fixed paths as they are, `other`
+    /// for anything else (so a scan of random paths adds one series, not one per path).
+    static func route(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        switch segments.first {
+        case "token":
+            let kind = segments.dropFirst().first.flatMap { ProviderKind(rawValue: String($0)) }
+            return kind.map { "/token/\($0.rawValue)" } ?? "/token"
+        case "faults": return "/faults"
+        default:
+            return ["/metrics", "/healthz", "/stats", "/.well-known/jwks.json"].contains(path) ? path : "other"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Fleet
+import FleetAuth
+import Foundation
+import TokenMetrics
+import TokenServer
+
+/// The running `--metrics` endpoint: a `ProviderMetrics` fed by the session's events, served
+/// at `/metrics` by the same SwiftNIO route server the embedded backend uses.
+struct MetricsExporter: Sendable {
+    let metrics: ProviderMetrics
+    private let server: NIORouteServer<MetricsPage>
+    private let collector: Task<Void, Never>
+
+    /// Subscribes to the session and binds `options`' address; nil without `--metrics`. On a
+    /// bind failure it prints one line (`command: cannot listen on …`), stops the session and exits 1.
+    static func start(_ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String) async throws -> MetricsExporter? {
+        guard let address = options.address else { return nil }
+        let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }
+        let metrics = ProviderMetrics(members: Dictionary(uniqueKeysWithValues: kinds.map { ($0, backend.initialIDs($0)) }))
+        let stream = session.events.subscribe(buffer: 1 << 16)
+        let collector = Task { await metrics.consume(stream) }
+        let page = MetricsPage { metrics.exposition(now: Date()) }
+        let server = NIORouteServer(routes: page, host: address.host, port: address.port)
+        let port: UInt16
+        do {
+            port = try await server.start()
+        } catch {
+            FileHandle.standardError.write(Data("tokendash \(command): \(error)\n".utf8))
+            collector.cancel()
+            await session.stop()
+            throw ExitCode(1)
+        }
+        let bound = address.bound(to: port)
+        FileHandle.standardError.write(Data("tokendash \(command): metrics on http://\(bound)/metrics\n".utf8))
+        return MetricsExporter(metrics: metrics, server: server, collector: collector)
+    }
+
+    /// After the session stopped (its stream finished, so the collector has returned).
+    func stop() async {
+        await server.stop(gracePeriod: 0.25)
+        collector.cancel()
+    }
+}

@@ -1,0 +1,99 @@
+import FleetAuth
+import Foundation
+import TestSupport
+import Testing
+
+/// `tokendash watch --metrics` scraped by a real Prometheus (Debian's `prometheus` package, which
+/// scripts/setup.sh installs): the series arrive, and both endpoints pass `promtool check metrics`.
+@Suite(.serialized) struct PrometheusEndToEndTests {
+    /// Both programs, or a failure that says how to get them: CI installs them, so a missing one
+    /// must not pass as a skip.
+    func tools() throws -> (prometheus: URL, promtool: URL) {
+        let prometheus = BackgroundProcess.find("prometheus"), promtool = BackgroundProcess.find("promtool")
+        guard let prometheus, let promtool else { throw MissingPrometheus() }
+        return (prometheus, promtool)
+    }
+
+    func get(_ url: String) async throws -> String {
+        let response = try await sharedTransport.get(TransportRequest(url: try #require(URL(string: url)), maxBodyBytes: 1 << 20))
+        #expect(response.status == 200, "GET \(url)")
+        return String(decoding: response.body, as: UTF8.self)
+    }
+
+    /// One instant query's samples as `labels -> value`.
+    func query(_ base: String, _ promQL: String) async throws -> [[String: String]: Double] {
+        let encoded = try #require(promQL.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let body = try await get("\(base)/api/v1/query?query=\(encoded)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        let result = (json["data"] as? [String: Any])?["result"] as? [[String: Any]] ?? []
+        return result.reduce(into: [:]) { samples, sample in
+            let labels = sample["metric"] as? [String: String] ?? [:]
+            if let value = (sample["value"] as? [Any])?.last as? String { samples[labels] = Double(value) }
+        }
+    }
+
+    struct MissingPrometheus: Error, CustomStringConvertible {
+        var description: String { "prometheus and promtool are not installed: `apt-get install prometheus` (scripts/setup.sh does it)" }
+    }
+
+    @Test func prometheusScrapesWatchAndTheEmbeddedServer() async throws {
+        let (prometheusBinary, promtool) = try tools()
+        let watch = try BackgroundProcess(BinaryRunner.binary, ["watch", "--metrics", "127.0.0.1:0", "--update-interval", "0.5",
+                                                                "--duration", "120", "--events", "fetched"], name: "watch")
+        defer { Task { await watch.stop() } }
+        let metrics = try #require(try await watch.await(#"metrics on http://(127\.0\.0\.1:\d+)/metrics"#), "watch: \(watch.output)")
+        let server = try #require(try await watch.await(#"embedded token server on http://(127\.0\.0\.1:\d+)"#), "watch: \(watch.output)")
+
+        // Both endpoints in the format Prometheus' own linter accepts.
+        for target in [metrics, server] {
+            let text = try await get("http://\(target)/metrics")
+            let check = try await BinaryRunner.run(["check", "metrics"], executable: promtool, stdin: text)
+            #expect(check.status == 0, "promtool check metrics on \(target): \(check.stdout)\(check.stderr)")
+        }
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-prometheus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: tokendash
+                static_configs: [{targets: ["\(metrics)"]}]
+              - job_name: tokendash-server
+                static_configs: [{targets: ["\(server)"]}]
+            """
+        try config.write(to: folder.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
+        let port = try BackgroundProcess.freePort()
+        let prometheus = try BackgroundProcess(prometheusBinary, [
+            "--config.file=\(folder.appendingPathComponent("prometheus.yml").path)",
+            "--storage.tsdb.path=\(folder.appendingPathComponent("data").path)",
+            "--web.listen-address=127.0.0.1:\(port)",
+        ], name: "prometheus")
+        defer { Task { await prometheus.stop() } }
+        _ = try #require(try await prometheus.await("(Server is ready to receive web requests)", timeout: 60), "prometheus: \(prometheus.output)")
+
+        // Wait for the scrapes that carry both providers' first requests (a second apart).
+        let base = "http://127.0.0.1:\(port)"
+        var requests: [[String: String]: Double] = [:]
+        var up: [[String: String]: Double] = [:]
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            requests = try await query(base, #"sum by (provider) (tokendash_requests_total{result="ok"})"#)
+            up = try await query(base, "up")
+            let scraped = requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2 && up.values.allSatisfy { $0 == 1 }
+            if scraped || Date() >= deadline { break }
+            // Waiting for Prometheus' next scrape, which this test cannot trigger.
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect((requests[["provider": "consumer"]] ?? 0) > 0, "\(requests)")
+        #expect((requests[["provider": "driver"]] ?? 0) > 0, "\(requests)")
+        #expect(up.count == 2 && up.values.allSatisfy { $0 == 1 }, "\(up)")
+        let minted = try await query(base, "sum(tokendash_server_tokens_minted_total)")
+        #expect((minted.values.first ?? 0) >= 2, "\(minted)")
+        let held = try await query(base, #"sum(tokendash_providers{state="ok"})"#)
+        #expect(held.values.first == 2, "\(held)")
+        await prometheus.stop()
+        await watch.stop()
+    }
+}
