@@ -16,6 +16,8 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
     var theme: String?
 
@@ -39,6 +41,9 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Flags win over the config file's profile, which wins over its defaults.
+        let (backend, settings) = try config.resolve(self.backend, prefix: "tokendash")
+        let theme = self.theme ?? settings.text(.theme)
         let environment = ProcessInfo.processInfo.environment
         let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
         let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
@@ -74,6 +79,7 @@ struct DashboardCommand: AsyncParsableCommand {
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
         state.only = backend.only
+        state.keys = settings.keys
         let inbox = ActionInbox()
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         let source = LiveEventSource(broadcaster: session.events, members: [

@@ -280,7 +280,7 @@ import Testing
         let s = fleet ? Fixtures.state(trips: 3, vehicles: 3) : Fixtures.running()
         let lines = Renderer.render(s, width: 80, height: 24).lines
         let footer = lines.suffix(2).joined(separator: "\n")
-        let visible = KeyBinding.visible(fleet: fleet).filter { $0.command != .newTrip && $0.command != .newVehicle }
+        let visible = KeyMap.standard.visible(fleet: fleet).filter { $0.command != .newTrip && $0.command != .newVehicle }
         // Pairs show as one ("]/[ Member"); the table's keys are on the table's border.
         for binding in KeyBinding.paired(visible.filter { !$0.inTable }) {
             #expect(footer.contains("\(binding.label) \(binding.hint)"), "\(binding.label) \(binding.hint) missing")

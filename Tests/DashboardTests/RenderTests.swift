@@ -194,7 +194,7 @@ import Testing
         var state = Fixtures.running()
         Fixtures.apply(&state, .key(.character("?")))
         let text = Fixtures.text(state)
-        for binding in KeyBinding.visible(fleet: false) {
+        for binding in KeyMap.standard.visible(fleet: false) {
             #expect(text.contains(binding.help), "help misses \(binding.label)")
         }
         #expect(!text.contains("follow the next trip"), "fleet keys only show with a fleet")
