@@ -32,6 +32,12 @@ public enum SettingSource: Equatable, Sendable, CustomStringConvertible {
     case profile(String, line: Int)
     case defaults(line: Int)
 
+    public var line: Int {
+        switch self {
+        case .profile(_, let line), .defaults(let line): line
+        }
+    }
+
     public var description: String {
         switch self {
         case .profile(let name, let line): "profile \(name) (line \(line))"

@@ -53,7 +53,9 @@ struct DashboardCommand: AsyncParsableCommand {
             // A typo or a broken file is reported before anything touches the terminal.
             initialTheme = try catalog.load(themeName)
         } catch {
-            Self.fail("\(error)")
+            // A theme named by the config file is reported at its line there.
+            let place = self.theme == nil ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
+            Self.fail((place ?? "") + "\(error)")
             throw ExitCode(2)
         }
         // Checked after the theme, so a bad --theme is reported even from a script.

@@ -168,3 +168,23 @@ import UICore
         #expect(resolved.values.isEmpty && resolved.keys == .standard)
     }
 }
+
+/// The README's example file is a working config: it is what users copy.
+@Suite struct ReadmeExampleTests {
+    @Test func theReadmeExampleParsesAndResolves() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```yaml\ndefault-profile:"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let yaml = String(readme[readme.index(start.lowerBound, offsetBy: 8)..<end.lowerBound])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("staging-ca.pem"))
+        let file = try ConfigFile(yaml: yaml, path: folder.path + "/config.yaml")
+        #expect(file.profiles.map(\.name) == ["local", "staging"])
+        let staging = try file.resolve(profile: "staging", environment: ["STAGING_API_KEY": "a", "STAGING_TOKEN": "b"])
+        #expect(staging.text(.timeout) == "5" && staging.text(.refreshMargin) == "120")
+        #expect(file.keys.command(for: .character("h"), fleet: false) == .help)
+    }
+}
