@@ -35,13 +35,22 @@ public struct ConfigFile: Equatable, Sendable {
 
     /// Reads `location`; nil when there is no file at the default place.
     public static func load(_ location: ConfigLocation) throws(ConfigError) -> ConfigFile? {
-        let text: String
-        do {
-            text = try String(contentsOfFile: location.path, encoding: .utf8)
-        } catch {
-            if !location.explicit, !FileManager.default.fileExists(atPath: location.path) { return nil }
-            throw ConfigError(file: location.path, line: nil, FileManager.default.fileExists(atPath: location.path)
-                ? "cannot read the config file (not UTF-8 text, or no permission)" : "no such config file")
+        let exists = FileManager.default.fileExists(atPath: location.path)
+        if !exists {
+            if location.explicit { throw ConfigError(file: location.path, line: nil, "no such config file") }
+            return nil
+        }
+        // A file handle, not String(contentsOfFile:): `--config /dev/null` (no config) must read as empty.
+        guard let handle = FileHandle(forReadingAtPath: location.path) else {
+            throw ConfigError(file: location.path, line: nil, "cannot read the config file (no permission?)")
+        }
+        defer { try? handle.close() }
+        let data: Data?
+        do { data = try handle.readToEnd() } catch {
+            throw ConfigError(file: location.path, line: nil, "cannot read the config file (a folder?)")
+        }
+        guard let text = String(data: data ?? Data(), encoding: .utf8) else {
+            throw ConfigError(file: location.path, line: nil, "the config file is not UTF-8 text")
         }
         return try ConfigFile(yaml: text, path: location.path)
     }

@@ -60,6 +60,30 @@ import Testing
         #expect(out.contains("refresh: R") && out.contains("refresh-both: r"))
     }
 
+    /// One setting through all four layers: each one given wins over those below it.
+    @Test(arguments: [("refresh-margin", "300.0", "20.0", "10.0"), ("timeout", "10.0", "7.0", "3.0"), ("lifetime", "60", "120", "30")])
+    func eachLayerWinsOverTheOnesBelow(_ name: String, _ builtIn: String, _ inDefaults: String, _ inProfile: String) async throws {
+        let home = try Self.configHome("""
+            defaults:
+              \(name): \(inDefaults)
+            profiles:
+              p:
+                \(name): \(inProfile)
+              q: {}
+            """)
+        defer { try? FileManager.default.removeItem(at: home) }
+        func check(_ arguments: [String]) async throws -> String? {
+            let result = try await BinaryRunner.run(["config", "check"] + arguments, environment: ["XDG_CONFIG_HOME": home.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return row(result.stdout, name)
+        }
+        #expect(try await check(["--config", "/dev/null"]) == "\(builtIn) built-in")
+        #expect(try await check(["--profile", "q"]) == "\(inDefaults) defaults (line 2)")
+        #expect(try await check(["--profile", "p"]) == "\(inProfile) profile p (line 5)")
+        #expect(try await check(["--profile", "p", "--\(name)", "5"])?.hasPrefix("5") == true)
+        #expect(try await check(["--profile", "p", "--\(name)", "5"])?.hasSuffix("flag --\(name)") == true)
+    }
+
     @Test func checkRedactsSecrets() async throws {
         let home = try Self.configHome(Self.yaml)
         defer { try? FileManager.default.removeItem(at: home) }
