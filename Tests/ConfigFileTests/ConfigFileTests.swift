@@ -132,6 +132,8 @@ import UICore
         ("keys:\n  refresh: R\n", "/cfg/config.yaml:2: key R for refresh is already bound to refresh-both; remap refresh-both too to swap them"),
         ("keys:\n  refresh: [Z, F13]\n", "/cfg/config.yaml:2: unknown key \"F13\" for refresh; use one character, or one of backspace, down, enter, esc, space, tab, up"),
         ("keys:\n\n  reload: R\n", "/cfg/config.yaml:3: unknown key \"reload\" in keys; known: " + Command.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("keys:\n  refresh: []\n", "/cfg/config.yaml:2: refresh needs at least one key"),
+        ("defaults: [1, 2]\n", "/cfg/config.yaml:1: defaults must be a mapping of keys to values"),
         ("profiles:\n  p:\n    trip-id: [a\n", "/cfg/config.yaml:4: YAML syntax: did not find expected ',' or ']'"),
     ])
     func eachMistakeIsOneLineAtItsLine(_ yaml: String, _ message: String) {

@@ -44,6 +44,18 @@ import UICore
         #expect(state.quitting)
     }
 
+    /// The fleet table's own keys, hinted on its border, follow the remapped table too.
+    @Test func theFleetTableBorderAndHandlingFollowTheRemap() throws {
+        var state = FleetFixtures.state()
+        state.keys = try KeyMap(remapping: [.filterTable: [.character("F")]])
+        let text = Fixtures.text(state, 160, 48)
+        #expect(text.contains(" F Filter") && !text.contains(" / Filter"), "\(text)")
+        Fixtures.apply(&state, .key(.character("/")))
+        #expect(state.overlay == .none)
+        Fixtures.apply(&state, .key(.character("F")))
+        #expect(state.overlay == .filter(""))
+    }
+
     @Test func ctrlCStillQuitsWhateverQuitIsOn() throws {
         var state = try Self.state()
         Fixtures.apply(&state, .key(.interrupt))
