@@ -103,9 +103,8 @@ wait_for "TOKENDASH-EXITED-0"
 # remapped key works while the old one does nothing.
 mkdir -p "$config_home/tokendash"
 printf 'profiles:\n  demo:\n    trip-id: trip-from-config\nkeys:\n  help: h\n  quit: Q\n' > "$config_home/tokendash/config.yaml"
-tm kill-session -t e2e
-tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-  "'$bin' --profile demo --update-interval 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+# The pane is respawned, not its session killed: a new session would race the exiting server.
+tm respawn-pane -k -t e2e "'$bin' --profile demo --update-interval 1 --lifetime 600; echo CONFIG-RUN-EXITED-\$?; exec sleep 60"
 wait_for "Trip ID    trip-from-config  ● ok"
 wait_for "h Help Q Quit"
 press h "any key closes this help"
@@ -113,9 +112,9 @@ tm send-keys -t e2e q
 wait_for "Trip ID    trip-from-config  ● ok"
 tm send-keys -t e2e q
 sleep 1
-if screen | grep -qF "TOKENDASH-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
+if screen | grep -qF "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
 tm send-keys -t e2e Q
-wait_for "TOKENDASH-EXITED-0"
+wait_for "CONFIG-RUN-EXITED-0"
 rm "$config_home/tokendash/config.yaml"
 # An 8-colour terminal (TERM=xterm) showing a healthy dashboard has no warning colour on it
 # (greys once mapped to yellow there): no yellow foreground or background in any cell.
