@@ -35,6 +35,8 @@ scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(storm tiny paste garbage signals noalt crash)
 socket="tokendash-stress-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tokendash-stress.XXXXXX")
+# An empty config folder (removed with $work): the user's config file must not change the run.
+export XDG_CONFIG_HOME=$work
 tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # Seeded, so a failure can be replayed; printed with every failure.

@@ -14,6 +14,10 @@ bin=$(realpath "${1:-.build/debug/tokendash}")
 socket="tokendash-e2e-$$"
 tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
 
+# The user's own config file must not change what is tested: tmux passes this to its panes.
+config_home=$(mktemp -d)
+export XDG_CONFIG_HOME=$config_home
+
 server_pid=""
 cleanup() {
   local pane_pid=""
@@ -21,6 +25,7 @@ cleanup() {
   tm kill-server 2>/dev/null || true
   # Only this run's own server and pane, by pid, in case kill-server could not end them.
   for pid in $server_pid $pane_pid; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -rf "$config_home"
 }
 trap cleanup EXIT
 
@@ -94,6 +99,23 @@ tm send-keys -t e2e p
 wait_for "Trip ID    trip-0001  ● ok"
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
+# A config file's profile and key remaps reach the screen: its trip ID, the footer's keys, and the
+# remapped key works while the old one does nothing.
+mkdir -p "$config_home/tokendash"
+printf 'profiles:\n  demo:\n    trip-id: trip-from-config\nkeys:\n  help: h\n  quit: Q\n' > "$config_home/tokendash/config.yaml"
+# The pane is respawned, not its session killed: a new session would race the exiting server.
+tm respawn-pane -k -t e2e "'$bin' --profile demo --update-interval 1 --lifetime 600; echo CONFIG-RUN-EXITED-\$?; exec sleep 60"
+wait_for "Trip ID    trip-from-config  ● ok"
+wait_for "h Help Q Quit"
+press h "any key closes this help"
+tm send-keys -t e2e q
+wait_for "Trip ID    trip-from-config  ● ok"
+tm send-keys -t e2e q
+sleep 1
+if screen | grep -qF "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
+tm send-keys -t e2e Q
+wait_for "CONFIG-RUN-EXITED-0"
+rm "$config_home/tokendash/config.yaml"
 # An 8-colour terminal (TERM=xterm) showing a healthy dashboard has no warning colour on it
 # (greys once mapped to yellow there): no yellow foreground or background in any cell.
 tm kill-session -t e2e

@@ -75,6 +75,8 @@ public struct DashboardState: Equatable, Sendable {
     public var eventsWhileFrozen = 0
     /// Set only on the picture a freeze shows: the header's "FROZEN" notice.
     public internal(set) var freezeBadge: String?
+    /// The key table in effect: the built-in one, or the config file's remaps of it.
+    public var keys: KeyMap = .standard
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

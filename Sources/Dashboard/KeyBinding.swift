@@ -1,8 +1,9 @@
 import UICore
 import FleetAuth
 
-/// What a key on the main screen does.
-public enum Command: Hashable, Sendable {
+/// What a key on the main screen does. The raw value is the command's name in the config file's
+/// `keys:` section (`refresh: R`): stable, so a new command is remappable by adding a case.
+public enum Command: String, Hashable, Sendable, CaseIterable {
     /// The side a command is about, when it is about one: refused for the other under `--only`.
     var side: ProviderKind.Role? {
         switch self {
@@ -12,16 +13,20 @@ public enum Command: Hashable, Sendable {
         }
     }
 
-    case focusNext, refreshFocused, refreshBoth, newTrip, newVehicle, typeID, faultMenu, clearFaults
-    case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
-    case zoomIn, zoomOut, copyToken
-    case nextTrouble, previousTrouble, selectUp, selectDown, followSelected, filterTable
+    case focusNext = "focus", refreshFocused = "refresh", refreshBoth = "refresh-both", newTrip = "new-trip"
+    case newVehicle = "new-vehicle", typeID = "type-id", faultMenu = "faults", clearFaults = "clear-faults"
+    case toggleReveal = "reveal", togglePause = "pause", nextTheme = "next-theme", help
+    case nextFleetMember = "next-member", previousFleetMember = "previous-member", quit
+    case zoomIn = "zoom-in", zoomOut = "zoom-out", copyToken = "copy"
+    case nextTrouble = "next-trouble", previousTrouble = "previous-trouble", selectUp = "select-up"
+    case selectDown = "select-down", followSelected = "follow-selected", filterTable = "filter"
     case mark, freeze, snapshot
 }
 
-/// One row of the key table. The footer, the help overlay and the key handling all read this
-/// table, so a key cannot work without being documented or be documented without working.
-public struct KeyBinding: Sendable {
+/// One row of the key table. The footer, the help overlay and the key handling all read the one
+/// effective table (`KeyMap`, in the state), so a key cannot work without being documented or be
+/// documented without working.
+public struct KeyBinding: Sendable, Equatable {
     public var keys: [Key]
     public var label: String
     public var hint: String
@@ -32,6 +37,7 @@ public struct KeyBinding: Sendable {
     /// Hinted on the fleet table's border instead of the footer: it acts on the table.
     public var inTable = false
 
+    /// The built-in bindings; `KeyMap` applies the config file's remaps to them.
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.tab], label: "Tab", hint: "Focus", help: "focus the other pane", command: .focusNext),
         KeyBinding(keys: [.character("r")], label: "r", hint: "Refresh", help: "force a token refresh: r the focused pane, R both", command: .refreshFocused),
@@ -62,12 +68,6 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]
-
-    public static func command(for key: Key, fleet: Bool) -> Command? {
-        table.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
-    }
-
-    public static func visible(fleet: Bool) -> [KeyBinding] { table.filter { fleet || !$0.fleetOnly } }
 
     /// Neighbours sharing a hint as one binding: labels joined with "/", keys together, the
     /// first one's help (written to cover the pair). The footer, the table's border and the help

@@ -48,7 +48,7 @@ public final class FrozenView: Equatable, Sendable {
         shown.reveal = live.reveal
         shown.screenWidth = live.screenWidth
         shown.screenHeight = live.screenHeight
-        shown.freezeBadge = "❄ FROZEN at \(Format.clock(state.now, live.timeZone)) · \(live.eventsWhileFrozen) event\(live.eventsWhileFrozen == 1 ? "" : "s") since (z resumes)"
+        shown.freezeBadge = "❄ FROZEN at \(Format.clock(state.now, live.timeZone)) · \(live.eventsWhileFrozen) event\(live.eventsWhileFrozen == 1 ? "" : "s") since (\(live.keys.label(.freeze)) resumes)"
         return shown
     }
 }

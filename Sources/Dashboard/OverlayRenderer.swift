@@ -9,8 +9,8 @@ struct OverlayRenderer {
         switch state.overlay {
         case .none: return
         case .help:
-            let rows = KeyBinding.paired(KeyBinding.visible(fleet: state.isFleet)).map { binding in
-                let keys = binding.keys.map(Self.name).joined(separator: " ")
+            let rows = KeyBinding.paired(state.keys.visible(fleet: state.isFleet)).map { binding in
+                let keys = binding.keys.map(\.displayName).joined(separator: " ")
                 return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }
             // The closing hint gives way first on a short screen: every key stays listed.
@@ -68,21 +68,6 @@ struct OverlayRenderer {
         for (i, row) in rows.prefix(height - 2).enumerated() {
             if row.1 == .selected { canvas.fill(x: x + 1, y: y + 1 + i, width: width - 2, height: 1, role: .selected) }
             canvas.putTruncated(row.0, x: x + 3, y: y + 1 + i, width: width - 6, role: row.1)
-        }
-    }
-
-    static func name(_ key: Key) -> String {
-        switch key {
-        case .character(let c): String(c)
-        case .tab: "Tab"
-        case .enter: "Enter"
-        case .escape: "Esc"
-        case .backspace: "Bksp"
-        case .up: "↑"
-        case .down: "↓"
-        case .interrupt: "Ctrl-C"
-        case .resize: "resize"
-        case .click: "click"
         }
     }
 }

@@ -94,7 +94,7 @@ public enum Reducer {
         case .mark(let text, _):
             return handleMarkNote(key, text: text, &state)
         }
-        guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
+        guard let command = state.keys.command(for: key, fleet: state.isFleet) else { return [] }
         state.message = nil
         if let only = state.only, command == .focusNext || command.side.map({ $0 != only }) == true {
             state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
@@ -125,7 +125,7 @@ public enum Reducer {
             let text = state.reveal ? token.token : TokenRedactor.redact(token.token)
             state.message = state.reveal
                 ? "copied the \(state.focus.idNoun)'s token (#\(token.fingerprint)) to the clipboard, whole"
-                : "copied the redacted token (#\(token.fingerprint)); press x to reveal, then y, to copy it whole"
+                : "copied the redacted token (#\(token.fingerprint)); press \(state.keys.label(.toggleReveal)) to reveal, then \(state.keys.label(.copyToken)), to copy it whole"
             return [.copyToClipboard(text)]
         case .zoomIn, .zoomOut:
             let levels = Timeline.zoomLevels

@@ -18,7 +18,7 @@ public enum Renderer {
         if let frozen = state.frozen { return render(frozen.shown(over: state), width: width, height: height) }
         var canvas = Canvas(width: width, height: height)
         guard width >= compactWidth, height >= compactHeight else {
-            drawTooSmall(&canvas)
+            drawTooSmall(&canvas, quitKey: state.keys.label(.quit))
             return canvas
         }
         drawHeader(state, &canvas)
@@ -97,11 +97,11 @@ public enum Renderer {
     /// table takes the place of the pane not focused.
     static let tallStack = 30
 
-    static func drawTooSmall(_ canvas: inout Canvas) {
+    static func drawTooSmall(_ canvas: inout Canvas, quitKey: String) {
         let lines = [
             "Terminal too small",
             "current \(canvas.width)x\(canvas.height), need \(compactWidth)x\(compactHeight)",
-            "enlarge the window, or press q to quit",
+            "enlarge the window, or press \(quitKey) to quit",
         ]
         let top = max(0, canvas.height / 2 - 1)
         for (i, line) in lines.enumerated() {
@@ -120,7 +120,7 @@ public enum Renderer {
         if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
         if let badge = state.freezeBadge { warnings.append(badge) }
         if state.reveal { warnings.append("REVEALED") }
-        if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (c clears)") }
+        if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (\(state.keys.label(.clearFaults)) clears)") }
         // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
         var warning = warnings.joined(separator: " ")
         let warningRoom = canvas.width - clock.count - 14
@@ -145,7 +145,7 @@ public enum Renderer {
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = KeyBinding.visible(fleet: state.isFleet).filter { !$0.inTable }.map { binding -> KeyBinding in
+        var bindings = state.keys.visible(fleet: state.isFleet).filter { !$0.inTable }.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }

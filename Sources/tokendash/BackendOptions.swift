@@ -6,9 +6,13 @@ import HTTPTransport
 import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
+/// Flags a config file can also set are optional (`given…`), so a flag left out can take the
+/// profile's value (`filled(from:)`); the plain names read the value in effect, built-in default
+/// included.
 struct BackendOptions: ParsableArguments {
-    @Option(name: .customLong("solution"), help: "Which Fleet Engine solution's SDKs to simulate: on-demand (trip and vehicle tokens) or last-mile (delivery consumer and delivery driver tokens).")
-    var solution: ProviderKind.Solution = .onDemand
+    @Option(name: .customLong("solution"), help: "Which Fleet Engine solution's SDKs to simulate: on-demand (trip and vehicle tokens) or last-mile (delivery consumer and delivery driver tokens). (default: on-demand)")
+    var givenSolution: ProviderKind.Solution?
+    var solution: ProviderKind.Solution { givenSolution ?? .onDemand }
 
     @Option(name: .customLong("consumer-url"), help: "Consumer-side token URL template, e.g. https://host/token/consumer/{tripId} (last-mile: https://host/token/delivery_consumer/{trackingId}). With a URL, no embedded server starts.")
     var consumerURL: String?
@@ -32,20 +36,25 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("provider-id"), help: "The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to.")
     var providerID: String?
 
-    @Option(name: .customLong("trip-id"), help: "Initial trip ID.")
-    var tripID = "trip-0001"
+    @Option(name: .customLong("trip-id"), help: "Initial trip ID. (default: trip-0001)")
+    var givenTripID: String?
+    var tripID: String { givenTripID ?? "trip-0001" }
 
-    @Option(name: .customLong("vehicle-id"), help: "Initial vehicle ID.")
-    var vehicleID = "vehicle-0001"
+    @Option(name: .customLong("vehicle-id"), help: "Initial vehicle ID. (default: vehicle-0001)")
+    var givenVehicleID: String?
+    var vehicleID: String { givenVehicleID ?? "vehicle-0001" }
 
-    @Option(name: .customLong("tracking-id"), help: "Initial tracking ID (--solution last-mile).")
-    var trackingID = "tracking-0001"
+    @Option(name: .customLong("tracking-id"), help: "Initial tracking ID (--solution last-mile). (default: tracking-0001)")
+    var givenTrackingID: String?
+    var trackingID: String { givenTrackingID ?? "tracking-0001" }
 
-    @Option(name: .customLong("delivery-vehicle-id"), help: "Initial delivery vehicle ID (--solution last-mile).")
-    var deliveryVehicleID = "delivery-vehicle-0001"
+    @Option(name: .customLong("delivery-vehicle-id"), help: "Initial delivery vehicle ID (--solution last-mile). (default: delivery-vehicle-0001)")
+    var givenDeliveryVehicleID: String?
+    var deliveryVehicleID: String { givenDeliveryVehicleID ?? "delivery-vehicle-0001" }
 
-    @Option(name: .customLong("refresh-margin"), parsing: .unconditional, help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples).")
-    var refreshMargin: Double = 300
+    @Option(name: .customLong("refresh-margin"), parsing: .unconditional, help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples). (default: 300.0)")
+    var givenRefreshMargin: Double?
+    var refreshMargin: Double { givenRefreshMargin ?? 300 }
 
     @Option(name: .customLong("header"), help: "Extra request header NAME:VALUE (repeatable).")
     var headers: [String] = []
@@ -56,20 +65,25 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
     var insecure = false
 
-    @Option(name: .customLong("timeout"), parsing: .unconditional, help: "Request timeout in seconds.")
-    var timeout: Double = 10
+    @Option(name: .customLong("timeout"), parsing: .unconditional, help: "Request timeout in seconds. (default: 10.0)")
+    var givenTimeout: Double?
+    var timeout: Double { givenTimeout ?? 10 }
 
-    @Option(name: .customLong("lifetime"), parsing: .unconditional, help: "Lifetime in seconds of tokens the embedded server mints.")
-    var lifetime: Int = 60
+    @Option(name: .customLong("lifetime"), parsing: .unconditional, help: "Lifetime in seconds of tokens the embedded server mints. (default: 60)")
+    var givenLifetime: Int?
+    var lifetime: Int { givenLifetime ?? 60 }
 
-    @Option(name: .customLong("update-interval"), parsing: .unconditional, help: "Seconds between the simulated SDK's location updates (each asks for a token).")
-    var updateInterval: Double = 5
+    @Option(name: .customLong("update-interval"), parsing: .unconditional, help: "Seconds between the simulated SDK's location updates (each asks for a token). (default: 5.0)")
+    var givenUpdateInterval: Double?
+    var updateInterval: Double { givenUpdateInterval ?? 5 }
 
-    @Option(name: .customLong("trips"), parsing: .unconditional, help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token.")
-    var trips = 1
+    @Option(name: .customLong("trips"), parsing: .unconditional, help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token. (default: 1)")
+    var givenTrips: Int?
+    var trips: Int { givenTrips ?? 1 }
 
-    @Option(name: .customLong("vehicles"), parsing: .unconditional, help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token.")
-    var vehicles = 1
+    @Option(name: .customLong("vehicles"), parsing: .unconditional, help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token. (default: 1)")
+    var givenVehicles: Int?
+    var vehicles: Int { givenVehicles ?? 1 }
 
     @Option(help: "Run and show one side only: consumer or driver (then one backend URL is enough).")
     var only: ProviderKind.Role?

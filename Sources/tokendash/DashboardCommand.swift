@@ -17,6 +17,8 @@ struct DashboardCommand: AsyncParsableCommand {
     @OptionGroup var backend: BackendOptions
     @OptionGroup var metrics: MetricsOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
     var theme: String?
 
@@ -40,6 +42,9 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Flags win over the config file's profile, which wins over its defaults.
+        let (backend, settings) = try config.resolve(self.backend, prefix: "tokendash")
+        let theme = self.theme ?? settings.text(.theme)
         let environment = ProcessInfo.processInfo.environment
         let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
         let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
@@ -49,7 +54,9 @@ struct DashboardCommand: AsyncParsableCommand {
             // A typo or a broken file is reported before anything touches the terminal.
             initialTheme = try catalog.load(themeName)
         } catch {
-            Self.fail("\(error)")
+            // A theme named by the config file is reported at its line there.
+            let place = self.theme == nil ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
+            Self.fail((place ?? "") + "\(error)")
             throw ExitCode(2)
         }
         // Checked after the theme, so a bad --theme is reported even from a script.
@@ -77,6 +84,7 @@ struct DashboardCommand: AsyncParsableCommand {
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
         state.only = backend.only
+        state.keys = settings.keys
         let inbox = ActionInbox()
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         var source = LiveEventSource(broadcaster: session.events, members: [

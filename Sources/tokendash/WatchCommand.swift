@@ -13,6 +13,8 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var backend: BackendOptions
     @OptionGroup var metrics: MetricsOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
     var duration: Double?
 
@@ -47,6 +49,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         // A reader that goes away (`| head`) must end us quietly, not with SIGPIPE mid-line.
         signal(SIGPIPE, SIG_IGN)
+        let (backend, _) = try config.resolve(self.backend, prefix: "tokendash watch")
         let signals = SignalWatcher()
         let session: BackendSession
         do {

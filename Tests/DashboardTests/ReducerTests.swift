@@ -284,7 +284,7 @@ import Testing
         let lines = Renderer.render(s, width: 80, height: 24).lines
         let footer = lines.suffix(fleet ? 3 : 2).joined(separator: "\n")
         #expect(footer.hasPrefix("Tab Focus"), "the footer is \(fleet ? 3 : 2) rows")
-        let visible = KeyBinding.visible(fleet: fleet).filter { $0.command != .newTrip && $0.command != .newVehicle }
+        let visible = KeyMap.standard.visible(fleet: fleet).filter { $0.command != .newTrip && $0.command != .newVehicle }
         // Pairs show as one ("]/[ Member"); the table's keys are on the table's border.
         for binding in KeyBinding.paired(visible.filter { !$0.inTable }) {
             #expect(footer.contains("\(binding.label) \(binding.hint)"), "\(binding.label) \(binding.hint) missing")

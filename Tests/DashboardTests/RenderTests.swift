@@ -195,7 +195,7 @@ import Testing
         Fixtures.apply(&state, .key(.character("?")))
         let text = Fixtures.text(state)
         // A pair ("r/R") is one row, with the first one's help, written to cover both.
-        for binding in KeyBinding.paired(KeyBinding.visible(fleet: false)) {
+        for binding in KeyBinding.paired(KeyMap.standard.visible(fleet: false)) {
             #expect(text.contains(binding.help), "help misses \(binding.label)")
         }
         #expect(!text.contains("follow the next trip"), "fleet keys only show with a fleet")

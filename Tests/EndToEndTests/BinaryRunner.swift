@@ -18,6 +18,13 @@ enum BinaryRunner {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tokendash")
     }
 
+    /// A config folder with no tokendash/config.yaml in it, made once per test process.
+    static let emptyConfigHome: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-config-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
@@ -42,7 +49,9 @@ enum BinaryRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A config file of the user running the tests must not change what the binary does.
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
+            .merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,0 +1,102 @@
+import Dashboard
+import FleetAuth
+import Foundation
+import UICore
+import Yams
+
+/// The config file as read: named profiles, defaults, the profile used when none is named, and
+/// key remaps. Every value is checked here, so a mistake is one `file:line: reason` before
+/// anything starts. Environment variables in headers are read only when a profile is resolved:
+/// a profile not used may name a variable this shell does not set.
+public struct ConfigFile: Equatable, Sendable {
+    public static let topLevelKeys = ["default-profile", "defaults", "profiles", "keys"]
+
+    public var path: String
+    public var defaults: [Setting: ConfigEntry] = [:]
+    /// In the file's order, so errors and `config check` list them as written.
+    public var profiles: [ConfigProfile] = []
+    /// `default-profile:`, used when no `--profile` is given.
+    public var defaultProfile: DefaultProfile?
+    /// The table the remaps make; `.standard` when the file remaps nothing.
+    public var keys: KeyMap = .standard
+    /// The remaps as written, for `config check`.
+    public var remaps: [KeyRemap] = []
+
+    public struct DefaultProfile: Equatable, Sendable {
+        public var name: String
+        public var line: Int
+    }
+
+    public struct KeyRemap: Equatable, Sendable {
+        public var command: Command
+        public var keys: [Key]
+        public var line: Int
+    }
+
+    /// Reads `location`; nil when there is no file at the default place.
+    public static func load(_ location: ConfigLocation) throws(ConfigError) -> ConfigFile? {
+        let exists = FileManager.default.fileExists(atPath: location.path)
+        if !exists {
+            if location.explicit { throw ConfigError(file: location.path, line: nil, "no such config file") }
+            return nil
+        }
+        // A file handle, not String(contentsOfFile:): `--config /dev/null` (no config) must read as empty.
+        guard let handle = FileHandle(forReadingAtPath: location.path) else {
+            throw ConfigError(file: location.path, line: nil, "cannot read the config file (no permission?)")
+        }
+        defer { try? handle.close() }
+        let data: Data?
+        do { data = try handle.readToEnd() } catch {
+            throw ConfigError(file: location.path, line: nil, "cannot read the config file (a folder?)")
+        }
+        guard let text = String(data: data ?? Data(), encoding: .utf8) else {
+            throw ConfigError(file: location.path, line: nil, "the config file is not UTF-8 text")
+        }
+        return try ConfigFile(yaml: text, path: location.path)
+    }
+
+    public init(yaml: String, path: String) throws(ConfigError) {
+        self.path = path
+        let root: Node?
+        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
+            throw Self.syntaxError(error, file: path)
+        } catch {
+            throw ConfigError(file: path, line: nil, "cannot read YAML: \(error)")
+        }
+        guard let root else { return }  // An empty file: nothing configured.
+        let reader = ConfigReader(file: path, directory: (path as NSString).deletingLastPathComponent)
+        for (key, value) in try reader.mapping(root, what: "the config file", known: Self.topLevelKeys) {
+            switch key.text {
+            case "default-profile": defaultProfile = DefaultProfile(name: try reader.scalar(value, key: key.text), line: key.line)
+            case "defaults": defaults = try reader.settings(value, section: "defaults", allowed: Setting.allCases.filter(\.allowedInDefaults))
+            case "profiles":
+                for (name, body) in try reader.mapping(value, what: "profiles", known: nil) {
+                    profiles.append(ConfigProfile(name: name.text, line: name.line,
+                                                  settings: try reader.settings(body, section: "profile \(name.text)", allowed: Setting.allCases)))
+                }
+            default:
+                (keys, remaps) = try reader.keyMap(value)
+            }
+        }
+        if let wanted = defaultProfile, !profiles.contains(where: { $0.name == wanted.name }) {
+            throw ConfigError(file: path, line: wanted.line, "default-profile \(wanted.name) is not a profile; \(knownProfiles)")
+        }
+    }
+
+    /// "known: a, b", or that there are none.
+    public var knownProfiles: String {
+        profiles.isEmpty ? "the file has no profiles" : "known: " + profiles.map(\.name).joined(separator: ", ")
+    }
+
+    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            ConfigError(file: file, line: mark.line, "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // Yams marks the mapping holding them, not the second key.
+            ConfigError(file: file, line: context.mark.line, "\(duplicates.sorted().joined(separator: ", ")) given twice in one mapping")
+        default:
+            ConfigError(file: file, line: nil, "YAML: \(error)")
+        }
+    }
+}

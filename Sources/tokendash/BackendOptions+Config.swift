@@ -1,0 +1,65 @@
+import ArgumentParser
+import ConfigFile
+import FleetAuth
+
+/// How a config file's settings land on the flags: a flag given wins; otherwise the profile's
+/// value, else `defaults`', fills it in; otherwise the built-in default stays. `config check`
+/// lists every setting this way, with where its value came from.
+extension BackendOptions {
+    struct ConfigField {
+        let setting: Setting
+        let isGiven: (BackendOptions) -> Bool
+        let fill: (inout BackendOptions, String) -> Void
+        /// The value in effect as text; nil when the setting is unset.
+        let shown: (BackendOptions) -> String?
+    }
+
+    private static func field<T: ExpressibleByArgument>(_ setting: Setting, _ given: WritableKeyPath<BackendOptions, T?>,
+                                                        effective: KeyPath<BackendOptions, T>? = nil) -> ConfigField {
+        ConfigField(
+            setting: setting,
+            isGiven: { $0[keyPath: given] != nil },
+            // The file's values were checked against the same rules when it was read.
+            fill: { options, text in if options[keyPath: given] == nil { options[keyPath: given] = T(argument: text) } },
+            shown: { options in
+                if let effective { return options[keyPath: effective].defaultValueDescription }
+                return options[keyPath: given]?.defaultValueDescription
+            })
+    }
+
+    /// Every scalar setting a profile can give, with the flag it stands for.
+    static var configFields: [ConfigField] {
+        [
+            field(.solution, \.givenSolution, effective: \.solution),
+            field(.consumerURL, \.consumerURL), field(.driverURL, \.driverURL),
+            field(.tokenKey, \.tokenKey), field(.expiryKey, \.expiryKey), field(.expiry, \.expiry),
+            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.providerID, \.providerID),
+            field(.tripID, \.givenTripID, effective: \.tripID), field(.vehicleID, \.givenVehicleID, effective: \.vehicleID),
+            field(.trackingID, \.givenTrackingID, effective: \.trackingID),
+            field(.deliveryVehicleID, \.givenDeliveryVehicleID, effective: \.deliveryVehicleID),
+            field(.trips, \.givenTrips, effective: \.trips), field(.vehicles, \.givenVehicles, effective: \.vehicles),
+            field(.only, \.only),
+            field(.refreshMargin, \.givenRefreshMargin, effective: \.refreshMargin), field(.timeout, \.givenTimeout, effective: \.timeout),
+            field(.lifetime, \.givenLifetime, effective: \.lifetime),
+            field(.updateInterval, \.givenUpdateInterval, effective: \.updateInterval),
+        ]
+    }
+
+    /// These options with `config`'s values where no flag was given. Headers add up: the
+    /// profile's first, and a `--header` of the same name replaces the profile's.
+    func filled(from config: ResolvedConfig) -> BackendOptions {
+        var options = self
+        for field in Self.configFields {
+            if let text = config.text(field.setting) { field.fill(&options, text) }
+        }
+        options.headers = configHeaders(config).map { "\($0.name):\($0.value)" } + headers
+        return options
+    }
+
+    /// The profile's headers not replaced by a `--header` flag.
+    func configHeaders(_ config: ResolvedConfig) -> [ConfigHeader] {
+        guard case .headers(let profile)? = config[.headers]?.value else { return [] }
+        let flagged = Set(headers.compactMap { HTTPHeader(parsing: $0)?.name.lowercased() })
+        return profile.filter { !flagged.contains($0.name.lowercased()) }
+    }
+}

@@ -1,0 +1,45 @@
+import ConfigFile
+import Dashboard
+import FleetAuth
+
+/// What `config check` prints: the file, the profile, then each setting with its value (URL
+/// credentials and header values redacted) and where it came from: flag, profile, defaults or
+/// built-in.
+struct ConfigReport {
+    let location: ConfigLocation
+    let resolved: ResolvedConfig
+    /// The options as parsed, to tell a flag given from a value filled in.
+    let flags: BackendOptions
+    let filled: BackendOptions
+
+    var lines: [String] {
+        var out = [resolved.file.map { "config file: \($0)" } ?? "config file: none at \(location.path) (built-in settings)"]
+        out.append("profile: " + (resolved.profile.map { "\($0) (\(resolved.profileChoice ?? ""))" } ?? "none"))
+        var rows: [(String, String, String)] = []
+        for field in BackendOptions.configFields {
+            let source = field.isGiven(flags) ? "flag --\(field.setting.rawValue)" : resolved[field.setting].map { "\($0.source)" } ?? "built-in"
+            var value = field.shown(filled) ?? "(unset)"
+            if case .url = field.setting.kind { value = URLRedactor.redact(value) }
+            rows.append((field.setting.rawValue, value, source))
+        }
+        for header in flags.configHeaders(resolved) {
+            let from = header.template.variables.isEmpty ? "" : " (from " + header.template.variables.map { "$\($0)" }.joined(separator: ", ") + ")"
+            rows.append(("header", "\(header.name): <redacted>\(from)", "profile \(resolved.profile ?? "") (line \(header.line))"))
+        }
+        for header in flags.headers.compactMap(HTTPHeader.init(parsing:)) {
+            rows.append(("header", "\(header.name): <redacted>", "flag --header"))
+        }
+        rows.append(("theme", resolved.text(.theme) ?? "default", resolved[.theme].map { "\($0.source)" } ?? "built-in"))
+        if resolved.remaps.isEmpty { rows.append(("keys", "as built in", "built-in")) }
+        for remap in resolved.remaps {
+            rows.append(("keys", "\(remap.command.rawValue): " + remap.keys.map(\.displayName).joined(separator: " "), "line \(remap.line)"))
+        }
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = min(60, rows.map(\.1.count).max() ?? 0)
+        for (name, value, source) in rows {
+            out.append(name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
+                       + value.padding(toLength: max(valueWidth, value.count) + 2, withPad: " ", startingAt: 0) + source)
+        }
+        return out
+    }
+}

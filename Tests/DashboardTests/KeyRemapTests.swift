@@ -1,0 +1,91 @@
+@testable import Dashboard
+import FleetAuth
+import Foundation
+import Testing
+import UICore
+
+/// A remapped key table (as a config file's `keys:` makes it) is the one table the footer, the
+/// help and the handling read.
+@Suite struct KeyRemapTests {
+    /// r and R swapped (still a pair: "R/r Refresh"), help on h, quit on Q.
+    static func remapped() throws -> KeyMap {
+        try KeyMap(remapping: [.refreshFocused: [.character("R")], .refreshBoth: [.character("r")],
+                               .help: [.character("h")], .quit: [.character("Q")], .toggleReveal: [.character("X")]])
+    }
+
+    static func state() throws -> DashboardState {
+        var state = Fixtures.running()
+        state.keys = try remapped()
+        return state
+    }
+
+    @Test func theFooterShowsTheRemappedKeys() throws {
+        try GoldenFrameTests().check("remapped-keys", Self.state(), 80, 24)
+        let footer = Fixtures.text(try Self.state(), 80, 24).split(separator: "\n").suffix(2).joined(separator: "\n")
+        #expect(footer.contains("R/r Refresh") && footer.contains("h Help") && footer.contains("Q Quit"), "\(footer)")
+        #expect(!footer.contains("? Help") && !footer.contains("q Quit"))
+        #expect(Fixtures.text(try Self.state(), 80, 24).contains("(X reveals)"), "the pane names the remapped key too")
+    }
+
+    @Test func theHelpShowsTheRemappedKeys() throws {
+        var state = try Self.state()
+        Fixtures.apply(&state, .key(.character("h")))
+        #expect(state.overlay == .help)
+        try GoldenFrameTests().check("remapped-help", state, 80, 24)
+    }
+
+    @Test func theRemappedKeyDoesTheCommandAndTheOldOneNoLonger() throws {
+        var state = try Self.state()
+        #expect(Fixtures.apply(&state, .key(.character("R"))) == [.forceRefresh(.consumer, member: 0)], "R now refreshes the focused pane")
+        #expect(Fixtures.apply(&state, .key(.character("r"))).count == 2, "r now refreshes both")
+        #expect(Fixtures.apply(&state, .key(.character("?"))) == [] && state.overlay == .none, "? no longer opens the help")
+        #expect(Fixtures.apply(&state, .key(.character("q"))) == [] && !state.quitting, "q no longer quits")
+        Fixtures.apply(&state, .key(.character("Q")))
+        #expect(state.quitting)
+    }
+
+    /// The fleet table's own keys, hinted on its border, follow the remapped table too.
+    @Test func theFleetTableBorderAndHandlingFollowTheRemap() throws {
+        var state = FleetFixtures.state()
+        state.keys = try KeyMap(remapping: [.filterTable: [.character("F")]])
+        let text = Fixtures.text(state, 160, 48)
+        #expect(text.contains(" F Filter") && !text.contains(" / Filter"), "\(text)")
+        Fixtures.apply(&state, .key(.character("/")))
+        #expect(state.overlay == .none)
+        Fixtures.apply(&state, .key(.character("F")))
+        #expect(state.overlay == .filter(""))
+    }
+
+    @Test func ctrlCStillQuitsWhateverQuitIsOn() throws {
+        var state = try Self.state()
+        Fixtures.apply(&state, .key(.interrupt))
+        #expect(state.quitting)
+    }
+
+    @Test func aMessageNamesTheRemappedKeys() throws {
+        var state = Fixtures.running()
+        state.keys = try KeyMap(remapping: [.toggleReveal: [.character("X")], .copyToken: [.character("Y")]])
+        let effects = Fixtures.apply(&state, .key(.character("Y")))
+        #expect(effects.count == 1)
+        #expect(state.message?.contains("press X to reveal, then Y, to copy it whole") == true, "\(state.message ?? "")")
+    }
+
+    @Test func aKeyTakenByAnotherCommandIsAConflict() {
+        #expect(throws: KeyMapError.conflict(key: .character("R"), remapped: .refreshFocused, taken: .refreshBoth)) {
+            try KeyMap(remapping: [.refreshFocused: [.character("R")]])
+        }
+        let error = KeyMapError.conflict(key: .character("R"), remapped: .refreshFocused, taken: .refreshBoth)
+        #expect(error.description == "key R for refresh is already bound to refresh-both; remap refresh-both too to swap them")
+    }
+
+    @Test func everyCommandHasADistinctName() {
+        #expect(Set(Command.allCases.map(\.rawValue)).count == Command.allCases.count)
+        #expect(Set(KeyBinding.table.map(\.command)) == Set(Command.allCases), "every command has a row to remap")
+    }
+
+    @Test func keyNames() {
+        #expect(Key(name: "Z") == .character("Z"))
+        #expect(Key(name: "tab") == .tab && Key(name: "Enter") == .enter && Key(name: "space") == .character(" "))
+        #expect(Key(name: "F13") == nil && Key(name: "") == nil && Key(name: "ctrl-c") == nil)
+    }
+}
