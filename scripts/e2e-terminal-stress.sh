@@ -358,7 +358,7 @@ scenario_garbage() {
   keys C-z 'C-\' C-s C-q C-@ C-d C-a
   # Alt-keys arrive as ESC and the key, and read as Escape then the key (as ncurses reads them,
   # and as Escape then a key typed while the dashboard lags): those of unbound keys do nothing.
-  keys M-a M-b M-c M-z M-1 M-9 M-/ M-Enter
+  keys M-a M-b M-c M-g M-1 M-9 M-/ M-Enter
   # Unknown sequences are dropped whole: read one by one their bytes would be commands (the q of
   # the DCS quits, t of the window report switches the trip, x reveals, p pauses).
   local sequence
