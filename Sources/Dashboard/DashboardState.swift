@@ -65,6 +65,8 @@ public struct DashboardState: Equatable, Sendable {
     /// Each kind's member table in a fleet: its rows, filter and selection.
     public var tables: [ProviderKind: MemberTable] = [:]
     public var quitting = false
+    /// Set while a recording is replayed: the header says so, and live-only keys are refused.
+    public var replay: ReplayStatus?
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

@@ -53,5 +53,7 @@ public enum Effect: Equatable, Sendable {
     /// The table query: `kind`'s member table lists only IDs containing `filter` (empty: all).
     /// Answered with `.fleetTables` made under it.
     case setTableFilter(ProviderKind, String)
+    /// A replay key: carried out by the replay source (pause, step, seek, speed).
+    case replay(ReplayControl)
     case quit
 }

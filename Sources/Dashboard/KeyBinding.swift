@@ -16,6 +16,8 @@ public enum Command: Hashable, Sendable {
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
     case zoomIn, zoomOut, copyToken
     case nextTrouble, previousTrouble, selectUp, selectDown, followSelected, filterTable
+    /// A replay's own keys (`replayRows`).
+    case replay(ReplayControl)
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -59,11 +61,16 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]
 
-    public static func command(for key: Key, fleet: Bool) -> Command? {
-        table.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
+    /// In a replay, `replayRows` first; live-only commands still come back, so that they can be
+    /// refused with a reason.
+    public static func command(for key: Key, fleet: Bool, replay: Bool = false) -> Command? {
+        if replay, let row = replayRows.first(where: { $0.keys.contains(key) }) { return row.command }
+        return table.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
     }
 
-    public static func visible(fleet: Bool) -> [KeyBinding] { table.filter { fleet || !$0.fleetOnly } }
+    public static func visible(fleet: Bool, replay: Bool = false) -> [KeyBinding] {
+        (replay ? replayRows : []) + table.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) }
+    }
 
     /// Neighbours sharing a hint as one binding: labels joined with "/", keys together, the
     /// first one's help (written to cover the pair). The footer, the table's border and the help

@@ -9,7 +9,7 @@ struct OverlayRenderer {
         switch state.overlay {
         case .none: return
         case .help:
-            let rows = KeyBinding.paired(KeyBinding.visible(fleet: state.isFleet)).map { binding in
+            let rows = KeyBinding.paired(KeyBinding.visible(fleet: state.isFleet, replay: state.replay != nil)).map { binding in
                 let keys = binding.keys.map(Self.name).joined(separator: " ")
                 return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }
@@ -77,6 +77,10 @@ struct OverlayRenderer {
         case .backspace: "Bksp"
         case .up: "↑"
         case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .home: "Home"
+        case .end: "End"
         case .interrupt: "Ctrl-C"
         case .resize: "resize"
         case .click: "click"

@@ -55,6 +55,18 @@ public enum Reducer {
             return follow(kind, index, &state)
         case .key(let key):
             return handle(key, &state)
+        case .recorded(let inner):
+            // Only the table query is the viewer's own: the replay's fleet table answers it.
+            return reduce(&state, inner).filter { if case .setTableFilter = $0 { true } else { false } }
+        case .replayStatus(let status):
+            state.replay = status
+            return []
+        case .restore(let recorded):
+            let viewer = state
+            state = recorded
+            (state.screenWidth, state.screenHeight, state.colorless) = (viewer.screenWidth, viewer.screenHeight, viewer.colorless)
+            (state.theme, state.timeZone, state.replay) = (viewer.theme, viewer.timeZone, viewer.replay)
+            return []
         }
     }
 
@@ -88,8 +100,12 @@ public enum Reducer {
         case .filter(let text, _):
             return handleFilter(key, text: text, &state)
         }
-        guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
+        guard let command = KeyBinding.command(for: key, fleet: state.isFleet, replay: state.replay != nil) else { return [] }
         state.message = nil
+        if state.replay != nil, command.isLiveOnly {
+            state.message = "\(OverlayRenderer.name(key)) acts on the live providers: not in a replay"
+            return []
+        }
         if let only = state.only, command == .focusNext || command.side.map({ $0 != only }) == true {
             state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
             return []
@@ -170,6 +186,8 @@ public enum Reducer {
             state.overlay = .filter(state.tables[state.focus]?.filter ?? "")
         case .quit:
             return quit(&state)
+        case .replay(let control):
+            return state.replay == nil ? [] : [.replay(control)]
         }
         return []
     }
