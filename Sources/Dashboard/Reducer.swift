@@ -56,7 +56,11 @@ public enum Reducer {
         case .key(let key):
             return handle(key, &state)
         case .recorded(let inner):
-            // Only the table query is the viewer's own: the replay's fleet table answers it.
+            // Reduced as it was live (a recorded p paused the SDKs, not the replay); of its
+            // effects only the table query is the viewer's own: the replay's fleet table answers it.
+            let replay = state.replay
+            state.replay = nil
+            defer { state.replay = replay }
             return reduce(&state, inner).filter { if case .setTableFilter = $0 { true } else { false } }
         case .replayStatus(let status):
             state.replay = status
