@@ -58,9 +58,10 @@ public enum Reducer {
         case .recorded(let inner):
             // Reduced as it was live (a recorded p paused the SDKs, not the replay); of its
             // effects only the table query is the viewer's own: the replay's fleet table answers it.
-            let replay = state.replay
+            // Quitting is the viewer's: the recorded q ended the recorded session, not this one.
+            let (replay, quitting) = (state.replay, state.quitting)
             state.replay = nil
-            defer { state.replay = replay }
+            defer { (state.replay, state.quitting) = (replay, quitting) }
             return reduce(&state, inner).filter { if case .setTableFilter = $0 { true } else { false } }
         case .replayStatus(let status):
             state.replay = status

@@ -25,11 +25,11 @@ public struct ReplayStatus: Equatable, Sendable {
         return all[((all.firstIndex(of: speed) ?? -1) + 1) % all.count]
     }
 
-    /// `replay 12:03:04 (0:42 of 5:00) ×4 playing`: what the header says.
+    /// `replay 12:03:04 ▶ ×4 0:42/5:00`: what the header says (‖ and "paused" when paused).
     public func text(_ timeZone: TimeZone) -> String {
         let played = Int(position.timeIntervalSince(start).rounded(.down))
         let total = Int(end.timeIntervalSince(start).rounded(.up))
-        return "replay \(Format.clock(position, timeZone)) (\(Self.minutes(played)) of \(Self.minutes(total))) ×\(speed) \(paused ? "paused" : "playing")"
+        return "replay \(Format.clock(position, timeZone)) \(paused ? "‖ paused" : "▶") ×\(speed) \(Self.minutes(played))/\(Self.minutes(total))"
     }
 
     static func minutes(_ seconds: Int) -> String {

@@ -138,7 +138,7 @@ import UICore
             #expect(Renderer.render(viewer.state, width: 100, height: 30).lines[0].hasSuffix(String(sample.lines[0].suffix(8))))
         }
         // At the end it stops, and says so.
-        #expect(viewer.state.replay?.text(Self.utc) == "replay 08:00:30 (0:30 of 0:31) ×1 paused")
+        #expect(viewer.state.replay?.text(Self.utc) == "replay 08:00:30 ‖ paused ×1 0:30/0:31")
     }
 
     @Test func seekingBackAndForwardLandsWhereplayingThroughDoes() throws {
@@ -176,6 +176,41 @@ import UICore
         #expect(viewer.body != playedThrough(21), "the expiry shows")
     }
 
+    @Test func theLoopReplaysWithoutItsOwnTicksAndCarriesOutNoRecordedEffect() async throws {
+        let live = try LiveRig()
+        try live.playSession()
+        let recording = try Recording.read(live.path)
+        var initial = recording.header.initialState()
+        initial.timeZone = Self.utc
+        let source = ReplayEventSource(timeline: ReplayTimeline(recording, initial: initial), paused: true)
+        initial.replay = source.status
+        let inbox = ActionInbox()
+        let clock = ManualClock(Date(timeIntervalSince1970: 2_000_000_000))
+        let terminal = FakeTerminal(clock: clock)
+        let dispatched = DashboardLoopTests.Dispatched()
+        let performer = ReplayEffectPerformer(source: source) { _ in .message("no themes here") }
+        let loop = DashboardLoop(state: initial, terminal: terminal, inbox: inbox, clock: clock) { effect in
+            dispatched.record(effect)
+            Task { for action in await performer.perform(effect) { inbox.send(action) } }
+        }
+        loop.ticks = false
+        loop.start()
+        // End: everything recorded (refreshes, q, the fault menu's choice) is applied...
+        terminal.script = [.end]
+        #expect(loop.step())
+        // The answer comes from an effect task; bounded, so a lost answer fails instead of hanging.
+        for _ in 0..<400 where loop.state.replay?.position != recording.end {
+            try await Task.sleep(for: .milliseconds(5))
+            terminal.script = [nil]
+            #expect(loop.step())
+        }
+        #expect(dispatched.all == [.replay(.toEnd)], "only the viewer's key is carried out")
+        #expect(!loop.state.quitting)
+        // ...and the state's clock is the recorded one, not the loop's.
+        #expect(loop.state.now == recording.end)
+        #expect(loop.state.driver.log.first?.event == "expired")
+    }
+
     @Test func speedScalesRealTimeAndPauseStopsIt() throws {
         let live = try LiveRig()
         try live.playSession()
@@ -189,7 +224,7 @@ import UICore
         viewer.apply(viewer.source.perform(.togglePause))
         viewer.apply(viewer.source.advance(realSeconds: 10))
         #expect(viewer.source.status.position == Self.t0.addingTimeInterval(5))
-        #expect(Renderer.render(viewer.state, width: 100, height: 30).lines[0].contains("×4 paused"))
+        #expect(Renderer.render(viewer.state, width: 100, height: 30).lines[0].contains("‖ paused ×4"))
     }
 
     @Test func aRecordingHoldsNoWholeTokenNoURLPasswordAndNoHeaderValueEvenRevealed() throws {
@@ -308,6 +343,12 @@ import UICore
         #expect(Reducer.reduce(&s, .recorded(.key(.character("r")))) == [])
         #expect(s.message == nil)
         #expect(s.replay != nil)
+        // The recording ends with its q: the replay goes on.
+        #expect(Reducer.reduce(&s, .recorded(.key(.character("q")))) == [])
+        #expect(Reducer.reduce(&s, .recorded(.key(.interrupt))) == [])
+        #expect(!s.quitting)
+        _ = Reducer.reduce(&s, .key(.character("q")))
+        #expect(s.quitting)
     }
 
     @Test func theFooterAndHelpListReplayKeysOnlyInAReplay() {
@@ -320,7 +361,7 @@ import UICore
         var s = Self.replaying()
         s.timeZone = RecordReplayTests.utc
         let screen = Renderer.render(s, width: 100, height: 30).lines
-        #expect(screen[0].contains("replay 08:00:00 (0:00 of 1:00) ×1 playing"), "\(screen[0])")
+        #expect(screen[0].contains("replay 08:00:00 ▶ ×1 0:00/1:00"), "\(screen[0])")
         let footer = screen.suffix(2).joined()
         #expect(footer.contains("Space Pause") && footer.contains("←/→ Seek") && footer.contains("Home/End Jump"), "\(footer)")
         #expect(!footer.contains("Refresh"))
