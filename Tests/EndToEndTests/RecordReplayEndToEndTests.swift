@@ -38,6 +38,15 @@ import Testing
         #expect(replay.stdout.split(separator: "\n").map(String.init) == expected)
     }
 
+    /// A dashboard session recorded and replayed in tmux (scripts/e2e-replay-tmux.sh).
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
+    func recordsTheDashboardAndReplaysItInTmux() async throws {
+        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
+        let (status, text) = try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("e2e-replay: ok"))
+    }
+
     @Test func aRecordingCutShortStillPrintsWhatCameBeforeAndSaysWhere() async throws {
         let path = Self.temporaryPath("cut.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
