@@ -131,6 +131,7 @@ import UICore
         let recording = try Recording.read(live.path)
         #expect(recording.problems.isEmpty)
         var viewer = Viewer(recording)
+        #expect(live.samples.count == 35)
         for (i, sample) in live.samples.enumerated() {
             viewer.apply(viewer.source.play(until: sample.time))
             #expect(viewer.body == Array(sample.lines.dropFirst().dropLast(2)), "sample \(i) at \(sample.time.timeIntervalSince(Self.t0)) s")
