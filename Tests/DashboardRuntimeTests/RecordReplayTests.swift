@@ -285,6 +285,25 @@ import UICore
         #expect(recording.actions.count == 9)
     }
 
+    @Test func linesReachTheFileWithinASecondWithoutClosing() async throws {
+        // What a crash would leave: the file as it is, never closed.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID().uuidString).jsonl").path
+        let writer = try RecordingWriter(path: path)
+        defer { writer.close() }
+        let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b", faultsAvailable: false)
+        writer.start(RecordingHeader(state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Date()))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 1, "the header at once")
+        writer.record(.key(.character("x")), at: Date())
+        let written = ContinuousClock.now
+        var lines = 1
+        while lines < 2, ContinuousClock.now - written < .seconds(3) {
+            try await Task.sleep(for: .milliseconds(50))
+            lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        }
+        #expect(lines == 2)
+        #expect(ContinuousClock.now - written < .milliseconds(1500))
+    }
+
     @Test func aMissingFileOrAnotherFileIsOneLine() throws {
         #expect(throws: RecordingError.unreadable("/nonexistent/r.jsonl", "no such file")) { try Recording.read("/nonexistent/r.jsonl") }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).json").path

@@ -4,22 +4,28 @@ import Foundation
 import Synchronization
 
 /// Writes a recording (`--record FILE`): the header, then a JSON line per action or event.
-/// Lines are buffered and written out each second and on `close`, so a crash loses at most about
-/// a second; a write that fails stops the recording and is reported once, by `close`.
+/// Recording an action only queues it: lines are encoded and written by a task of their own each
+/// second, and at `close`, so the UI thread never waits on JSON or the disk (a fleet's events all
+/// pass through it), and a crash loses at most about a second. A write that fails stops the
+/// recording and is reported once, by `close`.
 public final class RecordingWriter: ActionRecorder, Sendable {
+    private struct Queue {
+        var actions: [TimedAction] = []
+        /// Set by `start`: actions before it are not recorded.
+        var base: RecordingTimeBase?
+        var closed = false
+    }
     private struct Output {
         var descriptor: Int32
-        var buffer = Data()
         var failure: String?
         var closed = false
-        /// Set by `start`: lines before it are not recorded.
-        var base: RecordingTimeBase?
     }
-    // Guards the file and its buffer: lines come from the UI thread (or watch's printer task),
-    // flushes from the flushing task.
+    // Guards what waits to be written; taken by the UI thread for an append only.
+    private let queue = Mutex(Queue())
+    // Guards the file: held while a batch is encoded and written, so batches keep their order.
     private let output: Mutex<Output>
     public let path: String
-    /// How often buffered lines are written out.
+    /// How often queued lines are written out.
     public static let flushInterval: Duration = .seconds(1)
 
     /// Creates (or empties) `path`: a bad path is a one-line error before anything starts.
@@ -33,23 +39,19 @@ public final class RecordingWriter: ActionRecorder, Sendable {
 
     /// Writes `header` and from now on records, writing out each second until `close`.
     public func start(_ header: RecordingHeader) {
-        output.withLock { $0.base = header.base }
-        append(header)
-        flush()
+        output.withLock { write(Self.line(header), to: &$0) }
+        queue.withLock { $0.base = header.base }
         // Ends with `close`, which every command calls on its way out.
         Task.detached { [self] in
-            while !isClosed {
+            while !queue.withLock({ $0.closed }) {
                 try? await Task.sleep(for: Self.flushInterval)
                 flush()
             }
         }
     }
 
-    private var isClosed: Bool { output.withLock { $0.closed } }
-
     public func record(_ action: Action, at time: Date) {
-        guard let base = output.withLock({ $0.base }), let line = RecordedLine(action, at: time, base: base) else { return }
-        append(line)
+        queue.withLock { if $0.base != nil, !$0.closed { $0.actions.append(TimedAction(time: time, action: action)) } }
     }
 
     /// `watch`'s recording: each provider event at its own time.
@@ -57,33 +59,45 @@ public final class RecordingWriter: ActionRecorder, Sendable {
         record(.event(event), at: event.time)
     }
 
-    private func append(_ value: some Encodable) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(value) else { return }
-        data.append(UInt8(ascii: "\n"))
-        output.withLock { if !$0.closed, $0.failure == nil { $0.buffer.append(data) } }
-    }
-
-    /// Writes out what is buffered.
+    /// Encodes and writes out what is queued.
     public func flush() {
         output.withLock { out in
-            guard !out.buffer.isEmpty, out.failure == nil, !out.closed else { return }
-            let failure = out.buffer.withUnsafeBytes { bytes -> String? in
-                guard let start = bytes.baseAddress else { return nil }
-                var written = 0
-                while written < bytes.count {
-                    let n = write(out.descriptor, start + written, bytes.count - written)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return String(cString: strerror(errno))
-                    }
-                    written += n
-                }
-                return nil
+            let (actions, base) = queue.withLock { q in
+                defer { q.actions.removeAll(keepingCapacity: true) }
+                return (q.actions, q.base)
             }
-            out.buffer.removeAll(keepingCapacity: true)
-            out.failure = failure
+            guard let base, !actions.isEmpty, out.failure == nil, !out.closed else { return }
+            var data = Data()
+            for timed in actions {
+                if let line = RecordedLine(timed.action, at: timed.time, base: base) { data.append(Self.line(line)) }
+            }
+            write(data, to: &out)
+        }
+    }
+
+    static func line(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own types, with no value JSON cannot hold: encoding does not fail.
+        guard var data = try? encoder.encode(value) else { return Data() }
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    private func write(_ data: Data, to out: inout Output) {
+        guard out.failure == nil, !out.closed else { return }
+        out.failure = data.withUnsafeBytes { bytes -> String? in
+            guard let start = bytes.baseAddress else { return nil }
+            var written = 0
+            while written < bytes.count {
+                let n = Foundation.write(out.descriptor, start + written, bytes.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                written += n
+            }
+            return nil
         }
     }
 
@@ -91,6 +105,7 @@ public final class RecordingWriter: ActionRecorder, Sendable {
     @discardableResult
     public func close() -> String? {
         flush()
+        queue.withLock { $0.closed = true }
         return output.withLock { out in
             if !out.closed {
                 out.closed = true
