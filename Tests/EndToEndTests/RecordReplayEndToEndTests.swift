@@ -42,7 +42,13 @@ import Testing
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func recordsTheDashboardAndReplaysItInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
-        let (status, text) = try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
+        // On a thread of its own: waiting for the script must not hold one of the cooperative
+        // pool's two threads for its whole run (other suites' loopback servers need them).
+        let (status, text) = try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
+            Thread {
+                done.resume(with: Result { try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90) })
+            }.start()
+        }
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-replay: ok"))
     }

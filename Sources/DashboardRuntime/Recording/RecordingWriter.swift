@@ -26,7 +26,7 @@ public final class RecordingWriter: ActionRecorder, Sendable {
     private let output: Mutex<Output>
     public let path: String
     /// How often queued lines are written out.
-    public static let flushInterval: Duration = .seconds(1)
+    public static let flushSeconds: TimeInterval = 1
 
     /// Creates (or empties) `path`: a bad path is a one-line error before anything starts.
     /// Nothing is recorded until `start`.
@@ -41,13 +41,17 @@ public final class RecordingWriter: ActionRecorder, Sendable {
     public func start(_ header: RecordingHeader) {
         output.withLock { write(Self.line(header), to: &$0) }
         queue.withLock { $0.base = header.base }
-        // Ends with `close`, which every command calls on its way out.
-        Task.detached { [self] in
+        // A thread of its own, not a task: the cooperative pool can be busy for seconds (a large
+        // fleet's SDKs run there; a test run's other suites held it for 16 s), and a crash must
+        // lose at most about a second. Ends with `close`, which every command calls on its way out.
+        let thread = Thread { [self] in
             while !queue.withLock({ $0.closed }) {
-                try? await Task.sleep(for: Self.flushInterval)
+                Thread.sleep(forTimeInterval: Self.flushSeconds)
                 flush()
             }
         }
+        thread.name = "tokendash-recording"
+        thread.start()
     }
 
     public func record(_ action: Action, at time: Date) {
