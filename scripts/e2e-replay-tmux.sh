@@ -6,32 +6,11 @@
 # Run with signals unblocked, as scripts/e2e-tmux.sh explains.
 set -euo pipefail
 bin=$(realpath "${1:-.build/debug/tokendash}")
-socket="tokendash-e2e-replay-$$"
 recording=$(mktemp --suffix=.jsonl)
-tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
-
-server_pid=""
-cleanup() {
-  local pane_pid=""
-  pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null) || true
-  tm kill-server 2>/dev/null || true
-  for pid in $server_pid $pane_pid; do kill -9 "$pid" 2>/dev/null || true; done
-  rm -f "$recording"
-}
-trap cleanup EXIT
-
-screen() { tm capture-pane -p -t e2e; }
-# Polls the screen for a fixed string: a real process on a real pty has no clock to inject.
-wait_for() {
-  local pattern=$1 limit=${2:-20} i
-  for ((i = 0; i < limit * 10; i++)); do
-    if screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  echo "e2e-replay: did not see \"$pattern\" within ${limit}s; screen was:" >&2
-  screen >&2 || true
-  exit 1
-}
+e2e_name=e2e-replay
+e2e_cleanup() { rm -f "$recording"; }
+# tm, cleanup on exit, screen, wait_for, press.
+source "$(dirname "$0")/tmux-e2e-lib.sh"
 run_in_tmux() {
   tm kill-server 2>/dev/null || true
   tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color "$1; echo TOKENDASH-EXITED-\$?; exec sleep 60"
