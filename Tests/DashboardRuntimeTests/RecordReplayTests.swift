@@ -310,6 +310,43 @@ import UICore
         #expect(waited < .milliseconds(1500))
     }
 
+    @Test func aRecordedFleetHasItsRowsAndTableInReplayFromTheRecordedEvents() throws {
+        let trips = ["trip-0", "trip-1", "trip-2"]
+        let header = RecordingHeader(state: DashboardState(consumerID: "trip-0", driverID: "vehicle-0001", now: Self.t0, backend: "b",
+                                                           faultsAvailable: true, trips: 3),
+                                     members: [.consumer: trips, .driver: ["vehicle-0001"]], command: [], source: "dashboard",
+                                     tokendash: "t", ticks: true, start: Self.t0)
+        let base = header.base
+        var lines = [RecordedLine(.tick(Self.t0.addingTimeInterval(1)), at: Self.t0.addingTimeInterval(1), base: base)]
+        for (i, id) in trips.enumerated() {
+            let at = Self.t0.addingTimeInterval(1.5)
+            let kind: ProviderEvent.Kind = i == 2 ? .fetchFailed(.httpStatus(code: 500, body: ""), latency: 0.01) : .fetched(try Self.token(.consumer, id: id, issued: at), latency: 0.01)
+            lines.append(RecordedLine(.event(ProviderEvent(time: at, provider: .consumer, id: id, kind: kind)), at: at, base: base))
+        }
+        lines.append(RecordedLine(.tick(Self.t0.addingTimeInterval(2)), at: Self.t0.addingTimeInterval(2), base: base))
+        let encoder = JSONEncoder()
+        var data = try encoder.encode(header) + Data("\n".utf8)
+        for line in lines.compactMap({ $0 }) { data += try encoder.encode(line) + Data("\n".utf8) }
+        let recording = try Recording.parse(data, name: "fleet.jsonl")
+        var initial = recording.header.initialState()
+        initial.timeZone = Self.utc
+        #expect(initial.isFleet && initial.consumer.memberCount == 3)
+        var viewer = Viewer(recording)
+        viewer.apply(viewer.source.play(until: Self.t0.addingTimeInterval(2)))
+        #expect(viewer.state.fleet[.consumer]?.states[.ok] == 2)
+        #expect(viewer.state.fleet[.consumer]?.states.values.reduce(0, +) == 3)
+        #expect(viewer.state.fleet[.consumer]?.window.errors == 1)
+        #expect(viewer.state.tables[.consumer]?.latest.rows.map(\.id).sorted() == trips)
+        // The table's filter is answered from the replay's own aggregate.
+        let filtered = viewer.source.setTableFilter("trip-1", for: .consumer)
+        guard case .fleetTables(let tables) = filtered.first else { Issue.record("no table for the filter"); return }
+        #expect(tables[.consumer]?.rows.map(\.id) == ["trip-1"])
+        // And seeking back rebuilds them as they were.
+        viewer.apply(viewer.source.perform(.toStart))
+        viewer.apply(viewer.source.perform(.seek(2)))
+        #expect(viewer.state.fleet[.consumer]?.states[.ok] == 2)
+    }
+
     @Test func aMissingFileOrAnotherFileIsOneLine() throws {
         #expect(throws: RecordingError.unreadable("/nonexistent/r.jsonl", "no such file")) { try Recording.read("/nonexistent/r.jsonl") }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).json").path
