@@ -61,7 +61,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         var state = recording.header.initialState(theme: initialTheme, themeNames: catalog.names)
         // What could not be read is said where the user looks; all before it is shown.
-        state.message = recording.problems.last
+        state.message = recording.problems.isEmpty ? nil : recording.problems.joined(separator: "; ")
         let source = ReplayEventSource(timeline: ReplayTimeline(recording, initial: state), speed: speed, paused: paused)
         state.replay = source.status
         let inbox = ActionInbox()

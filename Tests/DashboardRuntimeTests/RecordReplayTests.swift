@@ -337,6 +337,9 @@ import UICore
         #expect(viewer.state.fleet[.consumer]?.states.values.reduce(0, +) == 3)
         #expect(viewer.state.fleet[.consumer]?.window.errors == 1)
         #expect(viewer.state.tables[.consumer]?.latest.rows.map(\.id).sorted() == trips)
+        // The table's border hints its keys, less following (live only).
+        let screen = Renderer.render(viewer.state, width: 160, height: 48).lines.joined(separator: "\n")
+        #expect(screen.contains("/ Filter") && !screen.contains("Enter Follow"), "\(screen)")
         // The table's filter is answered from the replay's own aggregate.
         let filtered = viewer.source.setTableFilter("trip-1", for: .consumer)
         guard case .fleetTables(let tables) = filtered.first else { Issue.record("no table for the filter"); return }
