@@ -28,7 +28,7 @@ public struct ReplayStatus: Equatable, Sendable {
     /// `replay 12:03:04 ▶ ×4 0:42/5:00`: what the header says (‖ and "paused" when paused).
     public func text(_ timeZone: TimeZone) -> String {
         let played = Int(position.timeIntervalSince(start).rounded(.down))
-        let total = Int(end.timeIntervalSince(start).rounded(.up))
+        let total = Int(end.timeIntervalSince(start).rounded(.down))
         return "replay \(Format.clock(position, timeZone)) \(paused ? "‖ paused" : "▶") ×\(speed) \(Self.minutes(played))/\(Self.minutes(total))"
     }
 

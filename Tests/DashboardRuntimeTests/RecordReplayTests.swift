@@ -139,7 +139,7 @@ import UICore
             #expect(Renderer.render(viewer.state, width: 100, height: 30).lines[0].hasSuffix(String(sample.lines[0].suffix(8))))
         }
         // At the end it stops, and says so.
-        #expect(viewer.state.replay?.text(Self.utc) == "replay 08:00:30 ‖ paused ×1 0:30/0:31")
+        #expect(viewer.state.replay?.text(Self.utc) == "replay 08:00:30 ‖ paused ×1 0:30/0:30")
     }
 
     @Test func seekingBackAndForwardLandsWhereplayingThroughDoes() throws {
