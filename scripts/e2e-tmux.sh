@@ -8,41 +8,11 @@
 # Run it with signals unblocked: tmux inherits the caller's signal mask, and a tmux server with
 # SIGCHLD/SIGHUP blocked never notices its pane exit nor stops on kill-server. A Swift
 # `Process` child inherits a Dispatch thread's mask (nearly all blocked), so the Swift test
-# spawns this script with posix_spawn and an empty mask. The cleanup below is bounded anyway.
+# spawns this script with posix_spawn and an empty mask. The cleanup (tmux-e2e-lib.sh) is bounded anyway.
 set -euo pipefail
 bin=$(realpath "${1:-.build/debug/tokendash}")
-socket="tokendash-e2e-$$"
-tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
-
-# The user's own config file must not change what is tested: tmux passes this to its panes.
-config_home=$(mktemp -d)
-export XDG_CONFIG_HOME=$config_home
-
-server_pid=""
-cleanup() {
-  local pane_pid=""
-  pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null) || true
-  tm kill-server 2>/dev/null || true
-  # Only this run's own server and pane, by pid, in case kill-server could not end them.
-  for pid in $server_pid $pane_pid; do kill -9 "$pid" 2>/dev/null || true; done
-  rm -rf "$config_home"
-}
-trap cleanup EXIT
-
-screen() { tm capture-pane -p -t e2e; }
-# Polls the screen for a fixed string; a real process on a real pty has no clock to inject.
-wait_for() {
-  local pattern=$1 limit=${2:-20} i
-  for ((i = 0; i < limit * 10; i++)); do
-    if screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  echo "e2e: did not see \"$pattern\" within ${limit}s; screen was:" >&2
-  screen >&2 || true
-  exit 1
-}
-# Presses one key and waits to see its effect.
-press() { tm send-keys -t e2e "$1"; wait_for "$2"; }
+# tm, cleanup on exit, screen, wait_for, press.
+source "$(dirname "$0")/tmux-e2e-lib.sh"
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
@@ -101,8 +71,8 @@ tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 # A config file's profile and key remaps reach the screen: its trip ID, the footer's keys, and the
 # remapped key works while the old one does nothing.
-mkdir -p "$config_home/tokendash"
-printf 'profiles:\n  demo:\n    trip-id: trip-from-config\nkeys:\n  help: h\n  quit: Q\n' > "$config_home/tokendash/config.yaml"
+mkdir -p "$XDG_CONFIG_HOME/tokendash"
+printf 'profiles:\n  demo:\n    trip-id: trip-from-config\nkeys:\n  help: h\n  quit: Q\n' > "$XDG_CONFIG_HOME/tokendash/config.yaml"
 # The pane is respawned, not its session killed: a new session would race the exiting server.
 tm respawn-pane -k -t e2e "'$bin' --profile demo --update-interval 1 --lifetime 600; echo CONFIG-RUN-EXITED-\$?; exec sleep 60"
 wait_for "Trip ID    trip-from-config  ● ok"
@@ -115,7 +85,7 @@ sleep 1
 if screen | grep -qF "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
 tm send-keys -t e2e Q
 wait_for "CONFIG-RUN-EXITED-0"
-rm "$config_home/tokendash/config.yaml"
+rm "$XDG_CONFIG_HOME/tokendash/config.yaml"
 # An 8-colour terminal (TERM=xterm) showing a healthy dashboard has no warning colour on it
 # (greys once mapped to yellow there): no yellow foreground or background in any cell.
 tm kill-session -t e2e

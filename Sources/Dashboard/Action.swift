@@ -23,4 +23,12 @@ public enum Action: Equatable, Sendable {
     case memberFound(ProviderKind, id: String, index: Int?, from: Int)
     /// A mark was made (the answer to `Effect.addMark`, or a recorded one replayed).
     case marked(Mark)
+    /// Replay: an action as it was recorded. It changes the state as it did live; its effects
+    /// were carried out then (their outcomes are recorded too), so they are not again.
+    indirect case recorded(Action)
+    /// Replay: where playback stands (the header shows it).
+    case replayStatus(ReplayStatus)
+    /// Replay: the recorded state at a point sought back to, rebuilt from the recording; the
+    /// viewer's own screen size, colours, theme and replay status stay.
+    case restore(DashboardState)
 }

@@ -77,6 +77,8 @@ public struct DashboardState: Equatable, Sendable {
     public internal(set) var freezeBadge: String?
     /// The key table in effect: the built-in one, or the config file's remaps of it.
     public var keys: KeyMap = .standard
+    /// Set while a recording is replayed: the header says so, and live-only keys are refused.
+    public var replay: ReplayStatus?
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

@@ -58,5 +58,7 @@ public enum Effect: Equatable, Sendable {
     case addMark(Mark)
     /// Write the screen text and the last events to a snapshot file; answered with a message saying where.
     case writeSnapshot(SnapshotRequest)
+    /// A replay key: carried out by the replay source (pause, step, seek, speed).
+    case replay(ReplayControl)
     case quit
 }

@@ -21,6 +21,9 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case nextTrouble = "next-trouble", previousTrouble = "previous-trouble", selectUp = "select-up"
     case selectDown = "select-down", followSelected = "follow-selected", filterTable = "filter"
     case mark, freeze, snapshot
+    /// A replay's own keys (`KeyBinding.replayRows`).
+    case replayPause = "replay-pause", replayStep = "replay-step", replayBack = "replay-back", replayForward = "replay-forward"
+    case replayStart = "replay-start", replayEnd = "replay-end", replaySpeed = "replay-speed"
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read the one

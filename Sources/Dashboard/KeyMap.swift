@@ -5,22 +5,41 @@ import UICore
 /// read it, so a remapped key is shown where it works and works where it is shown.
 public struct KeyMap: Equatable, Sendable {
     public private(set) var bindings: [KeyBinding]
+    /// A replay's own keys, remapped the same way; they come first in a replay, where they win
+    /// over a live key on the same key (`p` pauses the replay there, not the SDKs).
+    public private(set) var replayBindings: [KeyBinding]
 
     public static let standard = KeyMap(bindings: KeyBinding.table)
 
-    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+    public init(bindings: [KeyBinding], replayBindings: [KeyBinding] = KeyBinding.replayRows) {
+        self.bindings = bindings
+        self.replayBindings = replayBindings
+    }
 
-    /// The built-in table, each command in `remaps` answering to the keys given instead of its
+    /// The built-in tables, each command in `remaps` answering to the keys given instead of its
     /// own. A key left on two commands is an error, not a silent swap: swapping takes two remaps,
-    /// so the file says what each key does.
+    /// so the file says what each key does. The replay's keys are checked against the keys that
+    /// still work in a replay (live-only ones are refused there, so they may share a key).
     public init(remapping remaps: [Command: [Key]]) throws(KeyMapError) {
-        var bindings = KeyBinding.table
-        for index in bindings.indices {
-            guard let keys = remaps[bindings[index].command] else { continue }
-            guard let first = keys.first else { throw .noKeys(bindings[index].command) }
-            bindings[index].keys = keys
-            bindings[index].label = first.displayName
+        func remapped(_ table: [KeyBinding]) throws(KeyMapError) -> [KeyBinding] {
+            var bindings = table
+            for index in bindings.indices {
+                guard let keys = remaps[bindings[index].command] else { continue }
+                guard let first = keys.first else { throw .noKeys(bindings[index].command) }
+                bindings[index].keys = keys
+                bindings[index].label = first.displayName
+            }
+            return bindings
         }
+        let bindings = try remapped(KeyBinding.table)
+        let replayBindings = try remapped(KeyBinding.replayRows)
+        try Self.checkConflicts(bindings, remaps)
+        try Self.checkConflicts(replayBindings + bindings.filter { !$0.command.isLiveOnly }, remaps)
+        self.bindings = bindings
+        self.replayBindings = replayBindings
+    }
+
+    private static func checkConflicts(_ bindings: [KeyBinding], _ remaps: [Command: [Key]]) throws(KeyMapError) {
         var owner: [Key: Command] = [:]
         for binding in bindings {
             for key in binding.keys {
@@ -32,18 +51,22 @@ public struct KeyMap: Equatable, Sendable {
                 owner[key] = binding.command
             }
         }
-        self.bindings = bindings
     }
 
-    public func command(for key: Key, fleet: Bool) -> Command? {
-        bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
+    /// In a replay, the replay's keys first; live-only commands still come back, so that they
+    /// can be refused with a reason.
+    public func command(for key: Key, fleet: Bool, replay: Bool = false) -> Command? {
+        if replay, let row = replayBindings.first(where: { $0.keys.contains(key) }) { return row.command }
+        return bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
     }
 
-    public func visible(fleet: Bool) -> [KeyBinding] { bindings.filter { fleet || !$0.fleetOnly } }
+    public func visible(fleet: Bool, replay: Bool = false) -> [KeyBinding] {
+        (replay ? replayBindings : []) + bindings.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) }
+    }
 
     /// How a message names the key of `command` ("press x to reveal").
     public func label(_ command: Command) -> String {
-        bindings.first { $0.command == command }?.label ?? command.rawValue
+        (bindings + replayBindings).first { $0.command == command }?.label ?? command.rawValue
     }
 }
 

@@ -6,7 +6,7 @@ extension Key {
     /// The names a config file may use for keys that are not one printable character.
     public static let namedKeys: [String: Key] = [
         "tab": .tab, "enter": .enter, "esc": .escape, "backspace": .backspace,
-        "up": .up, "down": .down, "space": .character(" "),
+        "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end, "space": .character(" "),
     ]
 
     /// A key from its config name: one character (case counts), or a named key (case does not).
@@ -31,6 +31,10 @@ extension Key {
         case .backspace: "Bksp"
         case .up: "↑"
         case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .home: "Home"
+        case .end: "End"
         case .interrupt: "Ctrl-C"
         case .resize: "resize"
         case .click: "click"

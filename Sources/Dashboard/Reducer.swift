@@ -59,6 +59,27 @@ public enum Reducer {
             return []
         case .key(let key):
             return handle(key, &state)
+        case .recorded(let inner):
+            // Reduced as it was live (a recorded p paused the SDKs, not the replay); of its
+            // effects only the table query is the viewer's own: the replay's fleet table answers it.
+            // Quitting is the viewer's: the recorded q ended the recorded session, not this one.
+            let (replay, quitting) = (state.replay, state.quitting)
+            state.replay = nil
+            defer { (state.replay, state.quitting) = (replay, quitting) }
+            return reduce(&state, inner).filter { if case .setTableFilter = $0 { true } else { false } }
+        case .replayStatus(let status):
+            state.replay = status
+            return []
+        case .restore(let recorded):
+            let viewer = state
+            state = recorded
+            (state.screenWidth, state.screenHeight, state.colorless) = (viewer.screenWidth, viewer.screenHeight, viewer.colorless)
+            (state.theme, state.timeZone, state.replay) = (viewer.theme, viewer.timeZone, viewer.replay)
+            (state.keys, state.frozen) = (viewer.keys, viewer.frozen)
+            // Marks the viewer made while watching are theirs, not the recording's: kept.
+            let recordedNumbers = Set(recorded.marks.map(\.number))
+            state.marks = (recorded.marks + viewer.marks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
+            return []
         }
     }
 
@@ -94,8 +115,12 @@ public enum Reducer {
         case .mark(let text, _):
             return handleMarkNote(key, text: text, &state)
         }
-        guard let command = state.keys.command(for: key, fleet: state.isFleet) else { return [] }
+        guard let command = state.keys.command(for: key, fleet: state.isFleet, replay: state.replay != nil) else { return [] }
         state.message = nil
+        if state.replay != nil, command.isLiveOnly {
+            state.message = "\(key.displayName) acts on the live providers: not in a replay"
+            return []
+        }
         if let only = state.only, command == .focusNext || command.side.map({ $0 != only }) == true {
             state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
             return []
@@ -182,6 +207,9 @@ public enum Reducer {
             return snapshot(state)
         case .quit:
             return quit(&state)
+        case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed:
+            guard state.replay != nil, let control = command.replayControl else { return [] }
+            return [.replay(control)]
         }
         return []
     }

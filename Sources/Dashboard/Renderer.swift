@@ -113,7 +113,7 @@ public enum Renderer {
     static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
         var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
-                    state.freezeBadge != nil ? "❄ frozen" : state.paused ? "‖ paused" : "● live"]
+                    state.freezeBadge != nil ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")]
         let clock = Format.clock(state.now, state.timeZone)
         // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
         var warnings: [String] = []
@@ -145,7 +145,7 @@ public enum Renderer {
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = state.keys.visible(fleet: state.isFleet).filter { !$0.inTable }.map { binding -> KeyBinding in
+        var bindings = state.keys.visible(fleet: state.isFleet, replay: state.replay != nil).filter { !$0.inTable }.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }

@@ -24,6 +24,11 @@ public final class DashboardLoop {
     private var drawn: (state: DashboardState, width: Int, height: Int)?
     private var appliedTheme: Theme?
     private var lastSecond = Int.min
+    /// `--record`: told every action the loop applies, with the loop's time, before applying it.
+    public var recorder: (any ActionRecorder)?
+    /// Whether the loop sends itself a tick each second of its clock. A replay turns this off:
+    /// its ticks are the recorded ones, so the state's clock is the recorded time.
+    public var ticks = true
 
     /// `dispatch` runs an effect away from the UI thread and sends its answers to `inbox`;
     /// `performing(_:inbox:)` makes one from a performer.
@@ -93,11 +98,12 @@ public final class DashboardLoop {
         }
         let now = clock.now()
         let second = Int(now.timeIntervalSince1970.rounded(.down))
-        if second != lastSecond {
+        if ticks, second != lastSecond {
             lastSecond = second
             actions.append(.tick(now))
         }
         for action in actions {
+            recorder?.record(action, at: now)
             for effect in Reducer.reduce(&state, action) {
                 switch effect {
                 case .quit: break

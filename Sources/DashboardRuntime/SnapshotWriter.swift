@@ -1,4 +1,5 @@
 import Dashboard
+import FleetAuth
 import Foundation
 import Watch
 
@@ -9,19 +10,26 @@ public struct SnapshotWriter: Sendable {
     public let directory: URL
     /// The file name's start: the recording's name without its extension, or `tokendash`.
     public let prefix: String
-    public let tail: EventTail
+    /// The last events, oldest first: the live tail, or a replay's recorded events up to where it stands.
+    public let events: @Sendable () -> [ProviderEvent]
     public let version: String
 
-    public init(recording: URL?, tail: EventTail, version: String, currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    public init(recording: URL?, events: @escaping @Sendable () -> [ProviderEvent], version: String,
+                currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         directory = recording?.deletingLastPathComponent() ?? currentDirectory
         prefix = recording.map { $0.deletingPathExtension().lastPathComponent } ?? "tokendash"
-        self.tail = tail
+        self.events = events
         self.version = version
+    }
+
+    public init(recording: URL?, tail: EventTail, version: String,
+                currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.init(recording: recording, events: tail.events, version: version, currentDirectory: currentDirectory)
     }
 
     /// Writes the file and answers with a message saying where it went, or why it did not.
     public func write(_ request: SnapshotRequest) -> [Action] {
-        let events = tail.events()
+        let events = self.events()
         // Redacted always, as the screen text is: a snapshot is evidence, not a place for credentials.
         let encoder = WatchEventEncoder(reveal: false)
         var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(request.at)), tokens redacted\n"

@@ -6,6 +6,13 @@ public struct DecodedJWT: Sendable, Equatable {
     public var claims: JSONValue
     public var signature: String
 
+    /// Public for replays, which rebuild a token's decoded parts from a recording (no signature).
+    public init(header: JSONValue, claims: JSONValue, signature: String) {
+        self.header = header
+        self.claims = claims
+        self.signature = signature
+    }
+
     public var expiresAt: Date? { claims["exp"]?.numberValue.map { Date(timeIntervalSince1970: $0) } }
     public var issuedAt: Date? { claims["iat"]?.numberValue.map { Date(timeIntervalSince1970: $0) } }
 }

@@ -135,6 +135,10 @@ public final class TerminalScreen: TerminalBackend {
                 return td_read_click(&x, &y) == 0 ? .click(x: Int(x), y: Int(y)) : nil
             case KEY_UP: return .up
             case KEY_DOWN: return .down
+            case KEY_LEFT: return .left
+            case KEY_RIGHT: return .right
+            case KEY_HOME: return .home
+            case KEY_END: return .end
             case KEY_BACKSPACE: return .backspace
             case KEY_ENTER: return .enter
             default: return nil

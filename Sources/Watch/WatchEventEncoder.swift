@@ -55,6 +55,12 @@ public struct WatchEventEncoder: Sendable {
         return Self.object(fields)
     }
 
+    /// `line` with `"insecure":true` first when the backend's TLS is not verified: every line
+    /// says so, not just the first, as a consumer may read any slice of the stream.
+    public static func marked(_ line: String, insecure: Bool) -> String {
+        insecure && line.hasPrefix("{\"") ? "{\"insecure\":true," + line.dropFirst() : line
+    }
+
     /// The `--summary` line: per-provider counts of `kinds` (the solution that ran), each present
     /// even with no events.
     public func summary(_ counters: [ProviderKind: ProviderCounters],

@@ -28,6 +28,9 @@ struct DashboardCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-mouse"), help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
     var noMouse = false
 
+    @Option(help: "Record every provider event, key and fault change to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it.")
+    var record: String?
+
     /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
     /// crashes the process with this signal, to show the terminal is given back.
     @Option(name: .customLong("debug-crash-on-usr1"), help: .hidden)
@@ -69,6 +72,11 @@ struct DashboardCommand: AsyncParsableCommand {
         // without stopping the server or restoring the tty settings. (Not in `watch`, where a
         // hangup must stay ignorable with nohup.)
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP] + (debugCrash == nil ? [] : [SIGUSR1]))
+        let recorder: RecordingWriter?
+        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
         let session: BackendSession
         do { session = try await BackendSession.start(backend) } catch {
             Self.fail("\(error)")
@@ -85,6 +93,7 @@ struct DashboardCommand: AsyncParsableCommand {
         state.updateInterval = backend.updateInterval
         state.only = backend.only
         state.keys = settings.keys
+        if let recorder { recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state)) }
         let inbox = ActionInbox()
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         var source = LiveEventSource(broadcaster: session.events, members: [
@@ -107,7 +116,7 @@ struct DashboardCommand: AsyncParsableCommand {
             inbox.wake()
         }
         let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source,
-                                                                  snapshots: SnapshotWriter(recording: nil, tail: tail, version: TokenDash.version)), inbox: inbox)
+                                                                  snapshots: SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)), inbox: inbox)
         let initial = state
         let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {
@@ -115,6 +124,7 @@ struct DashboardCommand: AsyncParsableCommand {
             let screen = TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse)
             let loop = DashboardLoop(state: initial, terminal: screen, inbox: inbox,
                                      terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
+            loop.recorder = recorder
             loop.run()
             return true
         }
@@ -123,6 +133,7 @@ struct DashboardCommand: AsyncParsableCommand {
         events.cancel()
         await session.stop()
         await exporter?.stop()
+        if let failure = recorder?.close() { Self.fail(failure) }
     }
 
     static func fail(_ message: String) {

@@ -52,7 +52,7 @@ struct EffectRunner: EffectPerformer {
             return snapshots.write(request)
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
-        case .quit, .copyToClipboard:
+        case .quit, .copyToClipboard, .replay:
             // The loop carries these out on the terminal's thread.
             return []
         }

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Watch
+import DashboardRuntime
 
 /// Headless mode: every provider event as one JSON object per line on stdout, diagnostics on stderr.
 struct WatchCommand: AsyncParsableCommand {
@@ -30,6 +31,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Print only these events, comma-separated (e.g. fetched,fetch_failed); --summary still counts all.")
     var events: String?
 
+    @Option(help: "Also record every provider event to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it.")
+    var record: String?
+
     var shownEvents: Set<String>? {
         events.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
     }
@@ -51,6 +55,11 @@ struct WatchCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let (backend, _) = try config.resolve(self.backend, prefix: "tokendash watch")
         let signals = SignalWatcher()
+        let recorder: RecordingWriter?
+        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
+            FileHandle.standardError.write(Data("tokendash watch: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let session: BackendSession
         do {
             session = try await BackendSession.start(backend)
@@ -68,15 +77,16 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
         let insecure = session.insecure
-        // Every line says so, not just the first: a consumer may read any slice of the stream.
-        func marked(_ line: String) -> String { insecure && line.hasPrefix("{\"") ? "{\"insecure\":true," + line.dropFirst() : line }
+        func marked(_ line: String) -> String { WatchEventEncoder.marked(line, insecure: insecure) }
         let encoder = WatchEventEncoder(reveal: reveal)
         let shown = shownEvents
         let stream = session.events.subscribe(buffer: 1 << 16)
+        if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }
         let printer = Task { () -> [ProviderKind: ProviderCounters] in
             var counters: [ProviderKind: ProviderCounters] = [:]
             for await event in stream {
                 counters[event.provider, default: ProviderCounters()].record(event)
+                recorder?.record(event)
                 if let shown, !shown.contains(event.name) { continue }
                 // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
                 FileHandle.standardOutput.write(Data((marked(encoder.encode(event)) + "\n").utf8))
@@ -103,6 +113,7 @@ struct WatchCommand: AsyncParsableCommand {
         await session.stop()
         await exporter?.stop()
         let counters = await printer.value
+        if let failure = recorder?.close() { FileHandle.standardError.write(Data("tokendash watch: \(failure)\n".utf8)) }
         if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) })) + "\n").utf8)) }
         guard missing.isEmpty else {
             let first = missing[0]

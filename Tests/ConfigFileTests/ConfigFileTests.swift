@@ -130,7 +130,7 @@ import UICore
         ("profiles:\n  p:\n    trip-id: a\n    trip-id: b\n", "/cfg/config.yaml:3: trip-id given twice in one mapping"),
         ("default-profile: prod\nprofiles:\n  dev: {}\n", "/cfg/config.yaml:1: default-profile prod is not a profile; known: dev"),
         ("keys:\n  refresh: R\n", "/cfg/config.yaml:2: key R for refresh is already bound to refresh-both; remap refresh-both too to swap them"),
-        ("keys:\n  refresh: [Z, F13]\n", "/cfg/config.yaml:2: unknown key \"F13\" for refresh; use one character, or one of backspace, down, enter, esc, space, tab, up"),
+        ("keys:\n  refresh: [Z, F13]\n", "/cfg/config.yaml:2: unknown key \"F13\" for refresh; use one character, or one of backspace, down, end, enter, esc, home, left, right, space, tab, up"),
         ("keys:\n\n  reload: R\n", "/cfg/config.yaml:3: unknown key \"reload\" in keys; known: " + Command.allCases.map(\.rawValue).joined(separator: ", ")),
         ("keys:\n  refresh: []\n", "/cfg/config.yaml:2: refresh needs at least one key"),
         ("defaults: [1, 2]\n", "/cfg/config.yaml:1: defaults must be a mapping of keys to values"),

@@ -1,0 +1,44 @@
+import UICore
+
+/// The keys of a replay: shown and handled only while a recording is replayed, listed before the
+/// main table so they win over a live key on the same key (p pauses the replay, not the SDKs).
+extension KeyBinding {
+    public static let replayRows: [KeyBinding] = [
+        KeyBinding(keys: [.character(" "), .character("p")], label: "Space", hint: "Pause", help: "replay: pause or play", command: .replayPause),
+        KeyBinding(keys: [.character(".")], label: ".", hint: "Step", help: "replay: pause and play to the next recorded event", command: .replayStep),
+        KeyBinding(keys: [.left], label: "←", hint: "Seek", help: "replay: back / forward 10 s", command: .replayBack),
+        KeyBinding(keys: [.right], label: "→", hint: "Seek", help: "replay: forward 10 s", command: .replayForward),
+        KeyBinding(keys: [.home], label: "Home", hint: "Jump", help: "replay: jump to the start / end", command: .replayStart),
+        KeyBinding(keys: [.end], label: "End", hint: "Jump", help: "replay: jump to the end", command: .replayEnd),
+        KeyBinding(keys: [.character(">")], label: ">", hint: "Speed", help: "replay: speed 1×, 4×, 16×", command: .replaySpeed),
+    ]
+
+    /// Seconds a ←/→ press seeks.
+    public static let seekStep: Double = 10
+}
+
+extension Command {
+    /// What a replay key asks of the replay source; nil for every other command.
+    public var replayControl: ReplayControl? {
+        switch self {
+        case .replayPause: .togglePause
+        case .replayStep: .step
+        case .replayBack: .seek(-KeyBinding.seekStep)
+        case .replayForward: .seek(KeyBinding.seekStep)
+        case .replayStart: .toStart
+        case .replayEnd: .toEnd
+        case .replaySpeed: .nextSpeed
+        default: nil
+        }
+    }
+
+    /// Keys that act on the live providers or the embedded server: hidden and refused in a replay,
+    /// whose outcomes are all in the recording already.
+    public var isLiveOnly: Bool {
+        switch self {
+        case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
+             .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import FleetAuth
+import Foundation
+
+/// A provider event as a recording line holds it: every field the panes, the fleet table and
+/// `watch` read, times as offsets from the recording's start, tokens as `RecordedToken`, error
+/// text redacted.
+public struct RecordedEvent: Codable, Equatable, Sendable {
+    public var time: Double
+    public var provider: ProviderKind
+    public var id: String
+    /// `ProviderEvent.name`: which of the kinds, and so which fields below are set.
+    public var event: String
+    public var count: Int?
+    public var reason: String?
+    public var token: RecordedToken?
+    public var latency: Double?
+    public var error: RecordedError?
+    public var from: String?
+    public var to: String?
+    /// An expiry (`cache_hit`, `expired`) or the time a backoff ends (`backing_off`).
+    public var at: Double?
+    public var attempt: Int?
+
+    public init(_ event: ProviderEvent, base: RecordingTimeBase) {
+        time = base.offset(event.time)
+        provider = event.provider
+        id = event.id
+        self.event = event.name
+        switch event.kind {
+        case .cacheHit(let count, let expiresAt):
+            self.count = count
+            at = base.offset(expiresAt)
+        case .fetchStarted(let reason):
+            self.reason = reason.rawValue
+        case .fetched(let token, let latency):
+            self.token = RecordedToken(token, base: base)
+            self.latency = latency
+        case .fetchFailed(let error, let latency):
+            self.error = RecordedError(error)
+            self.latency = latency
+        case .idChanged(let from, let to):
+            self.from = from
+            self.to = to
+        case .cacheDropped(let reason):
+            self.reason = Redaction.text(reason)
+        case .expired(let at):
+            self.at = base.offset(at)
+        case .forcedRefresh:
+            break
+        case .backingOff(let until, let attempt):
+            at = base.offset(until)
+            self.attempt = attempt
+        }
+    }
+
+    /// The event again; nil when a field its kind needs is missing.
+    public func providerEvent(base: RecordingTimeBase) -> ProviderEvent? {
+        let kind: ProviderEvent.Kind
+        switch event {
+        case "cache_hit":
+            guard let count, let at else { return nil }
+            kind = .cacheHit(count: count, expiresAt: base.date(at))
+        case "fetch_started":
+            guard let reason = reason.flatMap(FetchReason.init(rawValue:)) else { return nil }
+            kind = .fetchStarted(reason: reason)
+        case "fetched":
+            guard let token, let latency else { return nil }
+            kind = .fetched(token.token(base: base), latency: latency)
+        case "fetch_failed":
+            guard let error, let latency else { return nil }
+            kind = .fetchFailed(error.error, latency: latency)
+        case "id_changed":
+            guard let to else { return nil }
+            kind = .idChanged(from: from, to: to)
+        case "cache_dropped":
+            guard let reason else { return nil }
+            kind = .cacheDropped(reason: reason)
+        case "expired":
+            guard let at else { return nil }
+            kind = .expired(at: base.date(at))
+        case "forced_refresh":
+            kind = .forcedRefresh
+        case "backing_off":
+            guard let at, let attempt else { return nil }
+            kind = .backingOff(until: base.date(at), attempt: attempt)
+        default:
+            return nil
+        }
+        return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
+    }
+}
+
+/// A fetch's failure: its sentence (already redacted, as `FleetAuthError.description` is), and
+/// the parts the dashboard and the fleet table act on: a discarded late answer, an HTTP status
+/// with its `Retry-After`.
+public struct RecordedError: Codable, Equatable, Sendable {
+    public var text: String
+    public var status: Int?
+    public var retryAfter: Int?
+    public var requested: String?
+    public var current: String?
+
+    enum CodingKeys: String, CodingKey {
+        case text, status, requested, current
+        case retryAfter = "retry_after"
+    }
+
+    public init(_ error: FleetAuthError) {
+        text = error.description
+        switch error {
+        case .httpStatus(let code, _, let retryAfter):
+            status = code
+            self.retryAfter = retryAfter
+        case .superseded(let requested, let current):
+            self.requested = requested
+            self.current = current
+        default: break
+        }
+    }
+
+    /// An error whose `description` is `text` again.
+    public var error: FleetAuthError {
+        if let requested, let current { return .superseded(requested: requested, current: current) }
+        if let status {
+            // The sentence is "status line[: body]"; the body is what follows the status line.
+            let line = FleetAuthError.httpStatus(code: status, body: "", retryAfter: retryAfter).description
+            if text == line { return .httpStatus(code: status, body: "", retryAfter: retryAfter) }
+            if text.hasPrefix(line + ": ") {
+                return .httpStatus(code: status, body: String(text.dropFirst(line.count + 2)), retryAfter: retryAfter)
+            }
+        }
+        return .other(text)
+    }
+}

@@ -1,0 +1,90 @@
+import Dashboard
+import Fleet
+import FleetAuth
+import Foundation
+
+/// A recording's actions as a replay applies them: with a tick at each whole second when the
+/// recording has none of its own (`watch`'s), so the state's clock follows the recorded time.
+/// Playing and seeking both go through `fold`, so a seek lands on the state playing through reaches.
+public struct ReplayTimeline: Sendable {
+    public let actions: [TimedAction]
+    public let start: Date
+    public let end: Date
+    public let initial: DashboardState
+    /// Each kind's members, when a fleet was recorded: the replay's aggregate makes its rows.
+    public let members: [ProviderKind: [String]]?
+
+    public init(_ recording: Recording, initial: DashboardState) {
+        start = recording.start
+        end = recording.end
+        self.initial = initial
+        let ids = recording.header.memberIDs
+        members = ids.values.contains { $0.count > 1 } ? ids : nil
+        guard !recording.header.ticks else {
+            actions = recording.actions
+            return
+        }
+        var merged: [TimedAction] = []
+        var second = start.timeIntervalSince1970.rounded(.down) + 1
+        for entry in recording.actions {
+            while Date(timeIntervalSince1970: second) < entry.time {
+                merged.append(TimedAction(time: Date(timeIntervalSince1970: second), action: .tick(Date(timeIntervalSince1970: second))))
+                second += 1
+            }
+            merged.append(entry)
+        }
+        actions = merged
+    }
+
+    /// A new aggregate for the fleet rows, or nil when no fleet was recorded.
+    func makeAggregate(filters: [ProviderKind: String]) -> FleetAggregate? {
+        guard let members else { return nil }
+        let aggregate = FleetAggregate(members: members)
+        for (kind, filter) in filters { aggregate.setFilter(filter, for: kind) }
+        return aggregate
+    }
+
+    /// What the replay applies for `actions[index]`: the recorded action, and after a tick the
+    /// fleet's rows and tables as the aggregate has them then (as the live source sends them each second).
+    func applied(_ index: Int, aggregate: FleetAggregate?) -> [Action] {
+        let action = actions[index].action
+        if case .event(let event) = action { aggregate?.record(event) }
+        guard case .tick(let now) = action, let aggregate else { return [.recorded(action)] }
+        return [.recorded(action), .fleet(aggregate.summaries(now: now)), .fleetTables(aggregate.tables(now: now))]
+    }
+
+    /// The index of the first action after `time`.
+    func index(after time: Date) -> Int {
+        var low = 0, high = actions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if actions[mid].time <= time { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The state after every action up to `time`, from the start, and the aggregate and table
+    /// filters as they then are. Fleet rows are made once, at the last tick, not at every one.
+    public func fold(to time: Date) -> (state: DashboardState, aggregate: FleetAggregate?, filters: [ProviderKind: String]) {
+        var state = initial
+        var filters: [ProviderKind: String] = [:]
+        let aggregate = makeAggregate(filters: [:])
+        let end = index(after: time)
+        let lastTick = actions[..<end].lastIndex { if case .tick = $0.action { true } else { false } }
+        for i in 0..<end {
+            let action = actions[i].action
+            if case .event(let event) = action { aggregate?.record(event) }
+            for effect in Reducer.reduce(&state, .recorded(action)) {
+                if case .setTableFilter(let kind, let filter) = effect {
+                    filters[kind] = filter
+                    aggregate?.setFilter(filter, for: kind)
+                }
+            }
+            if i == lastTick, let aggregate, case .tick(let now) = action {
+                _ = Reducer.reduce(&state, .fleet(aggregate.summaries(now: now)))
+                _ = Reducer.reduce(&state, .fleetTables(aggregate.tables(now: now)))
+            }
+        }
+        return (state, aggregate, filters)
+    }
+}
