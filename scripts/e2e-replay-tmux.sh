@@ -26,14 +26,17 @@ tm send-keys -t e2e Tab f 2
 wait_for "⚠ FAULT driver=HTTP 500"
 tm send-keys -t e2e R
 wait_for "backend answered HTTP 500"
-sleep 1
+# A few seconds more, so the replay below is seen playing before it reaches the end.
+sleep 4
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 
 # Replayed: everything happened again, from the file alone.
-run_in_tmux "'$bin' replay '$recording' --speed 4"
+run_in_tmux "'$bin' replay '$recording'"
 wait_for "replay "
-wait_for "▶ ×4"
+wait_for "▶ ×1"
+tm send-keys -t e2e '>'
+wait_for "×4"
 wait_for "trip-0001 → trip-0002"
 wait_for "⚠ FAULT driver=HTTP 500"
 wait_for "backend answered HTTP 500"

@@ -84,6 +84,15 @@ enum BinaryRunner {
         return waitOut(pid, deadline: Date().addingTimeInterval(timeout), log: log, timeout: timeout)
     }
 
+    /// `runWithCleanSignals` waited for on a thread of its own: a script runs for a minute, and
+    /// holding one of the cooperative pool's two threads that long starves every other suite
+    /// (a 1 s client timer was seen to fire after 30 s).
+    static func runScript(_ arguments: [String], timeout: TimeInterval) async throws -> (Int32, String) {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
+            Thread { done.resume(with: Swift.Result { try runWithCleanSignals(arguments, timeout: timeout) }) }.start()
+        }
+    }
+
     /// Starts `arguments` (a full path first) as `runWithCleanSignals` does: stdin from /dev/null,
     /// stdout and stderr to the file at `output`, no signal blocked, no descriptor but 0, 1 and 2.
     static func spawnCleanly(_ arguments: [String], output: String) throws -> pid_t {

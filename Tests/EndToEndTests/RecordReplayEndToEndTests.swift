@@ -42,13 +42,7 @@ import Testing
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func recordsTheDashboardAndReplaysItInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
-        // On a thread of its own: waiting for the script must not hold one of the cooperative
-        // pool's two threads for its whole run (other suites' loopback servers need them).
-        let (status, text) = try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
-            Thread {
-                done.resume(with: Result { try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90) })
-            }.start()
-        }
+        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-replay: ok"))
     }
