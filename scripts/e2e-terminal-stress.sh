@@ -65,7 +65,8 @@ bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$dir/pid" "$@"
 status=$?
 date +%s%3N >"$dir/exited-at"
 stty -g >"$dir/stty-after"; stty -a >"$dir/stty-a-after"
-echo "$status" >"$dir/status"
+# Renamed into place: a reader polling for the file must never see it empty.
+echo "$status" >"$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status"
 echo "TOKENDASH-EXITED-$status"
 exec sleep 600
 EOF
