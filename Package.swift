@@ -72,6 +72,12 @@ let package = Package(
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
         .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
+        // Scripted demos: the YAML format, the built-ins, the runner, and the target over the
+        // SDKs and the embedded server. No screen: the dashboard shows what the runner reports.
+        .target(
+            name: "Scenarios",
+            dependencies: ["FleetAuth", "Fleet", "TokenServer", .product(name: "Yams", package: "Yams")]
+        ),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -82,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "Scenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -141,6 +147,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        // Each built-in scenario run against the embedded server and real providers under a test clock.
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+        ),
         .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,40 @@
+import FleetAuth
+import Foundation
+import Testing
+@testable import TokenServer
+
+/// A demo sets the server's clock off and shortens tokens while it runs.
+@Suite struct MintSettingsTests {
+    @Test func aClockOffsetMovesIatExpAndTheDateHeaderTogether() async throws {
+        try await withServer(lifetime: 600) { s in
+            await s.server.setClockOffset(300)
+            let (status, headers, body) = try await s.request("/token/consumer/trip-1")
+            #expect(status == 200)
+            let json = try JSONValue.decode(body)
+            let token = try #require(json["jwt"]?.stringValue)
+            let claims = try await s.verify(token)
+            let now = Date().timeIntervalSince1970
+            // Five minutes ahead of this machine, within a second or two of test time.
+            #expect(abs(Double(claims.iat) - (now + 300)) < 3)
+            #expect(claims.exp - claims.iat == 600)
+            let date = try #require(headers["date"].flatMap(HTTPDate.parse))
+            #expect(abs(date.timeIntervalSince1970 - (now + 300)) < 3)
+            await s.server.setClockOffset(0)
+            let again = try #require(try JSONValue.decode(try await s.request("/token/consumer/trip-1").body)["jwt"]?.stringValue)
+            #expect(abs(Double(try await s.verify(again).iat) - Date().timeIntervalSince1970) < 3)
+        }
+    }
+
+    @Test func aNewLifetimeAppliesToTokensMintedFromNowOn() async throws {
+        try await withServer(lifetime: 3600) { s in
+            try await s.server.setLifetime(90)
+            #expect(await s.server.lifetime == 90)
+            let token = try #require(try JSONValue.decode(try await s.request("/token/driver/v-1").body)["jwt"]?.stringValue)
+            let claims = try await s.verify(token)
+            #expect(claims.exp - claims.iat == 90)
+            await #expect(throws: TokenServerError.self) { try await s.server.setLifetime(7200) }
+            try await s.server.setLifetime(nil)
+            #expect(await s.server.lifetime == 3600)
+        }
+    }
+}
