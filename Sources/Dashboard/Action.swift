@@ -21,4 +21,8 @@ public enum Action: Equatable, Sendable {
     /// The answer to `Effect.findMember`: the index of the member whose ID is `id`, nil when no
     /// member has it. `from` is the member followed when the search began.
     case memberFound(ProviderKind, id: String, index: Int?, from: Int)
+    /// The scenario's progress for the banner; nil takes the banner away.
+    case scenario(ScenarioBanner?)
+    /// The SDKs were paused or resumed other than by the key (a scenario step).
+    case sdksPaused(Bool)
 }

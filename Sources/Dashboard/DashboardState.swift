@@ -14,6 +14,8 @@ public enum Overlay: Equatable, Sendable {
     case input(String, note: String? = nil)
     /// Typing the focused kind's fleet table filter (an ID substring), with the same notes.
     case filter(String, note: String? = nil)
+    /// The S menu: the running scenario's controls and the scenarios to start, one highlighted.
+    case scenarios(selection: Int)
 }
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.
@@ -65,6 +67,10 @@ public struct DashboardState: Equatable, Sendable {
     /// Each kind's member table in a fleet: its rows, filter and selection.
     public var tables: [ProviderKind: MemberTable] = [:]
     public var quitting = false
+    /// The scenario running (or just finished), for the banner under the header.
+    public var scenario: ScenarioBanner?
+    /// The scenarios the S menu offers; empty hides the S key.
+    public var scenarios: [ScenarioEntry] = []
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

@@ -53,5 +53,8 @@ public enum Effect: Equatable, Sendable {
     /// The table query: `kind`'s member table lists only IDs containing `filter` (empty: all).
     /// Answered with `.fleetTables` made under it.
     case setTableFilter(ProviderKind, String)
+    /// Starts the scenario of this name (stopping one that runs).
+    case startScenario(String)
+    case scenarioControl(ScenarioControl)
     case quit
 }

@@ -16,6 +16,7 @@ public enum Command: Hashable, Sendable {
     case toggleReveal, togglePause, nextTheme, help, nextFleetMember, previousFleetMember, quit
     case zoomIn, zoomOut, copyToken
     case nextTrouble, previousTrouble, selectUp, selectDown, followSelected, filterTable
+    case scenarioMenu, scenarioStep, scenarioPause
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read this
@@ -30,6 +31,10 @@ public struct KeyBinding: Sendable {
     public var fleetOnly = false
     /// Hinted on the fleet table's border instead of the footer: it acts on the table.
     public var inTable = false
+    /// Shown only when the run has scenarios (S), or only while one runs (Space, P).
+    public var scenarios: ScenarioKeys = .always
+
+    public enum ScenarioKeys: Sendable { case always, listed, running }
 
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.tab], label: "Tab", hint: "Focus", help: "focus the other pane", command: .focusNext),
@@ -55,15 +60,28 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("/")], label: "/", hint: "Filter", help: "fleet table: show only IDs containing a text", command: .filterTable, fleetOnly: true, inTable: true),
         KeyBinding(keys: [.character("+"), .character("=")], label: "+", hint: "Zoom", help: "timelines: a shorter span (2, 10, 60 minutes)", command: .zoomIn),
         KeyBinding(keys: [.character("-")], label: "-", hint: "Out", help: "timelines: a longer span", command: .zoomOut),
+        KeyBinding(keys: [.character("S")], label: "S", hint: "Scenarios", help: "scenarios: start one; pause, restart or stop the one running", command: .scenarioMenu, scenarios: .listed),
+        KeyBinding(keys: [.character(" ")], label: "Space", hint: "Step", help: "scenario: the next step (--step), or skip the wait for it", command: .scenarioStep, scenarios: .running),
+        KeyBinding(keys: [.character("P")], label: "P", hint: "Demo ‖", help: "scenario: pause or resume", command: .scenarioPause, scenarios: .running),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]
 
-    public static func command(for key: Key, fleet: Bool) -> Command? {
-        table.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
+    public static func command(for key: Key, fleet: Bool, scenarios: ScenarioKeys = .always) -> Command? {
+        visible(fleet: fleet, scenarios: scenarios).first { $0.keys.contains(key) }?.command
     }
 
-    public static func visible(fleet: Bool) -> [KeyBinding] { table.filter { fleet || !$0.fleetOnly } }
+    /// `scenarios`: `.listed` when the run has scenarios, `.running` while one runs (which also lists).
+    public static func visible(fleet: Bool, scenarios: ScenarioKeys = .always) -> [KeyBinding] {
+        table.filter { binding in
+            guard fleet || !binding.fleetOnly else { return false }
+            switch binding.scenarios {
+            case .always: return true
+            case .listed: return scenarios != .always
+            case .running: return scenarios == .running
+            }
+        }
+    }
 
     /// Neighbours sharing a hint as one binding: labels joined with "/", keys together, the
     /// first one's help (written to cover the pair). The footer, the table's border and the help

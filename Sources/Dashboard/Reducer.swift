@@ -45,6 +45,12 @@ public enum Reducer {
             guard state[kind].memberIndex == index else { return [] }
             state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
             return []
+        case .scenario(let banner):
+            state.scenario = banner
+            return []
+        case .sdksPaused(let paused):
+            state.paused = paused
+            return []
         case .memberFound(let kind, let id, let index, let from):
             // The user has followed another member since asking: that choice stands.
             guard state[kind].memberIndex == from else { return [] }
@@ -87,8 +93,10 @@ public enum Reducer {
             return handleInput(key, text: text, &state)
         case .filter(let text, _):
             return handleFilter(key, text: text, &state)
+        case .scenarios(let selection):
+            return handleScenarioMenu(key, selection: selection, &state)
         }
-        guard let command = KeyBinding.command(for: key, fleet: state.isFleet) else { return [] }
+        guard let command = KeyBinding.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys) else { return [] }
         state.message = nil
         if let only = state.only, command == .focusNext || command.side.map({ $0 != only }) == true {
             state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
@@ -168,6 +176,12 @@ public enum Reducer {
             return follow(state.focus, rows[at].index, &state)
         case .filterTable:
             state.overlay = .filter(state.tables[state.focus]?.filter ?? "")
+        case .scenarioMenu:
+            state.overlay = .scenarios(selection: 0)
+        case .scenarioStep:
+            return [.scenarioControl(.advance)]
+        case .scenarioPause:
+            return [.scenarioControl(.togglePause)]
         case .quit:
             return quit(&state)
         }

@@ -5,6 +5,7 @@ import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import Scenarios
 import Synchronization
 import Terminal
 
@@ -21,6 +22,12 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
+
+    @Option(help: "Run a scenario from the start: a built-in's name (tokendash scenario list) or a YAML file.")
+    var scenario: String?
+
+    @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
+    var step = false
 
     @Flag(name: .customLong("no-mouse"), help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
     var noMouse = false
@@ -51,6 +58,23 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(2)
         }
+        // A scenario file's mistakes are reported with file:line before anything touches the terminal.
+        var scenarios = ScenarioCatalog()
+        var startScenario: String?
+        if let requested = scenario {
+            do {
+                let loaded = try ScenarioCatalog.load(requested)
+                if let problem = LiveScenarioTarget.problem(running: loaded, embeddedServer: backend.usesEmbeddedServer) {
+                    Self.fail(problem)
+                    throw ExitCode(2)
+                }
+                scenarios.add(loaded)
+                startScenario = loaded.name
+            } catch let error as ScenarioError {
+                Self.fail("\(error)")
+                throw ExitCode(2)
+            }
+        }
         // Checked after the theme, so a bad --theme is reported even from a script.
         let term = environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
@@ -75,6 +99,8 @@ struct DashboardCommand: AsyncParsableCommand {
         state.updateInterval = backend.updateInterval
         state.only = backend.only
         let inbox = ActionInbox()
+        let scenarioController = ScenarioController(catalog: scenarios, session: session, inbox: inbox, stepMode: step)
+        state.scenarios = scenarioController.entries
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         let source = LiveEventSource(broadcaster: session.events, members: [
             session.consumers.kind: backend.initialIDs(session.consumers.kind), session.drivers.kind: backend.initialIDs(session.drivers.kind),
@@ -93,7 +119,12 @@ struct DashboardCommand: AsyncParsableCommand {
             terminated.withLock { $0 = true }
             inbox.wake()
         }
-        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source), inbox: inbox)
+        var effects = EffectRunner(session: session, catalog: catalog, events: source)
+        effects.scenarios = scenarioController
+        let dispatch = DashboardLoop.performing(effects, inbox: inbox)
+        if let startScenario {
+            for action in await scenarioController.start(startScenario) { inbox.send(action) }
+        }
         let initial = state
         let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {
@@ -105,6 +136,7 @@ struct DashboardCommand: AsyncParsableCommand {
             return true
         }
         signalTask.cancel()
+        await scenarioController.stop()
         loops.cancel()
         events.cancel()
         await session.stop()

@@ -13,6 +13,8 @@ struct EffectRunner: EffectPerformer {
     let catalog: ThemeCatalog
     /// The event source, whose fleet aggregate takes the member tables' filters.
     let events: LiveEventSource
+    /// Runs the S menu's and `--scenario`'s scenarios.
+    var scenarios: ScenarioController?
 
     func perform(_ effect: Effect) async -> [Action] {
         switch effect {
@@ -47,6 +49,10 @@ struct EffectRunner: EffectPerformer {
             return events.setTableFilter(filter, for: kind)
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
+        case .startScenario(let name):
+            return await scenarios?.start(name) ?? []
+        case .scenarioControl(let control):
+            return await scenarios?.control(control) ?? []
         case .quit, .copyToClipboard:
             // The loop carries these out on the terminal's thread.
             return []

@@ -148,6 +148,8 @@ import Testing
                 case .previousFleetMember: expected.consumer.memberIndex = 2; effects = [.follow(.consumer, index: 2)]
                 case .quit: expected.quitting = true; effects = [.quit]
                 case .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable: continue
+                // Shown and working only with scenarios: ScenarioDashboardTests.
+                case .scenarioMenu, .scenarioStep, .scenarioPause: continue
                 }
                 #expect(key(&s, k) == effects, "\(binding.label) (\(k))")
                 #expect(s == expected, "\(binding.label) (\(k))")
