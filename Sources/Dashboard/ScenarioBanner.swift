@@ -44,14 +44,12 @@ public struct ScenarioBanner: Equatable, Sendable {
         case .finished(let ending):
             return Self.wrap("✔ \(name) done: \(ending)", width: room, lines: 3)
         default:
+            // The caption before the wait: it is what the audience reads; a cut falls on the wait.
             var parts = ["▶ \(name)", "step \(step)/\(count)"]
-            switch phase {
-            case .paused: parts.append("‖ paused")
-            case .waiting(let event): parts.append("waiting for \(event)")
-            case .awaitingStep: parts.append("Space: next step")
-            default: break
-            }
+            if phase == .paused { parts.append("‖ paused (P resumes)") }
+            if phase == .awaitingStep { parts.append("Space: next step") }
             if let caption { parts.append(caption) }
+            if case .waiting(let event) = phase { parts.append("waiting for \(event)") }
             if let note { parts.append("(\(note))") }
             return [parts.joined(separator: " │ ")]
         }
