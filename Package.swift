@@ -71,7 +71,7 @@ let package = Package(
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Scenarios"]),
         // Scripted demos: the YAML format, the built-ins, the runner, and the target over the
         // SDKs and the embedded server. No screen: the dashboard shows what the runner reports.
         .target(
@@ -146,7 +146,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",

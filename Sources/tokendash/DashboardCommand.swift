@@ -99,7 +99,15 @@ struct DashboardCommand: AsyncParsableCommand {
         state.updateInterval = backend.updateInterval
         state.only = backend.only
         let inbox = ActionInbox()
-        let scenarioController = ScenarioController(catalog: scenarios, session: session, inbox: inbox, stepMode: step)
+        // What a step changes outside the event stream reaches the header as the keys' changes do.
+        let target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
+            switch change {
+            case .faults(let faults): inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
+            case .paused(let paused): inbox.send(.sdksPaused(paused))
+            }
+        }
+        let scenarioController = ScenarioController(catalog: scenarios, target: target, embeddedServer: session.server != nil,
+                                                    events: session.events, inbox: inbox, stepMode: step)
         state.scenarios = scenarioController.entries
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         let source = LiveEventSource(broadcaster: session.events, members: [

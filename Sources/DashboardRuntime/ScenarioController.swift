@@ -1,43 +1,43 @@
 import Dashboard
-import DashboardRuntime
 import FleetAuth
 import Foundation
 import Scenarios
 
 /// The dashboard's one scenario at a time: starts it from the S menu or `--scenario`, passes
 /// Space, pause, restart and stop on, and turns the runner's progress into banner actions.
-actor ScenarioController {
-    let catalog: ScenarioCatalog
-    let target: LiveScenarioTarget
+public actor ScenarioController {
+    public nonisolated let catalog: ScenarioCatalog
+    let target: any ScenarioTarget
+    /// Steps that change the server are refused without it.
+    let embeddedServer: Bool
     let events: EventBroadcaster
     let inbox: ActionInbox
     /// `--step`: every scenario of the run waits for Space before each step.
     let stepMode: Bool
+    let clock: any ScenarioClock
     private var runner: ScenarioRunner?
 
-    init(catalog: ScenarioCatalog, session: BackendSession, inbox: ActionInbox, stepMode: Bool) {
+    public init(catalog: ScenarioCatalog, target: any ScenarioTarget, embeddedServer: Bool, events: EventBroadcaster,
+                inbox: ActionInbox, stepMode: Bool, clock: any ScenarioClock = SystemScenarioClock()) {
         self.catalog = catalog
-        self.events = session.events
+        self.target = target
+        self.embeddedServer = embeddedServer
+        self.events = events
         self.inbox = inbox
         self.stepMode = stepMode
-        // What a step changes outside the event stream reaches the header as the keys' changes do.
-        target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
-            switch change {
-            case .faults(let faults): inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
-            case .paused(let paused): inbox.send(.sdksPaused(paused))
-            }
-        }
+        self.clock = clock
     }
 
     /// The S menu's entries.
-    nonisolated var entries: [ScenarioEntry] { catalog.scenarios.map { ScenarioEntry(name: $0.name, description: $0.description) } }
+    public nonisolated var entries: [ScenarioEntry] { catalog.scenarios.map { ScenarioEntry(name: $0.name, description: $0.description) } }
 
-    func start(_ name: String) async -> [Action] {
+    public func start(_ name: String) async -> [Action] {
         guard let scenario = catalog.scenario(named: name) else { return [.message("no scenario named \(name)")] }
-        if let problem = LiveScenarioTarget.problem(running: scenario, embeddedServer: target.server != nil) { return [.message(problem)] }
+        if let problem = LiveScenarioTarget.problem(running: scenario, embeddedServer: embeddedServer) { return [.message(problem)] }
         await runner?.stop()
         let (inbox, events) = (self.inbox, self.events)
-        let runner = ScenarioRunner(scenario: scenario, target: target, events: { events.subscribe() }, stepMode: stepMode) { progress in
+        let runner = ScenarioRunner(scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,
+                                    stepMode: stepMode) { progress in
             inbox.send(.scenario(Self.banner(progress)))
         }
         self.runner = runner
@@ -45,7 +45,7 @@ actor ScenarioController {
         return []
     }
 
-    func control(_ control: ScenarioControl) async -> [Action] {
+    public func control(_ control: ScenarioControl) async -> [Action] {
         guard let runner else { return [.message("no scenario is running; S lists them")] }
         switch control {
         case .advance: await runner.advance()
@@ -59,10 +59,10 @@ actor ScenarioController {
         return []
     }
 
-    func stop() async { await runner?.stop() }
+    public func stop() async { await runner?.stop() }
 
     /// The banner for `progress`; nil once stopped.
-    static func banner(_ progress: ScenarioProgress) -> ScenarioBanner? {
+    public static func banner(_ progress: ScenarioProgress) -> ScenarioBanner? {
         let phase: ScenarioBanner.Phase
         switch progress.status {
         case .running: phase = .running
