@@ -101,6 +101,18 @@ import Testing
         }
     }
 
+    /// The README's example shows every action: it must stay a scenario that parses.
+    @Test func theReadmeExampleParses() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let start = try #require(text.range(of: "```yaml\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let scenario = try ScenarioParser.parse(String(text[start.upperBound..<end.lowerBound]), file: "README.md")
+        #expect(scenario.steps.count == 10)
+        // All nine kinds of action.
+        #expect(Set(scenario.steps.map { "\($0.action)".prefix(while: { $0 != "(" }) }).count == 9)
+    }
+
     @Test func serverStepsAreRefusedWithAUserBackend() throws {
         let outage = try ScenarioCatalog.load("backend-outage")
         let problem = LiveScenarioTarget.problem(running: outage, embeddedServer: false)
