@@ -12,37 +12,11 @@
 set -euo pipefail
 bin=$(realpath "${1:-.build/debug/tokendash}")
 socket="tokendash-e2e-$$"
-tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
-
-server_pid=""
-cleanup() {
-  local pane_pid=""
-  pane_pid=$(tm display-message -p -t e2e '#{pane_pid}' 2>/dev/null) || true
-  tm kill-server 2>/dev/null || true
-  # Only this run's own server and pane, by pid, in case kill-server could not end them.
-  for pid in $server_pid $pane_pid; do kill -9 "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-screen() { tm capture-pane -p -t e2e; }
-# Polls the screen for a fixed string; a real process on a real pty has no clock to inject.
-wait_for() {
-  local pattern=$1 limit=${2:-20} i
-  for ((i = 0; i < limit * 10; i++)); do
-    if screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  echo "e2e: did not see \"$pattern\" within ${limit}s; screen was:" >&2
-  screen >&2 || true
-  exit 1
-}
-# Presses one key and waits to see its effect.
-press() { tm send-keys -t e2e "$1"; wait_for "$2"; }
+# tm, cleanup (on EXIT), screen, wait_for, press.
+source "$(dirname "$0")/e2e-tmux-lib.sh"
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
-tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-  "'$bin' --update-interval 1 --timeout 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
-server_pid=$(tm display-message -p '#{pid}')
+start_session 160 48 "'$bin' --update-interval 1 --timeout 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
 # A left click (X10 mouse report: ESC [ M, button, column+33, row+33) in the right pane focuses

@@ -25,15 +25,5 @@ public struct ScenarioProgress: Sendable, Equatable {
     /// Something worth a word that is not the caption: an `until:` that timed out.
     public var note: String?
 
-    public init(name: String, step: Int, count: Int, caption: String?, status: Status, stepMode: Bool, note: String? = nil) {
-        self.name = name
-        self.step = step
-        self.count = count
-        self.caption = caption
-        self.status = status
-        self.stepMode = stepMode
-        self.note = note
-    }
-
     public var isFinished: Bool { if case .finished = status { true } else { false } }
 }
