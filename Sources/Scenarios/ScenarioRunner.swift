@@ -14,6 +14,8 @@ public actor ScenarioRunner {
     private let clock: any ScenarioClock
     private let subscribe: @Sendable () -> AsyncStream<ProviderEvent>
     private let report: @Sendable (ScenarioProgress) -> Void
+    /// Events kept for `until:` steps; the oldest go first.
+    static let logLimit = 10_000
     /// The longest single sleep: how late a pause or a skip is noticed, at most.
     private let tick: TimeInterval
 
@@ -260,6 +262,12 @@ public actor ScenarioRunner {
 
     private func received(_ event: ProviderEvent) {
         log.append(event)
+        // A fleet publishes thousands of events a second: a long step keeps the newest only.
+        if log.count > Self.logLimit {
+            let dropped = log.count - Self.logLimit
+            log.removeFirst(dropped)
+            logBase += dropped
+        }
         if let waiter = untilWaiter, waiter.condition.matches(event) {
             untilWaiter = nil
             waiter.continuation.resume(returning: true)

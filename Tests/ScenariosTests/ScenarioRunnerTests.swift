@@ -4,13 +4,13 @@ import Scenarios
 import Synchronization
 import Testing
 
-/// A clock that moves only by the runner's sleeps (each a real millisecond, so other tasks run)
-/// or the test's `advance`.
+/// A clock that moves only by the runner's sleeps (a real millisecond per second slept, so other
+/// tasks run and a long timeout is long enough for a test to act) or the test's `advance`.
 final class StepClock: ScenarioClock {
     let manual = ManualClock(Date(timeIntervalSince1970: 0))
     func now() -> Date { manual.now() }
     func sleep(for seconds: TimeInterval) async throws {
-        try await Task.sleep(for: .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(max(1, Int(seconds))))
         manual.advance(by: seconds)
     }
 }
@@ -115,7 +115,7 @@ actor RecordingTarget: ScenarioTarget {
         let (runner, target, _, reports) = runner(try scenario("""
               - refresh: driver
               - until: fetch_started driver
-                timeout: 10s
+                timeout: 1h
               - until: backing_off
                 timeout: 5s
               - switch: vehicle
