@@ -251,13 +251,23 @@ public actor ScenarioRunner {
         if log[min(from, log.count)...].contains(where: condition.matches) { return true }
         waitCount += 1
         let id = waitCount
-        let clock = self.clock
-        let timer = Task { [weak self] in
-            do { try await clock.sleep(for: timeout) } catch { return }
-            await self?.timedOut(id)
-        }
+        let deadline = elapsed() + timeout
+        let timer = Task { [weak self] in await self?.timeOut(id, at: deadline) }
         defer { timer.cancel() }
         return await withCheckedContinuation { untilWaiter = (condition, id, $0) }
+    }
+
+    /// Ends wait `id` unanswered at `deadline`, in scenario time: a pause stops its timeout too.
+    private func timeOut(_ id: Int, at deadline: TimeInterval) async {
+        while untilWaiter?.id == id, !Task.isCancelled {
+            if runningSince == nil {
+                await withCheckedContinuation { resumeWaiters.append($0) }
+                continue
+            }
+            let left = deadline - elapsed()
+            if left <= 0 { return timedOut(id) }
+            do { try await clock.sleep(for: min(left, tick)) } catch { return }
+        }
     }
 
     private func received(_ event: ProviderEvent) {

@@ -131,6 +131,20 @@ actor RecordingTarget: ScenarioTarget {
         #expect(notes == ["gave up waiting for backing_off after 5s"])
     }
 
+    @Test func aPauseStopsAnUntilsTimeoutToo() async throws {
+        let (runner, _, clock, reports) = runner(try scenario("  - until: expired driver\n    timeout: 200s\n"))
+        await runner.start()
+        #expect(await eventuallyTrue { reports.withLock { $0.last?.status == .waiting(for: "expired driver") } })
+        await runner.pause()
+        // Wall time well past the timeout while paused.
+        clock.manual.advance(by: 1000)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(reports.withLock { $0.compactMap(\.note) }.isEmpty)
+        await runner.resume()
+        await runner.waitUntilDone()
+        #expect(reports.withLock { $0.last?.note } == "gave up waiting for expired driver after 3m20s")
+    }
+
     @Test func restartGoesBackToTheFirstStepWithTheTargetReset() async throws {
         let (runner, target, _, reports) = runner(try scenario("  - fault: drop\n  - at: 1h\n    switch: trip\n"))
         await runner.start()
