@@ -180,6 +180,10 @@ public actor ScenarioRunner {
             previousEnd = elapsed()
         }
         update { $0.status = .finished(scenario.ending) }
+        // Nothing left to wait for: stop reading events (a restart subscribes again).
+        eventTask?.cancel()
+        eventTask = nil
+        log = []
         finishWaiters()
     }
 
