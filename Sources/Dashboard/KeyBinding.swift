@@ -31,10 +31,14 @@ public struct KeyBinding: Sendable {
     public var fleetOnly = false
     /// Hinted on the fleet table's border instead of the footer: it acts on the table.
     public var inTable = false
-    /// Shown only when the run has scenarios (S), or only while one runs (Space, P).
-    public var scenarios: ScenarioKeys = .always
+    /// Shown only from this scenario level: S when the run has scenarios, Space and P while one runs.
+    public var scenarios: ScenarioLevel = .none
 
-    public enum ScenarioKeys: Sendable { case always, listed, running }
+    /// How far a run is into scenarios: none to list, some listed, one running (which lists too).
+    public enum ScenarioLevel: Int, Sendable, Comparable {
+        case none, listed, running
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    }
 
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.tab], label: "Tab", hint: "Focus", help: "focus the other pane", command: .focusNext),
@@ -67,20 +71,13 @@ public struct KeyBinding: Sendable {
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]
 
-    public static func command(for key: Key, fleet: Bool, scenarios: ScenarioKeys = .always) -> Command? {
+    public static func command(for key: Key, fleet: Bool, scenarios: ScenarioLevel = .none) -> Command? {
         visible(fleet: fleet, scenarios: scenarios).first { $0.keys.contains(key) }?.command
     }
 
-    /// `scenarios`: `.listed` when the run has scenarios, `.running` while one runs (which also lists).
-    public static func visible(fleet: Bool, scenarios: ScenarioKeys = .always) -> [KeyBinding] {
-        table.filter { binding in
-            guard fleet || !binding.fleetOnly else { return false }
-            switch binding.scenarios {
-            case .always: return true
-            case .listed: return scenarios != .always
-            case .running: return scenarios == .running
-            }
-        }
+    /// `scenarios`: the run's scenario level (`DashboardState.scenarioKeys`).
+    public static func visible(fleet: Bool, scenarios: ScenarioLevel = .none) -> [KeyBinding] {
+        table.filter { (fleet || !$0.fleetOnly) && scenarios >= $0.scenarios }
     }
 
     /// Neighbours sharing a hint as one binding: labels joined with "/", keys together, the

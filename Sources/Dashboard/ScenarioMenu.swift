@@ -2,9 +2,9 @@ import UICore
 
 extension DashboardState {
     /// Which scenario keys apply: Space and P while one runs, S when there are any to list.
-    var scenarioKeys: KeyBinding.ScenarioKeys {
+    var scenarioKeys: KeyBinding.ScenarioLevel {
         if let scenario, !scenario.isFinished { return .running }
-        return scenarios.isEmpty && scenario == nil ? .always : .listed
+        return scenarios.isEmpty && scenario == nil ? .none : .listed
     }
 }
 
