@@ -25,4 +25,6 @@ public enum Action: Equatable, Sendable {
     case scenario(ScenarioBanner?)
     /// The SDKs were paused or resumed other than by the key (a scenario step).
     case sdksPaused(Bool)
+    /// The latency fault's delay as a scenario set it, so the header and menu name it right.
+    case faultLatency(milliseconds: Int)
 }

@@ -51,6 +51,9 @@ public enum Reducer {
         case .sdksPaused(let paused):
             state.paused = paused
             return []
+        case .faultLatency(let milliseconds):
+            state.faultLatencyMilliseconds = milliseconds
+            return []
         case .memberFound(let kind, let id, let index, let from):
             // The user has followed another member since asking: that choice stands.
             guard state[kind].memberIndex == from else { return [] }

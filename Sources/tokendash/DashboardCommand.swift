@@ -102,7 +102,9 @@ struct DashboardCommand: AsyncParsableCommand {
         // What a step changes outside the event stream reaches the header as the keys' changes do.
         let target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
             switch change {
-            case .faults(let faults): inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
+            case .faults(let faults):
+                for case .latency(let ms) in faults.values { inbox.send(.faultLatency(milliseconds: ms)) }
+                inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
             case .paused(let paused): inbox.send(.sdksPaused(paused))
             }
         }

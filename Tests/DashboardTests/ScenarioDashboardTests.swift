@@ -76,6 +76,10 @@ import Testing
         var s = Self.running()
         Fixtures.apply(&s, .sdksPaused(true))
         #expect(s.paused)
+        // A scenario's latency fault is named with its own delay.
+        Fixtures.apply(&s, .faultLatency(milliseconds: 5000))
+        Fixtures.apply(&s, .faultsChanged([.consumer: .latency]))
+        #expect(Fixtures.text(s).contains("consumer=latency (5 s per request"))
         Fixtures.apply(&s, .scenario(nil))
         #expect(s.scenario == nil)
         #expect(!Fixtures.text(s).contains("backend-outage"))
