@@ -42,7 +42,7 @@ public struct ScenarioBanner: Equatable, Sendable {
         let room = max(10, width - 2)
         switch phase {
         case .finished(let ending):
-            return Self.wrap("✔ \(name) done: \(ending)", width: room, lines: 3)
+            return Self.wrap("✔ \(name) done: \(ending)" + (note.map { " (\($0))" } ?? ""), width: room, lines: 3)
         default:
             // The caption before the wait: it is what the audience reads; a cut falls on the wait.
             var parts = ["▶ \(name)", "step \(step)/\(count)"]

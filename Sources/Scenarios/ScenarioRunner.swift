@@ -43,6 +43,8 @@ public actor ScenarioRunner {
     private var currentStepStart = 0
     private var untilWaiter: (condition: ScenarioCondition, id: Int, continuation: CheckedContinuation<Bool, Never>)?
     private var waitCount = 0
+    /// The `until:` steps of this run that timed out: the ending cannot claim them.
+    private var gaveUp: [String] = []
     private var doneWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// `events` subscribes to the provider events (e.g. `EventBroadcaster.subscribe`), once per runner.
@@ -73,6 +75,7 @@ public actor ScenarioRunner {
         logBase = 0
         previousStepStart = 0
         currentStepStart = 0
+        gaveUp = []
         if eventTask == nil {
             let stream = subscribe()
             eventTask = Task { [weak self] in
@@ -179,7 +182,11 @@ public actor ScenarioRunner {
             guard run == generation else { return }
             previousEnd = elapsed()
         }
-        update { $0.status = .finished(scenario.ending) }
+        update { p in
+            p.status = .finished(scenario.ending)
+            // Said with the ending, which may claim what did not happen.
+            p.note = gaveUp.isEmpty ? nil : "but it gave up waiting for \(gaveUp.joined(separator: ", "))"
+        }
         // Nothing left to wait for: stop reading events (a restart subscribes again).
         eventTask?.cancel()
         eventTask = nil
@@ -213,6 +220,7 @@ public actor ScenarioRunner {
                 p.status = .running
                 if !matched { p.note = "gave up waiting for \(condition) after \(ScenarioDuration.format(timeout))" }
             }
+            if !matched { gaveUp.append(condition.description) }
         }
     }
 
