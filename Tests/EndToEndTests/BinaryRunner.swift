@@ -61,6 +61,15 @@ enum BinaryRunner {
                       stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
+    /// `runWithCleanSignals` on a thread of its own: a tmux script blocks for up to minutes, and
+    /// two of them blocking both threads of the 2-core concurrency pool starved every timer of the
+    /// run (a 1 s transport timeout fired after 26 s).
+    static func runWithCleanSignals(_ arguments: [String], timeout: TimeInterval) async throws -> (Int32, String) {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
+            Thread { done.resume(with: Swift.Result { try runWithCleanSignals(arguments, timeout: timeout) as (Int32, String) }) }.start()
+        }
+    }
+
     /// Runs `arguments` with no signals blocked and default dispositions, output in a file.
     /// A Foundation `Process` child inherits the blocked mask of the Dispatch thread that spawns
     /// it; tmux started under that mask never sees SIGCHLD, so panes never die and kill-server

@@ -8,7 +8,7 @@ import Testing
     @Test(.enabled(if: tmuxInstalled, "needs tmux"))
     func drivesTheDashboardInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-tmux.sh").path
-        let (status, text) = try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
+        let (status, text) = try await BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }

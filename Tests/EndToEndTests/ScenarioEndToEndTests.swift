@@ -6,14 +6,7 @@ import Testing
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func backendOutageRunsToItsEndInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-scenario.sh").path
-        // On a thread of its own: the script takes about 25 s, and blocking a thread of the
-        // concurrency pool that long (the tmux test beside it blocks the other of two) starved
-        // every timer in the run: a 1 s transport timeout fired after 29 s.
-        let (status, text) = try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
-            Thread {
-                done.resume(with: Result { try BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 150) })
-            }.start()
-        }
+        let (status, text) = try await BinaryRunner.runWithCleanSignals(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 150)
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }

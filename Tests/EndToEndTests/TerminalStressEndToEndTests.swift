@@ -11,7 +11,7 @@ import Testing
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-terminal-stress.sh").path
         // About a minute of tmux runs on 2 cores; the margin is for a loaded machine, and a hang
         // still ends the test (the script's own waits are bounded too).
-        let (status, text) = try BinaryRunner.runWithCleanSignals(
+        let (status, text) = try await BinaryRunner.runWithCleanSignals(
             ["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 240)
         #expect(status == 0, "\(text)")
         #expect(text.contains("terminal-stress: ok"))
