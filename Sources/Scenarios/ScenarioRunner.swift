@@ -216,8 +216,11 @@ public actor ScenarioRunner {
             update { $0.status = .waiting(for: condition.description) }
             let matched = await waitFor(condition, timeout: timeout)
             guard run == generation else { return }
+            // Paused while waiting, the banner keeps saying so; the next step waits for the resume.
+            statusBeforePause = .running
+            let paused = runningSince == nil
             update { p in
-                p.status = .running
+                p.status = paused ? .paused : .running
                 if !matched { p.note = "gave up waiting for \(condition) after \(ScenarioDuration.format(timeout))" }
             }
             if !matched { gaveUp.append(condition.description) }

@@ -147,6 +147,26 @@ actor RecordingTarget: ScenarioTarget {
         #expect(reports.withLock { $0.last?.note } == "but it gave up waiting for expired driver")
     }
 
+    @Test func anEventThatComesWhilePausedLeavesTheBannerPaused() async throws {
+        let events = EventBroadcaster()
+        let (runner, target, _, reports) = runner(try scenario("  - until: fetched driver\n    timeout: 1h\n  - refresh: both\n"), events: events)
+        await runner.start()
+        #expect(await eventuallyTrue { reports.withLock { $0.last?.status == .waiting(for: "fetched driver") } })
+        await runner.pause()
+        events.publish(ProviderEvent(time: Date(), provider: .driver, id: "v-1", kind: .forcedRefresh))
+        events.publish(ProviderEvent(time: Date(), provider: .driver, id: "v-1", kind: .expired(at: Date())))
+        // A fetched event ends the wait, but the scenario stays paused until resumed.
+        let jwt = try JWTInspector.decode("eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.c2ln")
+        let token = FetchedToken(token: "x", id: "v-1", expiresAt: Date(), receivedAt: Date(), jwt: jwt)
+        events.publish(ProviderEvent(time: Date(), provider: .driver, id: "v-1", kind: .fetched(token, latency: 0)))
+        #expect(await eventuallyTrue { await target.names.count == resetCalls.count && reports.withLock { $0.last?.step == 1 && $0.last?.status == .paused } })
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await !target.names.contains("refresh both"))
+        await runner.resume()
+        await runner.waitUntilDone()
+        #expect(await target.names.last == "refresh both")
+    }
+
     @Test func restartGoesBackToTheFirstStepWithTheTargetReset() async throws {
         let (runner, target, _, reports) = runner(try scenario("  - fault: drop\n  - at: 1h\n    switch: trip\n"))
         await runner.start()
