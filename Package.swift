@@ -72,12 +72,11 @@ let package = Package(
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
         .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Scenarios"]),
-        // Scripted demos: the YAML format, the built-ins, the runner, and the target over the
-        // SDKs and the embedded server. No screen: the dashboard shows what the runner reports.
-        .target(
-            name: "Scenarios",
-            dependencies: ["FleetAuth", "Fleet", "TokenServer", .product(name: "Yams", package: "Yams")]
-        ),
+        // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
+        // screen and no server: the dashboard shows what the runner reports.
+        .target(name: "Scenarios", dependencies: ["FleetAuth", .product(name: "Yams", package: "Yams")]),
+        // The target scenarios drive: the simulated SDKs and the embedded server.
+        .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -88,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "Scenarios",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "Scenarios", "ScenarioTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -150,7 +149,7 @@ let package = Package(
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+            dependencies: ["Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
         ),
         .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
     ],

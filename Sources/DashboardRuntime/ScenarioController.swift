@@ -33,7 +33,7 @@ public actor ScenarioController {
 
     public func start(_ name: String) async -> [Action] {
         guard let scenario = catalog.scenario(named: name) else { return [.message("no scenario named \(name)")] }
-        if let problem = LiveScenarioTarget.problem(running: scenario, embeddedServer: embeddedServer) { return [.message(problem)] }
+        if let problem = scenario.problem(embeddedServer: embeddedServer) { return [.message(problem)] }
         await runner?.stop()
         let (inbox, events) = (self.inbox, self.events)
         let runner = ScenarioRunner(scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,

@@ -20,9 +20,15 @@ public struct Scenario: Sendable, Equatable {
         self.source = source
     }
 
-    /// Whether some step needs the embedded server (faults, its clock, token lifetime): refused
-    /// with a user's own backend.
+    /// The steps that need the embedded server (faults, its clock, token lifetime): refused with
+    /// a user's own backend.
     public var needsEmbeddedServer: [ScenarioStep] { steps.filter(\.action.needsEmbeddedServer) }
+
+    /// Why this scenario cannot run, or nil: its server steps need the embedded server.
+    public func problem(embeddedServer: Bool) -> String? {
+        guard !embeddedServer, let step = needsEmbeddedServer.first else { return nil }
+        return "\(source):\(step.line): scenario \(name) changes the embedded token server (faults, its clock, token lifetime), and this run uses --consumer-url/--driver-url"
+    }
 }
 
 /// One step: when it runs, what it does, what the banner says meanwhile.

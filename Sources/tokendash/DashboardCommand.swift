@@ -5,6 +5,7 @@ import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import ScenarioTargets
 import Scenarios
 import Synchronization
 import Terminal
@@ -64,7 +65,7 @@ struct DashboardCommand: AsyncParsableCommand {
         if let requested = scenario {
             do {
                 let loaded = try ScenarioCatalog.load(requested)
-                if let problem = LiveScenarioTarget.problem(running: loaded, embeddedServer: backend.usesEmbeddedServer) {
+                if let problem = loaded.problem(embeddedServer: backend.usesEmbeddedServer) {
                     Self.fail(problem)
                     throw ExitCode(2)
                 }

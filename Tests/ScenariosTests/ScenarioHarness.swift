@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ScenarioTargets
 import Scenarios
 import Synchronization
 import TestSupport

@@ -115,11 +115,11 @@ import Testing
 
     @Test func serverStepsAreRefusedWithAUserBackend() throws {
         let outage = try ScenarioCatalog.load("backend-outage")
-        let problem = LiveScenarioTarget.problem(running: outage, embeddedServer: false)
+        let problem = outage.problem(embeddedServer: false)
         #expect(problem?.contains("backend-outage changes the embedded token server") == true)
         #expect(problem?.hasPrefix("built-in backend-outage:") == true)
-        #expect(LiveScenarioTarget.problem(running: outage, embeddedServer: true) == nil)
+        #expect(outage.problem(embeddedServer: true) == nil)
         let plain = try parse(head + "  - refresh: both\n  - switch: trip\n")
-        #expect(LiveScenarioTarget.problem(running: plain, embeddedServer: false) == nil)
+        #expect(plain.problem(embeddedServer: false) == nil)
     }
 }

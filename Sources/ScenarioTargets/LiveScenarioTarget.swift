@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Scenarios
 import TokenServer
 
 /// The target scenarios drive in the dashboard and in the tests: the simulated SDKs of both
@@ -25,12 +26,6 @@ public struct LiveScenarioTarget: ScenarioTarget {
         self.consumers = consumers
         self.drivers = drivers
         self.notify = notify
-    }
-
-    /// Why `scenario` cannot run here, or nil: its server steps need the embedded server.
-    public static func problem(running scenario: Scenario, embeddedServer: Bool) -> String? {
-        guard !embeddedServer, let step = scenario.needsEmbeddedServer.first else { return nil }
-        return "\(scenario.source):\(step.line): scenario \(scenario.name) changes the embedded token server (faults, its clock, token lifetime), and this run uses --consumer-url/--driver-url"
     }
 
     private func groups(_ scope: ScenarioScope) -> [any SDKGroup] {
