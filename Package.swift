@@ -79,9 +79,14 @@ let package = Package(
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Watch"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", .product(name: "Yams", package: "Yams")]),
+        // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
+        // screen and no server: the dashboard shows what the runner reports.
+        .target(name: "Scenarios", dependencies: ["FleetAuth", .product(name: "Yams", package: "Yams")]),
+        // The target scenarios drive: the simulated SDKs and the embedded server.
+        .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -92,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile",
+                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -151,7 +156,12 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
+        // Each built-in scenario run against the embedded server and real providers under a test clock.
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+        ),
         .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],

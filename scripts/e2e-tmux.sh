@@ -15,9 +15,7 @@ bin=$(realpath "${1:-.build/debug/tokendash}")
 source "$(dirname "$0")/tmux-e2e-lib.sh"
 
 # `exec sleep` keeps the pane (and the shell's view after quitting) on screen; kill-server ends it.
-tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-  "'$bin' --update-interval 1 --timeout 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
-server_pid=$(tm display-message -p '#{pid}')
+start_session 160 48 "'$bin' --update-interval 1 --timeout 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
 # A left click (X10 mouse report: ESC [ M, button, column+33, row+33) in the right pane focuses

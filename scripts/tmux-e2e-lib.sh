@@ -50,5 +50,10 @@ wait_for() {
   screen >&2 || true
   exit 1
 }
+# Starts `command` in the session e2e, WIDTHxHEIGHT, on a UTF-8 xterm; keeps the server's pid for cleanup.
+start_session() {
+  tm new-session -d -s e2e -x "$1" -y "$2" -e LANG=C.UTF-8 -e TERM=xterm-256color "$3"
+  server_pid=$(tm display-message -p '#{pid}')
+}
 # Presses one key and waits to see its effect.
 press() { tm send-keys -t e2e "$1"; wait_for "$2"; }

@@ -31,4 +31,10 @@ public enum Action: Equatable, Sendable {
     /// Replay: the recorded state at a point sought back to, rebuilt from the recording; the
     /// viewer's own screen size, colours, theme and replay status stay.
     case restore(DashboardState)
+    /// The scenario's progress for the banner; nil takes the banner away.
+    case scenario(ScenarioBanner?)
+    /// The SDKs were paused or resumed other than by the key (a scenario step).
+    case sdksPaused(Bool)
+    /// The latency fault's delay as a scenario set it, so the header and menu name it right.
+    case faultLatency(milliseconds: Int)
 }

@@ -16,6 +16,8 @@ public enum Overlay: Equatable, Sendable {
     case filter(String, note: String? = nil)
     /// Typing the note of a new mark (`m`); empty makes a mark without one.
     case mark(String, note: String? = nil)
+    /// The S menu: the running scenario's controls and the scenarios to start, one highlighted.
+    case scenarios(selection: Int)
 }
 
 /// The whole dashboard as a value: the reducer changes it, `render` draws it.
@@ -79,6 +81,10 @@ public struct DashboardState: Equatable, Sendable {
     public var keys: KeyMap = .standard
     /// Set while a recording is replayed: the header says so, and live-only keys are refused.
     public var replay: ReplayStatus?
+    /// The scenario running (or just finished), for the banner under the header.
+    public var scenario: ScenarioBanner?
+    /// The scenarios the S menu offers; empty hides the S key.
+    public var scenarios: [ScenarioEntry] = []
 
     public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
                 theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,

@@ -60,5 +60,8 @@ public enum Effect: Equatable, Sendable {
     case writeSnapshot(SnapshotRequest)
     /// A replay key: carried out by the replay source (pause, step, seek, speed).
     case replay(ReplayControl)
+    /// Starts the scenario of this name (stopping one that runs).
+    case startScenario(String)
+    case scenarioControl(ScenarioControl)
     case quit
 }

@@ -24,6 +24,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     /// A replay's own keys (`KeyBinding.replayRows`).
     case replayPause = "replay-pause", replayStep = "replay-step", replayBack = "replay-back", replayForward = "replay-forward"
     case replayStart = "replay-start", replayEnd = "replay-end", replaySpeed = "replay-speed"
+    case scenarioMenu = "scenario-menu", scenarioStep = "scenario-step", scenarioPause = "scenario-pause"
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read the one
@@ -39,6 +40,14 @@ public struct KeyBinding: Sendable, Equatable {
     public var fleetOnly = false
     /// Hinted on the fleet table's border instead of the footer: it acts on the table.
     public var inTable = false
+    /// Shown only from this scenario level: S when the run has scenarios, Space and P while one runs.
+    public var scenarios: ScenarioLevel = .none
+
+    /// How far a run is into scenarios: none to list, some listed, one running (which lists too).
+    public enum ScenarioLevel: Int, Sendable, Comparable {
+        case none, listed, running
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    }
 
     /// The built-in bindings; `KeyMap` applies the config file's remaps to them.
     public static let table: [KeyBinding] = [
@@ -68,6 +77,9 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding(keys: [.character("m")], label: "m", hint: "Mark", help: "mark this moment, with an optional note (timelines, recording)", command: .mark),
         KeyBinding(keys: [.character("z")], label: "z", hint: "Freeze", help: "freeze or unfreeze the screen (events go on being taken and recorded)", command: .freeze),
         KeyBinding(keys: [.character("s")], label: "s", hint: "Snapshot", help: "write the screen and the last 200 events to a snapshot file", command: .snapshot),
+        KeyBinding(keys: [.character("S")], label: "S", hint: "Scenarios", help: "scenarios: start one; pause, restart or stop the one running", command: .scenarioMenu, scenarios: .listed),
+        KeyBinding(keys: [.character(" ")], label: "Space", hint: "Step", help: "scenario: the next step (--step), or skip the wait for it", command: .scenarioStep, scenarios: .running),
+        KeyBinding(keys: [.character("P")], label: "P", hint: "Demo ‖", help: "scenario: pause or resume", command: .scenarioPause, scenarios: .running),
         KeyBinding(keys: [.character("?")], label: "?", hint: "Help", help: "this help", command: .help),
         KeyBinding(keys: [.character("q"), .interrupt], label: "q", hint: "Quit", help: "quit", command: .quit),
     ]

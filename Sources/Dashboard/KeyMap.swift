@@ -55,13 +55,16 @@ public struct KeyMap: Equatable, Sendable {
 
     /// In a replay, the replay's keys first; live-only commands still come back, so that they
     /// can be refused with a reason.
-    public func command(for key: Key, fleet: Bool, replay: Bool = false) -> Command? {
+    /// `scenarios`: the run's scenario level (`DashboardState.scenarioKeys`): S shows only when
+    /// there are scenarios, Space and P only while one runs.
+    public func command(for key: Key, fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> Command? {
         if replay, let row = replayBindings.first(where: { $0.keys.contains(key) }) { return row.command }
-        return bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) }?.command
+        return bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) && scenarios >= $0.scenarios }?.command
     }
 
-    public func visible(fleet: Bool, replay: Bool = false) -> [KeyBinding] {
-        (replay ? replayBindings : []) + bindings.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) }
+    public func visible(fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> [KeyBinding] {
+        (replay ? replayBindings : [])
+            + bindings.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) && scenarios >= $0.scenarios }
     }
 
     /// How a message names the key of `command` ("press x to reveal").

@@ -9,7 +9,7 @@ struct OverlayRenderer {
         switch state.overlay {
         case .none: return
         case .help:
-            let rows = KeyBinding.paired(state.keys.visible(fleet: state.isFleet, replay: state.replay != nil)).map { binding in
+            let rows = KeyBinding.paired(state.keys.visible(fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys)).map { binding in
                 let keys = binding.keys.map(\.displayName).joined(separator: " ")
                 return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }
@@ -43,6 +43,8 @@ struct OverlayRenderer {
                 prompt(&canvas, title: "Switch \(noun)", label: "new \(noun)", text: text, note: note,
                        hint: "Enter switches, Esc cancels, Ctrl-U clears; letters, digits, . _ -")
             }
+        case .scenarios(let selection):
+            panel(&canvas, title: "Scenarios", rows: ScenarioMenuRenderer.rows(state, selection: selection))
         case .filter(let text, let note):
             prompt(&canvas, title: "Filter the \(Renderer.fleetNoun(state.focus)) table", label: "ID contains", text: text, note: note,
                    hint: "Enter applies, Esc clears the filter, Ctrl-U clears the line")

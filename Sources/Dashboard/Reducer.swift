@@ -46,6 +46,15 @@ public enum Reducer {
             guard state[kind].memberIndex == index else { return [] }
             state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
             return []
+        case .scenario(let banner):
+            state.scenario = banner
+            return []
+        case .sdksPaused(let paused):
+            state.paused = paused
+            return []
+        case .faultLatency(let milliseconds):
+            state.faultLatencyMilliseconds = milliseconds
+            return []
         case .memberFound(let kind, let id, let index, let from):
             // The user has followed another member since asking: that choice stands.
             guard state[kind].memberIndex == from else { return [] }
@@ -114,8 +123,10 @@ public enum Reducer {
             return handleFilter(key, text: text, &state)
         case .mark(let text, _):
             return handleMarkNote(key, text: text, &state)
+        case .scenarios(let selection):
+            return handleScenarioMenu(key, selection: selection, &state)
         }
-        guard let command = state.keys.command(for: key, fleet: state.isFleet, replay: state.replay != nil) else { return [] }
+        guard let command = state.keys.command(for: key, fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys) else { return [] }
         state.message = nil
         if state.replay != nil, command.isLiveOnly {
             state.message = "\(key.displayName) acts on the live providers: not in a replay"
@@ -205,6 +216,12 @@ public enum Reducer {
             toggleFreeze(&state)
         case .snapshot:
             return snapshot(state)
+        case .scenarioMenu:
+            state.overlay = .scenarios(selection: 0)
+        case .scenarioStep:
+            return [.scenarioControl(.advance)]
+        case .scenarioPause:
+            return [.scenarioControl(.togglePause)]
         case .quit:
             return quit(&state)
         case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed:

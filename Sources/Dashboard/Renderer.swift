@@ -23,6 +23,11 @@ public enum Renderer {
         }
         drawHeader(state, &canvas)
         var top = 1
+        for line in state.scenarioBannerLines(width: width) {
+            canvas.fill(x: 0, y: top, width: width, height: 1, role: .selected)
+            canvas.putTruncated(" " + line, x: 0, y: top, width: width, role: .selected)
+            top += 1
+        }
         if let message = state.message {
             canvas.putTruncated(" ! \(message)", x: 0, y: top, width: width, role: .warning)
             top += 1
@@ -47,7 +52,7 @@ public enum Renderer {
     /// size: what `render` draws, and what a click hits.
     public static func layout(_ state: DashboardState, width: Int, height: Int) -> Layout {
         guard width >= compactWidth, height >= compactHeight else { return Layout() }
-        var top = 1 + (state.message == nil ? 0 : 1) + fleetRowCount(state)
+        var top = 1 + state.scenarioBannerLines(width: width).count + (state.message == nil ? 0 : 1) + fleetRowCount(state)
         let bottom = height - footerRows(state, width: width).count
         var result = Layout()
         let single = width < minimumWidth || height < minimumHeight || state.only != nil
@@ -145,7 +150,7 @@ public enum Renderer {
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = state.keys.visible(fleet: state.isFleet, replay: state.replay != nil).filter { !$0.inTable }.map { binding -> KeyBinding in
+        var bindings = state.keys.visible(fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys).filter { !$0.inTable }.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }

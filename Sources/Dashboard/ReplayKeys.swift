@@ -37,7 +37,8 @@ extension Command {
     public var isLiveOnly: Bool {
         switch self {
         case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
-             .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected: true
+             .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected,
+             .scenarioMenu, .scenarioStep, .scenarioPause: true
         default: false
         }
     }

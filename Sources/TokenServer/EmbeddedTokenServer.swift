@@ -8,6 +8,7 @@ public actor EmbeddedTokenServer {
     public nonisolated let minter: TokenMinter
     private let faultBoard = FaultBoard()
     private let counters = ServerCounters()
+    private let settings: MintSettings
     private let routes: TokenRoutes
     private var listener: NIORouteServer<MeteredRoutes>?
     public private(set) var baseURL: URL?
@@ -17,9 +18,11 @@ public actor EmbeddedTokenServer {
         try await self.init(configuration: configuration, key: SigningKey.load(configuration.signingKey))
     }
 
+    /// `clock` is the server's time before `setClockOffset` (tests share a manual one with the providers).
+
     /// Serves with a key already loaded, ignoring `configuration.signingKey`: lets a restart keep
     /// its `kid`, and tests share one key instead of generating one per server.
-    public init(configuration: TokenServerConfiguration, key: SigningKey) async throws {
+    public init(configuration: TokenServerConfiguration, key: SigningKey, clock: any ProviderClock = SystemClock()) async throws {
         try configuration.validate()
         let minter = await TokenMinter(
             key: key, issuer: key.accountEmail ?? configuration.issuer, lifetime: configuration.lifetime)
@@ -28,7 +31,9 @@ public actor EmbeddedTokenServer {
         let jwksBody = try encoder.encode(try minter.jwks)
         self.configuration = configuration
         self.minter = minter
-        self.routes = TokenRoutes(minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody)
+        let settings = MintSettings(clock: clock)
+        self.settings = settings
+        self.routes = TokenRoutes(minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings)
     }
 
     /// Binds and starts serving; returns the base URL, e.g. `http://127.0.0.1:54321`.
@@ -78,6 +83,22 @@ public actor EmbeddedTokenServer {
 
 
     public func faults() -> [ProviderKind: ServerFault] { faultBoard.all }
+
+    /// The server's clock runs `seconds` ahead of its clock (negative: behind): minted `iat` and
+    /// `exp` and the `Date` header all move, as on a backend whose clock is wrong.
+    public func setClockOffset(_ seconds: TimeInterval) { settings.offset = seconds }
+
+    public var clockOffset: TimeInterval { settings.offset }
+
+    /// Tokens minted from now on live `seconds` (1...3600, Fleet Engine's range); nil goes back
+    /// to the configured lifetime.
+    public func setLifetime(_ seconds: TimeInterval?) throws(TokenServerError) {
+        if let seconds, !(1...3600).contains(seconds) { throw .invalidLifetime(seconds) }
+        settings.lifetime = seconds
+    }
+
+    /// The lifetime of tokens minted now.
+    public var lifetime: TimeInterval { settings.lifetime ?? minter.lifetime }
 
     public func stats() -> ServerStats { counters.snapshot }
 

@@ -11,6 +11,7 @@ struct TokenRoutes: Sendable {
     let faults: FaultBoard
     let counters: ServerCounters
     let jwksBody: Data
+    let settings: MintSettings
     let dateHeader = DateHeader()
 
     func respond(to request: RouteRequest) async -> RouteResponse {
@@ -56,7 +57,9 @@ struct TokenRoutes: Sendable {
         let fault = faults.fault(for: kind)
         if fault != nil { counters.faulted(kind) }
         var mintID = id
-        var issuedAt = Date()
+        let now = settings.now()
+        var issuedAt = now
+        let lifetime = settings.lifetime ?? minter.lifetime
         switch fault {
         case .latency(let ms)?:
             // The server's own behaviour under test, not synchronisation: answer late on purpose.
@@ -79,14 +82,14 @@ struct TokenRoutes: Sendable {
             mintID = "not-" + id
         case .expired?:
             // Expired a minute ago, so no clock skew allowance can save it.
-            issuedAt = issuedAt.addingTimeInterval(-(minter.lifetime + 60))
+            issuedAt = issuedAt.addingTimeInterval(-(lifetime + 60))
         case .malformedJSON?, nil:
             break
         }
         let started = ContinuousClock.now
         let minted: MintedToken
         do {
-            minted = try await minter.mint(kind, id: mintID, now: issuedAt)
+            minted = try await minter.mint(kind, id: mintID, now: issuedAt, lifetime: lifetime)
         } catch {
             counters.error(kind)
             return Self.error(error.description, status: 500)
@@ -103,7 +106,7 @@ struct TokenRoutes: Sendable {
             break
         }
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
-        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore, ("Date", dateHeader.now())], body: body)
+        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore, ("Date", dateHeader.text(for: now))], body: body)
     }
 
     /// The answer in the shape of Google's sample backend for `kind`: the on-demand sample's

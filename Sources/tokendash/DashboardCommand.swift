@@ -5,6 +5,8 @@ import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import ScenarioTargets
+import Scenarios
 import Synchronization
 import Terminal
 
@@ -24,6 +26,12 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
     var themesDir: String?
+
+    @Option(help: "Run a scenario from the start: a built-in's name (tokendash scenario list) or a YAML file.")
+    var scenario: String?
+
+    @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
+    var step = false
 
     @Flag(name: .customLong("no-mouse"), help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
     var noMouse = false
@@ -62,6 +70,23 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail((place ?? "") + "\(error)")
             throw ExitCode(2)
         }
+        // A scenario file's mistakes are reported with file:line before anything touches the terminal.
+        var scenarios = ScenarioCatalog()
+        var startScenario: String?
+        if let requested = scenario {
+            do {
+                let loaded = try ScenarioCatalog.load(requested)
+                if let problem = loaded.problem(embeddedServer: backend.usesEmbeddedServer) {
+                    Self.fail(problem)
+                    throw ExitCode(2)
+                }
+                scenarios.add(loaded)
+                startScenario = loaded.name
+            } catch let error as ScenarioError {
+                Self.fail("\(error)")
+                throw ExitCode(2)
+            }
+        }
         // Checked after the theme, so a bad --theme is reported even from a script.
         let term = environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
@@ -95,6 +120,18 @@ struct DashboardCommand: AsyncParsableCommand {
         state.keys = settings.keys
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state)) }
         let inbox = ActionInbox()
+        // What a step changes outside the event stream reaches the header as the keys' changes do.
+        let target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
+            switch change {
+            case .faults(let faults):
+                for case .latency(let ms) in faults.values { inbox.send(.faultLatency(milliseconds: ms)) }
+                inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
+            case .paused(let paused): inbox.send(.sdksPaused(paused))
+            }
+        }
+        let scenarioController = ScenarioController(catalog: scenarios, target: target, embeddedServer: session.server != nil,
+                                                    events: session.events, inbox: inbox, stepMode: step)
+        state.scenarios = scenarioController.entries
         // The IDs the groups were made with, in their order: the fleet table names members by it.
         var source = LiveEventSource(broadcaster: session.events, members: [
             session.consumers.kind: backend.initialIDs(session.consumers.kind), session.drivers.kind: backend.initialIDs(session.drivers.kind),
@@ -115,8 +152,13 @@ struct DashboardCommand: AsyncParsableCommand {
             terminated.withLock { $0 = true }
             inbox.wake()
         }
-        let dispatch = DashboardLoop.performing(EffectRunner(session: session, catalog: catalog, events: source,
-                                                                  snapshots: SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)), inbox: inbox)
+        let snapshots = SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
+        var effects = EffectRunner(session: session, catalog: catalog, events: source, snapshots: snapshots)
+        effects.scenarios = scenarioController
+        let dispatch = DashboardLoop.performing(effects, inbox: inbox)
+        if let startScenario {
+            for action in await scenarioController.start(startScenario) { inbox.send(action) }
+        }
         let initial = state
         let noMouse = self.noMouse
         _ = await DashboardLoop.onOwnThread {
@@ -129,6 +171,7 @@ struct DashboardCommand: AsyncParsableCommand {
             return true
         }
         signalTask.cancel()
+        await scenarioController.stop()
         loops.cancel()
         events.cancel()
         await session.stop()

@@ -14,6 +14,8 @@ struct EffectRunner: EffectPerformer {
     /// The event source, whose fleet aggregate takes the member tables' filters.
     let events: LiveEventSource
     let snapshots: SnapshotWriter
+    /// Runs the S menu's and `--scenario`'s scenarios.
+    var scenarios: ScenarioController?
 
     func perform(_ effect: Effect) async -> [Action] {
         switch effect {
@@ -52,6 +54,10 @@ struct EffectRunner: EffectPerformer {
             return snapshots.write(request)
         case .loadTheme(let name):
             do { return [.themeLoaded(try catalog.load(name))] } catch { return [.message("theme \(name): \(error)")] }
+        case .startScenario(let name):
+            return await scenarios?.start(name) ?? []
+        case .scenarioControl(let control):
+            return await scenarios?.control(control) ?? []
         case .quit, .copyToClipboard, .replay:
             // The loop carries these out on the terminal's thread.
             return []

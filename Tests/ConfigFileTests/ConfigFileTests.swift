@@ -27,7 +27,7 @@ import UICore
             expiry: absolute-ms
         keys:
           refresh: R
-          refresh-both: [r, Space]
+          refresh-both: [r, b]
         """
 
     func parse(_ yaml: String) throws(ConfigError) -> ConfigFile { try ConfigFile(yaml: yaml, path: "/cfg/config.yaml") }
@@ -161,7 +161,7 @@ import UICore
         let file = try parse(Self.sample)
         #expect(file.keys.command(for: .character("R"), fleet: false) == .refreshFocused)
         #expect(file.keys.command(for: .character("r"), fleet: false) == .refreshBoth)
-        #expect(file.keys.command(for: .character(" "), fleet: false) == .refreshBoth)
+        #expect(file.keys.command(for: .character("b"), fleet: false) == .refreshBoth)
         #expect(file.remaps.map(\.line) == [19, 20])
     }
 

@@ -152,6 +152,8 @@ import Testing
                 case .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .freeze, .snapshot: continue
                 // Only in a replay (ReplayKeyTests).
                 case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed: continue
+                // Shown and working only with scenarios: ScenarioDashboardTests.
+                case .scenarioMenu, .scenarioStep, .scenarioPause: continue
                 }
                 #expect(key(&s, k) == effects, "\(binding.label) (\(k))")
                 #expect(s == expected, "\(binding.label) (\(k))")

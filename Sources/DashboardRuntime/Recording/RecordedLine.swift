@@ -8,7 +8,8 @@ import UICore
 /// a provider event), at `t` seconds after the start. Fields are set by `type`:
 /// `event` (event), `key` (key; x, y for a click), `tick`, `resize` (width, height), `theme`
 /// (name), `faults` (faults), `message` (text; none clears), `following` (provider, index,
-/// member), `member_found` (provider, id, index, from), `mark` (index: its number, at, text: its note).
+/// member), `member_found` (provider, id, index, from), `mark` (index: its number, at, text: its note),
+/// `scenario` (banner; none takes it away), `sdks_paused` (paused), `fault_latency` (milliseconds).
 public struct RecordedLine: Codable, Equatable, Sendable {
     public var t: Double
     public var type: String
@@ -28,6 +29,9 @@ public struct RecordedLine: Codable, Equatable, Sendable {
     public var member: RecordedMember?
     /// A mark's own time, in seconds after the start (the moment marked, not when its answer came).
     public var at: Double?
+    public var banner: RecordedBanner?
+    public var paused: Bool?
+    public var milliseconds: Int?
 
     init(t: Double, type: String) {
         self.t = t
@@ -81,6 +85,15 @@ public struct RecordedLine: Codable, Equatable, Sendable {
             index = mark.number
             at = base.offset(mark.at)
             text = mark.note.map(Redaction.text)
+        case .scenario(let banner):
+            type = "scenario"
+            self.banner = banner.map(RecordedBanner.init)
+        case .sdksPaused(let paused):
+            type = "sdks_paused"
+            self.paused = paused
+        case .faultLatency(let milliseconds):
+            type = "fault_latency"
+            self.milliseconds = milliseconds
         case .fleet, .fleetTables, .recorded, .replayStatus, .restore:
             return nil
         }
@@ -130,6 +143,14 @@ public struct RecordedLine: Codable, Equatable, Sendable {
         case "mark":
             guard let index else { throw .missing("index (the mark's number)") }
             return .marked(Mark(number: index, at: base.date(at ?? t), note: text))
+        case "scenario":
+            return .scenario(banner?.banner)
+        case "sdks_paused":
+            guard let paused else { throw .missing("paused") }
+            return .sdksPaused(paused)
+        case "fault_latency":
+            guard let milliseconds else { throw .missing("milliseconds") }
+            return .faultLatency(milliseconds: milliseconds)
         default:
             throw .invalid("unknown line type \"\(type)\"")
         }

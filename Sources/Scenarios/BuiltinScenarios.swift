@@ -1,0 +1,169 @@
+/// The scenarios shipped in the binary, in the format of a scenario file (the README's "Giving
+/// a demo"), so a user can copy one and change it. Timed for the dashboard's defaults: 60 s
+/// tokens, a location update every 5 s, a refresh margin of half the lifetime.
+public enum BuiltinScenarios {
+    public static let sources: [(name: String, yaml: String)] = [
+        ("refresh-ahead", refreshAhead), ("id-switch", idSwitch), ("backend-outage", backendOutage),
+        ("clock-skew", clockSkew), ("wrong-id", wrongID), ("rate-limited", rateLimited),
+    ]
+
+    static let refreshAhead = """
+        name: refresh-ahead
+        description: tokens are replaced before they expire, while the old one is still served
+        ending: >-
+          Shown: the provider fetched each new token ahead of expiry (fetch_started "refresh ahead")
+          while the SDK calls kept getting the old token from the cache; no call waited for the backend.
+        steps:
+          - caption: Tokens now live 60 s; the provider refreshes at most half a lifetime before expiry
+            lifetime: 60s
+          - caption: A fresh token for the trip, so the countdown starts full
+            refresh: consumer
+          - until: fetched consumer
+            timeout: 30s
+          - caption: Location updates are served from the cache while the countdown runs down...
+            until: refresh_ahead consumer
+            timeout: 90s
+          - caption: The refresh went out ahead of expiry; the old token is still served meanwhile
+            until: fetched consumer
+            timeout: 30s
+          - after: 3s
+            caption: The new token took over before the old one expired; no gap, no failed call
+        """
+
+    static let idSwitch = """
+        name: id-switch
+        description: a new trip drops the cached token; a late answer for the old trip is thrown away
+        ending: >-
+          Shown: switching the trip dropped the cached token at once (cache_dropped), and the slow
+          answer for the old trip was discarded (fetch_failed, superseded) instead of being cached
+          for the new trip.
+        steps:
+          - caption: The backend now answers trip tokens 3 s late
+            fault: latency
+            delay: 3s
+            on: consumer
+          - after: 1s
+            caption: A refresh for the current trip goes out... and waits
+            refresh: consumer
+          - until: fetch_started consumer
+            timeout: 10s
+          - after: 1s
+            caption: Meanwhile the rider's app switches to the next trip
+            switch: trip
+          - caption: The old trip's answer is thrown away, not cached under the new trip
+            until: discarded consumer
+            timeout: 15s
+          - caption: The new trip's own token arrives (still 3 s late)
+            until: fetched consumer
+            timeout: 20s
+          - caption: Latency fault off
+            clear: faults
+        """
+
+    static let backendOutage = """
+        name: backend-outage
+        description: the backend fails with HTTP 500; the providers back off, keep the valid token, recover
+        ending: >-
+          Shown: while the backend failed, the providers backed off (1 s, 2 s, 4 s... between
+          attempts) instead of hammering it, kept serving the valid token until it expired, and got a
+          new one on the first attempt after the backend recovered.
+        steps:
+          - caption: Fresh tokens on both sides (60 s each)
+            refresh: both
+          - until: fetched driver
+            timeout: 20s
+          - after: 3s
+            caption: The backend starts answering HTTP 500
+            fault: http500
+          - caption: A refresh fails; the provider backs off before it tries again
+            refresh: both
+          - until: backing_off driver
+            timeout: 20s
+          - caption: The valid token is still served from the cache while the backend is down
+            until: expired driver
+            timeout: 90s
+          - after: 5s
+            caption: Past expiry there is no token to serve; calls fail until the backend is back
+          - caption: The backend recovers
+            clear: faults
+          - caption: The next attempt after the backoff gets a token again
+            until: fetched driver
+            timeout: 90s
+        """
+
+    static let clockSkew = """
+        name: clock-skew
+        description: the backend's clock runs ahead; its Date header and iat show the skew
+        ending: >-
+          Shown: the provider measured the backend's clock from its Date header. Two minutes ahead,
+          the token was accepted with a clock-skew warning; fifteen minutes ahead, past Fleet Engine's
+          ten-minute allowance for iat, it was refused and the valid token kept.
+        steps:
+          - caption: The embedded server's clock jumps 2 minutes ahead of this machine's
+            server-clock: +2m
+          - caption: A new token with iat 2 minutes in the future, accepted, with a clock warning
+            refresh: both
+          - until: fetched consumer
+            timeout: 20s
+          - after: 8s
+            caption: Now 15 minutes ahead, past Fleet Engine's 10-minute allowance
+            server-clock: +15m
+          - caption: A refresh brings a token Fleet Engine would refuse; the provider refuses it too
+            refresh: both
+          - until: rejected consumer
+            timeout: 20s
+          - after: 8s
+            caption: The server's clock is put right
+            server-clock: 0s
+          - refresh: both
+          - until: fetched consumer
+            timeout: 30s
+        """
+
+    static let wrongID = """
+        name: wrong-id
+        description: the backend signs a token for another vehicle; the provider refuses it
+        ending: >-
+          Shown: a token whose vehicleid claim names another vehicle was refused (fetch_failed) and
+          not cached, so the SDK never sent it to Fleet Engine; the valid token stayed in use.
+        steps:
+          - caption: The backend now mints vehicle tokens for the wrong vehicle ID ("not-...")
+            fault: wrong-id
+            on: driver
+          - caption: A refresh brings one
+            refresh: driver
+          - caption: Refused, because the token's vehicleid claim does not name this vehicle
+            until: rejected driver
+            timeout: 20s
+          - after: 5s
+            caption: The backend is fixed
+            clear: faults
+          - refresh: driver
+          - caption: A token for the right vehicle is accepted again
+            until: fetched driver
+            timeout: 30s
+        """
+
+    static let rateLimited = """
+        name: rate-limited
+        description: the backend answers HTTP 429 with Retry-After; the provider waits as long as asked
+        ending: >-
+          Shown: the provider obeyed the backend's Retry-After: 30 and made no request for 30 s, far
+          longer than its own 1 s backoff, then fetched a token once the backend allowed it.
+        steps:
+          - caption: The backend now answers trip tokens with HTTP 429, Retry-After 30 s
+            fault: rate-limited
+            on: consumer
+          - caption: A refresh asks anyway
+            refresh: consumer
+          - caption: HTTP 429; the provider waits the 30 s the backend asked for
+            until: backing_off consumer
+            timeout: 20s
+          - after: 5s
+            caption: The backend stops limiting; the provider still waits out the Retry-After
+            clear: faults
+          - caption: The first request after the wait gets a token
+            until: fetched consumer
+            timeout: 60s
+        """
+}

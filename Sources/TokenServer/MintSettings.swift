@@ -1,0 +1,28 @@
+import FleetAuth
+import Foundation
+import Synchronization
+
+/// What a demo changes about minting while the server runs: how far its clock is off this
+/// machine's (minted `iat`/`exp` and the `Date` header move together, so a client's clock-skew
+/// rule sees it) and the lifetime of tokens minted from now on.
+final class MintSettings: Sendable {
+    private let clock: any ProviderClock
+    // Guards the offset and the lifetime override; set by the dashboard, read by every token response.
+    private let state = Mutex<(offset: TimeInterval, lifetime: TimeInterval?)>((0, nil))
+
+    init(clock: any ProviderClock) { self.clock = clock }
+
+    /// The server's time: the clock's, shifted by the offset.
+    func now() -> Date { clock.now().addingTimeInterval(state.withLock { $0.offset }) }
+
+    var offset: TimeInterval {
+        get { state.withLock { $0.offset } }
+        set { state.withLock { $0.offset = newValue } }
+    }
+
+    /// nil: the configured lifetime.
+    var lifetime: TimeInterval? {
+        get { state.withLock { $0.lifetime } }
+        set { state.withLock { $0.lifetime = newValue } }
+    }
+}
