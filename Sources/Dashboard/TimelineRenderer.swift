@@ -36,7 +36,10 @@ struct TimelineRenderer {
         if rows >= Self.fullRows {
             out.append(contentsOf: latencyLines(plot: plot, column: column))
         }
-        out.append(Line(label: state.marks.isEmpty ? "" : "marks ▲", cells: marked(axis(plot: plot, span: span), column: column)))
+        let marks = markCells(plot: plot, column: column)
+        var axisCells = axis(plot: plot, span: span, clearOf: Set(marks.keys))
+        for (c, cell) in marks { axisCells[c] = cell }
+        out.append(Line(label: state.marks.isEmpty ? "" : "marks ▲", cells: axisCells))
         return out
     }
 
@@ -113,7 +116,7 @@ struct TimelineRenderer {
     }
 
     /// `−10 m ───┴─── −5 m ───┴─── now`: five ticks with their times.
-    private func axis(plot: Int, span: TimeInterval) -> [Cell] {
+    private func axis(plot: Int, span: TimeInterval, clearOf taken: Set<Int> = []) -> [Cell] {
         var cells = [Cell](repeating: Cell("─", role: .dim), count: plot)
         let ticks = plot >= 40 ? 4 : 2
         for k in 0...ticks {
@@ -123,24 +126,24 @@ struct TimelineRenderer {
             cells[c].scalar = "┴"
             // Labels after their tick; the last one ends at it.
             let at = k == ticks ? c - text.count : c + 1
-            guard at >= 0, at + text.count <= plot else { continue }
+            guard at >= 0, at + text.count <= plot, !(at..<(at + text.count)).contains(where: taken.contains) else { continue }
             for (i, ch) in text.unicodeScalars.enumerated() { cells[at + i].scalar = ch }
         }
         return cells
     }
 
-    /// The user's marks on the axis, `▲` and the mark's number, over the time labels: a mark
-    /// says why this moment matters, the labels only where it is.
-    private func marked(_ axis: [Cell], column: (Date) -> Int?) -> [Cell] {
-        var cells = axis
+    /// The user's marks on the axis, `▲` and the mark's number, by column: the time labels give
+    /// way to them, since a mark says why this moment matters and a label only where it is.
+    private func markCells(plot: Int, column: (Date) -> Int?) -> [Int: Cell] {
+        var cells: [Int: Cell] = [:]
         for mark in state.marks {
             // "Now" is the column after the last: a mark made this instant goes in the last one.
-            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? cells.count - 1 : nil) else { continue }
+            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? plot - 1 : nil) else { continue }
             cells[c] = Cell("▲", role: .title)
             let number = Array(String(mark.number).unicodeScalars)
             // After the mark, or before it at the right edge (a mark made just now).
-            let at = c + 1 + number.count <= cells.count ? c + 1 : max(0, c - number.count)
-            for (k, ch) in number.enumerated() where at + k != c { cells[at + k] = Cell(ch, role: .title) }
+            let at = c + 1 + number.count <= plot ? c + 1 : max(0, c - number.count)
+            for (k, ch) in number.enumerated() where at + k != c && cells[at + k]?.scalar != "▲" { cells[at + k] = Cell(ch, role: .title) }
         }
         return cells
     }
