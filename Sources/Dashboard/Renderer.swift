@@ -117,8 +117,8 @@ public enum Renderer {
 
     static func drawHeader(_ state: DashboardState, _ canvas: inout Canvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
-        var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")",
-                    state.freezeBadge != nil ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")]
+        let status = state.freezeBadge != nil ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")
+        var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")", status]
         let clock = Format.clock(state.now, state.timeZone)
         // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
         var warnings: [String] = []
@@ -131,7 +131,9 @@ public enum Renderer {
         let warningRoom = canvas.width - clock.count - 14
         if warning.count > warningRoom { warning = String(warning.prefix(max(0, warningRoom - 1))) + "…" }
         let room = canvas.width - clock.count - 2 - (warning.isEmpty ? 0 : warning.count + 1)
-        // Long backend URLs give way, so theme and live/paused always show.
+        // Long backend URLs give way, then the theme's name, so live, paused or the replay's
+        // position always shows.
+        if " tokendash │ 12345678 │ ".count + rest.joined(separator: " │ ").count > room { rest = [status] }
         let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count
         var backend = state.backend
         let backendRoom = max(8, room - fixed)

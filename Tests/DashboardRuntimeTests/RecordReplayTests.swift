@@ -382,6 +382,17 @@ import UICore
         return s
     }
 
+    /// At 80 columns the theme's name gives way, never the replay's position.
+    @Test func theReplayPositionShowsAt80Columns() {
+        var s = Self.replaying()
+        s.backend = "embedded on 127.0.0.1:41377"
+        s.timeZone = RecordReplayTests.utc
+        let header = Renderer.render(s, width: 80, height: 24).lines[0]
+        #expect(header.contains("replay 08:00:00 ▶ ×1 0:00/1:00"), "\(header)")
+        #expect(!header.contains("theme:"))
+        #expect(Renderer.render(s, width: 160, height: 48).lines[0].contains("theme: default"))
+    }
+
     @Test func replayKeysMoveThePlaybackAndLiveKeysAreRefusedWithAReason() {
         var s = Self.replaying()
         #expect(Reducer.reduce(&s, .key(.character(" "))) == [.replay(.togglePause)])
