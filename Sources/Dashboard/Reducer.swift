@@ -72,6 +72,10 @@ public enum Reducer {
             // Reduced as it was live (a recorded p paused the SDKs, not the replay); of its
             // effects only the table query is the viewer's own: the replay's fleet table answers it.
             // Quitting is the viewer's: the recorded q ended the recorded session, not this one.
+            // A recorded freeze was the live viewer's way of looking, not something that happened:
+            // the replay's viewer freezes (or not) with their own z.
+            if case .key(let key) = inner, state.overlay == .none,
+               state.keys.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys) == .freeze { return [] }
             let (replay, quitting) = (state.replay, state.quitting)
             state.replay = nil
             defer { (state.replay, state.quitting) = (replay, quitting) }

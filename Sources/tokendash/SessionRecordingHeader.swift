@@ -12,7 +12,9 @@ extension BackendSession {
         } else {
             first = DashboardState(consumerID: await consumers.id(at: 0), driverID: await drivers.id(at: 0), now: Date(),
                                    backend: backendDescription, faultsAvailable: server != nil, refreshMargin: options.refreshMargin,
-                                   trips: options.trips, vehicles: options.vehicles, solution: solution)
+                                   // The shard's slice (--shard), as the dashboard counts it.
+                                   trips: options.initialIDs(consumers.kind).count, vehicles: options.initialIDs(drivers.kind).count,
+                                   solution: solution)
             first.insecure = insecure
             first.updateInterval = options.updateInterval
             first.only = options.only

@@ -33,4 +33,13 @@ import Testing
         _ = Reducer.reduce(&s, .restore(recorded))
         #expect(s.marks.map(\.number) == [1, 2])
     }
+
+    @Test func aRecordedFreezeIsNotReplayedTheViewerFreezesWithTheirOwnKey() {
+        var s = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: TestTime.t0, backend: "b", faultsAvailable: false)
+        s.replay = ReplayStatus(position: TestTime.t0, start: TestTime.t0, end: TestTime.t0.addingTimeInterval(60), speed: 1)
+        _ = Reducer.reduce(&s, .recorded(.key(.character("z"))))
+        #expect(s.frozen == nil)
+        _ = Reducer.reduce(&s, .key(.character("z")))
+        #expect(s.frozen != nil)
+    }
 }
