@@ -38,10 +38,16 @@ public final class FrozenView: Equatable, Sendable {
     public static func == (a: FrozenView, b: FrozenView) -> Bool { a === b }
 
     /// What the screen shows while frozen: the held picture, with what the user is doing now
-    /// (an overlay, a message, the theme, reveal) and the screen's size on top.
+    /// (an overlay, a message, the focus, the zoom, the theme, reveal, marks, keys) and the
+    /// screen's size on top. The overlay acts on the live state, so it must name what it acts
+    /// on: a prompt over a picture focused elsewhere would say "vehicle" and switch a trip.
     func shown(over live: DashboardState) -> DashboardState {
         var shown = state
         shown.overlay = live.overlay
+        shown.focus = live.focus
+        shown.timelineMinutes = live.timelineMinutes
+        shown.marks = live.marks
+        shown.keys = live.keys
         shown.message = live.message
         shown.theme = live.theme
         shown.colorless = live.colorless

@@ -78,7 +78,13 @@ import Testing
         #expect(Array(frozen.split(separator: "\n").dropFirst()) == Array(before.split(separator: "\n").dropFirst()),
                 "everything below the header is the picture at the freeze")
         #expect(!frozen.contains(token.fingerprint))
-        // Overlays still open over it.
+        // Overlays still open over it, and name what they act on: the live focus.
+        _ = key(&s, .tab)
+        _ = key(&s, .character("i"))
+        #expect(Fixtures.text(s).contains("new vehicle ID: █"))
+        #expect(Fixtures.text(s).contains("┌─ ▶ Driver"), "the focus shown is the one keys act on")
+        _ = key(&s, .escape)
+        _ = key(&s, .tab)
         _ = key(&s, .character("?"))
         #expect(Fixtures.text(s).contains("any key closes this help"))
         _ = key(&s, .escape)
