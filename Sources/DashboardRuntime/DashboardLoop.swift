@@ -93,7 +93,12 @@ public final class DashboardLoop {
             actions.append(.resized(width: size.width, height: size.height))
         }
         for key in keys {
-            if key == .resize { terminal.invalidate() }
+            // A storm of resizes can end at the size last drawn with nothing in the state
+            // changed, yet ncurses has cleared its screen on the way: the frame is drawn whole.
+            if key == .resize {
+                terminal.invalidate()
+                drawn = nil
+            }
             actions.append(.key(key))
         }
         let now = clock.now()
