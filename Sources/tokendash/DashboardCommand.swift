@@ -107,7 +107,11 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(1)
         }
-        let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "dashboard")
+        let exporter: MetricsExporter?
+        do { exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "dashboard") } catch {
+            recorder?.discard()
+            throw error
+        }
         var state = DashboardState(
             consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.server != nil,

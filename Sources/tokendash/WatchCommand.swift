@@ -75,7 +75,11 @@ struct WatchCommand: AsyncParsableCommand {
         if session.insecure {
             FileHandle.standardError.write(Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
         }
-        let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
+        let exporter: MetricsExporter?
+        do { exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch") } catch {
+            recorder?.discard()
+            throw error
+        }
         let insecure = session.insecure
         func marked(_ line: String) -> String { WatchEventEncoder.marked(line, insecure: insecure) }
         let encoder = WatchEventEncoder(reveal: reveal)

@@ -22,9 +22,11 @@ import Testing
         let squatter = try BackgroundProcess(BinaryRunner.binary, ["serve"], name: "serve")
         defer { Task { await squatter.stop() } }
         let taken = try #require(try await squatter.await(#"listening on http://(127\.0\.0\.1:\d+)"#), "\(squatter.output)")
-        let result = try await BinaryRunner.run(["watch", "--metrics", taken, "--duration", "5"])
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("taken-\(UUID().uuidString).jsonl").path
+        let result = try await BinaryRunner.run(["watch", "--metrics", taken, "--duration", "5", "--record", recording])
         #expect(result.status == 1)
         #expect(result.stderr.contains("tokendash watch: cannot listen on \(taken): address already in use"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: recording), "no empty recording is left behind")
         await squatter.stop()
     }
 

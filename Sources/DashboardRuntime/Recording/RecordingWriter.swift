@@ -119,5 +119,12 @@ public final class RecordingWriter: ActionRecorder, Sendable {
         }
     }
 
+    /// Closes and removes the file: the run ended before it began (a metrics port in use), and
+    /// an empty file would be taken for a recording.
+    public func discard() {
+        _ = close()
+        unlink(path)
+    }
+
     deinit { close() }
 }
