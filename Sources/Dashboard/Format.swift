@@ -5,6 +5,29 @@ import Foundation
 enum Format {
     /// `HH:MM:SS` in `timeZone`. Drawn for every log line of every frame, so it is arithmetic
     /// on the seconds and the zone's offset, not a Calendar and a format string.
+    /// `text` in lines of at most `width` characters (`rest` for the lines after the first),
+    /// broken at spaces, or inside a word longer than a line; past `maxLines` the last line is
+    /// cut and ends in "…". The pane's errors and tokens and the scenario banner's ending use it.
+    static func wrap(_ text: String, width: Int, rest restWidth: Int? = nil, maxLines: Int) -> [String] {
+        var chunks: [String] = []
+        var rest = Substring(text)
+        var perLine = width
+        while !rest.isEmpty && chunks.count < maxLines {
+            if rest.count <= perLine {
+                chunks.append(String(rest))
+                rest = ""
+                break
+            }
+            let window = rest.prefix(perLine + 1)
+            let cut = window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? window.index(before: window.endIndex)
+            chunks.append(String(rest[..<cut]))
+            rest = rest[cut...].drop { $0 == " " }
+            perLine = restWidth ?? width
+        }
+        if !rest.isEmpty, let last = chunks.popLast() { chunks.append(String(last.prefix(perLine - 1)) + "…") }
+        return chunks
+    }
+
     static func clock(_ date: Date, _ timeZone: TimeZone) -> String {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         let s = (local % 86_400 + 86_400) % 86_400

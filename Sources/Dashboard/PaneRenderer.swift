@@ -100,22 +100,9 @@ struct PaneRenderer {
 
     /// `text` broken at spaces over at most `maxLines` labelled lines; what does not fit ends in "…".
     static func wrapped(_ label: String, _ text: String, role: StyleRole, width: Int, maxLines: Int) -> [Line] {
-        let perLine = max(2, width - labelWidth)
-        var chunks: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty && chunks.count < maxLines {
-            if rest.count <= perLine {
-                chunks.append(String(rest))
-                rest = ""
-                break
-            }
-            let window = rest.prefix(perLine + 1)
-            let cut = window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? window.index(before: window.endIndex)
-            chunks.append(String(rest[..<cut]))
-            rest = rest[cut...].drop { $0 == " " }
+        Format.wrap(text, width: max(2, width - labelWidth), maxLines: maxLines).enumerated().map { i, chunk in
+            Line(label: i == 0 ? label : "", [(chunk, role)])
         }
-        if !rest.isEmpty, let last = chunks.popLast() { chunks.append(String(last.prefix(perLine - 1)) + "…") }
-        return chunks.enumerated().map { i, chunk in Line(label: i == 0 ? label : "", [(chunk, role)]) }
     }
 
     private func idLine(width: Int) -> Line {

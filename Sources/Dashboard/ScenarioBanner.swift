@@ -42,7 +42,9 @@ public struct ScenarioBanner: Equatable, Sendable {
         let room = max(10, width - 2)
         switch phase {
         case .finished(let ending):
-            return Self.wrap("✔ \(name) done: \(ending)" + (note.map { " (\($0))" } ?? ""), width: room, lines: 3)
+            // Continued lines are indented under the first.
+            let text = "✔ \(name) done: \(ending)" + (note.map { " (\($0))" } ?? "")
+            return Format.wrap(text, width: room, rest: room - 2, maxLines: 3).enumerated().map { $0 == 0 ? $1 : "  " + $1 }
         default:
             // The caption before the wait: it is what the audience reads; a cut falls on the wait.
             var parts = ["▶ \(name)", "step \(step)/\(count)"]
@@ -53,23 +55,6 @@ public struct ScenarioBanner: Equatable, Sendable {
             if let note { parts.append("(\(note))") }
             return [parts.joined(separator: " │ ")]
         }
-    }
-
-    /// Words filled into at most `lines` lines of `width`, the last cut with "…" if need be.
-    static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
-        var out: [String] = [""]
-        for word in text.split(separator: " ") {
-            let candidate = out[out.count - 1].isEmpty ? String(word) : out[out.count - 1] + " " + word
-            if candidate.count <= width || out[out.count - 1].isEmpty {
-                out[out.count - 1] = candidate
-            } else {
-                out.append("  " + word)
-            }
-        }
-        guard out.count > lines else { return out }
-        var kept = Array(out.prefix(lines))
-        kept[lines - 1] = String(kept[lines - 1].prefix(width - 1)) + "…"
-        return kept
     }
 }
 
