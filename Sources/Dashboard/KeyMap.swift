@@ -69,7 +69,8 @@ public struct KeyMap: Equatable, Sendable {
 
     /// How a message names the key of `command` ("press x to reveal").
     public func label(_ command: Command) -> String {
-        (bindings + replayBindings).first { $0.command == command }?.label ?? command.rawValue
+        // Called while drawing every frame: no joined array for it.
+        (bindings.first { $0.command == command } ?? replayBindings.first { $0.command == command })?.label ?? command.rawValue
     }
 }
 
@@ -86,5 +87,16 @@ public enum KeyMapError: Error, Equatable, CustomStringConvertible {
         case .noKeys(let command):
             "\(command.rawValue) needs at least one key"
         }
+    }
+}
+
+extension DashboardState {
+    /// The keys that work now, in the order the footer and the help show them: fleet keys in a
+    /// fleet, a replay's keys in a replay, scenario keys as far as the run's scenarios go.
+    var activeKeys: [KeyBinding] { keys.visible(fleet: isFleet, replay: replay != nil, scenarios: scenarioKeys) }
+
+    /// What `key` does now, by the same rules.
+    func command(for key: Key) -> Command? {
+        keys.command(for: key, fleet: isFleet, replay: replay != nil, scenarios: scenarioKeys)
     }
 }

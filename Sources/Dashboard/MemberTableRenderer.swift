@@ -107,7 +107,7 @@ struct MemberTableRenderer {
     /// The table's keys from the key table, on the lower border; the selected row's place at its right.
     private func drawKeys(_ table: MemberTable, rows: Int, selected: Int?, _ canvas: inout Canvas, x: Int, y: Int, width: Int) {
         var column = x + 2
-        for binding in KeyBinding.paired(state.keys.visible(fleet: true, replay: state.replay != nil).filter(\.inTable)) where column < x + width - 2 {
+        for binding in KeyBinding.paired(state.activeKeys.filter(\.inTable)) where column < x + width - 2 {
             column += canvas.put(" " + binding.label, x: column, y: y, role: .title, limit: x + width - 2 - column)
             column += canvas.put(" " + binding.hint + " ", x: column, y: y, role: .dim, limit: x + width - 2 - column)
         }

@@ -9,7 +9,7 @@ struct OverlayRenderer {
         switch state.overlay {
         case .none: return
         case .help:
-            let rows = KeyBinding.paired(state.keys.visible(fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys)).map { binding in
+            let rows = KeyBinding.paired(state.activeKeys).map { binding in
                 let keys = binding.keys.map(\.displayName).joined(separator: " ")
                 return (keys.fitted(10) + binding.help, StyleRole.overlay)
             }

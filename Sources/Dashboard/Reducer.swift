@@ -130,7 +130,7 @@ public enum Reducer {
         case .scenarios(let selection):
             return handleScenarioMenu(key, selection: selection, &state)
         }
-        guard let command = state.keys.command(for: key, fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys) else { return [] }
+        guard let command = state.command(for: key) else { return [] }
         state.message = nil
         if state.replay != nil, command.isLiveOnly {
             state.message = "\(key.displayName) acts on the live providers: not in a replay"

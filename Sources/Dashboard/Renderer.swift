@@ -152,7 +152,7 @@ public enum Renderer {
     static func footerRows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = state.keys.visible(fleet: state.isFleet, replay: state.replay != nil, scenarios: state.scenarioKeys).filter { !$0.inTable }.map { binding -> KeyBinding in
+        var bindings = state.activeKeys.filter { !$0.inTable }.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }
