@@ -96,7 +96,7 @@ public final class ProviderMetrics: Sendable {
     /// Sets the clock-dependent gauges for `now`, then renders every series in the text format.
     public func exposition(now: Date = Date()) -> [UInt8] {
         let standings = members.withLock { all in
-            all.reduce(into: [ProviderKind: FleetStanding]()) { $0[$1.key] = $1.value.standing(now: now, providers: providers[$1.key]) }
+            all.reduce(into: [ProviderKind: FleetStanding]()) { $0[$1.key] = $1.value.standing(now: now, providers: providers[$1.key], withSoonestExpiry: true) }
         }
         for (kind, standing) in standings {
             guard let s = series[kind] else { continue }
