@@ -4,11 +4,15 @@ tokendash judges tokens it did not make. Prints one JSON object:
 {"token": ..., "tampered": ..., "jwks": {...}, "kid": ...}
 
   python3 scripts/mint-foreign-token.py --claim tripid=trip-7 [--lifetime 600] [--iat-offset 0]
-      [--iss EMAIL] [--kid KID] [--no-kid] [--jwks-out FILE]
+      [--iss EMAIL] [--kid KID] [--no-kid] [--jwks-out FILE] [--shape python|java-impersonated]
+      [--extra-keys N]
 
 The key is generated fresh and lives only in this process; "tampered" is the token with its
 authorization ID changed under the original signature. --jwks-out also writes the key set to FILE
-(mode 0600), for `--jwks FILE`.
+(mode 0600), for `--jwks FILE`. --shape java-impersonated writes the token as
+java-fleetengine-auth's ImpersonatedSigner does (auth0 java-jwt: header {"typ","alg"} with no kid,
+claims in java.util.HashMap's order, compact): the key set then still names the key, as IAM
+publishes it. --extra-keys puts N more keys of the same account before it in the key set.
 """
 import argparse
 import base64
@@ -43,6 +47,8 @@ def main() -> int:
     parser.add_argument("--kid", default="python-key-1")
     parser.add_argument("--no-kid", action="store_true")
     parser.add_argument("--jwks-out")
+    parser.add_argument("--shape", choices=["python", "java-impersonated"], default="python")
+    parser.add_argument("--extra-keys", type=int, default=0)
     args = parser.parse_args()
     name, sep, ident = args.claim.partition("=")
     if not sep or not name:
@@ -50,7 +56,7 @@ def main() -> int:
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     header = {"typ": "JWT", "alg": "RS256"}
-    if not args.no_kid:
+    if not args.no_kid and args.shape == "python":
         header["kid"] = args.kid
     iat = int(time.time()) + args.iat_offset
 
@@ -59,15 +65,24 @@ def main() -> int:
         signature = key.sign(signing_input.encode("ascii"), padding.PKCS1v15(), hashes.SHA256())
         return signing_input + "." + b64url(signature)
 
-    claims = {"iss": args.iss, "sub": args.iss, "aud": "https://fleetengine.googleapis.com/",
-              "iat": iat, "exp": iat + args.lifetime, "authorization": {name: ident}}
+    if args.shape == "java-impersonated":
+        # java.util.HashMap's iteration order for these six keys (Java 17), which Jackson keeps.
+        claims = {"authorization": {name: ident}, "sub": args.iss, "aud": "https://fleetengine.googleapis.com/",
+                  "iss": args.iss, "exp": iat + args.lifetime, "iat": iat}
+    else:
+        claims = {"iss": args.iss, "sub": args.iss, "aud": "https://fleetengine.googleapis.com/",
+                  "iat": iat, "exp": iat + args.lifetime, "authorization": {name: ident}}
     token = sign(claims)
     forged = dict(claims, authorization={name: ident + "-forged"})
     tampered = part(header) + "." + part(forged) + "." + token.split(".")[2]
 
-    numbers = key.public_key().public_numbers()
-    jwks = {"keys": [{"kty": "RSA", "alg": "RS256", "use": "sig", "kid": args.kid,
-                      "n": integer(numbers.n), "e": integer(numbers.e)}]}
+    def jwk(public_key, kid):
+        numbers = public_key.public_numbers()
+        return {"kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid, "n": integer(numbers.n), "e": integer(numbers.e)}
+
+    others = [jwk(rsa.generate_private_key(public_exponent=65537, key_size=2048).public_key(), "%s-other-%d" % (args.kid, i))
+              for i in range(args.extra_keys)]
+    jwks = {"keys": others + [jwk(key.public_key(), args.kid)]}
     if args.jwks_out:
         fd = os.open(args.jwks_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:

@@ -56,7 +56,7 @@ struct ConfigReader {
             // As the flag checks it: a template's braces aside, an http(s) URL with a host.
             let bare = text.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
             guard let url = URL(string: bare), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
-                throw error(node, "\(name) must be an http(s) URL, got \(URLRedactor.redact(text))")
+                throw error(node, "\(name) must be an http(s) URL, got \(SecretRedactor.redact(text))")
             }
         case .file:
             return .text(try readableFile(text, node, name))

@@ -41,7 +41,7 @@ struct OverlayRenderer {
                        hint: "Enter follows the member with this ID, Esc cancels, Ctrl-U clears")
             } else {
                 prompt(&canvas, title: "Switch \(noun)", label: "new \(noun)", text: text, note: note,
-                       hint: "Enter switches, Esc cancels, Ctrl-U clears; letters, digits, . _ -")
+                       hint: "Enter switches, Esc cancels, Ctrl-U clears; any text but / : ? , #")
             }
         case .scenarios(let selection):
             panel(&canvas, title: "Scenarios", rows: ScenarioMenuRenderer.rows(state, selection: selection))

@@ -5,8 +5,8 @@ import Foundation
 
 /// The one place state changes. Side effects come back as `Effect`s for the caller to run.
 public enum Reducer {
-    public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    public static let idLimit = 128
+    /// Fleet Engine's own limit on an ID (`FleetEngineID`), in Unicode code points.
+    public static let idLimit = FleetEngineID.maximumLength
 
     public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
         switch action {
@@ -327,11 +327,17 @@ public enum Reducer {
         case .character("\u{15}"): // Ctrl-U, as in a shell: clear the line.
             return ("", nil)
         case .character(let c):
-            if text.count >= idLimit { return (text, "at most \(idLimit) characters: \"\(c.printable)\" not added") }
-            if idCharacters.contains(c) { return (text + String(c), text.count + 1 == idLimit ? "\(idLimit) characters: the limit" : nil) }
-            // Fleet Engine takes IDs of letters, digits, dot, underscore and hyphen; anything
-            // else would be refused by the backend, so it is refused here, with the reason.
-            return (text, "\"\(c.printable)\" is not allowed in an ID (letters, digits, . _ - only)")
+            // Fleet Engine's ID rule (`FleetEngineID`): anything but / : ? , # and at most 64
+            // code points; control characters are keys, not text.
+            if c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                return (text, "\"\(c.printable)\" is a control key, not part of an ID")
+            }
+            if !FleetEngineID.allows(c) {
+                return (text, "\"\(c.printable)\" is not allowed in a Fleet Engine ID (none of \(FleetEngineID.forbiddenList))")
+            }
+            let length = text.unicodeScalars.count + c.unicodeScalars.count
+            if length > idLimit { return (text, "at most \(idLimit) characters: \"\(c.printable)\" not added") }
+            return (text + String(c), length == idLimit ? "\(idLimit) characters: the limit" : nil)
         default:
             return nil
         }
@@ -348,6 +354,8 @@ public enum Reducer {
         case .enter:
             state.overlay = .none
             let pane = state[state.focus]
+            // Fleet Engine wants IDs in NFC; a terminal may send an accent as a combining mark.
+            let text = text.precomposedStringWithCanonicalMapping
             guard !text.isEmpty, text != pane.id else {
                 state.message = pane.memberCount > 1 ? "following \(pane.id) already" : "\(state.focus.idNoun) unchanged (\(pane.id))"
                 return []

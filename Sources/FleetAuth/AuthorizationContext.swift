@@ -78,6 +78,15 @@ public enum ProviderKind: String, Sendable, CaseIterable, Codable {
     public var solution: Solution { spec.solution }
     /// A delivery kind: Google's last-mile sample backend answers in its own shape.
     public var isDelivery: Bool { solution == .lastMile }
+
+    /// The kind a token's `authorization` claim says it is, for judging a token on its own
+    /// (`decode`): a kind's own claim first, so java-fleetengine-auth's trusted delivery driver
+    /// token (a delivery vehicle and a task) is a delivery vehicle token; then any claim a kind
+    /// accepts (a task ID alone is a delivery consumer's). Nil when no claim names a kind.
+    public static func named(by authorization: JSONValue?) -> ProviderKind? {
+        allCases.first { authorization?[$0.claimName] != nil }
+            ?? allCases.first { kind in kind.acceptedClaimNames.contains { authorization?[$0] != nil } }
+    }
 }
 
 /// The Linux counterpart of the SDKs' authorization contexts.

@@ -34,7 +34,7 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
 
     /// The sentence, with anything that looks like a JWT redacted: messages quote response bodies,
     /// and a body can carry a token, so no error is ever a way for a credential to reach a screen or a log.
-    public var description: String { URLRedactor.redactURLs(in: TokenRedactor.redactJWTs(in: sentence)) }
+    public var description: String { SecretRedactor.redact(sentence) }
 
     private var sentence: String {
         switch self {

@@ -30,6 +30,9 @@ public struct TokenEndpoint: Sendable {
     /// The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to;
     /// nil accepts any.
     public var providerID: String?
+    /// The backend is tokendash's embedded server, whose token lifetime the user chose: a short
+    /// lifetime is then a note, not a warning (`TokenRules.evaluate`).
+    public var lifetimeChosen: Bool = false
 
     public init(
         kind: ProviderKind, urlTemplate: String, tokenKey: String? = nil,

@@ -74,7 +74,8 @@ public struct TokenResponseDecoder: Sendable {
             findings.append(RuleResult("token field", .note, "stripped a \"Bearer \" prefix"))
         }
         let jwt = try JWTInspector.decode(token)
-        findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID) + findings
+        findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
+                                         lifetimeChosen: endpoint.lifetimeChosen) + findings
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
             clockSkew = now.timeIntervalSince(date)
@@ -257,7 +258,7 @@ public struct TokenResponseDecoder: Sendable {
         // Redacted before it is cut: a cut token is no longer recognisable as one.
         let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return shorten(TokenRedactor.redactJWTs(in: line), max: max)
+        return shorten(SecretRedactor.redact(line), max: max)
     }
 
     /// The `Retry-After` header as whole seconds from now: delta-seconds or an HTTP date, capped at

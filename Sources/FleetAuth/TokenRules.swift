@@ -77,12 +77,14 @@ public enum TokenRules {
 
     /// Every header and claim rule for `kind`. `id` nil accepts any ID (`decode` without an ID
     /// flag); `providerID` is the Google Cloud project the issuer must belong to, when known.
+    /// `lifetimeChosen`: the backend is tokendash's embedded server, whose token lifetime the
+    /// user set, so a short one is a fact of the demo (a note), not the backend's mistake (a warning).
     public static func evaluate(_ jwt: DecodedJWT, kind: ProviderKind, id: String?, now: Date,
-                                providerID: String? = nil) -> [RuleResult] {
+                                providerID: String? = nil, lifetimeChosen: Bool = false) -> [RuleResult] {
         var results = header(jwt.header)
         results.append(issuer(jwt.claims, providerID: providerID))
         results.append(audienceRule(jwt.claims["aud"]))
-        results.append(contentsOf: times(jwt.claims, now: now))
+        results.append(contentsOf: times(jwt.claims, now: now, lifetimeChosen: lifetimeChosen))
         results.append(authorization(jwt.claims["authorization"], kind: kind, id: id))
         return results
     }
@@ -104,10 +106,19 @@ public enum TokenRules {
         case nil: results.append(RuleResult("typ", .warn, "no typ header; Google's libraries write \"JWT\""))
         case let other?: results.append(RuleResult("typ", .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
         }
+        // Fleet Engine's JWT page lists kid (the key file's private_key_id), but Google's own
+        // java-fleetengine-auth mints without one from ImpersonatedSigner and
+        // DefaultServiceAccountSigner (auth0 java-jwt, signed through IAM signBlob), and Fleet
+        // Engine accepts those: the signature is then checked against each of the account's keys.
         switch header["kid"] {
         case .string(let kid)? where !kid.isEmpty: results.append(RuleResult("kid", .ok, kid))
-        default:
-            results.append(RuleResult("kid", .fail, "no kid header: Fleet Engine cannot tell which service-account key signed it"))
+        case nil:
+            results.append(RuleResult("kid", .note, "no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"))
+        case .string?:
+            results.append(RuleResult("kid", .note, "kid is empty, so it names no key: the signature is checked against every key of the issuer's key set"))
+        case let other?:
+            // RFC 7515 section 4.1.4: "The kid value MUST be a case-sensitive string"; a JOSE parser refuses the header.
+            results.append(RuleResult("kid", .fail, "kid is a JSON \(other.typeName); a JWT's kid must be a string (RFC 7515)"))
         }
         return results
     }
@@ -165,7 +176,7 @@ public enum TokenRules {
         }
     }
 
-    static func times(_ claims: JSONValue, now: Date) -> [RuleResult] {
+    static func times(_ claims: JSONValue, now: Date, lifetimeChosen: Bool = false) -> [RuleResult] {
         var results: [RuleResult] = []
         var values: [String: Int64] = [:]
         for name in ["iat", "exp"] {
@@ -205,6 +216,8 @@ public enum TokenRules {
             } else if overflow || lifetime > maximumLifetime {
                 let shown = overflow ? "more than \(Int64.max)" : "\(lifetime)"
                 results.append(RuleResult("lifetime", .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
+            } else if lifetime < shortestUsefulLifetime, lifetimeChosen {
+                results.append(RuleResult("lifetime", .note, "\(lifetime) s, as set for the embedded server (under \(shortestUsefulLifetime) s the SDKs fetch again at every call)"))
             } else if lifetime < shortestUsefulLifetime {
                 results.append(RuleResult("lifetime", .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
             } else {
@@ -241,6 +254,15 @@ public enum TokenRules {
             case .failure(let problem): return problem.result
             }
         }
+        // An ID Fleet Engine cannot hold can never match a resource, whatever the backend meant.
+        for claim in members.keys.sorted() where knownAuthorizationClaims.contains(claim) {
+            guard let member = members[claim], case .success(let ids) = claimIDs(member, claim: claim) else { continue }
+            for claimed in ids where claimed != "*" {
+                if let problem = FleetEngineID.problem(claimed) {
+                    return RuleResult(rule, .fail, "authorization.\(claim) \"\(shortened(claimed))\" can never name a Fleet Engine resource: \(problem)")
+                }
+            }
+        }
         if let wildcard = found.first(where: { $0.ids.contains("*") }) {
             let every = kind.idNoun.replacingOccurrences(of: " ID", with: "")
             return RuleResult(rule, .warn, "\(wildcard.claim) is \"*\": covers every \(every), too broad for a device" + unknownNote)
@@ -262,6 +284,11 @@ public enum TokenRules {
         let shown = "\(matched.claim) \(matched.ids.joined(separator: ", "))"
         if !unknown.isEmpty { return RuleResult(rule, .warn, shown + unknownNote) }
         return RuleResult(rule, .ok, shown)
+    }
+
+    /// An ID as a message quotes it: long ones cut, so the reason still fits a pane line.
+    private static func shortened(_ id: String) -> String {
+        id.unicodeScalars.count <= 24 ? id : String(String.UnicodeScalarView(id.unicodeScalars.prefix(20))) + "…"
     }
 
     /// The IDs one `authorization` member names: a string, or for `taskids` an array of strings.

@@ -7,7 +7,9 @@ public enum URLRedactor {
     /// Query keys whose values are credentials. A key is secret when, lower-cased, it contains one of
     /// these: `client_secret`, `X-Goog-Signature` and `apiKey` are caught without listing every spelling;
     /// hiding a harmless value by mistake costs nothing, printing a key costs a rotation.
-    static let secretKeyParts = ["key", "token", "secret", "password", "passwd", "signature", "sig", "credential", "auth"]
+    /// `assertion` is OAuth's JWT bearer grant (RFC 7523), `session` a session cookie's value.
+    static let secretKeyParts = ["key", "token", "secret", "password", "passwd", "signature", "sig", "credential", "auth",
+                                 "assertion", "session"]
 
     /// `url` with its user info and secret query values hidden.
     public static func redact(_ url: String) -> String {

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 import Yams
 
@@ -218,12 +219,9 @@ public enum ScenarioParser {
         return ScenarioFault.allCases.first { $0.rawValue.lowercased() == key }
     }
 
+    /// Fleet Engine's own ID rule, as the server, the ID prompt and the flags apply it.
     static func idProblem(_ id: String) -> String? {
-        guard id.count <= 128 else { return "an ID has at most 128 characters" }
-        let allowed = id.unicodeScalars.allSatisfy { c in
-            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "." || c == "_" || c == "-"
-        }
-        return allowed ? nil : "\"\(id)\" is not an ID (letters, digits, . _ - only)"
+        FleetEngineID.problem(id).map { "\"\(id)\" is not a Fleet Engine ID: \($0)" }
     }
 
     private static func syntaxError(_ error: YamlError, file: String) -> ScenarioError {

@@ -5,7 +5,6 @@ import Foundation
 /// statistics and fault switches. Its own routing rather than a server's route patterns, which
 /// cannot match an empty ID (that must get a 400, not a 404); the HTTP layer only parses and sends.
 struct TokenRoutes: Sendable {
-    static let maximumIDLength = 128
 
     let minter: TokenMinter
     let faults: FaultBoard
@@ -125,18 +124,9 @@ struct TokenRoutes: Sendable {
     static func problem(with id: String, kind: ProviderKind) -> String? {
         if id.isEmpty { return "missing \(kind.idNoun)" }
         if id == "*" { return "the wildcard \(kind.idNoun) \"*\" is not minted here" }
-        if id.count > maximumIDLength { return "\(kind.idNoun) is longer than \(maximumIDLength) characters" }
-        if !id.unicodeScalars.allSatisfy(isIDCharacter) {
-            return "\(kind.idNoun) may only contain letters, digits, '.', '_' and '-'"
-        }
+        // Fleet Engine's own rule, so the server mints for exactly the IDs Fleet Engine accepts.
+        if let problem = FleetEngineID.problem(id) { return "\(kind.idNoun) is not a Fleet Engine ID: \(problem)" }
         return nil
-    }
-
-    private static func isIDCharacter(_ c: Unicode.Scalar) -> Bool {
-        switch c {
-        case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": true
-        default: false
-        }
     }
 
     // MARK: - Faults

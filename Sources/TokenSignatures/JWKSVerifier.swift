@@ -19,7 +19,7 @@ public enum KeySetLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .file(let path): path
-        case .url(let url): URLRedactor.redact(url.absoluteString)
+        case .url(let url): SecretRedactor.redact(url.absoluteString)
         }
     }
 }
@@ -41,6 +41,9 @@ public actor JWKSVerifier: SignatureVerifier {
     private struct LoadedSet {
         var keys: JWTKeyCollection
         var kids: Set<String>
+        /// Each key alone, in the set's order: a token without a kid is tried against each, so the
+        /// result can name the key that signed it.
+        var singles: [(kid: String, keys: JWTKeyCollection)]
     }
 
     private let fixed: KeySetLocation?
@@ -81,7 +84,8 @@ public actor JWKSVerifier: SignatureVerifier {
             }
             location = .url(url)
         }
-        let kid = jwt.header["kid"]?.stringValue
+        // An empty kid names no key (TokenRules notes it): tried against every key, as no kid is.
+        let kid = jwt.header["kid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let set: LoadedSet
         do {
             set = try await loaded(location, needing: kid)
@@ -91,15 +95,37 @@ public actor JWKSVerifier: SignatureVerifier {
         if let kid, !set.kids.contains(kid) {
             return RuleResult("signature", .fail, "kid \(kid) not in the JWKS at \(location) (key rotated or deleted?)")
         }
+        guard let kid else { return await verifyWithoutKid(token, set: set, location: location) }
         do {
-            // With no kid, every key in the set is tried (the kid rule fails such a token anyway).
-            _ = try await set.keys.verify(token, as: AnyClaims.self, iteratingKeys: kid == nil)
-            return RuleResult("signature", .ok, "RS256 verified with key \(kid ?? "from the set") from \(location)")
+            _ = try await set.keys.verify(token, as: AnyClaims.self)
+            return RuleResult("signature", .ok, "RS256 verified with key \(kid) from \(location)")
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            return RuleResult("signature", .fail, "signature does not verify against key \(kid ?? "(any)") from \(location): the token was altered or signed by another key")
+            return RuleResult("signature", .fail, "signature does not verify against key \(kid) from \(location): the token was altered or signed by another key")
         } catch {
-            return RuleResult("signature", .fail, "cannot verify against key \(kid ?? "(any)") from \(location): \(Self.describe(error))")
+            return RuleResult("signature", .fail, "cannot verify against key \(kid) from \(location): \(Self.describe(error))")
         }
+    }
+
+    /// A token that names no key (java-fleetengine-auth's impersonating signers mint so) is checked
+    /// as Fleet Engine checks it: against each key of the set; the first that verifies is named.
+    private func verifyWithoutKid(_ token: String, set: LoadedSet, location: KeySetLocation) async -> RuleResult {
+        var lastProblem: String?
+        for single in set.singles {
+            do {
+                _ = try await single.keys.verify(token, as: AnyClaims.self)
+                let tried = set.singles.count == 1 ? "the set's one key tried" : "the set's \(set.singles.count) keys tried in turn"
+                return RuleResult("signature", .ok, "RS256 verified with key \(single.kid) from \(location) (no kid: \(tried))")
+            } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+                continue
+            } catch {
+                lastProblem = Self.describe(error)
+            }
+        }
+        if let lastProblem {
+            return RuleResult("signature", .fail, "cannot verify against the keys from \(location): \(lastProblem)")
+        }
+        let keys = set.singles.count == 1 ? "the one key" : "any of the \(set.singles.count) keys"
+        return RuleResult("signature", .fail, "signature does not verify against \(keys) from \(location) (no kid): the token was altered or signed by another key")
     }
 
     /// The cached set for `location`, loading it if absent, or reloading it when `kid` is not in
@@ -130,7 +156,14 @@ public actor JWKSVerifier: SignatureVerifier {
         do { try await keys.add(jwks: jwks) } catch {
             throw FleetAuthError.other("JWKS at \(location) has a key jwt-kit cannot use: \(Self.describe(error))")
         }
-        let set = LoadedSet(keys: keys, kids: Set(jwks.keys.compactMap { $0.keyIdentifier?.string }))
+        var singles: [(kid: String, keys: JWTKeyCollection)] = []
+        for jwk in jwks.keys {
+            guard let kid = jwk.keyIdentifier?.string else { continue }
+            let single = JWTKeyCollection()
+            do { try await single.add(jwk: jwk, isDefault: true) } catch { continue }
+            singles.append((kid, single))
+        }
+        let set = LoadedSet(keys: keys, kids: Set(jwks.keys.compactMap { $0.keyIdentifier?.string }), singles: singles)
         sets[location] = set
         return set
     }

@@ -109,11 +109,12 @@ struct BackendOptions: ParsableArguments {
         for url in [consumerURL, driverURL].compactMap({ $0 }) {
             guard let parsed = URL(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
                   let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
-                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(URLRedactor.redact(url))")
+                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(SecretRedactor.redact(url))")
             }
         }
         for header in headers where HTTPHeader(parsing: header) == nil {
-            throw ValidationError("--header must be NAME:VALUE, got \(header)")
+            // Not echoed: a header without its colon is still somebody's credential.
+            throw ValidationError("--header must be NAME:VALUE; one of them (\(header.count) characters) has no ':' or no name")
         }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
         if let path = caCertificates, !FileManager.default.isReadableFile(atPath: path) {
@@ -126,13 +127,19 @@ struct BackendOptions: ParsableArguments {
         guard (1...100_000).contains(trips), (1...100_000).contains(vehicles) else {
             throw ValidationError("--trips and --vehicles must be between 1 and 100000")
         }
-        guard !tripID.isEmpty, !vehicleID.isEmpty else { throw ValidationError("--trip-id and --vehicle-id must not be empty") }
-        guard !trackingID.isEmpty, !deliveryVehicleID.isEmpty else {
-            throw ValidationError("--tracking-id and --delivery-vehicle-id must not be empty")
-        }
+        try Self.validateIDs([("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
+                              ("--delivery-vehicle-id", deliveryVehicleID)])
         try Self.validateKeySet(jwks)
         try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
+    }
+
+    /// Fleet Engine's rule for a resource ID (`FleetEngineID`): an ID it would refuse is a usage
+    /// error, since every token minted for it would be refused too.
+    static func validateIDs(_ flags: [(name: String, id: String)]) throws {
+        for (name, id) in flags {
+            if let problem = FleetEngineID.problem(id) { throw ValidationError("\(name) \"\(id)\" is not a Fleet Engine ID: \(problem)") }
+        }
     }
 
     /// A `--jwks` file is read now, so a typo is a one-line error before anything starts.
@@ -175,6 +182,7 @@ struct BackendOptions: ParsableArguments {
         endpoint.headers = headers.compactMap(HTTPHeader.init(parsing:))
         endpoint.timeout = timeout
         endpoint.providerID = providerID
+        endpoint.lifetimeChosen = kind.role == .consumer ? consumerURL == nil : driverURL == nil
         return endpoint
     }
 }

@@ -26,6 +26,9 @@ struct BackendSession: Sendable {
 
     /// Starts the embedded server when no URLs were given, then builds the providers.
     static func start(_ options: BackendOptions) async throws -> BackendSession {
+        // Every header value is a secret from here on, wherever it shows up (a backend's 401
+        // body quoting the request's Authorization header included).
+        for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
         // Made first: a CA file that holds no certificate stops us before a server is started.
         let transport = try HTTPClientTransport(trust: options.trust)
         var server: EmbeddedTokenServer?
@@ -85,7 +88,7 @@ struct BackendSession: Sendable {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
             return "embedded on 127.0.0.1:\(port)"
         }
-        return roles.map { URLRedactor.redact(($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate) }.joined(separator: " | ")
+        return roles.map { SecretRedactor.redact(($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate) }.joined(separator: " | ")
     }
 
     func stop() async {

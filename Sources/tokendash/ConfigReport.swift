@@ -19,7 +19,7 @@ struct ConfigReport {
         for field in BackendOptions.configFields {
             let source = field.isGiven(flags) ? "flag --\(field.setting.rawValue)" : resolved[field.setting].map { "\($0.source)" } ?? "built-in"
             var value = field.shown(filled) ?? "(unset)"
-            if case .url = field.setting.kind { value = URLRedactor.redact(value) }
+            if case .url = field.setting.kind { value = SecretRedactor.redact(value) }
             rows.append((field.setting.rawValue, value, source))
         }
         for header in flags.configHeaders(resolved) {

@@ -54,6 +54,8 @@ struct DecodeCommand: AsyncParsableCommand {
             // One token has one kind: two ID flags would judge it as two kinds at once.
             throw ValidationError("give one of --trip-id, --vehicle-id, --tracking-id, --delivery-vehicle-id, not \(given.joined(separator: " and "))")
         }
+        try BackendOptions.validateIDs([("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
+                                        ("--delivery-vehicle-id", deliveryVehicleID)].compactMap { name, id in id.map { (name, $0) } })
         try BackendOptions.validateKeySet(jwks)
     }
 
@@ -112,10 +114,8 @@ struct DecodeCommand: AsyncParsableCommand {
         if let vehicleID { return (.driver, vehicleID) }
         if let trackingID { return (.deliveryConsumer, trackingID) }
         if let deliveryVehicleID { return (.deliveryDriver, deliveryVehicleID) }
-        let authorization = jwt.claims["authorization"]
-        let kind = ProviderKind.allCases.first { kind in kind.acceptedClaimNames.contains { authorization?[$0] != nil } }
         // Neither claim: judged as a consumer token so the missing claim is reported.
-        return (kind ?? .consumer, nil)
+        return (ProviderKind.named(by: jwt.claims["authorization"]) ?? .consumer, nil)
     }
 
     /// A token pasted as a backend's JSON answer is taken from it as a provider would read it

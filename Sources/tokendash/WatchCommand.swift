@@ -64,7 +64,7 @@ struct WatchCommand: AsyncParsableCommand {
         do {
             session = try await BackendSession.start(backend)
         } catch {
-            FileHandle.standardError.write(Data("tokendash watch: \(URLRedactor.redactURLs(in: "\(error)"))\n".utf8))
+            FileHandle.standardError.write(Data("tokendash watch: \(SecretRedactor.redact("\(error)"))\n".utf8))
             throw ExitCode(1)
         }
         if let server = session.server, let url = await server.baseURL {

@@ -45,9 +45,9 @@ import Testing
         _ = char(&s, "i")
         #expect(Fixtures.text(s).contains("new trip ID: █"))
         for c in "my trip/7" { _ = char(&s, c) }
-        #expect(s.overlay == .input("mytrip7"), "spaces and slashes are not ID characters")
+        #expect(s.overlay == .input("my trip7"), "Fleet Engine IDs may hold spaces, not slashes")
         _ = key(&s, .backspace)
-        #expect(key(&s, .enter) == [.switchID(.consumer, "mytrip")])
+        #expect(key(&s, .enter) == [.switchID(.consumer, "my trip")])
         #expect(s.overlay == .none)
         _ = char(&s, "i")
         _ = char(&s, "z")
@@ -230,13 +230,14 @@ import Testing
     @Test func aRefusedCharacterIsNamed() {
         var s = Fixtures.running()
         Fixtures.apply(&s, .key(.character("i")))
-        type("ab c", into: &s)
-        #expect(s.overlay == .input("abc"), "the next accepted key clears the note")
-        type(" ", into: &s)
-        #expect(s.overlay == .input("abc", note: "\"space\" is not allowed in an ID (letters, digits, . _ - only)"))
-        #expect(Fixtures.text(s, 80, 24).contains("\"space\" is not allowed in an ID"))
+        // Fleet Engine takes spaces and other scripts in an ID; only / : ? , # are refused.
+        type("ab/ é", into: &s)
+        #expect(s.overlay == .input("ab é"), "the next accepted key clears the note")
+        type("#", into: &s)
+        #expect(s.overlay == .input("ab é", note: "\"#\" is not allowed in a Fleet Engine ID (none of / : ? , #)"))
+        #expect(Fixtures.text(s, 80, 24).contains("\"#\" is not allowed in a Fleet Engine ID"))
         Fixtures.apply(&s, .key(.character("\u{1}")))
-        #expect(s.overlay == .input("abc", note: "\"Ctrl-A\" is not allowed in an ID (letters, digits, . _ - only)"))
+        #expect(s.overlay == .input("ab é", note: "\"Ctrl-A\" is a control key, not part of an ID"))
     }
 
     @Test func theLimitIsSaidAndCtrlUClears() {
@@ -244,9 +245,9 @@ import Testing
         Fixtures.apply(&s, .key(.character("i")))
         type(String(repeating: "a", count: Reducer.idLimit - 1), into: &s)
         type("b", into: &s)
-        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "128 characters: the limit"))
+        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "64 characters: the limit"))
         type("c", into: &s)
-        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "at most 128 characters: \"c\" not added"))
+        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "at most 64 characters: \"c\" not added"))
         // The prompt shows the end of a long ID, where the typing is.
         #expect(Fixtures.text(s, 80, 24).contains("aaab█"))
         Fixtures.apply(&s, .key(.character("\u{15}")))

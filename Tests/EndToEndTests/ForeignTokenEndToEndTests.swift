@@ -47,6 +47,61 @@ import Testing
         #expect(forged.stderr.hasPrefix("tokendash decode: Fleet Engine would refuse this token: signature: "))
     }
 
+    /// java-fleetengine-auth's ImpersonatedSigner mints with no kid; Fleet Engine accepts it. The
+    /// signature is found among the account's keys, and the key that signed it is named.
+    @Test func decodeAcceptsAJavaFleetEngineAuthTokenWithNoKid() async throws {
+        let jwks = Self.temporaryPath("java-jwks")
+        defer { try? FileManager.default.removeItem(atPath: jwks) }
+        let minted = try await Self.mint(["--claim", "vehicleid=vehicle-7", "--shape", "java-impersonated", "--extra-keys", "2",
+                                          "--lifetime", "3600", "--jwks-out", jwks])
+        let result = try await BinaryRunner.run(["decode", "--jwks", jwks, "--vehicle-id", "vehicle-7", minted.token])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("rules (vehicle ID vehicle-7): Fleet Engine would accept it\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  · kid            no kid: the signature is checked against every key of the issuer's key set"))
+        #expect(result.stdout.contains("  ✓ signature      RS256 verified with key python-key-1 from \(jwks) (no kid: the set's 3 keys tried in turn)"),
+                "\(result.stdout)")
+        let forged = try await BinaryRunner.run(["decode", "--jwks", jwks, minted.tampered])
+        #expect(forged.status == 1)
+        #expect(forged.stdout.contains("  ✗ signature      signature does not verify against any of the 3 keys from \(jwks) (no kid)"))
+    }
+
+    /// A backend minting as java-fleetengine-auth does is healthy: `watch` caches and serves its
+    /// tokens, and the dashboard shows both panes ok.
+    @Test func aBackendMintingJavaFleetEngineAuthTokensIsHealthy() async throws {
+        let tripKeys = Self.temporaryPath("java-trip-jwks"), vehicleKeys = Self.temporaryPath("java-vehicle-jwks")
+        let jwks = Self.temporaryPath("java-both-jwks")
+        defer { for path in [tripKeys, vehicleKeys, jwks] { try? FileManager.default.removeItem(atPath: path) } }
+        let java = ["--shape", "java-impersonated", "--extra-keys", "1", "--lifetime", "3600"]
+        let trip = try await Self.mint(["--claim", "tripid=trip-0001", "--kid", "trip-key", "--jwks-out", tripKeys] + java)
+        let vehicle = try await Self.mint(["--claim", "vehicleid=vehicle-0001", "--kid", "vehicle-key", "--jwks-out", vehicleKeys] + java)
+        // One key set with both minters' keys, as one account's set would hold them.
+        let keys = try [tripKeys, vehicleKeys].flatMap { path -> [Any] in
+            let set = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            return set?["keys"] as? [Any] ?? []
+        }
+        try JSONSerialization.data(withJSONObject: ["keys": keys]).write(to: URL(fileURLWithPath: jwks))
+        let expiry = Int(Date().timeIntervalSince1970 + 3600) * 1000
+        let server = try await LoopbackServer.start { request in
+            let jwt = request.path.hasPrefix("/t/") ? trip.token : vehicle.token
+            return HTTPResponse(statusCode: .ok, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\(expiry)}".utf8))
+        }
+        defer { Task { await server.stop() } }
+        let backend = ["--jwks", jwks, "--consumer-url", "\(server.base)/t/{tripId}", "--driver-url", "\(server.base)/v/{vehicleId}"]
+
+        let result = try await BinaryRunner.run(["watch", "--duration", "1.5", "--summary", "--events", "fetched,fetch_failed"] + backend)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let fetched = result.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"fetched\"") }
+        #expect(fetched.count >= 2 && fetched.allSatisfy { $0.contains("\"signature\":\"ok\"") }, "\(result.stdout)")
+        #expect(!result.stdout.contains("fetch_failed"), "\(result.stdout)")
+
+        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-dashboard-check.sh").path
+        let (status, text) = try await BinaryRunner.runScript(
+            ["/usr/bin/env", "E2E_EXPECT=Trip ID    trip-0001  ● ok\nVehicle ID vehicle-0001  ● ok", "E2E_FORBID=failing\ntoken rejected",
+             "bash", script, BinaryRunner.binary.path, "--update-interval", "1"] + backend, timeout: 90)
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("e2e-dashboard-check: ok"))
+    }
+
     @Test func decodeFetchesAKeySetURLAndNamesAnUnknownKid() async throws {
         let minted = try await Self.mint(["--claim", "vehicleid=v-1"])
         let other = try await Self.mint(["--claim", "vehicleid=v-1", "--kid", "rotated-away"])

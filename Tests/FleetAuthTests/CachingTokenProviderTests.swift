@@ -25,9 +25,10 @@ import Testing
     @Test func asksWithTheIDInTheURL() async throws {
         let transport = mintingTransport(kind: .driver, clock: clock)
         let provider = DriverTokenProvider(endpoint: driverEndpoint(), transport: transport, clock: clock)
-        let token = try await provider.fetchToken(for: vehicle("vehicle 7/x"))
-        #expect(transport.urls.map(\.absoluteString) == ["http://backend.test/token/driver/vehicle%207%2Fx"])
-        #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle 7/x"))
+        // A space, a `;`, an `&` and an accent: all in Fleet Engine IDs, all encoded in a path.
+        let token = try await provider.fetchToken(for: vehicle("vehicle 7;x&é"))
+        #expect(transport.urls.map(\.absoluteString) == ["http://backend.test/token/driver/vehicle%207%3Bx%26%C3%A9"])
+        #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle 7;x&é"))
     }
 
     @Test func dropsTheTokenWhenTheIDChanges() async throws {

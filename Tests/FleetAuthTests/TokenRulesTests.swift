@@ -39,7 +39,11 @@ import Testing
 
     @Test func kid() throws {
         #expect(try result("kid", in: judge()).level == .ok)
-        #expect(try result("kid", in: judge(header: ["kid": nil])).level == .fail)
+        // java-fleetengine-auth's ImpersonatedSigner and DefaultServiceAccountSigner set no kid,
+        // and Fleet Engine accepts their tokens: a note, never a failure.
+        #expect(try result("kid", in: judge(header: ["kid": nil])).level == .note)
+        #expect(try result("kid", in: judge(header: ["kid": ""])).level == .note)
+        #expect(try result("kid", in: judge(header: ["kid": 7])).level == .fail)
     }
 
     @Test func issuerAndSubject() throws {
@@ -170,7 +174,6 @@ import Testing
     static let failing: [Variant] = [
         Variant(name: "alg HS256", header: ["alg": "HS256"], claims: [:], rule: "alg"),
         Variant(name: "typ other", header: ["typ": "at+jwt"], claims: [:], rule: "typ"),
-        Variant(name: "no kid", header: ["kid": nil], claims: [:], rule: "kid"),
         Variant(name: "no iss", header: [:], claims: ["iss": nil], rule: "iss/sub"),
         Variant(name: "iss and sub differ", header: [:], claims: ["sub": .string("x@y.iam.gserviceaccount.com")], rule: "iss/sub"),
         Variant(name: "aud not exact", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")], rule: "aud"),
@@ -252,5 +255,49 @@ import Testing
         let (provider, _) = provider(serving: good)
         #expect(try await provider.fetchToken(for: trip("trip-1")) == good)
         #expect(await provider.cachedToken?.signature == .signatureNotConfigured)
+    }
+}
+
+/// Fleet Engine's rule for resource IDs (`GMTDFleetEngineIDString`), in the claims it reads.
+@Suite struct FleetEngineIDRuleTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test(arguments: ["trip 42", "café", "車両-7", String(repeating: "é", count: 64), "a;b", "*"])
+    func idsFleetEngineAcceptsPass(_ id: String) {
+        #expect(id == "*" || FleetEngineID.problem(id) == nil)
+        let token = TestJWT.make(iat: 1_800_000_000, exp: 1_800_003_600, claims: ["authorization": ["tripid": id]])
+        let results = (try? JWTInspector.decode(token)).map { TokenRules.evaluate($0, kind: .consumer, id: nil, now: now) } ?? []
+        #expect(results.first { $0.rule == "authorization" }?.level != .fail, "\(results)")
+    }
+
+    @Test func idsFleetEngineRefusesAreNamedWithTheReason() {
+        #expect(FleetEngineID.problem("") == "it is empty")
+        #expect(FleetEngineID.problem(String(repeating: "x", count: 65)) == "it is 65 characters long; Fleet Engine IDs are at most 64")
+        for bad in ["/", ":", "?", ",", "#"] {
+            #expect(FleetEngineID.problem("a\(bad)b") == "it contains '\(bad)'; Fleet Engine IDs may not contain / : ? , #")
+        }
+        // "e" and a combining acute accent: the same text as "é", but not in NFC.
+        #expect(FleetEngineID.problem("cafe\u{301}") == "it is not in Unicode normalisation form C (NFC), which Fleet Engine requires")
+        // 64 characters of "é" are 128 UTF-8 bytes, and fine: the limit counts code points.
+        #expect(FleetEngineID.problem(String(repeating: "é", count: 64)) == nil)
+    }
+
+    @Test func anyClaimedIDIsJudgedNotOnlyTheKindsOwn() throws {
+        let token = TestJWT.make(kind: .driver, id: "vehicle-7", iat: 1_800_000_000, exp: 1_800_003_600,
+                                 claims: ["authorization": ["vehicleid": "vehicle-7", "tripid": "trip:9"]])
+        let results = TokenRules.evaluate(try JWTInspector.decode(token), kind: .driver, id: "vehicle-7", now: now)
+        #expect(results.first { $0.rule == "authorization" }
+            == RuleResult("authorization", .fail, "authorization.tripid \"trip:9\" can never name a Fleet Engine resource: it contains ':'; Fleet Engine IDs may not contain / : ? , #"))
+    }
+
+    /// The embedded server's lifetime is the user's choice: a short one is a note there, and
+    /// stays a warning from any other backend.
+    @Test func aShortLifetimeIsANoteOnlyWhenTheUserChoseIt() throws {
+        let jwt = try JWTInspector.decode(TestJWT.make(iat: 1_800_000_000, exp: 1_800_000_060))
+        let chosen = TokenRules.evaluate(jwt, kind: .consumer, id: "trip-1", now: now, lifetimeChosen: true)
+        #expect(chosen.first { $0.rule == "lifetime" }
+            == RuleResult("lifetime", .note, "60 s, as set for the embedded server (under 300 s the SDKs fetch again at every call)"))
+        let foreign = TokenRules.evaluate(jwt, kind: .consumer, id: "trip-1", now: now)
+        #expect(foreign.first { $0.rule == "lifetime" }?.level == .warn)
     }
 }

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct URLRedactorTests {
     @Test func userInfoIsHidden() {
@@ -52,5 +53,27 @@ import Testing
         let endpoint = TokenEndpoint(kind: .driver, urlTemplate: "https://h/token?kind=v#top")
         #expect(try endpoint.url(for: "a+b&c=d;e").absoluteString == "https://h/token?kind=v&vehicleId=a%2Bb%26c%3Dd%3Be#top")
         #expect(try TokenEndpoint(kind: .driver, urlTemplate: "https://h/token").url(for: "..").absoluteString == "https://h/token?vehicleId=..")
+    }
+}
+
+/// The one redactor every output path uses: JWTs, URL credentials, and the values a run was given.
+@Suite struct SecretRedactorTests {
+    @Test func aJWTInAURLQueryIsNeverPrintedWhole() {
+        let jwt = TestJWT.make(iat: 1, exp: 2, signature: "THE-SIGNATURE-0123456789abcdef")
+        let shown = SecretRedactor.redact("tokendash watch: https://h/t/{tripId}?assertion=\(jwt)&region=eu")
+        #expect(shown == "tokendash watch: https://h/t/{tripId}?assertion=‹hidden›&region=eu")
+        let unnamed = SecretRedactor.redact("https://h/t/{tripId}?x=\(jwt)")
+        #expect(!unnamed.contains(jwt) && !unnamed.contains("THE-SIGNATURE"), "\(unnamed)")
+    }
+
+    @Test func registeredHeaderValuesAreHiddenWhereverTheyAppear() {
+        SecretRedactor.register("Bearer header-secret-for-redactor-test")
+        SecretRedactor.register("session=cookie-secret-for-redactor-test; theme=dark")
+        SecretRedactor.register("1")
+        let body = #"{"you_sent":"Authorization: Bearer header-secret-for-redactor-test","token":"header-secret-for-redactor-test","c":"cookie-secret-for-redactor-test"}"#
+        let shown = SecretRedactor.redact(body)
+        #expect(!shown.contains("header-secret-for-redactor-test") && !shown.contains("cookie-secret-for-redactor-test"), "\(shown)")
+        #expect(shown.contains("Authorization: ‹hidden›"))
+        #expect(SecretRedactor.redact("retry 1 of 10") == "retry 1 of 10", "a value too short to be a credential garbles nothing")
     }
 }

@@ -65,7 +65,7 @@ import Testing
         #expect(error(head + "  - fault: http500\n    delay: 2s\n") == "demo.yaml:6: delay: only goes with fault: latency")
         #expect(error(head + "  - lifetime: 2h\n") .hasPrefix("demo.yaml:5: lifetime: 2h is outside 1s...1h"))
         #expect(error(head + "  - until: lunch\n") .hasPrefix("demo.yaml:5: until: takes an event"))
-        #expect(error(head + "  - switch: trip a/b\n") == "demo.yaml:5: switch: \"a/b\" is not an ID (letters, digits, . _ - only)")
+        #expect(error(head + "  - switch: trip a/b\n") == "demo.yaml:5: switch: \"a/b\" is not a Fleet Engine ID: it contains '/'; Fleet Engine IDs may not contain / : ? , #")
         #expect(error(head + "  - server-clock: 5x\n") .hasPrefix("demo.yaml:5: server-clock: \"5x\" is not a duration"))
         #expect(error(head + "  - at: -5s\n    refresh: both\n") .hasPrefix("demo.yaml:5: at: \"-5s\" is not a duration"))
         let syntax = error(head + "  - refresh: both\n   bad: [\n")

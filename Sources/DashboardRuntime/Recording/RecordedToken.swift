@@ -82,5 +82,5 @@ public struct RecordedFinding: Codable, Equatable, Sendable {
 /// Text from outside (errors, reasons, messages) as a recording may hold it: JWTs and URL
 /// credentials redacted, as on every screen.
 enum Redaction {
-    static func text(_ text: String) -> String { URLRedactor.redactURLs(in: TokenRedactor.redactJWTs(in: text)) }
+    static func text(_ text: String) -> String { SecretRedactor.redact(text) }
 }

@@ -59,7 +59,7 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         consumerID = state.consumer.id
         driverID = state.driver.id
         self.members = Dictionary(uniqueKeysWithValues: members.map { ($0.key.rawValue, $0.value) })
-        backend = URLRedactor.redact(state.backend)
+        backend = SecretRedactor.redact(state.backend)
         faultsAvailable = state.faultsAvailable
         refreshMargin = state.refreshMargin
         updateInterval = state.updateInterval
