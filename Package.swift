@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Already resolved for AsyncHTTPClient; named to catch the decompressor's zip-bomb error by type.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -33,7 +35,8 @@ let package = Package(
             dependencies: ["FleetAuth", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         // The real HTTP(S) transport behind `TokenTransport`: AsyncHTTPClient, private CAs,
-        // redirects followed by hand (loops named), every failure in words.
+        // redirects followed by hand (loops named), proxies chosen per target as curl does, gzip and
+        // deflate answers decoded under a zip-bomb limit, every failure in words.
         .target(
             name: "HTTPTransport",
             dependencies: [
@@ -42,7 +45,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // A real forward proxy on loopback (CONNECT only, its own name table) for the proxy tests
+        // and the bench's proxied fetches; not part of the tokendash binary.
+        .target(
+            name: "LoopbackProxy",
+            dependencies: [
+                "FleetAuth",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over SwiftNIO's HTTP/1.1.
@@ -106,6 +120,8 @@ let package = Package(
             name: "tokendash-bench",
             dependencies: [
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
+                // The transport section's fetches through a CONNECT proxy.
+                "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -113,16 +129,26 @@ let package = Package(
             ]
         ),
         // What the test targets share: one JWT builder, the event recorder, a fake and a loopback
-        // backend, the shared HTTP client, fixed instants. Only test targets depend on it.
+        // backend, the shared HTTP client, fixed instants, a private CA. Only test targets depend on it.
         .target(
             name: "TestSupport",
-            dependencies: ["FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox"),
+                // A private CA and an HTTPS server, made at test time.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "FleetAuthTests",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox"),
+                "FleetAuth", "HTTPTransport", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -131,6 +157,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // A backend answering gzip and deflate (and a bomb) through NIO's own compressor.
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         // Signatures checked against key sets from files and loopback URLs, with keys made in the test.
@@ -145,7 +173,7 @@ let package = Package(
         // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tokendash", "FleetAuth", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["tokendash", "FleetAuth", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),

@@ -8,6 +8,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case tripID = "trip-id", vehicleID = "vehicle-id", trackingID = "tracking-id", deliveryVehicleID = "delivery-vehicle-id"
     case trips, vehicles, only, headers
     case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
+    case proxy
 
     /// What a value must be. Ranges are those the flags enforce.
     public enum Kind: Sendable {
@@ -23,7 +24,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .solution: .choice(ProviderKind.Solution.allCases.map(\.rawValue))
         case .expiry: .choice(ExpiryMode.allCases.map(\.rawValue))
         case .only: .choice(ProviderKind.Role.allCases.map(\.rawValue))
-        case .consumerURL, .driverURL: .url
+        case .consumerURL, .driverURL, .proxy: .url
         case .cacert: .file
         case .jwks: .keySet
         case .headers: .headers

@@ -2,13 +2,15 @@ import AsyncHTTPClient
 import FleetAuth
 import Foundation
 import NIOCore
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
 /// The real transport: HTTP GET through AsyncHTTPClient (SwiftNIO), with what Linux URLSession
 /// could not do: trust a private CA, reach IPv6 literals, enforce the request's timeout, and say
-/// in words why a request failed. One `HTTPClient` (and its connection pool) serves every request;
-/// call `shutdown()` before dropping the transport.
+/// in words why a request failed; go through the proxy curl would choose (`ProxySettings`), and
+/// read gzip and deflate answers. One `HTTPClient` (and its connection pool) per route, direct or
+/// through a proxy, serves every request; call `shutdown()` before dropping the transport.
 public final class HTTPClientTransport: TokenTransport {
     /// How the backend's certificate is checked.
     public enum Trust: Sendable, Equatable {
@@ -23,17 +25,30 @@ public final class HTTPClientTransport: TokenTransport {
     /// Redirects followed before giving up; curl stops at 50, browsers at 20, a token endpoint needs one or two.
     public static let maximumRedirects = 10
 
+    /// How far a compressed answer may expand before it is refused as a zip bomb. A token answer
+    /// is JSON around a base64url JWT, which gzip shrinks 1.3 to 3 times (even whitespace-padded
+    /// JSON stays under 20); gzip's own ceiling is about 1,030. 100 passes every honest answer with
+    /// room to spare. The ratio is checked against the compressed bytes received so far, after
+    /// each inflate step (16 KiB or twice the chunk), so a bomb is named as one after its first
+    /// few kilobytes; the 64 KiB cap on the decoded body bounds memory for the rest.
+    public static let maximumCompressionRatio = 100
+
     public let trust: Trust
+    public let proxy: ProxySettings
     private let reuseConnections: Bool
-    private let client: HTTPClient
+    /// AsyncHTTPClient sets its proxy per client, not per request: one client goes direct, one more
+    /// per proxy server a request may be routed through.
+    private let direct: HTTPClient
+    private let proxied: [ProxyServer: HTTPClient]
 
     /// Throws `FleetAuthError.other` when the CA file cannot be read or holds no certificate, so a
     /// typo in `--cacert` stops the program at start instead of failing every fetch.
     /// - Parameter reuseConnections: keep connections open between requests (the default). Tests
     ///   turn it off: their loopback servers come and go on ports the OS hands out again, and a
     ///   pooled connection to a server that is gone would carry the next test's request.
-    public init(trust: Trust = .system, reuseConnections: Bool = true) throws {
+    public init(trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true) throws {
         self.trust = trust
+        self.proxy = proxy
         self.reuseConnections = reuseConnections
         var tls = TLSConfiguration.makeClientConfiguration()
         switch trust {
@@ -56,19 +71,29 @@ public final class HTTPClientTransport: TokenTransport {
             // Followed here instead, to count hops, name loops and drop credentials on a change of origin.
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(30)),
-            decompression: .disabled
+            decompression: .enabled(limit: .ratio(Self.maximumCompressionRatio))
         )
         // By default a refused connection is retried with backoff until the connect timeout; a token
         // fetch should report it at once and let the provider's own backoff decide when to retry.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        direct = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        var proxied: [ProxyServer: HTTPClient] = [:]
+        for server in Set([proxy.http, proxy.https].compactMap { $0 }) {
+            var through = configuration
+            // AsyncHTTPClient opens a CONNECT tunnel through the proxy for http targets as well as
+            // https ones (curl sends http requests in absolute form instead).
+            through.proxy = .server(host: server.host, port: server.port, authorization: server.authorization)
+            proxied[server] = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: through)
+        }
+        self.proxied = proxied
     }
 
     public var isInsecure: Bool { trust == .insecure }
 
     /// Closes the pool's connections. The transport must not be used afterwards.
     public func shutdown() async {
-        try? await client.shutdown()
+        try? await direct.shutdown()
+        for client in proxied.values { try? await client.shutdown() }
     }
 
     public func get(_ request: TransportRequest) async throws -> TransportResponse {
@@ -138,22 +163,44 @@ public final class HTTPClientTransport: TokenTransport {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/json")
+        // As URLSession and curl --compressed: the answers Google's samples get.
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if !reuseConnections { request.headers.add(name: "Connection", value: "close") }
         for header in headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        let client = proxy.server(for: url).flatMap { proxied[$0] } ?? direct
         let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout * 1e9)))
-        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > cap {
+        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased()
+        // A compressed answer's Content-Length counts compressed bytes: the cap is on the decoded body, below.
+        if encoding == nil, let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > cap {
             throw FleetAuthError.bodyTooLarge(limit: cap)
         }
         var body = Data()
         // Leaving the loop drops the body stream, which makes AsyncHTTPClient close the connection:
-        // nothing past the cap is read or buffered.
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= cap else { throw FleetAuthError.bodyTooLarge(limit: cap) }
-            body.append(contentsOf: chunk.readableBytesView)
+        // nothing past the cap is read or buffered. Chunks arrive decoded.
+        do {
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= cap else { throw FleetAuthError.bodyTooLarge(limit: cap) }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch let error as NIOHTTPDecompression.DecompressionError {
+            throw Self.decompressionFailure(error, encoding: encoding ?? "compressed")
+        } catch let error as NIOHTTPDecompression.ExtraDecompressionError {
+            throw FleetAuthError.other("backend's \(encoding ?? "compressed") answer is cut short or has bytes after its end (\(error))")
         }
         var names: [String: String] = [:]
         for (name, value) in response.headers where names[name.lowercased()] == nil { names[name.lowercased()] = value }
         return TransportResponse(status: Int(response.status.code), body: body, headers: names)
+    }
+
+    static func decompressionFailure(_ error: NIOHTTPDecompression.DecompressionError, encoding: String) -> FleetAuthError {
+        switch error {
+        case .limit:
+            .other("backend's \(encoding) answer expands more than \(maximumCompressionRatio)× its compressed size: refused as a possible zip bomb")
+        case .inflationError(let code):
+            .other("backend's \(encoding) answer is corrupt: it does not inflate (zlib error \(code))")
+        default:
+            .other("backend's \(encoding) answer cannot be decoded: \(error)")
+        }
     }
 
     private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
@@ -164,6 +211,13 @@ public final class HTTPClientTransport: TokenTransport {
     private func translate(_ error: any Error, url: URL, timeout: TimeInterval) async -> FleetAuthError {
         if let error = error as? FleetAuthError { return error }
         if error is CancellationError { return .cancelled }
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            return Self.decompressionFailure(error, encoding: "compressed")
+        }
+        let through = proxy.server(for: url)
+        if let through, let reason = Self.proxyFailure(error, proxy: through, target: url) {
+            return .unreachable(url: url.absoluteString, reason: reason)
+        }
         let reason: String
         if let error = error as? HTTPClientError {
             switch error {
@@ -178,6 +232,9 @@ public final class HTTPClientTransport: TokenTransport {
             reason = Self.connectionFailure(error, host: url.host ?? "")
         } else if let error = error as? IOError {
             reason = Self.socketFailure(errno: error.errnoCode) ?? "\(error)"
+        } else if through != nil, error is NIOSSLExtraError || error is NIOSSLError || error is BoringSSLError {
+            // The diagnosis opens a second, direct connection, which the proxy is there to avoid.
+            reason = "TLS handshake through the proxy failed: \(error)"
         } else if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
             reason = await TLSDiagnosis.explain(url: url, handshakeError: error)
         } else if error is NIOSSLError || error is BoringSSLError {
@@ -186,6 +243,50 @@ public final class HTTPClientTransport: TokenTransport {
             reason = "\(error)"
         }
         return .unreachable(url: url.absoluteString, reason: reason)
+    }
+
+    /// A failure on the way through `proxy`, in words; nil when it is not the proxy's. Every
+    /// connection goes to the proxy, so a refused or unresolvable one is the proxy's; the backend's
+    /// own refusal reaches us as the proxy's answer to CONNECT.
+    static func proxyFailure(_ error: any Error, proxy: ProxyServer, target: URL) -> String? {
+        let name = "proxy \(proxy.address)"
+        let tunnel = "\(target.host ?? ""):\(target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80))"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .proxyAuthenticationRequired:
+                return "\(name) answered 407 Proxy Authentication Required ("
+                    + (proxy.hasCredentials ? "it refused the user and password in the proxy URL)" : "the proxy URL holds no user:password@)")
+            case .invalidProxyResponse:
+                // AsyncHTTPClient keeps no status: say what we know.
+                return "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx: the backend may be down, "
+                    + "or the proxy may allow CONNECT only to port 443)"
+            case .httpProxyHandshakeTimeout:
+                return "\(name) did not answer CONNECT \(tunnel) in time"
+            case .remoteConnectionClosed:
+                return "\(name) closed the connection (after CONNECT \(tunnel))"
+            default:
+                return nil
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return "\(name): DNS: no such host \"\(proxy.host)\""
+            }
+            if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError {
+                return proxySocketFailure(io.errnoCode, name: name)
+            }
+            return "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
+        }
+        if let error = error as? IOError { return proxySocketFailure(error.errnoCode, name: name) }
+        return nil
+    }
+
+    private static func proxySocketFailure(_ errno: Int32, name: String) -> String? {
+        switch errno {
+        case ECONNREFUSED: "\(name) refused the connection"
+        case ECONNRESET: "\(name) reset the connection"
+        default: socketFailure(errno: errno).map { "\(name): \($0)" }
+        }
     }
 
     static func connectionFailure(_ error: NIOConnectionError, host: String) -> String {

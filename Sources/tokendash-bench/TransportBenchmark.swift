@@ -2,11 +2,14 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import LoopbackProxy
 import TokenServer
 
 /// CPU cost of a token fetch through each transport: the same loopback responder (a fixed token
 /// JSON, no minting, so the transport dominates), N sequential then N concurrent GETs, process CPU
 /// time from getrusage. The responder runs in this process, so its CPU is in both figures alike.
+/// Then AsyncHTTPClient through a CONNECT proxy on loopback (LoopbackProxy, also in this process,
+/// so the proxy's relaying is in the figure), beside the direct fetches of the same run.
 enum TransportBenchmark {
     static let fetches = 3000
     static let concurrency = 8
@@ -26,8 +29,11 @@ enum TransportBenchmark {
 
         let baseline = URLSessionTransport()
         let ahc = try HTTPClientTransport()
+        let proxy = try await ForwardProxy.start(names: [:])
+        let proxied = try HTTPClientTransport(proxy: .single(ProxyServer(host: "127.0.0.1", port: proxy.port), environment: [:], source: "bench"))
         var rows: [(String, String)] = []
-        for (name, transport) in [("URLSession (baseline)", baseline as any TokenTransport), ("AsyncHTTPClient", ahc)] {
+        for (name, transport) in [("URLSession (baseline)", baseline as any TokenTransport), ("AsyncHTTPClient", ahc),
+                                  ("AsyncHTTPClient via CONNECT proxy", proxied)] {
             _ = try await transport.get(TransportRequest(url: url)) // connection set up outside the measurement
             let sequential = try await measure(transport, url: url, concurrency: 1)
             let concurrent = try await measure(transport, url: url, concurrency: concurrency)
@@ -35,6 +41,8 @@ enum TransportBenchmark {
             rows.append(("\(name), \(concurrency) concurrent", concurrent))
         }
         await ahc.shutdown()
+        await proxied.shutdown()
+        await proxy.stop()
         await server.stop(timeout: 1)
         serving.cancel()
         MintBenchmark.printTable(rows)

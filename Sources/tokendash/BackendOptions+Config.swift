@@ -33,7 +33,7 @@ extension BackendOptions {
             field(.solution, \.givenSolution, effective: \.solution),
             field(.consumerURL, \.consumerURL), field(.driverURL, \.driverURL),
             field(.tokenKey, \.tokenKey), field(.expiryKey, \.expiryKey), field(.expiry, \.expiry),
-            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.providerID, \.providerID),
+            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.proxy, \.proxy), field(.providerID, \.providerID),
             field(.tripID, \.givenTripID, effective: \.tripID), field(.vehicleID, \.givenVehicleID, effective: \.vehicleID),
             field(.trackingID, \.givenTrackingID, effective: \.trackingID),
             field(.deliveryVehicleID, \.givenDeliveryVehicleID, effective: \.deliveryVehicleID),

@@ -65,6 +65,12 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
     var insecure = false
 
+    @Option(name: .customLong("proxy"), help: "HTTP proxy for every backend request, http://[user:password@]host[:port] (CONNECT for http and https); no_proxy still applies. Default: https_proxy / HTTPS_PROXY, http_proxy, all_proxy, no_proxy from the environment, as curl reads them.")
+    var proxy: String?
+
+    @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
+    var noProxy = false
+
     @Option(name: .customLong("timeout"), parsing: .unconditional, help: "Request timeout in seconds. (default: 10.0)")
     var givenTimeout: Double?
     var timeout: Double { givenTimeout ?? 10 }
@@ -117,6 +123,8 @@ struct BackendOptions: ParsableArguments {
             throw ValidationError("--header must be NAME:VALUE; one of them (\(header.count) characters) has no ':' or no name")
         }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
+        if noProxy, proxy != nil { throw ValidationError("give --proxy or --no-proxy, not both") }
+        do { _ = try proxySettings() } catch { throw ValidationError(error.message) }
         if let path = caCertificates, !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("--cacert: cannot read \(path)")
         }
@@ -155,6 +163,16 @@ struct BackendOptions: ParsableArguments {
     static func trust(insecure: Bool, caCertificates: String?) -> HTTPClientTransport.Trust {
         if insecure { return .insecure }
         return caCertificates.map { .certificates(pemFile: $0) } ?? .system
+    }
+
+    /// The proxy every request is routed by: `--no-proxy`, else `--proxy` (or the profile's `proxy:`),
+    /// else the environment's variables. Throws the one-line reason a proxy URL is unusable.
+    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError) -> ProxySettings {
+        if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
+        if let proxy {
+            return .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+        }
+        return try .fromEnvironment(environment)
     }
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet

@@ -29,8 +29,11 @@ struct BackendSession: Sendable {
         // Every header value is a secret from here on, wherever it shows up (a backend's 401
         // body quoting the request's Authorization header included).
         for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
+        // The embedded server listens on loopback, where no proxy can reach it.
+        var proxy = try options.proxySettings()
+        if options.usesEmbeddedServer { proxy = proxy.bypassing(host: "127.0.0.1") }
         // Made first: a CA file that holds no certificate stops us before a server is started.
-        let transport = try HTTPClientTransport(trust: options.trust)
+        let transport = try HTTPClientTransport(trust: options.trust, proxy: proxy)
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
@@ -83,12 +86,26 @@ struct BackendSession: Sendable {
         }
     }
 
-    /// One line for a header: where tokens come from.
+    /// One line for a header: where tokens come from, and through which proxy.
     var backendDescription: String {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
             return "embedded on 127.0.0.1:\(port)"
         }
-        return roles.map { SecretRedactor.redact(($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate) }.joined(separator: " | ")
+        let templates = roles.map { ($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate }
+        let backends = templates.map(SecretRedactor.redact).joined(separator: " | ")
+        return proxyDescription(templates).map { backends + " via proxy " + $0 } ?? backends
+    }
+
+    /// The proxies the backend URLs go through (redacted), nil when they all go direct.
+    private func proxyDescription(_ templates: [String]) -> String? {
+        var used: [String] = []
+        for template in templates {
+            let bare = template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+            if let url = URL(string: bare), let server = transport.proxy.server(for: url), !used.contains(server.display) {
+                used.append(server.display)
+            }
+        }
+        return used.isEmpty ? nil : used.joined(separator: ", ")
     }
 
     func stop() async {

@@ -1,6 +1,8 @@
 import ConfigFile
 import Dashboard
 import FleetAuth
+import Foundation
+import HTTPTransport
 
 /// What `config check` prints: the file, the profile, then each setting with its value (URL
 /// credentials and header values redacted) and where it came from: flag, profile, defaults or
@@ -20,6 +22,10 @@ struct ConfigReport {
             let source = field.isGiven(flags) ? "flag --\(field.setting.rawValue)" : resolved[field.setting].map { "\($0.source)" } ?? "built-in"
             var value = field.shown(filled) ?? "(unset)"
             if case .url = field.setting.kind { value = SecretRedactor.redact(value) }
+            if field.setting == .proxy {
+                rows += proxyRows(given: source)
+                continue
+            }
             rows.append((field.setting.rawValue, value, source))
         }
         for header in flags.configHeaders(resolved) {
@@ -41,5 +47,25 @@ struct ConfigReport {
                        + value.padding(toLength: max(valueWidth, value.count) + 2, withPad: " ", startingAt: 0) + source)
         }
         return out
+    }
+
+    /// The proxy in effect and where it came from: `--no-proxy`, `--proxy` or the profile, or the
+    /// environment's variables (which no other setting reads), then the hosts that go direct.
+    private func proxyRows(given source: String) -> [(String, String, String)] {
+        let environment = ProcessInfo.processInfo.environment
+        guard let settings = try? filled.proxySettings(environment: environment) else { return [("proxy", "(unusable)", source)] }
+        var rows: [(String, String, String)]
+        if filled.noProxy {
+            rows = [("proxy", "none", "flag --no-proxy")]
+        } else if filled.proxy != nil {
+            rows = [("proxy", settings.display ?? "none", source)]
+        } else {
+            rows = [("proxy", settings.display ?? "none", settings.isDirect ? "built-in (no proxy variable set)" : settings.source)]
+        }
+        if !settings.isDirect, !settings.noProxy.text.isEmpty {
+            let name = (environment["no_proxy"] ?? "").isEmpty ? "NO_PROXY" : "no_proxy"
+            rows.append(("no-proxy", settings.noProxy.text, "environment \(name)"))
+        }
+        return rows
     }
 }

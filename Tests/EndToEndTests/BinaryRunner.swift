@@ -43,14 +43,19 @@ enum BinaryRunner {
         }
     }
 
+    /// The variables the binary reads a proxy from.
+    static let proxyVariables: Set<String> = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+
     /// Runs to completion, killing the process after `timeout` seconds so a hang fails the test instead of CI.
     static func runBlocking(_ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:],
                             timeout: TimeInterval = 30) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        // A config file of the user running the tests must not change what the binary does.
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
+        // A config file of the user running the tests must not change what the binary does, nor
+        // their proxy variables (every test backend is on loopback); a test sets its own.
+        process.environment = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }
+            .merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
             .merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

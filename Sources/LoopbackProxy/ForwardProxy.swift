@@ -1,0 +1,160 @@
+import FleetAuth
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A real forward proxy on 127.0.0.1 (SwiftNIO) for the proxy tests and the bench: it answers `CONNECT host:port`
+/// by opening a TCP connection and relaying bytes both ways, as squid and tinyproxy do. It resolves
+/// names from its own table only (`token-backend.proxy-only.test` -> 127.0.0.1), which no DNS
+/// knows: a request that reaches such a backend went through this proxy.
+///
+/// Only CONNECT: AsyncHTTPClient tunnels http targets through CONNECT too and never sends the
+/// absolute-form `GET http://...` that curl sends for http, so there is nothing else to serve;
+/// anything else gets 501.
+public final class ForwardProxy: Sendable {
+    public struct Credentials: Sendable {
+        public let user: String
+        public let password: String
+        public init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+        var header: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
+    }
+
+    /// A request head the proxy received: its first line, and its Proxy-Authorization if any.
+    public struct Seen: Sendable, Equatable {
+        public let line: String
+        public let authorization: String?
+    }
+
+    public let port: Int
+    /// `http://127.0.0.1:PORT`, or with credentials `http://user:password@127.0.0.1:PORT`.
+    public func url(credentials: Credentials? = nil) -> String {
+        "http://" + (credentials.map { "\($0.user):\($0.password)@" } ?? "") + "127.0.0.1:\(port)"
+    }
+
+    private let listener: any Channel
+    private let accepting: Task<Void, Never>
+    private let state: State
+
+    /// What the connection tasks share with the test.
+    private final class State: Sendable {
+        // Request heads seen, in order; appended by connection tasks, read by the test.
+        let seen = Mutex<[Seen]>([])
+        // Every client and upstream channel still open, so stop() can end tunnels a pooled client keeps.
+        let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+    }
+
+    public var seen: [Seen] { state.seen.withLock { $0 } }
+
+    /// - Parameters:
+    ///   - names: the only names the proxy resolves (to an IP address); IP literals connect as they are.
+    ///   - credentials: when set, a CONNECT without these as Basic Proxy-Authorization gets 407.
+    public static func start(names: [String: String], credentials: Credentials? = nil) async throws -> ForwardProxy {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        guard let port = server.channel.localAddress?.port else { throw FleetAuthError.other("proxy has no port") }
+        return ForwardProxy(server: server, port: port, names: names, credentials: credentials)
+    }
+
+    private init(server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int,
+                 names: [String: String], credentials: Credentials?) {
+        self.port = port
+        listener = server.channel
+        let state = State()
+        self.state = state
+        accepting = Task {
+            try? await server.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask {
+                            try? await Self.serve(connection, names: names, credentials: credentials, state: state)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes the listener and every connection, tunnels included.
+    public func stop() async {
+        try? await listener.close()
+        for channel in state.open.withLock({ Array($0.values) }) { try? await channel.close() }
+        await accepting.value
+    }
+
+    private static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, names: [String: String], credentials: Credentials?,
+                              state: State) async throws {
+        let client = connection.channel
+        state.open.withLock { $0[ObjectIdentifier(client)] = client }
+        defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(client)) } }
+        try await connection.executeThenClose { inbound, outbound in
+            var incoming = inbound.makeAsyncIterator()
+            var buffer = ByteBuffer()
+            var headEnd: Int?
+            while headEnd == nil {
+                guard var chunk = try await incoming.next() else { return }
+                buffer.writeBuffer(&chunk)
+                headEnd = buffer.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound
+                if headEnd == nil, buffer.readableBytes > 16_384 { return }
+            }
+            guard let headEnd, let head = buffer.readString(length: headEnd - buffer.readerIndex) else { return }
+            let lines = head.components(separatedBy: "\r\n")
+            let requestLine = lines.first ?? ""
+            let authorization = lines.dropFirst().first { $0.lowercased().hasPrefix("proxy-authorization:") }
+                .map { String($0.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            state.seen.withLock { $0.append(Seen(line: requestLine, authorization: authorization)) }
+            func answer(_ status: String, _ extra: String = "") async throws {
+                try await outbound.write(ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
+            }
+            let parts = requestLine.split(separator: " ")
+            guard parts.count == 3, parts[0] == "CONNECT" else { return try await answer("501 Not Implemented") }
+            if let credentials, authorization != credentials.header {
+                return try await answer("407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
+            }
+            let target = String(parts[1])
+            guard let colon = target.lastIndex(of: ":"), let targetPort = Int(target[target.index(after: colon)...]) else {
+                return try await answer("400 Bad Request")
+            }
+            var host = String(target[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard let address = names[host.lowercased()] ?? (host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? host : nil) else {
+                return try await answer("502 Bad Gateway")
+            }
+            let upstream: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+            do {
+                upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(host: address, port: targetPort) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        }
+                    }
+            } catch {
+                return try await answer("502 Bad Gateway")
+            }
+            let server = upstream.channel
+            state.open.withLock { $0[ObjectIdentifier(server)] = server }
+            defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(server)) } }
+            try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+            try await upstream.executeThenClose { fromServer, toServer in
+                if buffer.readableBytes > 0 { try await toServer.write(buffer) }
+                // Server to client in a child task; client to server here. Whichever side ends
+                // first closes the other, which ends the other loop.
+                async let down: Void = {
+                    do { for try await bytes in fromServer { try await outbound.write(bytes) } } catch {}
+                    try? await client.close()
+                }()
+                do { while let bytes = try await incoming.next() { try await toServer.write(bytes) } } catch {}
+                try? await server.close()
+                await down
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FleetAuth
+import Foundation
+import FlyingFox
+import LoopbackProxy
+import TestSupport
+import Testing
+
+/// `tokendash` behind a corporate proxy, as a support engineer runs it: the proxy variables in the
+/// environment, a real forward proxy on loopback, and a backend whose name only the proxy resolves.
+@Suite(.serialized) struct ProxyEndToEndTests {
+    static let hidden = "token-backend.proxy-only.test"
+    static let credentials = ForwardProxy.Credentials(user: "fleet", password: "hunter2-proxy")
+
+    /// Answers /t/ID and /v/ID with a token for that trip or vehicle.
+    static func backend() async throws -> LoopbackServer {
+        try await LoopbackServer.start { request in
+            let id = request.path.split(separator: "/").last.map(String.init) ?? ""
+            let kind: ProviderKind = request.path.hasPrefix("/t/") ? .consumer : .driver
+            let jwt = TestJWT.make(kind: kind, id: id, lifetime: 600, account: TestJWT.nonServiceAccount)
+            return HTTPResponse(statusCode: .ok, body: Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8))
+        }
+    }
+
+    static func port(_ server: LoopbackServer) -> Int { URL(string: server.base)?.port ?? 0 }
+
+    @Test func watchReachesABackendOnlyTheProxyCanResolveThroughHTTPProxy() async throws {
+        let backend = try await Self.backend()
+        let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"], credentials: Self.credentials)
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let base = "http://\(Self.hidden):\(Self.port(backend))"
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "2", "--update-interval", "0.5", "--summary",
+             "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}"],
+            environment: ["http_proxy": proxy.url(credentials: Self.credentials), "no_proxy": "localhost"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("\"event\":\"fetched\""))
+        #expect(result.stderr.contains("backend \(base)/t/{tripId} | \(base)/v/{vehicleId} via proxy http://‹hidden›@127.0.0.1:\(proxy.port)"),
+                "\(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains("hunter2-proxy"), "the proxy password never shows")
+        #expect(proxy.seen.contains { $0.line.hasPrefix("CONNECT \(Self.hidden):") && $0.authorization != nil })
+    }
+
+    @Test func watchReachesAnHTTPSBackendThroughHTTPSProxyWithAPrivateCA() async throws {
+        let pki = try TestPKI(name: "Proxy End-to-End CA")
+        let (certificate, key) = try pki.leaf(dnsNames: [Self.hidden], ips: [])
+        let jwt = TestJWT.make(kind: .consumer, id: "trip-0001", lifetime: 600, account: TestJWT.nonServiceAccount)
+        let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8)
+        let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: body)
+        let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"])
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--cacert", pki.caFile,
+             "--consumer-url", "https://\(Self.hidden):\(backend.port)/t/{tripId}"],
+            environment: ["HTTPS_PROXY": proxy.url()])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("via proxy http://127.0.0.1:\(proxy.port)"), "\(result.stderr)")
+        #expect(proxy.seen.contains { $0.line == "CONNECT \(Self.hidden):\(backend.port) HTTP/1.1" })
+    }
+
+    @Test func aDeadProxyIsNamedInTheFailure() async throws {
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "1", "--only", "consumer", "--consumer-url", "http://\(Self.hidden)/t/{tripId}"],
+            environment: ["http_proxy": "http://127.0.0.1:1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("proxy 127.0.0.1:1 refused the connection"), "\(result.stderr)")
+    }
+
+    @Test func noProxyFlagOverridesTheEnvironment() async throws {
+        let backend = try await Self.backend()
+        defer { Task { await backend.stop() } }
+        // The variable points at nothing: only going direct can succeed.
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--no-proxy",
+             "--consumer-url", "\(backend.base)/t/{tripId}", "--driver-url", "\(backend.base)/v/{vehicleId}"],
+            environment: ["http_proxy": "http://127.0.0.1:1"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("via proxy"))
+    }
+
+    @Test(arguments: [
+        (["--proxy", "socks5://127.0.0.1:1080"], [String: String](), "--proxy: only http:// proxies are supported, not socks5://"),
+        (["--proxy", "http://u:secret@proxy:99999"], [:], "--proxy: port out of range: \"http://‹hidden›@proxy:99999\""),
+        (["--proxy", "http://p:1", "--no-proxy"], [:], "give --proxy or --no-proxy, not both"),
+        ([], ["https_proxy": "http://u:secret@:3128"], "https_proxy: no host"),
+    ])
+    func aBadProxyIsOneLineAndExit64(_ arguments: [String], _ environment: [String: String], _ message: String) async throws {
+        let result = try await BinaryRunner.run(["watch", "--duration", "1"] + arguments, environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("secret"))
+    }
+
+    @Test func configCheckShowsTheProxyAndWhereItCameFrom() async throws {
+        let fromEnvironment = try await BinaryRunner.run(["config", "check"],
+                                                         environment: ["https_proxy": "http://fleet:hunter2@127.0.0.1:3128", "NO_PROXY": ".corp.test"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        let proxyLine = fromEnvironment.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
+        #expect(proxyLine.contains("http://‹hidden›@127.0.0.1:3128 (https only)") && proxyLine.hasSuffix("environment https_proxy"), "\(fromEnvironment.stdout)")
+        #expect(fromEnvironment.stdout.contains("no-proxy"), "\(fromEnvironment.stdout)")
+        #expect(!fromEnvironment.stdout.contains("hunter2"))
+        let fromFlag = try await BinaryRunner.run(["config", "check", "--proxy", "http://127.0.0.1:8080"], environment: ["https_proxy": "http://127.0.0.1:3128"])
+        let flagLine = fromFlag.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
+        #expect(flagLine.contains("http://127.0.0.1:8080") && flagLine.hasSuffix("flag --proxy"), "\(fromFlag.stdout)")
+    }
+}
