@@ -4,11 +4,10 @@ import FleetAuth
 /// as the command-line flag that overrides it (`trip-id:` and `--trip-id`).
 public enum Setting: String, CaseIterable, Sendable {
     case solution, consumerURL = "consumer-url", driverURL = "driver-url"
-    case tokenKey = "token-key", expiryKey = "expiry-key", expiry, jwks, cacert, providerID = "provider-id"
+    case tokenKey = "token-key", expiryKey = "expiry-key", expiry, jwks, cacert, proxy, providerID = "provider-id"
     case tripID = "trip-id", vehicleID = "vehicle-id", trackingID = "tracking-id", deliveryVehicleID = "delivery-vehicle-id"
     case trips, vehicles, only, headers
     case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
-    case proxy
 
     /// What a value must be. Ranges are those the flags enforce.
     public enum Kind: Sendable {

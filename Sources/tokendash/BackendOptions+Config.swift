@@ -53,6 +53,8 @@ extension BackendOptions {
             if let text = config.text(field.setting) { field.fill(&options, text) }
         }
         options.headers = configHeaders(config).map { "\($0.name):\($0.value)" } + headers
+        // `--no-proxy` wins over a profile's `proxy:` as any flag wins over the file.
+        if noProxy { options.proxy = proxy }
         return options
     }
 

@@ -102,4 +102,18 @@ import Testing
         let flagLine = fromFlag.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
         #expect(flagLine.contains("http://127.0.0.1:8080") && flagLine.hasSuffix("flag --proxy"), "\(fromFlag.stdout)")
     }
+
+    @Test func aProfilesProxyReplacesTheVariablesAndNoProxyStillWins() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-proxy-\(UUID().uuidString).yaml")
+        try "profiles:\n  corp:\n    proxy: http://fleet:hunter2@127.0.0.1:3128\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromProfile = try await BinaryRunner.run(["config", "check", "--config", file.path, "--profile", "corp"],
+                                                     environment: ["https_proxy": "http://127.0.0.1:9999"])
+        let line = fromProfile.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
+        #expect(line.contains("http://‹hidden›@127.0.0.1:3128 ") && line.contains("profile corp"), "\(fromProfile.stdout) \(fromProfile.stderr)")
+        #expect(!fromProfile.stdout.contains("hunter2"))
+        let overridden = try await BinaryRunner.run(["config", "check", "--config", file.path, "--profile", "corp", "--no-proxy"])
+        let none = overridden.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
+        #expect(none.contains(" none ") && none.hasSuffix("flag --no-proxy"), "\(overridden.stdout)")
+    }
 }
