@@ -21,16 +21,21 @@ import Testing
 
     /// Runs `arguments`; expects exit 2 and exactly one line on stderr, starting with `starts`, in
     /// under a second more than `tokendash --version` takes just before (the process's own start,
-    /// seconds on a loaded 2-core machine running other test processes, is not the file's doing).
+    /// seconds on a loaded 2-core machine running the other suites, is not the file's doing). Up to
+    /// three tries, for a burst of load: the hang this guards against never ended at all.
     func refused(_ arguments: [String], starts: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let (baseline, _) = try await timed(["--version"])
-        let (elapsed, result) = try await timed(arguments)
-        let took = elapsed - baseline
-        #expect(result.status == 2, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.count == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.hasPrefix(starts), "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(took < 1, "\(arguments) took \(elapsed) s, --version \(baseline) s", sourceLocation: sourceLocation)
+        var tries: [String] = []
+        for _ in 1...3 {
+            let (baseline, _) = try await timed(["--version"])
+            let (elapsed, result) = try await timed(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.count == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(result.stderr.hasPrefix(starts), "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            if elapsed - baseline < 1 { return }
+            tries.append("\(elapsed) s (--version \(baseline) s)")
+        }
+        Issue.record("\(arguments) took a second more than --version three times: \(tries)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: files("config-"))

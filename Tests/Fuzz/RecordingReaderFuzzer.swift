@@ -5,7 +5,7 @@ import Foundation
 // libFuzzer entry point for the recording reader (see ConfigReaderFuzzer.swift for how it is
 // built). The input is a recording's bytes (a JSON header line, then JSON lines). What could be
 // read is then played as `replay` plays it: every action through the reducer and the fleet
-// aggregate, the screen drawn at the end, and the `--to-watch` lines printed.
+// aggregate, the screen drawn at the end, and each event described.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
