@@ -83,22 +83,26 @@ let package = Package(
             name: "TokenMetrics",
             dependencies: ["Fleet", "FleetAuth", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
+        // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
+        // at its line, aliases expanding to at most 10,000 nodes, one error shape. A module of its
+        // own because all three readers need it and none of them depends on another's.
+        .target(name: "BoundedYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The leaf both the screen logic and the terminal need: Canvas (plain-data cells), Key,
         // Theme, styles. Nothing else, so the terminal does not drag in providers or YAML.
         .target(name: "UICore"),
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["UICore", "FleetAuth", "Fleet", .product(name: "Yams", package: "Yams")]
+            dependencies: ["UICore", "FleetAuth", "Fleet", "BoundedYAML", .product(name: "Yams", package: "Yams")]
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
         .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
-        .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", .product(name: "Yams", package: "Yams")]),
+        .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
-        .target(name: "Scenarios", dependencies: ["FleetAuth", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Scenarios", dependencies: ["FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
         .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
@@ -191,6 +195,7 @@ let package = Package(
             dependencies: ["Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
         ),
         .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# Fuzzes the response decoder and the JWT decoder with libFuzzer for a bounded time each.
+# Fuzzes the response decoder, the JWT decoder and the four file readers (config, scenario, theme,
+# recording) with libFuzzer for a bounded time each.
 #
-#   bash scripts/fuzz.sh [seconds-per-target]      (default 60)
+#   bash scripts/fuzz.sh [seconds-per-target] [target...]      (default 60, all targets)
 #
 # Builds into .build-fuzz/, starts each target from a temporary copy of Tests/Fuzz/corpus/<target>
 # (so CI never writes into the repo), prints one line per target and exits 1 if any input crashed,
-# hung or ran out of memory; those inputs stay in .build-fuzz/crashes/<target>/. Inputs that crashed
-# before, kept in Tests/Fuzz/crashes/<target>/, are replayed first: each is a regression test.
+# took more than 1 s (the file readers; 5 s the decoders) or ran out of memory; those inputs stay
+# in .build-fuzz/crashes/<target>/. Inputs that failed before, kept in Tests/Fuzz/crashes/<target>/,
+# are replayed first: each is a regression test.
 # FUZZ_SOURCES=DIR fuzzes another copy of the FleetAuth sources (e.g. a patched one in /tmp).
+# FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-[[ $seconds =~ ^[0-9]+$ ]] || { echo "usage: $0 [seconds-per-target]" >&2; exit 2; }
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "usage: $0 [seconds-per-target] [target...]" >&2; exit 2; }
+shift $(( $# > 0 ? 1 : 0 ))
 sources=${FUZZ_SOURCES:-Sources/FleetAuth}
 out=.build-fuzz
-targets=(response:ResponseDecoderFuzzer jwt:JWTDecoderFuzzer)
+# name:file:per-input time limit (s):dictionary. The readers get 1 s: a file that takes longer is
+# a hang to a user.
+all=(response:ResponseDecoderFuzzer:5:fleet-engine jwt:JWTDecoderFuzzer:5:fleet-engine
+     config:ConfigReaderFuzzer:1:yaml scenario:ScenarioParserFuzzer:1:yaml theme:ThemeLoaderFuzzer:1:yaml
+     recording:RecordingReaderFuzzer:1:recording)
+targets=()
+for entry in "${all[@]}"; do
+    if [[ $# -eq 0 ]] || [[ " $* " == *" ${entry%%:*} "* ]]; then targets+=("$entry"); fi
+done
+[[ ${#targets[@]} -gt 0 ]] || { echo "fuzz: no target among: ${all[*]%%:*}" >&2; exit 2; }
 
 # -O because it runs about 1.5 times as many inputs a second as -Onone; -g keeps file:line and the
 # "Swift runtime failure: ..." reason in the stack of a trap. lld because gold prints a warning per
@@ -23,15 +36,62 @@ targets=(response:ResponseDecoderFuzzer jwt:JWTDecoderFuzzer)
 flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -use-ld=lld)
 
 mkdir -p "$out/lib" "$out/crashes"
-echo "fuzz: building FleetAuth from $sources and ${#targets[@]} targets into $out/"
-# The library and each target compile separately so that the targets use FleetAuth's public API only.
-swiftc "${flags[@]}" -emit-library -static -module-name FleetAuth \
-    -emit-module -emit-module-path "$out/lib/FleetAuth.swiftmodule" \
-    "$sources"/*.swift -o "$out/lib/libFleetAuth.a"
+started=$SECONDS
+if [[ ${FUZZ_PREBUILT:-} != 1 ]]; then
+# One static library per module, so that the targets use each module's public API only.
+module() {
+    local name=$1 dir=$2; shift 2
+    local files=()
+    mapfile -t files < <(find "$dir" -name '*.swift' | sort)
+    swiftc "${flags[@]}" "$@" -emit-library -static -module-name "$name" -I "$out/lib" \
+        -emit-module -emit-module-path "$out/lib/$name.swiftmodule" "${files[@]}" -o "$out/lib/lib$name.a"
+}
+libs=("$out/lib/libFleetAuth.a")
+readers=0
+for entry in "${targets[@]}"; do [[ ${entry#*:} == ResponseDecoderFuzzer* || ${entry#*:} == JWTDecoderFuzzer* ]] || readers=1; done
+echo "fuzz: building FleetAuth from $sources$([[ $readers == 1 ]] && echo ", Yams and the file readers") and ${#targets[@]} targets into $out/"
+module FleetAuth "$sources" &
+fleetauth=$!
+if [[ $readers == 1 ]]; then
+    # Yams as SwiftPM builds it (its C part, libyaml, instrumented too: the parser is what a hostile
+    # file reaches first). Its sources come from the package checkout `swift build` uses.
+    yams=.build/checkouts/Yams
+    [[ -d $yams/Sources/CYaml ]] || swift package resolve >/dev/null
+    cyaml=$yams/Sources/CYaml
+    mkdir -p "$out/cyaml"
+    for c in "$cyaml"/src/*.c; do
+        clang -c -O1 -g -fsanitize=fuzzer-no-link,address -DYAML_DECLARE_STATIC -I "$cyaml/include" "$c" -o "$out/cyaml/$(basename "$c" .c).o"
+    done
+    rm -f "$out/lib/libCYaml.a" && ar rcs "$out/lib/libCYaml.a" "$out"/cyaml/*.o
+    yamsflags=(-I "$cyaml/include" -Xcc -DYAML_DECLARE_STATIC)
+    # Yams is Swift 5 code (its manifest's tools version), as SwiftPM compiles it.
+    module Yams "$yams/Sources/Yams" -swift-version 5 -DSWIFT_PACKAGE "${yamsflags[@]}"
+    module UICore Sources/UICore
+    module BoundedYAML Sources/BoundedYAML "${yamsflags[@]}"
+    wait "$fleetauth"
+    # Two at a time (CI has two cores), each pair's modules needing only those built before it;
+    # `wait PID` passes a failed compile on to `set -e`.
+    module Fleet Sources/Fleet & a=$!
+    module Scenarios Sources/Scenarios "${yamsflags[@]}" & b=$!
+    wait $a; wait $b
+    module Dashboard Sources/Dashboard "${yamsflags[@]}" & a=$!
+    module Watch Sources/Watch & b=$!
+    wait $a; wait $b
+    module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & a=$!
+    module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}" & b=$!
+    wait $a; wait $b
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Dashboard,BoundedYAML,Yams,Fleet,UICore,FleetAuth,CYaml}.a)
+fi
+[[ $readers == 1 ]] || wait "$fleetauth"
+pids=()
 for entry in "${targets[@]}"; do
-    name=${entry%%:*} file=${entry#*:}
-    swiftc "${flags[@]}" -module-name "$file" -I "$out/lib" "Tests/Fuzz/$file.swift" "$out/lib/libFleetAuth.a" -o "$out/$name-fuzzer"
+    IFS=: read -r name file _ <<<"$entry"
+    swiftc "${flags[@]}" ${yamsflags[@]+"${yamsflags[@]}"} -module-name "$file" -I "$out/lib" "Tests/Fuzz/$file.swift" "${libs[@]}" -o "$out/$name-fuzzer" &
+    pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid"; done
+echo "fuzz: built in $((SECONDS - started)) s"
+fi
 
 # The sanitizer's verdict, the trap reason and the frames in Swift sources are what a regression
 # test needs; libFuzzer's and libc's own frames are noise.
@@ -49,10 +109,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
 for entry in "${targets[@]}"; do
-    name=${entry%%:*}
+    IFS=: read -r name _ limit dict <<<"$entry"
     for f in Tests/Fuzz/crashes/"$name"/*; do
         [[ -f $f ]] || continue
-        if ! "$out/$name-fuzzer" -timeout=5 -rss_limit_mb=2048 "$f" >"$work/replay.log" 2>&1; then
+        if ! "$out/$name-fuzzer" -timeout="$limit" -rss_limit_mb=2048 "$f" >"$work/replay.log" 2>&1; then
             failed=1
             echo "fuzz $name: regression $f fails again"
             print_trap "$work/replay.log"
@@ -64,8 +124,8 @@ for entry in "${targets[@]}"; do
     # The outer timeout only matters if libFuzzer itself wedges; -max_total_time normally ends it.
     status=0
     timeout -k 10 $((seconds + 120)) "$out/$name-fuzzer" \
-        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
-        -dict=Tests/Fuzz/fleet-engine.dict \
+        -max_total_time="$seconds" -timeout="$limit" -rss_limit_mb=2048 -print_final_stats=1 \
+        -dict="Tests/Fuzz/$dict.dict" \
         -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1 || status=$?
 
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -1,3 +1,4 @@
+import BoundedYAML
 import Dashboard
 import FleetAuth
 import Foundation
@@ -46,11 +47,12 @@ public struct ConfigFile: Equatable, Sendable {
         }
         defer { try? handle.close() }
         let data: Data?
-        do { data = try handle.readToEnd() } catch {
+        do { data = try handle.read(upToCount: BoundedYAML.maximumBytes + 1) } catch {
             throw ConfigError(file: location.path, line: nil, "cannot read the config file (a folder?)")
         }
-        guard let text = String(data: data ?? Data(), encoding: .utf8) else {
-            throw ConfigError(file: location.path, line: nil, "the config file is not UTF-8 text")
+        let text: String
+        do { text = try BoundedYAML.text(data ?? Data()) } catch {
+            throw ConfigError(file: location.path, line: error.line, "the config file is \(error.reason)")
         }
         return try ConfigFile(yaml: text, path: location.path)
     }
@@ -58,11 +60,7 @@ public struct ConfigFile: Equatable, Sendable {
     public init(yaml: String, path: String) throws(ConfigError) {
         self.path = path
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
-            throw Self.syntaxError(error, file: path)
-        } catch {
-            throw ConfigError(file: path, line: nil, "cannot read YAML: \(error)")
-        }
+        do { root = try BoundedYAML.compose(yaml) } catch { throw ConfigError(file: path, line: error.line, error.reason) }
         guard let root else { return }  // An empty file: nothing configured.
         let reader = ConfigReader(file: path, directory: (path as NSString).deletingLastPathComponent)
         for (key, value) in try reader.mapping(root, what: "the config file", known: Self.topLevelKeys) {
@@ -86,17 +84,5 @@ public struct ConfigFile: Equatable, Sendable {
     /// "known: a, b", or that there are none.
     public var knownProfiles: String {
         profiles.isEmpty ? "the file has no profiles" : "known: " + profiles.map(\.name).joined(separator: ", ")
-    }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            ConfigError(file: file, line: mark.line, "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            // Yams marks the mapping holding them, not the second key.
-            ConfigError(file: file, line: context.mark.line, "\(duplicates.sorted().joined(separator: ", ")) given twice in one mapping")
-        default:
-            ConfigError(file: file, line: nil, "YAML: \(error)")
-        }
     }
 }

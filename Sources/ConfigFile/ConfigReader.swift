@@ -70,6 +70,10 @@ struct ConfigReader {
                 throw error(node, exclusive ? "\(name) must be more than \(Self.number(minimum)) seconds"
                                             : minimum == 0 ? "\(name) must be 0 or more seconds" : "\(name) must be at least \(Self.number(minimum)) seconds")
             }
+            // As the flags: durations end at 30 days, so none becomes a clock tick that traps.
+            guard seconds <= InputBounds.longestDuration else {
+                throw error(node, "\(name) must be at most \(InputBounds.describe(InputBounds.longestDuration)) (\(Int(InputBounds.longestDuration)) seconds)")
+            }
         case .count(let range):
             guard let count = Int(text) else { throw error(node, "\(name) must be a whole number, got \(text)") }
             guard range.contains(count) else { throw error(node, "\(name) must be between \(range.lowerBound) and \(range.upperBound)") }

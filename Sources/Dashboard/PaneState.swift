@@ -88,7 +88,7 @@ public struct PaneState: Equatable, Sendable {
         case .cacheHit(let count, _):
             // One event stands for `count` hits (providers publish them in batches).
             if var first = log.first, first.level == .hit {
-                first.count += count
+                first.count = first.count.saturatingAdd(count)
                 first.time = event.time
                 log[0] = first
             } else {
@@ -96,7 +96,7 @@ public struct PaneState: Equatable, Sendable {
             }
         case .fetchStarted(let reason):
             fetching = true
-            let minute = Int(event.time.timeIntervalSince1970 / 60)
+            let minute = Int.clamping(event.time.timeIntervalSince1970 / 60)
             fetchesPerMinute[minute, default: 0] += 1
             fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
             append(LogEntry(time: event.time, event: "request", detail: reason.rawValue, latency: nil, level: .info))

@@ -1,3 +1,4 @@
+import BoundedYAML
 import UICore
 import Foundation
 
@@ -55,8 +56,9 @@ public struct ThemeCatalog: Sendable {
             for ext in ["yaml", "yml"] {
                 let url = dir.appendingPathComponent("\(name).\(ext)")
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                    throw ThemeError(file: url.path, line: nil, message: "cannot read the file as UTF-8 text")
+                let text: String
+                do { text = try BoundedYAML.read(url.path) } catch {
+                    throw ThemeError(file: url.path, line: error.line, message: "the file is \(error.reason)")
                 }
                 return try ThemeLoader.parse(text, name: name, file: url.path)
             }

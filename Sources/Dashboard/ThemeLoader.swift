@@ -1,3 +1,4 @@
+import BoundedYAML
 import UICore
 import Foundation
 import Yams
@@ -30,11 +31,7 @@ public enum ThemeLoader {
 
     public static func parse(_ yaml: String, name: String, file: String) throws(ThemeError) -> Theme {
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
-            throw syntaxError(error, file: file)
-        } catch {
-            throw ThemeError(file: file, line: nil, message: "cannot read YAML: \(error)")
-        }
+        do { root = try BoundedYAML.compose(yaml) } catch { throw ThemeError(file: file, line: error.line, message: error.reason) }
         guard let root, let mapping = root.mapping else {
             throw ThemeError(file: file, line: root?.mark?.line ?? 1, message: "a theme is a mapping of keys such as frame: and status:")
         }
@@ -99,14 +96,5 @@ public enum ThemeLoader {
             throw ThemeError(file: file, line: node.mark?.line, message: "\(key) must be true or false")
         }
         return value
-    }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ThemeError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ThemeError(file: file, line: mark.line, message: "YAML syntax: \(problem)")
-        default:
-            return ThemeError(file: file, line: nil, message: "YAML: \(error)")
-        }
     }
 }

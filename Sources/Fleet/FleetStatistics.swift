@@ -94,9 +94,9 @@ public struct FleetStatistics: Sendable {
         counters.record(event)
         let second = Self.second(event.time)
         if let slot = slot(for: second) {
-            seconds[slot].requests += counters.requests - before.requests
-            seconds[slot].hits += counters.hits - before.hits
-            seconds[slot].errors += counters.errors - before.errors
+            seconds[slot].requests = seconds[slot].requests.saturatingAdd(counters.requests - before.requests)
+            seconds[slot].hits = seconds[slot].hits.saturatingAdd(counters.hits - before.hits)
+            seconds[slot].errors = seconds[slot].errors.saturatingAdd(counters.errors - before.errors)
             if case .fetched(_, let latency) = event.kind { sample(latency * 1000, slot) }
         }
         if case .idChanged(let from, let to) = event.kind {
@@ -123,9 +123,9 @@ public struct FleetStatistics: Sendable {
         var window = ProviderCounters()
         var latencies: [Double] = []
         for s in seconds where s.second > nowSecond - Self.window && s.second <= nowSecond {
-            window.requests += s.requests
-            window.hits += s.hits
-            window.errors += s.errors
+            window.requests = window.requests.saturatingAdd(s.requests)
+            window.hits = window.hits.saturatingAdd(s.hits)
+            window.errors = window.errors.saturatingAdd(s.errors)
             latencies += s.latencies
         }
         latencies.sort()
@@ -187,7 +187,11 @@ public struct FleetStatistics: Sendable {
         return FleetTable(filter: filter, rows: rows, matching: keys.count)
     }
 
-    private static func second(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+    /// Held within ±2^53 s (no clock or recording checked by `InputBounds` comes near), so the
+    /// window's sums and differences of seconds never overflow, whatever time an event carries.
+    private static func second(_ date: Date) -> Int {
+        min(1 << 53, max(-(1 << 53), Int.clamping(date.timeIntervalSince1970)))
+    }
 
     /// The bucket of `second`, emptied first when it last held an older second; nil for a second
     /// already out of the window (a late event).

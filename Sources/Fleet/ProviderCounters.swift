@@ -10,18 +10,19 @@ public struct ProviderCounters: Sendable, Equatable {
 
     /// Share of token calls answered from the cache; nil before any call.
     public var hitRatio: Double? {
-        let calls = hits + requests
+        let calls = hits.saturatingAdd(requests)
         return calls == 0 ? nil : Double(hits) / Double(calls)
     }
 
     public mutating func record(_ event: ProviderEvent) {
         switch event.kind {
-        case .cacheHit(let count, _): hits += count
-        case .fetchStarted: requests += 1
+        // Saturating: a recording's counts are checked as read, but no count may trap a sum.
+        case .cacheHit(let count, _): hits = hits.saturatingAdd(max(0, count))
+        case .fetchStarted: requests = requests.saturatingAdd(1)
         case .fetchFailed(let error, _):
             // A superseded response is the provider doing its job, not a backend error.
             if case .superseded = error { return }
-            errors += 1
+            errors = errors.saturatingAdd(1)
         default: break
         }
     }

@@ -1,3 +1,4 @@
+import BoundedYAML
 import Foundation
 
 /// The scenarios a run can choose from: the built-ins, and files named on the command line.
@@ -22,8 +23,10 @@ public struct ScenarioCatalog: Sendable {
                                 message: "no such scenario; built-in: \(builtins.map(\.name).joined(separator: ", ")), or give a file")
         }
         let text: String
-        do { text = try String(contentsOfFile: nameOrFile, encoding: .utf8) } catch {
-            throw ScenarioError(file: nameOrFile, line: nil, message: "cannot read: \(error.localizedDescription)")
+        // Not String(contentsOfFile:): random bytes are "not UTF-8 text" at their line, not
+        // Foundation's "isn't in the correct format", and /dev/zero ends.
+        do { text = try BoundedYAML.read(nameOrFile) } catch {
+            throw ScenarioError(file: nameOrFile, line: error.line, message: "the file is \(error.reason)")
         }
         return try ScenarioParser.parse(text, file: nameOrFile)
     }

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 
 /// Durations as scenario files write them: `5s`, `500ms`, `2m`, `1h`, `1m30s`, or a bare number
@@ -30,7 +31,8 @@ public enum ScenarioDuration {
             }
             parts += 1
         }
-        return parts > 0 ? sign * total : nil
+        // 1e400h is no number: say so, rather than pass infinity on.
+        return parts > 0 && total.isFinite ? sign * total : nil
     }
 
     /// `90` -> "1m30s", `0.5` -> "500ms": how the banner and messages write a duration.
@@ -38,7 +40,7 @@ public enum ScenarioDuration {
         let sign = seconds < 0 ? "-" : ""
         let s = abs(seconds)
         if s < 1 && s > 0 { return sign + "\(Int((s * 1000).rounded()))ms" }
-        let whole = Int(s.rounded())
+        let whole = Int.clamping(s.rounded())
         let (h, m, sec) = (whole / 3600, whole % 3600 / 60, whole % 60)
         var out = ""
         if h > 0 { out += "\(h)h" }

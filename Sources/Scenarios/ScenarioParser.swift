@@ -1,3 +1,4 @@
+import BoundedYAML
 import FleetAuth
 import Foundation
 import Yams
@@ -23,16 +24,12 @@ public enum ScenarioParser {
     static let modifierKeys: [String: [String]] = ["on": ["fault", "clear", "refresh"], "delay": ["fault"], "timeout": ["until"]]
     static let defaultUntilTimeout: TimeInterval = 60
     /// Fleet Engine accepts tokens of at most an hour.
-    static let lifetimeRange: ClosedRange<TimeInterval> = 1...3600
+    static let lifetimeRange = InputBounds.lifetime
 
     public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
         func fail(_ line: Int?, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
-            throw syntaxError(error, file: file)
-        } catch {
-            throw fail(nil, "cannot read YAML: \(error)")
-        }
+        do { root = try BoundedYAML.compose(yaml) } catch { throw fail(error.line, error.reason) }
         guard let root, let mapping = root.mapping else {
             throw fail(root?.mark?.line ?? 1, "a scenario is a mapping with name:, description:, ending: and steps:")
         }
@@ -108,6 +105,20 @@ public enum ScenarioParser {
             guard let seconds = ScenarioDuration.parse(text, signed: signed) else {
                 throw fail(values[key]?.line, "\(key): \"\(text)\" is not a duration (e.g. 5s, 500ms, 2m, 1m30s\(signed ? ", +15m, -20m" : ""))")
             }
+            // Checked here, so the runner, the server and every message can do sums on it.
+            if key == "lifetime" {
+                guard lifetimeRange.contains(seconds) else {
+                    throw fail(values[key]?.line, "lifetime: \"\(text)\" is outside 1s...1h (Fleet Engine accepts tokens of at most an hour)")
+                }
+            } else if key == "server-clock" {
+                guard InputBounds.within(seconds, InputBounds.serverClockOffset) else {
+                    throw fail(values[key]?.line, "server-clock: \"\(text)\" is outside -1d...+1d (a server clock off by more is no demo of skew)")
+                }
+            } else {
+                guard InputBounds.within(seconds, InputBounds.longestDuration) else {
+                    throw fail(values[key]?.line, "\(key): \"\(text)\" is longer than \(InputBounds.describe(InputBounds.longestDuration))")
+                }
+            }
             return seconds
         }
 
@@ -165,11 +176,7 @@ public enum ScenarioParser {
         case "server-clock":
             action = .serverClock(offset: try duration("server-clock", signed: true) ?? 0)
         case "lifetime":
-            let seconds = try duration("lifetime") ?? 0
-            guard lifetimeRange.contains(seconds) else {
-                throw fail(actionLine, "lifetime: \(ScenarioDuration.format(seconds)) is outside 1s...1h (Fleet Engine accepts tokens of at most an hour)")
-            }
-            action = .tokenLifetime(seconds)
+            action = .tokenLifetime(try duration("lifetime") ?? 0)
         case "sdks":
             switch try string("sdks") {
             case "pause": action = .setPaused(true)
@@ -222,14 +229,5 @@ public enum ScenarioParser {
     /// Fleet Engine's own ID rule, as the server, the ID prompt and the flags apply it.
     static func idProblem(_ id: String) -> String? {
         FleetEngineID.problem(id).map { "\"\(id)\" is not a Fleet Engine ID: \($0)" }
-    }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ScenarioError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ScenarioError(file: file, line: mark.line, message: "YAML syntax: \(problem)")
-        default:
-            return ScenarioError(file: file, line: nil, message: "YAML: \(error)")
-        }
     }
 }

@@ -85,8 +85,13 @@ public actor EmbeddedTokenServer {
     public func faults() -> [ProviderKind: ServerFault] { faultBoard.all }
 
     /// The server's clock runs `seconds` ahead of its clock (negative: behind): minted `iat` and
-    /// `exp` and the `Date` header all move, as on a backend whose clock is wrong.
-    public func setClockOffset(_ seconds: TimeInterval) { settings.offset = seconds }
+    /// `exp` and the `Date` header all move, as on a backend whose clock is wrong. Held within
+    /// ±1 day (`InputBounds.serverClockOffset`, as scenarios check it): the `Date` header and the
+    /// claims are whole seconds, and no offset may take them past what an `Int` holds.
+    public func setClockOffset(_ seconds: TimeInterval) {
+        let bound = InputBounds.serverClockOffset
+        settings.offset = seconds.isNaN ? 0 : min(bound, max(-bound, seconds))
+    }
 
     public var clockOffset: TimeInterval { settings.offset }
 

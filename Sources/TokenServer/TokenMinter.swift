@@ -40,8 +40,10 @@ public struct TokenMinter: Sendable {
     /// A token for `id` issued at `now` (rounded down to a whole second, since Fleet Engine
     /// wants integer times) and valid for `lifetime` seconds (the minter's own by default).
     public func mint(_ kind: ProviderKind, id: String, now: Date = Date(), lifetime: TimeInterval? = nil) async throws(TokenServerError) -> MintedToken {
-        let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
-        let expiresAt = issuedAt + Int((lifetime ?? self.lifetime).rounded(.down))
+        // Callers check the clock offset and lifetime where they are given; clamped here anyway,
+        // so no `now` or lifetime can trap the server.
+        let issuedAt = Int.clamping(now.timeIntervalSince1970)
+        let expiresAt = issuedAt.saturatingAdd(Int.clamping(lifetime ?? self.lifetime))
         let claims = FleetEngineClaims(issuer: issuer, kind: kind, id: id, issuedAt: issuedAt, expiresAt: expiresAt)
         let jwt: String
         do {

@@ -144,7 +144,10 @@ struct TokenRoutes: Sendable {
         case ("PUT", 2), ("POST", 2):
             guard let target = FaultTarget(rawValue: segments[0]) else { return Self.badTarget(segments[0]) }
             let ms = request.query["ms"].flatMap { Int($0) }
-            if request.query["ms"] != nil && ms == nil { return Self.error("ms must be a whole number of milliseconds", status: 400) }
+            let longest = Int(InputBounds.longestDuration) * 1000
+            if request.query["ms"] != nil && !(0...longest).contains(ms ?? -1) {
+                return Self.error("ms must be a whole number of milliseconds from 0 to \(longest) (30 days)", status: 400)
+            }
             guard let fault = ServerFault(name: segments[1], milliseconds: ms) else {
                 return Self.error("unknown fault \"\(segments[1])\"; use one of \(ServerFault.names.joined(separator: ", "))", status: 400)
             }

@@ -128,9 +128,11 @@ struct BackendOptions: ParsableArguments {
         if let path = caCertificates, !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("--cacert: cannot read \(path)")
         }
-        guard refreshMargin >= 0 else { throw ValidationError("--refresh-margin must be 0 or more seconds") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
-        guard updateInterval >= 0.05 else { throw ValidationError("--update-interval must be at least 0.05 seconds") }
+        // Durations end at 30 days (`InputBounds`): `inf` or 1e300 would trap where they become clock ticks.
+        let longest = InputBounds.longestDuration, days = InputBounds.describe(longest)
+        guard refreshMargin >= 0, refreshMargin <= longest else { throw ValidationError("--refresh-margin must be 0 to \(days) of seconds") }
+        guard timeout > 0, timeout <= longest else { throw ValidationError("--timeout must be more than 0 seconds and at most \(days)") }
+        guard updateInterval >= 0.05, updateInterval <= longest else { throw ValidationError("--update-interval must be 0.05 seconds to \(days)") }
         guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
         guard (1...100_000).contains(trips), (1...100_000).contains(vehicles) else {
             throw ValidationError("--trips and --vehicles must be between 1 and 100000")

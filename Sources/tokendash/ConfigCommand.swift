@@ -29,7 +29,9 @@ struct ConfigCheckCommand: ParsableCommand {
         } catch {
             let reason = (error as? ValidationError)?.message ?? "\(error)"
             FileHandle.standardError.write(Data("tokendash config check: \(reason)\n".utf8))
-            throw ExitCode(1)
+            // A bad file exits 2, as the dashboard and `watch` do with it (the flags alone were
+            // checked before `run`, exit 64: what fails here came from the file).
+            throw ExitCode(2)
         }
         let report = ConfigReport(location: config.location, resolved: resolved, flags: backend, filled: filled)
         print(report.lines.joined(separator: "\n"))

@@ -34,6 +34,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
+        // A refused flag exits 64 before anything starts, as `--metrics 0.0.0.0:9464` does.
+        guard TokenServerConfiguration.isLoopback(host) || allowRemote else {
+            throw ValidationError(TokenServerError.remoteNotAllowed(host).description)
+        }
     }
 
     func run() async throws {

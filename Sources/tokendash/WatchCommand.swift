@@ -39,7 +39,9 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
+        if let duration, !(duration > 0 && duration <= InputBounds.longestDuration) {
+            throw ValidationError("--duration must be more than 0 seconds and at most \(InputBounds.describe(InputBounds.longestDuration))")
+        }
         guard (1...10_000).contains(callers) else { throw ValidationError("--callers must be between 1 and 10000") }
         if let shown = shownEvents {
             guard !shown.subtracting([""]).isEmpty else { throw ValidationError("--events needs at least one event name") }

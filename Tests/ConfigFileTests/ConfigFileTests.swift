@@ -112,6 +112,16 @@ import UICore
 
     // MARK: errors at their lines
 
+    /// The nine-level chain (9^9 nodes expanded) under `x:`, then its last anchor used as a key.
+    static let aliasBombAsKey: String = {
+        var lines = ["x:"]
+        for i in 0..<9 {
+            let item = i == 0 ? "lol" : "*a\(i - 1)"
+            lines.append("  a\(i): &a\(i) [" + Array(repeating: item, count: 9).joined(separator: ",") + "]")
+        }
+        return (lines + ["y: {*a8 : lol}", ""]).joined(separator: "\n")
+    }()
+
     @Test(arguments: [
         ("profile: x\n", "/cfg/config.yaml:1: unknown key \"profile\" in the config file; known: default-profile, defaults, profiles, keys"),
         ("profiles:\n  p:\n    trip-idd: x\n", "/cfg/config.yaml:3: unknown key \"trip-idd\" in profile p; known: solution, consumer-url, driver-url, token-key, expiry-key, expiry, jwks, cacert, proxy, provider-id, trip-id, vehicle-id, tracking-id, delivery-vehicle-id, trips, vehicles, only, headers, refresh-margin, timeout, lifetime, update-interval, theme"),
@@ -135,6 +145,14 @@ import UICore
         ("keys:\n  refresh: []\n", "/cfg/config.yaml:2: refresh needs at least one key"),
         ("defaults: [1, 2]\n", "/cfg/config.yaml:1: defaults must be a mapping of keys to values"),
         ("profiles:\n  p:\n    trip-id: [a\n", "/cfg/config.yaml:4: YAML syntax: did not find expected ',' or ']'"),
+        // Numbers from outside end at a bound, so none can trap where it becomes a clock tick.
+        ("defaults:\n  refresh-margin: 1e300\n", "/cfg/config.yaml:2: refresh-margin must be at most 30 days (2592000 seconds)"),
+        ("defaults:\n  timeout: inf\n", "/cfg/config.yaml:2: timeout must be a number of seconds, got inf"),
+        ("defaults:\n  update-interval: 2592001\n", "/cfg/config.yaml:2: update-interval must be at most 30 days (2592000 seconds)"),
+        ("defaults:\n  trips: 9223372036854775807\n", "/cfg/config.yaml:2: trips must be between 1 and 100000"),
+        ("defaults:\n  vehicles: 99999999999999999999\n", "/cfg/config.yaml:2: vehicles must be a whole number, got 99999999999999999999"),
+        // An alias bomb, here used as a key: refused before Yams hashes it (which never ended).
+        (ConfigFileTests.aliasBombAsKey, "/cfg/config.yaml:6: aliases expand past 10000 nodes (an alias bomb?); refused"),
     ])
     func eachMistakeIsOneLineAtItsLine(_ yaml: String, _ message: String) {
         #expect(error(yaml) == message)

@@ -372,6 +372,52 @@ import UICore
         #expect(timeline.actions.map(\.time) == [1, 2, 3, 3.5].map { Self.t0.addingTimeInterval($0) })
         #expect(recording.events == [event])
     }
+
+    // MARK: numbers from outside
+
+    /// A watch recording's header and `lines` (JSON text), as a file would hold them.
+    func recordingFile(_ lines: [String], start: Double? = nil) throws -> Data {
+        let header = RecordingHeader(state: DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b",
+                                                           faultsAvailable: false),
+                                     members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0)
+        var text = String(decoding: try JSONEncoder().encode(header), as: UTF8.self)
+        if let start { text = text.replacing(/"start":[^,]*/, with: "\"start\":\(start)") }
+        return Data(([text] + lines).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
+    }
+
+    static let hit = #"{"t":1,"type":"event","event":{"time":1,"provider":"consumer","id":"trip-0001","event":"cache_hit","count":COUNT,"at":60}}"#
+
+    @Test func aCountPastWhatARunReachesEndsTheReadingThereWithItsLine() throws {
+        // 2^63-1 hits twice overflowed the replay's sums (FleetStatistics), a crash.
+        let line = Self.hit.replacingOccurrences(of: "COUNT", with: "9223372036854775807")
+        let recording = try Recording.parse(try recordingFile([Self.hit.replacingOccurrences(of: "COUNT", with: "3"), line, line]), name: "r.jsonl")
+        #expect(recording.events.count == 1)
+        #expect(recording.problems == ["r.jsonl:3: count 9223372036854775807 is outside 0...\(1 << 50); showing the 1 action before it"])
+    }
+
+    @Test func aTimeFarFromTheStartEndsTheReadingThere() throws {
+        let recording = try Recording.parse(try recordingFile([#"{"t":-1e300,"type":"tick"}"#]), name: "r.jsonl")
+        #expect(recording.actions.isEmpty)
+        #expect(recording.problems == ["r.jsonl:2: t -1e+300 is not within 10 years of the recording's start; showing the 0 actions before it"])
+        let resize = try Recording.parse(try recordingFile([#"{"t":1,"type":"resize","width":100000,"height":30}"#]), name: "r.jsonl")
+        #expect(resize.problems.first?.hasPrefix("r.jsonl:2: width 100000 is outside 1...2000") == true)
+    }
+
+    @Test func aStartNoClockCanHoldIsNoRecording() throws {
+        #expect(throws: RecordingError.badHeader("r.jsonl", "start 1e+300 is not a time between the years 1901 and 2100")) {
+            try Recording.parse(try recordingFile([], start: 1e300), name: "r.jsonl")
+        }
+        #expect(RecordingError.badHeader("r.jsonl", "x").description == "r.jsonl:1: x")
+    }
+
+    @Test func aWatchRecordingsLongSilenceTicksForAnHourAtMost() throws {
+        // One event ten years on made 3e8 ticks before: memory a replay never had.
+        let late = #"{"t":300000000,"type":"event","event":{"time":300000000,"provider":"consumer","id":"trip-0001","event":"forced_refresh"}}"#
+        let recording = try Recording.parse(try recordingFile([late]), name: "r.jsonl")
+        let timeline = ReplayTimeline(recording, initial: recording.header.initialState())
+        #expect(timeline.actions.count == 3601)
+        #expect(timeline.actions.last?.time == Self.t0.addingTimeInterval(300_000_000))
+    }
 }
 
 /// The replay's keys in the key table and the reducer.

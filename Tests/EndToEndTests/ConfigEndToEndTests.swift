@@ -103,17 +103,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("profiles:\n  p:\n    lifetime: 0\n".utf8).write(to: file)
         let result = try await BinaryRunner.run(["config", "check", "--config", file.path])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "tokendash config check: \(file.path):3: lifetime must be between 1 and 3600\n")
 
         let home = try Self.configHome(Self.yaml)
         defer { try? FileManager.default.removeItem(at: home) }
         let missing = try await BinaryRunner.run(["config", "check", "--profile", "staging"], environment: ["XDG_CONFIG_HOME": home.path])
-        #expect(missing.status == 1)
+        #expect(missing.status == 2)
         #expect(missing.stderr.contains("config.yaml:14: header X-Api-Key of profile staging: environment variable TOKENDASH_TEST_KEY is not set"))
         let unknown = try await BinaryRunner.run(["config", "check", "--profile", "prod"], environment: ["XDG_CONFIG_HOME": home.path])
-        #expect(unknown.status == 1)
+        #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--profile prod: no such profile; known: demo, staging"))
     }
 

@@ -31,6 +31,22 @@ import Watch
         #expect(stats.summary(now: t0.addingTimeInterval(10), providers: 1).counters.hits == 1000)
     }
 
+    @Test func countsPastIntMaxHoldThereInsteadOfTrapping() {
+        // A recording's count of 2^63-1, twice, trapped the replay's sums here.
+        var stats = FleetStatistics()
+        stats.record(hits(Int.max))
+        stats.record(hits(Int.max))
+        stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
+        let summary = stats.summary(now: t0.addingTimeInterval(1), providers: 1)
+        #expect(summary.counters.hits == Int.max)
+        #expect(summary.window.hits == Int.max)
+        #expect(summary.counters.hitRatio == 1)
+        // And an event at a time no clock shows lands nowhere, without a trap.
+        stats.record(ProviderEvent(time: Date(timeIntervalSince1970: -1e300), provider: .consumer, id: "trip-1",
+                                   kind: .cacheHit(count: 1, expiresAt: t0)))
+        #expect(stats.summary(now: t0.addingTimeInterval(1), providers: 1).window.hits == Int.max)
+    }
+
     @Test func watchLinesCarryTheCount() {
         let line = WatchEventEncoder().encode(hits(42))
         #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"cache_hit","count":42,"expires_at":"2027-01-15T08:10:00.250Z"}"#)

@@ -63,7 +63,7 @@ import Testing
         #expect(error(head + "  - at: 1s\n") == "demo.yaml:5: a step needs an action (switch, fault, clear, refresh, server-clock, lifetime, sdks, until) or a caption")
         #expect(error(head + "  - refresh: both\n    timeout: 5s\n") == "demo.yaml:6: timeout: belongs to a until: step")
         #expect(error(head + "  - fault: http500\n    delay: 2s\n") == "demo.yaml:6: delay: only goes with fault: latency")
-        #expect(error(head + "  - lifetime: 2h\n") .hasPrefix("demo.yaml:5: lifetime: 2h is outside 1s...1h"))
+        #expect(error(head + "  - lifetime: 2h\n") .hasPrefix("demo.yaml:5: lifetime: \"2h\" is outside 1s...1h"))
         #expect(error(head + "  - until: lunch\n") .hasPrefix("demo.yaml:5: until: takes an event"))
         #expect(error(head + "  - switch: trip a/b\n") == "demo.yaml:5: switch: \"a/b\" is not a Fleet Engine ID: it contains '/'; Fleet Engine IDs may not contain / : ? , #")
         #expect(error(head + "  - server-clock: 5x\n") .hasPrefix("demo.yaml:5: server-clock: \"5x\" is not a duration"))
@@ -121,5 +121,49 @@ import Testing
         #expect(outage.problem(embeddedServer: true) == nil)
         let plain = try parse(head + "  - refresh: both\n  - switch: trip\n")
         #expect(plain.problem(embeddedServer: false) == nil)
+    }
+
+    // MARK: numbers from outside
+
+    @Test func everyDurationIsRangeCheckedWhereItIsRead() {
+        // Each of these trapped (Double to Int) in the parser, in a message, or later in the server.
+        #expect(error(head + "  - fault: latency\n    delay: 9999999999999h\n") == "demo.yaml:6: delay: \"9999999999999h\" is longer than 30 days")
+        #expect(error(head + "  - lifetime: 9999999999999999h\n")
+            == "demo.yaml:5: lifetime: \"9999999999999999h\" is outside 1s...1h (Fleet Engine accepts tokens of at most an hour)")
+        #expect(error(head + "  - server-clock: +9999999999999999h\n")
+            == "demo.yaml:5: server-clock: \"+9999999999999999h\" is outside -1d...+1d (a server clock off by more is no demo of skew)")
+        #expect(error(head + "  - at: 1e300\n    refresh: both\n") == "demo.yaml:5: at: \"1e300\" is longer than 30 days")
+        #expect(error(head + "  - after: 31d\n    refresh: both\n").hasPrefix("demo.yaml:5: after: \"31d\" is not a duration"))
+        #expect(error(head + "  - until: fetched\n    timeout: 721h\n") == "demo.yaml:6: timeout: \"721h\" is longer than 30 days")
+        #expect(error(head + "  - after: 1e400h\n    refresh: both\n").hasPrefix("demo.yaml:5: after: \"1e400h\" is not a duration"))
+    }
+
+    @Test func theBoundsThemselvesAreAccepted() throws {
+        let scenario = try parse(head + """
+              - after: 720h
+                refresh: both
+              - server-clock: -24h
+              - server-clock: +1440m
+              - lifetime: 1h
+              - lifetime: 1s
+              - fault: latency
+                delay: 30m
+
+            """)
+        #expect(scenario.steps.count == 6)
+    }
+
+    @Test func aDurationBeyondAnyIntIsStillWritten() {
+        #expect(ScenarioDuration.format(1e300) == "\(Int.max / 3600)h\(Int.max % 3600 / 60)m\(Int.max % 60)s")
+        #expect(ScenarioDuration.format(-90) == "-1m30s")
+    }
+
+    @Test func randomBytesAreNotUTF8TextAtTheirLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var data = Data("name: x\nending: y\nsteps:\n  - refresh: \u{1}".utf8)
+        data.append(contentsOf: [0xFF, 0x00, 0x80])
+        try data.write(to: URL(fileURLWithPath: path))
+        #expect(throws: ScenarioError(file: path, line: 4, message: "the file is not UTF-8 text")) { try ScenarioCatalog.load(path) }
     }
 }

@@ -44,6 +44,7 @@ public struct Recording: Sendable {
               header.format == RecordingHeader.formatName else {
             throw .notARecording(name, "its first line is not a tokendash recording header")
         }
+        do { try RecordingBounds.header(header) } catch { throw .badHeader(name, error.description) }
         var recording = Recording(header: header, actions: [], problems: [])
         if header.version > RecordingHeader.currentVersion {
             recording.problems.append("\(name):1: format version \(header.version) is newer than this tokendash reads (\(RecordingHeader.currentVersion)); showing what it can read")
@@ -56,6 +57,7 @@ public struct Recording: Sendable {
                 do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch {
                     throw RecordingLineError.invalid(number == lines.count ? "truncated or garbled last line" : "garbled line")
                 }
+                try RecordingBounds.line(line)
                 if let action = try line.action(base: base, themes: themes) {
                     recording.actions.append(TimedAction(time: base.date(line.t), action: action))
                 }
@@ -78,12 +80,15 @@ public struct Recording: Sendable {
 public enum RecordingError: Error, Equatable, CustomStringConvertible {
     case unreadable(String, String)
     case notARecording(String, String)
+    /// A header read but holding a value past `InputBounds` (a start in the year 10^292).
+    case badHeader(String, String)
     case cannotWrite(String, String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
         case .notARecording(let path, let why): "\(path):1: not a tokendash recording: \(why)"
+        case .badHeader(let path, let why): "\(path):1: \(why)"
         case .cannotWrite(let path, let why): "--record \(path): \(why)"
         }
     }

@@ -14,6 +14,8 @@ public struct ReplayTimeline: Sendable {
     /// Each kind's members, when a fleet was recorded: the replay's aggregate makes its rows.
     public let members: [ProviderKind: [String]]?
 
+    static let longestTickedGap = 3600
+
     public init(_ recording: Recording, initial: DashboardState) {
         start = recording.start
         end = recording.end
@@ -27,10 +29,15 @@ public struct ReplayTimeline: Sendable {
         var merged: [TimedAction] = []
         var second = start.timeIntervalSince1970.rounded(.down) + 1
         for entry in recording.actions {
-            while Date(timeIntervalSince1970: second) < entry.time {
+            // At most an hour of ticks per gap (a token lives at most an hour, so a live run is
+            // never quiet longer): one line ten years on must not make 3e8 ticks.
+            var ticks = 0
+            while Date(timeIntervalSince1970: second) < entry.time && ticks < Self.longestTickedGap {
                 merged.append(TimedAction(time: Date(timeIntervalSince1970: second), action: .tick(Date(timeIntervalSince1970: second))))
                 second += 1
+                ticks += 1
             }
+            if Date(timeIntervalSince1970: second) < entry.time { second = entry.time.timeIntervalSince1970.rounded(.down) + 1 }
             merged.append(entry)
         }
         actions = merged
