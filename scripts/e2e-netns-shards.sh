@@ -123,7 +123,7 @@ assert n == 1
 open(target, "w").write(text)
 EOF
 echo "+ (generated $work/prometheus.yml from deploy/prometheus/prometheus.yml:)"
-grep -E 'targets|evaluation_interval|rules' "$work/prometheus.yml" | sed 's/^/    /'
+grep -E '^ *(- targets|evaluation_interval|- \/)' "$work/prometheus.yml" | sed 's/^/    /'
 run promtool check config "$work/prometheus.yml"
 run_logged "$work/prometheus.log" timeout "$limit" ip netns exec "$srv" prometheus --config.file="$work/prometheus.yml" \
   --storage.tsdb.path="$work/tsdb" --web.listen-address="$server_ip:9090"
