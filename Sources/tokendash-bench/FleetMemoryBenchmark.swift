@@ -50,12 +50,7 @@ enum FleetMemoryBenchmark {
             }
             return (fetched, failed)
         }
-        let trips = SimulatedSDKs<TripAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)
-        let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.driver, base: base), transport: transport, events: events, refreshMargin: 300)
+        let (trips, vehicles) = FleetMemoryBenchmark.fleet(perKind: perKind, base: base, transport: transport, events: events)
         let start = ContinuousClock.now
         // Cold start in slices of 1,000, as the update loop does, then three all-hit updates.
         for lower in stride(from: 0, to: perKind, by: 1000) {
@@ -100,6 +95,18 @@ enum FleetMemoryBenchmark {
         BenchReport.figure("fleet_held_bytes_per_provider" + suffix, value: Double(rss), unit: "B", baseline: Double(heldBound))
         BenchReport.figure("fleet_live_bytes_per_provider" + suffix, value: Double(live), unit: "B", baseline: Double(heldBound))
         BenchReport.say("")
+    }
+
+    /// `perKind` trips and as many vehicles against the embedded server at `base`, as a session makes them.
+    static func fleet(perKind: Int, base: String, transport: any TokenTransport, events: EventBroadcaster)
+        -> (SimulatedSDKs<TripAuthorizationContext>, SimulatedSDKs<VehicleAuthorizationContext>) {
+        let trips = SimulatedSDKs<TripAuthorizationContext>(
+            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
+            endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)
+        let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
+            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: perKind) },
+            endpoint: .sampleBackend(.driver, base: base), transport: transport, events: events, refreshMargin: 300)
+        return (trips, vehicles)
     }
 
     /// A field of /proc/self/status in KiB: VmHWM (peak resident) or VmRSS (resident now).

@@ -74,12 +74,7 @@ enum FleetRampBenchmark {
             }
             return (start, held, fetched)
         }
-        let trips = SimulatedSDKs<TripAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)
-        let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.driver, base: base), transport: transport, events: events, refreshMargin: 300)
+        let (trips, vehicles) = FleetMemoryBenchmark.fleet(perKind: perKind, base: base, transport: transport, events: events)
         let begin = ContinuousClock.now
         let loops = Task {
             async let a: Void = trips.run(interval: 5, ramp: ramp)

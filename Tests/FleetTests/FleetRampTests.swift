@@ -71,7 +71,8 @@ func eventually(_ what: String, _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(20)
     while !(await condition()) {
         guard ContinuousClock.now < deadline else { throw Expectation(what) }
-        await Task.yield()
+        // Polling, not timing: a millisecond lets the tasks it waits for run on a busy machine.
+        try await Task.sleep(for: .milliseconds(1))
     }
 }
 
@@ -81,6 +82,18 @@ struct Expectation: Error, CustomStringConvertible {
 }
 
 @Suite struct FleetRampTests {
+    /// `count` SDKs of `Context`'s kind numbered as a fleet, on a backend minting tokens by `clock`.
+    func group<Context: AuthorizationContext>(_: Context.Type, _ count: Int, clock: ManualClock)
+        -> (SimulatedSDKs<Context>, FakeTransport) {
+        let kind = Context.kind
+        let transport = mintingTransport(kind: kind, clock: clock)
+        let sdks = SimulatedSDKs<Context>(
+            ids: (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) },
+            endpoint: .sampleBackend(kind, base: "http://backend.test"), transport: transport,
+            events: EventBroadcaster(), refreshMargin: 300, clock: clock)
+        return (sdks, transport)
+    }
+
     @Test func spreadsFirstCallsEvenlyOverTheDuration() {
         let ramp = FleetRamp(duration: 10)
         #expect(ramp.started(count: 1000, after: 0) == 1, "the first SDK at once")
@@ -104,11 +117,7 @@ struct Expectation: Error, CustomStringConvertible {
     @Test func aRampedGroupAsksTheBackendOnSchedule() async throws {
         let manual = ManualClock()
         let clock = SteppedFleetClock(manual)
-        let transport = mintingTransport(kind: .consumer, clock: manual)
-        let sdks = SimulatedSDKs<TripAuthorizationContext>(
-            ids: (0..<1000).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) },
-            endpoint: .sampleBackend(.consumer, base: "http://backend.test"), transport: transport,
-            events: EventBroadcaster(), refreshMargin: 300, clock: manual)
+        let (sdks, transport) = group(TripAuthorizationContext.self, 1000, clock: manual)
         // Updates every 2 s in 10 slices: members already started are asked again, from the cache.
         let loop = Task { await sdks.run(interval: 2, ramp: FleetRamp(duration: 10), clock: clock) }
         func settle(_ started: Int) async throws {
@@ -138,11 +147,7 @@ struct Expectation: Error, CustomStringConvertible {
     @Test func aPauseHoldsTheRamp() async throws {
         let manual = ManualClock()
         let clock = SteppedFleetClock(manual)
-        let transport = mintingTransport(kind: .driver, clock: manual)
-        let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: (0..<1000).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: 1000) },
-            endpoint: .sampleBackend(.driver, base: "http://backend.test"), transport: transport,
-            events: EventBroadcaster(), refreshMargin: 300, clock: manual)
+        let (sdks, transport) = group(VehicleAuthorizationContext.self, 1000, clock: manual)
         let loop = Task { await sdks.run(interval: 3600, ramp: FleetRamp(duration: 10), clock: clock) }
         try await eventually("the first call") { transport.count == 1 }
         try await eventually("the loops asleep") { clock.sleeping == 2 }
@@ -167,10 +172,7 @@ struct Expectation: Error, CustomStringConvertible {
     @Test func withoutARampEverySDKHasStarted() async throws {
         let manual = ManualClock()
         let clock = SteppedFleetClock(manual)
-        let transport = mintingTransport(kind: .consumer, clock: manual)
-        let sdks = SimulatedSDKs<TripAuthorizationContext>(
-            ids: (0..<200).map { "trip-\($0)" }, endpoint: .sampleBackend(.consumer, base: "http://backend.test"),
-            transport: transport, events: EventBroadcaster(), refreshMargin: 300, clock: manual)
+        let (sdks, transport) = group(TripAuthorizationContext.self, 200, clock: manual)
         let loop = Task { await sdks.run(interval: 1, ramp: FleetRamp(duration: 0), clock: clock) }
         try await eventually("all started") { await sdks.started == 200 }
         // Two slices of 100, half a second apart, as before ramps existed.
