@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tokendash's build and tests need when missing: ncurses headers, tmux, openssl and
-# prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with) from Debian,
+# prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2 and
+# curl from Debian,
 # Python's cryptography (PyPI).
 set -euo pipefail
 missing=()
@@ -8,6 +9,9 @@ dpkg -s libncurses-dev >/dev/null 2>&1 || missing+=(libncurses-dev)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 { command -v prometheus && command -v promtool; } >/dev/null 2>&1 || missing+=(prometheus)
+# ip netns and veth pairs, and curl, for scripts/e2e-netns-shards.sh (a sharded fleet across namespaces).
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 # Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
 if [ ${#missing[@]} -gt 0 ]; then

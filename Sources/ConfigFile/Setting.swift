@@ -8,6 +8,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case tripID = "trip-id", vehicleID = "vehicle-id", trackingID = "tracking-id", deliveryVehicleID = "delivery-vehicle-id"
     case trips, vehicles, only, headers
     case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
+    case ramp
 
     /// What a value must be. Ranges are those the flags enforce.
     public enum Kind: Sendable {
@@ -30,6 +31,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .refreshMargin: .seconds(minimum: 0, exclusive: false)
         case .timeout: .seconds(minimum: 0, exclusive: true)
         case .updateInterval: .seconds(minimum: 0.05, exclusive: false)
+        case .ramp: .seconds(minimum: 0, exclusive: false)
         case .lifetime: .count(1...3600)
         case .trips, .vehicles: .count(1...100_000)
         case .tokenKey, .expiryKey, .providerID, .tripID, .vehicleID, .trackingID, .deliveryVehicleID, .theme: .text
@@ -39,7 +41,7 @@ public enum Setting: String, CaseIterable, Sendable {
     /// `defaults:` holds how the dashboard behaves, not which backend it asks: that is a profile's.
     public var allowedInDefaults: Bool {
         switch self {
-        case .theme, .updateInterval, .refreshMargin, .timeout, .lifetime, .trips, .vehicles: true
+        case .theme, .updateInterval, .refreshMargin, .timeout, .lifetime, .trips, .vehicles, .ramp: true
         default: false
         }
     }

@@ -219,7 +219,16 @@ public enum Renderer {
     /// The aggregate rows of a fleet run; returns the rows used. Rates, ratios, errors and
     /// latencies cover the last 60 s; the state counts are every member's now.
     /// Lines the fleet rows take: a header and one per kind, in a fleet; what the layout leaves them.
-    static func fleetRowCount(_ state: DashboardState) -> Int { state.isFleet ? 1 + state.kinds.count : 0 }
+    static func fleetRowCount(_ state: DashboardState) -> Int {
+        state.isFleet ? 1 + state.kinds.count + (startedSDKs(state) == nil ? 0 : 1) : 0
+    }
+
+    /// While a `--ramp` is still starting SDKs: how many of all the kinds' SDKs have started.
+    static func startedSDKs(_ state: DashboardState) -> (started: Int, total: Int)? {
+        let summaries = state.kinds.compactMap { state.fleet[$0] }
+        guard summaries.contains(where: \.isStarting) else { return nil }
+        return (summaries.reduce(0) { $0 + $1.started }, summaries.reduce(0) { $0 + $1.providers })
+    }
 
     static func drawFleetRows(_ state: DashboardState, _ canvas: inout Canvas, y: Int) -> Int {
         let headers = fleetColumns.enumerated().map { i, column in i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ") }
@@ -256,6 +265,10 @@ public enum Renderer {
                 }
                 x += canvas.put(shown, x: x, y: line, role: role) + 1
             }
+        }
+        if let (started, total) = startedSDKs(state) {
+            canvas.putTruncated(" started \(started)/\(total) SDKs (the rest have made no call yet)",
+                                x: 0, y: y + 1 + state.kinds.count, width: canvas.width, role: .warning)
         }
         return fleetRowCount(state)
     }

@@ -18,9 +18,13 @@ public struct FleetSummary: Sendable, Equatable {
     public var inRefreshMargin: Int
     /// Members by status; every member is counted, those without events as `noToken`.
     public var states: [MemberStatus: Int]
+    /// Members that made their first call (any event of theirs came): below `providers` while a
+    /// `--ramp` is starting them, or when the fleet runs on more machines than the events seen.
+    public var started: Int
 
     public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, window: ProviderCounters = ProviderCounters(),
-                p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:]) {
+                p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:],
+                started: Int? = nil) {
         self.providers = providers
         self.requestsPerSecond = requestsPerSecond
         self.counters = counters
@@ -29,7 +33,11 @@ public struct FleetSummary: Sendable, Equatable {
         self.p99LatencyMs = p99LatencyMs
         self.inRefreshMargin = inRefreshMargin
         self.states = states
+        self.started = started ?? providers
     }
+
+    /// Whether some SDKs have not made their first call yet: the rows say how many have.
+    public var isStarting: Bool { started < providers }
 
     /// Errors per request over the last 60 s; nil without a request.
     public var errorRate: Double? { window.requests == 0 ? nil : Double(window.errors) / Double(window.requests) }
@@ -67,6 +75,8 @@ public struct FleetStatistics: Sendable {
     private var memberIDs: [String] = []
     private var lastErrors: [String?] = []
     private var indexByID: [String: Int] = [:]
+    /// Members whose `started` is set.
+    private var startedCount = 0
     /// With the IDs given, only they are members (a member's index is its SDK's); without, the
     /// first `capacity` IDs seen become members in the order they appear.
     private let adopts: Bool
@@ -102,7 +112,9 @@ public struct FleetStatistics: Sendable {
         if case .idChanged(let from, let to) = event.kind {
             // A new ID in the same SDK: a new member, in the same place.
             if let from, let index = indexByID.removeValue(forKey: from) {
+                let started = members[index].started
                 members[index] = MemberRecord()
+                members[index].started = started
                 memberIDs[index] = to
                 lastErrors[index] = nil
                 indexByID[to] = index
@@ -110,6 +122,7 @@ public struct FleetStatistics: Sendable {
             return
         }
         guard let index = indexByID[event.id] ?? adopt(event) else { return }
+        if !members[index].started { startedCount += 1 }
         members[index].record(event)
         if case .fetchFailed(let error, _) = event.kind {
             if case .superseded = error { return }
@@ -140,7 +153,8 @@ public struct FleetStatistics: Sendable {
             p50LatencyMs: Percentile.nearestRank(0.50, of: latencies),
             p99LatencyMs: Percentile.nearestRank(0.99, of: latencies),
             inRefreshMargin: standing.inRefreshMargin,
-            states: standing.states)
+            states: standing.states,
+            started: min(startedCount, providers))
     }
 
     /// Where the members stand at `now`, without the windowed figures: what `summary` and a

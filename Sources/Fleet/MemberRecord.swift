@@ -19,8 +19,12 @@ struct MemberRecord: Sendable {
     var fetching = false
     /// Requests to the backend for this ID.
     var requests = 0
+    /// The SDK has made its first call (any event says so); kept when its ID changes, as the
+    /// ramp's count of started SDKs is of SDKs, not IDs.
+    var started = false
 
     mutating func record(_ event: ProviderEvent) {
+        started = true
         switch event.kind {
         case .fetchStarted:
             requests += 1

@@ -12,7 +12,10 @@ public protocol SDKGroup: Actor {
     /// Forces SDK `index` to fetch a new token; a failure is in the event stream.
     func forceRefresh(at index: Int) async
     nonisolated func setPaused(_ paused: Bool)
-    func run(interval: Double, callers: Int) async
+    /// The location-update loop, first calls spread by `ramp`, until cancelled.
+    func run(interval: Double, callers: Int, ramp: FleetRamp, clock: any FleetClock) async
+    /// How many SDKs have made their first call.
+    var started: Int { get }
     /// Member `index`'s ID and its provider's cached token, last failure and whether it is fetching.
     func member(at index: Int) async -> MemberSnapshot
     /// The index of the member whose current ID is `id`, if any.
@@ -31,7 +34,8 @@ extension SimulatedSDKs: SDKGroup {
         let token = await provider.cachedToken
         let failure = await provider.lastFailure
         let fetching = await provider.isFetching
-        return MemberSnapshot(id: id, token: token, lastError: failure?.description, fetching: fetching)
+        // The cache keeps the token's text only; the pane reads its claims on every frame.
+        return MemberSnapshot(id: id, token: token?.hydrated, lastError: failure?.description, fetching: fetching)
     }
 
     public func index(of id: String) -> Int? { (0..<count).first { self.id(at: $0) == id } }

@@ -35,11 +35,12 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         _ = try? await providers[index].fetchToken(for: Context(id: id))
     }
 
-    /// The SDKs whose provider holds no token valid at `now`, with the last failure if there was
-    /// one: what `watch` reports (and exits 1 for) when a run ends.
+    /// The SDKs started whose provider holds no token valid at `now`, with the last failure if
+    /// there was one: what `watch` reports (and exits 1 for) when a run ends. An SDK a ramp has not
+    /// started yet never asked, so it is not counted.
     public func withoutValidToken(at now: Date) async -> [(kind: ProviderKind, id: String, lastError: String?)] {
         var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
-        for (index, provider) in providers.enumerated() {
+        for (index, provider) in providers.enumerated() where index < started {
             let (_, token) = await provider.snapshot
             if let token, token.expiresAt > now { continue }
             missing.append((Context.kind, ids[index], await provider.lastFailure?.description))
@@ -62,19 +63,66 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     }
 
     /// Updates every `interval` seconds until cancelled, skipping ticks while paused. A large group
-    /// is spread over the interval in slices, as real devices are not synchronised.
-    public func run(interval: TimeInterval, callers: Int = 1) async {
+    /// is spread over the interval in slices, as real devices are not synchronised. With a `ramp`
+    /// that spreads, SDK `i` makes its first call `ramp.start(of: i)` after the start and the
+    /// updates cover only those started; without one every SDK starts at once (`started` says how many have).
+    public func run(interval: TimeInterval, callers: Int = 1, ramp: FleetRamp = FleetRamp(duration: 0),
+                    clock: any FleetClock = SystemFleetClock()) async {
+        guard ramp.spreads else {
+            started = ids.count
+            await updateLoop(interval: interval, callers: callers, clock: clock)
+            return
+        }
+        started = 0
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.rampUp(ramp, callers: callers, clock: clock) }
+            group.addTask { await self.updateLoop(interval: interval, callers: callers, clock: clock) }
+        }
+    }
+
+    /// How many SDKs have made their first call (or are making it): all of them once a ramp is over.
+    public private(set) var started = 0
+
+    /// First calls on the ramp's schedule, each batch on its own child task so a slow backend
+    /// does not hold the next SDKs back. Time spent paused moves the schedule on, so a pause
+    /// does not end in a burst of every SDK that fell due meanwhile.
+    private func rampUp(_ ramp: FleetRamp, callers: Int, clock: any FleetClock) async {
+        var begin = clock.now()
+        let count = ids.count
+        await withDiscardingTaskGroup { group in
+            while started < count, !Task.isCancelled {
+                let now = clock.now()
+                if isPaused {
+                    do { try await clock.sleep(until: now.addingTimeInterval(0.1)) } catch { return }
+                    begin = begin.addingTimeInterval(clock.now().timeIntervalSince(now))
+                    continue
+                }
+                let due = ramp.started(count: count, after: now.timeIntervalSince(begin))
+                if due > started {
+                    let range = started..<due
+                    started = due
+                    group.addTask { await self.update(range, callers: callers) }
+                }
+                guard started < count else { return }
+                // The next SDK's turn, but at most 100 wake-ups a second: 1,000 SDKs a second start in tens.
+                let next = begin.addingTimeInterval(ramp.start(of: started, count: count))
+                do { try await clock.sleep(until: max(next, now.addingTimeInterval(0.01))) } catch { return }
+            }
+        }
+    }
+
+    /// The location updates of the SDKs started so far, `slices` of them per `interval`.
+    private func updateLoop(interval: TimeInterval, callers: Int, clock: any FleetClock) async {
         let slices = max(1, min(10, ids.count / 100))
         let size = (ids.count + slices - 1) / slices
         while !Task.isCancelled {
             for slice in 0..<slices {
-                let start = Date()
+                let start = clock.now()
                 if !isPaused {
-                    let lower = slice * size, upper = min(ids.count, lower + size)
+                    let lower = slice * size, upper = min(started, lower + size)
                     if lower < upper { await update(lower..<upper, callers: callers) }
                 }
-                let wait = interval / Double(slices) - Date().timeIntervalSince(start)
-                if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                do { try await clock.sleep(until: start.addingTimeInterval(interval / Double(slices))) } catch { return }
                 if Task.isCancelled { return }
             }
         }

@@ -26,7 +26,8 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
     public private(set) var refreshMargin: TimeInterval
 
     private let transport: any TokenTransport
-    private let decoder: TokenResponseDecoder
+    /// Made per fetch from `endpoint`: a copy of the endpoint kept beside it was 100 bytes of every fleet member.
+    private nonisolated var decoder: TokenResponseDecoder { TokenResponseDecoder(endpoint: endpoint) }
     /// Judges each fetched token's signature before it is cached; nil records "not checked".
     private let verifier: (any SignatureVerifier)?
     private nonisolated let clock: any ProviderClock
@@ -60,7 +61,6 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         self.kind = Context.kind
         self.endpoint = endpoint
         self.transport = transport
-        self.decoder = TokenResponseDecoder(endpoint: endpoint)
         self.refreshMargin = max(0, refreshMargin)
         self.backoff = backoff
         self.clock = clock
@@ -293,10 +293,13 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             }
             failures = 0
             lastError = nil
+            // A fleet's tokens say the same things: one shared copy of the words for all of them.
+            token.findings = FindingsPool.shared.intern(token.findings)
             let fetched = token
             update { s in
                 s.inFlight = nil
-                s.cached = fetched
+                // The event carries the decoded claims to its readers; the cache keeps the text.
+                s.cached = fetched.cacheable
                 s.retryAt = nil
                 s.publish(.fetched(fetched, latency: now.timeIntervalSince(started)), id: current, now: now)
             }

@@ -4,13 +4,23 @@ import Foundation
 public struct DecodedJWT: Sendable, Equatable {
     public var header: JSONValue
     public var claims: JSONValue
-    public var signature: String
+    /// The signature as written (base64url): a slice of the token it came from, so a cached token
+    /// does not keep its last 342 characters twice.
+    public var signature: String {
+        get { String(signaturePart) }
+        set { signaturePart = Substring(newValue) }
+    }
+    private var signaturePart: Substring
 
     /// Public for replays, which rebuild a token's decoded parts from a recording (no signature).
     public init(header: JSONValue, claims: JSONValue, signature: String) {
+        self.init(header: header, claims: claims, signaturePart: Substring(signature))
+    }
+
+    init(header: JSONValue, claims: JSONValue, signaturePart: Substring) {
         self.header = header
         self.claims = claims
-        self.signature = signature
+        self.signaturePart = signaturePart
     }
 
     public var expiresAt: Date? { claims["exp"]?.numberValue.map { Date(timeIntervalSince1970: $0) } }
@@ -35,7 +45,7 @@ public enum JWTInspector {
         // would not survive any verifier. Padding is tolerated as in the other parts.
         let signature = parts[2].unicodeScalars.reversed().drop { $0 == "=" }
         guard signature.allSatisfy(isBase64URL) else { throw .notAJWT("signature is not base64url") }
-        return DecodedJWT(header: header, claims: claims, signature: String(parts[2]))
+        return DecodedJWT(header: header, claims: claims, signaturePart: parts[2])
     }
 
     /// Base64url without padding, as JWT parts and JWK members are written.

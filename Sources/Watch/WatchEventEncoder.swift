@@ -62,15 +62,21 @@ public struct WatchEventEncoder: Sendable {
     }
 
     /// The `--summary` line: per-provider counts of `kinds` (the solution that ran), each present
-    /// even with no events.
+    /// even with no events; `started` (SDKs that made their first call, of `sdks`) where given.
     public func summary(_ counters: [ProviderKind: ProviderCounters],
-                        kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds) -> String {
+                        kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds,
+                        started: [ProviderKind: (started: Int, sdks: Int)] = [:]) -> String {
         let providers = kinds.map { kind -> (String, JSONValue) in
             let c = counters[kind] ?? ProviderCounters()
-            return (kind.rawValue, .object([
+            var fields: [String: JSONValue] = [
                 "requests": .int(Int64(c.requests)), "hits": .int(Int64(c.hits)), "errors": .int(Int64(c.errors)),
                 "hit_ratio": c.hitRatio.map { .double(($0 * 10_000).rounded() / 10_000) } ?? .null,
-            ]))
+            ]
+            if let ramp = started[kind] {
+                fields["sdks"] = .int(Int64(ramp.sdks))
+                fields["started"] = .int(Int64(ramp.started))
+            }
+            return (kind.rawValue, .object(fields))
         }
         return Self.object([("event", .string("summary"))] + providers)
     }

@@ -4,16 +4,41 @@ import Foundation
 import HTTPTransport
 import TokenServer
 
-/// Peak memory of a 10,000-trip + 10,000-vehicle fleet fetching from the embedded server until every
-/// provider holds a token, then updating for a while; against the peak of the server alone.
+/// Memory of a fleet (10,000 + 10,000, then 50,000 + 50,000) fetching from the embedded server
+/// until every provider holds a token, then updating for a while; against the server alone,
+/// measured just before. First, where one provider's bytes go.
 enum FleetMemoryBenchmark {
-    static let perKind = 10_000
+    /// Issue 25's bound on what a provider keeps, its token included.
+    static let heldBound = 4096
 
     @Sendable static func run() async throws {
+        try await breakdown()
+        for perKind in [10_000, 50_000] { try await run(perKind: perKind) }
+    }
+
+    static func breakdown() async throws {
+        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3600))
+        let base = try await server.start().absoluteString
+        let transport = try HTTPClientTransport()
+        let endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
+        let id = "trip-00001"
+        let response = try await transport.get(TransportRequest(url: try endpoint.url(for: id)))
+        let rows = try HeldBytes.breakdown(response: response, endpoint: endpoint, id: id, transport: transport)
+        await server.stop()
+        await transport.shutdown()
+        MintBenchmark.printTable(rows)
+        BenchReport.say("")
+    }
+
+    static func run(perKind: Int) async throws {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 300))
         let base = try await server.start().absoluteString
+        // The peak of this run only, not of the one before it.
+        HeldBytes.releaseFreed()
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
         let baseline = residentKiB("VmHWM")
         let baselineNow = residentKiB("VmRSS")
+        let heldBefore = HeldBytes.now() ?? 0
         let transport = try HTTPClientTransport()
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 1 << 16)
@@ -25,12 +50,7 @@ enum FleetMemoryBenchmark {
             }
             return (fetched, failed)
         }
-        let trips = SimulatedSDKs<TripAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)
-        let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: perKind) },
-            endpoint: .sampleBackend(.driver, base: base), transport: transport, events: events, refreshMargin: 300)
+        let (trips, vehicles) = FleetMemoryBenchmark.fleet(perKind: perKind, base: base, transport: transport, events: events)
         let start = ContinuousClock.now
         // Cold start in slices of 1,000, as the update loop does, then three all-hit updates.
         for lower in stride(from: 0, to: perKind, by: 1000) {
@@ -50,20 +70,43 @@ enum FleetMemoryBenchmark {
         // Held while every provider has its token and nothing is in flight: what a provider costs
         // to keep, apart from the burst of a cold start.
         let steady = residentKiB("VmRSS")
+        let heldAfter = HeldBytes.now() ?? 0
+        let providers = 2 * perKind
+        let live = (heldAfter - heldBefore) / providers
+        let rss = (steady - baselineNow) * 1024 / providers
+        withExtendedLifetime((trips, vehicles)) {}
         await server.stop()
         await transport.shutdown()
         let warmSeconds = Double(warm.components.seconds) + Double(warm.components.attoseconds) / 1e18
+        let size = providers.formatted()
         MintBenchmark.printTable([
-            ("providers", "\(2 * perKind)"),
+            ("providers", size),
             ("tokens fetched / failed", "\(fetched) / \(failed)"),
             ("cold start: all tokens in", String(format: "%.1f s (%.0f fetches/s)", warmSeconds, Double(fetched) / warmSeconds)),
             ("baseline: peak RSS, server alone", "\(baseline / 1024) MiB"),
-            ("peak RSS with the fleet", "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / (2 * perKind)) bytes/provider)"),
-            ("RSS held after warm-up", "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \((steady - baselineNow) * 1024 / (2 * perKind)) bytes/provider)"),
+            ("peak RSS with the fleet", "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / providers) bytes/provider)"),
+            ("RSS held after warm-up", "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \(rss) bytes/provider)"),
+            ("live heap held after warm-up (malloc's count)", "+\((heldAfter - heldBefore) / 1_048_576) MiB, \(live) bytes/provider"),
+            ("within \(heldBound) bytes a provider held", rss <= heldBound ? "yes" : "NO"),
         ])
-        BenchReport.figure("fleet_cold_start_s", value: warmSeconds, unit: "s", baseline: nil)
-        BenchReport.figure("fleet_peak_bytes_per_provider", value: Double((peak - baseline) * 1024 / (2 * perKind)), unit: "B", baseline: nil)
-        BenchReport.figure("fleet_held_bytes_per_provider", value: Double((steady - baselineNow) * 1024 / (2 * perKind)), unit: "B", baseline: nil)
+        let suffix = perKind == 10_000 ? "" : "_\(providers / 1000)k"
+        BenchReport.figure("fleet_cold_start_s" + suffix, value: warmSeconds, unit: "s", baseline: nil)
+        BenchReport.figure("fleet_peak_bytes_per_provider" + suffix, value: Double((peak - baseline) * 1024 / providers), unit: "B", baseline: nil)
+        BenchReport.figure("fleet_held_bytes_per_provider" + suffix, value: Double(rss), unit: "B", baseline: Double(heldBound))
+        BenchReport.figure("fleet_live_bytes_per_provider" + suffix, value: Double(live), unit: "B", baseline: Double(heldBound))
+        BenchReport.say("")
+    }
+
+    /// `perKind` trips and as many vehicles against the embedded server at `base`, as a session makes them.
+    static func fleet(perKind: Int, base: String, transport: any TokenTransport, events: EventBroadcaster)
+        -> (SimulatedSDKs<TripAuthorizationContext>, SimulatedSDKs<VehicleAuthorizationContext>) {
+        let trips = SimulatedSDKs<TripAuthorizationContext>(
+            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
+            endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)
+        let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
+            ids: (0..<perKind).map { IDSequence.fleetID(prefix: "vehicle", index: $0, count: perKind) },
+            endpoint: .sampleBackend(.driver, base: base), transport: transport, events: events, refreshMargin: 300)
+        return (trips, vehicles)
     }
 
     /// A field of /proc/self/status in KiB: VmHWM (peak resident) or VmRSS (resident now).

@@ -15,15 +15,6 @@ enum RenderBenchmark {
         // Figures against the floor of any renderer on this machine, in this run.
         let now = Date()
         let single = state(now: now, trips: 1, vehicles: 1)
-        var fleet = state(now: now, trips: 10_000, vehicles: 10_000)
-        var stats = [ProviderKind.consumer: FleetStatistics(), .driver: FleetStatistics()]
-        for kind in ProviderKind.Solution.onDemand.kinds {
-            for i in 0..<10_000 {
-                let id = IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: i, count: 10_000)
-                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
-                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.004)))
-            }
-        }
         let floor = time { () -> Canvas in
             var canvas = Canvas(width: 160, height: 48)
             let line = String(repeating: "x", count: 160)
@@ -51,30 +42,69 @@ enum RenderBenchmark {
             unchanged.forEachChangedRun(since: unchangedCopy) { _, _, _ in runs += 1 }
             return unchanged
         }
+        let small = fleet(perKind: 10_000, now: now)
+        let large = fleet(perKind: 50_000, now: now)
+        MintBenchmark.printTable([
+            ("baseline: fill a 160x48 Canvas", us(floor)),
+            ("two-pane 160x48 frame: render + diff", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"),
+            ("unchanged frame: diff, nothing to draw", us(unchangedTime)),
+            ("fleet frame, 20,000 providers (statistics, render)", "\(us(small.frame))  (\(String(format: "%.1f", small.frame / floor))x baseline)"),
+            ("fleet tables, 20,000 members (once a second)", us(small.tables)),
+            ("a key in that fleet: reduce, render, diff", us(small.key)),
+            ("fleet frame, 100,000 providers (statistics, render)", "\(us(large.frame))  (\(String(format: "%.1f", large.frame / floor))x baseline, \(String(format: "%.1f", large.frame / small.frame))x 20,000's; bound 1 ms)"),
+            ("fleet tables, 100,000 members (once a second)", us(large.tables)),
+            ("a key in that fleet: reduce, render, diff", "\(us(large.key))  (\(String(format: "%.1f", large.key / floor))x baseline; within one frame: \(large.key <= large.frame ? "yes" : "NO"))"),
+        ])
+        BenchReport.figure("render_frame_us", value: singleTime * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("unchanged_frame_us", value: unchangedTime * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_frame_us", value: small.frame * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_tables_us", value: small.tables * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_frame_100k_us", value: large.frame * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_tables_100k_us", value: large.tables * 1e6, unit: "us", baseline: floor * 1e6)
+        BenchReport.figure("fleet_key_100k_us", value: large.key * 1e6, unit: "us", baseline: floor * 1e6)
+        if runs == -1 { print("") }
+    }
+
+    /// A fleet of `perKind` trips and as many vehicles, each fetched once: the frame as the
+    /// summaries arrive (the statistics made and the frame rendered), the once-a-second tables,
+    /// and a key (the table's selection moving) from reducer to the runs the terminal draws.
+    static func fleet(perKind: Int, now: Date) -> (frame: Double, tables: Double, key: Double) {
+        var fleet = state(now: now, trips: perKind, vehicles: perKind)
+        var stats = [ProviderKind.consumer: FleetStatistics(capacity: perKind), .driver: FleetStatistics(capacity: perKind)]
+        for kind in ProviderKind.Solution.onDemand.kinds {
+            for i in 0..<perKind {
+                let id = IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: i, count: perKind)
+                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
+                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.004)))
+            }
+        }
         // The member tables, made once a second off the UI thread: sorted and cut to 500 rows a kind.
         var tables: [ProviderKind: FleetTable] = [:]
+        var previous = Canvas(width: 160, height: 48)
         let tableTime = time { () -> Canvas in
             tables = stats.reduce(into: [ProviderKind: FleetTable]()) { $0[$1.key] = $1.value.table(now: now) }
             return previous
         }
         _ = Reducer.reduce(&fleet, .fleetTables(tables))
-        let fleetTime = time { () -> Canvas in
-            let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: 10_000) }
+        let frameTime = time { () -> Canvas in
+            let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: perKind) }
             _ = Reducer.reduce(&fleet, .fleet(summaries))
             return Renderer.render(fleet, width: 160, height: 48)
         }
-        MintBenchmark.printTable([
-            ("baseline: fill a 160x48 Canvas", us(floor)),
-            ("two-pane 160x48 frame: render + diff", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"),
-            ("unchanged frame: diff, nothing to draw", us(unchangedTime)),
-            ("fleet frame, 20,000 providers", "\(us(fleetTime))  (\(String(format: "%.1f", fleetTime / floor))x baseline)"),
-            ("fleet tables, 20,000 members (once a second)", us(tableTime)),
-        ])
-        BenchReport.figure("render_frame_us", value: singleTime * 1e6, unit: "us", baseline: floor * 1e6)
-        BenchReport.figure("unchanged_frame_us", value: unchangedTime * 1e6, unit: "us", baseline: floor * 1e6)
-        BenchReport.figure("fleet_frame_us", value: fleetTime * 1e6, unit: "us", baseline: floor * 1e6)
-        BenchReport.figure("fleet_tables_us", value: tableTime * 1e6, unit: "us", baseline: floor * 1e6)
+        previous = Renderer.render(fleet, width: 160, height: 48)
+        var runs = 0
+        var down = true
+        let keyTime = time { () -> Canvas in
+            // Down and up in turn, so every frame differs from the one before.
+            _ = Reducer.reduce(&fleet, .key(down ? .down : .up))
+            down.toggle()
+            let canvas = Renderer.render(fleet, width: 160, height: 48)
+            canvas.forEachChangedRun(since: previous) { _, _, _ in runs += 1 }
+            previous = canvas
+            return canvas
+        }
         if runs == -1 { print("") }
+        return (frameTime, tableTime, keyTime)
     }
 
     static func us(_ seconds: Double) -> String { String(format: "%.0f µs", seconds * 1e6) }

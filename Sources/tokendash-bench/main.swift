@@ -10,7 +10,10 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fleet": FleetMemoryBenchmark.run,
     "transport": TransportBenchmark.run,
     "metrics": MetricsBenchmark.run,
+    "ramp": FleetRampBenchmark.run,
 ]
+// Run only when named: minutes long.
+let onRequest: Set<String> = ["ramp"]
 
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {
@@ -30,7 +33,7 @@ if let unknown = requested.first(where: { !names.contains($0) }) {
 #if DEBUG
 FileHandle.standardError.write(Data("tokendash-bench: debug build; numbers mean little (use swift run -c release)\n".utf8))
 #endif
-for (name, run) in sections where requested.isEmpty || requested.contains(name) {
+for (name, run) in sections where requested.isEmpty ? !onRequest.contains(name) : requested.contains(name) {
     BenchReport.say("== \(name)")
     do { try await run() } catch {
         FileHandle.standardError.write(Data("tokendash-bench: \(name) failed: \(error)\n".utf8))

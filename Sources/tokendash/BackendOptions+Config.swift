@@ -42,6 +42,7 @@ extension BackendOptions {
             field(.refreshMargin, \.givenRefreshMargin, effective: \.refreshMargin), field(.timeout, \.givenTimeout, effective: \.timeout),
             field(.lifetime, \.givenLifetime, effective: \.lifetime),
             field(.updateInterval, \.givenUpdateInterval, effective: \.updateInterval),
+            field(.ramp, \.givenRamp),
         ]
     }
 

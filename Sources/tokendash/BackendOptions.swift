@@ -91,6 +91,19 @@ struct BackendOptions: ParsableArguments {
     var givenVehicles: Int?
     var vehicles: Int { givenVehicles ?? 1 }
 
+    @Option(name: .customLong("ramp"), parsing: .unconditional, help: "Seconds over which the simulated SDKs make their first calls, spread evenly; 0 starts them all at once (a deliberate storm). (default: at most 1000 new SDKs a second)")
+    var givenRamp: Double?
+    /// The ramp in effect: the flag's, else 1,000 new SDKs a second over the SDKs this instance runs.
+    var ramp: FleetRamp { givenRamp.map(FleetRamp.init(duration:)) ?? .atDefaultRate(total: runningSDKs) }
+
+    /// The SDKs this instance runs: its shard's slice of each side `--only` leaves.
+    var runningSDKs: Int {
+        roles.reduce(0) { sum, role in
+            let count = role == .consumer ? trips : vehicles
+            return sum + (count == 1 ? 1 : sharding.shard.range(of: count).count)
+        }
+    }
+
     @Option(help: "Run and show one side only: consumer or driver (then one backend URL is enough).")
     var only: ProviderKind.Role?
 
@@ -133,6 +146,9 @@ struct BackendOptions: ParsableArguments {
         guard refreshMargin >= 0, refreshMargin <= longest else { throw ValidationError("--refresh-margin must be 0 to \(days) of seconds") }
         guard timeout > 0, timeout <= longest else { throw ValidationError("--timeout must be more than 0 seconds and at most \(days)") }
         guard updateInterval >= 0.05, updateInterval <= longest else { throw ValidationError("--update-interval must be 0.05 seconds to \(days)") }
+        if let givenRamp, !(0...FleetRamp.longest).contains(givenRamp) {
+            throw ValidationError("--ramp must be between 0 and \(Int(FleetRamp.longest)) seconds")
+        }
         guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
         guard (1...100_000).contains(trips), (1...100_000).contains(vehicles) else {
             throw ValidationError("--trips and --vehicles must be between 1 and 100000")

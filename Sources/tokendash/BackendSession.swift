@@ -76,14 +76,26 @@ struct BackendSession: Sendable {
     /// The group on `role`'s side.
     func group(_ role: ProviderKind.Role) -> any SDKGroup { role == .consumer ? consumers : drivers }
 
-    /// Runs both groups' location-update loops until the returned task is cancelled.
-    func runUpdateLoops(interval: TimeInterval, callers: Int) -> Task<Void, Never> {
+    /// Runs both groups' location-update loops until the returned task is cancelled, each side's
+    /// first calls spread over the same `ramp`.
+    func runUpdateLoops(interval: TimeInterval, callers: Int, ramp: FleetRamp) -> Task<Void, Never> {
         let (consumers, drivers, roles) = (self.consumers, self.drivers, self.roles)
+        let clock = SystemFleetClock()
         return Task {
-            async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers) : ()
-            async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers) : ()
+            async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
+            async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
             _ = await (a, b)
         }
+    }
+
+    /// SDKs that made their first call, and all the SDKs that run (the sides `--only` leaves).
+    func startedSDKs() async -> (started: Int, total: Int) {
+        var started = 0, total = 0
+        for role in roles {
+            started += await group(role).started
+            total += await group(role).count
+        }
+        return (started, total)
     }
 
     /// One line for a header: where tokens come from, and through which proxy.

@@ -143,7 +143,7 @@ struct DashboardCommand: AsyncParsableCommand {
         let tail = EventTail()
         source.tail = tail
         let events = Task { [source] in await source.run(into: inbox) }
-        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1)
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
         let terminated = Mutex(false)
         let debugCrash = self.debugCrash
         let signalTask = Task {

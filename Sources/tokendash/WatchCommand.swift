@@ -99,7 +99,9 @@ struct WatchCommand: AsyncParsableCommand {
             }
             return counters
         }
-        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers)
+        let ramp = backend.ramp
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
+        let rampReport = Task { await Self.reportRamp(ramp, session: session) }
         if let duration {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { try? await Task.sleep(for: .seconds(duration)) }
@@ -111,7 +113,17 @@ struct WatchCommand: AsyncParsableCommand {
             _ = await signals.next()
         }
         loops.cancel()
+        rampReport.cancel()
         await loops.value
+        var started: [ProviderKind: (started: Int, sdks: Int)] = [:]
+        for role in session.roles {
+            let group = session.group(role)
+            started[group.kind] = (await group.started, await group.count)
+        }
+        let (begun, total) = started.values.reduce((0, 0)) { ($0.0 + $1.started, $0.1 + $1.sdks) }
+        if begun < total {
+            FileHandle.standardError.write(Data("tokendash watch: ramp: \(total - begun) of \(total) SDKs had not made their first call when the run ended (--ramp \(String(format: "%g", backend.ramp.duration)) s); they are not judged\n".utf8))
+        }
         // Judged before the server stops: a health check asks whether every SDK holds a token now.
         let now = Date()
         var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
@@ -120,13 +132,39 @@ struct WatchCommand: AsyncParsableCommand {
         await exporter?.stop()
         let counters = await printer.value
         if let failure = recorder?.close() { FileHandle.standardError.write(Data("tokendash watch: \(failure)\n".utf8)) }
-        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) })) + "\n").utf8)) }
+        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) }, started: started)) + "\n").utf8)) }
         guard missing.isEmpty else {
             let first = missing[0]
             let cause = first.lastError.map { ": \($0)" } ?? ""
             let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
             FileHandle.standardError.write(Data("tokendash watch: \(first.kind.idNoun) \(first.id) ended without a valid token\(cause)\(more)\n".utf8))
             throw ExitCode(1)
+        }
+    }
+
+    /// While a ramp spreads the first calls: what it will do, how many SDKs have started every
+    /// 10 s, and when all have (on stderr, as the other diagnostics).
+    static func reportRamp(_ ramp: FleetRamp, session: BackendSession) async {
+        let (_, total) = await session.startedSDKs()
+        guard ramp.spreads, total > 1 else { return }
+        func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
+        say(String(format: "ramp: %d SDKs make their first calls over %.1f s (%.0f a second)", total, ramp.duration,
+                   Double(total) / ramp.duration))
+        let begin = ContinuousClock.now
+        var said = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let (started, _) = await session.startedSDKs()
+            let elapsed = ContinuousClock.now - begin
+            if started >= total {
+                say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
+                return
+            }
+            let tens = Int(elapsed.components.seconds) / 10
+            if tens > said {
+                said = tens
+                say("ramp: started \(started)/\(total) SDKs")
+            }
         }
     }
 }

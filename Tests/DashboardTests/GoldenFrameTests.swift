@@ -88,6 +88,17 @@ import Testing
     @Test(arguments: [(160, 48), (80, 24)])
     func aFleet(_ width: Int, _ height: Int) throws { try check("fleet", Self.fleet(), width, height) }
 
+    /// A fleet whose `--ramp` has started 12,000 of its 20,000 SDKs: a line under the rows says so.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aFleetRampingUp(_ width: Int, _ height: Int) throws {
+        var state = Self.fleet()
+        var consumers = ProviderCountersFixture.summary(providers: 10_000), drivers = consumers
+        consumers.started = 6_001
+        drivers.started = 5_999
+        Fixtures.apply(&state, .fleet([.consumer: consumers, .driver: drivers]))
+        try check("fleet-ramping", state, width, height)
+    }
+
     /// The member table with members in every state, trouble first.
     @Test(arguments: [(160, 48), (80, 24)])
     func theFleetTable(_ width: Int, _ height: Int) throws { try check("fleet-table", FleetFixtures.state(), width, height) }

@@ -1,0 +1,211 @@
+import Fleet
+import FleetAuth
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import Watch
+
+/// A fleet clock that moves only when the test says: sleepers wake when it passes their deadline,
+/// so a ten-second ramp of a thousand SDKs runs in no wall time.
+final class SteppedFleetClock: FleetClock {
+    private struct Sleeper {
+        let deadline: Date
+        let wake: CheckedContinuation<Void, any Error>
+    }
+    private struct State {
+        var sleepers: [Int: Sleeper] = [:]
+        var nextID = 0
+    }
+    let manual: ManualClock
+    // Guards the sleepers; added by the loops' tasks, woken by the test.
+    private let state = Mutex(State())
+
+    init(_ manual: ManualClock) { self.manual = manual }
+
+    func now() -> Date { manual.now() }
+
+    func sleep(until deadline: Date) async throws {
+        if deadline <= manual.now() { return try Task.checkCancellation() }
+        let id = state.withLock { s in defer { s.nextID += 1 }; return s.nextID }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (wake: CheckedContinuation<Void, any Error>) in
+                // Judged under the lock `advance` scans with: time that moved on since the check
+                // above is seen here, or this sleeper is in the list that `advance` scans.
+                enum Outcome { case asleep, due, cancelled }
+                let outcome = state.withLock { s -> Outcome in
+                    if Task.isCancelled { return .cancelled }
+                    if deadline <= manual.now() { return .due }
+                    s.sleepers[id] = Sleeper(deadline: deadline, wake: wake)
+                    return .asleep
+                }
+                switch outcome {
+                case .asleep: break
+                case .due: wake.resume()
+                case .cancelled: wake.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time on and wakes every sleeper whose deadline it reached.
+    func advance(by seconds: TimeInterval) {
+        let due = state.withLock { s -> [Sleeper] in
+            manual.advance(by: seconds)
+            let now = manual.now()
+            let due = s.sleepers.filter { $0.value.deadline <= now }
+            for key in due.keys { s.sleepers.removeValue(forKey: key) }
+            return Array(due.values)
+        }
+        for sleeper in due { sleeper.wake.resume() }
+    }
+
+    /// Sleepers waiting now: a loop that went back to sleep has done what was due.
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
+}
+
+/// Waits (yielding, never sleeping) until `condition` holds; fails after 20 s of wall time.
+func eventually(_ what: String, _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { throw Expectation(what) }
+        // Polling, not timing: a millisecond lets the tasks it waits for run on a busy machine.
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+struct Expectation: Error, CustomStringConvertible {
+    let description: String
+    init(_ what: String) { description = "never happened: \(what)" }
+}
+
+@Suite struct FleetRampTests {
+    /// `count` SDKs of `Context`'s kind numbered as a fleet, on a backend minting tokens by `clock`.
+    func group<Context: AuthorizationContext>(_: Context.Type, _ count: Int, clock: ManualClock)
+        -> (SimulatedSDKs<Context>, FakeTransport) {
+        let kind = Context.kind
+        let transport = mintingTransport(kind: kind, clock: clock)
+        let sdks = SimulatedSDKs<Context>(
+            ids: (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) },
+            endpoint: .sampleBackend(kind, base: "http://backend.test"), transport: transport,
+            events: EventBroadcaster(), refreshMargin: 300, clock: clock)
+        return (sdks, transport)
+    }
+
+    @Test func spreadsFirstCallsEvenlyOverTheDuration() {
+        let ramp = FleetRamp(duration: 10)
+        #expect(ramp.started(count: 1000, after: 0) == 1, "the first SDK at once")
+        #expect(ramp.started(count: 1000, after: 1) == 101)
+        #expect(ramp.started(count: 1000, after: 5) == 501)
+        #expect(ramp.started(count: 1000, after: 9.999) == 1000)
+        #expect(ramp.started(count: 1000, after: 60) == 1000)
+        #expect(ramp.started(count: 1000, after: -1) == 0)
+        #expect(ramp.start(of: 500, count: 1000) == 5)
+        #expect(FleetRamp(duration: 0).started(count: 1000, after: 0) == 1000, "--ramp 0: the stampede")
+        #expect(FleetRamp(duration: -3).duration == 0)
+    }
+
+    @Test func theDefaultIsAThousandNewSDKsASecond() {
+        #expect(FleetRamp.atDefaultRate(total: 100_000).duration == 100)
+        #expect(FleetRamp.atDefaultRate(total: 2).duration == 0.002)
+    }
+
+    /// 1,000 trips over 10 s: the backend sees 101 first calls after 1 s, 501 after 5 s, all after
+    /// 10 s, and none early; updates in between reach only the SDKs already started.
+    @Test func aRampedGroupAsksTheBackendOnSchedule() async throws {
+        let manual = ManualClock()
+        let clock = SteppedFleetClock(manual)
+        let (sdks, transport) = group(TripAuthorizationContext.self, 1000, clock: manual)
+        // Updates every 2 s in 10 slices: members already started are asked again, from the cache.
+        let loop = Task { await sdks.run(interval: 2, ramp: FleetRamp(duration: 10), clock: clock) }
+        func settle(_ started: Int) async throws {
+            try await eventually("\(started) started") { await sdks.started == started }
+            try await eventually("\(started) first calls") { transport.count == started }
+            // The loops back asleep (the ramp's ends once all have started): nothing more is due now.
+            let loops = started == 1000 ? 1 : 2
+            try await eventually("the loops asleep") { clock.sleeping == loops }
+            #expect(transport.count == started, "no SDK asks before its turn")
+        }
+        // Whole seconds: the clock's instants stay exact, so the counts are the schedule's to the SDK.
+        try await settle(1)
+        clock.advance(by: 1)
+        try await settle(101)
+        clock.advance(by: 4)
+        try await settle(501)
+        let urls = Set(transport.urls.map(\.lastPathComponent))
+        #expect(urls == Set((0..<501).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) }), "the first 501, in order")
+        clock.advance(by: 5)
+        try await settle(1000)
+        loop.cancel()
+        await loop.value
+    }
+
+    /// Paused at 3 s for 20 s: no SDK starts meanwhile, and the ramp goes on from 301, not with a
+    /// burst of everything that fell due.
+    @Test func aPauseHoldsTheRamp() async throws {
+        let manual = ManualClock()
+        let clock = SteppedFleetClock(manual)
+        let (sdks, transport) = group(VehicleAuthorizationContext.self, 1000, clock: manual)
+        let loop = Task { await sdks.run(interval: 3600, ramp: FleetRamp(duration: 10), clock: clock) }
+        try await eventually("the first call") { transport.count == 1 }
+        try await eventually("the loops asleep") { clock.sleeping == 2 }
+        clock.advance(by: 3)
+        try await eventually("301 started") { await sdks.started == 301 }
+        sdks.setPaused(true)
+        try await eventually("the loops asleep") { clock.sleeping == 2 }
+        for _ in 0..<200 {
+            clock.advance(by: 0.1)
+            try await eventually("the ramp asleep") { clock.sleeping == 2 }
+        }
+        #expect(await sdks.started == 301)
+        sdks.setPaused(false)
+        clock.advance(by: 0.1)
+        try await eventually("the ramp asleep") { clock.sleeping == 2 }
+        let after = await sdks.started
+        #expect(after > 301 && after <= 321, "about 0.1-0.2 s of the ramp after the pause, not 20 s of it: \(after)")
+        loop.cancel()
+        await loop.value
+    }
+
+    @Test func withoutARampEverySDKHasStarted() async throws {
+        let manual = ManualClock()
+        let clock = SteppedFleetClock(manual)
+        let (sdks, transport) = group(TripAuthorizationContext.self, 200, clock: manual)
+        let loop = Task { await sdks.run(interval: 1, ramp: FleetRamp(duration: 0), clock: clock) }
+        try await eventually("all started") { await sdks.started == 200 }
+        // Two slices of 100, half a second apart, as before ramps existed.
+        try await eventually("the first slice") { transport.count == 100 && clock.sleeping == 1 }
+        clock.advance(by: 0.5)
+        try await eventually("the second slice") { transport.count == 200 }
+        loop.cancel()
+        await loop.value
+    }
+
+    /// The fleet rows' count: members that made a call, kept when an SDK's ID changes.
+    @Test func statisticsCountTheSDKsStarted() {
+        let t0 = TestTime.t0
+        var stats = FleetStatistics(ids: (1...10).map { "trip-\($0)" })
+        for i in 1...3 {
+            stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
+        }
+        stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .cacheHit(expiresAt: t0)))
+        stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-x", kind: .idChanged(from: "trip-2", to: "trip-x")))
+        let summary = stats.summary(now: t0, providers: 10)
+        #expect(summary.started == 3)
+        #expect(summary.isStarting)
+        for i in 4...10 {
+            stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
+        }
+        #expect(stats.summary(now: t0, providers: 10).started == 10)
+        #expect(!stats.summary(now: t0, providers: 10).isStarting)
+    }
+
+    @Test func theWatchSummarySaysHowManyStarted() {
+        let line = WatchEventEncoder(reveal: false).summary([:], kinds: [.consumer, .driver],
+                                                           started: [.consumer: (12_000, 50_000), .driver: (11_999, 50_000)])
+        #expect(line.contains(#""started":12000"#) && line.contains(#""sdks":50000"#) && line.contains(#""started":11999"#))
+        #expect(!WatchEventEncoder(reveal: false).summary([:]).contains("started"), "only when the groups were asked")
+    }
+}
