@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds swift-argument-parser's manual generator (Tools/generate-manual, the tool its generate-manual
+# plugin runs) from the checkout this package resolved, in its own scratch folder, and prints its path.
+# The plugin itself would first build every product of this package in release without
+# --static-swift-stdlib (tokendash-bench included) and relink tokendash; the tool alone takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d .build/checkouts/swift-argument-parser ] || swift package resolve >&2
+scratch=.build-release/argument-parser
+swift build -c release --package-path .build/checkouts/swift-argument-parser --scratch-path "$scratch" \
+  --product generate-manual >&2
+echo "$scratch/release/generate-manual"
