@@ -14,7 +14,7 @@ public enum Setting: String, CaseIterable, Sendable {
     public enum Kind: Sendable {
         case text, url, file, keySet, headers
         case choice([String])
-        /// Seconds: at least `minimum` (more than it when `exclusive`).
+        /// Seconds: at least `minimum` (more than it when `exclusive`), at most 30 days (`InputBounds`).
         case seconds(minimum: Double, exclusive: Bool)
         case count(ClosedRange<Int>)
     }
