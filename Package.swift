@@ -108,7 +108,7 @@ let package = Package(
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"])]
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
         // The thin ncurses backend: draws a Canvas, reads keys.
         .target(name: "Terminal", dependencies: ["CNcurses", "UICore"]),

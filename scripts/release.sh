@@ -35,8 +35,11 @@ EOF
 # --- the binary ----------------------------------------------------------------------------------
 # ncurses stays a shared library from the system (see the README's "Install"): Debian's security
 # updates reach it, and its terminfo paths are the system's own.
-swift build -c release --static-swift-stdlib --product tokendash
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/tokendash"
+# --disable-local-rpath: no $ORIGIN search path in an installed binary. (Foundation's link line also
+# names libz, which dpkg-shlibdeps calls a useless dependency; -Xlinker --as-needed did not drop it.)
+build=(swift build -c release --static-swift-stdlib --disable-local-rpath)
+"${build[@]}" --product tokendash
+bin="$("${build[@]}" --show-bin-path)/tokendash"
 cp -p "$work/BuildStamp.swift.orig" "$stamp"; trap - EXIT
 
 # Nothing of the toolchain may be needed at run time.
@@ -54,6 +57,8 @@ version=$(awk '{print $2}' <<<"$printed")
 
 # --- completions and the man page, from swift-argument-parser ------------------------------------
 for shell in bash zsh fish; do "$stage/tokendash" --generate-completion-script "$shell" > "$stage/completion.$shell"; done
+# bash sources a completion file, never runs it (lintian: bash-completion-with-hashbang).
+sed -i '1{/^#!/d}' "$stage/completion.bash"
 # The manual generator (Tools/generate-manual of swift-argument-parser, what its generate-manual plugin
 # runs after building every product) reads `tokendash --experimental-dump-help`: one page, each
 # subcommand an entry of DESCRIPTION with its own options.
@@ -92,8 +97,16 @@ doc="$root/usr/share/doc/tokendash"; install -d -m 0755 "$doc"
   echo "The binary links in the Swift runtime, Foundation and these Swift packages, under"
   echo "their licences, reproduced below."
   echo
-  bash scripts/third-party-licenses.sh
+  bash scripts/third-party-licenses.sh --debian
 } > "$doc/copyright"
+# The two tags lintian leaves, each with its reason; it reports them as overridden, not as errors.
+install -D -m 0644 /dev/stdin "$root/usr/share/lintian/overrides/tokendash" <<'EOF'
+# swift-nio-extras compiles its own copy of zlib (CNIOExtrasZlib, symbols renamed) into
+# AsyncHTTPClient's gzip support; the package offers no way to use the system's zlib.
+tokendash: embedded-library zlib [usr/bin/tokendash]
+# Yams compiles its own copy of libyaml (CYaml); it has no option to link the system's libyaml.
+tokendash: embedded-library libyaml [usr/bin/tokendash]
+EOF
 gzip -9n < README.md > "$doc/README.md.gz"
 maintainer=${TOKENDASH_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "tokendash maintainers <root@localhost>")}
 {

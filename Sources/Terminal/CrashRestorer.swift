@@ -32,7 +32,7 @@ enum CrashRestorer {
         crashState = CrashState(terminal: terminal, reset: UnsafeBufferPointer(reset), previous: previous)
         for number in signals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
+            let handler: @convention(c) (Int32) -> Void = { number in
                 guard let state = crashState else { return }
                 _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, state.terminal)
                 _ = write(STDOUT_FILENO, state.reset.baseAddress, state.reset.count)
@@ -41,6 +41,12 @@ enum CrashRestorer {
                 _ = sigaction(number, state.previous + Int(number), nil)
                 _ = raise(number)
             }
+            // The handler's field is named differently by glibc and by Darwin's libc.
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handler
+            #else
+            action.__sigaction_handler.sa_handler = handler
+            #endif
             sigemptyset(&action.sa_mask)
             // Once only: a second fault inside the handler must not loop.
             action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND))

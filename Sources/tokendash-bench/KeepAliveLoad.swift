@@ -90,15 +90,19 @@ final class KeepAliveLoad: Sendable {
                 succeeded.add(1, ordering: .relaxed)
             } else {
                 failed.add(1, ordering: .relaxed)
-                Glibc.close(fd)
+                Foundation.close(fd)
                 fd = -1
             }
         }
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { Foundation.close(fd) }
     }
 
     private func connect() -> Int32 {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard fd >= 0 else { return -1 }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -111,10 +115,10 @@ final class KeepAliveLoad: Sendable {
         inet_pton(AF_INET, host, &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { Glibc.close(fd); return -1 }
+        guard connected == 0 else { Foundation.close(fd); return -1 }
         return fd
     }
 
@@ -122,7 +126,13 @@ final class KeepAliveLoad: Sendable {
     /// on a connection that stays open.
     private func exchange(_ fd: Int32, request: String, buffer: inout [UInt8]) -> Bool {
         var request = request
-        let sent = request.withUTF8 { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        // Darwin has no MSG_NOSIGNAL; there a closed server would raise SIGPIPE (SO_NOSIGPIPE not set yet).
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        let sent = request.withUTF8 { send(fd, $0.baseAddress, $0.count, flags) }
         guard sent == request.utf8.count else { return false }
         var filled = 0
         var headerEnd: Int?

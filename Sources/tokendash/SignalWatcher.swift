@@ -29,10 +29,16 @@ final class SignalWatcher: Sendable {
         let readEnd = fds[0]
         for number in signals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
+            let handler: @convention(c) (Int32) -> Void = { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipeWriteEnd, &byte, 1)
             }
+            // The handler's field is named differently by glibc and by Darwin's libc.
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handler
+            #else
+            action.__sigaction_handler.sa_handler = handler
+            #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)

@@ -10,6 +10,10 @@ struct TokenDash: AsyncParsableCommand {
         defaultSubcommand: DashboardCommand.self
     )
 
-    /// What `--version` prints, and what recordings will name.
-    static let version = "tokendash 0.3.0"
+    /// The release number; `scripts/release.sh` names the tarball and the .deb after it.
+    static let number = "0.3.0"
+
+    /// What `--version` prints, and what recordings and snapshots name: the release number and
+    /// the commit built from (`BuildStamp`), so a bug report says exactly which build it was.
+    static let version = "tokendash \(number) (\(BuildStamp.commit.map { "commit \($0)" } ?? "dev build"))"
 }

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A long-running program for an end-to-end test (a `tokendash watch`, a Prometheus): started
@@ -70,7 +73,7 @@ final class BackgroundProcess: Sendable {
 
     /// A loopback port free a moment ago (bound to 0 and released), for a program that needs it given.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, SocketConstants.stream, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -18,7 +18,7 @@ import Testing
         let recording = try String(contentsOfFile: path, encoding: .utf8)
         let header = try #require(recording.split(separator: "\n").first)
         #expect(header.contains("\"format\":\"tokendash-recording\"") && header.contains("\"version\":1"))
-        #expect(header.contains("\"tokendash\":\"tokendash 0.3.0\""))
+        #expect(header.contains("\"tokendash\":\"tokendash 0.3.0 (dev build)\""))
         #expect(header.contains("X-Api-Key:‹hidden›") && !recording.contains("topsecret"))
         // --reveal printed whole tokens; the recording holds none of them.
         let wholeTokens = printed.compactMap { line -> String? in

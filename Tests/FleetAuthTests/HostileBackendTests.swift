@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The hardening matrix through the provider: a bad answer is reported, nothing from it is cached,

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A TCP listener on 127.0.0.1 that hands each connection, after its request head, to a closure
@@ -28,7 +31,7 @@ final class RawSocketServer: Sendable {
     }
 
     init(_ handler: @escaping @Sendable (_ connection: Int32) -> Ending) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, SocketConstants.stream, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -56,8 +59,8 @@ final class RawSocketServer: Sendable {
                     case .hold: return
                     case .close: break
                     case .reset:
-                        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+                        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
                     }
                     connections.withLock { open in
                         open.removeAll { $0 == connection }
@@ -86,7 +89,7 @@ final class RawSocketServer: Sendable {
             var offset = 0
             while offset < buffer.count {
                 guard let base = buffer.baseAddress else { return false }
-                let n = Glibc.send(connection, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let n = Foundation.send(connection, base + offset, buffer.count - offset, SocketConstants.noSignal)
                 if n <= 0 { return false }
                 offset += n
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -16,7 +17,7 @@ import Testing
 
         /// A socket connected to 127.0.0.1:`port`; closed again if it cannot connect.
         private static func connected(to port: UInt16) throws -> Int32 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, SocketConstants.stream, 0)
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
@@ -34,7 +35,7 @@ import Testing
 
         func send(_ text: String) {
             var text = text
-            _ = text.withUTF8 { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = text.withUTF8 { Foundation.send(fd, $0.baseAddress, $0.count, SocketConstants.noSignal) }
         }
 
         /// Everything the server sends until `done` says it is enough, or the connection closes or times out.
