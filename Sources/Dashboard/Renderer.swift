@@ -135,13 +135,23 @@ public enum Renderer {
         // position always shows.
         if " tokendash │ 12345678 │ ".count + rest.joined(separator: " │ ").count > room { rest = [status] }
         let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count
-        var backend = state.backend
-        let backendRoom = max(8, room - fixed)
-        if backend.count > backendRoom { backend = String(backend.prefix(backendRoom - 1)) + "…" }
+        let backend = Self.fitBackend(state.backend, room: max(8, room - fixed))
         let parts = ["tokendash", backend] + rest
         canvas.putTruncated(" " + parts.joined(separator: " │ "), x: 0, y: 0, width: room, role: .header)
         if !warning.isEmpty { canvas.put(warning, x: room, y: 0, role: .error) }
         canvas.put(clock, x: canvas.width - clock.count - 1, y: 0, role: .header)
+    }
+
+    /// The backend cut to `room`: the URLs give way before the proxy they go through, so
+    /// "via proxy …" stays in view while it fits: which proxy is in the way explains failures.
+    static func fitBackend(_ backend: String, room: Int) -> String {
+        guard backend.count > room else { return backend }
+        if let via = backend.range(of: " via proxy ") {
+            let proxy = backend[via.lowerBound...]
+            let urlRoom = room - proxy.count - 1
+            if urlRoom >= 1 { return String(backend[..<via.lowerBound].prefix(urlRoom)) + "…" + proxy }
+        }
+        return String(backend.prefix(room - 1)) + "…"
     }
 
     /// htop-style key hints, on as many rows as they need up to two, so every key shows at 80

@@ -17,4 +17,15 @@ import Testing
         #expect(canvas[x + 5, 0].role == .error)
         #expect(header.contains("tokendash"), "the rest of the header still shows")
     }
+
+    /// At 80 columns the backend has about 33: the proxy (40 here) cannot fit and is cut like a URL.
+    @Test(arguments: [(120, 40), (160, 48)])
+    func theProxyStaysInViewWhenTheURLsGiveWay(_ width: Int, _ height: Int) {
+        var state = Fixtures.running()
+        state.backend = "https://tokens.example.com/token/consumer/{tripId} | https://tokens.example.com/token/driver/{vehicleId}"
+            + " via proxy http://‹hidden›@10.0.0.1:3128"
+        let header = Renderer.render(state, width: width, height: height).lines[0]
+        #expect(header.contains(width >= 160 ? "https://tokens.example.com/token/consumer/" : "https://"), "the URL's start shows: \(header)")
+        #expect(header.contains("… via proxy http://‹hidden›@10.0.0.1:3128"), "\(header)")
+    }
 }
