@@ -104,9 +104,12 @@ import Testing
         return try await sharedTransport.get(TransportRequest(url: url, headers: headers, timeout: timeout))
     }
 
+    /// The failure a GET ends in. 30 s, not 5: a redirect chain is 11 round trips to a loopback
+    /// server whose handlers share the cooperative pool with the whole test run, and these tests
+    /// judge the message, not the time.
     func failure(_ url: String) async -> FleetAuthError? {
         do {
-            _ = try await get(url)
+            _ = try await get(url, timeout: 30)
             return nil
         } catch {
             return error as? FleetAuthError ?? .other("not a FleetAuthError: \(error)")
