@@ -86,7 +86,11 @@ struct DecodeCommand: AsyncParsableCommand {
         let (kind, id) = expectation(for: jwt)
         var results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: providerID)
         let transport: HTTPClientTransport
-        do { transport = try HTTPClientTransport(trust: trust) } catch { throw Self.failure("\(error)") }
+        do {
+            // A key set on the internet is fetched through the proxy variables, as curl would.
+            let proxy = try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment)
+            transport = try HTTPClientTransport(trust: trust, proxy: proxy)
+        } catch { throw Self.failure("\(error)") }
         let verifier = JWKSVerifier(keySet: jwks.map(KeySetLocation.init(argument:)), transport: transport)
         results.append(await verifier.verify(text, jwt: jwt))
         await transport.shutdown()
