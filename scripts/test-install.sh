@@ -24,6 +24,7 @@ commit=$(git rev-parse --short=12 HEAD)
 expected="tokendash $version (commit $commit)"
 
 cache=.build-install           # git-ignored (.build*/)
+mkdir -p "$cache"              # a clean clone has none yet
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | grep -v security | head -n 1)
 mirror=${mirror:-http://deb.debian.org/debian}
