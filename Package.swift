@@ -29,6 +29,8 @@ let package = Package(
         // swift-crypto only for token fingerprints (SHA-256); scripts/fuzz.sh compiles these files
         // with bare swiftc, where TokenFingerprint falls back (see there).
         .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The one fault vocabulary the embedded server, the dashboard, scenarios and recordings share.
+        .target(name: "Faults", dependencies: ["FleetAuth"]),
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
         .target(
             name: "TokenSignatures",
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "TokenServer",
             dependencies: [
-                "Fleet",
+                "Faults",
                 "FleetAuth",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -93,18 +95,18 @@ let package = Package(
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["UICore", "FleetAuth", "Fleet", "BoundedYAML", .product(name: "Yams", package: "Yams")]
+            dependencies: ["UICore", "Faults", "FleetAuth", "Fleet", "BoundedYAML", .product(name: "Yams", package: "Yams")]
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
-        .target(name: "Scenarios", dependencies: ["FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Scenarios", dependencies: ["FleetAuth", "Faults", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
-        .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Fleet", "FleetAuth", "TokenServer"]),
+        .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Faults", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -115,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,17 +186,17 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
+                "Faults", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+            dependencies: ["Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
         ),
-        .testTarget(name: "DashboardTests", dependencies: ["UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],

@@ -111,7 +111,6 @@ public final class DashboardLoop {
             recorder?.record(action, at: now)
             for effect in Reducer.reduce(&state, action) {
                 switch effect {
-                case .quit: break
                 // The terminal's own business, done on its thread.
                 case .copyToClipboard(let text): terminal.copyToClipboard(text)
                 default: dispatch(effect)

@@ -23,7 +23,7 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
     public nonisolated let endpoint: TokenEndpoint
     public nonisolated let events: EventBroadcaster
     /// Seconds before expiry at which a fetch starts while the old token is still served. 0 waits for expiry.
-    public private(set) var refreshMargin: TimeInterval
+    public let refreshMargin: TimeInterval
 
     private let transport: any TokenTransport
     /// Made per fetch from `endpoint`: a copy of the endpoint kept beside it was 100 bytes of every fleet member.
@@ -113,12 +113,6 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
     public var lastFailure: FleetAuthError? { lastError }
     /// Whether a request to the backend is in flight now.
     public var isFetching: Bool { inFlight != nil }
-
-    public func setRefreshMargin(_ seconds: TimeInterval) {
-        refreshMargin = max(0, seconds)
-        let refreshAt = cached.map(refreshPoint)
-        update { $0.cached?.refreshAt = refreshAt }
-    }
 
     /// Publishes the cache hits counted since the last `.cacheHit` event, now. The broadcaster
     /// calls it within its `hitFlushInterval`; anyone may, e.g. before reading a total.

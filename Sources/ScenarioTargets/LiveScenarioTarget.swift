@@ -1,3 +1,4 @@
+import Faults
 import Fleet
 import FleetAuth
 import Foundation
@@ -11,7 +12,7 @@ import TokenServer
 public struct LiveScenarioTarget: ScenarioTarget {
     /// What changed that a screen shows outside the event stream.
     public enum Change: Sendable, Equatable {
-        case faults([ProviderKind: ServerFault])
+        case faults([ProviderKind: FaultSetting])
         case paused(Bool)
     }
 
@@ -28,12 +29,8 @@ public struct LiveScenarioTarget: ScenarioTarget {
         self.notify = notify
     }
 
-    private func groups(_ scope: ScenarioScope) -> [any SDKGroup] {
-        switch scope {
-        case .consumer: [consumers]
-        case .driver: [drivers]
-        case .both: [consumers, drivers]
-        }
+    private func groups(_ scope: RoleScope) -> [any SDKGroup] {
+        scope.roles.map { $0 == .consumer ? consumers : drivers }
     }
 
     public func switchID(_ side: ScenarioSide, to id: String?) async {
@@ -42,16 +39,16 @@ public struct LiveScenarioTarget: ScenarioTarget {
         Task { await group.switchID(at: 0, to: next) }
     }
 
-    public func setFault(_ fault: ScenarioFault?, _ scope: ScenarioScope, latencyMilliseconds: Int?) async {
+    public func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) async {
         guard let server else { return }
         let kinds = groups(scope).map(\.kind)
         for kind in kinds {
-            await server.setFault(fault.map { Self.serverFault($0, latencyMilliseconds: latencyMilliseconds) }, for: FaultTarget(kind))
+            await server.setFault(fault, latencyMilliseconds: latencyMilliseconds ?? Fault.defaultLatencyMilliseconds, for: FaultTarget(kind))
         }
         notify(.faults(await server.faults()))
     }
 
-    public func refresh(_ scope: ScenarioScope) async {
+    public func refresh(_ scope: RoleScope) async {
         for group in groups(scope) { Task { await group.forceRefresh(at: 0) } }
     }
 
@@ -68,19 +65,5 @@ public struct LiveScenarioTarget: ScenarioTarget {
         consumers.setPaused(paused)
         drivers.setPaused(paused)
         notify(.paused(paused))
-    }
-
-    /// The server's fault for a scenario's, as the fault menu sets it.
-    public static func serverFault(_ fault: ScenarioFault, latencyMilliseconds: Int?) -> ServerFault {
-        switch fault {
-        case .latency: .latency(milliseconds: latencyMilliseconds ?? ServerFault.defaultLatencyMilliseconds)
-        case .http500: .http500
-        case .http401: .http401
-        case .rateLimited: .rateLimited(retryAfterSeconds: ServerFault.defaultRetryAfterSeconds)
-        case .malformed: .malformedJSON
-        case .wrongID: .wrongID
-        case .expired: .expired
-        case .drop: .drop
-        }
     }
 }

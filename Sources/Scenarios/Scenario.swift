@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 
@@ -58,16 +59,6 @@ public enum ScenarioTiming: Sendable, Equatable {
 /// A side of the dashboard: the consumer (trip, tracking) or the driver (vehicle, delivery vehicle).
 public typealias ScenarioSide = ProviderKind.Role
 
-/// Which providers a fault or a refresh applies to.
-public enum ScenarioScope: String, Sendable, Equatable, CaseIterable {
-    case consumer, driver, both
-}
-
-/// The embedded server's faults, by the fault menu's names (`FaultChoice` in the dashboard).
-public enum ScenarioFault: String, Sendable, Equatable, CaseIterable {
-    case latency, http500, http401, rateLimited, malformed, wrongID, expired, drop
-}
-
 /// What a step does: exactly one of these.
 public enum ScenarioAction: Sendable, Equatable {
     /// Only shows the step's caption.
@@ -75,9 +66,9 @@ public enum ScenarioAction: Sendable, Equatable {
     /// Switches a side to `id`, or to the next ID in its sequence when nil.
     case switchID(ScenarioSide, id: String?)
     /// `latencyMilliseconds` is the delay of the latency fault (nil: the menu's default).
-    case setFault(ScenarioFault, ScenarioScope, latencyMilliseconds: Int?)
-    case clearFaults(ScenarioScope)
-    case refresh(ScenarioScope)
+    case setFault(Fault, RoleScope, latencyMilliseconds: Int?)
+    case clearFaults(RoleScope)
+    case refresh(RoleScope)
     /// The embedded server's clock runs this many seconds ahead (negative: behind).
     case serverClock(offset: TimeInterval)
     /// Tokens minted from now on live this many seconds.

@@ -1,4 +1,5 @@
 import BoundedYAML
+import Faults
 import FleetAuth
 import Foundation
 import Yams
@@ -162,8 +163,8 @@ public enum ScenarioParser {
             action = .switchID(side, id: words.count == 2 ? words[1] : nil)
         case "fault":
             let name = try string("fault") ?? ""
-            guard let fault = fault(named: name) else {
-                throw fail(actionLine, "unknown fault \"\(name)\"; use one of \(ScenarioFault.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let fault = Fault(name: name) else {
+                throw fail(actionLine, "unknown fault \"\(name)\"; use one of \(Fault.names.joined(separator: ", "))")
             }
             let delay = try duration("delay")
             if delay != nil && fault != .latency { throw fail(values["delay"]?.line, "delay: only goes with fault: latency") }
@@ -210,20 +211,14 @@ public enum ScenarioParser {
         }
     }
 
-    static func scope(_ entry: (value: Node, line: Int)?, file: String) throws(ScenarioError) -> ScenarioScope {
+    static func scope(_ entry: (value: Node, line: Int)?, file: String) throws(ScenarioError) -> RoleScope {
         guard let entry else { return .both }
         let word = entry.value.scalar?.string ?? ""
         if word == "both" { return .both }
         guard let side = side(word) else {
             throw ScenarioError(file: file, line: entry.line, message: "\"\(word)\" is not a side; use consumer, driver or both")
         }
-        return side == .consumer ? .consumer : .driver
-    }
-
-    /// The fault menu's names, and the server's (`rate-limited`, `wrong-id`) too.
-    static func fault(named name: String) -> ScenarioFault? {
-        let key = name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
-        return ScenarioFault.allCases.first { $0.rawValue.lowercased() == key }
+        return RoleScope(side)
     }
 
     /// Fleet Engine's own ID rule, as the server, the ID prompt and the flags apply it.

@@ -1,3 +1,5 @@
+import Faults
+import FleetAuth
 import Foundation
 
 /// What a scenario drives: the providers and the embedded server. The dashboard implements it
@@ -8,8 +10,8 @@ public protocol ScenarioTarget: Sendable {
     /// Switches `side` to `id`, or to the next ID of its sequence when nil.
     func switchID(_ side: ScenarioSide, to id: String?) async
     /// nil clears the faults of `scope`.
-    func setFault(_ fault: ScenarioFault?, _ scope: ScenarioScope, latencyMilliseconds: Int?) async
-    func refresh(_ scope: ScenarioScope) async
+    func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) async
+    func refresh(_ scope: RoleScope) async
     /// The embedded server's clock runs `seconds` ahead of this machine's (negative: behind).
     func setServerClockOffset(_ seconds: TimeInterval) async
     /// Tokens minted from now on live `seconds`; nil goes back to the server's configured lifetime.

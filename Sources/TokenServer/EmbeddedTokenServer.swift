@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 
@@ -76,13 +77,13 @@ public actor EmbeddedTokenServer {
 
     public var isRunning: Bool { listener != nil }
 
-    /// Switches `fault` on for `target`'s requests, or off with nil. Takes effect on the next request.
-    public func setFault(_ fault: ServerFault?, for target: FaultTarget) {
-        faultBoard.set(fault, for: target)
+    /// Switches `fault` on for `target`'s requests, or off with nil. Takes effect on the next
+    /// request. `latencyMilliseconds` is the latency fault's delay.
+    public func setFault(_ fault: Fault?, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, for target: FaultTarget) {
+        faultBoard.set(fault.map { FaultSetting($0, latencyMilliseconds: latencyMilliseconds) }, for: target)
     }
 
-
-    public func faults() -> [ProviderKind: ServerFault] { faultBoard.all }
+    public func faults() -> [ProviderKind: FaultSetting] { faultBoard.all }
 
     /// The server's clock runs `seconds` ahead of its clock (negative: behind): minted `iat` and
     /// `exp` and the `Date` header all move, as on a backend whose clock is wrong. Held within

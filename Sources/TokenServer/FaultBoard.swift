@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Synchronization
 
@@ -5,9 +6,9 @@ import Synchronization
 /// switched by the dashboard or over HTTP, so it is a lock rather than an actor hop.
 final class FaultBoard: Sendable {
     // Guards the active faults; read by request handlers, written by `set`/`clear`.
-    private let active = Mutex<[ProviderKind: ServerFault]>([:])
+    private let active = Mutex<[ProviderKind: FaultSetting]>([:])
 
-    func set(_ fault: ServerFault?, for target: FaultTarget) {
+    func set(_ fault: FaultSetting?, for target: FaultTarget) {
         active.withLock { faults in
             for kind in target.kinds { faults[kind] = fault }
         }
@@ -15,7 +16,7 @@ final class FaultBoard: Sendable {
 
     func clear() { active.withLock { $0 = [:] } }
 
-    func fault(for kind: ProviderKind) -> ServerFault? { active.withLock { $0[kind] } }
+    func fault(for kind: ProviderKind) -> FaultSetting? { active.withLock { $0[kind] } }
 
-    var all: [ProviderKind: ServerFault] { active.withLock { $0 } }
+    var all: [ProviderKind: FaultSetting] { active.withLock { $0 } }
 }

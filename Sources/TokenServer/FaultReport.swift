@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 
 /// The faults switched on, as `GET /faults` shows them: each kind's fault or null.
@@ -10,13 +11,13 @@ struct FaultReport: Encodable {
 
     var entries: [ProviderKind: Entry]
 
-    init(_ faults: [ProviderKind: ServerFault]) {
+    init(_ faults: [ProviderKind: FaultSetting]) {
         entries = faults.mapValues(Self.entry)
     }
 
-    private static func entry(_ fault: ServerFault) -> Entry {
-        if case .latency(let ms) = fault { return Entry(name: fault.name, label: fault.label, milliseconds: ms) }
-        return Entry(name: fault.name, label: fault.label)
+    private static func entry(_ setting: FaultSetting) -> Entry {
+        Entry(name: setting.fault.name, label: setting.label,
+              milliseconds: setting.fault == .latency ? setting.latencyMilliseconds : nil)
     }
 
     func encode(to encoder: any Encoder) throws {

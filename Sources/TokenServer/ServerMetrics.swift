@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 import Prometheus
@@ -35,7 +36,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text format, with the fault gauges set from `active` first.
-    func exposition(active: [ProviderKind: ServerFault]) -> [UInt8] {
+    func exposition(active: [ProviderKind: FaultSetting]) -> [UInt8] {
         for (kind, gauge) in faults { gauge.set(to: active[kind] == nil ? 0.0 : 1.0) }
         return registry.emitToBuffer()
     }

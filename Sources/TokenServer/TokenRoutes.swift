@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 
@@ -59,20 +60,20 @@ struct TokenRoutes: Sendable {
         let now = settings.now()
         var issuedAt = now
         let lifetime = settings.lifetime ?? minter.lifetime
-        switch fault {
-        case .latency(let ms)?:
+        switch fault?.fault {
+        case .latency?:
             // The server's own behaviour under test, not synchronisation: answer late on purpose.
-            try? await Task.sleep(for: .milliseconds(ms))
+            try? await Task.sleep(for: .milliseconds(fault?.latencyMilliseconds ?? Fault.defaultLatencyMilliseconds))
         case .http500?:
             counters.error(kind)
             return Self.error("injected fault: HTTP 500", status: 500)
         case .http401?:
             counters.error(kind)
             return Self.error("injected fault: HTTP 401, the app's credentials are refused", status: 401)
-        case .rateLimited(let seconds)?:
+        case .rateLimited?:
             counters.error(kind)
             var response = Self.error("injected fault: HTTP 429, too many requests", status: 429)
-            response.headers.append(("Retry-After", String(seconds)))
+            response.headers.append(("Retry-After", String(Fault.retryAfterSeconds)))
             return response
         case .drop?:
             counters.error(kind)
@@ -82,7 +83,7 @@ struct TokenRoutes: Sendable {
         case .expired?:
             // Expired a minute ago, so no clock skew allowance can save it.
             issuedAt = issuedAt.addingTimeInterval(-(lifetime + 60))
-        case .malformedJSON?, nil:
+        case .malformed?, nil:
             break
         }
         let started = ContinuousClock.now
@@ -95,13 +96,13 @@ struct TokenRoutes: Sendable {
         }
         counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
         var body = Self.body(minted, kind: kind)
-        switch fault {
-        case .malformedJSON?:
+        switch fault?.fault {
+        case .malformed?:
             body = body.prefix(body.count / 2)
             counters.error(kind)
         case .wrongID?, .expired?:
             counters.error(kind)
-        default:
+        case .latency?, .http500?, .http401?, .rateLimited?, .drop?, nil:
             break
         }
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
@@ -148,10 +149,10 @@ struct TokenRoutes: Sendable {
             if request.query["ms"] != nil && !(0...longest).contains(ms ?? -1) {
                 return Self.error("ms must be a whole number of milliseconds from 0 to \(longest) (30 days)", status: 400)
             }
-            guard let fault = ServerFault(name: segments[1], milliseconds: ms) else {
-                return Self.error("unknown fault \"\(segments[1])\"; use one of \(ServerFault.names.joined(separator: ", "))", status: 400)
+            guard let fault = Fault(name: segments[1]) else {
+                return Self.error("unknown fault \"\(segments[1])\"; use one of \(Fault.names.joined(separator: ", "))", status: 400)
             }
-            faults.set(fault, for: target)
+            faults.set(FaultSetting(fault, latencyMilliseconds: ms ?? Fault.defaultLatencyMilliseconds), for: target)
         default:
             return Self.error("use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]", status: 400)
         }

@@ -25,22 +25,6 @@ public struct Canvas: Equatable, Sendable {
         cells = Array(repeating: Cell(), count: self.width * self.height)
     }
 
-    /// Blanks the canvas at a new size, keeping its buffer when it is large enough: a renderer
-    /// that draws into the same canvas every frame allocates nothing.
-    public mutating func reset(width: Int, height: Int) {
-        self.width = max(0, width)
-        self.height = max(0, height)
-        let count = self.width * self.height
-        cells.withUnsafeMutableBufferPointer { buffer in
-            for i in 0..<min(count, buffer.count) { buffer[i] = Cell() }
-        }
-        if cells.count > count {
-            cells.removeLast(cells.count - count)
-        } else if cells.count < count {
-            cells.append(contentsOf: repeatElement(Cell(), count: count - cells.count))
-        }
-    }
-
     public subscript(x: Int, y: Int) -> Cell {
         get { contains(x, y) ? cells[y * width + x] : Cell() }
         set { if contains(x, y) { cells[y * width + x] = newValue } }

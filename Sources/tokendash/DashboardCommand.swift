@@ -2,6 +2,7 @@ import ArgumentParser
 import Dashboard
 import DashboardRuntime
 import UICore
+import Faults
 import Fleet
 import FleetAuth
 import Foundation
@@ -117,10 +118,9 @@ struct DashboardCommand: AsyncParsableCommand {
             backend: session.backendDescription, faultsAvailable: session.server != nil,
             theme: initialTheme, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
             trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
-            solution: session.solution)
+            solution: session.solution, only: backend.only)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
-        state.only = backend.only
         state.keys = settings.keys
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state)) }
         let inbox = ActionInbox()
@@ -128,8 +128,8 @@ struct DashboardCommand: AsyncParsableCommand {
         let target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
             switch change {
             case .faults(let faults):
-                for case .latency(let ms) in faults.values { inbox.send(.faultLatency(milliseconds: ms)) }
-                inbox.send(.faultsChanged(faults.mapValues(EffectRunner.choice)))
+                for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }
+                inbox.send(.faultsChanged(faults.mapValues(\.fault)))
             case .paused(let paused): inbox.send(.sdksPaused(paused))
             }
         }

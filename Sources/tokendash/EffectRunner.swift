@@ -1,6 +1,7 @@
 import Dashboard
 import DashboardRuntime
 import Fleet
+import Faults
 import FleetAuth
 import Foundation
 import TokenServer
@@ -31,13 +32,8 @@ struct EffectRunner: EffectPerformer {
                 return [.message("fault injection needs the embedded token server")]
             }
             // The menu names panes; the server's faults apply by kind, the kinds of this solution.
-            let target: FaultTarget = switch scope {
-            case .consumer: FaultTarget(session.solution.consumerKind)
-            case .driver: FaultTarget(session.solution.driverKind)
-            case .both: .both(session.solution)
-            }
-            await server.setFault(choice.map { Self.serverFault($0, latencyMilliseconds: latency) }, for: target)
-            return [.faultsChanged(await server.faults().mapValues(Self.choice))]
+            await server.setFault(choice, latencyMilliseconds: latency, for: FaultTarget(scope, in: session.solution))
+            return [.faultsChanged(await server.faults().mapValues(\.fault))]
         case .setPaused(let paused):
             session.consumers.setPaused(paused)
             session.drivers.setPaused(paused)
@@ -58,36 +54,9 @@ struct EffectRunner: EffectPerformer {
             return await scenarios?.start(name) ?? []
         case .scenarioControl(let control):
             return await scenarios?.control(control) ?? []
-        case .quit, .copyToClipboard, .replay:
+        case .copyToClipboard, .replay:
             // The loop carries these out on the terminal's thread.
             return []
-        }
-    }
-
-    /// The menu's name for a fault the server reports: one name for each fault on the screen.
-    static func choice(_ fault: ServerFault) -> FaultChoice {
-        switch fault {
-        case .latency: .latency
-        case .http500: .http500
-        case .http401: .http401
-        case .rateLimited: .rateLimited
-        case .malformedJSON: .malformed
-        case .wrongID: .wrongID
-        case .expired: .expired
-        case .drop: .drop
-        }
-    }
-
-    static func serverFault(_ choice: FaultChoice, latencyMilliseconds: Int) -> ServerFault {
-        switch choice {
-        case .latency: .latency(milliseconds: latencyMilliseconds)
-        case .http500: .http500
-        case .http401: .http401
-        case .rateLimited: .rateLimited(retryAfterSeconds: FaultChoice.retryAfterSeconds)
-        case .malformed: .malformedJSON
-        case .wrongID: .wrongID
-        case .expired: .expired
-        case .drop: .drop
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Faults
 import FleetAuth
 import Foundation
 import Synchronization
@@ -13,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Routes: GET /token/consumer/{tripId}, GET /token/driver/{vehicleId}, GET /.well-known/jwks.json,
             GET /healthz, GET /stats, GET /metrics (Prometheus), GET /faults, PUT /faults/{consumer|driver|both}/{fault}[?ms=N],
-            DELETE /faults[/{target}]. Faults: \(ServerFault.names.joined(separator: ", ")).
+            DELETE /faults[/{target}]. Faults: \(Fault.names.joined(separator: ", ")).
             The first line on stdout is "listening on URL". Stops on Ctrl-C or SIGTERM.
             """)
 

@@ -1,5 +1,6 @@
 import Dashboard
 @testable import DashboardRuntime
+import Faults
 import FleetAuth
 import Foundation
 import Scenarios
@@ -14,8 +15,8 @@ final class StepLog: ScenarioTarget {
     var all: [String] { calls.withLock { $0 } }
     private func record(_ call: String) { calls.withLock { $0.append(call) } }
     func switchID(_ side: ScenarioSide, to id: String?) { record("switch \(side.rawValue)") }
-    func setFault(_ fault: ScenarioFault?, _ scope: ScenarioScope, latencyMilliseconds: Int?) { record("fault \(fault?.rawValue ?? "off")") }
-    func refresh(_ scope: ScenarioScope) { record("refresh \(scope.rawValue)") }
+    func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) { record("fault \(fault?.rawValue ?? "off")") }
+    func refresh(_ scope: RoleScope) { record("refresh \(scope.rawValue)") }
     func setServerClockOffset(_ seconds: TimeInterval) {}
     func setTokenLifetime(_ seconds: TimeInterval?) {}
     func setPaused(_ paused: Bool) {}

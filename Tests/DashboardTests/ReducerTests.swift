@@ -1,6 +1,7 @@
 @testable import Dashboard
 @testable import UICore
 import Fleet
+import Faults
 import FleetAuth
 import Foundation
 import Testing
@@ -53,7 +54,8 @@ import Testing
         _ = char(&s, "z")
         #expect(key(&s, .escape) == [])
         #expect(s.overlay == .none)
-        #expect(char(&s, "q") == [.quit], "keys work again once the prompt is closed")
+        #expect(char(&s, "q") == [])
+        #expect(s.quitting, "keys work again once the prompt is closed")
     }
 
     @Test func faultMenuSetsAndClearsFaults() {
@@ -102,7 +104,7 @@ import Testing
         #expect(s.overlay == .help)
         #expect(char(&s, "q") == [], "in help, a key closes the help")
         #expect(s.overlay == .none)
-        #expect(key(&s, .interrupt) == [.quit])
+        #expect(key(&s, .interrupt) == [])
         #expect(s.quitting)
     }
 
@@ -132,7 +134,7 @@ import Testing
                 case .newTrip: effects = [.switchID(.consumer, "trip-0002")]
                 case .newVehicle: expected.focus = .driver; effects = [.switchID(.driver, "vehicle-0002")]
                 case .typeID: expected.overlay = .input(""); effects = []
-                case .faultMenu: expected.overlay = .faults(selection: 0, scope: FaultScope(.consumer)); effects = []
+                case .faultMenu: expected.overlay = .faults(selection: 0, scope: RoleScope(ProviderKind.consumer)); effects = []
                 case .toggleReveal: expected.reveal = true; effects = []
                 case .togglePause: expected.paused = true; effects = [.setPaused(true)]
                 case .nextTheme: effects = [.loadTheme("high-contrast")]
@@ -146,7 +148,7 @@ import Testing
                 case .zoomOut: expected.timelineMinutes = 60; effects = []
                 case .nextFleetMember: expected.consumer.memberIndex = 1; effects = [.follow(.consumer, index: 1)]
                 case .previousFleetMember: expected.consumer.memberIndex = 2; effects = [.follow(.consumer, index: 2)]
-                case .quit: expected.quitting = true; effects = [.quit]
+                case .quit: expected.quitting = true; effects = []
                 case .mark: expected.overlay = .mark(""); effects = []
                 // Tested on their own (EvidenceTests): a freeze is a new picture, a snapshot a rendered screen.
                 case .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .freeze, .snapshot: continue
@@ -306,7 +308,7 @@ import Testing
 @Suite struct OnlyOneSideTests {
     @Test func theOtherSidesKeysAreRefusedWithAReason() {
         var s = Fixtures.running()
-        s.only = .driver
+        s.runOnly(.driver)
         #expect(s.focus == .driver)
         #expect(Fixtures.apply(&s, .key(.character("t"))) == [])
         #expect(s.message == "only the driver runs (--only driver)")
@@ -325,7 +327,7 @@ import Testing
     @Test func aClickSelectsTheRowUnderIt() throws {
         var s = FleetFixtures.state()
         Fixtures.apply(&s, .resized(width: 160, height: 48))
-        let frame = try #require(Renderer.layout(s, width: 160, height: 48).table)
+        let frame = try #require(Layout.of(s, width: 160, height: 48)?.table?.rect)
         let rows = s.tables[s.focus]?.rows ?? []
         try #require(rows.count >= 3)
         Fixtures.apply(&s, .key(.click(x: 10, y: frame.y + 2 + 2)))

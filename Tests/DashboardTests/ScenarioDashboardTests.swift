@@ -91,8 +91,8 @@ import Testing
         let paused = Fixtures.text(Self.running(.paused), 160, 48).split(separator: "\n")
         #expect(paused[1].contains("‖ paused (P resumes)"))
         // The panes move down a line for it.
-        let layout = Renderer.layout(Self.running(), width: 160, height: 48)
-        #expect(layout.panes.first?.y == 2)
+        let layout = Layout.of(Self.running(), width: 160, height: 48)
+        #expect(layout?.panes.first?.rect.y == 2)
     }
 
     @Test func goldenFrames() throws {

@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 import Scenarios
@@ -26,10 +27,10 @@ actor RecordingTarget: ScenarioTarget {
     func time(of call: String) -> TimeInterval? { calls.last { $0.0 == call }?.1 }
 
     func switchID(_ side: ScenarioSide, to id: String?) { record("switch \(side.rawValue) \(id ?? "next")") }
-    func setFault(_ fault: ScenarioFault?, _ scope: ScenarioScope, latencyMilliseconds: Int?) {
+    func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) {
         record("fault \(fault?.rawValue ?? "off") \(scope.rawValue)")
     }
-    func refresh(_ scope: ScenarioScope) { record("refresh \(scope.rawValue)") }
+    func refresh(_ scope: RoleScope) { record("refresh \(scope.rawValue)") }
     func setServerClockOffset(_ seconds: TimeInterval) { record("clock \(Int(seconds))") }
     func setTokenLifetime(_ seconds: TimeInterval?) { record("lifetime \(seconds.map { Int($0) } ?? 0)") }
     func setPaused(_ paused: Bool) { record(paused ? "pause" : "resume") }

@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 import JWTKit
@@ -51,7 +52,7 @@ import Testing
     @Test func faultsApplyByKind() async throws {
         try await withServer { s in
             await s.server.setFault(.http500, for: .deliveryDriver)
-            #expect(await s.server.faults() == [.deliveryDriver: .http500])
+            #expect(await s.server.faults() == [.deliveryDriver: FaultSetting(.http500)])
             let van = DeliveryDriverTokenProvider(endpoint: s.endpoint(.deliveryDriver), transport: s.transport)
             await #expect(throws: FleetAuthError.self) {
                 try await van.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "dv-1"))

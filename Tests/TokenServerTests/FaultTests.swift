@@ -1,3 +1,4 @@
+import Faults
 import FleetAuth
 import Foundation
 import Testing
@@ -6,10 +7,10 @@ import Testing
 /// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
 @Suite struct FaultTests {
     /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
-    func consumerError(with fault: ServerFault, timeout: TimeInterval = 5) async throws -> FleetAuthError? {
+    func consumerError(with fault: Fault, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, timeout: TimeInterval = 5) async throws -> FleetAuthError? {
         var result: FleetAuthError?
         try await withServer(lifetime: 60) { s in
-            await s.server.setFault(fault, for: .consumer)
+            await s.server.setFault(fault, latencyMilliseconds: latencyMilliseconds, for: .consumer)
             let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer, timeout: timeout), transport: s.transport)
             do {
                 let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func malformedJSON() async throws {
-        let error = try await consumerError(with: .malformedJSON)
+        let error = try await consumerError(with: .malformed)
         guard case .notJSON(let why)? = error else { Issue.record("expected notJSON, got \(String(describing: error))"); return }
         #expect(why.hasPrefix("cannot parse"))
     }
@@ -50,13 +51,13 @@ import Testing
     }
 
     @Test func latencyBeyondTheTimeout() async throws {
-        let error = try await consumerError(with: .latency(milliseconds: 3000), timeout: 0.3)
+        let error = try await consumerError(with: .latency, latencyMilliseconds: 3000, timeout: 0.3)
         #expect(error == .timeout(seconds: 0.3))
     }
 
     @Test func latencyWithinTheTimeoutOnlyDelays() async throws {
         try await withServer { s in
-            await s.server.setFault(.latency(milliseconds: 300), for: .driver)
+            await s.server.setFault(.latency, latencyMilliseconds: 300, for: .driver)
             let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             let start = ContinuousClock.now
             let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
@@ -68,14 +69,14 @@ import Testing
     @Test func aFaultOnlyHitsItsTarget() async throws {
         try await withServer { s in
             await s.server.setFault(.http500, for: .driver)
-            #expect(await s.server.faults() == [.driver: .http500])
+            #expect(await s.server.faults() == [.driver: FaultSetting(.http500)])
             let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
             let token = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
             #expect(try await s.verify(token).authorization == ["tripid": "t"], "the driver's fault leaves the consumer alone")
             await s.server.setFault(.drop, for: .both)
-            #expect(await s.server.faults() == [.driver: .drop, .consumer: .drop])
+            #expect(await s.server.faults() == [.driver: FaultSetting(.drop), .consumer: FaultSetting(.drop)])
             await s.server.setFault(nil, for: .consumer)
-            #expect(await s.server.faults() == [.driver: .drop])
+            #expect(await s.server.faults() == [.driver: FaultSetting(.drop)])
         }
     }
 
@@ -85,7 +86,7 @@ import Testing
             #expect(status == 200)
             #expect(json["driver"]?["name"] == .string("wrong-id"))
             #expect(json["consumer"] == .null)
-            #expect(await s.server.faults() == [.driver: .wrongID])
+            #expect(await s.server.faults() == [.driver: FaultSetting(.wrongID)])
             let provider = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             await #expect(throws: FleetAuthError.wrongID(claim: "vehicleid", expected: "v", found: "not-v")) {
                 try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v"))
@@ -93,7 +94,7 @@ import Testing
 
             let (_, latency) = try await s.json("/faults/both/latency?ms=250", method: "PUT")
             #expect(latency["consumer"]?["milliseconds"] == .int(250))
-            #expect(await s.server.faults() == [.driver: .latency(milliseconds: 250), .consumer: .latency(milliseconds: 250)])
+            #expect(await s.server.faults() == [.driver: FaultSetting(.latency, latencyMilliseconds: 250), .consumer: FaultSetting(.latency, latencyMilliseconds: 250)])
 
             let (cleared, empty) = try await s.json("/faults", method: "DELETE")
             #expect(cleared == 200)
@@ -115,9 +116,12 @@ import Testing
     }
 
     @Test func faultNamesRoundTrip() {
-        for fault in ServerFault.allCases {
-            #expect(ServerFault(name: fault.name, milliseconds: ServerFault.defaultLatencyMilliseconds) == fault)
-            #expect(!fault.label.isEmpty)
+        for fault in Fault.allCases {
+            #expect(Fault(name: fault.name) == fault)
+            #expect(Fault(name: fault.rawValue) == fault, "recordings and old scenario files name faults by case")
+            #expect(!fault.label().isEmpty)
         }
+        #expect(Fault.names == ["latency", "http500", "http401", "rate-limited", "malformed", "wrong-id", "expired", "drop"])
+        #expect(Fault(name: "explode") == nil)
     }
 }

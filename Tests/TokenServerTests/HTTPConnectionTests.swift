@@ -1,3 +1,4 @@
+import Faults
 import Foundation
 import TestSupport
 import Testing
@@ -89,7 +90,7 @@ import Testing
     }
 
     /// What the server sends for `request` on a new connection, until it closes (or 5 s pass).
-    static func answer(to request: String, fault: ServerFault? = nil) async throws -> (text: String, closed: Bool) {
+    static func answer(to request: String, fault: Fault? = nil) async throws -> (text: String, closed: Bool) {
         var result = ("", false)
         try await withServer { s in
             if let fault { await s.server.setFault(fault, for: .both) }

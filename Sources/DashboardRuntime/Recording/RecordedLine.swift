@@ -1,4 +1,5 @@
 import Dashboard
+import Faults
 import Fleet
 import FleetAuth
 import Foundation
@@ -124,9 +125,9 @@ public struct RecordedLine: Codable, Equatable, Sendable {
             return themes(name).map(Action.themeLoaded)
         case "faults":
             guard let faults else { throw .missing("faults") }
-            var choices: [ProviderKind: FaultChoice] = [:]
+            var choices: [ProviderKind: Fault] = [:]
             for (kind, fault) in faults {
-                guard let kind = ProviderKind(rawValue: kind), let fault = FaultChoice(rawValue: fault) else {
+                guard let kind = ProviderKind(rawValue: kind), let fault = Fault(rawValue: fault) else {
                     throw .invalid("unknown fault \(kind)=\(fault)")
                 }
                 choices[kind] = fault

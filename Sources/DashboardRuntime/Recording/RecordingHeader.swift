@@ -79,9 +79,9 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         var state = DashboardState(consumerID: consumerID, driverID: driverID, now: base.startDate, backend: backend,
                                    faultsAvailable: faultsAvailable, theme: theme, themeNames: themeNames,
                                    refreshMargin: refreshMargin, trips: max(1, ids[solution.consumerKind]?.count ?? 1),
-                                   vehicles: max(1, ids[solution.driverKind]?.count ?? 1), solution: solution)
+                                   vehicles: max(1, ids[solution.driverKind]?.count ?? 1), solution: solution,
+                                   only: only.flatMap(ProviderKind.Role.init(rawValue:)))
         state.updateInterval = updateInterval
-        state.only = only.flatMap(ProviderKind.Role.init(rawValue:))
         state.insecure = insecure
         return state
     }

@@ -27,7 +27,7 @@ struct OverlayRenderer {
             }
             var rows: [(String, StyleRole)] = [("applies to: \(scope.rawValue)   (Tab: consumer / driver / both)", .overlay), ("", .overlay)]
             for (i, choice) in Reducer.faultMenuRows.enumerated() {
-                let text = "\(i + 1)  " + (choice?.label(latencyMilliseconds: state.faultLatencyMilliseconds) ?? "off (clear faults)")
+                let text = "\(i + 1)  " + (choice.map(state.faultLabel) ?? "off (clear faults)")
                 rows.append((text, i == selection ? .selected : .overlay))
             }
             let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
@@ -46,7 +46,7 @@ struct OverlayRenderer {
         case .scenarios(let selection):
             panel(&canvas, title: "Scenarios", rows: ScenarioMenuRenderer.rows(state, selection: selection))
         case .filter(let text, let note):
-            prompt(&canvas, title: "Filter the \(Renderer.fleetNoun(state.focus)) table", label: "ID contains", text: text, note: note,
+            prompt(&canvas, title: "Filter the \(state.focus.spec.fleetNoun) table", label: "ID contains", text: text, note: note,
                    hint: "Enter applies, Esc clears the filter, Ctrl-U clears the line")
         case .mark(let text, let note):
             prompt(&canvas, title: "Mark \((state.marks.last?.number ?? 0) + 1) at \(Format.clock(state.now, state.timeZone))", label: "note", text: text, note: note,

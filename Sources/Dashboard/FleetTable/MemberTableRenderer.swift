@@ -13,10 +13,11 @@ struct MemberTableRenderer {
     static let expiresWidth = 12
     static let requestsWidth = 8
 
-    func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int, height: Int) {
+    func draw(_ canvas: inout Canvas, in rect: Rect) {
+        let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
         guard width >= 20, height >= 4 else { return }
         let kind = state.focus
-        let table = state.tables[kind] ?? MemberTable()
+        let table = state.table(kind)
         let rows = table.rows
         canvas.box(x: x, y: y, width: width, height: height, title: title(kind, table), role: .border, titleRole: .title)
         let inner = width - 4, left = x + 2
@@ -43,7 +44,7 @@ struct MemberTableRenderer {
     static func firstShown(selected: Int?, visible: Int) -> Int { selected.map { max(0, $0 - visible + 1) } ?? 0 }
 
     /// The row a click on line `y` of a table framed at `frame` lands on, if any.
-    static func row(at y: Int, in frame: Renderer.PaneFrame, table: MemberTable) -> Int? {
+    static func row(at y: Int, in frame: Rect, table: MemberTable) -> Int? {
         let rows = table.rows
         let visible = frame.height - 3
         let offset = y - (frame.y + 2)
@@ -87,7 +88,7 @@ struct MemberTableRenderer {
     /// `Trips (10000): 12 failing · 3 backing off · 9985 ok`, or with a filter
     /// `Trips containing "004" (11 of 10000): 12 failing · …`; the counts are the whole fleet's.
     private func title(_ kind: ProviderKind, _ table: MemberTable) -> String {
-        let noun = Renderer.fleetNoun(kind)
+        let noun = kind.spec.fleetNoun
         var title = noun.prefix(1).uppercased() + noun.dropFirst()
         let count = state[kind].memberCount
         if table.filter.isEmpty {

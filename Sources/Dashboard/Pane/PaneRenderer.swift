@@ -14,7 +14,8 @@ struct PaneRenderer {
 
     private var focused: Bool { state.focus == pane.kind }
 
-    func draw(_ canvas: inout Canvas, x: Int, y: Int, width: Int, height: Int) {
+    func draw(_ canvas: inout Canvas, in rect: Rect) {
+        let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
         guard width >= 20, height >= 3 else { return }
         // The response shape the token came in, so a user knows what was read from their backend.
         let shape = pane.token?.shape.map { " · \($0)" } ?? ""
@@ -113,13 +114,7 @@ struct PaneRenderer {
         // A long ID gives way in its middle, so the status after it stays in view.
         let room = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count }
         let segments = [(Format.elideMiddle(pane.id, max(5, room)), StyleRole.title)] + after
-        // Labels are at most `labelWidth - 1` wide; the pane title already says "delivery".
-        let label = switch pane.kind {
-        case .consumer: "Trip ID"
-        case .driver, .deliveryDriver: "Vehicle ID"
-        case .deliveryConsumer: "Tracking"
-        }
-        return Line(label: label, segments)
+        return Line(label: pane.kind.spec.idLabel, segments)
     }
 
     private func tokenLines(width: Int, room: Int) -> [Line] {
@@ -255,7 +250,7 @@ struct PaneRenderer {
         let sparkWidth = max(0, min(30, width - Self.labelWidth - text.count - 9))
         var segments: [(String, StyleRole)] = [(text, c.errors > 0 ? .warning : .text)]
         if sparkWidth >= 5 {
-            segments.append((Renderer.sparkline(pane.fetchesPerMinute, now: state.now, minutes: sparkWidth), .gaugeFresh))
+            segments.append((Sparkline.text(pane.fetchesPerMinute, now: state.now, minutes: sparkWidth), .gaugeFresh))
             segments.append((" fetch/m", .dim))
         }
         return Line(label: "Counters", segments)

@@ -1,3 +1,4 @@
+import Faults
 import UICore
 import Fleet
 import FleetAuth
@@ -11,7 +12,7 @@ public enum Action: Equatable, Sendable {
     /// The terminal's size, sent by the loop when it changes.
     case resized(width: Int, height: Int)
     case themeLoaded(Theme)
-    case faultsChanged([ProviderKind: FaultChoice])
+    case faultsChanged([ProviderKind: Fault])
     case message(String?)
     case fleet([ProviderKind: FleetSummary])
     /// Each kind's member table as the aggregate made it (under the filter it names).

@@ -28,18 +28,24 @@ extension Command {
         case .replayStart: .toStart
         case .replayEnd: .toEnd
         case .replaySpeed: .nextSpeed
-        default: nil
+        case .focusNext, .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults,
+             .toggleReveal, .togglePause, .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn,
+             .zoomOut, .copyToken, .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected,
+             .filterTable, .mark, .freeze, .snapshot, .scenarioMenu, .scenarioStep, .scenarioPause: nil
         }
     }
 
     /// Keys that act on the live providers or the embedded server: hidden and refused in a replay,
-    /// whose outcomes are all in the recording already.
+    /// whose outcomes are all in the recording already. Every command is listed, so a new one is
+    /// decided here rather than allowed in a replay by default.
     public var isLiveOnly: Bool {
         switch self {
         case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
              .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected,
              .scenarioMenu, .scenarioStep, .scenarioPause: true
-        default: false
+        case .focusNext, .toggleReveal, .nextTheme, .help, .quit, .zoomIn, .zoomOut, .copyToken, .selectUp, .selectDown,
+             .filterTable, .mark, .freeze, .snapshot, .replayPause, .replayStep, .replayBack, .replayForward,
+             .replayStart, .replayEnd, .replaySpeed: false
         }
     }
 }

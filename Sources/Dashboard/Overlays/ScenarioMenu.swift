@@ -3,8 +3,8 @@ import UICore
 extension DashboardState {
     /// Which scenario keys apply: Space and P while one runs, S when there are any to list.
     var scenarioKeys: KeyBinding.ScenarioLevel {
-        if let scenario, !scenario.isFinished { return .running }
-        return scenarios.isEmpty && scenario == nil ? .none : .listed
+        if let scenario = session.scenario, !scenario.isFinished { return .running }
+        return session.scenarios.isEmpty && session.scenario == nil ? .none : .listed
     }
 }
 

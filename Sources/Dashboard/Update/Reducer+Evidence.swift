@@ -41,7 +41,7 @@ extension Reducer {
 
     static func toggleFreeze(_ state: inout DashboardState) {
         if state.frozen == nil {
-            state.frozen = FrozenView(state)
+            state.viewer.frozen = state.session
             state.eventsWhileFrozen = 0
         } else {
             state.frozen = nil
@@ -53,7 +53,7 @@ extension Reducer {
     /// tokens redacted even when revealed: a snapshot is evidence for a ticket, and a ticket is
     /// no place for a credential.
     static func snapshot(_ state: DashboardState) -> [Effect] {
-        var shown = state
+        var shown = state.shown
         shown.overlay = .none
         shown.message = nil
         shown.reveal = false

@@ -86,14 +86,14 @@ public enum ScenarioMenuRow: Equatable, Sendable {
 
 extension DashboardState {
     /// Lines the banner takes at `width`; the layout and the drawing share it.
-    func scenarioBannerLines(width: Int) -> [String] { scenario?.lines(width: width) ?? [] }
+    func scenarioBannerLines(width: Int) -> [String] { session.scenario?.lines(width: width) ?? [] }
 
     /// The S menu: the running scenario's controls first, then every scenario to start.
     public var scenarioMenuRows: [ScenarioMenuRow] {
         var rows: [ScenarioMenuRow] = []
-        if let scenario {
+        if let scenario = session.scenario {
             rows += scenario.isFinished ? [.control(.restart), .control(.stop)] : [.control(.togglePause), .control(.restart), .control(.stop)]
         }
-        return rows + scenarios.map(ScenarioMenuRow.start)
+        return rows + session.scenarios.map(ScenarioMenuRow.start)
     }
 }

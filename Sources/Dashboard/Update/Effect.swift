@@ -1,39 +1,6 @@
-import UICore
+import Faults
 import FleetAuth
-
-/// A fault the embedded server can inject, as the menu lists them.
-public enum FaultChoice: String, CaseIterable, Sendable {
-    case latency, http500, http401, rateLimited, malformed, wrongID, expired, drop
-
-    /// How long a 429 tells the client to wait (`Retry-After`), in seconds.
-    public static let retryAfterSeconds = 30
-
-    /// The fault's one name, on the menu and in the header. `latency` is the delay in force.
-    public func label(latencyMilliseconds: Int = 3000) -> String {
-        switch self {
-        case .latency: "latency (\(Format.seconds(latencyMilliseconds)) per request; < > adjust)"
-        case .http500: "HTTP 500"
-        case .http401: "HTTP 401 (credentials refused)"
-        case .rateLimited: "HTTP 429, Retry-After \(Self.retryAfterSeconds) s"
-        case .malformed: "malformed JSON"
-        case .wrongID: "token for the wrong ID"
-        case .expired: "already-expired token"
-        case .drop: "drop the connection"
-        }
-    }
-}
-
-/// Which provider a fault applies to.
-public enum FaultScope: String, CaseIterable, Sendable {
-    case consumer, driver, both
-
-    /// The scope of `kind`'s pane: the left pane is the consumer side in either solution.
-    public init(_ kind: ProviderKind) { self = kind.role == .consumer ? .consumer : .driver }
-    public var next: FaultScope {
-        let all = Self.allCases
-        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
-    }
-}
+import UICore
 
 /// Work the reducer asks for; the executable performs it and reports back with actions.
 public enum Effect: Equatable, Sendable {
@@ -41,7 +8,7 @@ public enum Effect: Equatable, Sendable {
     case forceRefresh(ProviderKind, member: Int = 0)
     case switchID(ProviderKind, String, member: Int = 0)
     /// nil clears the faults of the scope.
-    case setFault(FaultChoice?, FaultScope, latencyMilliseconds: Int = 3000)
+    case setFault(Fault?, RoleScope, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds)
     case setPaused(Bool)
     case loadTheme(String)
     /// Put `text` on the clipboard of the terminal (OSC 52), which may be a laptop far from this host.
@@ -63,5 +30,4 @@ public enum Effect: Equatable, Sendable {
     /// Starts the scenario of this name (stopping one that runs).
     case startScenario(String)
     case scenarioControl(ScenarioControl)
-    case quit
 }

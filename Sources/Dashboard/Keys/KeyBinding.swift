@@ -9,7 +9,11 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .newVehicle: .driver
         case .newTrip: .consumer
-        default: nil
+        case .focusNext, .refreshFocused, .refreshBoth, .typeID, .faultMenu, .clearFaults, .toggleReveal, .togglePause,
+             .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn, .zoomOut, .copyToken,
+             .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .mark, .freeze,
+             .snapshot, .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed,
+             .scenarioMenu, .scenarioStep, .scenarioPause: nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Faults
 import UICore
 import Fleet
 import FleetAuth
@@ -37,8 +38,8 @@ public enum Reducer {
         case .fleetTables(let tables):
             for kind in state.kinds {
                 // A table made under a filter since changed would list the wrong members.
-                guard let table = tables[kind], table.filter == state.tables[kind, default: MemberTable()].filter else { continue }
-                state.tables[kind, default: MemberTable()].latest = table
+                guard let table = tables[kind], table.filter == state.table(kind).filter else { continue }
+                state.session.fleetTables[kind] = table
             }
             return []
         case .following(let kind, let index, let member):
@@ -67,33 +68,50 @@ public enum Reducer {
             marked(mark, &state)
             return []
         case .key(let key):
-            return handle(key, &state)
+            guard state.replay != nil else { return handle(key, &state) }
+            // A replay's viewer who changes what they look at stops following the recorded look.
+            let before = state.look
+            let effects = handle(key, &state)
+            if !state.look.sameView(as: before) { state.viewer.followsRecording = false }
+            return effects
         case .recorded(let inner):
-            // Reduced as it was live (a recorded p paused the SDKs, not the replay); of its
-            // effects only the table query is the viewer's own: the replay's fleet table answers it.
-            // Quitting is the viewer's: the recorded q ended the recorded session, not this one.
-            // A recorded freeze was the live viewer's way of looking, not something that happened:
-            // the replay's viewer freezes (or not) with their own z.
-            if case .key(let key) = inner, state.overlay == .none,
-               state.keys.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys) == .freeze { return [] }
-            let (replay, quitting) = (state.replay, state.quitting)
-            state.replay = nil
-            defer { (state.replay, state.quitting) = (replay, quitting) }
-            return reduce(&state, inner).filter { if case .setTableFilter = $0 { true } else { false } }
+            return recorded(inner, &state)
         case .replayStatus(let status):
             state.replay = status
             return []
-        case .restore(let recorded):
-            let viewer = state
-            state = recorded
-            (state.screenWidth, state.screenHeight, state.colorless) = (viewer.screenWidth, viewer.screenHeight, viewer.colorless)
-            (state.theme, state.timeZone, state.replay) = (viewer.theme, viewer.timeZone, viewer.replay)
-            (state.keys, state.frozen) = (viewer.keys, viewer.frozen)
+        case .restore(let rebuilt):
+            // A seek: the session as the recording had it there, and the recorded look with it.
+            let viewerMarks = state.marks
+            state.session = rebuilt.session
+            state.recorded = rebuilt.recorded
+            // Before the first recorded action, the recorded look is the recording's first.
+            if state.viewer.followsRecording { state.viewer.look = (rebuilt.recorded ?? rebuilt.viewer).look }
             // Marks the viewer made while watching are theirs, not the recording's: kept.
-            let recordedNumbers = Set(recorded.marks.map(\.number))
-            state.marks = (recorded.marks + viewer.marks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
+            let recordedNumbers = Set(rebuilt.marks.map(\.number))
+            state.marks = (rebuilt.marks + viewerMarks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
             return []
         }
+    }
+
+    /// A recorded action in a replay. It changes the session as it did live (a recorded p paused
+    /// the SDKs, not the replay), and acts on the recorded person's viewer, not this one: a
+    /// recorded Tab moves the recorded focus, a recorded q ended the recorded session, a recorded
+    /// resize was the recorded terminal's. The screen shows the recorded look while the viewer
+    /// follows it. Its effects were carried out live (their outcomes are recorded); only the
+    /// table query is asked again, of the replay's own fleet table, while the viewer follows.
+    private static func recorded(_ inner: Action, _ state: inout DashboardState) -> [Effect] {
+        // A recorded freeze was the recorded person's way of looking, not something that happened:
+        // the replay's viewer freezes (or not) with their own z. Holding a second session is waste.
+        var shadow = DashboardState(session: state.session, viewer: state.recorded ?? state.viewer.forRecording(focus: state.consumer.kind))
+        if case .key(let key) = inner, shadow.overlay == .none,
+           shadow.keys.command(for: key, fleet: shadow.isFleet, scenarios: shadow.scenarioKeys) == .freeze { return [] }
+        let effects = reduce(&shadow, inner)
+        state.session = shadow.session
+        state.recorded = shadow.viewer
+        if state.viewer.frozen != nil, case .event = inner { state.viewer.eventsWhileFrozen += 1 }
+        guard state.viewer.followsRecording else { return [] }
+        state.viewer.look = shadow.viewer.look
+        return effects.filter { if case .setTableFilter = $0 { true } else { false } }
     }
 
     private static func handle(_ key: Key, _ state: inout DashboardState) -> [Effect] {
@@ -102,14 +120,15 @@ public enum Reducer {
         if case .click(let x, let y) = key {
             // A click on a pane focuses it (over an overlay, it does nothing).
             guard state.overlay == .none else { return [] }
-            let layout = Renderer.layout(state, width: state.screenWidth, height: state.screenHeight)
-            if let frame = layout.panes.first(where: { $0.contains(x: x, y: y) }) {
+            // Placed on the screen as drawn: the frozen picture, while frozen.
+            guard let layout = Layout.of(state.shown, width: state.screenWidth, height: state.screenHeight) else { return [] }
+            if let frame = layout.panes.first(where: { $0.rect.contains(x: x, y: y) }) {
                 state.focus = frame.kind
-            } else if let frame = layout.table, frame.contains(x: x, y: y) {
+            } else if let frame = layout.table, frame.rect.contains(x: x, y: y) {
                 // A click on a member row selects it; Enter then follows it.
-                let table = state.tables[state.focus, default: MemberTable()]
-                if let row = MemberTableRenderer.row(at: y, in: frame, table: table) {
-                    state.tables[state.focus, default: MemberTable()].selected = table.rows[row].index
+                let table = state.table(state.focus)
+                if let row = MemberTableRenderer.row(at: y, in: frame.rect, table: table) {
+                    state.tableQueries[state.focus, default: TableQuery()].selected = table.rows[row].index
                 }
             }
             return []
@@ -155,7 +174,7 @@ public enum Reducer {
         case .typeID:
             state.overlay = .input("")
         case .faultMenu:
-            state.overlay = .faults(selection: 0, scope: FaultScope(state.focus))
+            state.overlay = .faults(selection: 0, scope: RoleScope(state.focus))
         case .copyToken:
             guard let token = state[state.focus].token else {
                 state.message = "no token to copy yet"
@@ -199,13 +218,13 @@ public enum Reducer {
         case .nextTrouble, .previousTrouble:
             return followTrouble(forward: command == .nextTrouble, &state)
         case .selectUp, .selectDown:
-            let table = state.tables[state.focus, default: MemberTable()]
+            let table = state.table(state.focus)
             let rows = table.rows
             guard let at = table.selectedRow(in: rows) else { return [] }
             let to = command == .selectDown ? min(rows.count - 1, at + 1) : max(0, at - 1)
-            state.tables[state.focus, default: MemberTable()].selected = rows[to].index
+            state.tableQueries[state.focus, default: TableQuery()].selected = rows[to].index
         case .followSelected:
-            let table = state.tables[state.focus, default: MemberTable()]
+            let table = state.table(state.focus)
             let rows = table.rows
             guard let at = table.selectedRow(in: rows) else {
                 state.message = "no \(state.focus.idNoun) in the table to follow"
@@ -213,7 +232,7 @@ public enum Reducer {
             }
             return follow(state.focus, rows[at].index, &state)
         case .filterTable:
-            state.overlay = .filter(state.tables[state.focus]?.filter ?? "")
+            state.overlay = .filter(state.table(state.focus).filter)
         case .mark:
             return startMark(&state)
         case .freeze:
@@ -237,7 +256,7 @@ public enum Reducer {
 
     private static func quit(_ state: inout DashboardState) -> [Effect] {
         state.quitting = true
-        return [.quit]
+        return []
     }
 
     /// The pane of `kind` follows member `index` from now on; its details are asked for.
@@ -249,7 +268,7 @@ public enum Reducer {
     /// The next (or previous) member in trouble after the followed one, in the table's order.
     private static func followTrouble(forward: Bool, _ state: inout DashboardState) -> [Effect] {
         let kind = state.focus
-        let table = state.tables[kind, default: MemberTable()]
+        let table = state.table(kind)
         let trouble = table.rows.filter { $0.status.isTrouble }
         guard !trouble.isEmpty else {
             let filtered = table.filter.isEmpty ? "" : " matching \"\(table.filter)\""
@@ -259,7 +278,7 @@ public enum Reducer {
         let current = trouble.firstIndex { $0.index == state[kind].memberIndex }
         let next = forward ? current.map { ($0 + 1) % trouble.count } ?? 0
             : current.map { ($0 + trouble.count - 1) % trouble.count } ?? trouble.count - 1
-        state.tables[kind, default: MemberTable()].selected = trouble[next].index
+        state.tableQueries[kind, default: TableQuery()].selected = trouble[next].index
         return follow(kind, trouble[next].index, &state)
     }
 
@@ -287,9 +306,9 @@ public enum Reducer {
     }
 
     /// The rows of the fault menu: each fault, then "off".
-    public static var faultMenuRows: [FaultChoice?] { FaultChoice.allCases.map(Optional.some) + [nil] }
+    public static var faultMenuRows: [Fault?] { Fault.allCases.map(Optional.some) + [nil] }
 
-    private static func handleFaultMenu(_ key: Key, selection: Int, scope: FaultScope, _ state: inout DashboardState) -> [Effect] {
+    private static func handleFaultMenu(_ key: Key, selection: Int, scope: RoleScope, _ state: inout DashboardState) -> [Effect] {
         let rows = faultMenuRows
         switch key {
         case .escape, .character("q"), .character("f"):
@@ -388,9 +407,8 @@ public enum Reducer {
     /// The focused kind's table is cut to `filter`; the aggregate is asked for rows under it.
     private static func applyFilter(_ filter: String, _ state: inout DashboardState) -> [Effect] {
         let kind = state.focus
-        guard state.tables[kind]?.filter ?? "" != filter else { return [] }
-        state.tables[kind, default: MemberTable()].filter = filter
-        state.tables[kind, default: MemberTable()].selected = nil
+        guard state.table(kind).filter != filter else { return [] }
+        state.tableQueries[kind] = TableQuery(filter: filter)
         return [.setTableFilter(kind, filter)]
     }
 }

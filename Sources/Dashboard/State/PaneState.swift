@@ -61,14 +61,7 @@ public struct PaneState: Equatable, Sendable {
         self.id = id
     }
 
-    public var title: String {
-        switch kind {
-        case .consumer: "Consumer (trip token)"
-        case .driver: "Driver (vehicle token)"
-        case .deliveryConsumer: "Delivery consumer (tracking token)"
-        case .deliveryDriver: "Delivery driver (delivery vehicle token)"
-        }
-    }
+    public var title: String { kind.spec.paneTitle }
 
     /// Whether `event` is about the provider this pane follows.
     func concerns(_ event: ProviderEvent) -> Bool {

@@ -1,0 +1,71 @@
+import Fleet
+import FleetAuth
+import Foundation
+import UICore
+
+/// The fleet's aggregate rows under the header: one per kind.
+enum FleetRowsRenderer {
+    /// The fleet rows' columns: header, width, and whether the value is right-aligned.
+    static let columns: [(String, Int)] = [
+        ("fleet (60 s)", 13), ("SDKs", 6), ("req/s", 7), ("hit ratio", 9), ("errors", 6), ("err rate", 8),
+        ("p50 ms", 7), ("p99 ms", 7), ("refresh due", 11),
+    ] + MemberStatus.allCases.map { ($0.label, max(5, $0.label.count)) }
+
+    /// Lines the fleet rows take: a header and one per kind, in a fleet, and the ramp's line while
+    /// SDKs are still starting; what the layout leaves them.
+    static func rowCount(_ state: DashboardState) -> Int {
+        state.isFleet ? 1 + state.kinds.count + (startedSDKs(state) == nil ? 0 : 1) : 0
+    }
+
+    /// While a `--ramp` is still starting SDKs: how many of all the kinds' SDKs have started.
+    static func startedSDKs(_ state: DashboardState) -> (started: Int, total: Int)? {
+        let summaries = state.kinds.compactMap { state.fleet[$0] }
+        guard summaries.contains(where: \.isStarting) else { return nil }
+        return (summaries.reduce(0) { $0 + $1.started }, summaries.reduce(0) { $0 + $1.providers })
+    }
+
+    /// The aggregate rows of a fleet run. Rates, ratios, errors and latencies cover the last
+    /// 60 s; the state counts are every member's now.
+    static func draw(_ state: DashboardState, _ canvas: inout Canvas, in rect: Rect) {
+        let y = rect.y
+        let headers = columns.enumerated().map { i, column in i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ") }
+        canvas.putTruncated(" " + headers.joined(separator: " "), x: rect.x, y: y, width: rect.width, role: .title)
+        for (row, kind) in state.kinds.enumerated() {
+            let pane = state[kind]
+            let s = state.fleet[kind]
+            let errors = s?.window.errors ?? 0
+            var cells: [(String, StyleRole)] = [
+                (kind.spec.fleetNoun, .text),
+                (String(pane.memberCount), .text),
+                (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–", .text),
+                (Format.percent(s?.window.hitRatio), .text),
+                // Coloured by the last minute only: an error long ago does not keep the row yellow.
+                (String(errors), errors > 0 ? .warning : .text),
+                (s?.errorRate.map { String(format: "%.1f%%", $0 * 100) } ?? "–", errors > 0 ? .warning : .text),
+                (s?.p50LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
+                (s?.p99LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
+                (String(s?.inRefreshMargin ?? 0), .text),
+            ]
+            for status in MemberStatus.allCases {
+                let n = s?.states[status] ?? 0
+                cells.append((String(n), n > 0 ? status.role : .text))
+            }
+            var x = rect.x + 1
+            let line = y + 1 + row
+            for (i, (text, role)) in cells.enumerated() {
+                let width = columns[i].1
+                let shown = i == 0 ? text.fitted(width) : text.leftPadded(width, with: " ")
+                guard x + width + (i == cells.count - 1 ? 0 : 1) <= rect.x + rect.width else {
+                    // What does not fit is cut with a mark, as a truncated line is.
+                    canvas.putTruncated(shown + " ", x: x, y: line, width: rect.x + rect.width - x, role: role)
+                    break
+                }
+                x += canvas.put(shown, x: x, y: line, role: role) + 1
+            }
+        }
+        if let (started, total) = startedSDKs(state) {
+            canvas.putTruncated(" started \(started)/\(total) SDKs (the rest have made no call yet)",
+                                x: rect.x, y: y + 1 + state.kinds.count, width: rect.width, role: .warning)
+        }
+    }
+}
