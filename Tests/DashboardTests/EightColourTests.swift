@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func noRoleOfTheDefaultThemeIsYellowOnEightColoursUnlessItWarns() throws {
-        let theme = try ThemeCatalog(directories: []).load("default")
+        let theme = try #require(try ThemeLoader.builtin("default"))
         let yellow = 3, brightYellow = 11
         for role in StyleRole.allCases where ![.warning, .gaugeMargin, .logWarning, .keyLabel, .selected].contains(role) {
             let fg = theme.style(role).foreground.resolved(colors: 8)

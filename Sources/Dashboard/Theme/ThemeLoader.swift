@@ -9,6 +9,12 @@ public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int?
     public var message: String
 
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
     public var description: String {
         line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
     }
@@ -27,6 +33,15 @@ public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// A style is a mapping of `fg`, `bg`, `bold`, `reverse`, `underline`, or just a colour (the foreground).
 public enum ThemeLoader {
+    /// The built-in themes' names.
+    public static var builtinNames: [String] { BuiltinThemes.sources.keys.sorted() }
+
+    /// The built-in theme called `name`; nil when there is none.
+    public static func builtin(_ name: String) throws(ThemeError) -> Theme? {
+        guard let source = BuiltinThemes.sources[name] else { return nil }
+        return try parse(source, name: name, file: "built-in theme \(name)")
+    }
+
     static let groups: Set<String> = Set(Theme.keys.keys.compactMap { $0.split(separator: ".").count == 2 ? String($0.split(separator: ".")[0]) : nil })
 
     public static func parse(_ yaml: String, name: String, file: String) throws(ThemeError) -> Theme {

@@ -1,4 +1,5 @@
 @testable import Dashboard
+import DashboardRuntime
 @testable import UICore
 import Foundation
 import Testing

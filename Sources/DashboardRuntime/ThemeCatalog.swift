@@ -1,9 +1,11 @@
 import BoundedYAML
-import UICore
+import Dashboard
 import Foundation
+import UICore
 
 /// The themes a user can pick: the four built in, plus `*.yaml` in the theme folders, which
-/// override a built-in of the same name.
+/// override a built-in of the same name. The file side of themes, kept at the edge: the
+/// dashboard only parses text (`ThemeLoader`).
 public struct ThemeCatalog: Sendable {
     public let directories: [URL]
 
@@ -40,7 +42,7 @@ public struct ThemeCatalog: Sendable {
 
     /// Every theme name available, sorted.
     public var names: [String] {
-        var all = Set(BuiltinThemes.sources.keys)
+        var all = Set(ThemeLoader.builtinNames)
         for dir in directories {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             for f in files where f.hasSuffix(".yaml") || f.hasSuffix(".yml") {
@@ -63,9 +65,7 @@ public struct ThemeCatalog: Sendable {
                 return try ThemeLoader.parse(text, name: name, file: url.path)
             }
         }
-        if let source = BuiltinThemes.sources[name] {
-            return try ThemeLoader.parse(source, name: name, file: "built-in theme \(name)")
-        }
+        if let theme = try ThemeLoader.builtin(name) { return theme }
         throw ThemeError(file: name, line: nil, message: "unknown theme; available: \(names.joined(separator: ", "))")
     }
 }
