@@ -31,6 +31,18 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     case backingOff(retryInSeconds: Int, lastError: String)
     case cancelled
     case other(String)
+    /// A token refusal read back from a recording: its sentence is kept, its details are not.
+    case replayedRejection(String)
+
+    /// The token came and was refused: by the rules, for another ID, or already expired (what a
+    /// scenario's `until: rejected` waits for, live and in a replay).
+    public var isTokenRejection: Bool {
+        switch self {
+        case .rejected, .wrongID, .alreadyExpired, .replayedRejection: true
+        case .missingAuthorizationContext, .invalidURL, .unreachable, .timeout, .httpStatus, .bodyTooLarge, .notJSON,
+             .missingKey, .wrongType, .invalidExpiry, .notAJWT, .superseded, .backingOff, .cancelled, .other: false
+        }
+    }
 
     /// The sentence, with anything that looks like a JWT redacted: messages quote response bodies,
     /// and a body can carry a token, so no error is ever a way for a credential to reach a screen or a log.
@@ -63,7 +75,7 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
             "discarded the response for \(requested): the ID changed to \(current) while it was in flight"
         case .backingOff(let s, let last): "retrying in \(s) s after: \(last)"
         case .cancelled: "request cancelled"
-        case .other(let s): s
+        case .other(let s), .replayedRejection(let s): s
         }
     }
 

@@ -39,21 +39,31 @@ public struct ProviderEvent: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// Every `name`, in the order the cases are declared; what `watch --events` accepts.
-    public static let allNames = ["cache_hit", "fetch_started", "fetched", "fetch_failed", "id_changed", "cache_dropped", "expired", "forced_refresh", "backing_off"]
+    /// An event's name as `watch` prints it, `watch --events` and scenario `until:` steps take
+    /// it, and recordings store it: one name per kind.
+    public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
+        case cacheHit = "cache_hit", fetchStarted = "fetch_started", fetched, fetchFailed = "fetch_failed"
+        case idChanged = "id_changed", cacheDropped = "cache_dropped", expired, forcedRefresh = "forced_refresh"
+        case backingOff = "backing_off"
+    }
 
-    /// The snake_case name `watch` prints.
-    public var name: String {
+    /// Every name, in the order the cases are declared; what `watch --events` accepts.
+    public static var allNames: [String] { Name.allCases.map(\.rawValue) }
+
+    public var eventName: Name {
         switch kind {
-        case .cacheHit: "cache_hit"
-        case .fetchStarted: "fetch_started"
-        case .fetched: "fetched"
-        case .fetchFailed: "fetch_failed"
-        case .idChanged: "id_changed"
-        case .cacheDropped: "cache_dropped"
-        case .expired: "expired"
-        case .forcedRefresh: "forced_refresh"
-        case .backingOff: "backing_off"
+        case .cacheHit: .cacheHit
+        case .fetchStarted: .fetchStarted
+        case .fetched: .fetched
+        case .fetchFailed: .fetchFailed
+        case .idChanged: .idChanged
+        case .cacheDropped: .cacheDropped
+        case .expired: .expired
+        case .forcedRefresh: .forcedRefresh
+        case .backingOff: .backingOff
         }
     }
+
+    /// The snake_case name `watch` prints.
+    public var name: String { eventName.rawValue }
 }

@@ -1,38 +1,73 @@
 import FleetAuth
 import Foundation
 
-/// What an `until:` step waits for: an event name as `watch` prints it (or one of a few names
-/// for a particular case of one), optionally on one side only.
+/// What an `until:` step waits for: a provider event (by the name `watch` prints), or a
+/// particular case of one, optionally on one side only.
 public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
-    public var event: String
+    /// The events an `until:` can name.
+    public enum Trigger: Sendable, Hashable {
+        case event(ProviderEvent.Name)
+        /// A fetch started ahead of expiry (`fetch_started`, reason refresh ahead).
+        case refreshAhead
+        /// A late response for an ID no longer current thrown away (`fetch_failed`, superseded).
+        case discarded
+        /// An HTTP 429 (`fetch_failed`).
+        case rateLimited
+        /// A token refused by the rules: wrong ID, expired, iat in the future... (`fetch_failed`).
+        case rejected
+
+        /// The cases with names of their own, and what each means.
+        public static let special: [(Trigger, String, String)] = [
+            (.refreshAhead, "refresh_ahead", "a fetch started ahead of expiry (fetch_started, reason refresh ahead)"),
+            (.discarded, "discarded", "a late response for an ID no longer current thrown away (fetch_failed, superseded)"),
+            (.rateLimited, "rate_limited", "an HTTP 429 (fetch_failed)"),
+            (.rejected, "rejected", "a token refused by the rules: wrong ID, expired, iat in the future... (fetch_failed)"),
+        ]
+
+        public init?(name: String) {
+            if let event = ProviderEvent.Name(rawValue: name) {
+                self = .event(event)
+            } else if let special = Self.special.first(where: { $0.1 == name }) {
+                self = special.0
+            } else {
+                return nil
+            }
+        }
+
+        public var name: String {
+            switch self {
+            case .event(let name): name.rawValue
+            case .refreshAhead, .discarded, .rateLimited, .rejected: Self.special.first { $0.0 == self }?.1 ?? "\(self)"
+            }
+        }
+    }
+
+    public var trigger: Trigger
     public var side: ScenarioSide?
 
-    public init(event: String, side: ScenarioSide? = nil) {
-        self.event = event
+    public init(_ trigger: Trigger, side: ScenarioSide? = nil) {
+        self.trigger = trigger
         self.side = side
     }
 
-    /// Names for particular cases of an event, where the event name alone says too little.
-    public static let specialNames: [String: String] = [
-        "refresh_ahead": "a fetch started ahead of expiry (fetch_started, reason refresh ahead)",
-        "discarded": "a late response for an ID no longer current thrown away (fetch_failed, superseded)",
-        "rate_limited": "an HTTP 429 (fetch_failed)",
-        "rejected": "a token refused by the rules: wrong ID, expired, iat in the future... (fetch_failed)",
-    ]
 
-    public static var names: [String] { ProviderEvent.allNames + specialNames.keys.sorted() }
+    public static var names: [String] { ProviderEvent.allNames + Trigger.special.map(\.1).sorted() }
 
-    public var description: String { side.map { "\(event) \($0.rawValue)" } ?? event }
+    public var description: String { side.map { "\(trigger.name) \($0.rawValue)" } ?? trigger.name }
 
     public func matches(_ event: ProviderEvent) -> Bool {
         if let side, event.provider.role.rawValue != side.rawValue { return false }
-        switch (self.event, event.kind) {
-        case ("refresh_ahead", .fetchStarted(let reason)): return reason == .refreshAhead
-        case ("discarded", .fetchFailed(.superseded, _)): return true
-        case ("rate_limited", .fetchFailed(.httpStatus(let code, _, _), _)): return code == 429
-        case ("rejected", .fetchFailed(.rejected, _)), ("rejected", .fetchFailed(.wrongID, _)), ("rejected", .fetchFailed(.alreadyExpired, _)):
-            return true
-        default: return self.event == event.name
+        switch trigger {
+        case .event(let name): return event.eventName == name
+        case .refreshAhead:
+            if case .fetchStarted(.refreshAhead) = event.kind { return true }
+        case .discarded:
+            if case .fetchFailed(.superseded, _) = event.kind { return true }
+        case .rateLimited:
+            if case .fetchFailed(.httpStatus(429, _, _), _) = event.kind { return true }
+        case .rejected:
+            if case .fetchFailed(let error, _) = event.kind { return error.isTokenRejection }
         }
+        return false
     }
 }

@@ -187,7 +187,7 @@ public enum ScenarioParser {
         default: // "until"
             let words = (try string("until") ?? "").split(separator: " ").map(String.init)
             let event = words.first.map { $0.replacingOccurrences(of: "-", with: "_") } ?? ""
-            guard (1...2).contains(words.count), ScenarioCondition.names.contains(event) else {
+            guard (1...2).contains(words.count), let trigger = ScenarioCondition.Trigger(name: event) else {
                 throw fail(actionLine, "until: takes an event and an optional side, e.g. \"fetched driver\"; events: \(ScenarioCondition.names.joined(separator: ", "))")
             }
             var which: ScenarioSide?
@@ -197,7 +197,7 @@ public enum ScenarioParser {
             }
             let timeout = try duration("timeout") ?? defaultUntilTimeout
             guard timeout > 0 else { throw fail(values["timeout"]?.line, "timeout: must be longer than 0s") }
-            action = .until(ScenarioCondition(event: event, side: which), timeout: timeout)
+            action = .until(ScenarioCondition(trigger, side: which), timeout: timeout)
         }
         return ScenarioStep(timing: timing, action: action, caption: caption, line: line)
     }

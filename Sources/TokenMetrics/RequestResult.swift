@@ -26,7 +26,7 @@ public enum RequestResult: String, CaseIterable, Sendable {
         case .other: self = .unreachable
         case .bodyTooLarge, .notJSON, .missingKey, .wrongType, .invalidExpiry, .alreadyExpired, .notAJWT, .wrongID:
             self = .invalidToken
-        case .rejected: self = .ruleFailed
+        case .rejected, .replayedRejection: self = .ruleFailed
         case .superseded, .cancelled, .backingOff, .missingAuthorizationContext, .invalidURL: return nil
         }
     }

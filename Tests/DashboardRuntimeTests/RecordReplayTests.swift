@@ -209,7 +209,7 @@ import UICore
         #expect(!loop.state.quitting)
         // ...and the state's clock is the recorded one, not the loop's.
         #expect(loop.state.now == recording.end)
-        #expect(loop.state.driver.log.first?.event == "expired")
+        #expect(loop.state.driver.log.first?.event == .expired)
     }
 
     @Test func speedScalesRealTimeAndPauseStopsIt() throws {

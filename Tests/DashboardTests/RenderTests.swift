@@ -96,11 +96,11 @@ import Testing
         for (i, at) in [0.0, 30, 60].enumerated() {
             let token = Fixtures.token(.consumer, id: "trip-0001", issued: Fixtures.t0.addingTimeInterval(at), findings: short)
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: at))
-            #expect(state.consumer.log.filter { $0.event == "warning" }.count == 1, "after fetch \(i + 1)")
+            #expect(state.consumer.log.filter { $0.event == .warning }.count == 1, "after fetch \(i + 1)")
         }
         let skewed = Fixtures.token(.consumer, id: "trip-0001", findings: short + [RuleResult("iat", .warn, "iat is 90 s in the future")])
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(skewed, latency: 0.01), at: 90))
-        #expect(state.consumer.log.filter { $0.event == "warning" }.map(\.detail) == ["iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s"])
+        #expect(state.consumer.log.filter { $0.event == .warning }.map(\.detail) == ["iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s"])
     }
 
     @Test func longBackendURLsGiveWayToThemeAndStatus() {

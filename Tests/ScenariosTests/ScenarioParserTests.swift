@@ -41,8 +41,8 @@ import Testing
             .setFault(.latency, .consumer, latencyMilliseconds: 1500), .setFault(.rateLimited, .both, latencyMilliseconds: nil),
             .clearFaults(.driver), .refresh(.both), .serverClock(offset: -1200), .tokenLifetime(120),
             .setPaused(true), .setPaused(false),
-            .until(ScenarioCondition(event: "fetched", side: .driver), timeout: 30),
-            .until(ScenarioCondition(event: "refresh_ahead"), timeout: 60),
+            .until(ScenarioCondition(.event(.fetched), side: .driver), timeout: 30),
+            .until(ScenarioCondition(.refreshAhead), timeout: 60),
         ])
         #expect(scenario.steps[0].caption == "hello")
         #expect(scenario.steps[1].timing == .after(90))

@@ -298,7 +298,7 @@ struct PaneRenderer {
             case .warning: .logWarning
             case .error: .logError
             }
-            let event = entry.count > 1 ? "\(entry.event) ×\(entry.count)" : entry.event
+            let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
             let latency = entry.latency.map(Format.milliseconds) ?? ""
             var detail = entry.detail
             if let at = entry.at { detail += " " + Format.clock(at, state.timeZone) }

@@ -13,8 +13,30 @@ public struct IDChange: Equatable, Sendable {
 /// One line of a pane's fetch log.
 public struct LogEntry: Equatable, Sendable {
     public enum Level: Sendable { case hit, info, warning, error }
+    /// What a line records; its label is the log's first column.
+    public enum Event: Sendable, Equatable {
+        case cacheHit, request, gotToken, warning, discarded, failed, idChanged, dropped, expired, forced
+        /// The token a newly followed fleet member holds.
+        case cachedToken
+
+        public var label: String {
+            switch self {
+            case .cacheHit: "cache hit"
+            case .request: "request"
+            case .gotToken: "got token"
+            case .warning: "warning"
+            case .discarded: "discarded"
+            case .failed: "failed"
+            case .idChanged: "ID"
+            case .dropped: "dropped"
+            case .expired: "expired"
+            case .forced: "forced"
+            case .cachedToken: "cached token"
+            }
+        }
+    }
     public var time: Date
-    public var event: String
+    public var event: Event
     public var detail: String
     public var latency: TimeInterval?
     public var level: Level
@@ -85,14 +107,14 @@ public struct PaneState: Equatable, Sendable {
                 first.time = event.time
                 log[0] = first
             } else {
-                append(LogEntry(time: event.time, event: "cache hit", detail: "", latency: nil, level: .hit, count: count))
+                append(LogEntry(time: event.time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
             }
         case .fetchStarted(let reason):
             fetching = true
             let minute = Int.clamping(event.time.timeIntervalSince1970 / 60)
             fetchesPerMinute[minute, default: 0] += 1
             fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
-            append(LogEntry(time: event.time, event: "request", detail: reason.rawValue, latency: nil, level: .info))
+            append(LogEntry(time: event.time, event: .request, detail: reason.rawValue, latency: nil, level: .info))
         case .fetched(let fetched, let latency):
             fetching = false
             retryAt = nil
@@ -104,20 +126,20 @@ public struct PaneState: Equatable, Sendable {
             timeline.record(Timeline.Outcome(time: event.time, ok: true, latency: latency))
             timeline.record(Timeline.Span(from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
                                           refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: event.time)
-            append(LogEntry(time: event.time, event: "got token", detail: "expires", latency: latency, level: .info,
+            append(LogEntry(time: event.time, event: .gotToken, detail: "expires", latency: latency, level: .info,
                             at: fetched.expiresAt, fingerprint: fetched.fingerprint))
             for warning in fetched.warnings where !known.contains(warning) {
-                append(LogEntry(time: event.time, event: "warning", detail: warning, latency: nil, level: .warning))
+                append(LogEntry(time: event.time, event: .warning, detail: warning, latency: nil, level: .warning))
             }
         case .fetchFailed(let error, let latency):
             if case .superseded = error {
-                append(LogEntry(time: event.time, event: "discarded", detail: error.description, latency: latency, level: .warning))
+                append(LogEntry(time: event.time, event: .discarded, detail: error.description, latency: latency, level: .warning))
                 return
             }
             fetching = false
             lastError = error.description
             timeline.record(Timeline.Outcome(time: event.time, ok: false, latency: latency))
-            append(LogEntry(time: event.time, event: "failed", detail: error.description, latency: latency, level: .error))
+            append(LogEntry(time: event.time, event: .failed, detail: error.description, latency: latency, level: .error))
         case .idChanged(let from, let to):
             id = to
             retryAt = nil
@@ -127,18 +149,18 @@ public struct PaneState: Equatable, Sendable {
             if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
             // Cut in the middle, so the new ID's end shows in a log line of any width.
             let detail = "\(Format.elideMiddle(from ?? "none", 24)) → \(Format.elideMiddle(to, 24))"
-            append(LogEntry(time: event.time, event: "ID", detail: detail, latency: nil, level: .info))
+            append(LogEntry(time: event.time, event: .idChanged, detail: detail, latency: nil, level: .info))
         case .cacheDropped(let reason):
             token = nil
-            append(LogEntry(time: event.time, event: "dropped", detail: reason, latency: nil, level: .warning))
+            append(LogEntry(time: event.time, event: .dropped, detail: reason, latency: nil, level: .warning))
         case .expired(let at):
             token = nil
-            append(LogEntry(time: event.time, event: "expired", detail: "at", latency: nil, level: .warning, at: at))
+            append(LogEntry(time: event.time, event: .expired, detail: "at", latency: nil, level: .warning, at: at))
         case .backingOff(let until, let attempt):
             retryAt = until
             self.attempt = attempt
         case .forcedRefresh:
-            append(LogEntry(time: event.time, event: "forced", detail: "refresh requested", latency: nil, level: .info))
+            append(LogEntry(time: event.time, event: .forced, detail: "refresh requested", latency: nil, level: .info))
         }
     }
 

@@ -294,7 +294,7 @@ public enum Reducer {
         if let token = member.token {
             pane.timeline.record(Timeline.Span(from: token.jwt.issuedAt ?? token.receivedAt, to: token.expiresAt,
                                                refreshAt: token.refreshAt, fingerprint: token.fingerprint), at: now)
-            pane.log = [LogEntry(time: now, event: "cached token", detail: "expires", latency: nil, level: .info,
+            pane.log = [LogEntry(time: now, event: .cachedToken, detail: "expires", latency: nil, level: .info,
                                  at: token.expiresAt, fingerprint: token.fingerprint)]
         }
         return pane

@@ -99,14 +99,17 @@ public struct RecordedError: Codable, Equatable, Sendable {
     public var retryAfter: Int?
     public var requested: String?
     public var current: String?
+    /// The token was refused (`FleetAuthError.isTokenRejection`), so `until: rejected` matches in a replay.
+    public var rejection: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case text, status, requested, current
+        case text, status, requested, current, rejection
         case retryAfter = "retry_after"
     }
 
     public init(_ error: FleetAuthError) {
         text = error.description
+        rejection = error.isTokenRejection ? true : nil
         switch error {
         case .httpStatus(let code, _, let retryAfter):
             status = code
@@ -129,6 +132,6 @@ public struct RecordedError: Codable, Equatable, Sendable {
                 return .httpStatus(code: status, body: String(text.dropFirst(line.count + 2)), retryAfter: retryAfter)
             }
         }
-        return .other(text)
+        return rejection == true ? .replayedRejection(text) : .other(text)
     }
 }
