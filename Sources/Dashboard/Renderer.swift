@@ -26,7 +26,7 @@ public enum Renderer {
         for frame in layout.panes {
             PaneRenderer(state: state, pane: state[frame.kind]).draw(&canvas, in: frame.rect)
         }
-        FooterRenderer.draw(FooterRenderer.rows(state, width: width), &canvas, in: layout.footer)
+        FooterRenderer.draw(layout.footerRows, &canvas, in: layout.footer)
         OverlayRenderer(state: state).draw(&canvas)
         return canvas
     }

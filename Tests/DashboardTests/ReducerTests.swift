@@ -156,6 +156,8 @@ import Testing
                 case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed: continue
                 // Shown and working only with scenarios: ScenarioDashboardTests.
                 case .scenarioMenu, .scenarioStep, .scenarioPause: continue
+                // Only in an open list menu (MenuKeyTests).
+                case .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: continue
                 }
                 #expect(key(&s, k) == effects, "\(binding.label) (\(k))")
                 #expect(s == expected, "\(binding.label) (\(k))")

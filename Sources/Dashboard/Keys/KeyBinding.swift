@@ -13,7 +13,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
              .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn, .zoomOut, .copyToken,
              .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .mark, .freeze,
              .snapshot, .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed,
-             .scenarioMenu, .scenarioStep, .scenarioPause: nil
+             .scenarioMenu, .scenarioStep, .scenarioPause, .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: nil
         }
     }
 
@@ -29,6 +29,9 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case replayPause = "replay-pause", replayStep = "replay-step", replayBack = "replay-back", replayForward = "replay-forward"
     case replayStart = "replay-start", replayEnd = "replay-end", replaySpeed = "replay-speed"
     case scenarioMenu = "scenario-menu", scenarioStep = "scenario-step", scenarioPause = "scenario-pause"
+    /// The list menus' own keys (`KeyBinding.menuRows`): they work only while a menu is open.
+    case menuUp = "menu-up", menuDown = "menu-down", menuChoose = "menu-choose", menuClose = "menu-close"
+    case faultScope = "fault-scope", latencyDown = "latency-down", latencyUp = "latency-up"
 }
 
 /// One row of the key table. The footer, the help overlay and the key handling all read the one

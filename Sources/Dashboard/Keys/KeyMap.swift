@@ -8,12 +8,15 @@ public struct KeyMap: Equatable, Sendable {
     /// A replay's own keys, remapped the same way; they come first in a replay, where they win
     /// over a live key on the same key (`p` pauses the replay there, not the SDKs).
     public private(set) var replayBindings: [KeyBinding]
+    /// The list menus' keys, remapped the same way; read only while a menu is open.
+    public private(set) var menuBindings: [KeyBinding]
 
     public static let standard = KeyMap(bindings: KeyBinding.table)
 
-    public init(bindings: [KeyBinding], replayBindings: [KeyBinding] = KeyBinding.replayRows) {
+    public init(bindings: [KeyBinding], replayBindings: [KeyBinding] = KeyBinding.replayRows, menuBindings: [KeyBinding] = KeyBinding.menuRows) {
         self.bindings = bindings
         self.replayBindings = replayBindings
+        self.menuBindings = menuBindings
     }
 
     /// The built-in tables, each command in `remaps` answering to the keys given instead of its
@@ -33,10 +36,13 @@ public struct KeyMap: Equatable, Sendable {
         }
         let bindings = try remapped(KeyBinding.table)
         let replayBindings = try remapped(KeyBinding.replayRows)
+        let menuBindings = try remapped(KeyBinding.menuRows)
         try Self.checkConflicts(bindings, remaps)
         try Self.checkConflicts(replayBindings + bindings.filter { !$0.command.isLiveOnly }, remaps)
+        try Self.checkConflicts(menuBindings, remaps)
         self.bindings = bindings
         self.replayBindings = replayBindings
+        self.menuBindings = menuBindings
     }
 
     private static func checkConflicts(_ bindings: [KeyBinding], _ remaps: [Command: [Key]]) throws(KeyMapError) {
@@ -67,10 +73,16 @@ public struct KeyMap: Equatable, Sendable {
             + bindings.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) && scenarios >= $0.scenarios }
     }
 
+    /// What `key` does in an open list menu; nil for a key that is not a menu key.
+    public func menuCommand(for key: Key) -> Command? {
+        menuBindings.first { $0.keys.contains(key) }?.command
+    }
+
     /// How a message names the key of `command` ("press x to reveal").
     public func label(_ command: Command) -> String {
         // Called while drawing every frame: no joined array for it.
-        (bindings.first { $0.command == command } ?? replayBindings.first { $0.command == command })?.label ?? command.rawValue
+        (bindings.first { $0.command == command } ?? replayBindings.first { $0.command == command }
+            ?? menuBindings.first { $0.command == command })?.label ?? command.rawValue
     }
 }
 

@@ -13,6 +13,19 @@ extension KeyBinding {
         KeyBinding(keys: [.character(">")], label: ">", hint: "Speed", help: "replay: speed 1×, 4×, 16×", command: .replaySpeed),
     ]
 
+    /// The keys of the list menus (faults, scenarios), apart from the main table: they work only
+    /// while a menu is open, so they may share keys with it (`q` closes a menu, Tab changes the
+    /// fault menu's scope). Remapped like any other.
+    public static let menuRows: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], label: "↑", hint: "Up", help: "menu: the row above", command: .menuUp),
+        KeyBinding(keys: [.down, .character("j")], label: "↓", hint: "Down", help: "menu: the row below", command: .menuDown),
+        KeyBinding(keys: [.enter], label: "Enter", hint: "Choose", help: "menu: choose the highlighted row", command: .menuChoose),
+        KeyBinding(keys: [.escape, .character("q")], label: "Esc", hint: "Close", help: "menu: close", command: .menuClose),
+        KeyBinding(keys: [.tab], label: "Tab", hint: "Scope", help: "fault menu: consumer, driver or both", command: .faultScope),
+        KeyBinding(keys: [.character("<")], label: "<", hint: "Less", help: "fault menu: half a second less latency", command: .latencyDown),
+        KeyBinding(keys: [.character(">")], label: ">", hint: "More", help: "fault menu: half a second more latency", command: .latencyUp),
+    ]
+
     /// Seconds a ←/→ press seeks.
     public static let seekStep: Double = 10
 }
@@ -31,7 +44,8 @@ extension Command {
         case .focusNext, .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults,
              .toggleReveal, .togglePause, .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn,
              .zoomOut, .copyToken, .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected,
-             .filterTable, .mark, .freeze, .snapshot, .scenarioMenu, .scenarioStep, .scenarioPause: nil
+             .filterTable, .mark, .freeze, .snapshot, .scenarioMenu, .scenarioStep, .scenarioPause,
+             .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: nil
         }
     }
 
@@ -45,7 +59,7 @@ extension Command {
              .scenarioMenu, .scenarioStep, .scenarioPause: true
         case .focusNext, .toggleReveal, .nextTheme, .help, .quit, .zoomIn, .zoomOut, .copyToken, .selectUp, .selectDown,
              .filterTable, .mark, .freeze, .snapshot, .replayPause, .replayStep, .replayBack, .replayForward,
-             .replayStart, .replayEnd, .replaySpeed: false
+             .replayStart, .replayEnd, .replaySpeed, .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: false
         }
     }
 }

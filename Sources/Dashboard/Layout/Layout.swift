@@ -29,6 +29,8 @@ public struct Layout: Equatable, Sendable {
     public var table: PaneFrame?
     public var panes: [PaneFrame] = []
     public var footer: Rect
+    /// The key hints, row by row: the footer's height is theirs, so they are made once, here.
+    public var footerRows: [[KeyBinding]]
 
     public static let minimumWidth = 80
     public static let minimumHeight = 24
@@ -50,11 +52,12 @@ public struct Layout: Equatable, Sendable {
         guard fits(width: width, height: height) else { return nil }
         let bannerLines = state.scenarioBannerLines(width: width).count
         let fleetLines = FleetRowsRenderer.rowCount(state)
-        let footerLines = FooterRenderer.rows(state, width: width).count
+        let footerRows = FooterRenderer.rows(state, width: width)
         var top = 1
         var layout = Layout(header: Rect(x: 0, y: 0, width: width, height: 1),
                             banner: Rect(x: 0, y: top, width: width, height: bannerLines),
-                            footer: Rect(x: 0, y: height - footerLines, width: width, height: footerLines))
+                            footer: Rect(x: 0, y: height - footerRows.count, width: width, height: footerRows.count),
+                            footerRows: footerRows)
         top += bannerLines
         if state.message != nil {
             layout.message = Rect(x: 0, y: top, width: width, height: 1)

@@ -17,21 +17,22 @@ struct OverlayRenderer {
             let closing: [(String, StyleRole)] = rows.count + 4 <= canvas.height - 2 ? [("", .overlay), ("any key closes this help", .dim)] : []
             panel(&canvas, title: "Keys", rows: rows + closing)
         case .faults(let selection, let scope):
+            let keys = state.keys
             guard state.faultsAvailable else {
                 panel(&canvas, title: "Faults", rows: [
                     ("Fault injection needs the embedded token server;", .overlay),
                     ("this run uses --consumer-url/--driver-url.", .overlay),
-                    ("", .overlay), ("Esc closes", .dim),
+                    ("", .overlay), ("\(keys.label(.menuClose)) closes", .dim),
                 ])
                 return
             }
-            var rows: [(String, StyleRole)] = [("applies to: \(scope.rawValue)   (Tab: consumer / driver / both)", .overlay), ("", .overlay)]
+            var rows: [(String, StyleRole)] = [("applies to: \(scope.rawValue)   (\(keys.label(.faultScope)): consumer / driver / both)", .overlay), ("", .overlay)]
             for (i, choice) in Reducer.faultMenuRows.enumerated() {
                 let text = "\(i + 1)  " + (choice.map(state.faultLabel) ?? "off (clear faults)")
                 rows.append((text, i == selection ? .selected : .overlay))
             }
             let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
-            rows += [("", .overlay), ("active: \(active)", .overlay), ("↑/↓ and Enter, or 1-\(Reducer.faultMenuRows.count); Esc closes", .dim)]
+            rows += [("", .overlay), ("active: \(active)", .overlay), ("\(ListMenu.hint(keys)), or 1-\(Reducer.faultMenuRows.count); \(keys.label(.menuClose)) closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text, let note):
             let noun = state.focus.idNoun

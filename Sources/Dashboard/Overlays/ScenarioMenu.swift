@@ -16,21 +16,20 @@ extension Reducer {
             state.overlay = .none
             return []
         }
-        switch key {
-        case .escape, .character("q"), .character("S"):
+        switch ListMenu.outcome(state.keys.menuCommand(for: key), selection: selection, count: rows.count) {
+        case .highlight(let row):
+            state.overlay = .scenarios(selection: row)
+        case .choose(let row):
             state.overlay = .none
-        case .up, .character("k"):
-            state.overlay = .scenarios(selection: (selection + rows.count - 1) % rows.count)
-        case .down, .character("j"):
-            state.overlay = .scenarios(selection: (selection + 1) % rows.count)
-        case .enter:
-            state.overlay = .none
-            switch rows[min(selection, rows.count - 1)] {
+            switch rows[row] {
             case .control(let control): return [.scenarioControl(control)]
             case .start(let entry): return [.startScenario(entry.name)]
             }
-        default:
-            break
+        case .close:
+            state.overlay = .none
+        case .other:
+            // The menu's own key closes it too.
+            if state.command(for: key) == .scenarioMenu { state.overlay = .none }
         }
         return []
     }
@@ -40,7 +39,7 @@ extension Reducer {
 enum ScenarioMenuRenderer {
     static func rows(_ state: DashboardState, selection: Int) -> [(String, StyleRole)] {
         let menu = state.scenarioMenuRows
-        guard !menu.isEmpty else { return [("No scenarios in this run.", .overlay), ("", .overlay), ("Esc closes", .dim)] }
+        guard !menu.isEmpty else { return [("No scenarios in this run.", .overlay), ("", .overlay), ("\(state.keys.label(.menuClose)) closes", .dim)] }
         let nameWidth = max(8, (state.scenarios.map(\.name.count).max() ?? 0) + 2)
         var rows: [(String, StyleRole)] = []
         for (i, row) in menu.enumerated() {
@@ -54,6 +53,8 @@ enum ScenarioMenuRenderer {
             }
             rows.append((text, i == selection ? .selected : .overlay))
         }
-        return rows + [("", .overlay), ("↑/↓ and Enter starts or acts; Space steps; P pauses; Esc closes", .dim)]
+        let keys = state.keys
+        let hint = "\(ListMenu.hint(keys)) starts or acts; \(keys.label(.scenarioStep)) steps; \(keys.label(.scenarioPause)) pauses; \(keys.label(.menuClose)) closes"
+        return rows + [("", .overlay), (hint, .dim)]
     }
 }

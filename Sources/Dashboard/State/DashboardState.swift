@@ -101,6 +101,7 @@ public struct DashboardState: Equatable, Sendable {
 
     /// A fault's label with the menu's keys for the latency: the one name the menu and header show.
     public func faultLabel(_ fault: Fault) -> String {
-        fault.label(latencyMilliseconds: session.faultLatencyMilliseconds, adjustHint: "< > adjust")
+        fault.label(latencyMilliseconds: session.faultLatencyMilliseconds,
+                    adjustHint: "\(viewer.keys.label(.latencyDown)) \(viewer.keys.label(.latencyUp)) adjust")
     }
 }

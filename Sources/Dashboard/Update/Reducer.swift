@@ -118,19 +118,7 @@ public enum Reducer {
         if key == .interrupt { return quit(&state) }
         if key == .resize { return [] }
         if case .click(let x, let y) = key {
-            // A click on a pane focuses it (over an overlay, it does nothing).
-            guard state.overlay == .none else { return [] }
-            // Placed on the screen as drawn: the frozen picture, while frozen.
-            guard let layout = Layout.of(state.shown, width: state.screenWidth, height: state.screenHeight) else { return [] }
-            if let frame = layout.panes.first(where: { $0.rect.contains(x: x, y: y) }) {
-                state.focus = frame.kind
-            } else if let frame = layout.table, frame.rect.contains(x: x, y: y) {
-                // A click on a member row selects it; Enter then follows it.
-                let table = state.table(state.focus)
-                if let row = MemberTableRenderer.row(at: y, in: frame.rect, table: table) {
-                    state.tableQueries[state.focus, default: TableQuery()].selected = table.rows[row].index
-                }
-            }
+            click(x: x, y: y, &state)
             return []
         }
         switch state.overlay {
@@ -159,114 +147,38 @@ public enum Reducer {
             state.message = "only the \(only.rawValue) runs (--only \(only.rawValue))"
             return []
         }
+        // Every command is routed here, so a new one must be placed in a group.
         switch command {
-        case .focusNext:
-            state.focus = state.focus.role == .consumer ? state.driver.kind : state.consumer.kind
-        case .refreshFocused:
-            return [.forceRefresh(state.focus, member: state[state.focus].memberIndex)]
-        case .refreshBoth:
-            return state.kinds.filter { state.only == nil || $0.role == state.only }
-                .map { .forceRefresh($0, member: state[$0].memberIndex) }
-        case .newTrip:
-            return switchID(state.consumer.kind, to: IDSequence.next(after: state.consumer.id), &state)
-        case .newVehicle:
-            return switchID(state.driver.kind, to: IDSequence.next(after: state.driver.id), &state)
-        case .typeID:
-            state.overlay = .input("")
-        case .faultMenu:
-            state.overlay = .faults(selection: 0, scope: RoleScope(state.focus))
-        case .copyToken:
-            guard let token = state[state.focus].token else {
-                state.message = "no token to copy yet"
-                return []
-            }
-            // A token is a credential: only a revealed one leaves the screen whole.
-            let text = state.reveal ? token.token : TokenRedactor.redact(token.token)
-            state.message = state.reveal
-                ? "copied the \(state.focus.idNoun)'s token (#\(token.fingerprint)) to the clipboard, whole"
-                : "copied the redacted token (#\(token.fingerprint)); press \(state.keys.label(.toggleReveal)) to reveal, then \(state.keys.label(.copyToken)), to copy it whole"
-            return [.copyToClipboard(text)]
-        case .zoomIn, .zoomOut:
-            let levels = Timeline.zoomLevels
-            let at = levels.firstIndex(of: state.timelineMinutes) ?? 1
-            let next = command == .zoomIn ? max(0, at - 1) : min(levels.count - 1, at + 1)
-            state.timelineMinutes = levels[next]
-        case .clearFaults:
-            guard state.faultsAvailable else {
-                state.message = "fault injection needs the embedded token server"
-                return []
-            }
-            return [.setFault(nil, .both)]
-        case .toggleReveal:
-            state.reveal.toggle()
-        case .togglePause:
-            state.paused.toggle()
-            return [.setPaused(state.paused)]
-        case .nextTheme:
-            let names = state.themeNames
-            let next = names.isEmpty ? state.themeName : names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
-            return [.loadTheme(next)]
-        case .help:
-            state.overlay = .help
-        case .nextFleetMember, .previousFleetMember:
-            let pane = state[state.focus]
-            guard pane.memberCount > 1 else { return [] }
-            let step = command == .nextFleetMember ? 1 : pane.memberCount - 1
-            // The state owns which member is followed: it moves now, so every press counts even
-            // before the first answer is back.
-            return follow(state.focus, (pane.memberIndex + step) % pane.memberCount, &state)
-        case .nextTrouble, .previousTrouble:
-            return followTrouble(forward: command == .nextTrouble, &state)
-        case .selectUp, .selectDown:
-            let table = state.table(state.focus)
-            let rows = table.rows
-            guard let at = table.selectedRow(in: rows) else { return [] }
-            let to = command == .selectDown ? min(rows.count - 1, at + 1) : max(0, at - 1)
-            state.tableQueries[state.focus, default: TableQuery()].selected = rows[to].index
-        case .followSelected:
-            let table = state.table(state.focus)
-            let rows = table.rows
-            guard let at = table.selectedRow(in: rows) else {
-                state.message = "no \(state.focus.idNoun) in the table to follow"
-                return []
-            }
-            return follow(state.focus, rows[at].index, &state)
-        case .filterTable:
-            state.overlay = .filter(state.table(state.focus).filter)
-        case .mark:
-            return startMark(&state)
-        case .freeze:
-            toggleFreeze(&state)
-        case .snapshot:
-            return snapshot(state)
-        case .scenarioMenu:
-            state.overlay = .scenarios(selection: 0)
-        case .scenarioStep:
-            return [.scenarioControl(.advance)]
-        case .scenarioPause:
-            return [.scenarioControl(.togglePause)]
-        case .quit:
-            return quit(&state)
+        case .focusNext, .toggleReveal, .zoomIn, .zoomOut, .nextTheme, .help, .copyToken, .mark, .freeze, .snapshot, .quit:
+            return viewCommand(command, &state)
+        case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
+             .scenarioMenu, .scenarioStep, .scenarioPause:
+            return liveCommand(command, &state)
+        case .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .selectUp, .selectDown,
+             .followSelected, .filterTable:
+            return fleetCommand(command, &state)
         case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed:
             guard state.replay != nil, let control = command.replayControl else { return [] }
             return [.replay(control)]
+        case .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp:
+            // A list menu's keys are read from `KeyMap.menuBindings`, only while one is open.
+            return []
         }
-        return []
     }
 
-    private static func quit(_ state: inout DashboardState) -> [Effect] {
+    static func quit(_ state: inout DashboardState) -> [Effect] {
         state.quitting = true
         return []
     }
 
     /// The pane of `kind` follows member `index` from now on; its details are asked for.
-    private static func follow(_ kind: ProviderKind, _ index: Int, _ state: inout DashboardState) -> [Effect] {
+    static func follow(_ kind: ProviderKind, _ index: Int, _ state: inout DashboardState) -> [Effect] {
         state[kind].memberIndex = index
         return [.follow(kind, index: index)]
     }
 
     /// The next (or previous) member in trouble after the followed one, in the table's order.
-    private static func followTrouble(forward: Bool, _ state: inout DashboardState) -> [Effect] {
+    static func followTrouble(forward: Bool, _ state: inout DashboardState) -> [Effect] {
         let kind = state.focus
         let table = state.table(kind)
         let trouble = table.rows.filter { $0.status.isTrouble }
@@ -300,43 +212,13 @@ public enum Reducer {
         return pane
     }
 
-    private static func switchID(_ kind: ProviderKind, to id: String, _ state: inout DashboardState) -> [Effect] {
+    static func switchID(_ kind: ProviderKind, to id: String, _ state: inout DashboardState) -> [Effect] {
         state.focus = kind
         return [.switchID(kind, id, member: state[kind].memberIndex)]
     }
 
     /// The rows of the fault menu: each fault, then "off".
     public static var faultMenuRows: [Fault?] { Fault.allCases.map(Optional.some) + [nil] }
-
-    private static func handleFaultMenu(_ key: Key, selection: Int, scope: RoleScope, _ state: inout DashboardState) -> [Effect] {
-        let rows = faultMenuRows
-        switch key {
-        case .escape, .character("q"), .character("f"):
-            state.overlay = .none
-        case .up, .character("k"):
-            state.overlay = .faults(selection: (selection + rows.count - 1) % rows.count, scope: scope)
-        case .down, .character("j"):
-            state.overlay = .faults(selection: (selection + 1) % rows.count, scope: scope)
-        case .tab:
-            state.overlay = .faults(selection: selection, scope: scope.next)
-        case .enter:
-            state.overlay = .none
-            guard state.faultsAvailable else { return [] }
-            return [.setFault(rows[selection], scope, latencyMilliseconds: state.faultLatencyMilliseconds)]
-        case .character("<"), .character(">"):
-            // Half a second a step, between half a second and 20 s.
-            let step = key == .character(">") ? 500 : -500
-            state.faultLatencyMilliseconds = min(20_000, max(500, state.faultLatencyMilliseconds + step))
-        case .character(let c):
-            if let n = c.wholeNumberValue, (1...rows.count).contains(n) {
-                state.overlay = .none
-                guard state.faultsAvailable else { return [] }
-                return [.setFault(rows[n - 1], scope, latencyMilliseconds: state.faultLatencyMilliseconds)]
-            }
-        default: break
-        }
-        return []
-    }
 
     /// Typing in a prompt (an ID, a filter): the new text and note for an editing key, nil for any other.
     private static func edit(_ key: Key, _ text: String) -> (text: String, note: String?)? {
