@@ -29,15 +29,20 @@ public struct SnapshotWriter: Sendable {
 
     /// Writes the file and answers with a message saying where it went, or why it did not.
     public func write(_ request: SnapshotRequest) -> [Action] {
+        write(screen: request.screen, width: request.width, at: request.at)
+    }
+
+    /// The same, for a screen already drawn: its rows and width.
+    public func write(screen: [String], width: Int, at: Date) -> [Action] {
         let events = self.events()
         // Redacted always, as the screen text is: a snapshot is evidence, not a place for credentials.
         let encoder = WatchEventEncoder(reveal: false)
-        var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(request.at)), tokens redacted\n"
-        text += "# screen (\(request.width)x\(request.screen.count))\n"
-        text += request.screen.joined(separator: "\n") + "\n"
+        var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(at)), tokens redacted\n"
+        text += "# screen (\(width)x\(screen.count))\n"
+        text += screen.joined(separator: "\n") + "\n"
         text += "# last \(events.count) events, as `tokendash watch` prints them\n"
         for event in events { text += encoder.encode(event) + "\n" }
-        let url = freeName(for: request.at)
+        let url = freeName(for: at)
         do {
             try Data(text.utf8).write(to: url, options: .withoutOverwriting)
         } catch {

@@ -34,7 +34,7 @@ import Testing
         let jwt = TestJWT.make(kind: .consumer, id: "trip-1", lifetime: 60)
         for i in 0..<250 { tail.record(fetched(i, jwt: jwt)) }
         let writer = SnapshotWriter(recording: nil, tail: tail, version: "tokendash 9.9", currentDirectory: dir)
-        let answer = writer.write(SnapshotRequest(screen: ["line one", "line two"], width: 80, at: TestTime.t0))
+        let answer = writer.write(screen: ["line one", "line two"], width: 80, at: TestTime.t0)
         let name = "tokendash-snapshot-20270115-080000.txt"
         #expect(answer == [.message("snapshot written to \(dir.appendingPathComponent(name).path) (screen and 200 events)")])
         let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
@@ -48,20 +48,20 @@ import Testing
         #expect(events.first?.contains("\"id\":\"trip-50\"") == true, "the oldest kept is the 51st")
         #expect(!text.contains(jwt), "no whole token in a snapshot")
         // A second one in the same second does not overwrite the first.
-        _ = writer.write(SnapshotRequest(screen: ["again"], width: 1, at: TestTime.t0))
+        _ = writer.write(screen: ["again"], width: 1, at: TestTime.t0)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("tokendash-snapshot-20270115-080000-2.txt").path))
     }
 
     @Test func itGoesNextToTheRecordingNamedAfterIt() throws {
         let dir = try folder()
         let writer = SnapshotWriter(recording: dir.appendingPathComponent("outage.jsonl"), tail: EventTail(), version: "v")
-        _ = writer.write(SnapshotRequest(screen: ["x"], width: 1, at: TestTime.t0))
+        _ = writer.write(screen: ["x"], width: 1, at: TestTime.t0)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("outage-snapshot-20270115-080000.txt").path))
     }
 
     @Test func aFolderThatCannotBeWrittenIsSaidInOneLine() {
         let writer = SnapshotWriter(recording: nil, tail: EventTail(), version: "v", currentDirectory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
-        let answer = writer.write(SnapshotRequest(screen: ["x"], width: 1, at: TestTime.t0))
+        let answer = writer.write(screen: ["x"], width: 1, at: TestTime.t0)
         guard case .message(let text?)? = answer.first else {
             Issue.record("no message: \(answer)")
             return

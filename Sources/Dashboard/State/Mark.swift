@@ -23,17 +23,24 @@ public struct Mark: Equatable, Sendable, Codable {
     }
 }
 
-/// `s`: what the screen showed, as text, for the runner to write beside the last events.
+/// `s`: what the screen showed, for the runner to write beside the last events. The reducer
+/// hands over the picture; it is drawn into text when written, by the runtime.
 public struct SnapshotRequest: Equatable, Sendable {
-    /// The screen's rows, trailing blanks trimmed.
-    public var screen: [String]
-    /// The screen's width in columns (the rows are trimmed, so they do not say it).
+    /// The state as the screen showed it, less what a snapshot leaves out.
+    public var picture: DashboardState
     public var width: Int
+    public var height: Int
     public var at: Date
 
-    public init(screen: [String], width: Int, at: Date) {
-        self.screen = screen
+    public init(picture: DashboardState, width: Int, height: Int, at: Date) {
+        self.picture = picture
         self.width = width
+        self.height = height
         self.at = at
+    }
+
+    /// The screen's rows, trailing blanks trimmed.
+    public var screen: [String] {
+        Renderer.render(picture, width: width, height: height).lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
     }
 }

@@ -59,7 +59,6 @@ extension Reducer {
         shown.reveal = false
         let width = state.screenWidth > 0 ? state.screenWidth : 160
         let height = state.screenHeight > 0 ? state.screenHeight : 48
-        let lines = Renderer.render(shown, width: width, height: height).lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
-        return [.writeSnapshot(SnapshotRequest(screen: lines, width: width, at: state.now))]
+        return [.writeSnapshot(SnapshotRequest(picture: shown, width: width, height: height, at: state.now))]
     }
 }
