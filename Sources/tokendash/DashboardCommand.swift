@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigFile
 import Dashboard
 import DashboardRuntime
 import UICore
@@ -58,42 +59,10 @@ struct DashboardCommand: AsyncParsableCommand {
         let (backend, settings) = try config.resolve(self.backend, prefix: "tokendash")
         let theme = self.theme ?? settings.text(.theme)
         let environment = ProcessInfo.processInfo.environment
-        let themeName = ThemeCatalog.initialThemeName(requested: theme, environment: environment)
-        let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
-        let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
-        let initialTheme: Theme
-        do {
-            // A typo or a broken file is reported before anything touches the terminal.
-            initialTheme = try catalog.load(themeName)
-        } catch {
-            // A theme named by the config file is reported at its line there.
-            let place = self.theme == nil ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
-            Self.fail((place ?? "") + "\(error)")
-            throw ExitCode(2)
-        }
-        // A scenario file's mistakes are reported with file:line before anything touches the terminal.
-        var scenarios = ScenarioCatalog()
-        var startScenario: String?
-        if let requested = scenario {
-            do {
-                let loaded = try ScenarioCatalog.load(requested)
-                if let problem = loaded.problem(embeddedServer: backend.usesEmbeddedServer) {
-                    Self.fail(problem)
-                    throw ExitCode(2)
-                }
-                scenarios.add(loaded)
-                startScenario = loaded.name
-            } catch let error as ScenarioError {
-                Self.fail("\(error)")
-                throw ExitCode(2)
-            }
-        }
+        let (catalog, initialTheme, noColor) = try startingTheme(environment, requested: theme, settings: settings)
+        let (scenarios, startScenario) = try scenarioCatalog(embeddedServer: backend.usesEmbeddedServer)
         // Checked after the theme, so a bad --theme is reported even from a script.
-        let term = environment["TERM"] ?? ""
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-            Self.fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
-            throw ExitCode(2)
-        }
+        try Self.requireTerminal(environment)
         // SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
         // without stopping the server or restoring the tty settings. (Not in `watch`, where a
         // hangup must stay ignorable with nohup.)
@@ -113,26 +82,10 @@ struct DashboardCommand: AsyncParsableCommand {
             recorder?.discard()
             throw error
         }
-        var state = DashboardState(
-            consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
-            backend: session.backendDescription, faultsAvailable: session.server != nil,
-            theme: initialTheme, themeNames: catalog.names, refreshMargin: backend.refreshMargin,
-            trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
-            solution: session.solution, only: backend.only)
-        state.insecure = session.insecure
-        state.updateInterval = backend.updateInterval
-        state.keys = settings.keys
+        var state = await Self.initialState(session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state)) }
         let inbox = ActionInbox()
-        // What a step changes outside the event stream reaches the header as the keys' changes do.
-        let target = LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
-            switch change {
-            case .faults(let faults):
-                for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }
-                inbox.send(.faultsChanged(faults.mapValues(\.fault)))
-            case .paused(let paused): inbox.send(.sdksPaused(paused))
-            }
-        }
+        let target = Self.scenarioTarget(session, inbox: inbox)
         let scenarioController = ScenarioController(catalog: scenarios, target: target, embeddedServer: session.server != nil,
                                                     events: session.events, inbox: inbox, stepMode: step)
         state.scenarios = scenarioController.entries
@@ -181,6 +134,78 @@ struct DashboardCommand: AsyncParsableCommand {
         await session.stop()
         await exporter?.stop()
         if let failure = recorder?.close() { Self.fail(failure) }
+    }
+
+    /// The theme to start with, from `--theme`, `NO_COLOR` and the theme folders; a typo or a
+    /// broken file is reported (at its config line when the config file named it) before anything
+    /// touches the terminal.
+    private func startingTheme(_ environment: [String: String], requested: String?, settings: ResolvedConfig) throws -> (ThemeCatalog, Theme, noColor: Bool) {
+        let themeName = ThemeCatalog.initialThemeName(requested: requested, environment: environment)
+        let noColor = ThemeCatalog.noColor(requested: requested, environment: environment)
+        let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
+        do {
+            return (catalog, try catalog.load(themeName), noColor)
+        } catch {
+            let place = self.theme == nil ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
+            Self.fail((place ?? "") + "\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// `--scenario`'s file or built-in, checked (file:line) before anything touches the terminal;
+    /// the name to start, when one was asked for.
+    private func scenarioCatalog(embeddedServer: Bool) throws -> (ScenarioCatalog, start: String?) {
+        var scenarios = ScenarioCatalog()
+        guard let requested = scenario else { return (scenarios, nil) }
+        do {
+            let loaded = try ScenarioCatalog.load(requested)
+            if let problem = loaded.problem(embeddedServer: embeddedServer) {
+                Self.fail(problem)
+                throw ExitCode(2)
+            }
+            scenarios.add(loaded)
+            return (scenarios, loaded.name)
+        } catch let error as ScenarioError {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// stdin and stdout a TTY and a TERM that draws, or a one-line error pointing at `watch`.
+    private static func requireTerminal(_ environment: [String: String]) throws {
+        let term = environment["TERM"] ?? ""
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
+            fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The dashboard as the session starts it: its panes, fleet sizes, backend, theme and keys.
+    private static func initialState(_ session: BackendSession, backend: BackendOptions, keys: KeyMap, theme: Theme,
+                                     themeNames: [String]) async -> DashboardState {
+        var state = DashboardState(
+            consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
+            backend: session.backendDescription, faultsAvailable: session.server != nil,
+            theme: theme, themeNames: themeNames, refreshMargin: backend.refreshMargin,
+            trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
+            solution: session.solution, only: backend.only)
+        state.insecure = session.insecure
+        state.updateInterval = backend.updateInterval
+        state.keys = keys
+        return state
+    }
+
+    /// What scenarios drive: the session's SDKs and server. What a step changes outside the event
+    /// stream reaches the header as the keys' changes do.
+    private static func scenarioTarget(_ session: BackendSession, inbox: ActionInbox) -> LiveScenarioTarget {
+        LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
+            switch change {
+            case .faults(let faults):
+                for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }
+                inbox.send(.faultsChanged(faults.mapValues(\.fault)))
+            case .paused(let paused): inbox.send(.sdksPaused(paused))
+            }
+        }
     }
 
     static func fail(_ message: String) {
