@@ -10,63 +10,22 @@ public enum Reducer {
     public static let idLimit = FleetEngineID.maximumLength
 
     public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
+        // Every action is routed here, so a new one must be placed.
         switch action {
-        case .event(let event):
-            // Each pane once: two kinds share a slot, and `concerns` checks the kind itself.
-            for kind in state.kinds where state[kind].concerns(event) { state[kind].apply(event) }
-            if state.frozen != nil { state.eventsWhileFrozen += 1 }
-            return []
-        case .tick(let now):
-            state.now = now
+        case .event, .tick, .faultsChanged, .fleet, .fleetTables, .scenario, .sdksPaused, .faultLatency, .marked:
+            happened(action, &state)
             return []
         case .resized(let width, let height):
-            state.screenWidth = width
-            state.screenHeight = height
+            (state.screenWidth, state.screenHeight) = (width, height)
             return []
         case .themeLoaded(let theme):
             state.theme = theme
             return []
-        case .faultsChanged(let faults):
-            state.activeFaults = faults
-            return []
         case .message(let text):
             state.message = text
             return []
-        case .fleet(let summaries):
-            state.fleet = summaries
-            return []
-        case .fleetTables(let tables):
-            for kind in state.kinds {
-                // A table made under a filter since changed would list the wrong members.
-                guard let table = tables[kind], table.filter == state.table(kind).filter else { continue }
-                state.session.fleetTables[kind] = table
-            }
-            return []
-        case .following(let kind, let index, let member):
-            // An answer for a member the pane has moved on from (keys pressed in a row) is stale.
-            guard state[kind].memberIndex == index else { return [] }
-            state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
-            return []
-        case .scenario(let banner):
-            state.scenario = banner
-            return []
-        case .sdksPaused(let paused):
-            state.paused = paused
-            return []
-        case .faultLatency(let milliseconds):
-            state.faultLatencyMilliseconds = milliseconds
-            return []
-        case .memberFound(let kind, let id, let index, let from):
-            // The user has followed another member since asking: that choice stands.
-            guard state[kind].memberIndex == from else { return [] }
-            guard let index else {
-                state.message = "\(kind.idNoun) \(id) is not in this fleet of \(state[kind].memberCount)"
-                return []
-            }
-            return follow(kind, index, &state)
-        case .marked(let mark):
-            marked(mark, &state)
-            return []
+        case .following, .memberFound:
+            return answered(action, &state)
         case .key(let key):
             guard state.replay != nil else { return handle(key, &state) }
             // A replay's viewer who changes what they look at stops following the recorded look.
@@ -80,17 +39,75 @@ public enum Reducer {
             state.replay = status
             return []
         case .restore(let rebuilt):
-            // A seek: the session as the recording had it there, and the recorded look with it.
-            let viewerMarks = state.marks
-            state.session = rebuilt.session
-            state.recorded = rebuilt.recorded
-            // Before the first recorded action, the recorded look is the recording's first.
-            if state.viewer.followsRecording { state.viewer.look = (rebuilt.recorded ?? rebuilt.viewer).look }
-            // Marks the viewer made while watching are theirs, not the recording's: kept.
-            let recordedNumbers = Set(rebuilt.marks.map(\.number))
-            state.marks = (rebuilt.marks + viewerMarks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
+            restore(rebuilt, &state)
             return []
         }
+    }
+
+    /// What happened to the session: provider events, time, the server's faults, the fleet's
+    /// aggregate, the scenario, marks.
+    private static func happened(_ action: Action, _ state: inout DashboardState) {
+        switch action {
+        case .event(let event):
+            // Each pane once: two kinds share a slot, and `concerns` checks the kind itself.
+            for kind in state.kinds where state[kind].concerns(event) { state[kind].apply(event) }
+            if state.frozen != nil { state.eventsWhileFrozen += 1 }
+        case .tick(let now):
+            state.now = now
+        case .faultsChanged(let faults):
+            state.activeFaults = faults
+        case .fleet(let summaries):
+            state.fleet = summaries
+        case .fleetTables(let tables):
+            for kind in state.kinds {
+                // A table made under a filter since changed would list the wrong members.
+                guard let table = tables[kind], table.filter == state.table(kind).filter else { continue }
+                state.session.fleetTables[kind] = table
+            }
+        case .scenario(let banner):
+            state.scenario = banner
+        case .sdksPaused(let paused):
+            state.paused = paused
+        case .faultLatency(let milliseconds):
+            state.faultLatencyMilliseconds = milliseconds
+        case .marked(let mark):
+            marked(mark, &state)
+        default:
+            break
+        }
+    }
+
+    /// The answers to a pane's fleet questions (`Effect.follow`, `Effect.findMember`).
+    private static func answered(_ action: Action, _ state: inout DashboardState) -> [Effect] {
+        switch action {
+        case .following(let kind, let index, let member):
+            // An answer for a member the pane has moved on from (keys pressed in a row) is stale.
+            guard state[kind].memberIndex == index else { return [] }
+            state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
+        case .memberFound(let kind, let id, let index, let from):
+            // The user has followed another member since asking: that choice stands.
+            guard state[kind].memberIndex == from else { return [] }
+            guard let index else {
+                state.message = "\(kind.idNoun) \(id) is not in this fleet of \(state[kind].memberCount)"
+                return []
+            }
+            return follow(kind, index, &state)
+        default:
+            break
+        }
+        return []
+    }
+
+    /// A seek: the session as the recording had it there, and the recorded look with it.
+    private static func restore(_ rebuilt: DashboardState, _ state: inout DashboardState) {
+        let viewerMarks = state.marks
+        state.session = rebuilt.session
+        state.recorded = rebuilt.recorded
+        // Before the first recorded action, the recorded look is the recording's first.
+        if state.viewer.followsRecording { state.viewer.look = (rebuilt.recorded ?? rebuilt.viewer).look }
+        // Marks the viewer made while watching are theirs, not the recording's: kept.
+        let recordedNumbers = Set(rebuilt.marks.map(\.number))
+        state.marks = (rebuilt.marks + viewerMarks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
     }
 
     /// A recorded action in a replay. It changes the session as it did live (a recorded p paused
