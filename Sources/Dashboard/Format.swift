@@ -70,6 +70,15 @@ enum Format {
         return "\(tenths / 10).\(tenths % 10) ms"
     }
 
+    /// `value` with one decimal, as `%.1f` prints it: drawn for every fleet row each frame, where
+    /// Foundation's `String(format:)` cost more than the rest of the frame.
+    static func tenths(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let scaled = Int64((value * 10).rounded(.toNearestOrEven))
+        let magnitude = scaled.magnitude
+        return (scaled < 0 ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
+    }
+
     static func percent(_ ratio: Double?) -> String {
         ratio.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
     }

@@ -37,13 +37,13 @@ enum FleetRowsRenderer {
             var cells: [(String, StyleRole)] = [
                 (kind.spec.fleetNoun, .text),
                 (String(pane.memberCount), .text),
-                (s.map { String(format: "%.1f", $0.requestsPerSecond) } ?? "–", .text),
+                (s.map { Format.tenths($0.requestsPerSecond) } ?? "–", .text),
                 (Format.percent(s?.window.hitRatio), .text),
                 // Coloured by the last minute only: an error long ago does not keep the row yellow.
                 (String(errors), errors > 0 ? .warning : .text),
-                (s?.errorRate.map { String(format: "%.1f%%", $0 * 100) } ?? "–", errors > 0 ? .warning : .text),
-                (s?.p50LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
-                (s?.p99LatencyMs.map { String(format: "%.1f", $0) } ?? "–", .text),
+                (s?.errorRate.map { Format.tenths($0 * 100) + "%" } ?? "–", errors > 0 ? .warning : .text),
+                (s?.p50LatencyMs.map(Format.tenths) ?? "–", .text),
+                (s?.p99LatencyMs.map(Format.tenths) ?? "–", .text),
                 (String(s?.inRefreshMargin ?? 0), .text),
             ]
             for status in MemberStatus.allCases {

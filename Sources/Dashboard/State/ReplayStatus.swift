@@ -33,7 +33,7 @@ public struct ReplayStatus: Equatable, Sendable {
     }
 
     static func minutes(_ seconds: Int) -> String {
-        String(format: "%d:%02d", max(0, seconds) / 60, max(0, seconds) % 60)
+        "\(max(0, seconds) / 60):" + (max(0, seconds) % 60 < 10 ? "0" : "") + "\(max(0, seconds) % 60)"
     }
 }
 
