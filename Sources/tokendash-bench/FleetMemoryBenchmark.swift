@@ -71,6 +71,10 @@ enum FleetMemoryBenchmark {
         // to keep, apart from the burst of a cold start.
         let steady = residentKiB("VmRSS")
         let heldAfter = HeldBytes.now() ?? 0
+        // The same, once malloc has handed back the pages the cold start's garbage left free:
+        // what the providers hold, apart from the allocator's fragmentation.
+        HeldBytes.releaseFreed()
+        let trimmed = residentKiB("VmRSS")
         let providers = 2 * perKind
         let live = (heldAfter - heldBefore) / providers
         let rss = (steady - baselineNow) * 1024 / providers
@@ -86,6 +90,7 @@ enum FleetMemoryBenchmark {
             ("baseline: peak RSS, server alone", "\(baseline / 1024) MiB"),
             ("peak RSS with the fleet", "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / providers) bytes/provider)"),
             ("RSS held after warm-up", "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \(rss) bytes/provider)"),
+            ("RSS held once freed pages are returned (malloc_trim)", "\(trimmed / 1024) MiB (+\((trimmed - baselineNow) / 1024) MiB, \((trimmed - baselineNow) * 1024 / providers) bytes/provider)"),
             ("live heap held after warm-up (malloc's count)", "+\((heldAfter - heldBefore) / 1_048_576) MiB, \(live) bytes/provider"),
             ("within \(heldBound) bytes a provider held", rss <= heldBound ? "yes" : "NO"),
         ])
@@ -93,6 +98,7 @@ enum FleetMemoryBenchmark {
         BenchReport.figure("fleet_cold_start_s" + suffix, value: warmSeconds, unit: "s", baseline: nil)
         BenchReport.figure("fleet_peak_bytes_per_provider" + suffix, value: Double((peak - baseline) * 1024 / providers), unit: "B", baseline: nil)
         BenchReport.figure("fleet_held_bytes_per_provider" + suffix, value: Double(rss), unit: "B", baseline: Double(heldBound))
+        BenchReport.figure("fleet_trimmed_bytes_per_provider" + suffix, value: Double((trimmed - baselineNow) * 1024 / providers), unit: "B", baseline: Double(heldBound))
         BenchReport.figure("fleet_live_bytes_per_provider" + suffix, value: Double(live), unit: "B", baseline: Double(heldBound))
         BenchReport.say("")
     }

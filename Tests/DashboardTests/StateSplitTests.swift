@@ -89,6 +89,7 @@ import UICore
 
         _ = Fixtures.apply(&s, .key(.character("+")))
         #expect(!s.viewer.followsRecording, "the viewer's own zoom takes the look over")
+        #expect(s.message == "your own view from now: the recording's focus and overlays no longer move it", "and says so once")
         _ = Fixtures.apply(&s, .recorded(.key(.tab)))
         #expect(s.focus == .driver, "a recorded Tab no longer moves this viewer's focus")
         #expect(s.recorded?.look.focus == .consumer, "it moved the recorded one")

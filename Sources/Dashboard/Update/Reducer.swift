@@ -31,7 +31,10 @@ public enum Reducer {
             // A replay's viewer who changes what they look at stops following the recorded look.
             let before = state.look
             let effects = handle(key, &state)
-            if !state.look.sameView(as: before) { state.viewer.followsRecording = false }
+            if state.viewer.followsRecording, !state.look.sameView(as: before) {
+                state.viewer.followsRecording = false
+                state.message = state.message ?? "your own view from now: the recording's focus and overlays no longer move it"
+            }
             return effects
         case .recorded(let inner):
             return recorded(inner, &state)
