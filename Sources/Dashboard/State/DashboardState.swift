@@ -7,7 +7,7 @@ import UICore
 /// The whole dashboard as a value: what happened (`session`) and how one person looks at it
 /// (`viewer`). The reducer changes it, `render` draws it. Its members' members read and write
 /// through it (`state.focus` is `state.viewer.look.focus`, `state.now` is `state.session.now`):
-/// the names are unique across the three, and which part a name lives in is decided once, here.
+/// the names are unique across the four, and which part a name lives in is decided once, there.
 @dynamicMemberLookup
 public struct DashboardState: Equatable, Sendable {
     public var session: SessionState
@@ -56,7 +56,13 @@ public struct DashboardState: Equatable, Sendable {
         set { viewer.look[keyPath: path] = newValue }
     }
 
+    public subscript<T>(dynamicMember path: WritableKeyPath<Display, T>) -> T {
+        get { viewer.display[keyPath: path] }
+        set { viewer.display[keyPath: path] = newValue }
+    }
+
     public subscript<T>(dynamicMember path: KeyPath<SessionState, T>) -> T { session[keyPath: path] }
+    public subscript<T>(dynamicMember path: KeyPath<Display, T>) -> T { viewer.display[keyPath: path] }
     public subscript<T>(dynamicMember path: KeyPath<ViewerState, T>) -> T { viewer[keyPath: path] }
     public subscript<T>(dynamicMember path: KeyPath<Look, T>) -> T { viewer.look[keyPath: path] }
 
@@ -78,7 +84,7 @@ public struct DashboardState: Equatable, Sendable {
     public var freezeBadge: String? {
         guard let frozen = viewer.frozen else { return nil }
         let count = viewer.eventsWhileFrozen
-        return "❄ FROZEN at \(Format.clock(frozen.now, viewer.timeZone)) · \(count) event\(count == 1 ? "" : "s") since (\(viewer.keys.label(.freeze)) resumes)"
+        return "❄ FROZEN at \(Format.clock(frozen.now, viewer.display.timeZone)) · \(count) event\(count == 1 ? "" : "s") since (\(viewer.display.keys.label(.freeze)) resumes)"
     }
 
     /// Each kind's table as drawn and acted on: the session's latest rows under the viewer's query.
@@ -102,6 +108,6 @@ public struct DashboardState: Equatable, Sendable {
     /// A fault's label with the menu's keys for the latency: the one name the menu and header show.
     public func faultLabel(_ fault: Fault) -> String {
         fault.label(latencyMilliseconds: session.faultLatencyMilliseconds,
-                    adjustHint: "\(viewer.keys.label(.latencyDown)) \(viewer.keys.label(.latencyUp)) adjust")
+                    adjustHint: "\(viewer.display.keys.label(.latencyDown)) \(viewer.display.keys.label(.latencyUp)) adjust")
     }
 }

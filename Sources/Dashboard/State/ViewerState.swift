@@ -7,17 +7,7 @@ import UICore
 /// table's filter and selection) change this and nothing of the session.
 public struct ViewerState: Equatable, Sendable {
     public var look: Look
-    public var timeZone: TimeZone = .current
-    /// The theme shown; the loop hands it to the terminal when it changes.
-    public var theme: Theme
-    /// The terminal shows no colours (`NO_COLOR`, or it has none): every theme is drawn in mono.
-    public var colorless = false
-    public var themeNames: [String]
-    /// The terminal's size as last drawn: a click is placed with the layout of this size.
-    public var screenWidth = 0
-    public var screenHeight = 0
-    /// The key table in effect: the built-in one, or the config file's remaps of it.
-    public var keys: KeyMap = .standard
+    public var display: Display
     /// `z`: the session as it was when frozen, shown instead of the live one, which goes on
     /// taking events.
     public var frozen: SessionState?
@@ -30,20 +20,41 @@ public struct ViewerState: Equatable, Sendable {
     public var followsRecording = true
     public var quitting = false
 
-    public init(look: Look, theme: Theme, themeNames: [String]) {
+    public init(look: Look, display: Display) {
         self.look = look
-        self.theme = theme
-        self.themeNames = themeNames
+        self.display = display
     }
 
-    public var themeName: String { theme.name }
+    public init(look: Look, theme: Theme, themeNames: [String]) {
+        self.init(look: look, display: Display(theme: theme, themeNames: themeNames))
+    }
+
+    public var themeName: String { display.theme.name }
 
     /// A viewer for the recorded person of a replay, made at its first recorded action: this
     /// terminal and keys, a fresh look, not replaying (a recorded p paused the SDKs).
     func forRecording(focus: ProviderKind) -> ViewerState {
-        var recorded = ViewerState(look: Look(focus: focus), theme: theme, themeNames: themeNames)
-        (recorded.screenWidth, recorded.screenHeight, recorded.keys, recorded.timeZone) = (screenWidth, screenHeight, keys, timeZone)
-        return recorded
+        ViewerState(look: Look(focus: focus), display: display)
+    }
+}
+
+/// Where and how a viewer sees: the terminal's size and colours, the theme, the time zone, the keys.
+public struct Display: Equatable, Sendable {
+    public var timeZone: TimeZone = .current
+    /// The theme shown; the loop hands it to the terminal when it changes.
+    public var theme: Theme
+    /// The terminal shows no colours (`NO_COLOR`, or it has none): every theme is drawn in mono.
+    public var colorless = false
+    public var themeNames: [String]
+    /// The terminal's size as last drawn: a click is placed with the layout of this size.
+    public var screenWidth = 0
+    public var screenHeight = 0
+    /// The key table in effect: the built-in one, or the config file's remaps of it.
+    public var keys: KeyMap = .standard
+
+    public init(theme: Theme, themeNames: [String]) {
+        self.theme = theme
+        self.themeNames = themeNames
     }
 }
 
