@@ -115,7 +115,11 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     private func updateLoop(interval: TimeInterval, callers: Int, clock: any FleetClock) async {
         let slices = max(1, min(10, ids.count / 100))
         let size = (ids.count + slices - 1) / slices
+        // Once every SDK has started and been updated once, the cold start's garbage is freed:
+        // its pages go back to the system, once.
+        var trimmed = false
         while !Task.isCancelled {
+            let allStarted = started == ids.count
             for slice in 0..<slices {
                 let start = clock.now()
                 if !isPaused {
@@ -124,6 +128,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
                 }
                 do { try await clock.sleep(until: start.addingTimeInterval(interval / Double(slices))) } catch { return }
                 if Task.isCancelled { return }
+            }
+            if allStarted, !trimmed, ids.count > 1 {
+                FreedMemory.release()
+                trimmed = true
             }
         }
     }

@@ -24,6 +24,8 @@ enum FleetRampBenchmark {
         var fetched = 0
         var withoutToken = 0
         var peakRSS = 0
+        /// RSS at the end, the fleet still holding its tokens.
+        var endRSS = 0
     }
 
     @Sendable static func run() async throws {
@@ -41,6 +43,7 @@ enum FleetRampBenchmark {
             ("fetch failures holding \(Int(hold)) s", "\(ramped.holdFailures)  |  (not held)"),
             ("SDKs without a valid token at the end", "\(ramped.withoutToken)  |  \(stampede.withoutToken)"),
             ("peak RSS", "\(ramped.peakRSS / 1024) MiB  |  \(stampede.peakRSS / 1024) MiB"),
+            ("RSS at the end, tokens held", "\(ramped.endRSS / 1024) MiB  |  \(stampede.endRSS / 1024) MiB"),
         ])
         BenchReport.figure("ramp_start_failures", value: Double(ramped.startFailures), unit: "failures", baseline: Double(stampede.startFailures))
         BenchReport.figure("ramp_hold_failures", value: Double(ramped.holdFailures), unit: "failures", baseline: nil)
@@ -96,6 +99,7 @@ enum FleetRampBenchmark {
         if outcome.allHeldAfter != nil, hold > 0 { try? await Task.sleep(for: .seconds(hold)) }
         let now = Date()
         outcome.withoutToken = await trips.withoutValidToken(at: now).count + vehicles.withoutValidToken(at: now).count
+        outcome.endRSS = FleetMemoryBenchmark.residentKiB("VmRSS")
         loops.cancel()
         await loops.value
         outcome.peakRSS = FleetMemoryBenchmark.residentKiB("VmHWM")

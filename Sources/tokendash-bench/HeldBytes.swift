@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 #if canImport(Glibc)
@@ -17,12 +18,7 @@ enum HeldBytes {
 
     /// Hands freed pages back to the system, so a baseline taken after an earlier run is not
     /// inflated by what that run freed (and the next run's growth understated).
-    static func releaseFreed() {
-        #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
-        #endif
-    }
+    static func releaseFreed() { FreedMemory.release() }
 
     /// The two fields of `struct mallinfo2` used here.
     struct Info {
