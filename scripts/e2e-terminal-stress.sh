@@ -33,27 +33,24 @@ bin=$(realpath "${1:-.build/debug/tokendash}")
 shift || true
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(storm tiny paste garbage signals noalt crash)
-socket="tokendash-stress-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tokendash-stress.XXXXXX")
-# An empty config folder (removed with $work): the user's config file must not change the run.
-export XDG_CONFIG_HOME=$work
-tm() { timeout 10 tmux -L "$socket" -f /dev/null "$@"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # Seeded, so a failure can be replayed; printed with every failure.
 seed=${TERMINAL_STRESS_SEED:-$$}
 RANDOM=$seed
 
-server_pid="" keeper_pid=""
+keeper_pid=""
 run_pids=() # the current run's pane and tokendash, cleared once they are gone (pids get reused)
-cleanup() {
-  tm kill-server 2>/dev/null || true
-  # Only this script's own server and processes, by pid, in case kill-server could not end them.
-  for pid in $server_pid $keeper_pid "${run_pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  # tmux leaves its socket file behind; this one is ours alone (named by this script's pid).
-  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"
+e2e_name=terminal-stress
+# After the library's own cleanup (kill-server, its server's pid): only this script's own
+# processes, by pid, in case kill-server could not end them.
+e2e_cleanup() {
+  for pid in $keeper_pid "${run_pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
-trap cleanup EXIT
+# tm, cleanup on exit (an empty config folder: the user's config file must not change the run),
+# screen, wait_for, wait_gone, start_session, keys. Each run has its own session: e2e_session.
+source "$(dirname "$0")/tmux-e2e-lib.sh"
 
 # The pane runs this: it records the terminal before and after tokendash, which runs in the
 # foreground (so it owns the tty) under a `bash -c` that writes its pid and then execs it.
@@ -71,18 +68,16 @@ echo "TOKENDASH-EXITED-$status"
 exec sleep 600
 EOF
 
-scenario="" run="" run_dir="" session="" pid="" alternate_screen=on
+scenario="" run="" run_dir="" pid="" alternate_screen=on
 extra_args=() # more arguments for tokendash in the next launches
-
-screen() { tm capture-pane -p -t "$session" 2>/dev/null || true; }
 
 fail() {
   {
     echo "terminal-stress: FAILED in $scenario ($run): $*"
     echo "seed $seed (TERMINAL_STRESS_SEED=$seed replays the random keys and sizes)"
     echo "--- last screen:"
-    screen
-    echo "--- pane modes: $(tm display-message -p -t "$session" 'alternate_on=#{alternate_on} cursor_flag=#{cursor_flag} keypad_cursor_flag=#{keypad_cursor_flag} keypad_flag=#{keypad_flag}' 2>/dev/null || true)"
+    screen 2>/dev/null || true
+    echo "--- pane modes: $(tm display-message -p -t "$e2e_session" 'alternate_on=#{alternate_on} cursor_flag=#{cursor_flag} keypad_cursor_flag=#{keypad_cursor_flag} keypad_flag=#{keypad_flag}' 2>/dev/null || true)"
     if [[ -f $run_dir/stty-before && -f $run_dir/stty-after ]]; then
       echo "--- stty -g before: $(cat "$run_dir/stty-before")"
       echo "--- stty -g after:  $(cat "$run_dir/stty-after")"
@@ -94,18 +89,18 @@ fail() {
   exit 1
 }
 
-# Starts tokendash in a fresh session of this run's tmux server; sets run_dir, session and pid.
+# Starts tokendash in a fresh session of this run's tmux server; sets run_dir, e2e_session and pid.
 launch() {
   local name=$1 width=${2:-160} height=${3:-48} i
   run=$name
   run_dir="$work/$name"
   # tmux reads "." and ":" in a target as window and pane separators.
-  session="s-${name//[.:]/_}"
+  e2e_session="s-${name//[.:]/_}"
   mkdir -p "$run_dir"
   # In the run's own folder: a pasted s writes a snapshot into the current one.
-  tm new-session -d -s "$session" -x "$width" -y "$height" -c "$run_dir" -e LANG=C.UTF-8 -e TERM=xterm-256color \
-    "bash $(printf %q "$work/wrapper.sh") $(printf %q "$run_dir") $(printf %q "$bin") --update-interval 1 ${extra_args[*]:-}"
-  run_pids=("$(tm display-message -p -t "$session" '#{pane_pid}')")
+  start_session "$width" "$height" \
+    "bash $(printf %q "$work/wrapper.sh") $(printf %q "$run_dir") $(printf %q "$bin") --update-interval 1 ${extra_args[*]:-}" "$run_dir"
+  run_pids=("$(tm display-message -p -t "$e2e_session" '#{pane_pid}')")
   # Until the exec has happened, so a signal reaches tokendash and not the `bash -c` before it.
   pid=""
   for ((i = 0; i < 2000; i++)); do
@@ -119,32 +114,13 @@ launch() {
   run_pids+=("$pid")
 }
 
-# Polls the screen for a fixed string (a real pty has no clock to inject). While tokendash
-# should be running, its exit ends the wait at once.
-wait_for() {
-  local pattern=$1 limit=${2:-15} running=${3:-running} i
-  for ((i = 0; i < limit * 20; i++)); do
-    if screen | grep -qF -- "$pattern"; then return 0; fi
-    if [[ $running == running ]] && ! alive; then
-      fail "tokendash exited while waiting for \"$pattern\" (status $(cat "$run_dir/status" 2>/dev/null || echo unknown))"
-    fi
-    sleep 0.05
-  done
-  fail "did not see \"$pattern\" within ${limit}s"
-}
-
-wait_gone() {
-  local pattern=$1 limit=${2:-10} i
-  for ((i = 0; i < limit * 20; i++)); do
-    if ! screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.05
-  done
-  fail "\"$pattern\" still on screen after ${limit}s"
-}
-
 alive() { [[ ! -f $run_dir/status ]] && kill -0 "$pid" 2>/dev/null; }
 
-keys() { tm send-keys -t "$session" "$@"; }
+# While tokendash should be running, its exit ends a wait for the screen at once.
+exit_ends_wait() {
+  alive || fail "tokendash exited while waiting for \"$1\" (status $(cat "$run_dir/status" 2>/dev/null || echo unknown))"
+}
+e2e_guard=exit_ends_wait
 
 wait_dashboard() {
   wait_for "Trip ID    trip-0001  ● ok"
@@ -192,8 +168,10 @@ expect_restored() {
   for s in "$@"; do [[ $status == "$s" ]] && ok=1; done
   [[ -n $ok ]] || fail "exit status $status, expected one of: $*"
   [[ $(cat "$run_dir/stty-before") == "$(cat "$run_dir/stty-after")" ]] || fail "the terminal settings (stty -g) were not restored"
-  wait_for "TOKENDASH-EXITED-$status" 5 exited
-  text=$(screen)
+  # tokendash has exited: no guard for this wait.
+  local e2e_guard=""
+  wait_for "TOKENDASH-EXITED-$status" 5
+  text=$(screen 2>/dev/null) || true
   # The shell's own lines are back: ncurses left the alternate screen and nothing of it remains.
   # (Without an alternate screen the dashboard covered them; it must still be gone itself.)
   if [[ $alternate_screen == on ]]; then
@@ -202,10 +180,10 @@ expect_restored() {
   for leftover in "Tab Focus" "tokendash │" "Terminal too small" "Trip ID" "any key closes"; do
     if grep -qF -- "$leftover" <<<"$text"; then fail "the dashboard is still on screen after exit (\"$leftover\")"; fi
   done
-  modes=$(tm display-message -p -t "$session" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag} #{keypad_flag}')
+  modes=$(tm display-message -p -t "$e2e_session" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag} #{keypad_flag}')
   [[ $modes == "0 1 0 0" ]] || fail "pane modes after exit are '$modes' (alternate screen, cursor visible, cursor keys, keypad); expected '0 1 0 0'"
   last_status=$status
-  tm kill-session -t "$session" 2>/dev/null || true
+  tm kill-session -t "$e2e_session" 2>/dev/null || true
   run_pids=()
 }
 
@@ -218,11 +196,11 @@ resize_storm() {
   start=$(now_ms)
   for ((i = 1; i < count; i++)); do
     size=${sizes[RANDOM % ${#sizes[@]}]}
-    tm resize-window -t "$session" -x "${size%x*}" -y "${size#*x}" || return 1
+    tm resize-window -t "$e2e_session" -x "${size%x*}" -y "${size#*x}" || return 1
     # Pace by the clock: tmux calls take a few ms each on their own.
     while (($(now_ms) - start < i * millis / count)); do sleep 0.002; done
   done
-  tm resize-window -t "$session" -x 160 -y 48 || return 1
+  tm resize-window -t "$e2e_session" -x 160 -y 48 || return 1
   storm_ms=$(($(now_ms) - start))
 }
 
@@ -240,7 +218,7 @@ scenario_storm() {
   # 5 s for the last frame to be out: on a loaded machine the capture can catch one half-written
   # (seen in a full test run: the bottom rows not yet drawn, so fewer than 48 lines).
   for ((i = 0; i < 50; i++)); do
-    text=$(screen)
+    text=$(screen 2>/dev/null) || true
     [[ $(wc -l <<<"$text") -eq 48 && $(sed -n 48p <<<"$text") == "Tab Focus"* ]] && break
     sleep 0.1
   done
@@ -257,25 +235,20 @@ scenario_storm() {
   report "100 resizes in $storm_ms ms, redrew at 160x48, t answered, q: status $last_status, terminal restored"
 }
 
-# The too-small screen as Renderer.drawTooSmall lays it out at WxH, cut at the edges, trailing
-# spaces trimmed as capture-pane does. One column wide the bottom cell stays blank (see
-# TerminalScreen.draw: ncurses cannot fill that cell safely).
+# The too-small screen at WxH as the renderer draws it (the hidden `tokendash render-too-small`
+# prints its frame, trailing spaces trimmed as capture-pane does), as the terminal must show it:
+# one column wide the bottom cell stays blank (see TerminalScreen.draw: ncurses cannot fill that
+# cell safely).
 too_small_screen() {
-  local width=$1 height=$2 top i x line row out=()
-  local lines=("Terminal too small" "current ${width}x${height}, need 60x16" "enlarge the window, or press q to quit")
-  top=$((height / 2 - 1))
-  ((top >= 0)) || top=0
-  for ((row = 0; row < height; row++)); do out[row]=""; done
-  for i in 0 1 2; do
-    row=$((top + i))
-    ((row < height)) || continue
-    line=${lines[i]}
-    x=$(((width - ${#line}) / 2))
-    ((x >= 0)) || x=0
-    ((width == 1 && row == height - 1)) && continue
-    out[row]=$(printf '%*s%s' "$x" "" "${line:0:width-x}")
-  done
-  printf '%s\n' "${out[@]}"
+  local width=$1 height=$2 frame rows=()
+  frame=$("$bin" render-too-small --width "$width" --height "$height") || fail "render-too-small failed at ${width}x${height}"
+  # The frame is the too-small screen, not some other one (or an empty one) the check would
+  # accept as well: its first line is on it as far as the width allows.
+  grep -qF -- "Terminal too small" <<<"$frame" || [[ $width -lt 18 ]] || fail "render-too-small drew no too-small screen at ${width}x${height}"
+  mapfile -t rows <<<"$frame"
+  # Empty rows at the bottom are not printed; when the bottom row is, blank it one column wide.
+  if ((width == 1 && ${#rows[@]} == height)); then rows[height - 1]=""; fi
+  printf '%s\n' "${rows[@]}"
 }
 
 # Resizes and waits until the screen is exactly the too-small screen: nothing stray anywhere.
@@ -284,14 +257,14 @@ too_small_screen() {
 # shows a stray letter only when that memory happens to hold one.
 resize_to_too_small() {
   local width=$1 height=$2 expected i raw="$run_dir/output-${1}x${2}"
-  if ((width == 1)); then tm pipe-pane -t "$session" "cat >>$(printf %q "$raw")"; fi
-  tm resize-window -t "$session" -x "$width" -y "$height"
+  if ((width == 1)); then tm pipe-pane -t "$e2e_session" "cat >>$(printf %q "$raw")"; fi
+  tm resize-window -t "$e2e_session" -x "$width" -y "$height"
   expected=$(too_small_screen "$width" "$height")
   for ((i = 0; i < 60; i++)); do
     if [[ $(screen) == "$expected" ]]; then
       ((width == 1)) || return 0
       sleep 0.2 # the redraw after the resize is on screen; let the pipe catch up, then close it
-      tm pipe-pane -t "$session"
+      tm pipe-pane -t "$e2e_session"
       if LC_ALL=C grep -qaE $'\e\\[[0-9]*@|\e\\[4h' "$raw" 2>/dev/null; then
         fail "at ${width}x${height} ncurses was made to insert a character into the bottom-right cell"
       fi
@@ -313,10 +286,10 @@ scenario_tiny() {
     resize_to_too_small "${size%x*}" "${size#*x}"
   done
   # Between 60x16 and 80x24 the focused pane alone fills the screen.
-  tm resize-window -t "$session" -x 70 -y 20
+  tm resize-window -t "$e2e_session" -x 70 -y 20
   wait_for "Trip ID    trip-0001  ● ok"
   if grep -qF "Vehicle ID" <<<"$(screen)"; then fail "70x20 shows both panes, not the focused one"; fi
-  tm resize-window -t "$session" -x 160 -y 48
+  tm resize-window -t "$e2e_session" -x 160 -y 48
   wait_for "Trip ID    trip-0001  ● ok"
   wait_for "Tab Focus"
   if grep -qF "Terminal too small" <<<"$(screen)"; then fail "a too-small screen remnant at 160x48"; fi

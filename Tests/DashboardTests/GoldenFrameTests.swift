@@ -79,12 +79,16 @@ import Testing
         return state
     }
 
+    /// Both panes side by side at 160x48 (claims, checks, counters, logs, timelines, every key in
+    /// the footer); stacked at 80x24 with the essentials, the footer keeping ? Help and q Quit.
     @Test(arguments: [(160, 48), (80, 24)])
     func running(_ width: Int, _ height: Int) throws { try check("running", Fixtures.running(), width, height) }
 
+    /// The driver's last error and failed request, in the pane and its fetch log, at both sizes.
     @Test(arguments: [(160, 48), (80, 24)])
     func aFailingDriver(_ width: Int, _ height: Int) throws { try check("failing", Self.failing(), width, height) }
 
+    /// The fleet rows above the focused kind's table, the panes below, the fleet keys in the footer.
     @Test(arguments: [(160, 48), (80, 24)])
     func aFleet(_ width: Int, _ height: Int) throws { try check("fleet", Self.fleet(), width, height) }
 
@@ -121,6 +125,30 @@ import Testing
     @Test(arguments: [(160, 48), (80, 24)])
     func theFaultMenu(_ width: Int, _ height: Int) throws {
         try check("faults", Self.with(Fixtures.running(), keys: [.character("f"), .down]), width, height)
+    }
+
+    /// The menu of a run against the user's own backends: it says why there is nothing to choose.
+    @Test func theFaultMenuWithoutAnEmbeddedServer() throws {
+        var state = Fixtures.running()
+        state.faultsAvailable = false
+        try check("faults-unavailable", Self.with(state, keys: [.character("f")]), 160, 48)
+    }
+
+    /// A token with two warnings: the Checks row names the worst and counts the rest, the Clock
+    /// row gives the skew and where it would be refused, the log has each warning once and the
+    /// token's fingerprint.
+    @Test func theVerdictShowsItsWorstFindingAndTheClock() throws {
+        var state = Fixtures.state()
+        var token = Fixtures.token(.consumer, id: "trip-0001", findings: [
+            RuleResult("alg", .ok, "RS256"),
+            RuleResult("lifetime", .warn, "60 s, under 300 s"),
+            RuleResult("clock", .warn, "backend clock is 1200 s behind this machine's (Date header)"),
+            RuleResult("signature", .ok, "RS256 verified"),
+        ])
+        // This machine runs 1200 s ahead of the backend's Date header, and so does the token's iat.
+        token.clockSkew = 1200
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
+        try check("verdict", state, 160, 48)
     }
 
     @Test(arguments: [(160, 48), (80, 24)])
@@ -224,5 +252,7 @@ import Testing
         try check(tab ? "compact-tab" : "compact", Self.with(Fixtures.running(), keys: tab ? [.tab] : []), width, height)
     }
 
-    @Test func tooSmall() throws { try check("too-small", Fixtures.running(), 40, 10) }
+    /// Too narrow, too short, or both: both sizes, and how to leave.
+    @Test(arguments: [(40, 10), (59, 24), (100, 10)])
+    func tooSmall(_ width: Int, _ height: Int) throws { try check("too-small", Fixtures.running(), width, height) }
 }
