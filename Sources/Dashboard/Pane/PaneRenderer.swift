@@ -123,7 +123,7 @@ struct PaneRenderer {
             return Self.wrapped("Token", "none: \(error)", role: .error, width: width, maxLines: errorLines(room))
         }
         guard state.reveal else {
-            return [Line(label: "Token", [("#" + token.fingerprint + "  ", .title), (TokenRedactor.redact(token.token), .text), ("  (\(state.keys.label(.toggleReveal)) reveals)", .dim)])]
+            return [Line(label: "Token", [("#" + token.fingerprint + "  ", .title), (pane.redactedToken ?? TokenRedactor.redact(token.token), .text), ("  (\(state.keys.label(.toggleReveal)) reveals)", .dim)])]
         }
         // Revealed: wrapped over as many lines as the pane can spare, so it can be copied.
         return Self.wrapped("Token", token.token, role: .warning, width: width, maxLines: max(1, room - 12))

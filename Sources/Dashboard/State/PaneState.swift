@@ -57,10 +57,15 @@ public struct PaneState: Equatable, Sendable {
     public var id: String
     public var token: FetchedToken? {
         // Serialised once per token, not once per frame.
-        didSet { authorizationText = token.map { $0.jwt.claims["authorization"]?.description ?? "missing" } }
+        didSet {
+            authorizationText = token.map { $0.jwt.claims["authorization"]?.description ?? "missing" }
+            redactedToken = token.map { TokenRedactor.redact($0.token) }
+        }
     }
     /// The token's authorization claim as JSON text, for the claims lines.
     public private(set) var authorizationText: String?
+    /// The token as the pane shows it unrevealed, made once per token, not once per frame.
+    public private(set) var redactedToken: String?
     public var lastError: String?
     public var fetching = false
     /// After a failure: when the provider asks again, and how many failures in a row.
