@@ -122,15 +122,20 @@ public enum Reducer {
     private static func recorded(_ inner: Action, _ state: inout DashboardState) -> [Effect] {
         // A recorded freeze was the recorded person's way of looking, not something that happened:
         // the replay's viewer freezes (or not) with their own z. Holding a second session is waste.
-        var shadow = DashboardState(session: state.session, viewer: state.recorded ?? state.viewer.forRecording(focus: state.consumer.kind))
-        if case .key(let key) = inner, shadow.overlay == .none,
-           shadow.keys.command(for: key, fleet: shadow.isFleet, scenarios: shadow.scenarioKeys) == .freeze { return [] }
-        let effects = reduce(&shadow, inner)
-        state.session = shadow.session
-        state.recorded = shadow.viewer
+        let recordedViewer = state.recorded ?? state.viewer.forRecording(focus: state.consumer.kind)
+        if case .key(let key) = inner, recordedViewer.look.overlay == .none,
+           recordedViewer.display.keys.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys) == .freeze { return [] }
+        // The viewers change places for the action, not the session: a copy of the session
+        // would be copied again on write, at every recorded event of a seek's fold.
+        let ownViewer = state.viewer
+        state.viewer = recordedViewer
+        state.recorded = nil
+        let effects = reduce(&state, inner)
+        state.recorded = state.viewer
+        state.viewer = ownViewer
         if state.viewer.frozen != nil, case .event = inner { state.viewer.eventsWhileFrozen += 1 }
-        guard state.viewer.followsRecording else { return [] }
-        state.viewer.look = shadow.viewer.look
+        guard state.viewer.followsRecording, let recorded = state.recorded else { return [] }
+        state.viewer.look = recorded.look
         return effects.filter { if case .setTableFilter = $0 { true } else { false } }
     }
 
