@@ -20,7 +20,11 @@ struct RenderTooSmallCommand: ParsableCommand {
     var height: Int
 
     func validate() throws {
-        guard width >= 1, height >= 1 else { throw ValidationError("--width and --height must be at least 1") }
+        // Bounded above too: a 59-column screen a billion rows high is no terminal, and its frame
+        // would not fit in memory.
+        guard (1...1000).contains(width), (1...1000).contains(height) else {
+            throw ValidationError("--width and --height must be from 1 to 1000")
+        }
         guard !Layout.fits(width: width, height: height) else {
             throw ValidationError("\(width)x\(height) is not too small: the dashboard needs \(Layout.compactWidth)x\(Layout.compactHeight)")
         }
