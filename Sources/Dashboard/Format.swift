@@ -49,11 +49,6 @@ enum Format {
         return "\(s / 3600) h \(String(s / 60 % 60).leftPadded(2)) m"
     }
 
-    /// `3 s`, `2.5 s`: a delay in milliseconds, in seconds.
-    static func seconds(_ milliseconds: Int) -> String {
-        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
-    }
-
     /// `text` in at most `width` columns, cut in the middle: both ends of a long ID tell it apart.
     static func elideMiddle(_ text: String, _ width: Int) -> String {
         let n = text.count

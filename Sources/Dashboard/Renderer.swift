@@ -13,7 +13,7 @@ public enum Renderer {
             return canvas
         }
         HeaderRenderer.draw(state, &canvas, in: layout.header)
-        for (i, line) in state.scenarioBannerLines(width: width).enumerated() {
+        for (i, line) in layout.bannerLines.enumerated() {
             let y = layout.banner.y + i
             canvas.fill(x: layout.banner.x, y: y, width: layout.banner.width, height: 1, role: .selected)
             canvas.putTruncated(" " + line, x: layout.banner.x, y: y, width: layout.banner.width, role: .selected)

@@ -23,6 +23,8 @@ public struct PaneFrame: Equatable, Sendable {
 public struct Layout: Equatable, Sendable {
     public var header: Rect
     public var banner: Rect
+    /// The scenario banner's lines at this width, made once per frame: their count is the banner's height.
+    public var bannerLines: [String]
     public var message: Rect?
     public var fleetRows: Rect?
     /// The focused kind's member table, in a fleet.
@@ -50,15 +52,15 @@ public struct Layout: Equatable, Sendable {
     /// The layout of `state` on a `width` x `height` screen; nil when it is too small.
     public static func of(_ state: DashboardState, width: Int, height: Int) -> Layout? {
         guard fits(width: width, height: height) else { return nil }
-        let bannerLines = state.scenarioBannerLines(width: width).count
+        let bannerLines = state.scenarioBannerLines(width: width)
         let fleetLines = FleetRowsRenderer.rowCount(state)
         let footerRows = FooterRenderer.rows(state, width: width)
         var top = 1
         var layout = Layout(header: Rect(x: 0, y: 0, width: width, height: 1),
-                            banner: Rect(x: 0, y: top, width: width, height: bannerLines),
+                            banner: Rect(x: 0, y: top, width: width, height: bannerLines.count), bannerLines: bannerLines,
                             footer: Rect(x: 0, y: height - footerRows.count, width: width, height: footerRows.count),
                             footerRows: footerRows)
-        top += bannerLines
+        top += bannerLines.count
         if state.message != nil {
             layout.message = Rect(x: 0, y: top, width: width, height: 1)
             top += 1
