@@ -9,13 +9,19 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     private var ids: [String]
     // Read by the update loop on every tick, flipped by the UI; a lock keeps that off the actor's queue.
     private let pausedFlag = Mutex(false)
+    /// The SDKs' calls to Fleet Engine with their tokens; nil when they make none.
+    public nonisolated let fleetEngine: FleetEngineCaller?
 
-    /// One provider per ID, all sharing `transport` and `events`.
+    /// One provider per ID, all sharing `transport` and `events`. With a `fleetEngine` target,
+    /// each SDK calls Fleet Engine after its token calls, as its real SDK does.
     public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
                 refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
-                verifier: (any SignatureVerifier)? = nil) {
+                verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil) {
         precondition(!ids.isEmpty, "a group needs at least one SDK")
         self.ids = ids
+        self.fleetEngine = fleetEngine.map {
+            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock)
+        }
         self.providers = ids.map { _ in
             CachingTokenProvider<Context>(endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
                                           clock: clock, events: events, verifier: verifier)
@@ -32,7 +38,21 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     public func switchID(at index: Int, to id: String) async {
         guard ids.indices.contains(index) else { return }
         ids[index] = id
-        _ = try? await providers[index].fetchToken(for: Context(id: id))
+        fleetEngine?.callSoon(index: index)
+        await Self.tokenCall(index: index, provider: providers[index], id: id, fleetEngine: fleetEngine)
+    }
+
+    /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due: with
+    /// the token it was handed or, when the provider refused the one it got, with that one.
+    private static func tokenCall(index: Int, provider: CachingTokenProvider<Context>, id: String,
+                                  fleetEngine: FleetEngineCaller?) async {
+        do {
+            let token = try await provider.fetchToken(for: Context(id: id))
+            await fleetEngine?.afterTokenCall(index: index, id: id, token: token)
+        } catch {
+            guard let fleetEngine, let refused = await provider.refusedToken else { return }
+            await fleetEngine.afterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
+        }
     }
 
     /// The SDKs started whose provider holds no token valid at `now`, with the last failure if
@@ -52,11 +72,12 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// Failures are not thrown: they are in the event stream, where the user sees them.
     public func update(_ range: Range<Int>? = nil, callers: Int = 1) async {
         let range = range ?? ids.indices
-        let targets = range.map { (providers[$0], ids[$0]) }
+        let targets = range.map { ($0, providers[$0], ids[$0]) }
+        let fleetEngine = self.fleetEngine
         await withTaskGroup(of: Void.self) { group in
-            for (provider, id) in targets {
+            for (index, provider, id) in targets {
                 for _ in 0..<max(1, callers) {
-                    group.addTask { _ = try? await provider.fetchToken(for: Context(id: id)) }
+                    group.addTask { await Self.tokenCall(index: index, provider: provider, id: id, fleetEngine: fleetEngine) }
                 }
             }
         }

@@ -113,6 +113,9 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
     public var lastFailure: FleetAuthError? { lastError }
     /// Whether a request to the backend is in flight now.
     public var isFetching: Bool { inFlight != nil }
+    /// The token the last fetch brought and the rules refused, while no fetch has succeeded
+    /// since: the SDK is handed no such token, but a simulated one asks Fleet Engine about it.
+    public private(set) var refusedToken: String?
 
     /// Publishes the cache hits counted since the last `.cacheHit` event, now. The broadcaster
     /// calls it within its `hitFlushInterval`; anyone may, e.g. before reading a total.
@@ -250,8 +253,10 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         }
         let task = Task<FetchedToken, any Error> { [transport, decoder, clock, verifier] in
             let result: Result<FetchedToken, FleetAuthError>
+            var received: TransportResponse?
             do {
-                let response = try await transport.get(request)
+                let response = try await transport.send(request)
+                received = response
                 var token = try decoder.decode(response, id: id, now: clock.now())
                 let signature = await verifier?.verify(token.token, jwt: token.jwt) ?? .signatureNotConfigured
                 // A token whose signature fails is refused like any failed rule: nothing is cached.
@@ -263,14 +268,16 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             } catch {
                 result = .failure(.other("\(error)"))
             }
-            return try self.complete(result, id: id, epoch: fetchEpoch, started: now, reason: reason)
+            var refused: String?
+            if case .failure(let error) = result, error.isTokenRejection { refused = received.flatMap(decoder.tokenText) }
+            return try self.complete(result, id: id, epoch: fetchEpoch, started: now, reason: reason, refused: refused)
         }
         update { $0.inFlight = InFlightFetch(id: id, task: task) }
         return task
     }
 
     private func complete(_ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date,
-                          reason: FetchReason) throws -> FetchedToken {
+                          reason: FetchReason, refused: String? = nil) throws -> FetchedToken {
         let now = clock.now()
         guard fetchEpoch == epoch, let current = currentID else {
             let error = FleetAuthError.superseded(requested: id, current: currentID ?? "none")
@@ -287,6 +294,7 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             }
             failures = 0
             lastError = nil
+            refusedToken = nil
             // A fleet's tokens say the same things: one shared copy of the words for all of them.
             token.findings = FindingsPool.shared.intern(token.findings)
             let fetched = token
@@ -299,6 +307,7 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             }
             return token
         case .failure(let error):
+            refusedToken = refused
             recordFailure(error, id: id, started: started)
             throw error
         }

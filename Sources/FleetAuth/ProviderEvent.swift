@@ -24,6 +24,8 @@ public struct ProviderEvent: Sendable, Equatable {
         case forcedRefresh
         /// After a failure: no request before `until`, the `attempt`-th failure in a row.
         case backingOff(until: Date, attempt: Int)
+        /// The SDK called Fleet Engine with its token, and this is the answer.
+        case fleetEngineCall(FleetEngineAnswer)
     }
 
     public var time: Date
@@ -44,7 +46,7 @@ public struct ProviderEvent: Sendable, Equatable {
     public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
         case cacheHit = "cache_hit", fetchStarted = "fetch_started", fetched, fetchFailed = "fetch_failed"
         case idChanged = "id_changed", cacheDropped = "cache_dropped", expired, forcedRefresh = "forced_refresh"
-        case backingOff = "backing_off"
+        case backingOff = "backing_off", fleetEngineCall = "fleet_engine_call"
     }
 
     /// Every name, in the order the cases are declared; what `watch --events` accepts.
@@ -61,6 +63,7 @@ public struct ProviderEvent: Sendable, Equatable {
         case .expired: .expired
         case .forcedRefresh: .forcedRefresh
         case .backingOff: .backingOff
+        case .fleetEngineCall: .fleetEngineCall
         }
     }
 

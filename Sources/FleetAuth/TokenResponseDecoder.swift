@@ -149,6 +149,9 @@ public struct TokenResponseDecoder: Sendable {
         return fetched
     }
 
+    /// The token text an answer carries, whatever the rules say of it.
+    public func tokenText(_ response: TransportResponse) -> String? { try? locate(response).0 }
+
     /// The token, the shape it came in, and the expiry value if the shape has one.
     private func locate(_ response: TransportResponse) throws(FleetAuthError) -> (String, ResponseShape, JSONValue?) {
         let json: JSONValue

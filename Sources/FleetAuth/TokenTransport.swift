@@ -1,14 +1,21 @@
 import Foundation
 
 public struct TransportRequest: Sendable {
+    /// `GET` for token and key fetches; Fleet Engine calls also `PUT` and `PATCH`.
+    public var method: String
     public var url: URL
     public var headers: [HTTPHeader]
+    /// The request body (JSON, sent with `Content-Type: application/json`), nil for none.
+    public var body: Data?
     public var timeout: TimeInterval
     public var maxBodyBytes: Int
 
-    public init(url: URL, headers: [HTTPHeader] = [], timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024) {
+    public init(method: String = "GET", url: URL, headers: [HTTPHeader] = [], body: Data? = nil,
+                timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024) {
+        self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
     }
@@ -33,5 +40,5 @@ public struct TransportResponse: Sendable {
 /// The one HTTP GET a provider makes. Real code uses `HTTPClientTransport` (module HTTPTransport); tests swap in fakes.
 /// Implementations throw `FleetAuthError` (unreachable, timeout, bodyTooLarge, cancelled).
 public protocol TokenTransport: Sendable {
-    func get(_ request: TransportRequest) async throws -> TransportResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 }

@@ -2,11 +2,12 @@ import AsyncHTTPClient
 import FleetAuth
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
-/// The real transport: HTTP GET through AsyncHTTPClient (SwiftNIO), with what Linux URLSession
+/// The real transport: HTTP (the token GET, Fleet Engine calls) through AsyncHTTPClient (SwiftNIO), with what Linux URLSession
 /// could not do: trust a private CA, reach IPv6 literals, enforce the request's timeout, and say
 /// in words why a request failed; go through the proxy curl would choose (`ProxySettings`), and
 /// read gzip and deflate answers. One `HTTPClient` (and its connection pool) per route, direct or
@@ -96,7 +97,7 @@ public final class HTTPClientTransport: TokenTransport {
         for client in proxied.values { try? await client.shutdown() }
     }
 
-    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         // AsyncHTTPClient's deadline covers the response head only, not the body, so the whole
         // exchange (redirects and body included) races a timer here.
         do {
@@ -117,7 +118,8 @@ public final class HTTPClientTransport: TokenTransport {
         }
     }
 
-    /// One GET, then one per redirect, until an answer that is not a redirect.
+    /// One GET, then one per redirect, until an answer that is not a redirect. Any other method
+    /// is sent once and its answer returned as it is: a write is not repeated at another address.
     private func follow(_ request: TransportRequest) async throws -> TransportResponse {
         var url = request.url
         var headers = request.headers
@@ -125,13 +127,13 @@ public final class HTTPClientTransport: TokenTransport {
         while true {
             let response: TransportResponse
             do {
-                response = try await once(url: url, headers: headers, cap: request.maxBodyBytes, timeout: request.timeout)
+                response = try await once(request, url: url, headers: headers)
             } catch let error as FleetAuthError {
                 throw error
             } catch {
                 throw await translate(error, url: url, timeout: request.timeout)
             }
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.header("Location") else {
+            guard request.method == "GET", [301, 302, 303, 307, 308].contains(response.status), let location = response.header("Location") else {
                 return response
             }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
@@ -159,10 +161,15 @@ public final class HTTPClientTransport: TokenTransport {
         }
     }
 
-    private func once(url: URL, headers: [FleetAuth.HTTPHeader], cap: Int, timeout: TimeInterval) async throws -> TransportResponse {
+    private func once(_ original: TransportRequest, url: URL, headers: [FleetAuth.HTTPHeader]) async throws -> TransportResponse {
+        let cap = original.maxBodyBytes, timeout = original.timeout
         var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
+        request.method = HTTPMethod(rawValue: original.method)
         request.headers.add(name: "Accept", value: "application/json")
+        if let body = original.body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
         // As URLSession and curl --compressed: the answers Google's samples get.
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if !reuseConnections { request.headers.add(name: "Connection", value: "close") }

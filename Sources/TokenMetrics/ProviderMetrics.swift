@@ -87,11 +87,31 @@ public final class ProviderMetrics: Sendable {
             }
         case .idChanged:
             s.idChanges.increment()
+        case .fleetEngineCall(let answer):
+            // Methods and statuses are few (six methods, gRPC's seventeen codes), so the series stay few.
+            registry.makeCounter(descriptor: Names.fleetEngineCalls, labels: [
+                ("provider", event.provider.rawValue), ("method", answer.method.rawValue), ("status", Self.statusLabel(answer.status)),
+            ]).increment()
+            if answer.verdictDisagrees {
+                registry.makeCounter(descriptor: Names.verdictDisagreements, labels: [("provider", event.provider.rawValue)]).increment()
+            }
         default:
             break
         }
         members.withLock { $0[event.provider]?.record(event) }
     }
+
+    /// A status as a label value: a backend's own status text is not trusted to be one of
+    /// gRPC's names, so anything else is `OTHER` and cannot make a series per message.
+    static func statusLabel(_ status: String) -> String {
+        known.contains(status) ? status : "OTHER"
+    }
+
+    private static let known: Set<String> = [
+        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+    ]
 
     /// Sets the clock-dependent gauges for `now`, then renders every series in the text format.
     public func exposition(now: Date = Date()) -> [UInt8] {
@@ -117,6 +137,9 @@ public final class ProviderMetrics: Sendable {
         static var soonestExpiry: MetricNameDescriptor { name("soonest_token_expiry", "seconds", "Seconds until the soonest-expiring valid token expires; NaN when none is held.") }
         static var providers: MetricNameDescriptor { name("providers", "", "Simulated SDKs by the state of their token.") }
         static var ruleFailures: MetricNameDescriptor { name("rule_failures", "total", "Tokens refused by Fleet Engine's rules, by rule.") }
+
+        static var fleetEngineCalls: MetricNameDescriptor { name("fleet_engine_calls", "total", "The simulated SDKs' calls to Fleet Engine with their tokens, by method and answer (gRPC status).") }
+        static var verdictDisagreements: MetricNameDescriptor { name("fleet_engine_verdict_disagreements", "total", "Fleet Engine answers that contradict tokendash's rules on the token used.") }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "tokendash", metricName: metric, unitName: unit, helpText: help)

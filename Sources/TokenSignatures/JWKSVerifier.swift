@@ -143,7 +143,7 @@ public actor JWKSVerifier: SignatureVerifier {
         case .file(let path): data = try Self.read(path)
         case .url(let url):
             let response: TransportResponse
-            do { response = try await transport.get(TransportRequest(url: url, headers: [], timeout: timeout, maxBodyBytes: 1 << 20)) } catch {
+            do { response = try await transport.send(TransportRequest(url: url, headers: [], timeout: timeout, maxBodyBytes: 1 << 20)) } catch {
                 throw (error as? FleetAuthError) ?? .other("\(error)")
             }
             guard response.status == 200 else {

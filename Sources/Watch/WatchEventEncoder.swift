@@ -51,6 +51,17 @@ public struct WatchEventEncoder: Sendable {
         case .backingOff(let until, let attempt):
             fields.append(("retry_at", .string(Self.timestamp(until))))
             fields.append(("attempt", .int(Int64(attempt))))
+        case .fleetEngineCall(let answer):
+            fields.append(("method", .string(answer.method.rawValue)))
+            fields.append(("resource", .string(answer.resource)))
+            fields.append(("http_status", answer.httpStatus.map { .int(Int64($0)) } ?? .null))
+            fields.append(("status", .string(answer.status)))
+            fields.append(("message", .string(answer.message)))
+            fields.append(("latency_ms", Self.milliseconds(answer.latency)))
+            fields.append(("fingerprint", .string(answer.fingerprint)))
+            fields.append(("rules", .string(answer.rules.name)))
+            if answer.refusedByProvider { fields.append(("refused_by_provider", .bool(true))) }
+            fields.append(("verdict_disagrees", .bool(answer.verdictDisagrees)))
         }
         return Self.object(fields)
     }

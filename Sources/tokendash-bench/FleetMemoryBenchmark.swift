@@ -34,7 +34,7 @@ enum FleetMemoryBenchmark {
         let transport = try HTTPClientTransport()
         let endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         let id = "trip-00001"
-        let response = try await transport.get(TransportRequest(url: try endpoint.url(for: id)))
+        let response = try await transport.send(TransportRequest(url: try endpoint.url(for: id)))
         let rows = try HeldBytes.breakdown(response: response, endpoint: endpoint, id: id, transport: transport)
         await server.stop()
         await transport.shutdown()

@@ -13,7 +13,7 @@ enum ProviderBenchmark {
         init(delay: Duration) { self.delay = delay }
         var count: Int { requests.withLock { $0 } }
 
-        func get(_ request: TransportRequest) async throws -> TransportResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             requests.withLock { $0 += 1 }
             try await Task.sleep(for: delay)
             let now = Int(Date().timeIntervalSince1970)

@@ -28,7 +28,7 @@ final class SampleLogicProvider: Sendable {
         }) {
             return token
         }
-        let response = try await transport.get(TransportRequest(
+        let response = try await transport.send(TransportRequest(
             url: try endpoint.url(for: id), headers: [], timeout: endpoint.timeout, maxBodyBytes: endpoint.maxBodyBytes))
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
               let token = object[endpoint.tokenKey ?? "jwt"] as? String,

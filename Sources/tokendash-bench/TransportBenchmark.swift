@@ -34,7 +34,7 @@ enum TransportBenchmark {
         var rows: [(String, String)] = []
         for (name, transport) in [("URLSession (baseline)", baseline as any TokenTransport), ("AsyncHTTPClient", ahc),
                                   ("AsyncHTTPClient via CONNECT proxy", proxied)] {
-            _ = try await transport.get(TransportRequest(url: url)) // connection set up outside the measurement
+            _ = try await transport.send(TransportRequest(url: url)) // connection set up outside the measurement
             let sequential = try await measure(transport, url: url, concurrency: 1)
             let concurrent = try await measure(transport, url: url, concurrency: concurrency)
             rows.append(("\(name), sequential", sequential))
@@ -56,7 +56,7 @@ enum TransportBenchmark {
             for _ in 0..<concurrency {
                 group.addTask {
                     for _ in 0..<(fetches / concurrency) {
-                        let response = try await transport.get(TransportRequest(url: url))
+                        let response = try await transport.send(TransportRequest(url: url))
                         guard response.status == 200 else { throw FleetAuthError.httpStatus(code: response.status, body: "") }
                     }
                 }

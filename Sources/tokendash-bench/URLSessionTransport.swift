@@ -22,11 +22,11 @@ final class URLSessionTransport: TokenTransport {
 
     deinit { session.invalidateAndCancel() }
 
-    func get(_ request: TransportRequest) async throws -> TransportResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         // URLSession on Linux does not apply a request's own timeoutInterval reliably (seen: a 0.3 s
         // timeout waited 3 s), so the deadline is enforced here by racing a timer.
         try await withThrowingTaskGroup(of: TransportResponse.self) { group in
-            group.addTask { try await self.send(request) }
+            group.addTask { try await self.exchange(request) }
             group.addTask {
                 try await Task.sleep(for: .seconds(request.timeout))
                 throw FleetAuthError.timeout(seconds: request.timeout)
@@ -37,9 +37,10 @@ final class URLSessionTransport: TokenTransport {
         }
     }
 
-    private func send(_ request: TransportRequest) async throws -> TransportResponse {
+    private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         let task = session.dataTask(with: urlRequest)

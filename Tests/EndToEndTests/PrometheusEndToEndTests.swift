@@ -15,7 +15,7 @@ import Testing
     }
 
     func get(_ url: String) async throws -> String {
-        let response = try await sharedTransport.get(TransportRequest(url: try #require(URL(string: url)), maxBodyBytes: 1 << 20))
+        let response = try await sharedTransport.send(TransportRequest(url: try #require(URL(string: url)), maxBodyBytes: 1 << 20))
         #expect(response.status == 200, "GET \(url)")
         return String(decoding: response.body, as: UTF8.self)
     }

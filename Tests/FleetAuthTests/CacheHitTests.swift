@@ -191,7 +191,7 @@ import Testing
         let minting = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
         let transport = FakeTransport { request in
             if requests.withLock({ $0 += 1; return $0 }) > 1 { await gate.wait() }
-            return try await minting.get(request)
+            return try await minting.send(request)
         }
         let events = EventBroadcaster(hitFlushInterval: .seconds(3600))
         let stream = events.subscribe()

@@ -16,7 +16,7 @@ import Testing
 
     static func get(_ server: CompressingServer) async throws -> TransportResponse {
         let request = TransportRequest(url: try #require(URL(string: server.base + "/token/consumer/trip-1")), timeout: 5)
-        return try await sharedTransport.get(request)
+        return try await sharedTransport.send(request)
     }
 
     static func failure(_ server: CompressingServer) async throws -> String {

@@ -29,7 +29,7 @@ import Testing
         let request = try request(server)
         return try await withTransport(trust) { transport in
             do {
-                _ = try await transport.get(request)
+                _ = try await transport.send(request)
                 return "no error"
             } catch {
                 return (error as? FleetAuthError)?.description ?? "not a FleetAuthError: \(error)"
@@ -42,7 +42,7 @@ import Testing
         let server = try await serve(pki)
         defer { Task { await server.stop() } }
         let request = try request(server)
-        let response = try await withTransport(.certificates(pemFile: pki.caFile)) { try await $0.get(request) }
+        let response = try await withTransport(.certificates(pemFile: pki.caFile)) { try await $0.send(request) }
         #expect(response.status == 200)
         #expect(response.body == body)
     }
@@ -87,7 +87,7 @@ import Testing
         let request = try request(server)
         let response = try await withTransport(.insecure) { transport in
             #expect(transport.isInsecure)
-            return try await transport.get(request)
+            return try await transport.send(request)
         }
         #expect(response.status == 200)
     }
@@ -101,7 +101,7 @@ import Testing
 @Suite struct HTTPClientTransportTests {
     func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval = 5) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
-        return try await sharedTransport.get(TransportRequest(url: url, headers: headers, timeout: timeout))
+        return try await sharedTransport.send(TransportRequest(url: url, headers: headers, timeout: timeout))
     }
 
     /// The failure a GET ends in. 30 s, not 5: a redirect chain is 11 round trips to a loopback
@@ -219,8 +219,8 @@ import Testing
         defer { Task { await server.stop() } }
         let inPath = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token/consumer/{tripId}")
         let inQuery = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token?kind=trip")
-        #expect(try await sharedTransport.get(TransportRequest(url: try inPath.url(for: id))).status == 200)
-        #expect(try await sharedTransport.get(TransportRequest(url: try inQuery.url(for: id))).status == 200)
+        #expect(try await sharedTransport.send(TransportRequest(url: try inPath.url(for: id))).status == 200)
+        #expect(try await sharedTransport.send(TransportRequest(url: try inQuery.url(for: id))).status == 200)
         let requests = seen.withLock { $0 }
         try #require(requests.count == 2)
         let pathPrefix = "/token/consumer/"

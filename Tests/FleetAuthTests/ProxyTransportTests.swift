@@ -26,7 +26,7 @@ import Testing
 
     static func get(_ url: String, trust: HTTPClientTransport.Trust = .system, proxy: ProxySettings) async throws -> TransportResponse {
         let request = TransportRequest(url: try #require(URL(string: url)), timeout: 5)
-        return try await withTransport(trust, proxy: proxy) { try await $0.get(request) }
+        return try await withTransport(trust, proxy: proxy) { try await $0.send(request) }
     }
 
     /// The failure's sentence, or "no error".

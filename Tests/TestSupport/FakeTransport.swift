@@ -14,7 +14,7 @@ public final class FakeTransport: TokenTransport {
     public var count: Int { requests.withLock { $0.count } }
     public var urls: [URL] { requests.withLock { $0 } }
 
-    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         requests.withLock { $0.append(request.url) }
         return try await responder(request)
     }

@@ -28,6 +28,7 @@ struct PaneRenderer {
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
+        lines.append(contentsOf: fleetEngineLines(width: innerWidth))
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
         if let (clockLine, level) = clockLine, innerHeight >= 14 || level != .ok {
             lines.append(clockLine)
@@ -47,9 +48,10 @@ struct PaneRenderer {
             }
             // The log keeps a rule and two lines; the timeline shrinks (then goes) before it does.
             let shared = innerHeight - lines.count
-            let timelineRows = shared - 3 >= TimelineRenderer.fullRows ? TimelineRenderer.fullRows
-                : (shared - 3 >= TimelineRenderer.compactRows ? TimelineRenderer.compactRows : 0)
-            let timeline = TimelineRenderer(state: state, pane: pane).lines(width: innerWidth, rows: timelineRows)
+            let renderer = TimelineRenderer(state: state, pane: pane)
+            let full = TimelineRenderer.fullRows + renderer.laneRows, compact = TimelineRenderer.compactRows + renderer.laneRows
+            let timelineRows = shared - 3 >= full ? full : (shared - 3 >= compact ? compact : 0)
+            let timeline = renderer.lines(width: innerWidth, rows: timelineRows)
             lines.append(Self.rule("Fetch log", width: innerWidth))
             lines.append(contentsOf: logLines(shared - 1 - timeline.count))
             while lines.count < innerHeight - timeline.count { lines.append(Line([])) }
@@ -216,6 +218,17 @@ struct PaneRenderer {
             ("✓ ok", .ok), ("  \(signature), \(lifetime) s lifetime, \(claimName) \(claim)", .dim),
         ]
         return Line(label: "Checks", segments)
+    }
+
+    /// Fleet Engine's answer to the SDK's last call with its token, and, when tokendash's rules
+    /// and Fleet Engine disagree about the token, a second line that says so.
+    private func fleetEngineLines(width: Int) -> [Line] {
+        guard let answer = pane.fleetEngine else { return [] }
+        let mark: (String, StyleRole) = answer.succeeded ? ("✓ ", .ok) : (answer.tokenVerdict == .refused ? ("✗ ", .error) : ("! ", .warning))
+        var line = Line(label: "Fleet Eng.", [mark, (answer.summary, answer.succeeded ? .text : mark.1)])
+        if answer.succeeded { line.segments.append(("  " + Format.milliseconds(answer.latency), .dim)) }
+        guard let disagreement = answer.disagreement else { return [line] }
+        return [line] + Self.wrapped("", "⚠ " + disagreement, role: .error, width: width, maxLines: 1)
     }
 
     /// The backend's clock against this machine's, when its response had a `Date` header, and

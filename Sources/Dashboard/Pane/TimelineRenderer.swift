@@ -15,9 +15,13 @@ struct TimelineRenderer {
 
     typealias Line = PaneRenderer.Line
 
+    /// The Fleet Engine lane's row, once the SDK has called Fleet Engine: a pane that makes no
+    /// calls keeps its timeline as it was.
+    var laneRows: Int { pane.timeline.calls.isEmpty ? 0 : 1 }
+
     func lines(width: Int, rows: Int) -> [Line] {
         let plot = width - PaneRenderer.labelWidth
-        guard rows >= Self.compactRows, plot >= 10 else { return [] }
+        guard rows >= Self.compactRows + laneRows, plot >= 10 else { return [] }
         let span = TimeInterval(state.timelineMinutes * 60)
         let start = state.now.addingTimeInterval(-span)
         let step = span / Double(plot)
@@ -33,7 +37,10 @@ struct TimelineRenderer {
         out.append(PaneRenderer.rule("Timeline · last \(state.timelineMinutes) min  (+/- zoom)", width: width))
         out.append(Line(label: "tokens", cells: tokenLane(plot: plot, start: start, step: step, column: column, idMarks: idMarks)))
         out.append(Line(label: "requests", cells: outcomeLane(plot: plot, column: column, idMarks: idMarks)))
-        if rows >= Self.fullRows {
+        if laneRows > 0 {
+            out.append(Line(label: "Fleet Eng.", cells: callLane(plot: plot, column: column, idMarks: idMarks)))
+        }
+        if rows >= Self.fullRows + laneRows {
             out.append(contentsOf: latencyLines(plot: plot, column: column))
         }
         let marks = markCells(plot: plot, column: column)
@@ -92,6 +99,18 @@ struct TimelineRenderer {
             // A failure in a column outweighs a success there.
             if outcome.ok, cells[c].scalar == "✗" { continue }
             cells[c] = outcome.ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
+        }
+        return cells
+    }
+
+    /// Each Fleet Engine call with the token: ✓ answered, ✗ refused or failed.
+    private func callLane(plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+        var cells = [Cell](repeating: Cell(), count: plot)
+        for c in idMarks { cells[c] = Cell("┊", role: .warning) }
+        for call in pane.timeline.calls {
+            guard let c = column(call.time) else { continue }
+            if call.ok, cells[c].scalar == "✗" { continue }
+            cells[c] = call.ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
         }
         return cells
     }

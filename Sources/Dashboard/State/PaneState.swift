@@ -18,6 +18,8 @@ public struct LogEntry: Equatable, Sendable {
         case cacheHit, request, gotToken, warning, discarded, failed, idChanged, dropped, expired, forced
         /// The token a newly followed fleet member holds.
         case cachedToken
+        /// The SDK's call to Fleet Engine with its token, and the answer.
+        case fleetEngine
 
         public var label: String {
             switch self {
@@ -32,6 +34,7 @@ public struct LogEntry: Equatable, Sendable {
             case .expired: "expired"
             case .forced: "forced"
             case .cachedToken: "cached token"
+            case .fleetEngine: "Fleet Engine"
             }
         }
     }
@@ -67,6 +70,8 @@ public struct PaneState: Equatable, Sendable {
     /// The token as the pane shows it unrevealed, made once per token, not once per frame.
     public private(set) var redactedToken: String?
     public var lastError: String?
+    /// Fleet Engine's answer to the SDK's last call with its token.
+    public var fleetEngine: FleetEngineAnswer?
     public var fetching = false
     /// After a failure: when the provider asks again, and how many failures in a row.
     public var retryAt: Date?
@@ -166,6 +171,13 @@ public struct PaneState: Equatable, Sendable {
             self.attempt = attempt
         case .forcedRefresh:
             append(LogEntry(time: event.time, event: .forced, detail: "refresh requested", latency: nil, level: .info))
+        case .fleetEngineCall(let answer):
+            fleetEngine = answer
+            timeline.record(Timeline.Call(time: event.time, ok: answer.succeeded))
+            let level: LogEntry.Level = answer.verdictDisagrees || answer.tokenVerdict == .refused ? .error
+                : answer.succeeded ? .info : .warning
+            append(LogEntry(time: event.time, event: .fleetEngine, detail: answer.summary, latency: answer.latency, level: level,
+                            fingerprint: answer.fingerprint))
         }
     }
 

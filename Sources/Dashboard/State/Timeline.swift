@@ -18,6 +18,12 @@ public struct Timeline: Equatable, Sendable {
         public var latency: TimeInterval
     }
 
+    /// One Fleet Engine call with the token, and whether it succeeded.
+    public struct Call: Equatable, Sendable {
+        public var time: Date
+        public var ok: Bool
+    }
+
     /// The zoom levels `+` and `-` step through, in minutes.
     public static let zoomLevels = [2, 10, 60]
     static let keep: TimeInterval = 3600
@@ -27,6 +33,7 @@ public struct Timeline: Equatable, Sendable {
     public var spans: [Span] = []
     public var outcomes: [Outcome] = []
     public var idChanges: [Date] = []
+    public var calls: [Call] = []
 
     mutating func record(_ token: Span, at now: Date) {
         spans.append(token)
@@ -36,6 +43,11 @@ public struct Timeline: Equatable, Sendable {
     mutating func record(_ outcome: Outcome) {
         outcomes.append(outcome)
         trim(outcome.time)
+    }
+
+    mutating func record(_ call: Call) {
+        calls.append(call)
+        trim(call.time)
     }
 
     mutating func recordIDChange(at time: Date) {
@@ -51,5 +63,7 @@ public struct Timeline: Equatable, Sendable {
         if let first = outcomes.firstIndex(where: { $0.time >= horizon }), first > 0 { outcomes.removeFirst(first) }
         if outcomes.count > Self.maxOutcomes { outcomes.removeFirst(outcomes.count - Self.maxOutcomes) }
         if let first = idChanges.firstIndex(where: { $0 >= horizon }), first > 0 { idChanges.removeFirst(first) }
+        if let first = calls.firstIndex(where: { $0.time >= horizon }), first > 0 { calls.removeFirst(first) }
+        if calls.count > Self.maxOutcomes { calls.removeFirst(calls.count - Self.maxOutcomes) }
     }
 }

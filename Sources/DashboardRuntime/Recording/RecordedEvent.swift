@@ -20,6 +20,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
     /// An expiry (`cache_hit`, `expired`) or the time a backoff ends (`backing_off`).
     public var at: Double?
     public var attempt: Int?
+    /// Fleet Engine's answer (`fleet_engine_call`).
+    public var answer: RecordedFleetEngineAnswer?
 
     public init(_ event: ProviderEvent, base: RecordingTimeBase) {
         time = base.offset(event.time)
@@ -50,6 +52,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         case .backingOff(let until, let attempt):
             at = base.offset(until)
             self.attempt = attempt
+        case .fleetEngineCall(let answer):
+            self.answer = RecordedFleetEngineAnswer(answer)
         }
     }
 
@@ -83,6 +87,9 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         case "backing_off":
             guard let at, let attempt else { return nil }
             kind = .backingOff(until: base.date(at), attempt: attempt)
+        case "fleet_engine_call":
+            guard let answer = answer?.answer else { return nil }
+            kind = .fleetEngineCall(answer)
         default:
             return nil
         }
@@ -133,5 +140,45 @@ public struct RecordedError: Codable, Equatable, Sendable {
             }
         }
         return rejection == true ? .replayedRejection(text) : .other(text)
+    }
+}
+
+/// Fleet Engine's answer to one SDK call, as a recording holds it: its message redacted, as
+/// `FleetEngineAnswer` keeps it.
+public struct RecordedFleetEngineAnswer: Codable, Equatable, Sendable {
+    public var method: String
+    public var resource: String
+    public var httpStatus: Int?
+    public var status: String
+    public var message: String
+    public var latency: Double
+    public var fingerprint: String
+    public var rules: String
+    public var refusedByProvider: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case method, resource, status, message, latency, fingerprint, rules
+        case httpStatus = "http_status", refusedByProvider = "refused_by_provider"
+    }
+
+    public init(_ answer: FleetEngineAnswer) {
+        method = answer.method.rawValue
+        resource = answer.resource
+        httpStatus = answer.httpStatus
+        status = answer.status
+        message = Redaction.text(answer.message)
+        latency = answer.latency
+        fingerprint = answer.fingerprint
+        rules = answer.rules.name
+        refusedByProvider = answer.refusedByProvider ? true : nil
+    }
+
+    /// The answer again; nil for a method or rule level this version does not know.
+    public var answer: FleetEngineAnswer? {
+        guard let method = FleetEngineMethod(rawValue: method),
+              let rules = RuleLevel.allCases.first(where: { $0.name == self.rules }) else { return nil }
+        return FleetEngineAnswer(method: method, resource: resource, httpStatus: httpStatus, status: status, message: message,
+                                 latency: latency, fingerprint: fingerprint, rules: rules,
+                                 refusedByProvider: refusedByProvider ?? false)
     }
 }

@@ -49,6 +49,10 @@ enum RecordingBounds {
             try count("status", error.status, 0...999)
             try count("retry_after", error.retryAfter, 0...Int(InputBounds.longestDuration))
         }
+        if let answer = event.answer {
+            try count("http_status", answer.httpStatus, 0...999)
+            try duration("latency", answer.latency)
+        }
     }
 
     static func token(_ token: RecordedToken) throws(RecordingLineError) {

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// Where a group's Fleet Engine calls go, and how often.
+public struct FleetEngineTarget: Sendable, Equatable {
+    /// `https://fleetengine.googleapis.com`, or the embedded emulator's base URL.
+    public var base: URL
+    /// The Google Cloud project ID: `providers/{provider}` in every path.
+    public var provider: String
+    /// Whether driver SDKs send their location updates; otherwise they read their vehicle.
+    public var writes: Bool
+    /// One SDK calls at most once per interval, so a fleet cannot flood a real project.
+    public var interval: TimeInterval
+    public var timeout: TimeInterval
+
+    public static let defaultInterval: TimeInterval = 10
+
+    public init(base: URL, provider: String, writes: Bool, interval: TimeInterval = defaultInterval, timeout: TimeInterval = 10) {
+        self.base = base
+        self.provider = provider
+        self.writes = writes
+        self.interval = interval
+        self.timeout = timeout
+    }
+}
+
+/// The Fleet Engine calls of one group of simulated SDKs: after a token call, the call the
+/// kind's real SDK makes with the token it was handed, at most once per SDK per interval, its
+/// answer published as a `.fleetEngineCall` event.
+public final class FleetEngineCaller: Sendable {
+    public let target: FleetEngineTarget
+    public let kind: ProviderKind
+    private let transport: any TokenTransport
+    private let events: EventBroadcaster
+    private let clock: any ProviderClock
+    /// When each SDK (by index) may call next; 8 bytes a member, as a fleet holds 100,000 of them.
+    private let due: Mutex<[Double]>
+
+    public init(target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
+                events: EventBroadcaster, clock: any ProviderClock = SystemClock()) {
+        self.target = target
+        self.kind = kind
+        self.transport = transport
+        self.events = events
+        self.clock = clock
+        self.due = Mutex([Double](repeating: -.infinity, count: max(0, count)))
+    }
+
+    /// The method this group's SDKs call.
+    public var method: FleetEngineMethod { FleetEngineMethod.sdkCall(for: kind, writes: target.writes) }
+
+    /// SDK `index` may call at once: its ID changed, and the SDK reports for the new one.
+    public func callSoon(index: Int) {
+        due.withLock { if $0.indices.contains(index) { $0[index] = -.infinity } }
+    }
+
+    /// After SDK `index`'s token call for `id`: Fleet Engine's answer to the SDK's call with
+    /// `token`, if the SDK is due to call (else nil, and nothing is sent).
+    @discardableResult
+    public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
+        let now = clock.now()
+        let claimed = due.withLock { due -> Bool in
+            guard due.indices.contains(index), due[index] <= now.timeIntervalSince1970 else { return false }
+            due[index] = now.timeIntervalSince1970 + target.interval
+            return true
+        }
+        guard claimed else { return nil }
+        let answer = await call(id: id, token: token, refusedByProvider: refusedByProvider, now: now)
+        events.publish(ProviderEvent(time: clock.now(), provider: kind, id: id, kind: .fleetEngineCall(answer)))
+        return answer
+    }
+
+    /// One call, whatever the schedule: what `afterTokenCall` sends, and `decode --ask-fleet-engine`.
+    public func call(id: String, token: String, refusedByProvider: Bool = false, now: Date? = nil) async -> FleetEngineAnswer {
+        let started = now ?? clock.now()
+        let method = self.method
+        let resource = method.resource(provider: target.provider, id: id)
+        let fingerprint = TokenFingerprint.of(token)
+        let rules = refusedByProvider ? RuleLevel.fail : Self.rulesVerdict(token, kind: kind, id: id, now: started)
+        guard let request = method.request(base: target.base, provider: target.provider, id: id, token: token,
+                                           location: .start, timeout: target.timeout) else {
+            return .failed(.invalidURL(target.base.absoluteString), method: method, resource: resource, latency: 0,
+                           fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+        }
+        do {
+            let response = try await transport.send(request)
+            return .reading(response, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
+                            fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+        } catch {
+            let failure = error as? FleetAuthError ?? .other("\(error)")
+            return .failed(failure, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
+                           fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+        }
+    }
+
+    /// The worst of tokendash's rules on the token for `id` at `now`: the verdict a Fleet
+    /// Engine answer is compared with.
+    static func rulesVerdict(_ token: String, kind: ProviderKind, id: String, now: Date) -> RuleLevel {
+        guard let jwt = try? JWTInspector.decode(token) else { return .fail }
+        return TokenRules.evaluate(jwt, kind: kind, id: id, now: now).worst
+    }
+}
