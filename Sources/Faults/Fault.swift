@@ -20,11 +20,29 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case expired
     /// Closes the connection without any HTTP response.
     case drop
+    /// Fleet Engine (the embedded emulator) answers 503 UNAVAILABLE: the token is not the problem.
+    case fleetEngineUnavailable
+    /// Fleet Engine refuses the token's signature: the key that signed it was deleted from the
+    /// service account, though the backend still signs with it.
+    case revokedKey
+    /// Fleet Engine's clock is `fleetEngineSkewSeconds` behind: every fresh token's `iat` is in its future.
+    case clockSkew
 
     /// The latency fault's delay unless one is given.
     public static let defaultLatencyMilliseconds = 3000
     /// How long a 429 tells the client to wait (`Retry-After`), in seconds.
     public static let retryAfterSeconds = 30
+    /// How far behind the clock-skew fault puts Fleet Engine's clock: past its 10 minutes of skew.
+    public static let fleetEngineSkewSeconds = 900
+
+    /// Whether the fault acts on the Fleet Engine emulator's routes (the SDKs' calls with their
+    /// tokens) rather than on the token routes.
+    public var isFleetEngine: Bool {
+        switch self {
+        case .fleetEngineUnavailable, .revokedKey, .clockSkew: true
+        case .latency, .http500, .http401, .rateLimited, .malformed, .wrongID, .expired, .drop: false
+        }
+    }
 
     /// The fault's one name on screen: the menu, the header, `GET /faults`. `adjustHint` is how a
     /// screen changes the latency (the menu's keys), shown inside the latency fault's brackets.
@@ -38,6 +56,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .wrongID: "token for the wrong ID"
         case .expired: "already-expired token"
         case .drop: "drop the connection"
+        case .fleetEngineUnavailable: "Fleet Engine: 503 UNAVAILABLE"
+        case .revokedKey: "Fleet Engine: signing key revoked"
+        case .clockSkew: "Fleet Engine: clock \(Self.fleetEngineSkewSeconds / 60) min behind"
         }
     }
 
@@ -61,7 +82,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// it), in any letter case, with `-` and `_` ignored, or by a short alias (`500`, `429`, `slow`).
     public init?(name: String) {
         let key = name.lowercased().filter { $0 != "-" && $0 != "_" }
-        let aliases: [String: Fault] = ["slow": .latency, "500": .http500, "401": .http401, "429": .rateLimited, "malformedjson": .malformed]
+        let aliases: [String: Fault] = ["slow": .latency, "500": .http500, "401": .http401, "429": .rateLimited, "malformedjson": .malformed,
+                                        "503": .fleetEngineUnavailable, "unavailable": .fleetEngineUnavailable, "skew": .clockSkew]
         guard let fault = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) ?? aliases[key] else { return nil }
         self = fault
     }

@@ -34,7 +34,10 @@ public actor EmbeddedTokenServer {
         self.minter = minter
         let settings = MintSettings(clock: clock)
         self.settings = settings
-        self.routes = TokenRoutes(minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings)
+        // Fleet Engine keeps Google's time: the clock without the backend's offset.
+        let fleetEngine = await FleetEngineEmulator(key: key, account: minter.issuer, faults: faultBoard, clock: clock)
+        self.routes = TokenRoutes(minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings,
+                                  fleetEngine: fleetEngine)
     }
 
     /// Binds and starts serving; returns the base URL, e.g. `http://127.0.0.1:54321`.
@@ -111,6 +114,11 @@ public actor EmbeddedTokenServer {
     /// The public key as served at `/.well-known/jwks.json`.
     public nonisolated var jwks: JSONWebKeySet {
         get throws { try minter.jwks }
+    }
+
+    /// The emulator's project: `providers/{project}` in the SDKs' Fleet Engine calls.
+    public nonisolated var fleetEngineProject: String {
+        TokenRules.serviceAccountProject(minter.issuer) ?? "tokendash-demo"
     }
 
     /// The URL template of a token route, for a provider's `TokenEndpoint`.

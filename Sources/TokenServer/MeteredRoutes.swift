@@ -29,6 +29,11 @@ struct MeteredRoutes: RouteResponder {
             let kind = segments.dropFirst().first.flatMap { ProviderKind(rawValue: String($0)) }
             return kind.map { "/token/\($0.rawValue)" } ?? "/token"
         case "faults": return "/faults"
+        case "v1":
+            // The Fleet Engine emulator's collection, without the project and the ID.
+            let parts = Array(segments)
+            return parts.count == 5 && parts[1] == "providers" && FleetEngineMethod.allCases.contains { $0.collection == parts[3] }
+                ? "/v1/providers/*/\(parts[3])" : "other"
         default:
             return ["/metrics", "/healthz", "/stats", "/.well-known/jwks.json"].contains(path) ? path : "other"
         }

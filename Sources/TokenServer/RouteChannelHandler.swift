@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -11,6 +12,8 @@ final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
     private let routes: Routes
     private let connections: OpenConnections
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
     private var executor: EventLoopTaskExecutor?
 
     init(routes: Routes, connections: OpenConnections) {
@@ -41,9 +44,15 @@ final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            // No route reads a body.
-            break
+            body = []
+            bodyTooLarge = false
+        case .body(let part):
+            // Kept up to the limit only: a client cannot make the server hold more.
+            if body.count + part.readableBytes <= RouteRequest.maximumBody {
+                body.append(contentsOf: part.readableBytesView)
+            } else {
+                bodyTooLarge = true
+            }
         case .end:
             guard let head = head.take() else { return }
             answer(head, context: context)
@@ -58,8 +67,11 @@ final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
         let executor = self.executor ?? EventLoopTaskExecutor.of(loop)
         self.executor = executor
         connections.began()
+        let request = RouteRequest(method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
+                                   body: body.isEmpty ? Data() : Data(body), bodyTooLarge: bodyTooLarge)
+        body = []
         Task(executorPreference: executor) {
-            let reply = await routes.respond(to: RouteRequest(method: head.method.rawValue, target: head.uri))
+            let reply = await routes.respond(to: request)
             ResponseWriter.send(reply, for: head, on: bound, loop: loop, then: connections.ended)
         }
     }

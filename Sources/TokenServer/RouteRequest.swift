@@ -6,20 +6,33 @@ public struct RouteRequest: Sendable {
     public var method: String
     public var path: String
     public var query: [String: String]
+    /// The `Authorization` header: the Fleet Engine emulator's bearer token.
+    public var authorization: String?
+    /// The body, at most `maximumBody` bytes; `bodyTooLarge` when more came.
+    public var body: Data
+    public var bodyTooLarge: Bool
 
-    public init(method: String, path: String, query: [String: String] = [:]) {
+    /// A location update's body is under 200 bytes; nothing the routes read needs more.
+    public static let maximumBody = 64 * 1024
+
+    public init(method: String, path: String, query: [String: String] = [:], authorization: String? = nil,
+                body: Data = Data(), bodyTooLarge: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
+        self.authorization = authorization
+        self.body = body
+        self.bodyTooLarge = bodyTooLarge
     }
 
     /// From the request target as sent (`/token/driver/a%2Db?ms=5`): `.` and `..` segments
     /// resolved, a trailing slash dropped, then each segment decoded; a segment that does not decode
     /// stays as sent.
-    init(method: String, target: String) {
+    init(method: String, target: String, authorization: String? = nil, body: Data = Data(), bodyTooLarge: Bool = false) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.init(method: method, path: Self.standardize(String(parts.first ?? "")),
-                  query: parts.count > 1 ? Self.parameters(parts[1]) : [:])
+                  query: parts.count > 1 ? Self.parameters(parts[1]) : [:],
+                  authorization: authorization, body: body, bodyTooLarge: bodyTooLarge)
     }
 
     static func standardize(_ rawPath: String) -> String {

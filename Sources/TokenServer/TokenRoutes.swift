@@ -12,6 +12,7 @@ struct TokenRoutes: Sendable {
     let counters: ServerCounters
     let jwksBody: Data
     let settings: MintSettings
+    let fleetEngine: FleetEngineEmulator
     let dateHeader = DateHeader()
 
     func respond(to request: RouteRequest) async -> RouteResponse {
@@ -30,6 +31,9 @@ struct TokenRoutes: Sendable {
         case "faults":
             counters.otherRequest()
             return faultRoute(request, segments: Array(segments.dropFirst()))
+        case "v1":
+            counters.otherRequest()
+            return await fleetEngine.respond(to: request, segments: segments.dropFirst())
         case ".well-known" where segments == [".well-known", "jwks.json"] && request.method == "GET":
             counters.otherRequest()
             return RouteResponse(status: 200, headers: [RouteResponse.jsonType], body: jwksBody)
@@ -54,7 +58,8 @@ struct TokenRoutes: Sendable {
             counters.error(kind)
             return Self.error(problem, status: 400)
         }
-        let fault = faults.fault(for: kind)
+        // Fleet Engine's faults act on the emulator's routes, not on minting.
+        let fault = faults.fault(for: kind).flatMap { $0.fault.isFleetEngine ? nil : $0 }
         if fault != nil { counters.faulted(kind) }
         var mintID = id
         let now = settings.now()
@@ -83,7 +88,7 @@ struct TokenRoutes: Sendable {
         case .expired?:
             // Expired a minute ago, so no clock skew allowance can save it.
             issuedAt = issuedAt.addingTimeInterval(-(lifetime + 60))
-        case .malformed?, nil:
+        case .malformed?, .fleetEngineUnavailable?, .revokedKey?, .clockSkew?, nil:
             break
         }
         let started = ContinuousClock.now
@@ -95,6 +100,7 @@ struct TokenRoutes: Sendable {
             return Self.error(error.description, status: 500)
         }
         counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
+        fleetEngine.register(kind, id: id)
         var body = Self.body(minted, kind: kind)
         switch fault?.fault {
         case .malformed?:
@@ -102,7 +108,7 @@ struct TokenRoutes: Sendable {
             counters.error(kind)
         case .wrongID?, .expired?:
             counters.error(kind)
-        case .latency?, .http500?, .http401?, .rateLimited?, .drop?, nil:
+        case .latency?, .http500?, .http401?, .rateLimited?, .drop?, .fleetEngineUnavailable?, .revokedKey?, .clockSkew?, nil:
             break
         }
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).

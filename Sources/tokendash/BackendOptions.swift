@@ -36,6 +36,19 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("provider-id"), help: "The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to.")
     var providerID: String?
 
+    @Option(name: .customLong("fleet-engine"), help: "Send the simulated SDKs' calls to this Fleet Engine (e.g. https://fleetengine.googleapis.com) with their tokens; needs --provider-id. Read-only (GetVehicle, GetTrip, GetDeliveryVehicle, GetTaskTrackingInfo) unless --fleet-engine-writes. Default: the embedded server's Fleet Engine emulator, when the embedded server runs.")
+    var fleetEngineURL: String?
+
+    @Flag(name: .customLong("fleet-engine-writes"), help: "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
+    var fleetEngineWrites = false
+
+    @Flag(name: .customLong("no-fleet-engine"), help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
+    var noFleetEngine = false
+
+    @Option(name: .customLong("fleet-engine-interval"), parsing: .unconditional, help: "Seconds between one SDK's Fleet Engine calls, at least 1. (default: 10)")
+    var givenFleetEngineInterval: Double?
+    var fleetEngineInterval: Double { givenFleetEngineInterval ?? FleetEngineTarget.defaultInterval }
+
     @Option(name: .customLong("trip-id"), help: "Initial trip ID. (default: trip-0001)")
     var givenTripID: String?
     var tripID: String { givenTripID ?? "trip-0001" }
@@ -158,6 +171,37 @@ struct BackendOptions: ParsableArguments {
         try Self.validateKeySet(jwks)
         try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
+        try validateFleetEngine()
+    }
+
+    private func validateFleetEngine() throws {
+        if noFleetEngine, fleetEngineURL != nil { throw ValidationError("give --fleet-engine or --no-fleet-engine, not both") }
+        if fleetEngineWrites, fleetEngineURL == nil {
+            throw ValidationError("--fleet-engine-writes needs --fleet-engine URL (the embedded emulator always takes the SDKs' updates)")
+        }
+        if let url = fleetEngineURL {
+            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
+                  parsed.host != nil, parsed.query == nil else {
+                throw ValidationError("--fleet-engine must be an http(s) base URL such as https://fleetengine.googleapis.com, got \(SecretRedactor.redact(url))")
+            }
+            guard let providerID, FleetEngineID.problem(providerID) == nil else {
+                throw ValidationError("--fleet-engine needs --provider-id PROJECT: the calls name providers/PROJECT")
+            }
+        }
+        guard fleetEngineInterval >= 1, fleetEngineInterval <= InputBounds.longestDuration else {
+            throw ValidationError("--fleet-engine-interval must be 1 second to \(InputBounds.describe(InputBounds.longestDuration))")
+        }
+    }
+
+    /// Where the SDKs' Fleet Engine calls go: `--fleet-engine`, else the embedded emulator at
+    /// `embeddedBase` (for `embeddedProject`), else nowhere.
+    func fleetEngineTarget(embeddedBase: String?, embeddedProject: String?) -> FleetEngineTarget? {
+        if noFleetEngine { return nil }
+        if let fleetEngineURL, let url = URL(string: fleetEngineURL), let providerID {
+            return FleetEngineTarget(base: url, provider: providerID, writes: fleetEngineWrites, interval: fleetEngineInterval, timeout: timeout)
+        }
+        guard let embeddedBase, let url = URL(string: embeddedBase), let embeddedProject else { return nil }
+        return FleetEngineTarget(base: url, provider: embeddedProject, writes: true, interval: fleetEngineInterval, timeout: timeout)
     }
 
     /// Fleet Engine's rule for a resource ID (`FleetEngineID`): an ID it would refuse is a usage

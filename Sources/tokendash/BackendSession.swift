@@ -56,9 +56,10 @@ struct BackendSession: Sendable {
         let keySet = options.jwks.map(KeySetLocation.init(argument:))
             ?? base.flatMap { URL(string: $0 + "/.well-known/jwks.json") }.map(KeySetLocation.url)
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
+        let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
-                                   events: events, refreshMargin: options.refreshMargin, verifier: verifier)
+                                   events: events, refreshMargin: options.refreshMargin, verifier: verifier, fleetEngine: fleetEngine)
         }
         let consumers: any SDKGroup, drivers: any SDKGroup
         switch solution {

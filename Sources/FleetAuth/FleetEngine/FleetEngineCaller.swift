@@ -59,8 +59,10 @@ public final class FleetEngineCaller: Sendable {
     @discardableResult
     public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
         let now = clock.now()
+        // Half a second early still counts as due: an update loop's tick lands a few milliseconds
+        // either side of the interval, and a call missed by 3 ms would wait a whole update more.
         let claimed = due.withLock { due -> Bool in
-            guard due.indices.contains(index), due[index] <= now.timeIntervalSince1970 else { return false }
+            guard due.indices.contains(index), due[index] <= now.timeIntervalSince1970 + 0.5 else { return false }
             due[index] = now.timeIntervalSince1970 + target.interval
             return true
         }

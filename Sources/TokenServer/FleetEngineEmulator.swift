@@ -1,0 +1,191 @@
+import Crypto
+import Faults
+import FleetAuth
+import Foundation
+import JWTKit
+import Synchronization
+
+/// The embedded Fleet Engine: answers the REST calls the simulated SDKs make with their tokens
+/// (`FleetEngineMethod`) and authenticates each as Fleet Engine does, in Google's error format
+/// (`{"error":{"code":403,"message":"…","status":"PERMISSION_DENIED"}}`, AIP-193):
+/// - the signature, against the keys of the service account that mints here (jwt-kit);
+/// - `aud` exactly Fleet Engine's, `iat` at most 10 minutes in its future, `exp` not passed,
+///   `exp - iat` at most an hour (Fleet Engine's JWT page; `TokenRules` cites the same limits);
+/// - the `authorization` claim against the ID in the path, `*` covering any;
+/// - the token's type against the method: a trip token reads its trip and updates no vehicle.
+/// The messages are this emulator's own words, naming the mismatch; a real Fleet Engine's differ.
+/// Resources exist once the server has minted a token for their ID; any other is `NOT_FOUND`.
+struct FleetEngineEmulator: Sendable {
+    let faults: FaultBoard
+    let clock: any ProviderClock
+    /// The service account whose keys sign the tokens Fleet Engine accepts.
+    let account: String
+    private let keys: JWTKeyCollection
+    private let resources = KnownResources()
+    private let verified = VerifiedTokens()
+
+    init(key: SigningKey, account: String, faults: FaultBoard, clock: any ProviderClock) async {
+        self.faults = faults
+        self.clock = clock
+        self.account = account
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: key.privateKey.publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.keyID))
+        self.keys = keys
+    }
+
+    /// The Google Cloud project the account belongs to: the `providers/{project}` its tokens may name.
+    var project: String? { TokenRules.serviceAccountProject(account) }
+
+    /// The server minted a token for `id`: the SDK's trip or vehicle exists from now on.
+    func register(_ kind: ProviderKind, id: String) { resources.add(kind, id: id) }
+
+    /// `/v1/providers/{provider}/{collection}/{id}`; `segments` are the path's after `v1`.
+    func respond(to request: RouteRequest, segments: ArraySlice<String>) async -> RouteResponse {
+        let parts = Array(segments)
+        guard parts.count == 4, parts[0] == "providers",
+              let method = FleetEngineMethod.route(httpMethod: request.method, collection: parts[2]) else {
+            return Self.error(404, "NOT_FOUND", "no Fleet Engine method for \(request.method) \(request.path)")
+        }
+        let provider = parts[1], id = parts[3]
+        let resource = method.resource(provider: provider, id: id)
+        let fault = faults.fault(for: method.resourceKind).flatMap { $0.fault.isFleetEngine ? $0.fault : nil }
+        if fault == .fleetEngineUnavailable {
+            return Self.error(503, "UNAVAILABLE", "The service is currently unavailable (injected fault).")
+        }
+        if request.bodyTooLarge { return Self.error(400, "INVALID_ARGUMENT", "request body over \(RouteRequest.maximumBody) bytes") }
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer "),
+              case let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            return Self.error(401, "UNAUTHENTICATED", "Request is missing a bearer token: the SDK sends its JWT as Authorization: Bearer <token>.")
+        }
+        if fault == .revokedKey {
+            return Self.error(401, "UNAUTHENTICATED", "JWT signature does not verify: its signing key was deleted from \(account) (injected fault: revoked key).")
+        }
+        let claims: PresentedClaims
+        switch await verify(token) {
+        case .success(let verified): claims = verified
+        case .failure(let problem): return Self.error(401, "UNAUTHENTICATED", problem.message)
+        }
+        let skew = fault == .clockSkew ? TimeInterval(Fault.fleetEngineSkewSeconds) : 0
+        if let problem = Self.timeProblem(claims, now: clock.now().addingTimeInterval(-skew)) {
+            return Self.error(401, "UNAUTHENTICATED", problem + (skew > 0 ? " (injected fault: Fleet Engine's clock is \(Int(skew) / 60) min behind)" : ""))
+        }
+        if let project, provider.lowercased() != project {
+            return Self.error(403, "PERMISSION_DENIED", "the token's service account \(account) belongs to project \(project), not \(resource)")
+        }
+        if let problem = Self.authorizationProblem(claims.authorization, method: method, id: id, resource: resource) {
+            return Self.error(403, "PERMISSION_DENIED", problem)
+        }
+        guard resources.contains(method.resourceKind, id: id) else {
+            return Self.error(404, "NOT_FOUND", "\(resource) was not found")
+        }
+        return Self.resource(resource, method: method, body: request.body)
+    }
+
+    // MARK: - Checks
+
+    struct Problem: Error { var message: String }
+
+    /// The signature, checked once per token: a fleet's SDKs call every 10 seconds with tokens
+    /// that live an hour.
+    private func verify(_ token: String) async -> Result<PresentedClaims, Problem> {
+        let digest = SHA256.hash(data: Data(token.utf8))
+        if let known = verified.claims(for: digest) { return .success(known) }
+        do {
+            let claims = try await keys.verify(token, as: PresentedClaims.self)
+            verified.remember(claims, for: digest)
+            return .success(claims)
+        } catch {
+            let reason = (error as? JWTError).map { "\($0.errorType)" } ?? "not a JWT"
+            return .failure(Problem(message: "JWT signature does not verify against the keys of \(account) (\(reason))."))
+        }
+    }
+
+    static func timeProblem(_ claims: PresentedClaims, now: Date) -> String? {
+        guard claims.aud == TokenRules.fleetEngineAudience else {
+            return "JWT aud is \(claims.aud.map { "\"\($0)\"" } ?? "missing"), expected \(TokenRules.fleetEngineAudience)"
+        }
+        guard let iat = claims.iat, let exp = claims.exp else { return "JWT iat and exp must both be integers" }
+        let seconds = now.timeIntervalSince1970
+        if Double(iat) - seconds > TokenRules.refusedSkew {
+            return "JWT iat is \(Int(Double(iat) - seconds)) s in the future, beyond \(Int(TokenRules.refusedSkew)) s of allowed clock skew"
+        }
+        if Double(exp) <= seconds { return "JWT expired \(Int(seconds - Double(exp))) s ago" }
+        if exp - iat > TokenRules.maximumLifetime {
+            return "JWT lifetime exp - iat is \(exp - iat) s, over \(TokenRules.maximumLifetime) s"
+        }
+        return nil
+    }
+
+    /// Which claim a method needs, and whether it names the path's ID.
+    static func authorizationProblem(_ authorization: [String: JSONValue]?, method: FleetEngineMethod, id: String,
+                                     resource: String) -> String? {
+        let needed = method.resourceKind.claimName
+        guard let authorization, !authorization.isEmpty else { return "the token has no authorization claim, so it may not call \(method.rawValue)" }
+        guard let value = authorization[needed] else {
+            let has = authorization.keys.sorted().map { "authorization.\($0)" }.joined(separator: ", ")
+            return "a token with \(has) may not call \(method.rawValue): it needs authorization.\(needed)"
+        }
+        guard let claimed = value.stringValue else { return "authorization.\(needed) is not a string" }
+        guard claimed == id || claimed == "*" else {
+            return "authorization.\(needed) is \"\(claimed)\", which does not cover \(resource)"
+        }
+        return nil
+    }
+
+    // MARK: - Answers
+
+    /// The resource, as the method's REST reference names its fields: only what the call touched.
+    static func resource(_ name: String, method: FleetEngineMethod, body: Data) -> RouteResponse {
+        var object: [String: JSONValue] = ["name": .string(name)]
+        if method.isWrite, case .object(let sent)? = try? JSONValue.decode(body), let location = sent["lastLocation"] {
+            object["lastLocation"] = location
+        }
+        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore],
+                             body: Data(JSONValue.object(object).description.utf8))
+    }
+
+    static func error(_ code: Int, _ status: String, _ message: String) -> RouteResponse {
+        let body = JSONValue.object(["error": .object(["code": .int(Int64(code)), "message": .string(message), "status": .string(status)])])
+        return RouteResponse(status: code, headers: [RouteResponse.jsonType, RouteResponse.noStore], body: Data(body.description.utf8))
+    }
+}
+
+/// The claims the emulator reads, each optional: a token without one is refused in words, not
+/// by a decoding error.
+struct PresentedClaims: JWTPayload {
+    var iss: String?
+    var sub: String?
+    var aud: String?
+    var iat: Int64?
+    var exp: Int64?
+    var authorization: [String: JSONValue]?
+
+    /// The checks are the emulator's own, so each refusal can name its claim.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The IDs the server has minted tokens for, by kind.
+final class KnownResources: Sendable {
+    // Guards the sets; written on every mint, read on every Fleet Engine call.
+    private let ids = Mutex<[ProviderKind: Set<String>]>([:])
+
+    func add(_ kind: ProviderKind, id: String) { ids.withLock { _ = $0[kind, default: []].insert(id) } }
+    func contains(_ kind: ProviderKind, id: String) -> Bool { ids.withLock { $0[kind]?.contains(id) ?? false } }
+}
+
+/// Claims of tokens whose signature has been checked, by the token's SHA-256.
+final class VerifiedTokens: Sendable {
+    /// Beyond this many, the cache starts over: 200,000 tokens is two hours of a 100,000-SDK fleet.
+    static let limit = 200_000
+    // Guards the cache; read and written by concurrent calls.
+    private let cache = Mutex<[SHA256Digest: PresentedClaims]>([:])
+
+    func claims(for digest: SHA256Digest) -> PresentedClaims? { cache.withLock { $0[digest] } }
+
+    func remember(_ claims: PresentedClaims, for digest: SHA256Digest) {
+        cache.withLock { cache in
+            if cache.count >= Self.limit { cache.removeAll(keepingCapacity: true) }
+            cache[digest] = claims
+        }
+    }
+}
