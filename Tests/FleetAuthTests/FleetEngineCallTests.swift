@@ -1,0 +1,110 @@
+import FleetAuth
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The calls a simulated SDK makes with its token, built and read without a network: the exact
+/// request of each method, Google's error format read back, the verdict compared with the
+/// rules', and one call per SDK per interval.
+@Suite struct FleetEngineCallTests {
+    static let base = URL(string: "https://fleetengine.googleapis.com/")!
+
+    @Test func eachMethodIsTheRESTCallItsReferenceNames() throws {
+        let expected: [(FleetEngineMethod, String, String)] = [
+            (.updateVehicle, "PUT", "/v1/providers/my-project/vehicles/v-1?updateMask=lastLocation"),
+            (.getVehicle, "GET", "/v1/providers/my-project/vehicles/v-1"),
+            (.getTrip, "GET", "/v1/providers/my-project/trips/v-1"),
+            (.updateDeliveryVehicle, "PATCH", "/v1/providers/my-project/deliveryVehicles/v-1?updateMask=lastLocation"),
+            (.getDeliveryVehicle, "GET", "/v1/providers/my-project/deliveryVehicles/v-1"),
+            (.getTaskTrackingInfo, "GET", "/v1/providers/my-project/taskTrackingInfo/v-1"),
+        ]
+        for (method, verb, path) in expected {
+            let request = try #require(method.request(base: Self.base, provider: "my-project", id: "v-1", token: "a.b.c",
+                                                      location: FleetEngineLocation(latitude: 1.25, longitude: -3.5), timeout: 7))
+            #expect(request.method == verb)
+            #expect(request.url.absoluteString == "https://fleetengine.googleapis.com" + path)
+            #expect(request.headers == [HTTPHeader(name: "Authorization", value: "Bearer a.b.c")])
+            #expect(request.timeout == 7)
+            let body = request.body.map { String(decoding: $0, as: UTF8.self) }
+            #expect(body == (method.isWrite ? "{\"lastLocation\":{\"location\":{\"latitude\":1.25,\"longitude\":-3.5}}}" : nil))
+        }
+    }
+
+    @Test func theSDKsCallReadsUnlessWritesAreAllowed() {
+        #expect(FleetEngineMethod.sdkCall(for: .driver, writes: true) == .updateVehicle)
+        #expect(FleetEngineMethod.sdkCall(for: .driver, writes: false) == .getVehicle)
+        #expect(FleetEngineMethod.sdkCall(for: .deliveryDriver, writes: true) == .updateDeliveryVehicle)
+        #expect(FleetEngineMethod.sdkCall(for: .deliveryDriver, writes: false) == .getDeliveryVehicle)
+        #expect(FleetEngineMethod.sdkCall(for: .consumer, writes: true) == .getTrip)
+        #expect(FleetEngineMethod.sdkCall(for: .deliveryConsumer, writes: true) == .getTaskTrackingInfo)
+    }
+
+    static func answer(_ status: Int, _ body: String, rules: RuleLevel = .ok) -> FleetEngineAnswer {
+        FleetEngineAnswer.reading(TransportResponse(status: status, body: Data(body.utf8)), method: .updateVehicle,
+                                  resource: "providers/p/vehicles/v", latency: 0.01, fingerprint: "abcd1234", rules: rules)
+    }
+
+    @Test func googlesErrorFormatIsReadAndAForeignBodyIsKeptInWords() {
+        let denied = Self.answer(403, #"{"error":{"code":403,"message":"no access to v","status":"PERMISSION_DENIED"}}"#)
+        #expect(denied.status == "PERMISSION_DENIED" && denied.message == "no access to v")
+        #expect(denied.summary == "UpdateVehicle 403 PERMISSION_DENIED: no access to v")
+        let proxy = Self.answer(502, "<html>bad gateway</html>\n")
+        #expect(proxy.status == "INTERNAL" && proxy.message == "<html>bad gateway</html>")
+        #expect(Self.answer(200, "{}").status == "OK")
+        // A token quoted back in a message is redacted, as every error text is.
+        let jwt = TestJWT.make(kind: .driver, id: "v", lifetime: 600)
+        let quoted = Self.answer(401, #"{"error":{"code":401,"message":"bad token \#(jwt)","status":"UNAUTHENTICATED"}}"#)
+        #expect(!quoted.message.contains(jwt))
+    }
+
+    @Test func aRefusalOfATokenTheRulesPassedIsADisagreementAndSoIsTheReverse() {
+        #expect(Self.answer(403, "{}", rules: .ok).verdictDisagrees)
+        #expect(Self.answer(401, "{}", rules: .warn).verdictDisagrees)
+        #expect(!Self.answer(403, "{}", rules: .fail).verdictDisagrees)
+        #expect(Self.answer(200, "{}", rules: .fail).verdictDisagrees)
+        // A missing resource is past authentication: the token was accepted.
+        #expect(Self.answer(404, "{}", rules: .fail).verdictDisagrees)
+        // An outage says nothing about the token.
+        #expect(!Self.answer(503, "{}", rules: .ok).verdictDisagrees)
+        #expect(!Self.answer(503, "{}", rules: .fail).verdictDisagrees)
+    }
+
+    @Test func oneSDKCallsAtMostOncePerIntervalAndAtOnceAfterASwitch() async throws {
+        let clock = ManualClock()
+        let sent = Mutex<[String]>([])
+        let transport = FakeTransport { request in
+            sent.withLock { $0.append(request.url.lastPathComponent) }
+            return TransportResponse(status: 200, body: Data("{}".utf8))
+        }
+        let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
+        let caller = FleetEngineCaller(target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock)
+        let now = Int(clock.now().timeIntervalSince1970)
+        let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token)?.status == "OK")
+        clock.advance(by: 5)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token) == nil)
+        // Another SDK has its own schedule.
+        #expect(await caller.afterTokenCall(index: 1, id: "v-2", token: token) != nil)
+        clock.advance(by: 5)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token) != nil)
+        caller.callSoon(index: 0)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-3", token: token) != nil)
+        #expect(await caller.afterTokenCall(index: 7, id: "v-9", token: token) == nil)
+        #expect(sent.withLock { $0 } == ["v-1", "v-2", "v-1", "v-3"])
+    }
+
+    @Test func theAnswerCarriesTheRulesVerdictOnTheTokenUsed() async throws {
+        let clock = ManualClock()
+        let transport = FakeTransport { _ in TransportResponse(status: 200, body: Data("{}".utf8)) }
+        let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true)
+        let caller = FleetEngineCaller(target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock)
+        let now = Int(clock.now().timeIntervalSince1970)
+        let wrong = TestJWT.make(kind: .driver, id: "not-v-1", iat: now, exp: now + 3600)
+        let answer = await caller.call(id: "v-1", token: wrong)
+        #expect(answer.rules == .fail)
+        #expect(answer.verdictDisagrees)
+        #expect(answer.fingerprint == TokenFingerprint.of(wrong))
+        #expect(answer.disagreement == "tokendash's rules failed this token and Fleet Engine accepted it: a rules bug or a backend bug")
+    }
+}
