@@ -65,6 +65,24 @@ import Testing
         return state
     }
 
+    /// Each SDK's call with its token: the trip read OK twice; the vehicle's update refused for
+    /// a token tokendash's rules passed, so the pane says the two disagree.
+    static func fleetEngineCalls() -> DashboardState {
+        var state = Fixtures.running()
+        func call(_ kind: ProviderKind, _ id: String, _ answer: FleetEngineAnswer, at second: TimeInterval) {
+            Fixtures.apply(&state, Fixtures.event(kind, id, .fleetEngineCall(answer), at: second))
+        }
+        let trip = FleetEngineAnswer(method: .getTrip, resource: "providers/tokendash/trips/trip-0001", httpStatus: 200, status: "OK",
+                                     message: "", latency: 0.0042, fingerprint: "1a2b3c4d", rules: .ok)
+        call(.consumer, "trip-0001", trip, at: 2)
+        call(.consumer, "trip-0001", trip, at: 12)
+        let refused = FleetEngineAnswer(method: .updateVehicle, resource: "providers/tokendash/vehicles/vehicle-0001", httpStatus: 401,
+                                        status: "UNAUTHENTICATED", message: "JWT signature does not verify: its signing key was deleted",
+                                        latency: 0.0051, fingerprint: "5e6f7a8b", rules: .ok)
+        call(.driver, "vehicle-0001", refused, at: 14)
+        return state
+    }
+
     static func fleet() -> DashboardState {
         var state = Fixtures.state(trips: 10_000, vehicles: 10_000)
         var stats = ProviderCountersFixture.summary(providers: 10_000)
@@ -87,6 +105,11 @@ import Testing
     /// The driver's last error and failed request, in the pane and its fetch log, at both sizes.
     @Test(arguments: [(160, 48), (80, 24)])
     func aFailingDriver(_ width: Int, _ height: Int) throws { try check("failing", Self.failing(), width, height) }
+
+    /// Fleet Engine's answers: a line in each pane, entries in the fetch logs, a lane in the
+    /// timelines, and the disagreement with tokendash's rules said in the driver's pane.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func fleetEngineAnswers(_ width: Int, _ height: Int) throws { try check("fleet-engine", Self.fleetEngineCalls(), width, height) }
 
     /// The fleet rows above the focused kind's table, the panes below, the fleet keys in the footer.
     @Test(arguments: [(160, 48), (80, 24)])

@@ -22,7 +22,7 @@ import UICore
         _ = Fixtures.apply(&s, .key(.character("+")))
         #expect(s.faultLatencyMilliseconds == 3500)
         let text = Fixtures.text(s)
-        #expect(text.contains("↑/n and Enter, or 1-9; x closes"), "\(text)")
+        #expect(text.contains("↑/n and Enter, or 0-9; x closes"), "\(text)")
         #expect(text.contains("latency (3.5 s per request; < + adjust)"))
         #expect(Fixtures.apply(&s, .key(.enter)) == [.setFault(.http500, .consumer, latencyMilliseconds: 3500)])
         _ = Fixtures.apply(&s, .key(.character("f")))

@@ -69,7 +69,9 @@ import Testing
         for _ in 0..<4 { _ = key(&s, .down) }
         #expect(key(&s, .enter) == [.setFault(.malformed, .both)])
         _ = char(&s, "f")
-        #expect(char(&s, "9") == [.setFault(nil, .driver)])
+        #expect(char(&s, "0") == [.setFault(nil, .driver)])
+        _ = char(&s, "f")
+        #expect(char(&s, "9") == [.setFault(.fleetEngineUnavailable, .driver)])
         // < and > set the latency fault's delay, which travels with the effect and names the fault.
         _ = char(&s, "f")
         _ = char(&s, ">")

@@ -108,6 +108,13 @@ import Watch
             .hasSuffix(#""event":"backing_off","retry_at":"2027-01-15T08:00:12.000Z","attempt":3}"#))
     }
 
+    @Test func aFleetEngineCallIsALineWithItsAnswerAndTheVerdictComparison() {
+        let answer = FleetEngineAnswer(method: .updateVehicle, resource: "providers/p/vehicles/v-2", httpStatus: 403,
+                                       status: "PERMISSION_DENIED", message: "no", latency: 0.0125, fingerprint: "0badf00d", rules: .ok)
+        let line = WatchEventEncoder().encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .fleetEngineCall(answer)))
+        #expect(line.hasSuffix(#""event":"fleet_engine_call","method":"UpdateVehicle","resource":"providers/p/vehicles/v-2","http_status":403,"status":"PERMISSION_DENIED","message":"no","latency_ms":12.5,"fingerprint":"0badf00d","rules":"ok","verdict_disagrees":true}"#), "\(line)")
+    }
+
     @Test func watchEventsNamesEveryEventOnce() throws {
         // `--events` validates against allNames; a new event kind must be added there too.
         let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDB9.c2ln"
@@ -116,6 +123,8 @@ import Watch
             .cacheHit(expiresAt: t0), .fetchStarted(reason: .noToken), .fetched(token, latency: 0), .fetchFailed(.cancelled, latency: 0),
             .idChanged(from: nil, to: "t"), .cacheDropped(reason: ""), .expired(at: t0), .forcedRefresh,
             .backingOff(until: t0, attempt: 1),
+            .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/t", httpStatus: 200, status: "OK",
+                                               message: "", latency: 0, fingerprint: "", rules: .ok)),
         ]
         #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
     }

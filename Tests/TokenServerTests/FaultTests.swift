@@ -121,7 +121,8 @@ import Testing
             #expect(Fault(name: fault.rawValue) == fault, "recordings and old scenario files name faults by case")
             #expect(!fault.label().isEmpty)
         }
-        #expect(Fault.names == ["latency", "http500", "http401", "rate-limited", "malformed", "wrong-id", "expired", "drop"])
+        #expect(Fault.names == ["latency", "http500", "http401", "rate-limited", "malformed", "wrong-id", "expired", "drop",
+                               "fleet-engine-unavailable", "revoked-key", "clock-skew"])
         #expect(Fault(name: "explode") == nil)
     }
 }

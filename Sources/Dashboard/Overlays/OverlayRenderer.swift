@@ -28,11 +28,11 @@ struct OverlayRenderer {
             }
             var rows: [(String, StyleRole)] = [("applies to: \(scope.rawValue)   (\(keys.label(.faultScope)): consumer / driver / both)", .overlay), ("", .overlay)]
             for (i, choice) in Reducer.faultMenuRows.enumerated() {
-                let text = "\(i + 1)  " + (choice.map(state.faultLabel) ?? "off (clear faults)")
+                let text = (Reducer.faultMenuDigit(i).map(String.init) ?? " ") + "  " + (choice.map(state.faultLabel) ?? "off (clear faults)")
                 rows.append((text, i == selection ? .selected : .overlay))
             }
             let active = state.activeFaults.isEmpty ? "none" : state.activeFaultsText
-            rows += [("", .overlay), ("active: \(active)", .overlay), ("\(ListMenu.hint(keys)), or 1-\(Reducer.faultMenuRows.count); \(keys.label(.menuClose)) closes", .dim)]
+            rows += [("", .overlay), ("active: \(active)", .overlay), ("\(ListMenu.hint(keys)), or 0-9; \(keys.label(.menuClose)) closes", .dim)]
             panel(&canvas, title: "Faults of the embedded server", rows: rows)
         case .input(let text, let note):
             let noun = state.focus.idNoun

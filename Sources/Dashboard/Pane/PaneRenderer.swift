@@ -28,7 +28,7 @@ struct PaneRenderer {
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
-        lines.append(contentsOf: fleetEngineLines(width: innerWidth))
+        lines.append(contentsOf: fleetEngineLines(width: innerWidth, room: innerHeight))
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
         if let (clockLine, level) = clockLine, innerHeight >= 14 || level != .ok {
             lines.append(clockLine)
@@ -220,15 +220,23 @@ struct PaneRenderer {
         return Line(label: "Checks", segments)
     }
 
-    /// Fleet Engine's answer to the SDK's last call with its token, and, when tokendash's rules
-    /// and Fleet Engine disagree about the token, a second line that says so.
-    private func fleetEngineLines(width: Int) -> [Line] {
+    /// Fleet Engine's answer to the SDK's last call with its token (a refusal wrapped like an
+    /// error, as its message is the explanation), and, when tokendash's rules and Fleet Engine
+    /// disagree about the token, a line that says so.
+    private func fleetEngineLines(width: Int, room: Int) -> [Line] {
         guard let answer = pane.fleetEngine else { return [] }
-        let mark: (String, StyleRole) = answer.succeeded ? ("✓ ", .ok) : (answer.tokenVerdict == .refused ? ("✗ ", .error) : ("! ", .warning))
-        var line = Line(label: "Fleet Eng.", [mark, (answer.summary, answer.succeeded ? .text : mark.1)])
-        if answer.succeeded { line.segments.append(("  " + Format.milliseconds(answer.latency), .dim)) }
-        guard let disagreement = answer.disagreement else { return [line] }
-        return [line] + Self.wrapped("", "⚠ " + disagreement, role: .error, width: width, maxLines: 1)
+        var lines: [Line]
+        if answer.succeeded {
+            lines = [Line(label: "Fleet Eng.", [("✓ ", .ok), (answer.summary, .text), ("  " + Format.milliseconds(answer.latency), .dim)])]
+        } else {
+            let (mark, role): (String, StyleRole) = answer.tokenVerdict == .refused ? ("✗ ", .error) : ("! ", .warning)
+            lines = Self.wrapped("Fleet Eng.", mark + answer.summary, role: role, width: width, maxLines: errorLines(room))
+        }
+        if answer.verdictDisagrees {
+            let rules = answer.tokenVerdict == .refused ? "passed" : "failed"
+            lines.append(Line(label: "", [("⚠ disagrees with tokendash's rules, which \(rules) this token", .error)]))
+        }
+        return lines
     }
 
     /// The backend's clock against this machine's, when its response had a `Date` header, and

@@ -166,8 +166,9 @@ extension Reducer {
             default:
                 if state.command(for: key) == .faultMenu {
                     state.overlay = .none
-                } else if case .character(let c) = key, let n = c.wholeNumberValue, (1...rows.count).contains(n) {
-                    return choose(n - 1)
+                } else if case .character(let c) = key, let n = c.wholeNumberValue,
+                          let row = rows.indices.first(where: { faultMenuDigit($0) == n }) {
+                    return choose(row)
                 }
             }
         }

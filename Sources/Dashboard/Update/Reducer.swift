@@ -245,6 +245,13 @@ public enum Reducer {
     /// The rows of the fault menu: each fault, then "off".
     public static var faultMenuRows: [Fault?] { Fault.allCases.map(Optional.some) + [nil] }
 
+    /// The digit that picks a fault-menu row: 1-9 for the first nine faults, 0 for "off" (the
+    /// last row); the faults after the ninth are chosen with the arrows.
+    public static func faultMenuDigit(_ row: Int) -> Int? {
+        if row == faultMenuRows.count - 1 { return 0 }
+        return row < 9 ? row + 1 : nil
+    }
+
     /// Typing in a prompt (an ID, a filter): the new text and note for an editing key, nil for any other.
     private static func edit(_ key: Key, _ text: String) -> (text: String, note: String?)? {
         switch key {
