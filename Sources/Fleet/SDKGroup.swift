@@ -40,8 +40,14 @@ extension SimulatedSDKs: SDKGroup {
 
     public func index(of id: String) -> Int? { (0..<count).first { self.id(at: $0) == id } }
 
+    /// A forced refresh is a token call: the SDK then calls Fleet Engine at once with what it got
+    /// (or with the token its provider refused), so a fault's effect shows without waiting.
     public func forceRefresh(at index: Int) async {
         guard providers.indices.contains(index) else { return }
-        _ = try? await providers[index].forceRefresh()
+        let provider = providers[index]
+        fleetEngine?.callSoon(index: index)
+        await Self.reported(index: index, provider: provider, id: id(at: index), fleetEngine: fleetEngine) {
+            try await provider.forceRefresh()
+        }
     }
 }

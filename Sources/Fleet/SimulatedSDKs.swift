@@ -42,12 +42,20 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         await Self.tokenCall(index: index, provider: providers[index], id: id, fleetEngine: fleetEngine)
     }
 
-    /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due: with
-    /// the token it was handed or, when the provider refused the one it got, with that one.
+    /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due.
     private static func tokenCall(index: Int, provider: CachingTokenProvider<Context>, id: String,
                                   fleetEngine: FleetEngineCaller?) async {
+        await reported(index: index, provider: provider, id: id, fleetEngine: fleetEngine) {
+            try await provider.fetchToken(for: Context(id: id))
+        }
+    }
+
+    /// `obtain`'s token, then the Fleet Engine call with it or, when the provider refused the
+    /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
+    static func reported(index: Int, provider: CachingTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
+                         _ obtain: () async throws -> String) async {
         do {
-            let token = try await provider.fetchToken(for: Context(id: id))
+            let token = try await obtain()
             await fleetEngine?.afterTokenCall(index: index, id: id, token: token)
         } catch {
             guard let fleetEngine, let refused = await provider.refusedToken else { return }
