@@ -62,9 +62,19 @@ public enum JWTInspector {
         let padding = text.unicodeScalars.count - unpadded.count
         guard padding <= 2, unpadded.allSatisfy(isBase64URL), unpadded.count % 4 != 1,
               text.unicodeScalars.suffix(padding).allSatisfy({ $0 == "=" }) else { return nil }
-        var b64 = String(String.UnicodeScalarView(unpadded)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b64.count % 4 != 0 { b64.append("=") }
-        return Data(base64Encoded: b64)
+        // Byte by byte: on Linux, String's replacingOccurrences goes through NSString, and this
+        // runs for every token received and every Fleet Engine call made.
+        var b64 = [UInt8]()
+        b64.reserveCapacity(unpadded.count + 3)
+        for scalar in unpadded {
+            switch scalar {
+            case "-": b64.append(UInt8(ascii: "+"))
+            case "_": b64.append(UInt8(ascii: "/"))
+            default: b64.append(UInt8(scalar.value))
+            }
+        }
+        while b64.count % 4 != 0 { b64.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(b64))
     }
 
     static func isBase64URL(_ c: Unicode.Scalar) -> Bool {

@@ -53,8 +53,7 @@ struct FleetEngineEmulator: Sendable {
             return Self.error(503, "UNAVAILABLE", "The service is currently unavailable (injected fault).")
         }
         if request.bodyTooLarge { return Self.error(400, "INVALID_ARGUMENT", "request body over \(RouteRequest.maximumBody) bytes") }
-        guard let header = request.authorization, header.lowercased().hasPrefix("bearer "),
-              case let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+        guard let token = request.authorization.flatMap(Self.bearerToken) else {
             return Self.error(401, "UNAUTHENTICATED", "Request is missing a bearer token: the SDK sends its JWT as Authorization: Bearer <token>.")
         }
         if fault == .revokedKey {
@@ -98,6 +97,17 @@ struct FleetEngineEmulator: Sendable {
             let reason = (error as? JWTError).map { "\($0.errorType)" } ?? "not a JWT"
             return .failure(Problem(message: "JWT signature does not verify against the keys of \(account) (\(reason))."))
         }
+    }
+
+    /// The token of `Bearer TOKEN` (the scheme in any case), or nil. Sliced, not trimmed through
+    /// Foundation: it runs on every call.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        guard bytes.count > 7, zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        let space = UInt8(ascii: " ")
+        let rest = bytes.dropFirst(7)
+        guard let first = rest.firstIndex(where: { $0 != space }), let last = rest.lastIndex(where: { $0 != space }) else { return nil }
+        return String(Substring(header.utf8[first...last]))
     }
 
     static func timeProblem(_ claims: PresentedClaims, now: Date) -> String? {

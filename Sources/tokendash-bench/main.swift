@@ -9,6 +9,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "render": RenderBenchmark.run,
     "fleet": FleetMemoryBenchmark.run,
     "transport": TransportBenchmark.run,
+    "fleet-engine": FleetEngineCallBenchmark.run,
     "metrics": MetricsBenchmark.run,
     "ramp": FleetRampBenchmark.run,
 ]

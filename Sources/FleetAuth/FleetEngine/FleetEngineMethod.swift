@@ -81,7 +81,17 @@ public enum FleetEngineMethod: String, Sendable, CaseIterable, Codable {
     /// A path segment as Fleet Engine's IDs allow it: they hold no `/`, but a user's project
     /// name is escaped all the same.
     private static func escaped(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        // Fleet Engine's IDs are letters, digits and `._-` (`FleetEngineID`): nothing to escape,
+        // and Foundation's escaping costs a bridge on Linux at every call.
+        let plain = segment.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+        if plain { return segment }
+        return segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 }
 
