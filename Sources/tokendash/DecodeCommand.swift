@@ -15,7 +15,8 @@ struct DecodeCommand: AsyncParsableCommand {
             answer ({"jwt": ...}) is accepted too. Prints every rule as a line (✓ ok, ! warning,
             ✗ failure, · not checked) and exits 1 when the input is not a JWT or any rule fails,
             expiry included. The signature is checked against --jwks, or, for a service-account
-            issuer, against the keys Google publishes for it.
+            issuer, against the keys Google publishes for it. With --ask-fleet-engine, Fleet
+            Engine's own answer to the token follows, and sets the exit status.
             """)
 
     @Argument(help: "The JWT, or - for stdin.")
@@ -45,6 +46,16 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("insecure"), help: "Fetch an https --jwks URL without verifying its certificate.")
     var insecure = false
 
+    @Flag(name: .customLong("ask-fleet-engine"), help: "Make the one read call the token permits (GetTrip, GetVehicle, GetDeliveryVehicle, GetTaskTrackingInfo) to Fleet Engine and print its answer under the rules, as the last word: exit 1 if it refuses the token.")
+    var askFleetEngine = false
+
+    // A flag and a URL option rather than `--ask-fleet-engine [URL]`: swift-argument-parser has
+    // no option whose value may be left out.
+    @Option(name: .customLong("fleet-engine"), help: "The Fleet Engine --ask-fleet-engine asks, e.g. the embedded emulator of `tokendash serve`. (default: \(Self.googleFleetEngine))")
+    var fleetEngineURL: String?
+
+    static let googleFleetEngine = "https://fleetengine.googleapis.com"
+
     private var trust: HTTPClientTransport.Trust { BackendOptions.trust(insecure: insecure, caCertificates: caCertificates) }
 
     func validate() throws {
@@ -57,6 +68,12 @@ struct DecodeCommand: AsyncParsableCommand {
         try BackendOptions.validateIDs([("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
                                         ("--delivery-vehicle-id", deliveryVehicleID)].compactMap { name, id in id.map { (name, $0) } })
         try BackendOptions.validateKeySet(jwks)
+        if let url = fleetEngineURL {
+            guard askFleetEngine else { throw ValidationError("--fleet-engine is the Fleet Engine --ask-fleet-engine asks: give both") }
+            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
+                throw ValidationError("--fleet-engine must be an http(s) base URL such as \(Self.googleFleetEngine), got \(SecretRedactor.redact(url))")
+            }
+        }
     }
 
     func run() async throws {
@@ -93,6 +110,7 @@ struct DecodeCommand: AsyncParsableCommand {
         } catch { throw Self.failure("\(error)") }
         let verifier = JWKSVerifier(keySet: jwks.map(KeySetLocation.init(argument:)), transport: transport)
         results.append(await verifier.verify(text, jwt: jwt))
+        let answer = await ask(text, jwt: jwt, kind: kind, id: id, rules: results.worst, transport: transport)
         await transport.shutdown()
         let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)"
         let failures = results.failures
@@ -105,8 +123,46 @@ struct DecodeCommand: AsyncParsableCommand {
         for result in results {
             print("  \(result.level.symbol) \(result.rule.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)")
         }
+        if let answer {
+            // Fleet Engine's own answer is the last word on whether it takes the token.
+            try Self.report(answer)
+            return
+        }
         if !failures.isEmpty {
             throw Self.failure("Fleet Engine would refuse this token: " + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
+        }
+    }
+
+    /// With `--ask-fleet-engine`: the read call the token's claim permits, for the ID asked (or
+    /// the one the claim names), in the project asked (or the issuer's).
+    private func ask(_ token: String, jwt: DecodedJWT, kind: ProviderKind, id: String?, rules: RuleLevel,
+                     transport: HTTPClientTransport) async -> FleetEngineAnswer? {
+        guard askFleetEngine, let base = URL(string: fleetEngineURL ?? Self.googleFleetEngine) else { return nil }
+        let claimed = kind.acceptedClaimNames.lazy.compactMap { jwt.claims["authorization"]?[$0]?.stringValue }.first
+        let project = providerID ?? jwt.claims["iss"]?.stringValue.flatMap(TokenRules.serviceAccountProject)
+        guard let resourceID = id ?? claimed.flatMap({ $0 == "*" ? nil : $0 }), let project else {
+            let missing = project == nil ? "--provider-id (the issuer names no project)" : "the \(kind.idNoun) flag (the claim names none)"
+            print("Fleet Engine: not asked: give \(missing)")
+            return nil
+        }
+        let target = FleetEngineTarget(base: base, provider: project, writes: false)
+        let caller = FleetEngineCaller(target: target, kind: kind, count: 1, transport: transport, events: EventBroadcaster())
+        return await caller.call(id: resourceID, token: token, refusedByProvider: rules == .fail)
+    }
+
+    /// Fleet Engine's answer under the rules, and the exit status it sets.
+    private static func report(_ answer: FleetEngineAnswer) throws {
+        print("Fleet Engine: \(answer.method.rawValue) \(answer.resource): " + (answer.httpStatus.map { "HTTP \($0) " } ?? "") + answer.status
+              + (answer.message.isEmpty ? "" : ": \(answer.message)"))
+        switch answer.tokenVerdict {
+        case .accepted:
+            print(answer.httpStatus == 404 ? "Fleet Engine accepted the token (the resource itself is not there)" : "Fleet Engine accepted the token")
+            if answer.verdictDisagrees { print("⚠ the rules above failed it: a rules bug or a backend bug") }
+        case .refused:
+            if answer.verdictDisagrees { print("⚠ the rules above passed it: a rules bug or a backend bug") }
+            throw failure("Fleet Engine refused this token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)")
+        case .unknown:
+            throw failure("Fleet Engine did not judge the token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)")
         }
     }
 

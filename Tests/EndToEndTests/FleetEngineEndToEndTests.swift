@@ -122,6 +122,25 @@ import Testing
         #expect(answers.allSatisfy { $0["status"]?.stringValue == "OK" && $0["http_status"]?.intValue == 200 })
     }
 
+    @Test func decodeAsksFleetEngineAndItsAnswerIsTheLastWord() async throws {
+        let seen = Seen()
+        let server = try await Self.standIn(seen)
+        defer { Task { await server.stop() } }
+        let trip = TestJWT.make(kind: .consumer, id: "trip-7", lifetime: 600)
+        let accepted = try await BinaryRunner.run(["decode", trip, "--ask-fleet-engine", "--fleet-engine", server.base])
+        #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
+        #expect(accepted.stdout.hasSuffix("Fleet Engine: GetTrip providers/my-project/trips/trip-7: HTTP 200 OK\nFleet Engine accepted the token\n"))
+        // The one read call, with the token, in the issuer's project.
+        #expect(seen.received == [Received(method: "GET", path: "/v1/providers/my-project/trips/trip-7", query: "",
+                                           authorization: "Bearer " + trip, contentType: nil, body: "")])
+
+        let vehicle = TestJWT.make(kind: .driver, id: "vehicle-0001", lifetime: 600)
+        let refused = try await BinaryRunner.run(["decode", vehicle, "--ask-fleet-engine", "--fleet-engine", server.base])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("Fleet Engine: GetVehicle providers/my-project/vehicles/vehicle-0001: HTTP 403 PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n"))
+        #expect(refused.stderr == "tokendash decode: Fleet Engine refused this token: PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n")
+    }
+
     @Test func fleetEngineFlagsAreCheckedBeforeAnythingStarts() async throws {
         let missing = try await BinaryRunner.run(["watch", "--fleet-engine", "https://fleetengine.googleapis.com"])
         #expect(missing.status != 0)
