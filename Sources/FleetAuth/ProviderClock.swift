@@ -21,3 +21,28 @@ public final class ManualClock: ProviderClock {
     public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
     public func set(_ date: Date) { current.withLock { $0 = date } }
 }
+
+/// The simulated phones' clock: another clock's time, off by an offset a scenario sets (a phone
+/// whose clock is wrong judges expiry, and tokendash's rules, by its own time).
+public final class DeviceClock: ProviderClock {
+    /// The right time, which schedules keep to whatever the phone says.
+    public let base: any ProviderClock
+    /// The offset in microseconds: an atomic, not a lock, as every cache hit reads the clock.
+    private let microseconds = Atomic<Int64>(0)
+
+    public init(_ base: any ProviderClock = SystemClock()) { self.base = base }
+
+    public func now() -> Date {
+        let offset = microseconds.load(ordering: .relaxed)
+        return offset == 0 ? base.now() : base.now().addingTimeInterval(Double(offset) / 1e6)
+    }
+
+    /// Seconds ahead of the base clock (negative: behind), held within ±1 day as a server's is.
+    public func setOffset(_ seconds: TimeInterval) {
+        let bound = InputBounds.serverClockOffset
+        let held = seconds.isNaN ? 0 : min(bound, max(-bound, seconds))
+        microseconds.store(Int64((held * 1e6).rounded()), ordering: .relaxed)
+    }
+
+    public var currentOffset: TimeInterval { Double(microseconds.load(ordering: .relaxed)) / 1e6 }
+}

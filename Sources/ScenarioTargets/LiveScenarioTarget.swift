@@ -19,13 +19,16 @@ public struct LiveScenarioTarget: ScenarioTarget {
     public let server: EmbeddedTokenServer?
     public let consumers: any SDKGroup
     public let drivers: any SDKGroup
+    /// The clock the SDKs' providers read; nil when their clock cannot be set.
+    public let deviceClock: DeviceClock?
     private let notify: @Sendable (Change) -> Void
 
-    public init(server: EmbeddedTokenServer?, consumers: any SDKGroup, drivers: any SDKGroup,
+    public init(server: EmbeddedTokenServer?, consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock? = nil,
                 notify: @escaping @Sendable (Change) -> Void = { _ in }) {
         self.server = server
         self.consumers = consumers
         self.drivers = drivers
+        self.deviceClock = deviceClock
         self.notify = notify
     }
 
@@ -54,6 +57,10 @@ public struct LiveScenarioTarget: ScenarioTarget {
 
     public func setServerClockOffset(_ seconds: TimeInterval) async {
         await server?.setClockOffset(seconds)
+    }
+
+    public func setDeviceClockOffset(_ seconds: TimeInterval) async {
+        deviceClock?.setOffset(seconds)
     }
 
     public func setTokenLifetime(_ seconds: TimeInterval?) async {

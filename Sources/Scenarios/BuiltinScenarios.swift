@@ -5,7 +5,69 @@ public enum BuiltinScenarios {
     public static let sources: [(name: String, yaml: String)] = [
         ("refresh-ahead", refreshAhead), ("id-switch", idSwitch), ("backend-outage", backendOutage),
         ("clock-skew", clockSkew), ("wrong-id", wrongID), ("rate-limited", rateLimited),
+        ("revoked-key", revokedKey), ("skewed-phone", skewedPhone),
     ]
+
+    static let revokedKey = """
+        name: revoked-key
+        description: Fleet Engine refuses tokens signed with a key deleted from the service account; no rule on the token can tell
+        ending: >-
+          Shown: the driver's token passed every rule tokendash applies, its signature included
+          (checked against the backend's own key set), yet Fleet Engine refused it as UNAUTHENTICATED:
+          the key that signed it had been deleted from the service account. Only a call to Fleet Engine
+          tells, and the pane said the verdicts disagreed.
+        steps:
+          - caption: A fresh vehicle token; Fleet Engine takes the driver's location updates
+            refresh: driver
+          - until: fleet_engine_ok driver
+            timeout: 20s
+          - after: 3s
+            caption: The signing key is deleted from the service account; the backend still signs with it
+            fault: revoked-key
+            on: driver
+          - caption: The driver's next update is refused, though every rule on its token passes
+            refresh: driver
+          - until: fleet_engine_refused driver
+            timeout: 20s
+          - after: 8s
+            caption: The backend signs with a key the service account holds again
+            clear: faults
+          - refresh: driver
+          - caption: Fleet Engine takes the driver's updates again
+            until: fleet_engine_ok driver
+            timeout: 30s
+        """
+
+    static let skewedPhone = """
+        name: skewed-phone
+        description: the phone's clock is 15 minutes behind; by its time fresh tokens look issued in the future
+        ending: >-
+          Shown: with the phone's clock 15 minutes behind, each new token's iat looked 15 minutes in the
+          future by the phone's time, past Fleet Engine's 10-minute allowance, and tokendash's rules
+          refused it. Fleet Engine, on Google's time, accepted the same token: the verdicts disagreed,
+          and the Clock line showed the phone, not the backend, was wrong.
+        steps:
+          - caption: A fresh vehicle token; the phone's clock is right
+            refresh: driver
+          - until: fleet_engine_ok driver
+            timeout: 20s
+          - after: 3s
+            caption: The phone's clock falls 15 minutes behind
+            device-clock: -15m
+          - caption: A new token comes; by the phone's time it was issued 15 minutes from now
+            refresh: driver
+          - until: rejected driver
+            timeout: 20s
+          - caption: Fleet Engine, on Google's time, accepts the token the rules refused
+            until: verdict_disagrees driver
+            timeout: 20s
+          - after: 8s
+            caption: The phone's clock is put right
+            device-clock: 0s
+          - refresh: driver
+          - until: fetched driver
+            timeout: 30s
+        """
 
     static let refreshAhead = """
         name: refresh-ahead
@@ -125,7 +187,8 @@ public enum BuiltinScenarios {
         description: the backend signs a token for another vehicle; the provider refuses it
         ending: >-
           Shown: a token whose vehicleid claim names another vehicle was refused (fetch_failed) and
-          not cached, so the SDK never sent it to Fleet Engine; the valid token stayed in use.
+          not cached; the valid token stayed in use. Put to Fleet Engine to check, the refused token
+          got PERMISSION_DENIED there too: the rules and Fleet Engine agreed.
         steps:
           - caption: The backend now mints vehicle tokens for the wrong vehicle ID ("not-...")
             fault: wrong-id
@@ -134,6 +197,9 @@ public enum BuiltinScenarios {
             refresh: driver
           - caption: Refused, because the token's vehicleid claim does not name this vehicle
             until: rejected driver
+            timeout: 20s
+          - caption: Fleet Engine refuses it too (PERMISSION_DENIED), naming the mismatch
+            until: fleet_engine_refused driver
             timeout: 20s
           - after: 5s
             caption: The backend is fixed

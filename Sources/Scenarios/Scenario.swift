@@ -71,6 +71,8 @@ public enum ScenarioAction: Sendable, Equatable {
     case refresh(RoleScope)
     /// The embedded server's clock runs this many seconds ahead (negative: behind).
     case serverClock(offset: TimeInterval)
+    /// The simulated phones' clock runs this many seconds ahead (negative: behind).
+    case deviceClock(offset: TimeInterval)
     /// Tokens minted from now on live this many seconds.
     case tokenLifetime(TimeInterval)
     case setPaused(Bool)
@@ -80,7 +82,7 @@ public enum ScenarioAction: Sendable, Equatable {
     public var needsEmbeddedServer: Bool {
         switch self {
         case .setFault, .clearFaults, .serverClock, .tokenLifetime: true
-        case .say, .switchID, .refresh, .setPaused, .until: false
+        case .say, .switchID, .refresh, .setPaused, .until, .deviceClock: false
         }
     }
 }

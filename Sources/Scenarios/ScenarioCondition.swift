@@ -15,6 +15,12 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
         case rateLimited
         /// A token refused by the rules: wrong ID, expired, iat in the future... (`fetch_failed`).
         case rejected
+        /// Fleet Engine answered an SDK's call with success (`fleet_engine_call`).
+        case fleetEngineOK
+        /// Fleet Engine refused an SDK's token: HTTP 401 or 403 (`fleet_engine_call`).
+        case fleetEngineRefused
+        /// Fleet Engine's answer contradicts tokendash's rules on the token (`fleet_engine_call`).
+        case verdictDisagrees
 
         /// The cases with names of their own, and what each means.
         public static let special: [(Trigger, String, String)] = [
@@ -22,6 +28,9 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
             (.discarded, "discarded", "a late response for an ID no longer current thrown away (fetch_failed, superseded)"),
             (.rateLimited, "rate_limited", "an HTTP 429 (fetch_failed)"),
             (.rejected, "rejected", "a token refused by the rules: wrong ID, expired, iat in the future... (fetch_failed)"),
+            (.fleetEngineOK, "fleet_engine_ok", "Fleet Engine answered an SDK's call with success (fleet_engine_call)"),
+            (.fleetEngineRefused, "fleet_engine_refused", "Fleet Engine refused an SDK's token, HTTP 401 or 403 (fleet_engine_call)"),
+            (.verdictDisagrees, "verdict_disagrees", "Fleet Engine's answer contradicts tokendash's rules on the token (fleet_engine_call)"),
         ]
 
         public init?(name: String) {
@@ -37,7 +46,8 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
         public var name: String {
             switch self {
             case .event(let name): name.rawValue
-            case .refreshAhead, .discarded, .rateLimited, .rejected: Self.special.first { $0.0 == self }?.1 ?? "\(self)"
+            case .refreshAhead, .discarded, .rateLimited, .rejected, .fleetEngineOK, .fleetEngineRefused, .verdictDisagrees:
+                Self.special.first { $0.0 == self }?.1 ?? "\(self)"
             }
         }
     }
@@ -67,6 +77,12 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
             if case .fetchFailed(.httpStatus(429, _, _), _) = event.kind { return true }
         case .rejected:
             if case .fetchFailed(let error, _) = event.kind { return error.isTokenRejection }
+        case .fleetEngineOK:
+            if case .fleetEngineCall(let answer) = event.kind { return answer.succeeded }
+        case .fleetEngineRefused:
+            if case .fleetEngineCall(let answer) = event.kind { return answer.tokenVerdict == .refused }
+        case .verdictDisagrees:
+            if case .fleetEngineCall(let answer) = event.kind { return answer.verdictDisagrees }
         }
         return false
     }

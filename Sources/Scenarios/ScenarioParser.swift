@@ -19,7 +19,7 @@ import Yams
 /// bad duration, an unknown fault, an `at:` earlier than the step before.
 public enum ScenarioParser {
     static let topKeys = ["name", "description", "ending", "steps"]
-    static let actionKeys = ["switch", "fault", "clear", "refresh", "server-clock", "lifetime", "sdks", "until"]
+    static let actionKeys = ["switch", "fault", "clear", "refresh", "server-clock", "device-clock", "lifetime", "sdks", "until"]
     static let timingKeys = ["at", "after"]
     /// Keys that qualify an action, and the actions they belong to.
     static let modifierKeys: [String: [String]] = ["on": ["fault", "clear", "refresh"], "delay": ["fault"], "timeout": ["until"]]

@@ -212,6 +212,8 @@ public actor ScenarioRunner {
             await target.setTokenLifetime(seconds)
         case .setPaused(let paused):
             await target.setPaused(paused)
+        case .deviceClock(let offset):
+            await target.setDeviceClockOffset(offset)
         case .until(let condition, let timeout):
             update { $0.status = .waiting(for: condition.description) }
             let matched = await waitFor(condition, timeout: timeout)

@@ -14,6 +14,8 @@ public protocol ScenarioTarget: Sendable {
     func refresh(_ scope: RoleScope) async
     /// The embedded server's clock runs `seconds` ahead of this machine's (negative: behind).
     func setServerClockOffset(_ seconds: TimeInterval) async
+    /// The simulated phones' clock runs `seconds` ahead of this machine's (negative: behind).
+    func setDeviceClockOffset(_ seconds: TimeInterval) async
     /// Tokens minted from now on live `seconds`; nil goes back to the server's configured lifetime.
     func setTokenLifetime(_ seconds: TimeInterval?) async
     func setPaused(_ paused: Bool) async
@@ -25,6 +27,7 @@ extension ScenarioTarget {
     public func reset() async {
         await setFault(nil, .both, latencyMilliseconds: nil)
         await setServerClockOffset(0)
+        await setDeviceClockOffset(0)
         await setTokenLifetime(nil)
         await setPaused(false)
     }

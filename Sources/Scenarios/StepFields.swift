@@ -49,9 +49,10 @@ struct StepFields {
             guard Parser.lifetimeRange.contains(seconds) else {
                 throw fail(values[key]?.line, "lifetime: \"\(text)\" is outside 1s...1h (Fleet Engine accepts tokens of at most an hour)")
             }
-        case "server-clock":
+        case "server-clock", "device-clock":
             guard InputBounds.within(seconds, InputBounds.serverClockOffset) else {
-                throw fail(values[key]?.line, "server-clock: \"\(text)\" is outside -1d...+1d (a server clock off by more is no demo of skew)")
+                let whose = key == "server-clock" ? "a server clock" : "a phone's clock"
+                throw fail(values[key]?.line, "\(key): \"\(text)\" is outside -1d...+1d (\(whose) off by more is no demo of skew)")
             }
         default:
             guard InputBounds.within(seconds, InputBounds.longestDuration) else {
@@ -115,6 +116,8 @@ struct StepFields {
             return .refresh(try Parser.scope(values["refresh"], file: file))
         case "server-clock":
             return .serverClock(offset: try duration("server-clock", signed: true) ?? 0)
+        case "device-clock":
+            return .deviceClock(offset: try duration("device-clock", signed: true) ?? 0)
         case "lifetime":
             return .tokenLifetime(try duration("lifetime") ?? 0)
         case "sdks":

@@ -15,6 +15,8 @@ struct BackendSession: Sendable {
     /// or delivery vehicles); existentials so that either solution's pair fits.
     let consumers: any SDKGroup
     let drivers: any SDKGroup
+    /// The simulated phones' clock, which a scenario may put wrong.
+    let deviceClock: DeviceClock
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
     let transport: HTTPClientTransport
@@ -57,9 +59,11 @@ struct BackendSession: Sendable {
             ?? base.flatMap { URL(string: $0 + "/.well-known/jwks.json") }.map(KeySetLocation.url)
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
+        let deviceClock = DeviceClock()
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
-                                   events: events, refreshMargin: options.refreshMargin, verifier: verifier, fleetEngine: fleetEngine)
+                                   events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
+                                   fleetEngine: fleetEngine)
         }
         let consumers: any SDKGroup, drivers: any SDKGroup
         switch solution {
@@ -71,6 +75,7 @@ struct BackendSession: Sendable {
             drivers = group(DeliveryDriverAuthorizationContext.self, driver)
         }
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
+                              deviceClock: deviceClock,
                               consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles)
     }
 

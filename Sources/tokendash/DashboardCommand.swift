@@ -198,7 +198,8 @@ struct DashboardCommand: AsyncParsableCommand {
     /// What scenarios drive: the session's SDKs and server. What a step changes outside the event
     /// stream reaches the header as the keys' changes do.
     private static func scenarioTarget(_ session: BackendSession, inbox: ActionInbox) -> LiveScenarioTarget {
-        LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers) { change in
+        LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers,
+                           deviceClock: session.deviceClock) { change in
             switch change {
             case .faults(let faults):
                 for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }

@@ -18,6 +18,7 @@ final class StepLog: ScenarioTarget {
     func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) { record("fault \(fault?.rawValue ?? "off")") }
     func refresh(_ scope: RoleScope) { record("refresh \(scope.rawValue)") }
     func setServerClockOffset(_ seconds: TimeInterval) {}
+    func setDeviceClockOffset(_ seconds: TimeInterval) {}
     func setTokenLifetime(_ seconds: TimeInterval?) {}
     func setPaused(_ paused: Bool) {}
 }

@@ -8,7 +8,8 @@ import Testing
 /// the driven clock, shows what its ending says it showed.
 @Suite(.serialized) struct BuiltinScenarioTests {
     @Test func everyBuiltinParsesAndSaysWhatItShowed() throws {
-        #expect(ScenarioCatalog.builtins.map(\.name) == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited"])
+        #expect(ScenarioCatalog.builtins.map(\.name) == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited",
+                                                       "revoked-key", "skewed-phone"])
         for (name, yaml) in BuiltinScenarios.sources {
             let scenario = try ScenarioParser.parse(yaml, file: name)
             #expect(scenario.ending.hasPrefix("Shown:"), "\(name)")
@@ -114,5 +115,38 @@ import Testing
         let nextStart = try #require(events[limited...].firstIndex { $0.fetchReason != nil })
         #expect(events[nextStart].time >= until.addingTimeInterval(-0.001))
         #expect(events[nextStart...].contains { $0.isFetched })
+    }
+}
+
+/// The scenarios about tokens in use: Fleet Engine's answers, and where they contradict the rules.
+@Suite(.serialized) struct FleetEngineScenarioTests {
+    func answers(_ run: ScenarioRun) -> [FleetEngineAnswer] {
+        run.events(.driver).compactMap { if case .fleetEngineCall(let answer) = $0.kind { answer } else { nil } }
+    }
+
+    @Test func revokedKeyIsRefusedByFleetEngineWhileEveryRulePasses() async throws {
+        let run = try await ScenarioRun.run("revoked-key")
+        #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
+        let refused = try #require(answers(run).first { $0.tokenVerdict == .refused })
+        #expect(refused.status == "UNAUTHENTICATED" && refused.verdictDisagrees && !refused.refusedByProvider)
+        // No fetch failed: the provider had nothing against the token.
+        #expect(!run.events(.driver).contains { $0.failure?.isTokenRejection == true })
+        #expect(answers(run).last?.succeeded == true)
+    }
+
+    @Test func aSkewedPhoneRefusesWhatFleetEngineAccepts() async throws {
+        let run = try await ScenarioRun.run("skewed-phone")
+        #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
+        let disagreement = try #require(answers(run).first { $0.verdictDisagrees })
+        #expect(disagreement.succeeded && disagreement.refusedByProvider && disagreement.rules == .fail)
+        let rejection = try #require(run.events(.driver).compactMap(\.failure).first { $0.isTokenRejection })
+        #expect(rejection.description.contains("in the future"), "\(rejection)")
+    }
+
+    @Test func wrongIDIsRefusedByTheRulesAndByFleetEngineAlike() async throws {
+        let run = try await ScenarioRun.run("wrong-id")
+        #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
+        let refused = try #require(answers(run).first { $0.tokenVerdict == .refused })
+        #expect(refused.status == "PERMISSION_DENIED" && refused.refusedByProvider && !refused.verdictDisagrees)
     }
 }

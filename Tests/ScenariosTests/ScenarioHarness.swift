@@ -94,12 +94,17 @@ struct ScenarioRun {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: lifetime), key: SharedKey.key, clock: manual)
         let base = try await server.start().absoluteString
         let broadcaster = EventBroadcaster()
+        // The phones' clock, which skewed-phone puts wrong, over the test's manual one.
+        let phones = DeviceClock(manual)
+        // As the dashboard runs them: each SDK calls the embedded Fleet Engine with its token.
+        guard let baseURL = URL(string: base) else { throw FleetAuthError.invalidURL(base) }
+        let fleetEngine = FleetEngineTarget(base: baseURL, provider: server.fleetEngineProject, writes: true)
         let consumers = SimulatedSDKs<TripAuthorizationContext>(
             ids: ["trip-0001"], endpoint: .sampleBackend(.consumer, base: base), transport: sharedTransport,
-            events: broadcaster, refreshMargin: 300, clock: manual)
+            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine)
         let drivers = SimulatedSDKs<VehicleAuthorizationContext>(
             ids: ["vehicle-0001"], endpoint: .sampleBackend(.driver, base: base), transport: sharedTransport,
-            events: broadcaster, refreshMargin: 300, clock: manual)
+            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine)
         let log = EventLog(broadcaster)
         let clock = DrivenClock(manual: manual, consumers: consumers, drivers: drivers)
         // The SDKs have their first tokens before the scenario begins, as on a dashboard already running.
@@ -107,7 +112,7 @@ struct ScenarioRun {
         await drivers.update()
         let reports = Reports()
         let runner = ScenarioRunner(
-            scenario: scenario, target: LiveScenarioTarget(server: server, consumers: consumers, drivers: drivers),
+            scenario: scenario, target: LiveScenarioTarget(server: server, consumers: consumers, drivers: drivers, deviceClock: phones),
             events: { broadcaster.subscribe() }, clock: clock, tick: 1) { reports.append($0) }
         await runner.start()
         await runner.waitUntilDone()

@@ -60,7 +60,7 @@ import Testing
         #expect(error(head + "  - after: 10s\n    refresh: both\n  - at: 5s\n    refresh: both\n").hasPrefix("demo.yaml:7: at: 5s is before"))
         #expect(error("name: demo\nending: x\nsteps:\n  - refresh: both\ntitle: x\n") == "demo.yaml:5: unknown key \"title\"; a scenario has name, description, ending, steps")
         #expect(error("name: demo\nsteps:\n  - refresh: both\n") == "demo.yaml:1: missing ending:")
-        #expect(error(head + "  - at: 1s\n") == "demo.yaml:5: a step needs an action (switch, fault, clear, refresh, server-clock, lifetime, sdks, until) or a caption")
+        #expect(error(head + "  - at: 1s\n") == "demo.yaml:5: a step needs an action (switch, fault, clear, refresh, server-clock, device-clock, lifetime, sdks, until) or a caption")
         #expect(error(head + "  - refresh: both\n    timeout: 5s\n") == "demo.yaml:6: timeout: belongs to a until: step")
         #expect(error(head + "  - fault: http500\n    delay: 2s\n") == "demo.yaml:6: delay: only goes with fault: latency")
         #expect(error(head + "  - lifetime: 2h\n") .hasPrefix("demo.yaml:5: lifetime: \"2h\" is outside 1s...1h"))

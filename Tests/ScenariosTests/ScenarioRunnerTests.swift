@@ -30,6 +30,7 @@ final class RecordingTarget: ScenarioTarget {
     }
     func refresh(_ scope: RoleScope) { record("refresh \(scope.rawValue)") }
     func setServerClockOffset(_ seconds: TimeInterval) { record("clock \(Int(seconds))") }
+    func setDeviceClockOffset(_ seconds: TimeInterval) { record("device clock \(Int(seconds))") }
     func setTokenLifetime(_ seconds: TimeInterval?) { record("lifetime \(seconds.map { Int($0) } ?? 0)") }
     func setPaused(_ paused: Bool) { record(paused ? "pause" : "resume") }
 }
@@ -38,7 +39,7 @@ final class RecordingTarget: ScenarioTarget {
 /// runner's own sleeps), and a test waits for what the runner did (a call, a report, a sleep begun
 /// or called off), signalled as it happens.
 @Suite struct ScenarioRunnerTests {
-    let resetCalls = ["fault off both", "clock 0", "lifetime 0", "resume"]
+    let resetCalls = ["fault off both", "clock 0", "device clock 0", "lifetime 0", "resume"]
 
     func scenario(_ steps: String) throws -> Scenario {
         try ScenarioParser.parse("name: demo\ndescription: d\nending: \"Shown: all\"\nsteps:\n" + steps, file: "demo.yaml")
@@ -102,7 +103,7 @@ final class RecordingTarget: ScenarioTarget {
         #expect(target.names == resetCalls)
         await runner.advance()
         await changes.until("the first step run, awaiting the second") {
-            target.names.count == 5 && reports.last.map { $0.status == .awaitingStep && $0.step == 1 } ?? false
+            target.names.count == resetCalls.count + 1 && reports.last.map { $0.status == .awaitingStep && $0.step == 1 } ?? false
         }
         #expect(target.names.last == "refresh both")
         // The hour of the first step's at: is not waited for: the presenter sets the pace. (Every

@@ -33,6 +33,9 @@ public final class FleetEngineCaller: Sendable {
     private let transport: any TokenTransport
     private let events: EventBroadcaster
     private let clock: any ProviderClock
+    /// The schedule's clock: the right time under a phone's wrong one, so a phone's clock
+    /// moved back does not hold its calls off for as long.
+    private let schedule: any ProviderClock
     /// When each SDK (by index) may call next; 8 bytes a member, as a fleet holds 100,000 of them.
     private let due: Mutex<[Double]>
 
@@ -43,6 +46,7 @@ public final class FleetEngineCaller: Sendable {
         self.transport = transport
         self.events = events
         self.clock = clock
+        self.schedule = (clock as? DeviceClock)?.base ?? clock
         self.due = Mutex([Double](repeating: -.infinity, count: max(0, count)))
     }
 
@@ -58,12 +62,12 @@ public final class FleetEngineCaller: Sendable {
     /// `token`, if the SDK is due to call (else nil, and nothing is sent).
     @discardableResult
     public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
-        let now = clock.now()
+        let now = clock.now(), scheduled = schedule.now().timeIntervalSince1970
         // Half a second early still counts as due: an update loop's tick lands a few milliseconds
         // either side of the interval, and a call missed by 3 ms would wait a whole update more.
         let claimed = due.withLock { due -> Bool in
-            guard due.indices.contains(index), due[index] <= now.timeIntervalSince1970 + 0.5 else { return false }
-            due[index] = now.timeIntervalSince1970 + target.interval
+            guard due.indices.contains(index), due[index] <= scheduled + 0.5 else { return false }
+            due[index] = scheduled + target.interval
             return true
         }
         guard claimed else { return nil }
