@@ -74,17 +74,17 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
         let counting = events.isObserved
         let step = change { s -> Step in
             var reason = FetchReason.noToken
+            let switched = s.ledger.asked(id, now: now) != nil
             // 003:140-143 / 000:116-119 `if (![_lastKnownVehicleID isEqual:vehicleID]) {
             // _tokenExpiration = 0.0; _cachedVehicleToken = nil; }`
             if s.lastKnownID != id {
-                if s.ledger.asked(id, now: now) != nil { reason = .idChanged }
+                if switched { reason = .idChanged }
                 if s.cachedToken != nil, let old = s.lastKnownID {
                     s.ledger.publish(.cacheDropped(reason: "\(kind.idNoun) changed from \(old)"), id: old, now: now)
                 }
                 s.tokenExpiration = Date(timeIntervalSince1970: 0)
                 s.cachedToken = nil
             }
-            _ = s.ledger.asked(id, now: now)
             // 003:144 / 000:120 `_lastKnownVehicleID = vehicleID;`
             s.lastKnownID = id
             // 003:147-149 / 000:122-124 `if ([[NSDate date] timeIntervalSince1970] > _tokenExpiration)

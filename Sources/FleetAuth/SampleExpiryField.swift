@@ -26,11 +26,6 @@ struct SampleExpiryField: Sendable {
         self.mode = endpoint.expiryMode == .auto ? shape.expiryMode : endpoint.expiryMode
     }
 
-    init(raw: Double, mode: ExpiryMode) {
-        self.raw = raw
-        self.mode = mode
-    }
-
     /// The instant the number names: what a backend written for the Swift sample sends.
     func instant(mintedAt: Date) -> Date { TokenResponseDecoder.interpret(raw, mode: mode, now: mintedAt) }
 
