@@ -5,26 +5,28 @@ import Synchronization
 /// A group of simulated mobile SDKs of one kind, each with its own provider and current ID,
 /// asking for tokens at their location-update cadence as the real Consumer and Driver SDKs do.
 public actor SimulatedSDKs<Context: AuthorizationContext> {
-    public nonisolated let providers: [CachingTokenProvider<Context>]
+    /// One per SDK, of the logic chosen at init (tokendash's unless a sample's was asked for).
+    public nonisolated let providers: [ChosenTokenProvider<Context>]
     private var ids: [String]
     // Read by the update loop on every tick, flipped by the UI; a lock keeps that off the actor's queue.
     private let pausedFlag = Mutex(false)
     /// The SDKs' calls to Fleet Engine with their tokens; nil when they make none.
     public nonisolated let fleetEngine: FleetEngineCaller?
 
-    /// One provider per ID, all sharing `transport` and `events`. With a `fleetEngine` target,
-    /// each SDK calls Fleet Engine after its token calls, as its real SDK does.
+    /// One provider per ID, all sharing `transport` and `events`, each running `logic`. With a
+    /// `fleetEngine` target, each SDK calls Fleet Engine after its token calls, as its real SDK does.
     public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
                 refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
-                verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil) {
+                verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil,
+                logic: ProviderLogic = .tokendash) {
         precondition(!ids.isEmpty, "a group needs at least one SDK")
         self.ids = ids
         self.fleetEngine = fleetEngine.map {
             FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock)
         }
         self.providers = ids.map { _ in
-            CachingTokenProvider<Context>(endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
-                                          clock: clock, events: events, verifier: verifier)
+            ChosenTokenProvider<Context>(logic, endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
+                                         clock: clock, events: events, verifier: verifier)
         }
     }
 
@@ -43,7 +45,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     }
 
     /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due.
-    private static func tokenCall(index: Int, provider: CachingTokenProvider<Context>, id: String,
+    private static func tokenCall(index: Int, provider: ChosenTokenProvider<Context>, id: String,
                                   fleetEngine: FleetEngineCaller?) async {
         await reported(index: index, provider: provider, id: id, fleetEngine: fleetEngine) {
             try await provider.fetchToken(for: Context(id: id))
@@ -52,7 +54,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// `obtain`'s token, then the Fleet Engine call with it or, when the provider refused the
     /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
-    static func reported(index: Int, provider: CachingTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
+    static func reported(index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
                          _ obtain: () async throws -> String) async {
         do {
             let token = try await obtain()

@@ -5,8 +5,40 @@ public enum BuiltinScenarios {
     public static let sources: [(name: String, yaml: String)] = [
         ("refresh-ahead", refreshAhead), ("id-switch", idSwitch), ("backend-outage", backendOutage),
         ("clock-skew", clockSkew), ("wrong-id", wrongID), ("rate-limited", rateLimited),
-        ("revoked-key", revokedKey), ("skewed-phone", skewedPhone),
+        ("revoked-key", revokedKey), ("skewed-phone", skewedPhone), ("sample-race", sampleRace),
     ]
+
+    /// Run it with each `--provider-logic`: the steps are the same, the outcome is the logic's.
+    static let sampleRace = """
+        name: sample-race
+        description: a vehicle switch while a slow answer for the old vehicle is in flight; run it with --provider-logic objc-sample, then tokendash
+        ending: >-
+          Shown: the old vehicle's slow answer landed after the new vehicle's token. Google's
+          Objective-C sample (--provider-logic objc-sample) caches whichever answer arrives last, so it
+          served the old vehicle's token for the new vehicle, and Fleet Engine refused the update
+          (PERMISSION_DENIED). tokendash's core threw the late answer away (discarded): every update
+          was accepted.
+        steps:
+          - caption: The backend now answers vehicle tokens 4 s late
+            fault: latency
+            delay: 4s
+            on: driver
+          - caption: A refresh for the current vehicle goes out... and waits
+            refresh: driver
+          - until: fetch_started driver
+            timeout: 10s
+          - after: 1s
+            caption: The backend is quick again, and the driver's app switches to the next vehicle
+            clear: faults
+          - switch: vehicle
+          - caption: The new vehicle's token comes at once; the old vehicle's is still on its way
+            until: fetched driver
+            timeout: 10s
+          - after: 4s
+            caption: The old vehicle's answer has landed. Which token does the SDK send for the new vehicle?
+          - after: 12s
+            caption: Watch the Fleet Engine line for the SDK's next update, with the token it was handed
+        """
 
     static let revokedKey = """
         name: revoked-key

@@ -49,6 +49,10 @@ struct BackendOptions: ParsableArguments {
     var givenFleetEngineInterval: Double?
     var fleetEngineInterval: Double { givenFleetEngineInterval ?? FleetEngineTarget.defaultInterval }
 
+    @Option(name: .customLong("provider-logic"), help: "Whose token-provider logic the simulated SDKs run: tokendash (single-flight, refresh-ahead, stale answers discarded), swift-sample or objc-sample (faithful ports of Google's samples, flaws included). (default: tokendash)")
+    var givenProviderLogic: ProviderLogic?
+    var providerLogic: ProviderLogic { givenProviderLogic ?? .tokendash }
+
     @Option(name: .customLong("trip-id"), help: "Initial trip ID. (default: trip-0001)")
     var givenTripID: String?
     var tripID: String { givenTripID ?? "trip-0001" }
@@ -270,3 +274,4 @@ struct BackendOptions: ParsableArguments {
 extension ExpiryMode: ExpressibleByArgument {}
 extension ProviderKind.Role: ExpressibleByArgument {}
 extension ProviderKind.Solution: ExpressibleByArgument {}
+extension ProviderLogic: ExpressibleByArgument {}

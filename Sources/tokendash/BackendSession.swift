@@ -63,7 +63,7 @@ struct BackendSession: Sendable {
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
                                    events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
-                                   fleetEngine: fleetEngine)
+                                   fleetEngine: fleetEngine, logic: options.providerLogic)
         }
         let consumers: any SDKGroup, drivers: any SDKGroup
         switch solution {

@@ -191,6 +191,7 @@ struct DashboardCommand: AsyncParsableCommand {
             solution: session.solution, only: backend.only)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
+        state.providerLogic = backend.providerLogic
         state.keys = keys
         return state
     }

@@ -18,6 +18,7 @@ extension BackendSession {
             first.insecure = insecure
             first.updateInterval = options.updateInterval
             first.only = options.only
+            first.providerLogic = options.providerLogic
         }
         let members = [consumers.kind: options.initialIDs(consumers.kind), drivers.kind: options.initialIDs(drivers.kind)]
         return RecordingHeader(state: first, members: members, command: CommandLine.arguments, source: source,

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct BuiltinScenarioTests {
     @Test func everyBuiltinParsesAndSaysWhatItShowed() throws {
         #expect(ScenarioCatalog.builtins.map(\.name) == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited",
-                                                       "revoked-key", "skewed-phone"])
+                                                       "revoked-key", "skewed-phone", "sample-race"])
         for (name, yaml) in BuiltinScenarios.sources {
             let scenario = try ScenarioParser.parse(yaml, file: name)
             #expect(scenario.ending.hasPrefix("Shown:"), "\(name)")
@@ -148,5 +148,32 @@ import Testing
         #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
         let refused = try #require(answers(run).first { $0.tokenVerdict == .refused })
         #expect(refused.status == "PERMISSION_DENIED" && refused.refusedByProvider && !refused.verdictDisagrees)
+    }
+}
+
+/// sample-race with each logic: the Objective-C sample serves the old vehicle's token for the new
+/// one and Fleet Engine refuses it; tokendash's core never does.
+@Suite(.serialized) struct SampleRaceTests {
+    static func refusals(_ run: ScenarioRun) -> [ProviderEvent] {
+        run.events(.driver).filter { if case .fleetEngineCall(let answer) = $0.kind { answer.tokenVerdict == .refused } else { false } }
+    }
+
+    @Test func theObjCSampleSendsTheOldVehiclesTokenAndIsRefused() async throws {
+        let run = try await ScenarioRun.run("sample-race", logic: .objcSample)
+        #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
+        let refused = try #require(Self.refusals(run).first)
+        guard case .fleetEngineCall(let answer) = refused.kind else { return }
+        #expect(refused.id == "vehicle-0002")
+        #expect(answer.status == "PERMISSION_DENIED")
+        #expect(answer.message.contains("authorization.vehicleid is \"vehicle-0001\""), "\(answer.message)")
+    }
+
+    @Test func tokendashsCoreDiscardsTheLateAnswerAndIsNeverRefused() async throws {
+        let run = try await ScenarioRun.run("sample-race", logic: .tokendash)
+        #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
+        #expect(Self.refusals(run).isEmpty)
+        #expect(run.events(.driver).contains { if case .superseded? = $0.failure { true } else { false } })
+        // The new vehicle was reported to Fleet Engine, and accepted.
+        #expect(run.events(.driver).contains { if case .fleetEngineCall(let a) = $0.kind { $0.id == "vehicle-0002" && a.succeeded } else { false } })
     }
 }

@@ -86,7 +86,7 @@ struct ScenarioRun {
     let final: ScenarioProgress
     let server: EmbeddedTokenServer
 
-    static func run(_ name: String, lifetime: TimeInterval = 60) async throws -> ScenarioRun {
+    static func run(_ name: String, lifetime: TimeInterval = 60, logic: ProviderLogic = .tokendash) async throws -> ScenarioRun {
         guard let scenario = ScenarioCatalog.builtins.first(where: { $0.name == name }) else {
             throw ScenarioError(file: name, line: nil, message: "no such built-in")
         }
@@ -101,10 +101,10 @@ struct ScenarioRun {
         let fleetEngine = FleetEngineTarget(base: baseURL, provider: server.fleetEngineProject, writes: true)
         let consumers = SimulatedSDKs<TripAuthorizationContext>(
             ids: ["trip-0001"], endpoint: .sampleBackend(.consumer, base: base), transport: sharedTransport,
-            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine)
+            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine, logic: logic)
         let drivers = SimulatedSDKs<VehicleAuthorizationContext>(
             ids: ["vehicle-0001"], endpoint: .sampleBackend(.driver, base: base), transport: sharedTransport,
-            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine)
+            events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine, logic: logic)
         let log = EventLog(broadcaster)
         let clock = DrivenClock(manual: manual, consumers: consumers, drivers: drivers)
         // The SDKs have their first tokens before the scenario begins, as on a dashboard already running.

@@ -19,7 +19,9 @@ struct PaneRenderer {
         guard width >= 20, height >= 3 else { return }
         // The response shape the token came in, so a user knows what was read from their backend.
         let shape = pane.token?.shape.map { " · \($0)" } ?? ""
-        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + shape,
+        // A sample's logic before the shape: which code runs matters more than how it was answered.
+        let logic = state.providerLogic.paneLabel.map { " · \($0)" } ?? ""
+        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + logic + shape,
                    role: focused ? .borderFocused : .border, titleRole: .title)
         var lines: [Line] = []
         let innerWidth = width - 4

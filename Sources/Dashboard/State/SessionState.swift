@@ -30,6 +30,8 @@ public struct SessionState: Equatable, Sendable {
     public var updateInterval: TimeInterval?
     /// `--only`: the one side run, shown, focused and acted on; nil runs both.
     public var only: ProviderKind.Role?
+    /// Whose provider logic the SDKs run (`--provider-logic`): a sample's is named in the panes' titles.
+    public var providerLogic: ProviderLogic = .tokendash
     /// Aggregate rows, present when a fleet runs.
     public var fleet: [ProviderKind: FleetSummary] = [:]
     /// Each kind's member table as the aggregate last made it, under the filter it names.

@@ -37,11 +37,14 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
     /// `--only`: the one side that ran (`consumer` or `driver`).
     public var only: String?
     public var insecure: Bool
+    /// `--provider-logic`, when a sample's ran; absent for tokendash's (and in older recordings).
+    public var providerLogic: String?
 
     enum CodingKeys: String, CodingKey {
         case format, version, tokendash, command, start, source, ticks, solution, members, backend, only, insecure
         case startedAt = "started_at", consumerID = "consumer_id", driverID = "driver_id"
         case faultsAvailable = "faults_available", refreshMargin = "refresh_margin", updateInterval = "update_interval"
+        case providerLogic = "provider_logic"
     }
 
     /// The header of a recording of `state`, the dashboard's (or `watch`'s) state when it starts.
@@ -65,6 +68,7 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         updateInterval = state.updateInterval
         only = state.only?.rawValue
         insecure = state.insecure
+        providerLogic = state.providerLogic == .tokendash ? nil : state.providerLogic.rawValue
     }
 
     public var base: RecordingTimeBase { RecordingTimeBase(reference: start) }
@@ -83,6 +87,8 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
                                    only: only.flatMap(ProviderKind.Role.init(rawValue:)))
         state.updateInterval = updateInterval
         state.insecure = insecure
+        // A logic this version does not know is shown as tokendash's rather than refusing the file.
+        state.providerLogic = providerLogic.flatMap(ProviderLogic.init(rawValue:)) ?? .tokendash
         return state
     }
 }
