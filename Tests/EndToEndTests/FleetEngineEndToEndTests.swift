@@ -66,14 +66,15 @@ import Testing
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
         let result = try await BinaryRunner.run([
-            "watch", "--duration", "2", "--consumer-url", server.base + "/token/consumer/{tripId}",
+            // Long enough for a loaded machine's first calls; short of the 10 s that would allow a second.
+            "watch", "--duration", "5", "--consumer-url", server.base + "/token/consumer/{tripId}",
             "--driver-url", server.base + "/token/driver/{vehicleId}",
             "--fleet-engine", server.base, "--provider-id", "my-project", "--fleet-engine-writes",
         ])
         let calls = seen.received
         let tokens = seen.minted
         let tripToken = try #require(tokens["trip-0001"]), vehicleToken = try #require(tokens["vehicle-0001"])
-        // One call each in two seconds: the interval is 10 s.
+        // One call each in five seconds: the interval is 10 s.
         #expect(calls.count == 2, "\(calls)")
         #expect(calls.contains(Received(
             method: "PUT", path: "/v1/providers/my-project/vehicles/vehicle-0001", query: "updateMask=lastLocation",
@@ -101,7 +102,7 @@ import Testing
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
         let urls = ["--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url", server.base + "/token/driver/{vehicleId}"]
-        _ = try await BinaryRunner.run(["watch", "--duration", "1", "--fleet-engine", server.base, "--provider-id", "my-project"] + urls)
+        _ = try await BinaryRunner.run(["watch", "--duration", "4", "--fleet-engine", server.base, "--provider-id", "my-project"] + urls)
         let reads = seen.received
         #expect(reads.map(\.method).sorted() == ["GET", "GET"])
         #expect(reads.contains { $0.path == "/v1/providers/my-project/vehicles/vehicle-0001" && $0.body.isEmpty })
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func theDefaultWatchReportsTheEmbeddedFleetEnginesAnswers() async throws {
-        let result = try await BinaryRunner.run(["watch", "--duration", "2"])
+        let result = try await BinaryRunner.run(["watch", "--duration", "5"])
         #expect(result.status == 0, "\(result.stderr)")
         let answers = Self.lines(result.stdout, event: "fleet_engine_call")
         #expect(Set(answers.compactMap { $0["method"]?.stringValue }) == ["GetTrip", "UpdateVehicle"])

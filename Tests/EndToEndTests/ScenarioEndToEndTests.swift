@@ -38,7 +38,7 @@ import Testing
         }
         let list = try await BinaryRunner.run(["scenario", "list"])
         #expect(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-            == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited"])
+            == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited", "revoked-key", "skewed-phone", "sample-race"])
         let show = try await BinaryRunner.run(["scenario", "show", "rate-limited"])
         #expect(show.stdout.hasPrefix("name: rate-limited\n"))
     }
