@@ -198,14 +198,16 @@ struct BackendOptions: ParsableArguments {
     }
 
     /// Where the SDKs' Fleet Engine calls go: `--fleet-engine`, else the embedded emulator at
-    /// `embeddedBase` (for `embeddedProject`), else nowhere.
+    /// `embeddedBase` (for `embeddedProject`), else nowhere. A fleet's interval is stretched to
+    /// keep the run within `FleetEngineTarget.maximumRate` calls a second.
     func fleetEngineTarget(embeddedBase: String?, embeddedProject: String?) -> FleetEngineTarget? {
         if noFleetEngine { return nil }
+        let interval = FleetEngineTarget.interval(for: runningSDKs, asked: fleetEngineInterval)
         if let fleetEngineURL, let url = URL(string: fleetEngineURL), let providerID {
-            return FleetEngineTarget(base: url, provider: providerID, writes: fleetEngineWrites, interval: fleetEngineInterval, timeout: timeout)
+            return FleetEngineTarget(base: url, provider: providerID, writes: fleetEngineWrites, interval: interval, timeout: timeout)
         }
         guard let embeddedBase, let url = URL(string: embeddedBase), let embeddedProject else { return nil }
-        return FleetEngineTarget(base: url, provider: embeddedProject, writes: true, interval: fleetEngineInterval, timeout: timeout)
+        return FleetEngineTarget(base: url, provider: embeddedProject, writes: true, interval: interval, timeout: timeout)
     }
 
     /// Fleet Engine's rule for a resource ID (`FleetEngineID`): an ID it would refuse is a usage

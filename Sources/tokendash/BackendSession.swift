@@ -17,6 +17,8 @@ struct BackendSession: Sendable {
     let drivers: any SDKGroup
     /// The simulated phones' clock, which a scenario may put wrong.
     let deviceClock: DeviceClock
+    /// Where the SDKs' Fleet Engine calls go; nil when they make none.
+    let fleetEngine: FleetEngineTarget?
     let consumerEndpoint: TokenEndpoint
     let driverEndpoint: TokenEndpoint
     let transport: HTTPClientTransport
@@ -75,7 +77,7 @@ struct BackendSession: Sendable {
             drivers = group(DeliveryDriverAuthorizationContext.self, driver)
         }
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
-                              deviceClock: deviceClock,
+                              deviceClock: deviceClock, fleetEngine: fleetEngine,
                               consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles)
     }
 
@@ -112,6 +114,17 @@ struct BackendSession: Sendable {
         let templates = roles.map { ($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate }
         let backends = templates.map(SecretRedactor.redact).joined(separator: " | ")
         return proxyDescription(templates).map { backends + " via proxy " + $0 } ?? backends
+    }
+
+    /// One line for `watch`'s start: where the SDKs' Fleet Engine calls go, and how often.
+    func fleetEngineDescription(sdks: Int, asked: TimeInterval) -> String {
+        guard let target = fleetEngine else { return "Fleet Engine: no calls (--no-fleet-engine, or a backend of your own without --fleet-engine)" }
+        let place = server != nil && target.base.host == "127.0.0.1" ? "the embedded emulator" : SecretRedactor.redact(target.base.absoluteString)
+        var text = "Fleet Engine: \(place), providers/\(target.provider)\(target.writes ? "" : ", read-only"), every \(String(format: "%g s", target.interval)) per SDK"
+        if target.interval > asked {
+            text += " (\(sdks) SDKs: stretched from \(String(format: "%g s", asked)) to stay within \(Int(FleetEngineTarget.maximumRate)) calls a second)"
+        }
+        return text
     }
 
     /// The proxies the backend URLs go through (redacted), nil when they all go direct.

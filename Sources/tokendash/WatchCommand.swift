@@ -74,6 +74,8 @@ struct WatchCommand: AsyncParsableCommand {
         } else {
             FileHandle.standardError.write(Data("tokendash watch: backend \(session.backendDescription)\n".utf8))
         }
+        let fleetEngine = session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval)
+        FileHandle.standardError.write(Data("tokendash watch: \(fleetEngine)\n".utf8))
         if session.insecure {
             FileHandle.standardError.write(Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
         }

@@ -94,6 +94,14 @@ import Testing
         #expect(sent.withLock { $0 } == ["v-1", "v-2", "v-1", "v-3"])
     }
 
+    @Test func aLargeFleetCallsLessOftenEachSoTheRunStaysWithinAThousandCallsASecond() {
+        #expect(FleetEngineTarget.interval(for: 2, asked: 10) == 10)
+        #expect(FleetEngineTarget.interval(for: 10_000, asked: 10) == 10)
+        #expect(FleetEngineTarget.interval(for: 20_000, asked: 10) == 20)
+        #expect(FleetEngineTarget.interval(for: 100_000, asked: 10) == 100)
+        #expect(FleetEngineTarget.interval(for: 100_000, asked: 300) == 300)
+    }
+
     @Test func theAnswerCarriesTheRulesVerdictOnTheTokenUsed() async throws {
         let clock = ManualClock()
         let transport = FakeTransport { _ in TransportResponse(status: 200, body: Data("{}".utf8)) }
