@@ -196,7 +196,8 @@ public struct FleetStatistics: Sendable {
         let rows = keys.prefix(limit).map { key in
             let member = members[key.index]
             return FleetMemberRow(index: key.index, id: memberIDs[key.index], status: key.status, expiresAt: member.expiresAt,
-                                  lastError: lastErrors[key.index], requests: member.requests)
+                                  lastError: lastErrors[key.index], requests: member.requests,
+                                  fleetEngine: FleetEngineStatus.name(member.fleetEngine))
         }
         return FleetTable(filter: filter, rows: rows, matching: keys.count)
     }

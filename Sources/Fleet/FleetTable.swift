@@ -10,14 +10,18 @@ public struct FleetMemberRow: Sendable, Equatable {
     /// The last failure's text as its event carried it (redacted), even after a later success.
     public var lastError: String?
     public var requests: Int
+    /// The status of Fleet Engine's answer to the member's last call (`OK`, `PERMISSION_DENIED`), nil before one.
+    public var fleetEngine: String?
 
-    public init(index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int) {
+    public init(index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int,
+                fleetEngine: String? = nil) {
         self.index = index
         self.id = id
         self.status = status
         self.expiresAt = expiresAt
         self.lastError = lastError
         self.requests = requests
+        self.fleetEngine = fleetEngine
     }
 }
 

@@ -22,6 +22,8 @@ struct MemberRecord: Sendable {
     /// The SDK has made its first call (any event says so); kept when its ID changes, as the
     /// ramp's count of started SDKs is of SDKs, not IDs.
     var started = false
+    /// Fleet Engine's answer to the member's last call, as a `FleetEngineStatus` code (0: no call yet).
+    var fleetEngine: UInt8 = 0
 
     mutating func record(_ event: ProviderEvent) {
         started = true
@@ -45,6 +47,8 @@ struct MemberRecord: Sendable {
         case .cacheDropped:
             expiresAt = nil
             refreshAt = nil
+        case .fleetEngineCall(let answer):
+            fleetEngine = FleetEngineStatus.code(answer.status)
         default:
             break
         }

@@ -37,6 +37,12 @@ enum FleetFixtures {
             out.append(event(kind, id, .fetchStarted(reason: .noToken), at: 1))
             out.append(event(kind, id, .fetched(token, latency: 0.004 + Double(i % 40) / 1000), at: 1.5))
             if i % 4 == 0 { out.append(event(kind, id, .cacheHit(expiresAt: token.expiresAt), at: 6)) }
+            // Each member's call to Fleet Engine with its token: most accepted, two not.
+            let status = i == 3 ? "PERMISSION_DENIED" : i == 5 ? "UNAVAILABLE" : "OK"
+            let answer = FleetEngineAnswer(method: kind == .consumer ? .getTrip : .updateVehicle, resource: "providers/p/x/\(id)",
+                                           httpStatus: status == "OK" ? 200 : status == "UNAVAILABLE" ? 503 : 403, status: status,
+                                           message: "", latency: 0.003, fingerprint: token.fingerprint, rules: .ok)
+            if i < 8 { out.append(event(kind, id, .fleetEngineCall(answer), at: 7)) }
         }
         guard kind == .consumer else {
             out.append(event(kind, ids[12], .fetchStarted(reason: .forced), at: 44))

@@ -12,6 +12,11 @@ struct MemberTableRenderer {
     static let stateWidth = MemberStatus.allCases.map(\.label.count).max() ?? 11
     static let expiresWidth = 12
     static let requestsWidth = 8
+    /// `PERMISSION_DENIED`, the longest status an SDK's call usually gets.
+    static let fleetEngineWidth = 17
+    /// Narrower than this, the Fleet Engine column gives way: the last error says more about a
+    /// failing member, and the pane shows the followed member's answer.
+    static let fleetEngineFromWidth = 100
 
     func draw(_ canvas: inout Canvas, in rect: Rect) {
         let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
@@ -27,7 +32,8 @@ struct MemberTableRenderer {
         let shown = rows.dropFirst(first).prefix(visible)
         let idWidth = min(24, max(2, shown.map(\.id.count).max() ?? 2))
         let header = " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
-            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ") + "  last error"
+            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ")
+            + (inner >= Self.fleetEngineFromWidth ? "  " + "Fleet Engine".fitted(Self.fleetEngineWidth) : "") + "  last error"
         canvas.putTruncated(header, x: left, y: y + 1, width: inner, role: .dim)
         if rows.isEmpty {
             let why = table.filter.isEmpty ? "no \(kind.idNoun) has reported yet" : "no \(kind.idNoun) contains \"\(table.filter)\""
@@ -64,7 +70,7 @@ struct MemberTableRenderer {
         case .stale: .warning
         default: .dim
         }
-        let segments: [(String, StyleRole)] = [
+        var segments: [(String, StyleRole)] = [
             followed ? ("▶", .title) : (" ", .text),
             (Format.elideMiddle(row.id, idWidth).fitted(idWidth) + "  ", .text),
             (status.label.fitted(Self.stateWidth) + "  ", status.role),
@@ -72,10 +78,23 @@ struct MemberTableRenderer {
             (String(row.requests).leftPadded(Self.requestsWidth, with: " ") + "  ", .text),
             (row.lastError ?? "", errorRole),
         ]
+        if width >= Self.fleetEngineFromWidth {
+            segments.insert(((row.fleetEngine ?? "–").fitted(Self.fleetEngineWidth) + "  ", Self.role(ofFleetEngine: row.fleetEngine)), at: 5)
+        }
         if selected { canvas.fill(x: x - 1, y: y, width: width + 2, height: 1, role: .selected) }
         var column = 0
         for (text, role) in segments where column < width {
             column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: selected ? .selected : role)
+        }
+    }
+
+    /// OK in the OK colour; a refusal of the token in red; anything else (an outage) a warning.
+    static func role(ofFleetEngine status: String?) -> StyleRole {
+        switch status {
+        case nil: .dim
+        case "OK"?: .ok
+        case "PERMISSION_DENIED"?, "UNAUTHENTICATED"?: .error
+        default: .warning
         }
     }
 

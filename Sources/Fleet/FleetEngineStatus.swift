@@ -1,0 +1,21 @@
+import FleetAuth
+
+/// A Fleet Engine answer's status in one byte, as a fleet member keeps it: the fleet table shows
+/// each member's last answer, and 100,000 members keep no string each.
+enum FleetEngineStatus {
+    /// gRPC's codes as Google's error bodies name them, then anything else.
+    static let names = [
+        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED", "OTHER",
+    ]
+
+    /// 1 and up for a status (`OTHER` for a name not in the list), 0 for none.
+    static func code(_ status: String) -> UInt8 {
+        UInt8((names.firstIndex(of: status) ?? names.count - 1) + 1)
+    }
+
+    static func name(_ code: UInt8) -> String? {
+        code == 0 ? nil : names[min(Int(code), names.count) - 1]
+    }
+}
