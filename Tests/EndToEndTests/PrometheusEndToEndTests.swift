@@ -93,6 +93,9 @@ import Testing
         #expect((minted.values.first ?? 0) >= 2, "\(minted)")
         let held = try await query(base, #"sum(tokendash_providers{state="ok"})"#)
         #expect(held.values.first == 2, "\(held)")
+        // Each SDK's first call to the embedded Fleet Engine came with its first token, in the same scrape.
+        let calls = try await query(base, #"sum by (method) (tokendash_fleet_engine_calls_total{status="OK"})"#)
+        #expect((calls[["method": "GetTrip"]] ?? 0) >= 1 && (calls[["method": "UpdateVehicle"]] ?? 0) >= 1, "\(calls)")
         await prometheus.stop()
         await watch.stop()
     }

@@ -67,6 +67,24 @@ import Testing
         #expect(scrape.types["tokendash_providers"] == "gauge")
     }
 
+    @Test func fleetEngineAnswersAreCountedByMethodAndStatusAndDisagreementsApart() {
+        let metrics = ProviderMetrics(members: [.driver: ["vehicle-1"]])
+        func answer(_ http: Int, _ status: String, rules: RuleLevel = .ok) -> ProviderEvent.Kind {
+            .fleetEngineCall(FleetEngineAnswer(method: .updateVehicle, resource: "providers/p/vehicles/vehicle-1", httpStatus: http,
+                                               status: status, message: "m", latency: 0.01, fingerprint: "f", rules: rules))
+        }
+        metrics.record(event("vehicle-1", answer(200, "OK"), provider: .driver))
+        metrics.record(event("vehicle-1", answer(200, "OK"), provider: .driver))
+        metrics.record(event("vehicle-1", answer(403, "PERMISSION_DENIED"), provider: .driver))
+        // A backend's own status text makes no series of its own.
+        metrics.record(event("vehicle-1", answer(418, "I_AM_A_TEAPOT: vehicle-1"), provider: .driver))
+        let scrape = ScrapeText(metrics.exposition(now: at(10)))
+        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OK"}"#] == 2)
+        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="PERMISSION_DENIED"}"#] == 1)
+        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OTHER"}"#] == 1)
+        #expect(scrape[#"tokendash_fleet_engine_verdict_disagreements_total{provider="driver"}"#] == 1)
+    }
+
     @Test func statesAndExpiryAreTheScrapesInstant() throws {
         let metrics = ProviderMetrics(members: [.consumer: ["trip-1", "trip-2", "trip-3"], .driver: ["vehicle-1"]])
         try fetched(metrics, "trip-1", expiresAt: 100)
