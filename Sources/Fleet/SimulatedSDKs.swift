@@ -58,10 +58,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
                          _ obtain: () async throws -> String) async {
         do {
             let token = try await obtain()
-            await fleetEngine?.afterTokenCall(index: index, id: id, token: token)
+            fleetEngine?.startAfterTokenCall(index: index, id: id, token: token)
         } catch {
             guard let fleetEngine, let refused = await provider.refusedToken else { return }
-            await fleetEngine.afterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
+            fleetEngine.startAfterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
         }
     }
 

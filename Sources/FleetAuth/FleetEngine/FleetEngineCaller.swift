@@ -71,16 +71,32 @@ public final class FleetEngineCaller: Sendable {
     /// `token`, if the SDK is due to call (else nil, and nothing is sent).
     @discardableResult
     public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
-        let now = clock.now(), scheduled = schedule.now().timeIntervalSince1970
-        // Half a second early still counts as due: an update loop's tick lands a few milliseconds
-        // either side of the interval, and a call missed by 3 ms would wait a whole update more.
-        let claimed = due.withLock { due -> Bool in
+        guard claim(index: index) else { return nil }
+        return await report(id: id, token: token, refusedByProvider: refusedByProvider)
+    }
+
+    /// The same, started rather than awaited: a slow or dead Fleet Engine must not hold up the
+    /// SDK's next token call. The slot is taken before this returns, so an SDK has at most one
+    /// call in flight per interval (two, when one outlives the interval by running to its timeout).
+    public func startAfterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) {
+        guard claim(index: index) else { return }
+        Task { await report(id: id, token: token, refusedByProvider: refusedByProvider) }
+    }
+
+    /// Whether SDK `index` is due to call, taking its slot if so. Half a second early still
+    /// counts: an update loop's tick lands a few milliseconds either side of the interval, and a
+    /// call missed by 3 ms would wait a whole update more.
+    private func claim(index: Int) -> Bool {
+        let scheduled = schedule.now().timeIntervalSince1970
+        return due.withLock { due -> Bool in
             guard due.indices.contains(index), due[index] <= scheduled + 0.5 else { return false }
             due[index] = scheduled + target.interval
             return true
         }
-        guard claimed else { return nil }
-        let answer = await call(id: id, token: token, refusedByProvider: refusedByProvider, now: now)
+    }
+
+    private func report(id: String, token: String, refusedByProvider: Bool) async -> FleetEngineAnswer {
+        let answer = await call(id: id, token: token, refusedByProvider: refusedByProvider)
         events.publish(ProviderEvent(time: clock.now(), provider: kind, id: id, kind: .fleetEngineCall(answer)))
         return answer
     }
