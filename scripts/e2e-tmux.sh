@@ -48,9 +48,18 @@ wait_for "this help" 2
 echo "e2e: help drawn $(( ($(date +%s%N) - started) / 1000000 )) ms after the key, with a fetch hanging"
 tm send-keys -t e2e Escape
 wait_for "backend did not answer within 1 s"
+# The wrong-ID fault: the provider refuses the token, and the SDK's call to the embedded Fleet
+# Engine with it comes back 403 with the mismatch named, in the pane and the fetch log.
 tm send-keys -t e2e f
 wait_for "Faults of the embedded server"
-tm send-keys -t e2e 9
+tm send-keys -t e2e 6
+wait_for "⚠ FAULT driver=token for the wrong ID"
+tm send-keys -t e2e r
+wait_for "Fleet Eng. ✗ UpdateVehicle 403 PERMISSION_DENIED"
+wait_for "Fleet Engine    "
+tm send-keys -t e2e f
+wait_for "Faults of the embedded server"
+tm send-keys -t e2e 0
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi

@@ -75,7 +75,15 @@ import UICore
             step(at: 1.2, [event(.consumer, "trip-0001", .fetched(try token(.consumer, id: "trip-0001", issued: t(1)), latency: 0.8), at: 1.2),
                            event(.driver, "vehicle-0001", .fetched(try token(.driver, id: "vehicle-0001", issued: t(1)), latency: 0.7), at: 1.1)])
             step(at: 2, key: .tab)
-            step(at: 3.3, [event(.consumer, "trip-0001", .cacheHit(count: 3, expiresAt: t(61)), at: 3.2)])
+            step(at: 3.3, [event(.consumer, "trip-0001", .cacheHit(count: 3, expiresAt: t(61)), at: 3.2),
+                           // Fleet Engine's answers: one accepted, one refused with its message, the rules disagreeing.
+                           event(.consumer, "trip-0001", .fleetEngineCall(FleetEngineAnswer(
+                               method: .getTrip, resource: "providers/p/trips/trip-0001", httpStatus: 200, status: "OK", message: "",
+                               latency: 0.004, fingerprint: "1a2b3c4d", rules: .ok)), at: 3.25),
+                           event(.driver, "vehicle-0001", .fleetEngineCall(FleetEngineAnswer(
+                               method: .updateVehicle, resource: "providers/p/vehicles/vehicle-0001", httpStatus: 403,
+                               status: "PERMISSION_DENIED", message: "no access to vehicle-0001", latency: 0.005, fingerprint: "5e6f7a8b",
+                               rules: .ok, refusedByProvider: false)), at: 3.26)])
             step(at: 4.5, key: .character("+"))
             step(at: 5, [event(.driver, "vehicle-0001", .fetchStarted(reason: .forced), at: 5),
                          event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 429, body: "slow down", retryAfter: 30), latency: 0.05), at: 5.05),

@@ -57,6 +57,11 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         // A rejection is the expected outcome for most inputs; its sentence is what the user sees.
         keep(error.description)
     }
+    // The same bytes as Fleet Engine's answer to an SDK's call: Google's error format or not.
+    let answer = FleetEngineAnswer.reading(response, method: FleetEngineMethod.allCases[Int(bytes[1]) % FleetEngineMethod.allCases.count],
+                                           resource: "providers/p/vehicles/\(id)", latency: 0, fingerprint: "", rules: .ok)
+    keep(answer.summary)
+    keep(answer.disagreement)
     return 0
 }
 
