@@ -9,6 +9,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case trips, vehicles, only, headers
     case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
     case ramp
+    case fleetEngine = "fleet-engine", fleetEngineInterval = "fleet-engine-interval", providerLogic = "provider-logic"
 
     /// What a value must be. Ranges are those the flags enforce.
     public enum Kind: Sendable {
@@ -24,7 +25,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .solution: .choice(ProviderKind.Solution.allCases.map(\.rawValue))
         case .expiry: .choice(ExpiryMode.allCases.map(\.rawValue))
         case .only: .choice(ProviderKind.Role.allCases.map(\.rawValue))
-        case .consumerURL, .driverURL, .proxy: .url
+        case .providerLogic: .choice(ProviderLogic.names)
+        case .consumerURL, .driverURL, .proxy, .fleetEngine: .url
         case .cacert: .file
         case .jwks: .keySet
         case .headers: .headers
@@ -32,6 +34,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .timeout: .seconds(minimum: 0, exclusive: true)
         case .updateInterval: .seconds(minimum: 0.05, exclusive: false)
         case .ramp: .seconds(minimum: 0, exclusive: false)
+        case .fleetEngineInterval: .seconds(minimum: 1, exclusive: false)
         case .lifetime: .count(1...3600)
         case .trips, .vehicles: .count(1...100_000)
         case .tokenKey, .expiryKey, .providerID, .tripID, .vehicleID, .trackingID, .deliveryVehicleID, .theme: .text
@@ -41,7 +44,7 @@ public enum Setting: String, CaseIterable, Sendable {
     /// `defaults:` holds how the dashboard behaves, not which backend it asks: that is a profile's.
     public var allowedInDefaults: Bool {
         switch self {
-        case .theme, .updateInterval, .refreshMargin, .timeout, .lifetime, .trips, .vehicles, .ramp: true
+        case .theme, .updateInterval, .refreshMargin, .timeout, .lifetime, .trips, .vehicles, .ramp, .fleetEngineInterval, .providerLogic: true
         default: false
         }
     }

@@ -43,6 +43,9 @@ extension BackendOptions {
             field(.lifetime, \.givenLifetime, effective: \.lifetime),
             field(.updateInterval, \.givenUpdateInterval, effective: \.updateInterval),
             field(.ramp, \.givenRamp),
+            field(.fleetEngine, \.fleetEngineURL),
+            field(.fleetEngineInterval, \.givenFleetEngineInterval, effective: \.fleetEngineInterval),
+            field(.providerLogic, \.givenProviderLogic, effective: \.providerLogic),
         ]
     }
 
