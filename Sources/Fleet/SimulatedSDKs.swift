@@ -60,7 +60,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
             let token = try await obtain()
             fleetEngine?.startAfterTokenCall(index: index, id: id, token: token)
         } catch {
-            guard let fleetEngine, let refused = await provider.refusedToken else { return }
+            // Only the call whose answer was refused: a backoff or an outage after it hands the
+            // SDK nothing new to ask Fleet Engine about.
+            guard let fleetEngine, (error as? FleetAuthError)?.isTokenRejection == true,
+                  let refused = await provider.refusedToken else { return }
             fleetEngine.startAfterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
         }
     }

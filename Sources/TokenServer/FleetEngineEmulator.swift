@@ -176,10 +176,18 @@ struct PresentedClaims: JWTPayload {
 
 /// The IDs the server has minted tokens for, by kind.
 final class KnownResources: Sendable {
+    /// A run's IDs grow only by switches (keys, scenarios), so a million a kind is a long demo; past
+    /// it the set starts over, and an ID forgotten exists again at its next token (within a lifetime).
+    static let limit = 1_000_000
     // Guards the sets; written on every mint, read on every Fleet Engine call.
     private let ids = Mutex<[ProviderKind: Set<String>]>([:])
 
-    func add(_ kind: ProviderKind, id: String) { ids.withLock { _ = $0[kind, default: []].insert(id) } }
+    func add(_ kind: ProviderKind, id: String) {
+        ids.withLock { ids in
+            if ids[kind]?.count ?? 0 >= Self.limit, ids[kind]?.contains(id) == false { ids[kind] = [] }
+            ids[kind, default: []].insert(id)
+        }
+    }
     func contains(_ kind: ProviderKind, id: String) -> Bool { ids.withLock { $0[kind]?.contains(id) ?? false } }
 }
 

@@ -123,7 +123,7 @@ extension FleetEngineAnswer {
     /// pane show.
     public var summary: String {
         var text = method.rawValue + " " + (httpStatus.map(String.init).map { $0 + " " } ?? "") + status
-        if refusedByProvider { text += " (a token tokendash refused, sent to ask)" }
+        if refusedByProvider { text += " (a token the provider refused, sent to ask)" }
         if !message.isEmpty { text += ": " + message }
         return text
     }
