@@ -203,7 +203,9 @@ import UICore
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data().write(to: folder.appendingPathComponent("staging-ca.pem"))
         let file = try ConfigFile(yaml: yaml, path: folder.path + "/config.yaml")
-        #expect(file.profiles.map(\.name) == ["local", "staging"])
+        #expect(file.profiles.map(\.name) == ["local", "staging", "real-fleet-engine"])
+        let real = try file.resolve(profile: "real-fleet-engine", environment: [:])
+        #expect(real.text(.fleetEngine) == "https://fleetengine.googleapis.com" && real.text(.providerLogic) == "objc-sample")
         let staging = try file.resolve(profile: "staging", environment: ["STAGING_API_KEY": "a", "STAGING_TOKEN": "b"])
         #expect(staging.text(.timeout) == "5" && staging.text(.refreshMargin) == "120")
         #expect(file.keys.command(for: .character("h"), fleet: false) == .help)

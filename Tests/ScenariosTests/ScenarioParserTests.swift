@@ -108,9 +108,9 @@ import Testing
         let start = try #require(text.range(of: "```yaml\n"))
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
         let scenario = try ScenarioParser.parse(String(text[start.upperBound..<end.lowerBound]), file: "README.md")
-        #expect(scenario.steps.count == 10)
-        // All nine kinds of action.
-        #expect(Set(scenario.steps.map { "\($0.action)".prefix(while: { $0 != "(" }) }).count == 9)
+        #expect(scenario.steps.count == 11)
+        // All ten kinds of action.
+        #expect(Set(scenario.steps.map { "\($0.action)".prefix(while: { $0 != "(" }) }).count == 10)
     }
 
     @Test func serverStepsAreRefusedWithAUserBackend() throws {
