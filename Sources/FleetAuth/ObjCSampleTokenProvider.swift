@@ -19,7 +19,7 @@ import Synchronization
 /// steps (the call, the completion on the main queue) each read and write its three variables at once.
 public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: TokenProviderCore, CountedEventSource {
     /// The sample's three instance variables, and the ledger that reports them.
-    private struct State: Sendable {
+    private struct State: SampleState {
         // The cached vehicle (trip) token: `NSString *_cachedVehicleToken`.
         var cachedToken: FetchedToken?
         // Keep track of the vehicle (trip) ID the cached token is for: `NSString *_lastKnownVehicleID`.
@@ -35,7 +35,7 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
     private let fetcher: SampleFetch
     private let clock: any ProviderClock
     // Guards the sample's three variables and the ledger; held for a step, never across a request.
-    private let state: Mutex<State>
+    private let state: SampleStateLock<State>
 
     public init(endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
                 events: EventBroadcaster = EventBroadcaster()) {
@@ -45,7 +45,7 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
         self.events = events
         self.clock = clock
         fetcher = SampleFetch(endpoint: endpoint, transport: transport, clock: clock)
-        state = Mutex(State(ledger: SampleLedger(provider: Context.kind)))
+        state = SampleStateLock(State(ledger: SampleLedger(provider: Context.kind)), events: events)
     }
 
     private enum Step {
@@ -62,7 +62,7 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
             // forget the last ID, then it asks its URL without an ID. Here the caller gets the Swift
             // sample's error rather than hanging, and tokendash's request, which needs an ID, is not made.
             if Context.kind.role == .consumer {
-                change { s in
+                state.change { s in
                     s.tokenExpiration = Date(timeIntervalSince1970: 0)
                     s.cachedToken = nil
                     s.lastKnownID = nil
@@ -72,7 +72,7 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
         }
         let now = clock.now()
         let counting = events.isObserved
-        let step = change { s -> Step in
+        let step = state.change { s -> Step in
             var reason = FetchReason.noToken
             let switched = s.ledger.asked(id, now: now) != nil
             // 003:140-143 / 000:116-119 `if (![_lastKnownVehicleID isEqual:vehicleID]) {
@@ -121,7 +121,7 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
     @discardableResult
     public func forceRefresh() async throws -> String {
         let now = clock.now()
-        let id = change { s -> String? in
+        let id = state.change { s -> String? in
             guard let id = s.lastKnownID else { return nil }
             s.ledger.publish(.forcedRefresh, id: id, now: now)
             s.ledger.started(id: id, reason: .forced, now: now)
@@ -141,11 +141,11 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
         case .failure(let error):
             // 003:170-173 / 000:144-147 `if (error) { completion(nil, error); return; }` and
             // 003:179-181 / 000:151-153 `if (JSONError) {...}`: the cache is untouched.
-            change { $0.ledger.failed(error, refused: refused, id: id, started: started, now: now) }
+            state.change { $0.ledger.failed(error, refused: refused, id: id, started: started, now: now) }
             throw error
         case .success(let answer):
             var token = answer.token
-            let served = change { s -> FetchedToken in
+            let served = state.change { s -> FetchedToken in
                 // 003:184-188 / 000:156-160 `if ([expirationData isKindOfClass:[NSNumber class]]) {
                 // _tokenExpiration = [[NSDate date] timeIntervalSince1970] + expirationTime; }`.
                 // Faithful flaw: the seconds the backend gave at minting are counted from now, when
@@ -174,26 +174,15 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
 
     /// The last known ID and the sample's cached token, whatever ID that token was asked for.
     public var snapshot: (id: String?, token: FetchedToken?) {
-        state.withLock { ($0.lastKnownID ?? $0.ledger.currentID, $0.cachedToken) }
+        state.read { ($0.lastKnownID ?? $0.ledger.currentID, $0.cachedToken) }
     }
-    public var lastFailure: FleetAuthError? { state.withLock { $0.ledger.lastFailure } }
-    public var isFetching: Bool { state.withLock { $0.ledger.requestsInFlight > 0 } }
-    public var refusedToken: String? { state.withLock { $0.ledger.refusedToken } }
+    public var lastFailure: FleetAuthError? { state.lastFailure }
+    public var isFetching: Bool { state.requestsInFlight > 0 }
+    public var refusedToken: String? { state.refusedToken }
     /// Requests out now: with no single-flight, one per caller that missed.
-    public var requestsInFlight: Int { state.withLock { $0.ledger.requestsInFlight } }
+    public var requestsInFlight: Int { state.requestsInFlight }
     /// When the sample considers its cached token expired: `_tokenExpiration`.
-    public var sampleExpiration: Date { state.withLock { $0.tokenExpiration } }
+    public var sampleExpiration: Date { state.read { $0.tokenExpiration } }
 
-    public func publishCountedEvents() { change { $0.ledger.publishHits() } }
-
-    /// Every step: `body` runs under the lock and the events it queued are published before the
-    /// lock is let go, so that one provider's events keep their order.
-    @discardableResult
-    private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
-        state.withLock { s in
-            let result = body(&s)
-            for event in s.ledger.takeOutbox() { events.publish(event) }
-            return result
-        }
-    }
+    public func publishCountedEvents() { state.publishCountedEvents() }
 }

@@ -27,7 +27,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
         let id: String
     }
 
-    private struct State: Sendable {
+    private struct State: SampleState {
         /// The sample's `private var authToken: AuthToken?`.
         var authToken: AuthToken?
         var ledger: SampleLedger
@@ -39,7 +39,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
     private let fetcher: SampleFetch
     private let clock: any ProviderClock
     // Guards the sample's cached token and the ledger that reports it; held for a step, never across a request.
-    private let state: Mutex<State>
+    private let state: SampleStateLock<State>
 
     public init(endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
                 events: EventBroadcaster = EventBroadcaster()) {
@@ -49,7 +49,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
         self.events = events
         self.clock = clock
         fetcher = SampleFetch(endpoint: endpoint, transport: transport, clock: clock)
-        state = Mutex(State(ledger: SampleLedger(provider: Context.kind)))
+        state = SampleStateLock(State(ledger: SampleLedger(provider: Context.kind)), events: events)
     }
 
     private enum Step {
@@ -65,7 +65,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
         guard let id = context?.id, !id.isEmpty else { throw FleetAuthError.missingAuthorizationContext(kind) }
         let now = clock.now()
         let counting = events.isObserved
-        let step = change { s -> Step in
+        let step = state.change { s -> Step in
             _ = s.ledger.asked(id, now: now)
             // 003:66-67 / 000:54-55 `if let authToken = authToken, authToken.expiration >
             // Date.now.timeIntervalSince1970 && authToken.vehicleID == vehicleID`.
@@ -103,7 +103,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
     @discardableResult
     public func forceRefresh() async throws -> String {
         let now = clock.now()
-        let id = change { s -> String? in
+        let id = state.change { s -> String? in
             guard let id = s.ledger.currentID else { return nil }
             s.ledger.publish(.forcedRefresh, id: id, now: now)
             s.ledger.started(id: id, reason: .forced, now: now)
@@ -120,7 +120,7 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
         switch result {
         case .failure(let error):
             // 003:77-79 / 000:64-66 `guard error == nil else { completion(nil, error) }`: the cache is untouched.
-            change { $0.ledger.failed(error, refused: refused, id: id, started: started, now: now) }
+            state.change { $0.ledger.failed(error, refused: refused, id: id, started: started, now: now) }
             throw error
         case .success(let answer):
             // 003:86-92 / 000:72-78 `let expiration = fetchData[tokenExpirationKey] as? Double else {
@@ -128,13 +128,13 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
             // is a failure, the token in it thrown away.
             guard let expiry = answer.expiry else {
                 let error = Self.missingData(answer.token, endpoint: endpoint)
-                change { $0.ledger.failed(error, id: id, started: started, now: now) }
+                state.change { $0.ledger.failed(error, id: id, started: started, now: now) }
                 throw error
             }
             var token = answer.token
             token.refreshAt = expiry.instant(mintedAt: answer.mintedAt)
             let cached = AuthToken(token: token.cacheable, expiration: expiry.instant(mintedAt: answer.mintedAt), id: id)
-            change { s in
+            state.change { s in
                 // 003:95-96 / 000:80 `strongSelf.authToken = AuthToken(token: token, expiration:
                 // expiration, vehicleID: vehicleID)`. Faithful flaw: `vehicleID` is the one this
                 // call captured, so an answer that comes after the SDK moved to another ID still
@@ -159,24 +159,13 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
 
     /// The ID asked for last and the sample's cached token, whatever ID that token is for.
     public var snapshot: (id: String?, token: FetchedToken?) {
-        state.withLock { ($0.ledger.currentID, $0.authToken?.token) }
+        state.read { ($0.ledger.currentID, $0.authToken?.token) }
     }
-    public var lastFailure: FleetAuthError? { state.withLock { $0.ledger.lastFailure } }
-    public var isFetching: Bool { state.withLock { $0.ledger.requestsInFlight > 0 } }
-    public var refusedToken: String? { state.withLock { $0.ledger.refusedToken } }
+    public var lastFailure: FleetAuthError? { state.lastFailure }
+    public var isFetching: Bool { state.requestsInFlight > 0 }
+    public var refusedToken: String? { state.refusedToken }
     /// Requests out now: with no single-flight, one per caller that missed.
-    public var requestsInFlight: Int { state.withLock { $0.ledger.requestsInFlight } }
+    public var requestsInFlight: Int { state.requestsInFlight }
 
-    public func publishCountedEvents() { change { $0.ledger.publishHits() } }
-
-    /// Every step: `body` runs under the lock and the events it queued are published before the
-    /// lock is let go, so that one provider's events keep their order.
-    @discardableResult
-    private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
-        state.withLock { s in
-            let result = body(&s)
-            for event in s.ledger.takeOutbox() { events.publish(event) }
-            return result
-        }
-    }
+    public func publishCountedEvents() { state.publishCountedEvents() }
 }

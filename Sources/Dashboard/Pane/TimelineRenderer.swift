@@ -92,27 +92,24 @@ struct TimelineRenderer {
     }
 
     private func outcomeLane(plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+        markLane(pane.timeline.outcomes.lazy.map { ($0.time, $0.ok) }, plot: plot, column: column, idMarks: idMarks)
+    }
+
+    /// ✓ and ✗ at their times, ID changes as `┊`; a failure in a column outweighs a success there.
+    private func markLane(_ marks: some Sequence<(Date, Bool)>, plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
         var cells = [Cell](repeating: Cell(), count: plot)
         for c in idMarks { cells[c] = Cell("┊", role: .warning) }
-        for outcome in pane.timeline.outcomes {
-            guard let c = column(outcome.time) else { continue }
-            // A failure in a column outweighs a success there.
-            if outcome.ok, cells[c].scalar == "✗" { continue }
-            cells[c] = outcome.ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
+        for (time, ok) in marks {
+            guard let c = column(time) else { continue }
+            if ok, cells[c].scalar == "✗" { continue }
+            cells[c] = ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
         }
         return cells
     }
 
     /// Each Fleet Engine call with the token: ✓ answered, ✗ refused or failed.
     private func callLane(plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
-        var cells = [Cell](repeating: Cell(), count: plot)
-        for c in idMarks { cells[c] = Cell("┊", role: .warning) }
-        for call in pane.timeline.calls {
-            guard let c = column(call.time) else { continue }
-            if call.ok, cells[c].scalar == "✗" { continue }
-            cells[c] = call.ok ? Cell("✓", role: .ok) : Cell("✗", role: .error)
-        }
-        return cells
+        markLane(pane.timeline.calls.lazy.map { ($0.time, $0.ok) }, plot: plot, column: column, idMarks: idMarks)
     }
 
     /// Two rows of eighth blocks, scaled to the slowest request in view.
