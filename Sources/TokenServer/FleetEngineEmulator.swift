@@ -111,26 +111,29 @@ struct FleetEngineEmulator: Sendable {
     }
 
     static func timeProblem(_ claims: PresentedClaims, now: Date) -> String? {
-        guard claims.aud == TokenRules.fleetEngineAudience else {
-            return "JWT aud is \(claims.aud.map { "\"\($0)\"" } ?? "missing"), expected \(TokenRules.fleetEngineAudience)"
+        guard claims.aud?.stringValue == TokenRules.fleetEngineAudience else {
+            return "JWT aud is \(claims.aud?.description ?? "missing"), expected \(TokenRules.fleetEngineAudience)"
         }
-        guard let iat = claims.iat, let exp = claims.exp else { return "JWT iat and exp must both be integers" }
+        guard case .int(let iat)? = claims.iat, case .int(let exp)? = claims.exp else { return "JWT iat and exp must both be integers" }
         let seconds = now.timeIntervalSince1970
+        // Doubles and `wholeSeconds`: a token's integers may be anything, and no sum may trap.
         if Double(iat) - seconds > TokenRules.refusedSkew {
-            return "JWT iat is \(Int(Double(iat) - seconds)) s in the future, beyond \(Int(TokenRules.refusedSkew)) s of allowed clock skew"
+            let ahead = TokenResponseDecoder.wholeSeconds(Double(iat) - seconds)
+            return "JWT iat is \(ahead) s in the future, beyond \(Int(TokenRules.refusedSkew)) s of allowed clock skew"
         }
-        if Double(exp) <= seconds { return "JWT expired \(Int(seconds - Double(exp))) s ago" }
-        if exp - iat > TokenRules.maximumLifetime {
-            return "JWT lifetime exp - iat is \(exp - iat) s, over \(TokenRules.maximumLifetime) s"
+        if Double(exp) <= seconds { return "JWT expired \(TokenResponseDecoder.wholeSeconds(seconds - Double(exp))) s ago" }
+        let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
+        if overflow || lifetime > TokenRules.maximumLifetime || lifetime < 0 {
+            return "JWT lifetime exp - iat is \(overflow ? "beyond any" : "\(lifetime) s"), not within 0 to \(TokenRules.maximumLifetime) s"
         }
         return nil
     }
 
     /// Which claim a method needs, and whether it names the path's ID.
-    static func authorizationProblem(_ authorization: [String: JSONValue]?, method: FleetEngineMethod, id: String,
+    static func authorizationProblem(_ claim: JSONValue?, method: FleetEngineMethod, id: String,
                                      resource: String) -> String? {
         let needed = method.resourceKind.claimName
-        guard let authorization, !authorization.isEmpty else { return "the token has no authorization claim, so it may not call \(method.rawValue)" }
+        guard case .object(let authorization)? = claim, !authorization.isEmpty else { return "the token has no authorization claim, so it may not call \(method.rawValue)" }
         guard let value = authorization[needed] else {
             let has = authorization.keys.sorted().map { "authorization.\($0)" }.joined(separator: ", ")
             return "a token with \(has) may not call \(method.rawValue): it needs authorization.\(needed)"
@@ -163,12 +166,12 @@ struct FleetEngineEmulator: Sendable {
 /// The claims the emulator reads, each optional: a token without one is refused in words, not
 /// by a decoding error.
 struct PresentedClaims: JWTPayload {
-    var iss: String?
-    var sub: String?
-    var aud: String?
-    var iat: Int64?
-    var exp: Int64?
-    var authorization: [String: JSONValue]?
+    // Any JSON at all: a claim of the wrong type is refused by name below, where a typed field
+    // would fail the decoding and read as a bad signature.
+    var aud: JSONValue?
+    var iat: JSONValue?
+    var exp: JSONValue?
+    var authorization: JSONValue?
 
     /// The checks are the emulator's own, so each refusal can name its claim.
     func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -123,6 +123,42 @@ import Testing
         }
     }
 
+    /// Claims of any shape, signed with the server's own key: the signature holds, so each
+    /// refusal must name the claim, and no number may trap the server.
+    struct AnyClaims: JWTPayload {
+        var claims: [String: JSONValue]
+        init(_ claims: [String: JSONValue]) { self.claims = claims }
+        init(from decoder: any Decoder) throws { claims = try [String: JSONValue](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try claims.encode(to: encoder) }
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    @Test func oddClaimsSignedWithTheRightKeyAreRefusedByName() async throws {
+        try await withServer { s in
+            _ = try await Self.routeToken(s, .driver, "vehicle-1")
+            let keys = JWTKeyCollection()
+            await keys.add(rsa: SharedKey.key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: SharedKey.key.keyID))
+            let now = Int64(Date().timeIntervalSince1970)
+            let base: [String: JSONValue] = [
+                "iss": .string(s.server.minter.issuer), "sub": .string(s.server.minter.issuer),
+                "aud": .string(TokenRules.fleetEngineAudience), "iat": .int(now), "exp": .int(now + 600),
+                "authorization": .object(["vehicleid": .string("vehicle-1")]),
+            ]
+            func refusal(_ changes: [String: JSONValue]) async throws -> String {
+                let token = try await keys.sign(AnyClaims(base.merging(changes) { $1 }), kid: JWKIdentifier(string: SharedKey.key.keyID))
+                let answer = try await Self.call(s, .getVehicle, id: "vehicle-1", token: token)
+                #expect(answer.httpStatus == 401 || answer.httpStatus == 403, "\(answer.summary)")
+                return answer.message
+            }
+            #expect(try await refusal(["aud": .array([.string(TokenRules.fleetEngineAudience)])]).hasPrefix("JWT aud is [\""))
+            #expect(try await refusal(["iat": .double(Double(now) + 0.5)]) == "JWT iat and exp must both be integers")
+            #expect(try await refusal(["iat": .int(Int64.min), "exp": .int(Int64.max)]).hasPrefix("JWT lifetime exp - iat is beyond any"))
+            #expect(try await refusal(["iat": .int(Int64.max)]).contains("s in the future, beyond 600 s"))
+            #expect(try await refusal(["authorization": .object(["vehicleid": .int(7)])]) == "authorization.vehicleid is not a string")
+            #expect(try await refusal(["authorization": .string("vehicle-1")]).hasPrefix("the token has no authorization claim"))
+        }
+    }
+
     @Test func anotherProjectsPathIsRefused() async throws {
         try await withServer { s in
             let token = try await Self.routeToken(s, .driver, "vehicle-1")
