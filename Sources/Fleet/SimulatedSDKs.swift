@@ -110,7 +110,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         started = 0
         await withDiscardingTaskGroup { group in
             group.addTask { await self.rampUp(ramp, callers: callers, clock: clock) }
-            group.addTask { await self.updateLoop(interval: interval, callers: callers, clock: clock) }
+            group.addTask { await self.updateLoop(interval: interval, callers: callers, clock: clock, afterRamp: true) }
         }
     }
 
@@ -146,9 +146,14 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     }
 
     /// The location updates of the SDKs started so far, `slices` of them per `interval`.
-    private func updateLoop(interval: TimeInterval, callers: Int, clock: any FleetClock) async {
+    /// `afterRamp`: the ramp makes the first calls, so the loop's first pass waits a slice; at
+    /// the start both would ask at once, two requests from one SDK under a sample's logic.
+    private func updateLoop(interval: TimeInterval, callers: Int, clock: any FleetClock, afterRamp: Bool = false) async {
         let slices = max(1, min(10, ids.count / 100))
         let size = (ids.count + slices - 1) / slices
+        if afterRamp {
+            do { try await clock.sleep(until: clock.now().addingTimeInterval(interval / Double(slices))) } catch { return }
+        }
         // Once every SDK has started and been updated once, the cold start's garbage is freed:
         // its pages go back to the system, once.
         var trimmed = false
