@@ -19,9 +19,9 @@ public enum BuiltinScenarios {
           (PERMISSION_DENIED). tokendash's core threw the late answer away (discarded): every update
           was accepted.
         steps:
-          - caption: The backend now answers vehicle tokens 4 s late
+          - caption: The backend now answers vehicle tokens 6 s late
             fault: latency
-            delay: 4s
+            delay: 6s
             on: driver
           - caption: A refresh for the current vehicle goes out... and waits
             refresh: driver
@@ -34,7 +34,7 @@ public enum BuiltinScenarios {
           - caption: The new vehicle's token comes at once; the old vehicle's is still on its way
             until: fetched driver
             timeout: 10s
-          - after: 4s
+          - after: 7s
             caption: The old vehicle's answer has landed. Which token does the SDK send for the new vehicle?
           - after: 12s
             caption: Watch the Fleet Engine line for the SDK's next update, with the token it was handed

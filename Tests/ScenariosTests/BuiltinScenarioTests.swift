@@ -161,7 +161,7 @@ import Testing
     @Test func theObjCSampleSendsTheOldVehiclesTokenAndIsRefused() async throws {
         let run = try await ScenarioRun.run("sample-race", logic: .objcSample)
         #expect(run.final.isFinished && run.timeouts.isEmpty, "\(run.timeouts)")
-        let refused = try #require(Self.refusals(run).first)
+        let refused = try #require(Self.refusals(run).first, "\(run.events(.driver).map { "\($0.name) \($0.id)" })")
         guard case .fleetEngineCall(let answer) = refused.kind else { return }
         #expect(refused.id == "vehicle-0002")
         #expect(answer.status == "PERMISSION_DENIED")
