@@ -318,6 +318,22 @@ import UICore
         #expect(waited < .milliseconds(1500))
     }
 
+    /// A run on a sample's logic replays with that logic named in the panes' titles; older
+    /// recordings, and a logic this version does not know, read as tokendash's.
+    @Test func theProviderLogicIsRecordedAndShownInTheReplay() throws {
+        var state = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: Self.t0, backend: "b", faultsAvailable: true)
+        state.providerLogic = .objcSample
+        let header = RecordingHeader(state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Self.t0)
+        let encoded = try JSONEncoder().encode(header)
+        #expect(String(decoding: encoded, as: UTF8.self).contains(#""provider_logic":"objc-sample""#))
+        let replayed = try JSONDecoder().decode(RecordingHeader.self, from: encoded).initialState()
+        #expect(replayed.providerLogic == .objcSample)
+        #expect(Renderer.render(replayed, width: 160, height: 48).lines[1].contains("Consumer (trip token) · ObjC sample"))
+        var unknown = header
+        unknown.providerLogic = "kotlin-sample"
+        #expect(unknown.initialState().providerLogic == .tokendash)
+    }
+
     @Test func aRecordedFleetHasItsRowsAndTableInReplayFromTheRecordedEvents() throws {
         let trips = ["trip-0", "trip-1", "trip-2"]
         let header = RecordingHeader(state: DashboardState(consumerID: "trip-0", driverID: "vehicle-0001", now: Self.t0, backend: "b",
