@@ -132,9 +132,9 @@ public enum BuiltinScenarios {
           answer for the old trip was discarded (fetch_failed, superseded) instead of being cached
           for the new trip.
         steps:
-          - caption: The backend now answers trip tokens 3 s late
+          - caption: The backend now answers trip tokens 6 s late
             fault: latency
-            delay: 3s
+            delay: 6s
             on: consumer
           - after: 1s
             caption: A refresh for the current trip goes out... and waits
@@ -147,7 +147,7 @@ public enum BuiltinScenarios {
           - caption: The old trip's answer is thrown away, not cached under the new trip
             until: discarded consumer
             timeout: 15s
-          - caption: The new trip's own token arrives (still 3 s late)
+          - caption: The new trip's own token arrives (still 6 s late)
             until: fetched consumer
             timeout: 20s
           - caption: Latency fault off

@@ -61,20 +61,32 @@ import Testing
         stdout.split(separator: "\n").compactMap { try? FleetAuth.JSONValue.decode(Data($0.utf8)) }.filter { $0["event"]?.stringValue == event }
     }
 
+    /// `watch` running until each of `providers` has printed a `fleet_engine_call` line (or a
+    /// minute has passed: a loaded machine's first calls can take seconds), then stopped. The
+    /// lines, by provider.
+    static func watchCalls(_ arguments: [String], providers: [String]) async throws -> [String: FleetAuth.JSONValue] {
+        let watch = try BackgroundProcess(BinaryRunner.binary, ["watch"] + arguments, name: "fleet-engine-watch")
+        var lines: [String: FleetAuth.JSONValue] = [:]
+        for provider in providers {
+            let pattern = #"(\{"time":[^\n]*"provider":""# + provider + #""[^\n]*"event":"fleet_engine_call"[^\n]*\})"#
+            if let line = try await watch.await(pattern) { lines[provider] = try? FleetAuth.JSONValue.decode(Data(line.utf8)) }
+        }
+        await watch.stop()
+        return lines
+    }
+
     @Test func eachCallReachesARealFleetEngineExactlyAsTheSDKSendsItAndItsRefusalIsShown() async throws {
         let seen = Seen()
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
-        let result = try await BinaryRunner.run([
-            // Long enough for a loaded machine's first calls; short of the 10 s that would allow a second.
-            "watch", "--duration", "5", "--consumer-url", server.base + "/token/consumer/{tripId}",
-            "--driver-url", server.base + "/token/driver/{vehicleId}",
+        let answers = try await Self.watchCalls([
+            "--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url", server.base + "/token/driver/{vehicleId}",
             "--fleet-engine", server.base, "--provider-id", "my-project", "--fleet-engine-writes",
-        ])
+        ], providers: ["driver", "consumer"])
         let calls = seen.received
         let tokens = seen.minted
         let tripToken = try #require(tokens["trip-0001"]), vehicleToken = try #require(tokens["vehicle-0001"])
-        // One call each in five seconds: the interval is 10 s.
+        // One call each: the interval is 10 s, and the test stops watch once both have answered.
         #expect(calls.count == 2, "\(calls)")
         #expect(calls.contains(Received(
             method: "PUT", path: "/v1/providers/my-project/vehicles/vehicle-0001", query: "updateMask=lastLocation",
@@ -84,15 +96,14 @@ import Testing
             method: "GET", path: "/v1/providers/my-project/trips/trip-0001", query: "",
             authorization: "Bearer " + tripToken, contentType: nil, body: "")))
 
-        let answers = Self.lines(result.stdout, event: "fleet_engine_call")
-        let vehicle = try #require(answers.first { $0["provider"]?.stringValue == "driver" })
+        let vehicle = try #require(answers["driver"])
         #expect(vehicle["method"]?.stringValue == "UpdateVehicle")
         #expect(vehicle["http_status"]?.intValue == 403)
         #expect(vehicle["status"]?.stringValue == "PERMISSION_DENIED")
         #expect(vehicle["message"]?.stringValue == "The caller does not have permission to update vehicle-0001")
         // The rules passed the token; Fleet Engine refused it.
         #expect(vehicle["verdict_disagrees"] == .bool(true))
-        let trip = try #require(answers.first { $0["provider"]?.stringValue == "consumer" })
+        let trip = try #require(answers["consumer"])
         #expect(trip["status"]?.stringValue == "OK" && trip["verdict_disagrees"] == .bool(false))
         #expect(trip["fingerprint"]?.stringValue == TokenFingerprint.of(tripToken))
     }
@@ -102,7 +113,8 @@ import Testing
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
         let urls = ["--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url", server.base + "/token/driver/{vehicleId}"]
-        _ = try await BinaryRunner.run(["watch", "--duration", "4", "--fleet-engine", server.base, "--provider-id", "my-project"] + urls)
+        let answers = try await Self.watchCalls(["--fleet-engine", server.base, "--provider-id", "my-project"] + urls, providers: ["driver", "consumer"])
+        #expect(answers["driver"]?["method"]?.stringValue == "GetVehicle")
         let reads = seen.received
         #expect(reads.map(\.method).sorted() == ["GET", "GET"])
         #expect(reads.contains { $0.path == "/v1/providers/my-project/vehicles/vehicle-0001" && $0.body.isEmpty })
@@ -116,11 +128,10 @@ import Testing
     }
 
     @Test func theDefaultWatchReportsTheEmbeddedFleetEnginesAnswers() async throws {
-        let result = try await BinaryRunner.run(["watch", "--duration", "5"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let answers = Self.lines(result.stdout, event: "fleet_engine_call")
-        #expect(Set(answers.compactMap { $0["method"]?.stringValue }) == ["GetTrip", "UpdateVehicle"])
-        #expect(answers.allSatisfy { $0["status"]?.stringValue == "OK" && $0["http_status"]?.intValue == 200 })
+        let answers = try await Self.watchCalls([], providers: ["consumer", "driver"])
+        #expect(answers["consumer"]?["method"]?.stringValue == "GetTrip")
+        #expect(answers["driver"]?["method"]?.stringValue == "UpdateVehicle")
+        #expect(answers.count == 2 && answers.values.allSatisfy { $0["status"]?.stringValue == "OK" && $0["http_status"]?.intValue == 200 })
     }
 
     @Test func decodeAsksFleetEngineAndItsAnswerIsTheLastWord() async throws {
