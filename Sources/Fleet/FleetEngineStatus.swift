@@ -4,11 +4,7 @@ import FleetAuth
 /// each member's last answer, and 100,000 members keep no string each.
 enum FleetEngineStatus {
     /// gRPC's codes as Google's error bodies name them, then anything else.
-    static let names = [
-        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED", "OTHER",
-    ]
+    static let names = FleetEngineAnswer.statusNames + ["OTHER"]
 
     /// 1 and up for a status (`OTHER` for a name not in the list), 0 for none.
     static func code(_ status: String) -> UInt8 {

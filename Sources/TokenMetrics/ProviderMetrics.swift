@@ -107,11 +107,7 @@ public final class ProviderMetrics: Sendable {
         known.contains(status) ? status : "OTHER"
     }
 
-    private static let known: Set<String> = [
-        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
-    ]
+    private static let known = Set(FleetEngineAnswer.statusNames)
 
     /// Sets the clock-dependent gauges for `now`, then renders every series in the text format.
     public func exposition(now: Date = Date()) -> [UInt8] {

@@ -92,6 +92,13 @@ public struct FleetEngineAnswer: Sendable, Equatable {
                                  rules: rules, refusedByProvider: refusedByProvider)
     }
 
+    /// gRPC's status codes by the names Google's error bodies give them (google.rpc.Code), in code order.
+    public static let statusNames = [
+        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+    ]
+
     /// The gRPC code Google's HTTP mapping gives a status (google.rpc.Code's HTTP mapping).
     public static func grpcName(httpStatus: Int) -> String {
         switch httpStatus {
