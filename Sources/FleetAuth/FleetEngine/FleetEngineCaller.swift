@@ -102,8 +102,8 @@ public final class FleetEngineCaller: Sendable {
     }
 
     /// One call, whatever the schedule: what `afterTokenCall` sends, and `decode --ask-fleet-engine`.
-    public func call(id: String, token: String, refusedByProvider: Bool = false, now: Date? = nil) async -> FleetEngineAnswer {
-        let started = now ?? clock.now()
+    public func call(id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer {
+        let started = clock.now()
         let method = self.method
         let resource = method.resource(provider: target.provider, id: id)
         let fingerprint = TokenFingerprint.of(token)
