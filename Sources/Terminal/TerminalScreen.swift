@@ -73,15 +73,21 @@ public final class TerminalScreen: TerminalBackend {
         previous = nil
     }
 
-    /// Draws only the cells that changed since the last frame, then lets ncurses flush: no clear, no flicker.
+    /// Draws only the cells that changed since the last frame, then lets ncurses flush: no clear,
+    /// no flicker, except for a frame of a new size, which is sent whole.
     public func draw(_ canvas: Canvas) {
         let full = previous == nil || previous?.width != canvas.width || previous?.height != canvas.height
         if full {
+            // clear(), not erase(): the next refresh blanks the real terminal and sends every cell.
+            // In a resize storm a frame drawn for a size already gone can wrap and scroll the real
+            // screen, and ncurses, trusting its own copy, then sends only the differences: the
+            // frame stayed shifted up until quit (seen under load in CI). A full frame is rare
+            // (a resize, a theme) and costs one repaint.
             // One column wide, the bottom-right cell is in column 0 and ncurses fills it by writing
             // one column to its left and inserting the character it finds there, outside the line:
             // a stray letter from memory showed at 1x1. So that cell is never drawn (below), and
-            // clear() blanks the terminal so ncurses has no old letter there to overwrite either.
-            if canvas.width == 1 { clear() } else { erase() }
+            // the blank terminal leaves no old letter there to overwrite either.
+            clear()
         }
         let lastRow = canvas.height - 1
         canvas.forEachChangedRun(since: full ? nil : previous) { x, y, run in
