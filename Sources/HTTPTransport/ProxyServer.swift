@@ -60,6 +60,15 @@ public struct ProxyServer: Sendable, Hashable {
         username.map { .basic(username: $0, password: password ?? "") }
     }
 
+    /// What of this proxy must never be printed: the password, and the Basic credential sent as
+    /// `Proxy-Authorization`, which a proxy's 407 page or a backend's error may quote back.
+    public var secrets: [String] {
+        guard let username else { return [] }
+        var list = ["Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()]
+        if let password, !password.isEmpty { list.append(password) }
+        return list
+    }
+
     /// The proxy as a URL with any credentials hidden: `http://‹hidden›@127.0.0.1:3128`.
     public var display: String { "http://" + (hasCredentials ? URLRedactor.hidden + "@" : "") + address }
 }

@@ -71,6 +71,9 @@ public struct ProxySettings: Sendable, Equatable {
         return settings
     }
 
+    /// The proxies' passwords and credentials, for `SecretRedactor`.
+    public var secrets: [String] { [http, https].compactMap { $0 }.flatMap(\.secrets) }
+
     /// Whether any request could go through a proxy.
     public var isDirect: Bool { http == nil && https == nil }
 

@@ -33,8 +33,10 @@ struct BackendSession: Sendable {
         // Every header value is a secret from here on, wherever it shows up (a backend's 401
         // body quoting the request's Authorization header included).
         for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
-        // The embedded server listens on loopback, where no proxy can reach it.
         var proxy = try options.proxySettings()
+        // So are the proxy's password and credential: a proxy's 407 page may quote them.
+        proxy.secrets.forEach(SecretRedactor.register)
+        // The embedded server listens on loopback, where no proxy can reach it.
         if options.usesEmbeddedServer { proxy = proxy.bypassing(host: "127.0.0.1") }
         // Made first: a CA file that holds no certificate stops us before a server is started.
         let transport = try HTTPClientTransport(trust: options.trust, proxy: proxy)

@@ -40,6 +40,27 @@ import Testing
         #expect(proxy.seen.contains { $0.line.hasPrefix("CONNECT \(Self.hidden):") && $0.authorization != nil })
     }
 
+    /// A gateway behind the proxy that quotes the proxy's login in its error page (some corporate
+    /// proxies pass `Proxy-Authorization` on): the password and the Basic credential are hidden
+    /// in `watch`'s failure as a header value is, not only in the proxy URL.
+    @Test func aBackendQuotingTheProxysCredentialsNeverShowsThem() async throws {
+        let basic = Data("fleet:hunter2-proxy".utf8).base64EncodedString()
+        let backend = try await LoopbackServer.start { _ in
+            HTTPResponse(statusCode: .badGateway,
+                         body: Data("gateway refused: login fleet:hunter2-proxy (Proxy-Authorization: Basic \(basic))".utf8))
+        }
+        let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"], credentials: Self.credentials)
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let base = "http://\(Self.hidden):\(Self.port(backend))"
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--consumer-url", "\(base)/t/{tripId}"],
+            environment: ["http_proxy": proxy.url(credentials: Self.credentials)])
+        let output = result.stdout + result.stderr
+        #expect(output.contains("gateway refused: login fleet:‹hidden›"), "the backend's text is still shown: \(output)")
+        #expect(!output.contains("hunter2-proxy"), "\(output)")
+        #expect(!output.contains(basic), "\(output)")
+    }
+
     @Test func watchReachesAnHTTPSBackendThroughHTTPSProxyWithAPrivateCA() async throws {
         let pki = try TestPKI(name: "Proxy End-to-End CA")
         let (certificate, key) = try pki.leaf(dnsNames: [Self.hidden], ips: [])
