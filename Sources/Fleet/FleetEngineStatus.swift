@@ -11,6 +11,9 @@ enum FleetEngineStatus {
         UInt8((names.firstIndex(of: status) ?? names.count - 1) + 1)
     }
 
+    /// An answer other than OK: the SDK's call failed, whatever its token cache says.
+    static func failed(_ code: UInt8) -> Bool { code > 1 }
+
     static func name(_ code: UInt8) -> String? {
         code == 0 ? nil : names[min(Int(code), names.count) - 1]
     }

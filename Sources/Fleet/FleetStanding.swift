@@ -9,10 +9,13 @@ public struct FleetStanding: Sendable, Equatable {
     public var inRefreshMargin: Int
     /// The earliest expiry among the valid tokens held (ok and stale members); nil when none holds one.
     public var soonestExpiry: Date?
+    /// Members whose last Fleet Engine call was answered with anything but OK.
+    public var fleetEngineFailing: Int
 
-    public init(states: [MemberStatus: Int], inRefreshMargin: Int, soonestExpiry: Date?) {
+    public init(states: [MemberStatus: Int], inRefreshMargin: Int, soonestExpiry: Date?, fleetEngineFailing: Int = 0) {
         self.states = states
         self.inRefreshMargin = inRefreshMargin
         self.soonestExpiry = soonestExpiry
+        self.fleetEngineFailing = fleetEngineFailing
     }
 }

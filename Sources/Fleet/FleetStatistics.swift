@@ -21,10 +21,12 @@ public struct FleetSummary: Sendable, Equatable {
     /// Members that made their first call (any event of theirs came): below `providers` while a
     /// `--ramp` is starting them, or when the fleet runs on more machines than the events seen.
     public var started: Int
+    /// Members whose last Fleet Engine call was answered with anything but OK.
+    public var fleetEngineFailing: Int
 
     public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, window: ProviderCounters = ProviderCounters(),
                 p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:],
-                started: Int? = nil) {
+                started: Int? = nil, fleetEngineFailing: Int = 0) {
         self.providers = providers
         self.requestsPerSecond = requestsPerSecond
         self.counters = counters
@@ -34,6 +36,7 @@ public struct FleetSummary: Sendable, Equatable {
         self.inRefreshMargin = inRefreshMargin
         self.states = states
         self.started = started ?? providers
+        self.fleetEngineFailing = fleetEngineFailing
     }
 
     /// Whether some SDKs have not made their first call yet: the rows say how many have.
@@ -154,7 +157,8 @@ public struct FleetStatistics: Sendable {
             p99LatencyMs: Percentile.nearestRank(0.99, of: latencies),
             inRefreshMargin: standing.inRefreshMargin,
             states: standing.states,
-            started: min(startedCount, providers))
+            started: min(startedCount, providers),
+            fleetEngineFailing: standing.fleetEngineFailing)
     }
 
     /// Where the members stand at `now`, without the windowed figures: what `summary` and a
@@ -164,10 +168,12 @@ public struct FleetStatistics: Sendable {
     public func standing(now: Date, providers: Int? = nil, withSoonestExpiry: Bool = false) -> FleetStanding {
         var counts = [Int](repeating: 0, count: MemberStatus.allCases.count)
         var inMargin = 0
+        var fleetEngineFailing = 0
         var soonest: Date?
         for member in members {
             let status = member.status(at: now, backoff: backoff)
             counts[status.rawValue] += 1
+            if FleetEngineStatus.failed(member.fleetEngine) { fleetEngineFailing += 1 }
             if member.inRefreshMargin(at: now) { inMargin += 1 }
             if withSoonestExpiry, status >= .stale, let expiry = member.expiresAt, soonest.map({ expiry < $0 }) ?? true { soonest = expiry }
         }
@@ -176,12 +182,12 @@ public struct FleetStatistics: Sendable {
         // Members no event has named yet hold no token.
         let providers = providers ?? members.count
         if providers > members.count { states[.noToken, default: 0] += providers - members.count }
-        return FleetStanding(states: states, inRefreshMargin: inMargin, soonestExpiry: soonest)
+        return FleetStanding(states: states, inRefreshMargin: inMargin, soonestExpiry: soonest, fleetEngineFailing: fleetEngineFailing)
     }
 
     /// The members whose ID contains `filter` (ignoring case), trouble first (failing, backing
-    /// off, expired, no token, by index within each; then stale and ok, each by soonest expiry),
-    /// at most `limit` rows.
+    /// off, expired, no token, by index within each; then those holding a token Fleet Engine did
+    /// not accept, stale and ok, each by soonest expiry), at most `limit` rows.
     public func table(now: Date, filter: String = "", limit: Int = FleetTable.rowLimit) -> FleetTable {
         let needle = FleetTable.needle(filter)
         var keys: [(rank: Int, expiry: Double, index: Int, status: MemberStatus)] = []
@@ -189,8 +195,12 @@ public struct FleetStatistics: Sendable {
         for (index, member) in members.enumerated() where needle.isEmpty || FleetTable.matches(memberIDs[index], needle: needle) {
             let status = member.status(at: now, backoff: backoff)
             // Those holding a token (stale, ok) by soonest expiry; the troubles by index, so they stay put.
-            let expiry = status >= .stale ? member.expiresAt?.timeIntervalSince1970 ?? .infinity : 0
-            keys.append((status.rawValue, expiry, index, status))
+            let holds = status >= .stale
+            let expiry = holds ? member.expiresAt?.timeIntervalSince1970 ?? .infinity : 0
+            // A token Fleet Engine answered with anything but OK is trouble the cache cannot see:
+            // the SDK's calls fail. Such holders come before the stale ones.
+            let rank = holds && FleetEngineStatus.failed(member.fleetEngine) ? 2 * MemberStatus.stale.rawValue - 1 : 2 * status.rawValue
+            keys.append((rank, expiry, index, status))
         }
         keys.sort { ($0.rank, $0.expiry, $0.index) < ($1.rank, $1.expiry, $1.index) }
         let rows = keys.prefix(limit).map { key in

@@ -13,6 +13,12 @@ public struct FleetMemberRow: Sendable, Equatable {
     /// The status of Fleet Engine's answer to the member's last call (`OK`, `PERMISSION_DENIED`), nil before one.
     public var fleetEngine: String?
 
+    /// Fleet Engine answered the last call with anything but OK.
+    public var fleetEngineFailed: Bool { fleetEngine.map { $0 != "OK" } ?? false }
+
+    /// What `n` / `N` stop at: a member whose token cache is in trouble, or whose SDK's calls fail.
+    public var isTrouble: Bool { status.isTrouble || fleetEngineFailed }
+
     public init(index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int,
                 fleetEngine: String? = nil) {
         self.index = index
@@ -32,7 +38,8 @@ public struct FleetTable: Sendable, Equatable {
 
     /// The ID substring the rows were chosen by (case-insensitive); empty for every member.
     public var filter: String
-    /// Sorted trouble-first: failing, backing off, expired, no token, stale, then ok by soonest expiry.
+    /// Sorted trouble-first: failing, backing off, expired, no token, holding a token Fleet Engine
+    /// did not accept, stale, then ok by soonest expiry.
     public var rows: [FleetMemberRow]
     /// How many members match the filter (the rows are the first `rowLimit` of them).
     public var matching: Int

@@ -20,7 +20,7 @@ public enum MemberStatus: Int, CaseIterable, Sendable, Comparable {
 
     public static func < (a: MemberStatus, b: MemberStatus) -> Bool { a.rawValue < b.rawValue }
 
-    /// Anything but ok: what `n` / `N` jump between.
+    /// Anything but ok: what `n` / `N` jump between (with a failed Fleet Engine call, `FleetMemberRow.isTrouble`).
     public var isTrouble: Bool { self != .ok }
 
     /// When a provider asks again after `failures` in a row, the last at `lastAt`: the provider's

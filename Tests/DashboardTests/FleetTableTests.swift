@@ -13,11 +13,15 @@ import Testing
 
     @Test func theTableListsTroubleFirst() {
         let s = FleetFixtures.state()
-        #expect(rows(s).prefix(6).map(\.id) == ["trip-00007", "trip-09999", "trip-00042", "trip-00100", "trip-x0500", "trip-01234"])
-        #expect(rows(s).prefix(7).map(\.status) == [.failing, .failing, .backingOff, .expired, .noToken, .stale, .ok])
+        #expect(rows(s).prefix(8).map(\.id) == ["trip-00007", "trip-09999", "trip-00042", "trip-00100", "trip-x0500",
+                                                 "trip-00004", "trip-00006", "trip-01234"])
+        // Then those whose token Fleet Engine answered with anything but OK (their cache is ok),
+        // before the stale one.
+        #expect(rows(s).prefix(9).map(\.status) == [.failing, .failing, .backingOff, .expired, .noToken, .ok, .ok, .stale, .ok])
+        #expect(rows(s)[5...6].map(\.fleetEngine) == ["PERMISSION_DENIED", "UNAVAILABLE"])
         // Then the soonest expiry first.
-        let expiries = rows(s).dropFirst(6).compactMap(\.expiresAt)
-        #expect(expiries.count == rows(s).count - 6 && expiries == expiries.sorted())
+        let expiries = rows(s).dropFirst(8).compactMap(\.expiresAt)
+        #expect(expiries.count == rows(s).count - 8 && expiries == expiries.sorted())
         #expect(rows(s).count == FleetTable.rowLimit)
     }
 
@@ -64,14 +68,14 @@ import Testing
     @Test func nAndShiftNFollowTheMembersInTrouble() {
         var s = FleetFixtures.state()
         var order: [Int] = []
-        for _ in 0..<7 {
+        for _ in 0..<9 {
             guard case .follow(_, let index) = key(&s, .character("n")).first else { Issue.record("n did not follow"); return }
             order.append(index)
         }
-        #expect(order == [6, 9998, 41, 99, 499, 1233, 6], "in the table's order, round again")
+        #expect(order == [6, 9998, 41, 99, 499, 3, 5, 1233, 6], "in the table's order, Fleet Engine's refusals too, round again")
         #expect(s.tables[.consumer]?.selected == 6, "the selection goes along")
         #expect(key(&s, .character("N")) == [.follow(.consumer, index: 1233)])
-        #expect(key(&s, .character("N")) == [.follow(.consumer, index: 499)])
+        #expect(key(&s, .character("N")) == [.follow(.consumer, index: 5)], "a member Fleet Engine refused is trouble too")
         // With nothing in trouble, n says so.
         _ = key(&s, .tab)
         _ = key(&s, .character("/"))

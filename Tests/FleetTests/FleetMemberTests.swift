@@ -72,6 +72,37 @@ import Testing
         #expect(rows[4].expiresAt == at(100))
     }
 
+    /// A member whose token cache is fine but whose token Fleet Engine refused is in trouble: its
+    /// SDK's calls fail. It sorts before the stale and ok members, `n` stops at it, and the
+    /// standing counts it; an OK answer changes nothing.
+    @Test func aMemberFleetEngineRefusesSortsAmongTheTroubles() throws {
+        var stats = FleetStatistics(ids: ids)
+        for (i, id) in ids.enumerated() {
+            stats.record(event(id, .fetchStarted(reason: .noToken), at: 0))
+            stats.record(event(id, .fetched(try token(id, expiresAt: 100 + Double(i)), latency: 0.01), at: 0.1))
+        }
+        // trip-2: stale. trip-4: refused by Fleet Engine. trip-5: accepted.
+        stats.record(event("trip-2", .fetchStarted(reason: .refreshAhead), at: 10))
+        stats.record(event("trip-2", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01), at: 10))
+        func answer(_ id: String, _ status: String, _ http: Int) -> ProviderEvent.Kind {
+            .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/\(id)", httpStatus: http, status: status,
+                                               message: "", latency: 0.003, fingerprint: "f", rules: .ok))
+        }
+        stats.record(event("trip-4", answer("trip-4", "PERMISSION_DENIED", 403), at: 11))
+        stats.record(event("trip-5", answer("trip-5", "OK", 200), at: 11))
+
+        let rows = stats.table(now: at(12)).rows
+        #expect(rows.map(\.id) == ["trip-4", "trip-2", "trip-1", "trip-3", "trip-5"])
+        #expect(rows.map(\.status) == [.ok, .stale, .ok, .ok, .ok], "the cache's state is still its own")
+        #expect(rows.map(\.isTrouble) == [true, true, false, false, false])
+        #expect(rows.first?.fleetEngine == "PERMISSION_DENIED")
+        #expect(stats.standing(now: at(12)).fleetEngineFailing == 1)
+        // Accepted at the next call: back among the ok members, by expiry.
+        stats.record(event("trip-4", answer("trip-4", "OK", 200), at: 21))
+        #expect(stats.table(now: at(22)).rows.map(\.id) == ["trip-2", "trip-1", "trip-3", "trip-4", "trip-5"])
+        #expect(stats.standing(now: at(22)).fleetEngineFailing == 0)
+    }
+
     @Test func theTableIsFilteredByIDAndCut() throws {
         let ids = (1...1200).map { "trip-\($0)" }
         var stats = FleetStatistics(ids: ids)

@@ -70,13 +70,21 @@ struct MemberTableRenderer {
         case .stale: .warning
         default: .dim
         }
+        // Narrow, without the Fleet Engine column, a failed call takes the empty last-error place:
+        // the member's state reads ok, and this is why it sorts among the troubles.
+        let lastError: (String, StyleRole) = if row.lastError == nil, row.fleetEngineFailed, width < Self.fleetEngineFromWidth {
+            // The status first: at 80 columns only about 25 characters are left here.
+            ((row.fleetEngine ?? "") + " from Fleet Engine", Self.role(ofFleetEngine: row.fleetEngine))
+        } else {
+            (row.lastError ?? "", errorRole)
+        }
         var segments: [(String, StyleRole)] = [
             followed ? ("▶", .title) : (" ", .text),
             (Format.elideMiddle(row.id, idWidth).fitted(idWidth) + "  ", .text),
             (status.label.fitted(Self.stateWidth) + "  ", status.role),
             (expires.leftPadded(Self.expiresWidth, with: " ") + "  ", expiresRole),
             (String(row.requests).leftPadded(Self.requestsWidth, with: " ") + "  ", .text),
-            (row.lastError ?? "", errorRole),
+            lastError,
         ]
         if width >= Self.fleetEngineFromWidth {
             segments.insert(((row.fleetEngine ?? "–").fitted(Self.fleetEngineWidth) + "  ", Self.role(ofFleetEngine: row.fleetEngine)), at: 5)
@@ -120,6 +128,7 @@ struct MemberTableRenderer {
         if let states = state.fleet[kind]?.states {
             let counts = MemberStatus.allCases.compactMap { status in states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil } }
             if !counts.isEmpty { title += ": " + counts.joined(separator: " · ") }
+            if let failing = state.fleet[kind]?.fleetEngineFailing, failing > 0 { title += " · \(failing) Fleet Engine " + (failing == 1 ? "error" : "errors") }
         }
         return title
     }

@@ -206,7 +206,7 @@ public enum Reducer {
     static func followTrouble(forward: Bool, _ state: inout DashboardState) -> [Effect] {
         let kind = state.focus
         let table = state.table(kind)
-        let trouble = table.rows.filter { $0.status.isTrouble }
+        let trouble = table.rows.filter(\.isTrouble)
         guard !trouble.isEmpty else {
             let filtered = table.filter.isEmpty ? "" : " matching \"\(table.filter)\""
             state.message = "no \(kind.idNoun) in trouble\(filtered)"
