@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -193,15 +193,15 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+            dependencies: ["BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
         ),
         .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
+        .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,32 +35,32 @@ public struct ConfigFile: Equatable, Sendable {
     }
 
     /// Reads `location`; nil when there is no file at the default place.
-    public static func load(_ location: ConfigLocation) throws(ConfigError) -> ConfigFile? {
+    public static func load(_ location: ConfigLocation) throws(FileProblem) -> ConfigFile? {
         let exists = FileManager.default.fileExists(atPath: location.path)
         if !exists {
-            if location.explicit { throw ConfigError(file: location.path, line: nil, "no such config file") }
+            if location.explicit { throw FileProblem(file: location.path, line: nil, "no such config file") }
             return nil
         }
         // A file handle, not String(contentsOfFile:): `--config /dev/null` (no config) must read as empty.
         guard let handle = FileHandle(forReadingAtPath: location.path) else {
-            throw ConfigError(file: location.path, line: nil, "cannot read the config file (no permission?)")
+            throw FileProblem(file: location.path, line: nil, "cannot read the config file (no permission?)")
         }
         defer { try? handle.close() }
         let data: Data?
         do { data = try handle.read(upToCount: BoundedYAML.maximumBytes + 1) } catch {
-            throw ConfigError(file: location.path, line: nil, "cannot read the config file (a folder?)")
+            throw FileProblem(file: location.path, line: nil, "cannot read the config file (a folder?)")
         }
         let text: String
         do { text = try BoundedYAML.text(data ?? Data()) } catch {
-            throw ConfigError(file: location.path, line: error.line, "the config file is \(error.reason)")
+            throw FileProblem(file: location.path, error, lead: "the config file is ")
         }
         return try ConfigFile(yaml: text, path: location.path)
     }
 
-    public init(yaml: String, path: String) throws(ConfigError) {
+    public init(yaml: String, path: String) throws(FileProblem) {
         self.path = path
         let root: Node?
-        do { root = try BoundedYAML.compose(yaml) } catch { throw ConfigError(file: path, line: error.line, error.reason) }
+        do { root = try BoundedYAML.compose(yaml) } catch { throw FileProblem(file: path, error) }
         guard let root else { return }  // An empty file: nothing configured.
         let reader = ConfigReader(file: path, directory: (path as NSString).deletingLastPathComponent)
         for (key, value) in try reader.mapping(root, what: "the config file", known: Self.topLevelKeys) {
@@ -77,7 +77,7 @@ public struct ConfigFile: Equatable, Sendable {
             }
         }
         if let wanted = defaultProfile, !profiles.contains(where: { $0.name == wanted.name }) {
-            throw ConfigError(file: path, line: wanted.line, "default-profile \(wanted.name) is not a profile; \(knownProfiles)")
+            throw FileProblem(file: path, line: wanted.line, "default-profile \(wanted.name) is not a profile; \(knownProfiles)")
         }
     }
 

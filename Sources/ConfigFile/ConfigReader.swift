@@ -1,10 +1,11 @@
+import BoundedYAML
 import Dashboard
 import FleetAuth
 import Foundation
 import UICore
 import Yams
 
-/// Reads the config file's nodes into checked values, each mistake a `ConfigError` at its line.
+/// Reads the config file's nodes into checked values, each mistake a `FileProblem` at its line.
 struct ConfigReader {
     let file: String
     /// Relative `cacert:` and `jwks:` paths are read from the config file's folder, so a
@@ -13,10 +14,10 @@ struct ConfigReader {
 
     struct Label { var text: String; var line: Int }
 
-    func error(_ node: Node, _ reason: String) -> ConfigError { ConfigError(file: file, line: node.mark?.line, reason) }
+    func error(_ node: Node, _ reason: String) -> FileProblem { FileProblem(file: file, line: node.mark?.line, reason) }
 
     /// A mapping's keys and values; a key not in `known` (when given) is an error naming the known ones.
-    func mapping(_ node: Node, what: String, known: [String]?) throws(ConfigError) -> [(key: Label, value: Node)] {
+    func mapping(_ node: Node, what: String, known: [String]?) throws(FileProblem) -> [(key: Label, value: Node)] {
         guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping of keys to values") }
         var out: [(key: Label, value: Node)] = []
         for (keyNode, value) in mapping {
@@ -29,13 +30,13 @@ struct ConfigReader {
         return out
     }
 
-    func scalar(_ node: Node, key: String) throws(ConfigError) -> String {
+    func scalar(_ node: Node, key: String) throws(FileProblem) -> String {
         guard let text = node.scalar?.string else { throw error(node, "\(key) must be a single value, not a list or mapping") }
         guard !text.isEmpty else { throw error(node, "\(key) must not be empty") }
         return text
     }
 
-    func settings(_ node: Node, section: String, allowed: [Setting]) throws(ConfigError) -> [Setting: ConfigEntry] {
+    func settings(_ node: Node, section: String, allowed: [Setting]) throws(FileProblem) -> [Setting: ConfigEntry] {
         var out: [Setting: ConfigEntry] = [:]
         for (key, value) in try mapping(node, what: section, known: allowed.map(\.rawValue)) {
             guard let setting = Setting(rawValue: key.text) else { continue }  // `mapping` checked it
@@ -44,7 +45,7 @@ struct ConfigReader {
         return out
     }
 
-    private func value(_ node: Node, _ setting: Setting) throws(ConfigError) -> SettingValue {
+    private func value(_ node: Node, _ setting: Setting) throws(FileProblem) -> SettingValue {
         let name = setting.rawValue
         if case .headers = setting.kind { return .headers(try headers(node)) }
         let text = try scalar(node, key: name)
@@ -84,7 +85,7 @@ struct ConfigReader {
     private static func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 
     /// `~/` and relative paths made absolute; the file must be readable now.
-    private func readableFile(_ text: String, _ node: Node, _ name: String) throws(ConfigError) -> String {
+    private func readableFile(_ text: String, _ node: Node, _ name: String) throws(FileProblem) -> String {
         let expanded = (text as NSString).expandingTildeInPath
         let path = expanded.hasPrefix("/") ? expanded : (directory.isEmpty ? expanded : directory + "/" + expanded)
         guard FileManager.default.isReadableFile(atPath: path) else { throw error(node, "\(name): cannot read \(path)") }
@@ -92,7 +93,7 @@ struct ConfigReader {
     }
 
     /// `headers:` is a mapping of header names to values; values may read `${VARIABLES}`.
-    private func headers(_ node: Node) throws(ConfigError) -> [ConfigHeader] {
+    private func headers(_ node: Node) throws(FileProblem) -> [ConfigHeader] {
         var out: [ConfigHeader] = []
         for (key, value) in try mapping(node, what: "headers", known: nil) {
             guard !key.text.isEmpty, !key.text.contains(where: { $0 == " " || $0 == ":" }) else {
@@ -110,7 +111,7 @@ struct ConfigReader {
     }
 
     /// `keys:` maps command names to a key or a list of keys.
-    func keyMap(_ node: Node) throws(ConfigError) -> (KeyMap, [ConfigFile.KeyRemap]) {
+    func keyMap(_ node: Node) throws(FileProblem) -> (KeyMap, [ConfigFile.KeyRemap]) {
         var remaps: [ConfigFile.KeyRemap] = []
         for (key, value) in try mapping(node, what: "keys", known: Command.allCases.map(\.rawValue)) {
             guard let command = Command(rawValue: key.text) else { continue }
@@ -133,7 +134,7 @@ struct ConfigReader {
             case .conflict(_, let remapped, _): remaps.first { $0.command == remapped }?.line
             case .noKeys(let command): remaps.first { $0.command == command }?.line
             }
-            throw ConfigError(file: file, line: line, error.description)
+            throw FileProblem(file: file, line: line, error.description)
         }
     }
 }

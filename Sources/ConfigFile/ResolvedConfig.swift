@@ -1,3 +1,4 @@
+import BoundedYAML
 import Dashboard
 import Foundation
 
@@ -26,9 +27,9 @@ public struct ResolvedConfig: Equatable, Sendable {
     public func text(_ setting: Setting) -> String? { values[setting]?.value.text }
 
     /// Reads the file at `location` and resolves `profile` (else the file's `default-profile`).
-    public static func load(_ location: ConfigLocation, profile: String?, environment: [String: String]) throws(ConfigError) -> ResolvedConfig {
+    public static func load(_ location: ConfigLocation, profile: String?, environment: [String: String]) throws(FileProblem) -> ResolvedConfig {
         guard let file = try ConfigFile.load(location) else {
-            if let profile { throw ConfigError(file: location.path, line: nil, "--profile \(profile): there is no config file") }
+            if let profile { throw FileProblem(file: location.path, line: nil, "--profile \(profile): there is no config file") }
             return .none
         }
         return try file.resolve(profile: profile, environment: environment)
@@ -36,13 +37,13 @@ public struct ResolvedConfig: Equatable, Sendable {
 }
 
 extension ConfigFile {
-    public func resolve(profile requested: String?, environment: [String: String]) throws(ConfigError) -> ResolvedConfig {
+    public func resolve(profile requested: String?, environment: [String: String]) throws(FileProblem) -> ResolvedConfig {
         var resolved = ResolvedConfig(file: path, keys: keys, remaps: remaps)
         for (setting, entry) in defaults { resolved.values[setting] = .init(value: entry.value, source: .defaults(line: entry.line)) }
         let chosen: ConfigProfile?
         if let requested {
             guard let profile = profiles.first(where: { $0.name == requested }) else {
-                throw ConfigError(file: path, line: nil, "--profile \(requested): no such profile; \(knownProfiles)")
+                throw FileProblem(file: path, line: nil, "--profile \(requested): no such profile; \(knownProfiles)")
             }
             chosen = profile
             resolved.profileChoice = "--profile"
@@ -63,7 +64,7 @@ extension ConfigFile {
                         case .unset(let name): "environment variable \(name) is not set"
                         case .badDollar: "write ${NAME} to read an environment variable, or $$ for a $"
                         }
-                        throw ConfigError(file: path, line: headers[index].line, "header \(headers[index].name) of profile \(chosen.name): \(reason)")
+                        throw FileProblem(file: path, line: headers[index].line, "header \(headers[index].name) of profile \(chosen.name): \(reason)")
                     }
                 }
                 value = .headers(headers)

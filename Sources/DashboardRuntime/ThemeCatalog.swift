@@ -53,19 +53,19 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The theme called `name`: the first file found, else the built-in.
-    public func load(_ name: String) throws(ThemeError) -> Theme {
+    public func load(_ name: String) throws(FileProblem) -> Theme {
         for dir in directories {
             for ext in ["yaml", "yml"] {
                 let url = dir.appendingPathComponent("\(name).\(ext)")
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
                 let text: String
                 do { text = try BoundedYAML.read(url.path) } catch {
-                    throw ThemeError(file: url.path, line: error.line, message: "the file is \(error.reason)")
+                    throw FileProblem(file: url.path, error, lead: "the file is ")
                 }
                 return try ThemeLoader.parse(text, name: name, file: url.path)
             }
         }
         if let theme = try ThemeLoader.builtin(name) { return theme }
-        throw ThemeError(file: name, line: nil, message: "unknown theme; available: \(names.joined(separator: ", "))")
+        throw FileProblem(file: name, line: nil, "unknown theme; available: \(names.joined(separator: ", "))")
     }
 }

@@ -14,19 +14,18 @@ public struct ScenarioCatalog: Sendable {
 
     public func scenario(named name: String) -> Scenario? { scenarios.first { $0.name == name } }
 
-    /// A built-in by name, else a file by path; throws `ScenarioError` for a bad file or an unknown name.
-    public static func load(_ nameOrFile: String) throws(ScenarioError) -> Scenario {
+    /// A built-in by name, else a file by path; throws `FileProblem` for a bad file or an unknown name.
+    public static func load(_ nameOrFile: String) throws(FileProblem) -> Scenario {
         if let builtin = builtins.first(where: { $0.name == nameOrFile }) { return builtin }
         guard nameOrFile.contains("/") || nameOrFile.hasSuffix(".yaml") || nameOrFile.hasSuffix(".yml")
             || FileManager.default.fileExists(atPath: nameOrFile) else {
-            throw ScenarioError(file: nameOrFile, line: nil,
-                                message: "no such scenario; built-in: \(builtins.map(\.name).joined(separator: ", ")), or give a file")
+            throw FileProblem(file: nameOrFile, line: nil, "no such scenario; built-in: \(builtins.map(\.name).joined(separator: ", ")), or give a file")
         }
         let text: String
         // Not String(contentsOfFile:): random bytes are "not UTF-8 text" at their line, not
         // Foundation's "isn't in the correct format", and /dev/zero ends.
         do { text = try BoundedYAML.read(nameOrFile) } catch {
-            throw ScenarioError(file: nameOrFile, line: error.line, message: "the file is \(error.reason)")
+            throw FileProblem(file: nameOrFile, error, lead: "the file is ")
         }
         return try ScenarioParser.parse(text, file: nameOrFile)
     }

@@ -27,8 +27,8 @@ public enum ScenarioParser {
     /// Fleet Engine accepts tokens of at most an hour.
     static let lifetimeRange = InputBounds.lifetime
 
-    public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
-        func fail(_ line: Int?, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
+    public static func parse(_ yaml: String, file: String) throws(FileProblem) -> Scenario {
+        func fail(_ line: Int?, _ message: String) -> FileProblem { FileProblem(file: file, line: line, message) }
         let root: Node?
         do { root = try BoundedYAML.compose(yaml) } catch { throw fail(error.line, error.reason) }
         guard let root, let mapping = root.mapping else {
@@ -42,7 +42,7 @@ public enum ScenarioParser {
             }
             fields[key] = value
         }
-        func text(_ key: String, required: Bool = true) throws(ScenarioError) -> String {
+        func text(_ key: String, required: Bool = true) throws(FileProblem) -> String {
             guard let node = fields[key] else {
                 if required { throw fail(root.mark?.line, "missing \(key):") }
                 return ""
@@ -81,7 +81,7 @@ public enum ScenarioParser {
         return Scenario(name: name, description: description, ending: ending, steps: steps, source: file)
     }
 
-    static func parseStep(_ node: Node, file: String) throws(ScenarioError) -> ScenarioStep {
+    static func parseStep(_ node: Node, file: String) throws(FileProblem) -> ScenarioStep {
         let fields = try StepFields(node, file: file)
         // Time first, then the action: the order the mistakes are reported in.
         let timing = try fields.timing()
@@ -98,12 +98,12 @@ public enum ScenarioParser {
         }
     }
 
-    static func scope(_ entry: (value: Node, line: Int)?, file: String) throws(ScenarioError) -> RoleScope {
+    static func scope(_ entry: (value: Node, line: Int)?, file: String) throws(FileProblem) -> RoleScope {
         guard let entry else { return .both }
         let word = entry.value.scalar?.string ?? ""
         if word == "both" { return .both }
         guard let side = side(word) else {
-            throw ScenarioError(file: file, line: entry.line, message: "\"\(word)\" is not a side; use consumer, driver or both")
+            throw FileProblem(file: file, line: entry.line, "\"\(word)\" is not a side; use consumer, driver or both")
         }
         return RoleScope(side)
     }

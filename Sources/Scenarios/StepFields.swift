@@ -1,3 +1,4 @@
+import BoundedYAML
 import Faults
 import FleetAuth
 import Foundation
@@ -13,25 +14,25 @@ struct StepFields {
     let line: Int
     private var values: [String: (value: Node, line: Int)] = [:]
 
-    init(_ node: Node, file: String) throws(ScenarioError) {
+    init(_ node: Node, file: String) throws(FileProblem) {
         self.file = file
         line = node.mark?.line ?? 0
         guard let mapping = node.mapping else {
-            throw ScenarioError(file: file, line: line, message: "a step is a mapping, e.g. \"- after: 5s\" with \"fault: http500\" under it")
+            throw FileProblem(file: file, line: line, "a step is a mapping, e.g. \"- after: 5s\" with \"fault: http500\" under it")
         }
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             let keyLine = keyNode.mark?.line ?? line
             guard key == "caption" || Parser.actionKeys.contains(key) || Parser.timingKeys.contains(key) || Parser.modifierKeys[key] != nil else {
-                throw ScenarioError(file: file, line: keyLine, message: "unknown key \"\(key)\" in a step; use at/after, caption, one of \(Parser.actionKeys.joined(separator: ", ")), and on/delay/timeout")
+                throw FileProblem(file: file, line: keyLine, "unknown key \"\(key)\" in a step; use at/after, caption, one of \(Parser.actionKeys.joined(separator: ", ")), and on/delay/timeout")
             }
             values[key] = (value, keyLine)
         }
     }
 
-    func fail(_ line: Int?, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
+    func fail(_ line: Int?, _ message: String) -> FileProblem { FileProblem(file: file, line: line, message) }
 
-    func string(_ key: String) throws(ScenarioError) -> String? {
+    func string(_ key: String) throws(FileProblem) -> String? {
         guard let entry = values[key] else { return nil }
         guard let text = entry.value.scalar?.string else { throw fail(entry.line, "\(key): must be a single value") }
         return text.trimmingCharacters(in: .whitespaces)
@@ -39,7 +40,7 @@ struct StepFields {
 
     /// A duration, checked against its key's range here, so the runner, the server and every
     /// message can do sums on it.
-    func duration(_ key: String, signed: Bool = false) throws(ScenarioError) -> TimeInterval? {
+    func duration(_ key: String, signed: Bool = false) throws(FileProblem) -> TimeInterval? {
         guard let text = try string(key) else { return nil }
         guard let seconds = ScenarioDuration.parse(text, signed: signed) else {
             throw fail(values[key]?.line, "\(key): \"\(text)\" is not a duration (e.g. 5s, 500ms, 2m, 1m30s\(signed ? ", +15m, -20m" : ""))")
@@ -63,7 +64,7 @@ struct StepFields {
     }
 
     /// `at:` or `after:` (a duration, or `previous`); none is right after the step before.
-    func timing() throws(ScenarioError) -> ScenarioTiming {
+    func timing() throws(FileProblem) -> ScenarioTiming {
         if values["at"] != nil && values["after"] != nil {
             throw fail(values["after"]?.line, "a step has at: or after:, not both")
         }
@@ -73,7 +74,7 @@ struct StepFields {
     }
 
     /// Exactly one action, or none with a caption; modifiers only with the action they belong to.
-    func action() throws(ScenarioError) -> (ScenarioAction, caption: String?) {
+    func action() throws(FileProblem) -> (ScenarioAction, caption: String?) {
         let present = Parser.actionKeys.filter { values[$0] != nil }
         if present.count > 1 {
             throw fail(values[present[1]]?.line, "two actions in one step (\(present.joined(separator: " and "))); give each its own step")
@@ -92,7 +93,7 @@ struct StepFields {
         return (try action(actionKey, line: values[actionKey]?.line ?? line), caption)
     }
 
-    private func action(_ key: String, line actionLine: Int) throws(ScenarioError) -> ScenarioAction {
+    private func action(_ key: String, line actionLine: Int) throws(FileProblem) -> ScenarioAction {
         switch key {
         case "switch":
             let words = (try string("switch") ?? "").split(separator: " ").map(String.init)
@@ -132,7 +133,7 @@ struct StepFields {
     }
 
     /// `until: EVENT [SIDE]` with an optional `timeout:`.
-    private func until(line actionLine: Int) throws(ScenarioError) -> ScenarioAction {
+    private func until(line actionLine: Int) throws(FileProblem) -> ScenarioAction {
         let words = (try string("until") ?? "").split(separator: " ").map(String.init)
         let event = words.first.map { $0.replacingOccurrences(of: "-", with: "_") } ?? ""
         guard (1...2).contains(words.count), let trigger = ScenarioCondition.Trigger(name: event) else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoundedYAML
 import ConfigFile
 import Foundation
 
@@ -13,7 +14,7 @@ struct ConfigOptions: ParsableArguments {
 
     var location: ConfigLocation { ConfigLocation(flag: file, environment: ProcessInfo.processInfo.environment) }
 
-    func load() throws(ConfigError) -> ResolvedConfig {
+    func load() throws(FileProblem) -> ResolvedConfig {
         try ResolvedConfig.load(location, profile: profile, environment: ProcessInfo.processInfo.environment)
     }
 
@@ -26,10 +27,10 @@ struct ConfigOptions: ParsableArguments {
             do { try filled.validate() } catch let error as ValidationError {
                 // A flag's rule broken by values that came partly from the file: say which file.
                 let origin = config.profile.map { "profile \($0) of \(config.file ?? "")" } ?? (config.file ?? "")
-                throw ConfigError(file: origin, line: nil, error.message)
+                throw FileProblem(file: origin, line: nil, error.message)
             }
             return (filled, config)
-        } catch let error as ConfigError {
+        } catch let error as FileProblem {
             FileHandle.standardError.write(Data("\(prefix): \(error)\n".utf8))
             throw ExitCode(2)
         }

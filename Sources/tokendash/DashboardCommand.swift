@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoundedYAML
 import ConfigFile
 import Dashboard
 import DashboardRuntime
@@ -165,7 +166,7 @@ struct DashboardCommand: AsyncParsableCommand {
             }
             scenarios.add(loaded)
             return (scenarios, loaded.name)
-        } catch let error as ScenarioError {
+        } catch let error as FileProblem {
             Self.fail("\(error)")
             throw ExitCode(2)
         }

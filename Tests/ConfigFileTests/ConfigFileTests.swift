@@ -1,3 +1,4 @@
+import BoundedYAML
 import ConfigFile
 import Dashboard
 import Foundation
@@ -30,7 +31,7 @@ import UICore
           refresh-both: [r, b]
         """
 
-    func parse(_ yaml: String) throws(ConfigError) -> ConfigFile { try ConfigFile(yaml: yaml, path: "/cfg/config.yaml") }
+    func parse(_ yaml: String) throws(FileProblem) -> ConfigFile { try ConfigFile(yaml: yaml, path: "/cfg/config.yaml") }
 
     func error(_ yaml: String, profile: String? = nil, environment: [String: String] = [:]) -> String {
         do {
@@ -70,10 +71,10 @@ import UICore
     @Test func noFileAtTheDefaultPlaceIsFineButANamedOneMustExist() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/config.yaml"
         #expect(try ResolvedConfig.load(ConfigLocation(path: missing, explicit: false), profile: nil, environment: [:]) == .none)
-        #expect(throws: ConfigError(file: missing, line: nil, "no such config file")) {
+        #expect(throws: FileProblem(file: missing, line: nil, "no such config file")) {
             try ResolvedConfig.load(ConfigLocation(path: missing, explicit: true), profile: nil, environment: [:])
         }
-        #expect(throws: ConfigError(file: missing, line: nil, "--profile p: there is no config file")) {
+        #expect(throws: FileProblem(file: missing, line: nil, "--profile p: there is no config file")) {
             try ResolvedConfig.load(ConfigLocation(path: missing, explicit: false), profile: "p", environment: [:])
         }
     }

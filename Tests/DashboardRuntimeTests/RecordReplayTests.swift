@@ -405,7 +405,9 @@ import UICore
                                                            faultsAvailable: false),
                                      members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0)
         var text = String(decoding: try JSONEncoder().encode(header), as: UTF8.self)
-        if let start { text = text.replacing(/"start":[^,]*/, with: "\"start\":\(start)") }
+        // Up to the next key or the end: JSONEncoder's key order differs from run to run, and
+        // "start" last once swallowed the closing brace (a flaky "not a recording header").
+        if let start { text = text.replacing(/"start":[^,}]*/, with: "\"start\":\(start)") }
         return Data(([text] + lines).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
     }
 

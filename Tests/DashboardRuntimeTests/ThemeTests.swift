@@ -1,3 +1,4 @@
+import BoundedYAML
 @testable import Dashboard
 import DashboardRuntime
 @testable import UICore
@@ -8,7 +9,7 @@ import Testing
     static let themesDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Themes")
 
-    func parse(_ yaml: String) throws(ThemeError) -> Theme { try ThemeLoader.parse(yaml, name: "t", file: "t.yaml") }
+    func parse(_ yaml: String) throws(FileProblem) -> Theme { try ThemeLoader.parse(yaml, name: "t", file: "t.yaml") }
 
     @Test(arguments: ["default", "light", "high-contrast", "mono"])
     func shippedThemesParseAndMatchTheirEmbeddedCopies(name: String) throws {
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func unknownNameListsTheAvailableThemes() {
-        #expect(throws: ThemeError(file: "neon", line: nil, message: "unknown theme; available: default, high-contrast, light, mono")) {
+        #expect(throws: FileProblem(file: "neon", line: nil, "unknown theme; available: default, high-contrast, light, mono")) {
             try ThemeCatalog(directories: []).load("neon")
         }
     }
@@ -78,7 +79,7 @@ import Testing
         let catalog = ThemeCatalog(directories: [dir])
         #expect(catalog.names == ["default", "high-contrast", "light", "mono", "neon"])
         #expect(try catalog.load("neon").style(.text).foreground == .index(5))
-        #expect(throws: ThemeError.self) { try catalog.load("default") }
+        #expect(throws: FileProblem.self) { try catalog.load("default") }
     }
 
     @Test func noColorMeansMono() {

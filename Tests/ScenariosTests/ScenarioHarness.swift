@@ -1,3 +1,4 @@
+import BoundedYAML
 import Fleet
 import FleetAuth
 import Foundation
@@ -88,7 +89,7 @@ struct ScenarioRun {
 
     static func run(_ name: String, lifetime: TimeInterval = 60, logic: ProviderLogic = .tokendash) async throws -> ScenarioRun {
         guard let scenario = ScenarioCatalog.builtins.first(where: { $0.name == name }) else {
-            throw ScenarioError(file: name, line: nil, message: "no such built-in")
+            throw FileProblem(file: name, line: nil, "no such built-in")
         }
         let manual = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: lifetime), key: SharedKey.key, clock: manual)

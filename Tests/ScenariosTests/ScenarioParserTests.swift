@@ -1,9 +1,10 @@
+import BoundedYAML
 import Foundation
 import Scenarios
 import Testing
 
 @Suite struct ScenarioParserTests {
-    func parse(_ yaml: String) throws(ScenarioError) -> Scenario { try ScenarioParser.parse(yaml, file: "demo.yaml") }
+    func parse(_ yaml: String) throws(FileProblem) -> Scenario { try ScenarioParser.parse(yaml, file: "demo.yaml") }
 
     func error(_ yaml: String) -> String {
         do { _ = try parse(yaml) } catch { return error.description }
@@ -89,7 +90,7 @@ import Testing
 
     @Test func aFileOrABuiltinByName() throws {
         #expect(try ScenarioCatalog.load("backend-outage").name == "backend-outage")
-        #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("backend-outrage") }
+        #expect(throws: FileProblem.self) { try ScenarioCatalog.load("backend-outrage") }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).yaml")
         try (head + "  - at: 0s\n    fault: nope\n").write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -164,6 +165,6 @@ import Testing
         var data = Data("name: x\nending: y\nsteps:\n  - refresh: \u{1}".utf8)
         data.append(contentsOf: [0xFF, 0x00, 0x80])
         try data.write(to: URL(fileURLWithPath: path))
-        #expect(throws: ScenarioError(file: path, line: 4, message: "the file is not UTF-8 text")) { try ScenarioCatalog.load(path) }
+        #expect(throws: FileProblem(file: path, line: 4, "the file is not UTF-8 text")) { try ScenarioCatalog.load(path) }
     }
 }

@@ -3,23 +3,6 @@ import UICore
 import Foundation
 import Yams
 
-/// A theme file that cannot be used, located to the line.
-public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
-
-    public init(file: String, line: Int?, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String {
-        line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
-    }
-}
-
 /// Reads the YAML theme format:
 ///
 ///     palette: { accent: &accent cyan }     # free-form, for anchors
@@ -37,18 +20,18 @@ public enum ThemeLoader {
     public static var builtinNames: [String] { BuiltinThemes.sources.keys.sorted() }
 
     /// The built-in theme called `name`; nil when there is none.
-    public static func builtin(_ name: String) throws(ThemeError) -> Theme? {
+    public static func builtin(_ name: String) throws(FileProblem) -> Theme? {
         guard let source = BuiltinThemes.sources[name] else { return nil }
         return try parse(source, name: name, file: "built-in theme \(name)")
     }
 
     static let groups: Set<String> = Set(Theme.keys.keys.compactMap { $0.split(separator: ".").count == 2 ? String($0.split(separator: ".")[0]) : nil })
 
-    public static func parse(_ yaml: String, name: String, file: String) throws(ThemeError) -> Theme {
+    public static func parse(_ yaml: String, name: String, file: String) throws(FileProblem) -> Theme {
         let root: Node?
-        do { root = try BoundedYAML.compose(yaml) } catch { throw ThemeError(file: file, line: error.line, message: error.reason) }
+        do { root = try BoundedYAML.compose(yaml) } catch { throw FileProblem(file: file, error) }
         guard let root, let mapping = root.mapping else {
-            throw ThemeError(file: file, line: root?.mark?.line ?? 1, message: "a theme is a mapping of keys such as frame: and status:")
+            throw FileProblem(file: file, line: root?.mark?.line ?? 1, "a theme is a mapping of keys such as frame: and status:")
         }
         var styles: [StyleRole: ThemeStyle] = [:]
         for (keyNode, value) in mapping {
@@ -59,17 +42,17 @@ public enum ThemeLoader {
                 styles[role] = try style(value, key: key, file: file)
             } else if groups.contains(key) {
                 guard let group = value.mapping else {
-                    throw ThemeError(file: file, line: line, message: "\"\(key)\" must be a mapping of styles")
+                    throw FileProblem(file: file, line: line, "\"\(key)\" must be a mapping of styles")
                 }
                 for (subNode, subValue) in group {
                     let path = "\(key).\(subNode.string ?? "")"
                     guard let role = Theme.keys[path] else {
-                        throw ThemeError(file: file, line: subNode.mark?.line, message: "unknown key \"\(path)\"; known: \(knownKeys)")
+                        throw FileProblem(file: file, line: subNode.mark?.line, "unknown key \"\(path)\"; known: \(knownKeys)")
                     }
                     styles[role] = try style(subValue, key: path, file: file)
                 }
             } else {
-                throw ThemeError(file: file, line: line, message: "unknown key \"\(key)\"; known: \(knownKeys)")
+                throw FileProblem(file: file, line: line, "unknown key \"\(key)\"; known: \(knownKeys)")
             }
         }
         return Theme(name: name, styles: styles)
@@ -77,7 +60,7 @@ public enum ThemeLoader {
 
     static var knownKeys: String { (["palette"] + Theme.keys.keys.sorted()).joined(separator: ", ") }
 
-    private static func style(_ node: Node, key: String, file: String) throws(ThemeError) -> ThemeStyle {
+    private static func style(_ node: Node, key: String, file: String) throws(FileProblem) -> ThemeStyle {
         if node.mapping == nil {
             return ThemeStyle(foreground: try color(node, key: key, file: file))
         }
@@ -91,24 +74,22 @@ public enum ThemeLoader {
             case "reverse": style.reverse = try flag(value, key: "\(key).reverse", file: file)
             case "underline": style.underline = try flag(value, key: "\(key).underline", file: file)
             default:
-                throw ThemeError(file: file, line: attributeNode.mark?.line,
-                                 message: "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
+                throw FileProblem(file: file, line: attributeNode.mark?.line, "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
             }
         }
         return style
     }
 
-    private static func color(_ node: Node, key: String, file: String) throws(ThemeError) -> ThemeColor {
+    private static func color(_ node: Node, key: String, file: String) throws(FileProblem) -> ThemeColor {
         guard let text = node.scalar?.string, let color = ThemeColor(parsing: text) else {
-            throw ThemeError(file: file, line: node.mark?.line,
-                             message: "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
+            throw FileProblem(file: file, line: node.mark?.line, "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
         }
         return color
     }
 
-    private static func flag(_ node: Node, key: String, file: String) throws(ThemeError) -> Bool {
+    private static func flag(_ node: Node, key: String, file: String) throws(FileProblem) -> Bool {
         guard let value = node.bool else {
-            throw ThemeError(file: file, line: node.mark?.line, message: "\(key) must be true or false")
+            throw FileProblem(file: file, line: node.mark?.line, "\(key) must be true or false")
         }
         return value
     }
