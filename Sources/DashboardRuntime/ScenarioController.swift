@@ -14,11 +14,11 @@ public actor ScenarioController {
     let inbox: ActionInbox
     /// `--step`: every scenario of the run waits for Space before each step.
     let stepMode: Bool
-    let clock: any ScenarioClock
+    let clock: any SleepingClock
     private var runner: ScenarioRunner?
 
     public init(catalog: ScenarioCatalog, target: any ScenarioTarget, embeddedServer: Bool, events: EventBroadcaster,
-                inbox: ActionInbox, stepMode: Bool, clock: any ScenarioClock = SystemScenarioClock()) {
+                inbox: ActionInbox, stepMode: Bool, clock: any SleepingClock = SystemClock()) {
         self.catalog = catalog
         self.target = target
         self.embeddedServer = embeddedServer

@@ -15,7 +15,7 @@ public protocol SDKGroup: Actor {
     func forceRefresh(at index: Int) async
     nonisolated func setPaused(_ paused: Bool)
     /// The location-update loop, first calls spread by `ramp`, until cancelled.
-    func run(interval: Double, callers: Int, ramp: FleetRamp, clock: any FleetClock) async
+    func run(interval: Double, callers: Int, ramp: FleetRamp, clock: any SleepingClock) async
     /// How many SDKs have made their first call.
     var started: Int { get }
     /// Member `index`'s ID and its provider's cached token, last failure and whether it is fetching.

@@ -101,7 +101,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// that spreads, SDK `i` makes its first call `ramp.start(of: i)` after the start and the
     /// updates cover only those started; without one every SDK starts at once (`started` says how many have).
     public func run(interval: TimeInterval, callers: Int = 1, ramp: FleetRamp = FleetRamp(duration: 0),
-                    clock: any FleetClock = SystemFleetClock()) async {
+                    clock: any SleepingClock = SystemClock()) async {
         guard ramp.spreads else {
             started = ids.count
             await updateLoop(interval: interval, callers: callers, clock: clock)
@@ -120,7 +120,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// First calls on the ramp's schedule, each batch on its own child task so a slow backend
     /// does not hold the next SDKs back. Time spent paused moves the schedule on, so a pause
     /// does not end in a burst of every SDK that fell due meanwhile.
-    private func rampUp(_ ramp: FleetRamp, callers: Int, clock: any FleetClock) async {
+    private func rampUp(_ ramp: FleetRamp, callers: Int, clock: any SleepingClock) async {
         var begin = clock.now()
         let count = ids.count
         await withDiscardingTaskGroup { group in
@@ -148,7 +148,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// The location updates of the SDKs started so far, `slices` of them per `interval`.
     /// `afterRamp`: the ramp makes the first calls, so the loop's first pass waits a slice; at
     /// the start both would ask at once, two requests from one SDK under a sample's logic.
-    private func updateLoop(interval: TimeInterval, callers: Int, clock: any FleetClock, afterRamp: Bool = false) async {
+    private func updateLoop(interval: TimeInterval, callers: Int, clock: any SleepingClock, afterRamp: Bool = false) async {
         let slices = max(1, min(10, ids.count / 100))
         let size = (ids.count + slices - 1) / slices
         if afterRamp {

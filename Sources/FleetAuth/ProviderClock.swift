@@ -6,9 +6,25 @@ public protocol ProviderClock: Sendable {
     func now() -> Date
 }
 
-public struct SystemClock: ProviderClock {
+/// A clock that can also be waited on: the update loop's ramp and slices, and the scenario
+/// runner's steps. One protocol for both, so a test steps them all with one clock of its own.
+public protocol SleepingClock: ProviderClock {
+    /// Returns at `deadline` (at once if it has passed); throws `CancellationError` when the task is cancelled.
+    func sleep(until deadline: Date) async throws
+}
+
+extension SleepingClock {
+    public func sleep(for seconds: TimeInterval) async throws { try await sleep(until: now().addingTimeInterval(seconds)) }
+}
+
+/// Wall time.
+public struct SystemClock: SleepingClock {
     public init() {}
     public func now() -> Date { Date() }
+    public func sleep(until deadline: Date) async throws {
+        let seconds = deadline.timeIntervalSinceNow
+        if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) } else { try Task.checkCancellation() }
+    }
 }
 
 /// A clock that moves only when told to. Shipped in the library (not the tests) because

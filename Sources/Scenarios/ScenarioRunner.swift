@@ -11,7 +11,7 @@ public actor ScenarioRunner {
     public nonisolated let scenario: Scenario
     public nonisolated let stepMode: Bool
     private let target: any ScenarioTarget
-    private let clock: any ScenarioClock
+    private let clock: any SleepingClock
     private let subscribe: @Sendable () -> AsyncStream<ProviderEvent>
     private let report: @Sendable (ScenarioProgress) -> Void
     /// Events kept for `until:` steps; the oldest go first.
@@ -49,7 +49,7 @@ public actor ScenarioRunner {
 
     /// `events` subscribes to the provider events (e.g. `EventBroadcaster.subscribe`), once per runner.
     public init(scenario: Scenario, target: any ScenarioTarget, events: @escaping @Sendable () -> AsyncStream<ProviderEvent>,
-                clock: any ScenarioClock = SystemScenarioClock(), stepMode: Bool = false, tick: TimeInterval = 0.25,
+                clock: any SleepingClock = SystemClock(), stepMode: Bool = false, tick: TimeInterval = 0.25,
                 progress: @escaping @Sendable (ScenarioProgress) -> Void) {
         self.scenario = scenario
         self.target = target

@@ -90,7 +90,7 @@ struct BackendSession: Sendable {
     /// first calls spread over the same `ramp`.
     func runUpdateLoops(interval: TimeInterval, callers: Int, ramp: FleetRamp) -> Task<Void, Never> {
         let (consumers, drivers, roles) = (self.consumers, self.drivers, self.roles)
-        let clock = SystemFleetClock()
+        let clock = SystemClock()
         return Task {
             async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
             async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()

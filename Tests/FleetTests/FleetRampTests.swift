@@ -8,7 +8,7 @@ import Watch
 
 /// A fleet clock that moves only when the test says: sleepers wake when it passes their deadline,
 /// so a ten-second ramp of a thousand SDKs runs in no wall time.
-final class SteppedFleetClock: FleetClock {
+final class SteppedFleetClock: SleepingClock {
     private struct Sleeper {
         let deadline: Date
         let wake: CheckedContinuation<Void, any Error>

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 import Scenarios
 import Synchronization
@@ -6,7 +7,7 @@ import Synchronization
 /// passes its end; automatic, each sleep moves the clock by its own length at once (scenario time
 /// then runs as fast as the runner sleeps, exact to the second: for a runner that waits on
 /// nothing else). Every sleep begun, ended or called off is signalled to `changes`.
-final class ManualScenarioClock: ScenarioClock {
+final class ManualScenarioClock: SleepingClock {
     private enum Sleep {
         case due(Date)
         case waiting(Date, CheckedContinuation<Void, any Error>)
@@ -66,15 +67,15 @@ final class ManualScenarioClock: ScenarioClock {
         changes.changed()
     }
 
-    func sleep(for seconds: TimeInterval) async throws {
+    func sleep(until deadline: Date) async throws {
         if automatic {
             try Task.checkCancellation()
-            advance(by: seconds)
+            advance(by: max(0, deadline.timeIntervalSince(now())))
             return
         }
         let id = state.withLock { state in
             defer { state.nextID += 1 }
-            state.sleeps[state.nextID] = .due(state.now.addingTimeInterval(seconds))
+            state.sleeps[state.nextID] = .due(deadline)
             return state.nextID
         }
         defer { state.withLock { _ = $0.sleeps.removeValue(forKey: id) } }

@@ -20,7 +20,7 @@ enum SharedKey {
 /// request is in flight it runs at wall speed in small steps (a latency fault takes the time it
 /// takes, and a slow answer can be overtaken by the next step); otherwise a sleep jumps a second
 /// at a time, each second one location update of every running SDK, as the dashboard's loop does.
-final class DrivenClock: ScenarioClock {
+final class DrivenClock: SleepingClock {
     let manual: ManualClock
     let consumers: SimulatedSDKs<TripAuthorizationContext>
     let drivers: SimulatedSDKs<VehicleAuthorizationContext>
@@ -33,8 +33,8 @@ final class DrivenClock: ScenarioClock {
 
     func now() -> Date { manual.now() }
 
-    func sleep(for seconds: TimeInterval) async throws {
-        var left = seconds
+    func sleep(until deadline: Date) async throws {
+        var left = deadline.timeIntervalSince(manual.now())
         while left > 0 {
             try Task.checkCancellation()
             if await inFlight() {

@@ -7,11 +7,11 @@ import Testing
 
 /// Records each call with the clock's time, and signals it to `changes`.
 final class RecordingTarget: ScenarioTarget {
-    let clock: any ScenarioClock
+    let clock: any SleepingClock
     let changes: Changes
     // Guards the calls: made from the runner's tasks, read by the test.
     private let calls = Mutex<[(String, TimeInterval)]>([])
-    init(clock: any ScenarioClock, changes: Changes) {
+    init(clock: any SleepingClock, changes: Changes) {
         self.clock = clock
         self.changes = changes
     }
