@@ -78,6 +78,28 @@ import Testing
         #expect(proxy.seen.contains { $0.line == "CONNECT \(Self.hidden):\(backend.port) HTTP/1.1" })
     }
 
+    /// The SDKs' Fleet Engine calls take the backend's road: through the proxy, trusting `--cacert`.
+    /// Fleet Engine's name is known to the proxy alone and its certificate is signed by a private
+    /// CA, so an OK answer means the call went through the proxy and its TLS was verified.
+    @Test func fleetEngineCallsGoThroughTheProxyWithThePrivateCA() async throws {
+        let fleetEngineHost = "fleetengine.proxy-only.test"
+        let pki = try TestPKI(name: "Proxy Fleet Engine CA")
+        let (certificate, key) = try pki.leaf(dnsNames: [fleetEngineHost], ips: [])
+        let fleetEngine = try await TLSTestServer.start(certificate: certificate, key: key, body: Data(#"{"name":"trip"}"#.utf8))
+        let backend = try await Self.backend()
+        let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1", fleetEngineHost: "127.0.0.1"])
+        defer { Task { await backend.stop(); await fleetEngine.stop(); await proxy.stop() } }
+        let base = "http://\(Self.hidden):\(Self.port(backend))"
+        let answers = try await FleetEngineEndToEndTests.watchCalls(
+            ["--only", "consumer", "--consumer-url", "\(base)/t/{tripId}", "--cacert", pki.caFile, "--proxy", proxy.url(),
+             "--fleet-engine", "https://\(fleetEngineHost):\(fleetEngine.port)", "--provider-id", "my-project"],
+            providers: ["consumer"])
+        let call = try #require(answers["consumer"], "no fleet_engine_call line")
+        #expect(call["method"]?.stringValue == "GetTrip")
+        #expect(call["status"]?.stringValue == "OK", "\(call)")
+        #expect(proxy.seen.contains { $0.line == "CONNECT \(fleetEngineHost):\(fleetEngine.port) HTTP/1.1" }, "\(proxy.seen)")
+    }
+
     @Test func aDeadProxyIsNamedInTheFailure() async throws {
         let result = try await BinaryRunner.run(
             ["watch", "--duration", "1", "--only", "consumer", "--consumer-url", "http://\(Self.hidden)/t/{tripId}"],
