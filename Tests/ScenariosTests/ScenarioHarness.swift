@@ -33,15 +33,24 @@ final class DrivenClock: SleepingClock {
 
     func now() -> Date { manual.now() }
 
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     func sleep(until deadline: Date) async throws {
         var left = deadline.timeIntervalSince(manual.now())
         while left > 0 {
             try Task.checkCancellation()
             if await inFlight() {
-                // Wall time passes while the backend answers, and the providers see it pass.
+                // Wall time passes while the backend answers, and the providers see it pass: as
+                // much as really passed, not 10 ms a turn. On a loaded machine a turn takes far
+                // longer, and a scenario's second then outlasted the server's 6-second latency
+                // (sample-race's switch came after the old vehicle's answer, once in a full run).
+                let start = ContinuousClock.now
                 try await Task.sleep(for: .milliseconds(10))
-                manual.advance(by: 0.01)
-                left -= 0.01
+                let elapsed = min(left, Self.seconds(ContinuousClock.now - start))
+                manual.advance(by: elapsed)
+                left -= elapsed
                 continue
             }
             let step = min(1, left)

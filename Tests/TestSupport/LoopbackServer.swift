@@ -17,7 +17,10 @@ public struct LoopbackServer: Sendable {
             let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
             await server.appendRoute("*", handler: handler)
             Task { try await server.run() }
-            try await server.waitUntilListening()
+            // FlyingFox waits 5 s by default. In a full run the two cooperative threads were once
+            // busy with other suites for that long, before the server's task ever ran: patience
+            // here, not a failed test of something else.
+            try await server.waitUntilListening(timeout: 60)
             if case .ip4(_, let port)? = await server.listeningAddress {
                 return LoopbackServer(server: server, base: "http://127.0.0.1:\(port)")
             }
