@@ -100,9 +100,43 @@ enum BinaryRunner {
         }
     }
 
+    /// The binary run to its end, with the CPU time it used (user and system, from wait4): a
+    /// figure the rest of a full test run barely moves, where its wall time grew fivefold (a
+    /// refusal of 0.2 s of CPU took 1.7 s). On a thread of its own, like `run`; killed after `timeout`.
+    static func runCountingCPU(_ arguments: [String], timeout: TimeInterval = 20) async throws -> (Result, cpu: TimeInterval) {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Result, cpu: TimeInterval), any Error>) in
+            Thread {
+                done.resume(with: Swift.Result {
+                    let folder = FileManager.default.temporaryDirectory
+                    let out = folder.appendingPathComponent("tokendash-cpu-\(UUID().uuidString).out")
+                    let err = folder.appendingPathComponent("tokendash-cpu-\(UUID().uuidString).err")
+                    defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
+                    let environment = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }
+                        .merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
+                    let pid = try spawnCleanly([binary.path] + arguments, output: out.path, errors: err.path, environment: environment)
+                    var status: Int32 = 0
+                    var usage = rusage()
+                    let deadline = Date().addingTimeInterval(timeout)
+                    // Polled: wait4 has no timeout, and a hang must fail the test, not hang CI.
+                    while wait4(pid, &status, WNOHANG, &usage) == 0 {
+                        if Date() > deadline { kill(pid, SIGKILL) }
+                        usleep(10_000)
+                    }
+                    func seconds(_ t: timeval) -> TimeInterval { TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6 }
+                    let read = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+                    let exited = status & 0x7f == 0
+                    return (Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stdout: read(out), stderr: read(err)),
+                            cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+                })
+            }.start()
+        }
+    }
+
     /// Starts `arguments` (a full path first) as `runWithCleanSignals` does: stdin from /dev/null,
-    /// stdout and stderr to the file at `output`, no signal blocked, no descriptor but 0, 1 and 2.
-    static func spawnCleanly(_ arguments: [String], output: String) throws -> pid_t {
+    /// stdout and stderr to the file at `output` (stderr to `errors` when given), no signal
+    /// blocked, no descriptor but 0, 1 and 2; this process's environment unless one is given.
+    static func spawnCleanly(_ arguments: [String], output: String, errors: String? = nil,
+                             environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -113,7 +147,11 @@ enum BinaryRunner {
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         try closeInheritedDescriptors(&actions)
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -125,7 +163,14 @@ enum BinaryRunner {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        let spawned: Int32
+        if let environment {
+            var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for p in envp { free(p) } }
+            spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        } else {
+            spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         return pid
     }
