@@ -128,7 +128,9 @@ struct MemberTableRenderer {
         if let states = state.fleet[kind]?.states {
             let counts = MemberStatus.allCases.compactMap { status in states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil } }
             if !counts.isEmpty { title += ": " + counts.joined(separator: " · ") }
-            if let failing = state.fleet[kind]?.fleetEngineFailing, failing > 0 { title += " · \(failing) Fleet Engine " + (failing == 1 ? "error" : "errors") }
+            if let failing = state.fleet[kind]?.fleetEngineFailing, failing > 0 {
+                title += " · \(failing) Fleet Engine " + (failing == 1 ? "error" : "errors")
+            }
         }
         return title
     }

@@ -74,7 +74,8 @@ public enum ThemeLoader {
             case "reverse": style.reverse = try flag(value, key: "\(key).reverse", file: file)
             case "underline": style.underline = try flag(value, key: "\(key).underline", file: file)
             default:
-                throw FileProblem(file: file, line: attributeNode.mark?.line, "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
+                throw FileProblem(file: file, line: attributeNode.mark?.line,
+                                  "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
             }
         }
         return style
@@ -82,7 +83,8 @@ public enum ThemeLoader {
 
     private static func color(_ node: Node, key: String, file: String) throws(FileProblem) -> ThemeColor {
         guard let text = node.scalar?.string, let color = ThemeColor(parsing: text) else {
-            throw FileProblem(file: file, line: node.mark?.line, "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
+            throw FileProblem(file: file, line: node.mark?.line,
+                              "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
         }
         return color
     }
