@@ -101,6 +101,12 @@ import Testing
         stats.record(event("trip-4", answer("trip-4", "OK", 200), at: 21))
         #expect(stats.table(now: at(22)).rows.map(\.id) == ["trip-2", "trip-1", "trip-3", "trip-4", "trip-5"])
         #expect(stats.standing(now: at(22)).fleetEngineFailing == 0)
+        // Refused again, then the SDK moves to another trip: the new member has made no call.
+        stats.record(event("trip-4", answer("trip-4", "UNAUTHENTICATED", 401), at: 31))
+        #expect(stats.standing(now: at(32)).fleetEngineFailing == 1)
+        stats.record(event("trip-9", .idChanged(from: "trip-4", to: "trip-9"), at: 33))
+        #expect(stats.standing(now: at(34)).fleetEngineFailing == 0)
+        #expect(stats.table(now: at(34)).rows.first { $0.id == "trip-9" }?.fleetEngine == nil)
     }
 
     @Test func theTableIsFilteredByIDAndCut() throws {
