@@ -323,7 +323,7 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         token.refreshAt = min(now.addingTimeInterval(delay), token.expiresAt)
         if reservedStreak == 1 {
             let left = TokenResponseDecoder.wholeSeconds(token.expiresAt.timeIntervalSince(now))
-            token.findings.append(RuleResult("refresh", .warn,
+            token.findings.append(RuleResult(.refresh, .warn,
                 "the backend re-served the token we hold (\(left) s left); refresh-ahead backs off instead of asking at every update"))
         }
     }

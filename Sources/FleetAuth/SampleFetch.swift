@@ -15,7 +15,7 @@ struct SampleFetch: Sendable {
     }
 
     /// The samples check no signature; said on the token, where tokendash's core names its key set.
-    static let signatureNotChecked = RuleResult("signature", .note, "not checked: Google's sample does not verify tokens")
+    static let signatureNotChecked = RuleResult(.signature, .note, "not checked: Google's sample does not verify tokens")
 
     let endpoint: TokenEndpoint
     let transport: any TokenTransport

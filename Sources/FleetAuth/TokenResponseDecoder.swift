@@ -42,13 +42,13 @@ public struct FetchedToken: Sendable, Equatable {
     /// `exp`, as "rule: reason".
     public var warnings: [String] { findings.filter { $0.level == .warn }.map { "\($0.rule): \($0.reason)" } }
     /// Neutral facts other than the signature's: an expiry taken from `exp`, say.
-    public var notes: [String] { findings.filter { $0.level == .note && $0.rule != "signature" }.map { "\($0.rule): \($0.reason)" } }
+    public var notes: [String] { findings.filter { $0.level == .note && $0.rule != .signature }.map { "\($0.rule): \($0.reason)" } }
     /// The signature rule's result, if one ran.
-    public var signature: RuleResult? { findings.last { $0.rule == "signature" } }
+    public var signature: RuleResult? { findings.last { $0.rule == .signature } }
 
     /// The findings worth keeping with a token: all but the passed rules other than `clock` and `signature`.
     public static func kept(_ findings: [RuleResult]) -> [RuleResult] {
-        findings.filter { $0.level != .ok || $0.rule == "clock" || $0.rule == "signature" }
+        findings.filter { $0.level != .ok || $0.rule == .clock || $0.rule == .signature }
     }
 
     /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
@@ -128,7 +128,7 @@ public struct TokenResponseDecoder: Sendable {
         // Some backends hand over the value of an Authorization header; the SDKs want the bare JWT.
         if token.lowercased().hasPrefix("bearer ") {
             token = String(token.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-            findings.append(RuleResult("token field", .note, "stripped a \"Bearer \" prefix"))
+            findings.append(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix"))
         }
         let jwt = try JWTInspector.decode(token)
         findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
@@ -140,7 +140,7 @@ public struct TokenResponseDecoder: Sendable {
         }
         if let error = Self.error(for: findings, jwt: jwt, kind: endpoint.kind, id: id, now: now) { throw error }
         // The rules passed, so exp is an integer in the future and at most an hour after iat.
-        guard let exp = jwt.expiresAt else { throw .rejected([RuleResult("exp", .fail, "no exp claim")]) }
+        guard let exp = jwt.expiresAt else { throw .rejected([RuleResult(.expiry, .fail, "no exp claim")]) }
         let (expiresAt, expiryFinding) = bodyExpiry(expiryValue, shape: shape, signed: exp, now: now)
         if let expiryFinding { findings.append(expiryFinding) }
         var fetched = FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
@@ -215,15 +215,15 @@ public struct TokenResponseDecoder: Sendable {
         let failures = findings.failures
         guard let only = failures.first else { return nil }
         if failures.count == 1 {
-            if only.rule == "exp", let exp = jwt.expiresAt {
+            if only.rule == .expiry, let exp = jwt.expiresAt {
                 return .alreadyExpired(expiredSecondsAgo: wholeSeconds(now.timeIntervalSince(exp)))
             }
-            if only.rule == "authorization", let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue, found != id {
+            if only.rule == .authorization, let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue, found != id {
                 return .wrongID(claim: kind.claimName, expected: id, found: found)
             }
         }
         // A clock that is off is no failure itself, but it is often the cause of one: it goes along.
-        return .rejected(failures + findings.filter { $0.rule == "clock" && $0.level == .warn })
+        return .rejected(failures + findings.filter { $0.rule == .clock && $0.level == .warn })
     }
 
     /// When the token stops being served: the signed `exp`, or the body's expiry when it is
@@ -237,31 +237,31 @@ public struct TokenResponseDecoder: Sendable {
         guard let value else {
             if endpoint.expiryMode == .jwt { return (exp, nil) }
             let missing = shape.expiryKey.map { "no \"\($0)\"" } ?? "no expiry key"
-            return (exp, RuleResult("expiry field", .note, "\(missing) in the response; using the JWT exp (\(claim) s left)"))
+            return (exp, RuleResult(.expiryField, .note, "\(missing) in the response; using the JWT exp (\(claim) s left)"))
         }
         let date: Date
         if let raw = value.numberValue ?? value.stringValue.flatMap(Self.numericString) {
             // A number, or one written as a string (protobuf's JSON form of an int64).
             do { date = try expiry(raw, key: key, mode: mode, now: now) } catch {
-                return (exp, RuleResult("expiry field", .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
+                return (exp, RuleResult(.expiryField, .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
             }
         } else if let text = value.stringValue, let parsed = Self.iso8601(text) {
             date = parsed
         } else {
-            return (exp, RuleResult("expiry field", .warn, "\"\(key)\" is a \(Self.preview(value)), not a number or an ISO-8601 time; using the JWT exp (\(claim) s left)"))
+            return (exp, RuleResult(.expiryField, .warn, "\"\(key)\" is a \(Self.preview(value)), not a number or an ISO-8601 time; using the JWT exp (\(claim) s left)"))
         }
         let said = Self.wholeSeconds(date.timeIntervalSince(now))
         let reading = endpoint.expiryMode == .auto ? "" : " read as \(mode.rawValue)"
         if date <= now || said > JWTInspector.maximumLifetime + Int(Self.agreementTolerance) {
             let why = date <= now ? "in the past" : "beyond Fleet Engine's \(JWTInspector.maximumLifetime) s"
-            return (exp, RuleResult("expiry field", .warn,
+            return (exp, RuleResult(.expiryField, .warn,
                                     "\"\(key)\"\(reading) says \(said) s left, \(why); the JWT exp says \(claim) s, using exp (check --expiry)"))
         }
         guard abs(date.timeIntervalSince(exp)) > Self.agreementTolerance else { return (min(date, exp), nil) }
         if date > exp {
-            return (exp, RuleResult("expiry field", .warn, "\"\(key)\"\(reading) says \(said) s left but the JWT exp says \(claim) s; using exp"))
+            return (exp, RuleResult(.expiryField, .warn, "\"\(key)\"\(reading) says \(said) s left but the JWT exp says \(claim) s; using exp"))
         }
-        return (date, RuleResult("expiry field", .warn, "\"\(key)\"\(reading) says \(said) s left, before the JWT exp (\(claim) s); using the earlier"))
+        return (date, RuleResult(.expiryField, .warn, "\"\(key)\"\(reading) says \(said) s left, before the JWT exp (\(claim) s); using the earlier"))
     }
 
     /// Anything further than this from now is no expiry in any mode (about 317 years), so the

@@ -34,19 +34,17 @@ public enum RuleLevel: Int, Sendable, Comparable, CaseIterable {
 
 /// One rule's outcome on one token, with the one-line reason a person reads.
 public struct RuleResult: Sendable, Equatable, CustomStringConvertible {
-    /// Short, stable name of the rule: `alg`, `typ`, `kid`, `iss/sub`, `aud`, `iat`, `exp`,
-    /// `lifetime`, `authorization`, `signature`, `clock`, `expiry field`.
-    public var rule: String
+    public var rule: Rule
     public var level: RuleLevel
     public var reason: String
 
-    public init(_ rule: String, _ level: RuleLevel, _ reason: String) {
+    public init(_ rule: Rule, _ level: RuleLevel, _ reason: String) {
         self.rule = rule
         self.level = level
         self.reason = reason
     }
 
-    public var description: String { "\(level.symbol) \(rule): \(reason)" }
+    public var description: String { "\(level.symbol) \(rule.name): \(reason)" }
 }
 
 extension Array where Element == RuleResult {
@@ -94,31 +92,31 @@ public enum TokenRules {
     static func header(_ header: JSONValue) -> [RuleResult] {
         var results: [RuleResult] = []
         switch header["alg"] {
-        case .string("RS256")?: results.append(RuleResult("alg", .ok, "RS256"))
+        case .string("RS256")?: results.append(RuleResult(.alg, .ok, "RS256"))
         case .string(let alg)? where alg.lowercased() == "none":
-            results.append(RuleResult("alg", .fail, "alg is none (an unsigned token), expected RS256"))
-        case .string(let alg)?: results.append(RuleResult("alg", .fail, "alg is \(alg), expected RS256"))
-        case nil: results.append(RuleResult("alg", .fail, "no alg header, expected RS256"))
-        case let other?: results.append(RuleResult("alg", .fail, "alg is a \(other.typeName), expected \"RS256\""))
+            results.append(RuleResult(.alg, .fail, "alg is none (an unsigned token), expected RS256"))
+        case .string(let alg)?: results.append(RuleResult(.alg, .fail, "alg is \(alg), expected RS256"))
+        case nil: results.append(RuleResult(.alg, .fail, "no alg header, expected RS256"))
+        case let other?: results.append(RuleResult(.alg, .fail, "alg is a \(other.typeName), expected \"RS256\""))
         }
         switch header["typ"] {
-        case .string(let typ)? where typ.uppercased() == "JWT": results.append(RuleResult("typ", .ok, "JWT"))
-        case nil: results.append(RuleResult("typ", .warn, "no typ header; Google's libraries write \"JWT\""))
-        case let other?: results.append(RuleResult("typ", .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
+        case .string(let typ)? where typ.uppercased() == "JWT": results.append(RuleResult(.typ, .ok, "JWT"))
+        case nil: results.append(RuleResult(.typ, .warn, "no typ header; Google's libraries write \"JWT\""))
+        case let other?: results.append(RuleResult(.typ, .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
         }
         // Fleet Engine's JWT page lists kid (the key file's private_key_id), but Google's own
         // java-fleetengine-auth mints without one from ImpersonatedSigner and
         // DefaultServiceAccountSigner (auth0 java-jwt, signed through IAM signBlob), and Fleet
         // Engine accepts those: the signature is then checked against each of the account's keys.
         switch header["kid"] {
-        case .string(let kid)? where !kid.isEmpty: results.append(RuleResult("kid", .ok, kid))
+        case .string(let kid)? where !kid.isEmpty: results.append(RuleResult(.kid, .ok, kid))
         case nil:
-            results.append(RuleResult("kid", .note, "no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"))
+            results.append(RuleResult(.kid, .note, "no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"))
         case .string?:
-            results.append(RuleResult("kid", .note, "kid is empty, so it names no key: the signature is checked against every key of the issuer's key set"))
+            results.append(RuleResult(.kid, .note, "kid is empty, so it names no key: the signature is checked against every key of the issuer's key set"))
         case let other?:
             // RFC 7515 section 4.1.4: "The kid value MUST be a case-sensitive string"; a JOSE parser refuses the header.
-            results.append(RuleResult("kid", .fail, "kid is a JSON \(other.typeName); a JWT's kid must be a string (RFC 7515)"))
+            results.append(RuleResult(.kid, .fail, "kid is a JSON \(other.typeName); a JWT's kid must be a string (RFC 7515)"))
         }
         return results
     }
@@ -142,7 +140,7 @@ public enum TokenRules {
 
     static func issuer(_ claims: JSONValue, providerID: String?) -> RuleResult {
         let iss = claims["iss"]?.stringValue, sub = claims["sub"]?.stringValue
-        let rule = "iss/sub"
+        let rule = Rule.issuer
         switch (iss, sub) {
         case (nil, nil): return RuleResult(rule, .fail, "no iss and no sub claim: Fleet Engine needs the service account in both")
         case (nil, _): return RuleResult(rule, .fail, "no iss claim")
@@ -167,24 +165,25 @@ public enum TokenRules {
     static func audienceRule(_ aud: JSONValue?) -> RuleResult {
         let audience = fleetEngineAudience
         switch aud {
-        case .string(let exact)? where exact == audience: return RuleResult("aud", .ok, audience)
-        case nil: return RuleResult("aud", .fail, "no aud claim, expected \(audience)")
+        case .string(let exact)? where exact == audience: return RuleResult(.audience, .ok, audience)
+        case nil: return RuleResult(.audience, .fail, "no aud claim, expected \(audience)")
         case .string(let other)?:
             let hint = other.hasPrefix(audience) || audience.hasPrefix(other) ? " (exact match required)" : ""
-            return RuleResult("aud", .fail, "aud is \(other), expected \(audience)\(hint)")
-        case let other?: return RuleResult("aud", .fail, "aud is a JSON \(other.typeName), expected the string \(audience)")
+            return RuleResult(.audience, .fail, "aud is \(other), expected \(audience)\(hint)")
+        case let other?: return RuleResult(.audience, .fail, "aud is a JSON \(other.typeName), expected the string \(audience)")
         }
     }
 
     static func times(_ claims: JSONValue, now: Date, lifetimeChosen: Bool = false) -> [RuleResult] {
         var results: [RuleResult] = []
         var values: [String: Int64] = [:]
-        for name in ["iat", "exp"] {
+        for rule in [Rule.issuedAt, .expiry] {
+            let name = rule.name
             switch claims[name] {
-            case nil: results.append(RuleResult(name, .fail, "no \(name) claim"))
+            case nil: results.append(RuleResult(rule, .fail, "no \(name) claim"))
             case .int(let v)?: values[name] = v
-            case .double(let d)?: results.append(RuleResult(name, .fail, "\(name) is \(d), not an integer"))
-            case let other?: results.append(RuleResult(name, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
+            case .double(let d)?: results.append(RuleResult(rule, .fail, "\(name) is \(d), not an integer"))
+            case let other?: results.append(RuleResult(rule, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
             }
         }
         let nowSeconds = now.timeIntervalSince1970
@@ -193,35 +192,35 @@ public enum TokenRules {
             let ahead = Double(iat) - nowSeconds
             let shown = TokenResponseDecoder.wholeSeconds(ahead)
             if ahead > refusedSkew {
-                results.append(RuleResult("iat", .fail, "iat is \(shown) s in the future; Fleet Engine refuses beyond \(Int(refusedSkew)) s (a clock is wrong)"))
+                results.append(RuleResult(.issuedAt, .fail, "iat is \(shown) s in the future; Fleet Engine refuses beyond \(Int(refusedSkew)) s (a clock is wrong)"))
             } else if ahead > warnedSkew {
-                results.append(RuleResult("iat", .warn, "iat is \(shown) s in the future: clock skew (Fleet Engine refuses beyond \(Int(refusedSkew)) s)"))
+                results.append(RuleResult(.issuedAt, .warn, "iat is \(shown) s in the future: clock skew (Fleet Engine refuses beyond \(Int(refusedSkew)) s)"))
             } else {
-                results.append(RuleResult("iat", .ok, ahead > 0 ? "\(shown) s in the future, within skew" : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
+                results.append(RuleResult(.issuedAt, .ok, ahead > 0 ? "\(shown) s in the future, within skew" : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
             }
         }
         if let exp = values["exp"] {
             let left = Double(exp) - nowSeconds
             let shown = TokenResponseDecoder.wholeSeconds(left)
             if left <= 0 {
-                results.append(RuleResult("exp", .fail, "expired \(TokenResponseDecoder.wholeSeconds(-left)) s ago"))
+                results.append(RuleResult(.expiry, .fail, "expired \(TokenResponseDecoder.wholeSeconds(-left)) s ago"))
             } else {
-                results.append(RuleResult("exp", .ok, "\(shown) s left"))
+                results.append(RuleResult(.expiry, .ok, "\(shown) s left"))
             }
         }
         if let iat = values["iat"], let exp = values["exp"] {
             let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
             if exp < iat {
-                results.append(RuleResult("lifetime", .fail, "exp \(exp) is before iat \(iat)"))
+                results.append(RuleResult(.lifetime, .fail, "exp \(exp) is before iat \(iat)"))
             } else if overflow || lifetime > maximumLifetime {
                 let shown = overflow ? "more than \(Int64.max)" : "\(lifetime)"
-                results.append(RuleResult("lifetime", .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
+                results.append(RuleResult(.lifetime, .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
             } else if lifetime < shortestUsefulLifetime, lifetimeChosen {
-                results.append(RuleResult("lifetime", .note, "\(lifetime) s, as set for the embedded server (under \(shortestUsefulLifetime) s the SDKs fetch again at every call)"))
+                results.append(RuleResult(.lifetime, .note, "\(lifetime) s, as set for the embedded server (under \(shortestUsefulLifetime) s the SDKs fetch again at every call)"))
             } else if lifetime < shortestUsefulLifetime {
-                results.append(RuleResult("lifetime", .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
+                results.append(RuleResult(.lifetime, .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
             } else {
-                results.append(RuleResult("lifetime", .ok, "\(lifetime) s"))
+                results.append(RuleResult(.lifetime, .ok, "\(lifetime) s"))
             }
         }
         return results
@@ -230,7 +229,7 @@ public enum TokenRules {
     // MARK: - Authorization
 
     static func authorization(_ value: JSONValue?, kind: ProviderKind, id: String?) -> RuleResult {
-        let rule = "authorization"
+        let rule = Rule.authorization
         let accepted = kind.acceptedClaimNames
         // "tripid", or "trackingid, taskid or taskids": what a message says the token needs.
         let wanted = accepted.count == 1 ? kind.claimName
@@ -313,7 +312,7 @@ public enum TokenRules {
     /// A failed `authorization` result carried through `Result`.
     private struct ClaimProblem: Error {
         var result: RuleResult
-        init(_ reason: String) { result = RuleResult("authorization", .fail, reason) }
+        init(_ reason: String) { result = RuleResult(.authorization, .fail, reason) }
     }
 
     // MARK: - Clock
@@ -332,9 +331,9 @@ public enum TokenRules {
             text += "; iat is \(iatOffset >= 0 ? "+" : "")\(iatOffset) s from the backend's time"
         }
         if abs(skew) >= refusedSkew {
-            return RuleResult("clock", .warn, text + "; one of the clocks is wrong by more than \(Int(refusedSkew)) s and Fleet Engine will refuse tokens minted by the wrong one")
+            return RuleResult(.clock, .warn, text + "; one of the clocks is wrong by more than \(Int(refusedSkew)) s and Fleet Engine will refuse tokens minted by the wrong one")
         }
-        if abs(skew) > warnedSkew { return RuleResult("clock", .warn, text + ": clock skew") }
-        return RuleResult("clock", .ok, text)
+        if abs(skew) > warnedSkew { return RuleResult(.clock, .warn, text + ": clock skew") }
+        return RuleResult(.clock, .ok, text)
     }
 }

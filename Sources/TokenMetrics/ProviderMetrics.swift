@@ -82,7 +82,7 @@ public final class ProviderMetrics: Sendable {
             if case .rejected(let results) = error {
                 for failure in results.failures {
                     registry.makeCounter(descriptor: Names.ruleFailures,
-                                         labels: [("provider", event.provider.rawValue), ("rule", failure.rule)]).increment()
+                                         labels: [("provider", event.provider.rawValue), ("rule", failure.rule.name)]).increment()
                 }
             }
         case .idChanged:

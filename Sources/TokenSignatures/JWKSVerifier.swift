@@ -80,7 +80,7 @@ public actor JWKSVerifier: SignatureVerifier {
         } else {
             guard let iss = jwt.claims["iss"]?.stringValue, TokenRules.serviceAccountProject(iss) != nil,
                   let url = googleURL(iss) else {
-                return RuleResult("signature", .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched")
+                return RuleResult(.signature, .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched")
             }
             location = .url(url)
         }
@@ -90,19 +90,19 @@ public actor JWKSVerifier: SignatureVerifier {
         do {
             set = try await loaded(location, needing: kid)
         } catch {
-            return RuleResult("signature", .note, "not checked: key set \(location) unavailable: \(error.description)")
+            return RuleResult(.signature, .note, "not checked: key set \(location) unavailable: \(error.description)")
         }
         if let kid, !set.kids.contains(kid) {
-            return RuleResult("signature", .fail, "kid \(kid) not in the JWKS at \(location) (key rotated or deleted?)")
+            return RuleResult(.signature, .fail, "kid \(kid) not in the JWKS at \(location) (key rotated or deleted?)")
         }
         guard let kid else { return await verifyWithoutKid(token, set: set, location: location) }
         do {
             _ = try await set.keys.verify(token, as: AnyClaims.self)
-            return RuleResult("signature", .ok, "RS256 verified with key \(kid) from \(location)")
+            return RuleResult(.signature, .ok, "RS256 verified with key \(kid) from \(location)")
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            return RuleResult("signature", .fail, "signature does not verify against key \(kid) from \(location): the token was altered or signed by another key")
+            return RuleResult(.signature, .fail, "signature does not verify against key \(kid) from \(location): the token was altered or signed by another key")
         } catch {
-            return RuleResult("signature", .fail, "cannot verify against key \(kid) from \(location): \(Self.describe(error))")
+            return RuleResult(.signature, .fail, "cannot verify against key \(kid) from \(location): \(Self.describe(error))")
         }
     }
 
@@ -114,7 +114,7 @@ public actor JWKSVerifier: SignatureVerifier {
             do {
                 _ = try await single.keys.verify(token, as: AnyClaims.self)
                 let tried = set.singles.count == 1 ? "the set's one key tried" : "the set's \(set.singles.count) keys tried in turn"
-                return RuleResult("signature", .ok, "RS256 verified with key \(single.kid) from \(location) (no kid: \(tried))")
+                return RuleResult(.signature, .ok, "RS256 verified with key \(single.kid) from \(location) (no kid: \(tried))")
             } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
                 continue
             } catch {
@@ -122,10 +122,10 @@ public actor JWKSVerifier: SignatureVerifier {
             }
         }
         if let lastProblem {
-            return RuleResult("signature", .fail, "cannot verify against the keys from \(location): \(lastProblem)")
+            return RuleResult(.signature, .fail, "cannot verify against the keys from \(location): \(lastProblem)")
         }
         let keys = set.singles.count == 1 ? "the one key" : "any of the \(set.singles.count) keys"
-        return RuleResult("signature", .fail, "signature does not verify against \(keys) from \(location) (no kid): the token was altered or signed by another key")
+        return RuleResult(.signature, .fail, "signature does not verify against \(keys) from \(location) (no kid): the token was altered or signed by another key")
     }
 
     /// The cached set for `location`, loading it if absent, or reloading it when `kid` is not in

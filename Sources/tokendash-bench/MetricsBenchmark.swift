@@ -62,7 +62,7 @@ enum MetricsBenchmark {
                 }
                 if index % 50 == 0 {
                     record(.fetchStarted(reason: .forced))
-                    record(.fetchFailed(.rejected([RuleResult("aud", .fail, "wrong audience")]), latency: 0.01))
+                    record(.fetchFailed(.rejected([RuleResult(.audience, .fail, "wrong audience")]), latency: 0.01))
                 }
                 if index % 100 == 0 { record(.idChanged(from: id, to: id + "-2")) }
             }

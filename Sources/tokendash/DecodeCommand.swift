@@ -119,9 +119,9 @@ struct DecodeCommand: AsyncParsableCommand {
             ? (warnings == 0 ? "Fleet Engine would accept it" : "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")")
             : "Fleet Engine would refuse it: \(failures.count) rule\(failures.count == 1 ? "" : "s") failed"
         print("rules (\(subject)): \(verdict)")
-        let width = results.map(\.rule.count).max() ?? 0
+        let width = results.map(\.rule.name.count).max() ?? 0
         for result in results {
-            print("  \(result.level.symbol) \(result.rule.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)")
+            print("  \(result.level.symbol) \(result.rule.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)")
         }
         if let answer {
             // Fleet Engine's own answer is the last word on whether it takes the token.

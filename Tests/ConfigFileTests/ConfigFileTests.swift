@@ -7,7 +7,7 @@ import UICore
 
 /// The config file: which value wins, environment variables in headers, and each mistake as
 /// `file:line: reason`.
-@Suite struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(3))) struct ConfigFileTests {
     static let sample = """
         default-profile: local
         defaults:
@@ -192,7 +192,7 @@ import UICore
 }
 
 /// The README's example file is a working config: it is what users copy.
-@Suite struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadmeExampleTests {
     @Test func theReadmeExampleParsesAndResolves() throws {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)

@@ -9,7 +9,7 @@ import UICore
 
 /// `--record` then `replay`: a live loop driven through the fake terminal and a test clock writes
 /// a recording; replaying it must show the same screens at the same recorded times.
-@Suite struct RecordReplayTests {
+@Suite(.timeLimit(.minutes(3))) struct RecordReplayTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let utc = TimeZone(identifier: "UTC") ?? .current
     static let signature = "U0VDUkVULXNpZ25hdHVyZS1uZXZlci1pbi1hLWZpbGU"
@@ -18,7 +18,7 @@ import UICore
         let iat = Int(issued.timeIntervalSince1970)
         let jwt = TestJWT.make(kind: kind, id: id, iat: iat, exp: iat + lifetime, signature: signature)
         var token = FetchedToken(token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)), receivedAt: issued,
-                                 jwt: try JWTInspector.decode(jwt), findings: [RuleResult("lifetime", .warn, "60 s is short")],
+                                 jwt: try JWTInspector.decode(jwt), findings: [RuleResult(.lifetime, .warn, "60 s is short")],
                                  clockSkew: 1.5)
         token.refreshAt = issued.addingTimeInterval(TimeInterval(lifetime) - 20)
         token.shape = "jwt + expirationTimestamp"
@@ -207,11 +207,11 @@ import UICore
         // End: everything recorded (refreshes, q, the fault menu's choice) is applied...
         terminal.script = [.end]
         #expect(loop.step())
-        // The answer comes from an effect task; bounded, so a lost answer fails instead of hanging.
-        for _ in 0..<400 where loop.state.replay?.position != recording.end {
-            try await Task.sleep(for: .milliseconds(5))
+        // The answer comes from an effect task; the suite's time limit ends a lost one.
+        _ = await eventually {
             terminal.script = [nil]
-            #expect(loop.step())
+            _ = loop.step()
+            return loop.state.replay?.position == recording.end
         }
         #expect(dispatched.all == [.replay(.toEnd)], "only the viewer's key is carried out")
         #expect(!loop.state.quitting)
@@ -293,29 +293,30 @@ import UICore
         #expect(recording.actions.count == 9)
     }
 
-    @Test func linesReachTheFileWithinASecondWithoutClosing() async throws {
+    /// A flush due when a test says so, as a second of wall time makes it due for the commands.
+    final class TickedPacer: FlushPacer {
+        private let ticks = DispatchSemaphore(value: 0)
+        func waitForNextFlush() { ticks.wait() }
+        func tick() { ticks.signal() }
+    }
+
+    @Test func linesReachTheFileAtEachFlushWithoutClosing() async throws {
         // What a crash would leave: the file as it is, never closed.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID().uuidString).jsonl").path
-        let writer = try RecordingWriter(path: path)
-        defer { writer.close() }
+        let pacer = TickedPacer()
+        let writer = try RecordingWriter(path: path, pacer: pacer)
+        defer {
+            writer.close()
+            pacer.tick()
+        }
+        let lines = { (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
         let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b", faultsAvailable: false)
         writer.start(RecordingHeader(state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Date()))
-        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 1, "the header at once")
+        #expect(lines() == 1, "the header at once")
         writer.record(.key(.character("x")), at: Date())
-        // Watched from a thread of its own: the cooperative pool may be busy with other suites.
-        let (lines, waited) = await withCheckedContinuation { (done: CheckedContinuation<(Int, Duration), Never>) in
-            Thread {
-                let written = ContinuousClock.now
-                var lines = 1
-                while lines < 2, ContinuousClock.now - written < .seconds(3) {
-                    Thread.sleep(forTimeInterval: 0.05)
-                    lines = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0
-                }
-                done.resume(returning: (lines, ContinuousClock.now - written))
-            }.start()
-        }
-        #expect(lines == 2)
-        #expect(waited < .milliseconds(1500))
+        #expect(lines() == 1, "queued until the flush is due")
+        pacer.tick()
+        #expect(await eventually { lines() == 2 }, "written at the flush, the file still open")
     }
 
     /// A run on a sample's logic replays with that logic named in the panes' titles; older
@@ -447,7 +448,7 @@ import UICore
 }
 
 /// The replay's keys in the key table and the reducer.
-@Suite struct ReplayKeyTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayKeyTests {
     static func replaying() -> DashboardState {
         var s = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0, backend: "b", faultsAvailable: true)
         s.replay = ReplayStatus(position: RecordReplayTests.t0, start: RecordReplayTests.t0, end: RecordReplayTests.t0.addingTimeInterval(60))

@@ -6,7 +6,7 @@ import Testing
 
 /// A scenario's `until:` waits on typed events, and matches a replayed event as it matched the
 /// live one: a recording keeps what kind of failure it was, not only its sentence.
-@Suite struct ReplayedConditionTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayedConditionTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func failure(_ error: FleetAuthError) -> ProviderEvent {
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test(arguments: [
-        FleetAuthError.rejected([RuleResult("aud", .fail, "audience is not Fleet Engine's")]),
+        FleetAuthError.rejected([RuleResult(.audience, .fail, "audience is not Fleet Engine's")]),
         .wrongID(claim: "vehicleid", expected: "vehicle-1", found: "not-vehicle-1"),
         .alreadyExpired(expiredSecondsAgo: 60),
     ])

@@ -5,6 +5,7 @@ import FleetAuth
 import Foundation
 import Scenarios
 import Synchronization
+import TestSupport
 import Testing
 import UICore
 
@@ -25,7 +26,7 @@ final class StepLog: ScenarioTarget {
 
 /// Space through the real loop, reducer, controller and runner: in `--step` mode each press
 /// runs one step and the banner follows; nothing runs between presses.
-@Suite struct ScenarioSteppingTests {
+@Suite(.timeLimit(.minutes(3))) struct ScenarioSteppingTests {
     @Test func spaceRunsOneStepPerPressAndTheBannerFollows() async throws {
         let scenario = try ScenarioParser.parse("""
             name: demo
@@ -59,14 +60,12 @@ final class StepLog: ScenarioTarget {
         }
         loop.start()
         defer { loop.finish() }
-        /// Turns the loop until `condition` holds on its state (wall time bounded).
+        /// Turns the loop until `condition` holds on its state (the suite's time limit ends it).
         func turn(until condition: (DashboardState) -> Bool) async -> Bool {
-            for _ in 0..<2000 {
+            await eventually {
                 _ = loop.step()
-                if condition(loop.state) { return true }
-                try? await Task.sleep(for: .milliseconds(1))
+                return condition(loop.state)
             }
-            return false
         }
 
         // S, Enter: the scenario starts and waits for the first Space.

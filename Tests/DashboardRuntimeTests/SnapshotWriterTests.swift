@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `s`: one file holding the screen and the last events, next to the recording or in the folder given.
-@Suite struct SnapshotWriterTests {
+@Suite(.timeLimit(.minutes(3))) struct SnapshotWriterTests {
     func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import DashboardRuntime
 import Foundation
 import Testing
 
-@Suite struct ThemeTests {
+@Suite(.timeLimit(.minutes(3))) struct ThemeTests {
     static let themesDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Themes")
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A pane folds counted cache hits into its "cache hit ×N" line by their counts.
-@Suite struct BatchedCacheHitTests {
+@Suite(.timeLimit(.minutes(3))) struct BatchedCacheHitTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func hits(_ count: Int, at offset: TimeInterval) -> ProviderEvent {

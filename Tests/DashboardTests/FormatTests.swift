@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite struct FormatTests {
+@Suite(.timeLimit(.minutes(3))) struct FormatTests {
     /// The fleet rows' one-decimal figures read as `%.1f` wrote them, for the values they show.
     @Test func tenthsPrintsAsPercentPointOneF() {
         var generator = SystemRandomNumberGenerator()

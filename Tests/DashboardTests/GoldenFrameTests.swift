@@ -8,7 +8,7 @@ import Testing
 /// Whole frames, text and styles, compared with files in Golden/: a change anywhere on the
 /// screen shows up as a diff to review. `UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests`
 /// writes the files anew; review them with `git diff` before committing.
-@Suite struct GoldenFrameTests {
+@Suite(.timeLimit(.minutes(3))) struct GoldenFrameTests {
     /// One letter per role in the styles half of a golden file.
     static let roleLetters: [StyleRole: Character] = [
         .text: " ", .dim: ".", .header: "H", .border: "b", .borderFocused: "B", .title: "T",
@@ -163,10 +163,10 @@ import Testing
     @Test func theVerdictShowsItsWorstFindingAndTheClock() throws {
         var state = Fixtures.state()
         var token = Fixtures.token(.consumer, id: "trip-0001", findings: [
-            RuleResult("alg", .ok, "RS256"),
-            RuleResult("lifetime", .warn, "60 s, under 300 s"),
-            RuleResult("clock", .warn, "backend clock is 1200 s behind this machine's (Date header)"),
-            RuleResult("signature", .ok, "RS256 verified"),
+            RuleResult(.alg, .ok, "RS256"),
+            RuleResult(.lifetime, .warn, "60 s, under 300 s"),
+            RuleResult(.clock, .warn, "backend clock is 1200 s behind this machine's (Date header)"),
+            RuleResult(.signature, .ok, "RS256 verified"),
         ])
         // This machine runs 1200 s ahead of the backend's Date header, and so does the token's iat.
         token.clockSkew = 1200

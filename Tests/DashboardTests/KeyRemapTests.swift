@@ -6,7 +6,7 @@ import UICore
 
 /// A remapped key table (as a config file's `keys:` makes it) is the one table the footer, the
 /// help and the handling read.
-@Suite struct KeyRemapTests {
+@Suite(.timeLimit(.minutes(3))) struct KeyRemapTests {
     /// r and R swapped (still a pair: "R/r Refresh"), help on h, quit on Q.
     static func remapped() throws -> KeyMap {
         try KeyMap(remapping: [.refreshFocused: [.character("R")], .refreshBoth: [.character("r")],

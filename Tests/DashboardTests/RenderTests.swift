@@ -10,7 +10,7 @@ import Testing
 /// (`running`), a failing driver with its error and fetch log (`aFailingDriver`), the fleet rows
 /// above the panes (`aFleet`), the verdict's worst finding and the clock line, the too-small
 /// screen, the fault menu without an embedded server.
-@Suite struct RenderTests {
+@Suite(.timeLimit(.minutes(3))) struct RenderTests {
     /// The consumer pane as a 160x48 screen shows it (its left half), one string per row.
     static func consumerPane(_ state: DashboardState) -> [String] {
         Renderer.render(state, width: 160, height: 48).lines.map { String($0.prefix(80)) }
@@ -40,7 +40,7 @@ import Testing
     /// (A token with warnings: GoldenFrameTests.theVerdictShowsItsWorstFindingAndTheClock.)
     @Test func aVerifiedSignatureShowsInTheVerdict() {
         var signed = Fixtures.state()
-        let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult("signature", .ok, "RS256 verified")])
+        let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult(.signature, .ok, "RS256 verified")])
         Fixtures.apply(&signed, Fixtures.event(.consumer, "trip-0001", .fetched(good, latency: 0.01), at: 0))
         #expect(Self.row("Checks", in: Self.consumerPane(signed)) == Self.paneRow("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
     }
@@ -55,13 +55,13 @@ import Testing
 
     @Test func aWarningEveryTokenCarriesIsLoggedOnce() {
         var state = Fixtures.state()
-        let short = [RuleResult("lifetime", .warn, "60 s, under 300 s")]
+        let short = [RuleResult(.lifetime, .warn, "60 s, under 300 s")]
         for (i, at) in [0.0, 30, 60].enumerated() {
             let token = Fixtures.token(.consumer, id: "trip-0001", issued: Fixtures.t0.addingTimeInterval(at), findings: short)
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: at))
             #expect(state.consumer.log.filter { $0.event == .warning }.count == 1, "after fetch \(i + 1)")
         }
-        let skewed = Fixtures.token(.consumer, id: "trip-0001", findings: short + [RuleResult("iat", .warn, "iat is 90 s in the future")])
+        let skewed = Fixtures.token(.consumer, id: "trip-0001", findings: short + [RuleResult(.issuedAt, .warn, "iat is 90 s in the future")])
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(skewed, latency: 0.01), at: 90))
         #expect(state.consumer.log.filter { $0.event == .warning }.map(\.detail) == ["iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s"])
     }
@@ -195,7 +195,7 @@ enum ProviderCountersFixture {
     }
 }
 
-@Suite struct PaneRedactionTests {
+@Suite(.timeLimit(.minutes(3))) struct PaneRedactionTests {
     @Test func anErrorQuotingATokenShowsItRedactedInThePaneAndLog() {
         let leaked = Fixtures.token(.consumer, id: "trip-0001").token
         var state = Fixtures.running()
@@ -208,7 +208,7 @@ enum ProviderCountersFixture {
     }
 }
 
-@Suite struct ErrorWrappingTests {
+@Suite(.timeLimit(.minutes(3))) struct ErrorWrappingTests {
     static let error = FleetAuthError.httpStatus(code: 401, body: "{\"error\":\"session expired, please sign in again\"}")
 
     @Test func aLongErrorWrapsSoItsCauseShowsInATallPane() throws {
@@ -245,7 +245,7 @@ enum ProviderCountersFixture {
 }
 
 /// The canvas's fast paths give the same columns as one grapheme per column would.
-@Suite struct CanvasTextTests {
+@Suite(.timeLimit(.minutes(3))) struct CanvasTextTests {
     @Test(arguments: [
         ("plain ascii", "plain ascii"),
         ("── rule ─ █░ → …", "── rule ─ █░ → …"),

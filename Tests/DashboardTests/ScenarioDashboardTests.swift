@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The scenario banner, the S menu and the keys that drive a scenario.
-@Suite struct ScenarioDashboardTests {
+@Suite(.timeLimit(.minutes(3))) struct ScenarioDashboardTests {
     static let entries = [
         ScenarioEntry(name: "refresh-ahead", description: "tokens are replaced before they expire, while the old one is still served"),
         ScenarioEntry(name: "backend-outage", description: "the backend fails with HTTP 500; the providers back off, keep the valid token, recover"),

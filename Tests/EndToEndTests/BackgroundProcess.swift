@@ -8,60 +8,121 @@ import Darwin
 #endif
 
 /// A long-running program for an end-to-end test (a `tokendash watch`, a Prometheus): started
-/// through `BinaryRunner.spawnCleanly` (no other test's pipes inherited, no signal blocked, so it
-/// keeps no one waiting and SIGTERM stops it), output to a file read back while waiting for a
-/// line; stopped with SIGTERM, then SIGKILL if it lingers.
+/// through `BinaryRunner.spawnCleanly` (no other test's pipes inherited, no signal blocked, so
+/// SIGTERM stops it). Its stdout and stderr go into one pipe that a thread of its own drains, and
+/// a test waits for a line by being woken at each chunk, never by polling; stopped with SIGTERM,
+/// and killed if the waiting test is cancelled (its suite's time limit).
 final class BackgroundProcess: Sendable {
     let name: String
     private let pid: pid_t
-    private let log: URL
-    // Guards whether the child has been reaped, so its pid is never waited for or signalled again.
-    private let reaped = Mutex(false)
+    private let exited: Task<Int32, Never>
+
+    private struct Output {
+        var data = Data()
+        /// The pipe's end: every writer (the child, and any grandchild holding it) is gone.
+        var ended = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// What the reading thread and the waiting task share with this object (a Mutex cannot be
+    /// captured by value).
+    private final class Shared: Sendable {
+        // Guards the output read so far and the tasks waiting for more; written by the reading thread.
+        let output = Mutex(Output())
+        // Guards whether the child has been waited for, so a stop after its exit signals no reused pid.
+        let reaped = Mutex(false)
+    }
+
+    private let shared = Shared()
 
     init(_ executable: URL, _ arguments: [String], name: String) throws {
         self.name = name
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(name)-\(UUID().uuidString).log")
-        pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, output: log.path)
-    }
-
-    /// Whether it still runs; reaps it once it has exited.
-    var isRunning: Bool {
-        reaped.withLock { reaped in
-            guard !reaped else { return false }
-            var status: Int32 = 0
-            reaped = waitpid(pid, &status, WNOHANG) != 0
-            return !reaped
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        let (reading, writing) = (ends[0], ends[1])
+        // Close-on-exec, so a child another test starts meanwhile does not hold the pipe open
+        // (pipe2 is not imported; children of spawnCleanly close everything above 2 anyway).
+        for end in [reading, writing] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let pid: pid_t
+        do {
+            pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, outputDescriptor: writing)
+        } catch {
+            close(reading)
+            close(writing)
+            throw error
         }
+        close(writing)
+        self.pid = pid
+        let shared = shared
+        exited = Task {
+            let status = await BinaryRunner.exit(of: pid).0
+            shared.reaped.withLock { $0 = true }
+            return status
+        }
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(reading, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                let waiters = shared.output.withLock { output in
+                    if count > 0 { output.data.append(contentsOf: buffer[0..<count]) } else { output.ended = true }
+                    defer { output.waiters = [] }
+                    return output.waiters
+                }
+                for waiter in waiters { waiter.resume() }
+                if count <= 0 { break }
+            }
+            close(reading)
+        }.start()
     }
 
     /// What it wrote so far, stdout and stderr together.
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    var output: String { shared.output.withLock { String(decoding: $0.data, as: UTF8.self) } }
 
-    /// The first capture of `pattern` (a regular expression with one group) in its output, waiting
-    /// up to `timeout` seconds; nil if it exited or the time ran out. The output is read once more
-    /// after the deadline, so a test process paused past it (a loaded machine) still finds the line.
-    func await(_ pattern: String, timeout: TimeInterval = 60) async throws -> String? {
+    /// The first capture of `pattern` (a regular expression with one group) in its output, as soon
+    /// as it is written; nil once the output has ended without it (the program exited).
+    func await(_ pattern: String) async throws -> String? {
         let regex = try NSRegularExpression(pattern: pattern)
-        let deadline = Date().addingTimeInterval(timeout)
+        var seen = -1
         while true {
-            let exited = !isRunning
-            let text = output
-            if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-               let range = Range(match.range(at: 1), in: text) {
-                return String(text[range])
+            try Task.checkCancellation()
+            let (text, ended, count) = shared.output.withLock { (String(decoding: $0.data, as: UTF8.self), $0.ended, $0.data.count) }
+            if count != seen {
+                seen = count
+                if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                   let range = Range(match.range(at: 1), in: text) {
+                    return String(text[range])
+                }
             }
-            if exited || Date() >= deadline { return nil }
-            // Polling a log file the child writes; there is nothing to wait on instead.
-            try await Task.sleep(for: .milliseconds(100))
+            if ended { return nil }
+            await more(than: count)
         }
     }
 
+    /// Returns once the output has grown past `count` bytes or ended, or the task is cancelled.
+    private func more(than count: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
+                let now = shared.output.withLock { output in
+                    guard output.data.count == count, !output.ended, !Task.isCancelled else { return true }
+                    output.waiters.append(woken)
+                    return false
+                }
+                if now { woken.resume() }
+            }
+        } onCancel: {
+            for waiter in shared.output.withLock({ output in defer { output.waiters = [] }; return output.waiters }) { waiter.resume() }
+        }
+    }
+
+    /// SIGTERM, then waits for the exit; a cancelled wait (the time limit) kills it.
     func stop() async {
-        if isRunning { kill(pid, SIGTERM) }
-        for _ in 0..<50 where isRunning { try? await Task.sleep(for: .milliseconds(100)) }
-        if isRunning { kill(pid, SIGKILL) }
-        for _ in 0..<50 where isRunning { try? await Task.sleep(for: .milliseconds(100)) }
-        try? FileManager.default.removeItem(at: log)
+        if !shared.reaped.withLock({ $0 }) { kill(pid, SIGTERM) }
+        await withTaskCancellationHandler {
+            _ = await exited.value
+        } onCancel: {
+            kill(pid, SIGKILL)
+        }
     }
 
     /// The full path of `program` on PATH, or nil.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,112 +32,91 @@ enum BinaryRunner {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs to completion on a thread of its own, so the wait blocks none of the cooperative pool's
-    /// threads: on a 2-core machine there are two, and loopback servers of other tests in this
-    /// process need them meanwhile (their answers were seen to miss 5 s deadlines).
-    static func run(_ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:],
-                    timeout: TimeInterval = 30) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Swift.Result {
-                    try runBlocking(arguments, executable: executable, stdin: stdin, environment: environment, timeout: timeout)
-                })
-            }.start()
-        }
-    }
-
     /// The variables the binary reads a proxy from.
     static let proxyVariables: Set<String> = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
 
-    /// Runs to completion, killing the process after `timeout` seconds so a hang fails the test instead of CI.
-    static func runBlocking(_ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:],
-                            timeout: TimeInterval = 30) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        // A config file of the user running the tests must not change what the binary does, nor
-        // their proxy variables (every test backend is on loopback); a test sets its own.
-        process.environment = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }
+    /// The environment a run gets: this process's, without the user's proxy variables (every test
+    /// backend is on loopback) and with a config folder holding no config file, so neither
+    /// changes what the binary does; a test sets its own on top.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }
             .merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
-            .merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        // Read before waiting: a full pipe would block the child forever.
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData, as: UTF8.self))
+            .merging(extra) { $1 }
     }
 
-    /// Runs `arguments` with no signals blocked and default dispositions, output in a file.
-    /// A Foundation `Process` child inherits the blocked mask of the Dispatch thread that spawns
-    /// it; tmux started under that mask never sees SIGCHLD, so panes never die and kill-server
-    /// hangs. A file instead of a pipe means a stray grandchild cannot keep the test waiting for EOF.
-    /// The child keeps no descriptor but 0, 1 and 2: it would otherwise inherit the pipes of a
-    /// process another test is starting at that moment, and hold them open for its whole minute
-    /// (seen: `decode -` never saw the end of its stdin and was killed after 30 s).
-    static func runWithCleanSignals(_ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
+    /// Runs to completion, capturing stdout, stderr and the exit code. Not Foundation's `Process`:
+    /// its `waitUntilExit` was seen elsewhere to wait forever for a child already gone, and one
+    /// full run here hung with every thread idle and Foundation's process thread in its run loop.
+    /// The child is spawned cleanly and waited for with a blocking wait4; a hang is ended by the
+    /// suite's time limit, whose cancellation kills the child.
+    static func run(_ arguments: [String], executable: URL = binary, stdin: String? = nil,
+                    environment extra: [String: String] = [:]) async throws -> Result {
+        try await runCountingCPU(arguments, executable: executable, stdin: stdin, environment: extra).0
+    }
+
+    /// `run`, with the CPU time the child used (user and system, from wait4): a figure the rest of
+    /// a full test run barely moves, where its wall time grew fivefold (a refusal of 0.2 s of CPU
+    /// took 1.7 s).
+    static func runCountingCPU(_ arguments: [String], executable: URL = binary, stdin: String? = nil,
+                               environment extra: [String: String] = [:]) async throws -> (Result, cpu: TimeInterval) {
+        let folder = FileManager.default.temporaryDirectory
+        let name = "tokendash-run-\(UUID().uuidString)"
+        let out = folder.appendingPathComponent(name + ".out"), err = folder.appendingPathComponent(name + ".err")
+        let input = folder.appendingPathComponent(name + ".in")
+        defer { for file in [out, err, input] { try? FileManager.default.removeItem(at: file) } }
+        if let stdin { try Data(stdin.utf8).write(to: input) }
+        let pid = try spawnCleanly([executable.path] + arguments, input: stdin == nil ? nil : input.path, output: out.path,
+                                   errors: err.path, environment: environment(extra))
+        let (status, cpu) = await exit(of: pid)
+        let read = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        return (Result(status: status, stdout: read(out), stderr: read(err)), cpu)
+    }
+
+    /// Runs `arguments` with no signals blocked and default dispositions, output in a file (see
+    /// `spawnCleanly`). A Foundation `Process` child inherits the blocked mask of the Dispatch
+    /// thread that spawns it; tmux started under that mask never sees SIGCHLD, so panes never die
+    /// and kill-server hangs. A file instead of a pipe means a stray grandchild cannot keep the
+    /// test waiting for EOF.
+    static func runScript(_ arguments: [String]) async throws -> (Int32, String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let pid = try spawnCleanly(arguments, output: log.path)
-        return waitOut(pid, deadline: Date().addingTimeInterval(timeout), log: log, timeout: timeout)
+        let (status, _) = await exit(of: pid)
+        return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
-    /// `runWithCleanSignals` waited for on a thread of its own: a script runs for a minute, and
-    /// holding one of the cooperative pool's two threads that long starves every other suite
-    /// (a 1 s client timer was seen to fire after 30 s).
-    static func runScript(_ arguments: [String], timeout: TimeInterval) async throws -> (Int32, String) {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Int32, String), any Error>) in
-            Thread { done.resume(with: Swift.Result { try runWithCleanSignals(arguments, timeout: timeout) }) }.start()
-        }
-    }
-
-    /// The binary run to its end, with the CPU time it used (user and system, from wait4): a
-    /// figure the rest of a full test run barely moves, where its wall time grew fivefold (a
-    /// refusal of 0.2 s of CPU took 1.7 s). On a thread of its own, like `run`; killed after `timeout`.
-    static func runCountingCPU(_ arguments: [String], timeout: TimeInterval = 20) async throws -> (Result, cpu: TimeInterval) {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(Result, cpu: TimeInterval), any Error>) in
-            Thread {
-                done.resume(with: Swift.Result {
-                    let folder = FileManager.default.temporaryDirectory
-                    let out = folder.appendingPathComponent("tokendash-cpu-\(UUID().uuidString).out")
-                    let err = folder.appendingPathComponent("tokendash-cpu-\(UUID().uuidString).err")
-                    defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
-                    let environment = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }
-                        .merging(["XDG_CONFIG_HOME": emptyConfigHome.path]) { $1 }
-                    let pid = try spawnCleanly([binary.path] + arguments, output: out.path, errors: err.path, environment: environment)
+    /// Waits for `pid` to exit: its exit code (128 + the signal for one killed) and the CPU time it
+    /// used. The blocking wait4 runs on a thread of its own, holding none of the cooperative pool's
+    /// two threads; cancelling the waiting task (the suite's time limit) kills the child, so a hang
+    /// fails with the test's name instead of hanging the run.
+    static func exit(of pid: pid_t) async -> (Int32, cpu: TimeInterval) {
+        // Guards whether the child was reaped, so a late cancellation never signals a reused pid.
+        let reaped = Mutex(false)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<(Int32, cpu: TimeInterval), Never>) in
+                Thread {
                     var status: Int32 = 0
                     var usage = rusage()
-                    let deadline = Date().addingTimeInterval(timeout)
-                    // Polled: wait4 has no timeout, and a hang must fail the test, not hang CI.
-                    while wait4(pid, &status, WNOHANG, &usage) == 0 {
-                        if Date() > deadline { kill(pid, SIGKILL) }
-                        usleep(10_000)
-                    }
+                    var result: pid_t
+                    repeat { result = wait4(pid, &status, 0, &usage) } while result == -1 && errno == EINTR
+                    reaped.withLock { $0 = true }
                     func seconds(_ t: timeval) -> TimeInterval { TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6 }
-                    let read = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+                    // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
                     let exited = status & 0x7f == 0
-                    return (Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stdout: read(out), stderr: read(err)),
-                            cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime))
-                })
-            }.start()
+                    done.resume(returning: (result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
+                                            seconds(usage.ru_utime) + seconds(usage.ru_stime)))
+                }.start()
+            }
+        } onCancel: {
+            reaped.withLock { if !$0 { kill(pid, SIGKILL) } }
         }
     }
 
-    /// Starts `arguments` (a full path first) as `runWithCleanSignals` does: stdin from /dev/null,
-    /// stdout and stderr to the file at `output` (stderr to `errors` when given), no signal
+    /// Starts `arguments` (a full path first): stdin from `input` (else /dev/null), stdout and
+    /// stderr to the file at `output` or to `outputDescriptor` (stderr to `errors` when given), no signal
     /// blocked, no descriptor but 0, 1 and 2; this process's environment unless one is given.
-    static func spawnCleanly(_ arguments: [String], output: String, errors: String? = nil,
-                             environment: [String: String]? = nil) throws -> pid_t {
+    static func spawnCleanly(_ arguments: [String], input: String? = nil, output: String? = nil, outputDescriptor: Int32? = nil,
+                             errors: String? = nil, environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -145,8 +125,12 @@ enum BinaryRunner {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        if let outputDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         if let errors {
             posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         } else {
@@ -173,25 +157,6 @@ enum BinaryRunner {
         }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         return pid
-    }
-
-    /// Waits for `pid` until `deadline` (then kills it); its status and the output in `log`.
-    private static func waitOut(_ pid: pid_t, deadline: Date, log: URL, timeout: TimeInterval) -> (Int32, String) {
-        var status: Int32 = 0
-        // Polled: waitpid has no timeout, and a hung script must fail the test, not hang CI.
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                return (-1, "timed out after \(Int(timeout)) s\n" + text)
-            }
-            usleep(50_000)
-        }
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
     }
 
     /// Adds glibc's closefrom action (3 and up) to `actions`. Swift's Glibc module does not import

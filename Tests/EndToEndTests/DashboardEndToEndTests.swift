@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// The real dashboard on a real pty: scripts/e2e-tmux.sh drives it in tmux.
-@Suite struct DashboardEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct DashboardEndToEndTests {
     static let tmuxInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test(.enabled(if: tmuxInstalled, "needs tmux"))
     func drivesTheDashboardInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
+        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path])
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }

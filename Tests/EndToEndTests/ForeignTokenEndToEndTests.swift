@@ -6,7 +6,7 @@ import Testing
 
 /// Tokens minted by Python's `cryptography` (scripts/mint-foreign-token.py), not jwt-kit: the real
 /// binary must judge a stranger's tokens and key sets the same way it judges its own.
-@Suite(.serialized) struct ForeignTokenEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ForeignTokenEndToEndTests {
     struct Minted: Decodable {
         var token: String
         var tampered: String
@@ -97,7 +97,7 @@ import Testing
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-dashboard-check.sh").path
         let (status, text) = try await BinaryRunner.runScript(
             ["/usr/bin/env", "E2E_EXPECT=Trip ID    trip-0001  ● ok\nVehicle ID vehicle-0001  ● ok", "E2E_FORBID=failing\ntoken rejected",
-             "bash", script, BinaryRunner.binary.path, "--update-interval", "1"] + backend, timeout: 90)
+             "bash", script, BinaryRunner.binary.path, "--update-interval", "1"] + backend)
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-dashboard-check: ok"))
     }

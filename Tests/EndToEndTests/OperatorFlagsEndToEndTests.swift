@@ -3,7 +3,7 @@ import Testing
 
 /// `--metrics`, `--allow-remote` and `--shard` as a user mistypes them: the specific line, before
 /// anything starts; and what a shard runs.
-@Suite struct OperatorFlagsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct OperatorFlagsEndToEndTests {
     @Test(arguments: [
         (["watch", "--metrics", "0.0.0.0:9464"], "--metrics 0.0.0.0:9464: not a loopback address; pass --allow-remote"),
         (["--metrics", "10.0.0.1:9464"], "--metrics 10.0.0.1:9464: not a loopback address; pass --allow-remote"),

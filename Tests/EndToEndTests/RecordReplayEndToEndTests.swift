@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `watch --record` then `replay --to-watch`: the real binary, the embedded server, loopback HTTP.
-@Suite(.serialized) struct RecordReplayEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RecordReplayEndToEndTests {
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
     }
@@ -42,7 +42,7 @@ import Testing
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func recordsTheDashboardAndReplaysItInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path], timeout: 90)
+        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path])
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-replay: ok"))
     }

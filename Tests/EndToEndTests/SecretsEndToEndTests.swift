@@ -6,7 +6,7 @@ import Testing
 
 /// No whole token reaches any output unless asked for: the real binary against a backend that
 /// puts tokens where they do not belong (an error body) as well as where they do.
-@Suite(.serialized) struct SecretsEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SecretsEndToEndTests {
     static let secretSignature = "SECRET-SIGNATURE-abcdefghijklmnopqrstuvwxyz0123456789"
     /// The start of every test token's payload (`{"aud":"http`): a quoted body is cut to 80
     /// characters, which keeps the signature out anyway, so the payload is what a leak would show.
@@ -125,7 +125,7 @@ import Testing
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-dashboard-check.sh").path
         let (status, text) = try await BinaryRunner.runScript(
             ["/usr/bin/env", "E2E_EXPECT=backend answered HTTP 401", "E2E_FORBID=" + forbidden.joined(separator: "\n"),
-             "bash", script, BinaryRunner.binary.path, "--update-interval", "1"] + backend, timeout: 90)
+             "bash", script, BinaryRunner.binary.path, "--update-interval", "1"] + backend)
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-dashboard-check: ok"))
     }

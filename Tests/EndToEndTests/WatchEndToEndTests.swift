@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `tokendash watch` as a script would use it: the real binary, the embedded server, loopback HTTP.
-@Suite(.serialized) struct WatchEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchEndToEndTests {
     func objects(_ stdout: String) throws -> [[String: Any]] {
         try stdout.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A cache hit is served under a lock without the actor, counted, and published as counts.
-@Suite struct CacheHitTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheHitTests {
     let clock = ManualClock()
 
     func consumer(_ transport: FakeTransport, events: EventBroadcaster = EventBroadcaster(), margin: TimeInterval = 300,

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite struct CachingTokenProviderTests {
+@Suite(.timeLimit(.minutes(3))) struct CachingTokenProviderTests {
     let clock = ManualClock()
 
     func consumer(_ transport: FakeTransport, margin: TimeInterval = 300, events: EventBroadcaster = EventBroadcaster()) -> ConsumerTokenProvider {
@@ -341,7 +341,7 @@ import Testing
 }
 
 /// A backend with its own token cache answers a refresh-ahead with the token we already hold.
-@Suite struct ReservedTokenTests {
+@Suite(.timeLimit(.minutes(3))) struct ReservedTokenTests {
     @Test func refreshAheadBacksOffWhenTheSameTokenComesBackAndSaysSoOnce() async throws {
         let clock = ManualClock()
         let t = Int(clock.now().timeIntervalSince1970)

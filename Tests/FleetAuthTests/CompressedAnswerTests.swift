@@ -11,7 +11,7 @@ import Testing
 
 /// Backends that answer `Content-Encoding: gzip` or `deflate`, compressed by SwiftNIO's own
 /// response compressor on loopback: read like any answer, and a zip bomb refused in words.
-@Suite struct CompressedAnswerTests {
+@Suite(.timeLimit(.minutes(3))) struct CompressedAnswerTests {
     static let json = Data("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.e30.c2ln\",\"expirationTimestamp\":1767225600000,\"padding\":\"\(String(repeating: "token ", count: 200))\"}".utf8)
 
     static func get(_ server: CompressingServer) async throws -> TransportResponse {

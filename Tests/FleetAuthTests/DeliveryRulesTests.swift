@@ -5,7 +5,7 @@ import Testing
 
 /// The last-mile kinds: their `authorization` rule both ways, the sample backend's routes and
 /// answer shape, and one generic provider serving them. Each test fails if its kind's data goes.
-@Suite struct DeliveryRulesTests {
+@Suite(.timeLimit(.minutes(3))) struct DeliveryRulesTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var t: Int { Int(now.timeIntervalSince1970) }
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
@@ -13,82 +13,82 @@ import Testing
     func authorization(_ members: Any?, kind: ProviderKind, id: String?) throws -> RuleResult {
         let token = TestJWT.make(iat: t, exp: t + 3600, account: Self.account, claims: ["authorization": members])
         let results = TokenRules.evaluate(try JWTInspector.decode(token), kind: kind, id: id, now: now)
-        #expect(results.filter { $0.rule != "authorization" }.allSatisfy { $0.level == .ok }, "\(results)")
-        return try #require(results.first { $0.rule == "authorization" })
+        #expect(results.filter { $0.rule != .authorization }.allSatisfy { $0.level == .ok }, "\(results)")
+        return try #require(results.first { $0.rule == .authorization })
     }
 
     // MARK: - Delivery driver
 
     @Test func deliveryDriverTokenNamesItsDeliveryVehicle() throws {
         #expect(try authorization(["deliveryvehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult("authorization", .ok, "deliveryvehicleid dv-1"))
+                == RuleResult(.authorization, .ok, "deliveryvehicleid dv-1"))
         #expect(try authorization(["deliveryvehicleid": "dv-2"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult("authorization", .fail, "authorization.deliveryvehicleid is \"dv-2\", not the requested \"dv-1\""))
+                == RuleResult(.authorization, .fail, "authorization.deliveryvehicleid is \"dv-2\", not the requested \"dv-1\""))
     }
 
     @Test func anOnDemandVehicleTokenIsNoDeliveryVehicleToken() throws {
         // vehicleid and deliveryvehicleid are different claims: Fleet Engine refuses one for the other.
         #expect(try authorization(["vehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult("authorization", .fail, "no authorization.deliveryvehicleid (has vehicleid)"))
+                == RuleResult(.authorization, .fail, "no authorization.deliveryvehicleid (has vehicleid)"))
         #expect(try authorization(["deliveryvehicleid": "v-1"], kind: .driver, id: "v-1")
-                == RuleResult("authorization", .fail, "no authorization.vehicleid (has deliveryvehicleid)"))
+                == RuleResult(.authorization, .fail, "no authorization.vehicleid (has deliveryvehicleid)"))
     }
 
     @Test func aDeliveryVehicleWildcardIsWarned() throws {
         #expect(try authorization(["deliveryvehicleid": "*"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult("authorization", .warn, "deliveryvehicleid is \"*\": covers every delivery vehicle, too broad for a device"))
+                == RuleResult(.authorization, .warn, "deliveryvehicleid is \"*\": covers every delivery vehicle, too broad for a device"))
     }
 
     // MARK: - Delivery consumer
 
     @Test func deliveryConsumerTokenByTrackingID() throws {
         #expect(try authorization(["trackingid": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .ok, "trackingid track-1"))
+                == RuleResult(.authorization, .ok, "trackingid track-1"))
         #expect(try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "authorization.trackingid is \"track-2\", not the requested \"track-1\""))
+                == RuleResult(.authorization, .fail, "authorization.trackingid is \"track-2\", not the requested \"track-1\""))
     }
 
     @Test func deliveryConsumerTokenByTaskID() throws {
         #expect(try authorization(["taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .ok, "taskid track-1"))
+                == RuleResult(.authorization, .ok, "taskid track-1"))
         #expect(try authorization(["taskid": "task-9"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "authorization.taskid is \"task-9\", not the requested \"track-1\""))
+                == RuleResult(.authorization, .fail, "authorization.taskid is \"task-9\", not the requested \"track-1\""))
     }
 
     @Test func deliveryConsumerTokenByTaskIDs() throws {
         #expect(try authorization(["taskids": ["task-1", "track-1"]], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .ok, "taskids track-1"))
+                == RuleResult(.authorization, .ok, "taskids track-1"))
         #expect(try authorization(["taskids": ["task-1", "task-2"]], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "authorization.taskids is [\"task-1\", \"task-2\"], without the requested \"track-1\""))
+                == RuleResult(.authorization, .fail, "authorization.taskids is [\"task-1\", \"task-2\"], without the requested \"track-1\""))
         #expect(try authorization(["taskids": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "authorization.taskids is a JSON string, expected an array of strings"))
+                == RuleResult(.authorization, .fail, "authorization.taskids is a JSON string, expected an array of strings"))
         #expect(try authorization(["taskids": ["track-1", 7]], kind: .deliveryConsumer, id: "track-1").level == .fail)
         #expect(try authorization(["taskids": [String]()], kind: .deliveryConsumer, id: nil).level == .fail)
     }
 
     @Test func anyAcceptedMemberNamingTheIDIsEnough() throws {
         #expect(try authorization(["trackingid": "other", "taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .ok, "taskid track-1"))
+                == RuleResult(.authorization, .ok, "taskid track-1"))
         #expect(try authorization(["trackingid": "a", "taskid": "b"], kind: .deliveryConsumer, id: "c")
-                == RuleResult("authorization", .fail, "authorization.trackingid is \"a\"; authorization.taskid is \"b\", not the requested \"c\""))
+                == RuleResult(.authorization, .fail, "authorization.trackingid is \"a\"; authorization.taskid is \"b\", not the requested \"c\""))
     }
 
     @Test func aDeliveryConsumerTokenNeedsOneOfItsClaims() throws {
         #expect(try authorization(["tripid": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "no authorization.trackingid, taskid or taskids (has tripid)"))
+                == RuleResult(.authorization, .fail, "no authorization.trackingid, taskid or taskids (has tripid)"))
         #expect(try authorization(nil, kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .fail, "no authorization claim; a tracking token needs authorization.trackingid, taskid or taskids"))
+                == RuleResult(.authorization, .fail, "no authorization claim; a tracking token needs authorization.trackingid, taskid or taskids"))
         // taskid is no trip token's claim.
         #expect(try authorization(["taskid": "trip-1"], kind: .consumer, id: "trip-1").level == .fail)
     }
 
     @Test func trackingWildcardAndUnknownClaims() throws {
         #expect(try authorization(["taskids": ["*"]], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .warn, "taskids is \"*\": covers every tracking, too broad for a device"))
+                == RuleResult(.authorization, .warn, "taskids is \"*\": covers every tracking, too broad for a device"))
         #expect(try authorization(["trackingid": "track-1", "shipmentid": "s"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult("authorization", .warn, "trackingid track-1; unknown claim shipmentid"))
+                == RuleResult(.authorization, .warn, "trackingid track-1; unknown claim shipmentid"))
         #expect(try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: nil)
-                == RuleResult("authorization", .ok, "trackingid track-2"))
+                == RuleResult(.authorization, .ok, "trackingid track-2"))
     }
 
     // MARK: - Kinds as data

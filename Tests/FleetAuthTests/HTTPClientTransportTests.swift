@@ -8,7 +8,7 @@ import Testing
 
 /// HTTPS with a CA made in the test: trusted through `--cacert`, refused without it, and each
 /// refusal says why.
-@Suite struct TLSTransportTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSTransportTests {
     let body: Data = {
         let t = Int(Date().timeIntervalSince1970)
         return TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600).body
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// What URLSession on Linux got wrong or could not say, over real sockets.
-@Suite struct HTTPClientTransportTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPClientTransportTests {
     func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval = 5) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
         return try await sharedTransport.send(TransportRequest(url: url, headers: headers, timeout: timeout))
@@ -258,7 +258,7 @@ import Testing
 }
 
 /// Each response shape over real HTTP, through the provider, with no --token-key/--expiry-key.
-@Suite struct ResponseShapeLoopbackTests {
+@Suite(.timeLimit(.minutes(3))) struct ResponseShapeLoopbackTests {
     static let shapes: [(String, String)] = [
         ("on-demand sample {jwt, expirationTimestamp}", #"{"jwt":"JWT","creationTimestamp":NOWMS,"expirationTimestamp":EXPMS}"#),
         ("last-mile sample {token, expiration_timestamp_ms}", #"{"token":"JWT","creation_timestamp_ms":NOWMS,"expiration_timestamp_ms":EXPMS}"#),

@@ -12,7 +12,7 @@ import Darwin
 
 /// The hardening matrix through the provider: a bad answer is reported, nothing from it is cached,
 /// and the previous token is served only while it is still valid.
-@Suite struct HostileProviderTests {
+@Suite(.timeLimit(.minutes(3))) struct HostileProviderTests {
     @Test(arguments: HostileMatrix.cases)
     func aBadAnswerKeepsTheValidTokenOnlyWhileValid(_ hostile: HostileCase) async throws {
         let clock = ManualClock(HostileMatrix.now)
@@ -66,7 +66,7 @@ import Darwin
 }
 
 /// The same over real sockets on loopback, for what only a real connection can do wrong.
-@Suite(.serialized) struct HostileBackendTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct HostileBackendTests {
     func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock()) -> ConsumerTokenProvider {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         endpoint.timeout = timeout

@@ -75,7 +75,7 @@ enum HostileMatrix {
     }
 }
 
-@Suite struct HostileResponseTests {
+@Suite(.timeLimit(.minutes(3))) struct HostileResponseTests {
     func decode(_ response: TransportResponse) -> Result<FetchedToken, FleetAuthError> {
         let decoder = TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b"))
         return Result { () throws(FleetAuthError) in try decoder.decode(response, id: HostileMatrix.id, now: HostileMatrix.now) }
@@ -153,7 +153,7 @@ enum HostileMatrix {
     }
 }
 
-@Suite struct ErrorRedactionTests {
+@Suite(.timeLimit(.minutes(3))) struct ErrorRedactionTests {
     @Test func anErrorQuotingABodyRedactsTheJWTInIt() {
         let jwt = HostileMatrix.jwt(signature: "SIGNATURE-SECRET-PART-1234567890")
         let decoder = TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b"))

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite struct LoopbackTransportTests {
+@Suite(.timeLimit(.minutes(3))) struct LoopbackTransportTests {
     func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {
         HTTPResponse(statusCode: status, headers: [.contentType: "application/json"], body: Data(text.utf8))
     }

@@ -2,7 +2,7 @@ import FleetAuth
 import Foundation
 import Testing
 
-@Suite struct RetryAfterTests {
+@Suite(.timeLimit(.minutes(3))) struct RetryAfterTests {
     /// RFC 9110's example instant, 1994-11-06 08:49:37 GMT.
     let instant = Date(timeIntervalSince1970: 784_111_777)
 

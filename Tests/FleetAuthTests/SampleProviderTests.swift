@@ -7,8 +7,8 @@ import Testing
 // Tests of the sample ports (`SwiftSampleTokenProvider`, `ObjCSampleTokenProvider`) against
 // tokendash's core, through `ChosenTokenProvider` as the simulated SDKs drive them. Timing is
 // the test's: requests park in `ParkingBackend` until released, the clock is a `ManualClock`,
-// and every wait is for a fact (a request arrived, a call settled), with a deadline only so a
-// broken port fails instead of hanging.
+// and every wait is for a fact (a request arrived, a call settled), ended by the suite's time
+// limit so a broken port fails instead of hanging.
 
 /// The test's number for the call a request belongs to, carried into the transport by the task
 /// (tokendash's fetch task inherits it too).
@@ -36,21 +36,11 @@ final class Facts: Sendable {
 
     func holds(_ fact: String) -> Bool { state.withLock { $0.known.contains(fact) } }
 
-    /// Waits for `fact`; false after `seconds` without it, so that a port that never gets there
-    /// fails the test where it was awaited.
-    func wait(for fact: String, seconds: Double = 10) async -> Bool {
+    /// Waits for `fact`; false when the wait is cancelled first (the suite's time limit), so that
+    /// a port that never gets there fails the test where it was awaited.
+    func wait(for fact: String) async -> Bool {
         if holds(fact) { return true }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitCancellably(for: fact) }
-            group.addTask {
-                // A deadline, not synchronisation: a fact that holds ends the wait at once.
-                try? await Task.sleep(for: .seconds(seconds))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        return await waitCancellably(for: fact)
     }
 
     private func waitCancellably(for fact: String) async -> Bool {
@@ -188,7 +178,7 @@ enum SampleModel {
     }
 }
 
-@Suite struct SampleProviderTests {
+@Suite(.timeLimit(.minutes(3))) struct SampleProviderTests {
     static let ids = ["trip-A", "trip-B", "trip-C", "trip-D"]
 
     static func provider(_ logic: ProviderLogic, _ backend: ParkingBackend, events: EventBroadcaster = EventBroadcaster())

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct TokenResponseDecoderTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenResponseDecoderTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var nowSeconds: Int { Int(now.timeIntervalSince1970) }
 
@@ -142,7 +142,7 @@ import Testing
     @Test func aDriverTokenNeedsAVehicleClaim() {
         // A trip token handed to the driver provider carries no authorization.vehicleid.
         let response = TestJWT.response(jwt(kind: .consumer), expiresAtSeconds: nowSeconds + 3600)
-        #expect(throws: FleetAuthError.rejected([RuleResult("authorization", .fail, "no authorization.vehicleid (has tripid)")])) {
+        #expect(throws: FleetAuthError.rejected([RuleResult(.authorization, .fail, "no authorization.vehicleid (has tripid)")])) {
             try decoder(kind: .driver).decode(response, id: "t1", now: now)
         }
     }
@@ -151,9 +151,9 @@ import Testing
         let bad = TestJWT.make(id: "t1", iat: nowSeconds, exp: nowSeconds + 7200,
                                 header: ["alg": "HS256"], claims: ["aud": "https://example.com/"])
         #expect(throws: FleetAuthError.rejected([
-            RuleResult("alg", .fail, "alg is HS256, expected RS256"),
-            RuleResult("aud", .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),
-            RuleResult("lifetime", .fail, "exp - iat is 7200 s, over Fleet Engine's 3600 s"),
+            RuleResult(.alg, .fail, "alg is HS256, expected RS256"),
+            RuleResult(.audience, .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),
+            RuleResult(.lifetime, .fail, "exp - iat is 7200 s, over Fleet Engine's 3600 s"),
         ])) { try decoder().decode(TestJWT.response(bad, expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now) }
     }
 
@@ -164,9 +164,9 @@ import Testing
         var response = TestJWT.response(future, expiresAtSeconds: nowSeconds + 4800)
         response = TransportResponse(status: 200, body: response.body, headers: ["Date": HTTPDate.format(ahead)])
         #expect(throws: FleetAuthError.rejected([
-            RuleResult("iat", .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"),
+            RuleResult(.issuedAt, .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"),
             // The likely cause travels with the failure.
-            RuleResult("clock", .warn, "backend clock is 1200 s ahead of this machine's (Date header); iat is +0 s from the backend's time; "
+            RuleResult(.clock, .warn, "backend clock is 1200 s ahead of this machine's (Date header); iat is +0 s from the backend's time; "
                        + "one of the clocks is wrong by more than 600 s and Fleet Engine will refuse tokens minted by the wrong one"),
         ])) {
             try decoder().decode(response, id: "t1", now: now)
@@ -176,7 +176,7 @@ import Testing
                                        headers: ["Date": HTTPDate.format(now.addingTimeInterval(-1200))])
         let token = try decoder().decode(inStep, id: "t1", now: now)
         #expect(token.clockSkew == 1200)
-        let clock = try #require(token.findings.first { $0.rule == "clock" })
+        let clock = try #require(token.findings.first { $0.rule == .clock })
         #expect(clock.level == .warn)
         #expect(clock.reason.hasPrefix("backend clock is 1200 s behind this machine's (Date header); iat is +1200 s from the backend's time; one of the clocks is wrong by more than 600 s"))
     }
@@ -208,7 +208,7 @@ import Testing
             .timeout(seconds: 10), .httpStatus(code: 500, body: "x"), .bodyTooLarge(limit: 65536), .notJSON("x"),
             .missingKey("jwt"), .wrongType(key: "a", expected: "b", found: "c"), .alreadyExpired(expiredSecondsAgo: 3),
             .notAJWT("x"), .wrongID(claim: "tripid", expected: "a", found: "b"),
-            .rejected([RuleResult("aud", .fail, "x"), RuleResult("lifetime", .fail, "y")]), .superseded(requested: "a", current: "b"),
+            .rejected([RuleResult(.audience, .fail, "x"), RuleResult(.lifetime, .fail, "y")]), .superseded(requested: "a", current: "b"),
             .backingOff(retryInSeconds: 4, lastError: "x"), .cancelled,
         ]
         for e in errors { #expect(!e.description.isEmpty && !e.description.contains("\n")) }
@@ -217,7 +217,7 @@ import Testing
     }
 }
 
-@Suite struct JWTInspectorTests {
+@Suite(.timeLimit(.minutes(3))) struct JWTInspectorTests {
     @Test func rejectsWhatIsNotAJWT() {
         #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) { try JWTInspector.decode("a.b") }
         let header = TestJWT.encode(["alg": "RS256"]), claims = TestJWT.encode(["aud": "x"])
@@ -229,7 +229,7 @@ import Testing
     }
 }
 
-@Suite struct TokenEndpointTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenEndpointTests {
     @Test func fillsThePlaceholder() throws {
         let e = TokenEndpoint(kind: .consumer, urlTemplate: "https://api.example.com/v1/trips/{tripId}/token")
         #expect(try e.url(for: "trip 1").absoluteString == "https://api.example.com/v1/trips/trip%201/token")
@@ -247,7 +247,7 @@ import Testing
     }
 }
 
-@Suite struct TokenRedactorTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenRedactorTests {
     @Test func keepsOnlyHeaderPrefixAndSignatureSuffix() {
         let token = TestJWT.make(kind: .consumer, id: "secret-trip", iat: 1, exp: 2, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAsigEND")
         let shown = TokenRedactor.redact(token)
@@ -259,7 +259,7 @@ import Testing
 
 /// The shapes token backends commonly answer in, recognised without --token-key / --expiry-key,
 /// and said by name so a user knows what was read.
-@Suite struct ResponseShapeTests {
+@Suite(.timeLimit(.minutes(3))) struct ResponseShapeTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var t: Int { Int(now.timeIntervalSince1970) }
     var jwt: String { TestJWT.make(kind: .consumer, id: "t1", iat: t, exp: t + 900) }
@@ -326,7 +326,7 @@ import Testing
     @Test func aBearerPrefixIsStrippedWithANote() throws {
         let token = try decode("{\"access_token\":\"Bearer \(jwt)\",\"expires_in\":900}")
         #expect(token.token == jwt)
-        #expect(token.findings.contains(RuleResult("token field", .note, "stripped a \"Bearer \" prefix")))
+        #expect(token.findings.contains(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix")))
     }
 
     @Test func aMissingKeyListsThePresentKeysAndTheFlag() {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct URLRedactorTests {
+@Suite(.timeLimit(.minutes(3))) struct URLRedactorTests {
     @Test func userInfoIsHidden() {
         #expect(URLRedactor.redact("https://fleet:hunter2@api.example.com/token/{tripId}") == "https://‹hidden›@api.example.com/token/{tripId}")
         #expect(URLRedactor.redact("https://APIKEY123@api.example.com/") == "https://‹hidden›@api.example.com/")
@@ -37,7 +37,7 @@ import TestSupport
     }
 }
 
-@Suite struct TokenEndpointEncodingTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenEndpointEncodingTests {
     @Test func pathIDsEncodeEverythingButUnreserved() throws {
         let endpoint = TokenEndpoint(kind: .consumer, urlTemplate: "https://h/token/consumer/{tripId}")
         #expect(try endpoint.url(for: "a/b").absoluteString == "https://h/token/consumer/a%2Fb")
@@ -57,7 +57,7 @@ import TestSupport
 }
 
 /// The one redactor every output path uses: JWTs, URL credentials, and the values a run was given.
-@Suite struct SecretRedactorTests {
+@Suite(.timeLimit(.minutes(3))) struct SecretRedactorTests {
     @Test func aJWTInAURLQueryIsNeverPrintedWhole() {
         let jwt = TestJWT.make(iat: 1, exp: 2, signature: "THE-SIGNATURE-0123456789abcdef")
         let shown = SecretRedactor.redact("tokendash watch: https://h/t/{tripId}?assertion=\(jwt)&region=eu")

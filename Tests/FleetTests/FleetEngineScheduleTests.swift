@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The SDKs' Fleet Engine calls ride beside their token calls, never in their way.
-@Suite struct FleetEngineScheduleTests {
+@Suite(.timeLimit(.minutes(3))) struct FleetEngineScheduleTests {
     @Test(.timeLimit(.minutes(1)))
     func aFleetEngineThatNeverAnswersDoesNotHoldUpTheTokenCalls() async throws {
         let gate = Gate()

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import Watch
 
-@Suite struct IDSequenceTests {
+@Suite(.timeLimit(.minutes(3))) struct IDSequenceTests {
     @Test func incrementsKeepingPadding() {
         #expect(IDSequence.next(after: "trip-0001") == "trip-0002")
         #expect(IDSequence.next(after: "vehicle-0099") == "vehicle-0100")
@@ -16,7 +16,7 @@ import Watch
     }
 }
 
-@Suite struct PercentileTests {
+@Suite(.timeLimit(.minutes(3))) struct PercentileTests {
     @Test func nearestRankIsAlwaysAMeasuredSample() {
         let values = (1...100).map(Double.init)
         #expect(Percentile.nearestRank(0.5, of: values) == 50)
@@ -30,7 +30,7 @@ import Watch
     }
 }
 
-@Suite struct FleetStatisticsTests {
+@Suite(.timeLimit(.minutes(3))) struct FleetStatisticsTests {
     let t0 = TestTime.t0
 
     func event(_ kind: ProviderEvent.Kind, id: String = "trip-1", at offset: TimeInterval) -> ProviderEvent {
@@ -81,7 +81,7 @@ import Watch
     }
 }
 
-@Suite struct WatchEventEncoderTests {
+@Suite(.timeLimit(.minutes(3))) struct WatchEventEncoderTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     @Test func printsOneJSONObjectPerEvent() throws {
@@ -137,7 +137,7 @@ import Watch
     }
 }
 
-@Suite struct SimulatedSDKsTests {
+@Suite(.timeLimit(.minutes(3))) struct SimulatedSDKsTests {
     @Test func eachSDKCachesItsOwnToken() async throws {
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 10_000)

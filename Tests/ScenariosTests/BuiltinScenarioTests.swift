@@ -6,7 +6,7 @@ import Testing
 
 /// Each built-in scenario, run to its end against the embedded server and real providers under
 /// the driven clock, shows what its ending says it showed.
-@Suite(.serialized) struct BuiltinScenarioTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct BuiltinScenarioTests {
     @Test func everyBuiltinParsesAndSaysWhatItShowed() throws {
         #expect(ScenarioCatalog.builtins.map(\.name) == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited",
                                                        "revoked-key", "skewed-phone", "sample-race"])
@@ -84,8 +84,8 @@ import Testing
         let ahead = try #require(events.first { ($0.token?.clockSkew ?? 0) < -100 }?.token)
         // This machine's clock minus the backend's: 2 minutes behind it.
         #expect(abs((ahead.clockSkew ?? 0) + 120) < 2)
-        #expect(ahead.findings.contains { $0.rule == "clock" && $0.level == .warn })
-        let refused = try #require(events.firstIndex { if case .rejected(let results)? = $0.failure { results.contains { $0.rule == "iat" && $0.level == .fail } } else { false } })
+        #expect(ahead.findings.contains { $0.rule == .clock && $0.level == .warn })
+        let refused = try #require(events.firstIndex { if case .rejected(let results)? = $0.failure { results.contains { $0.rule == .issuedAt && $0.level == .fail } } else { false } })
         let recovered = try #require(events[refused...].first { $0.isFetched }?.token)
         #expect(abs(recovered.clockSkew ?? 99) < 2)
     }
@@ -119,7 +119,7 @@ import Testing
 }
 
 /// The scenarios about tokens in use: Fleet Engine's answers, and where they contradict the rules.
-@Suite(.serialized) struct FleetEngineScenarioTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct FleetEngineScenarioTests {
     func answers(_ run: ScenarioRun) -> [FleetEngineAnswer] {
         run.events(.driver).compactMap { if case .fleetEngineCall(let answer) = $0.kind { answer } else { nil } }
     }
@@ -153,7 +153,7 @@ import Testing
 
 /// sample-race with each logic: the Objective-C sample serves the old vehicle's token for the new
 /// one and Fleet Engine refuses it; tokendash's core never does.
-@Suite(.serialized) struct SampleRaceTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SampleRaceTests {
     static func refusals(_ run: ScenarioRun) -> [ProviderEvent] {
         run.events(.driver).filter { if case .fleetEngineCall(let answer) = $0.kind { answer.tokenVerdict == .refused } else { false } }
     }

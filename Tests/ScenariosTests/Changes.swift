@@ -3,8 +3,8 @@ import Testing
 
 /// Wakes a test waiting for a fact about a run: what the runner acts on (the clock, the target,
 /// the reports) calls `changed()` after each change, and `until` checks its condition then, never
-/// on a timer. The wall-clock limit only turns a condition that is never met into a failure
-/// instead of a hang; it is never what lets a test pass.
+/// on a timer. A condition never met is ended by the suite's time limit: its cancellation turns
+/// the wait into a recorded failure instead of a hang.
 final class Changes: Sendable {
     private struct Waiter {
         let id: Int
@@ -26,31 +26,29 @@ final class Changes: Sendable {
     }
 
     /// Returns once `condition` holds, checked now and after every change; records an issue and
-    /// returns false when it still does not after `limit` of wall time.
+    /// returns false when the wait is cancelled first (the suite's time limit).
     @discardableResult
-    func until(_ what: Comment, limit: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-               _ condition: @escaping @Sendable () -> Bool) async -> Bool {
+    func until(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping @Sendable () -> Bool) async -> Bool {
         let id = waiters.withLock { waiters in
             defer { waiters.nextID += 1 }
             return waiters.nextID
         }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
+        let met = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = waiters.withLock { waiters in
+                    if condition() || Task.isCancelled { return true }
+                    waiters.list.append(Waiter(id: id, condition: condition, continuation: continuation))
+                    return false
+                }
+                if now { continuation.resume(returning: condition()) }
+            }
+        } onCancel: {
             let waiter = waiters.withLock { waiters in
                 waiters.list.firstIndex { $0.id == id }.map { waiters.list.remove(at: $0) }
             }
             waiter?.continuation.resume(returning: false)
         }
-        defer { timer.cancel() }
-        let met = await withCheckedContinuation { continuation in
-            let now = waiters.withLock { waiters in
-                if condition() { return true }
-                waiters.list.append(Waiter(id: id, condition: condition, continuation: continuation))
-                return false
-            }
-            if now { continuation.resume(returning: true) }
-        }
-        if !met { Issue.record("still not so after \(limit): \(what)", sourceLocation: sourceLocation) }
+        if !met { Issue.record("never so: \(what)", sourceLocation: sourceLocation) }
         return met
     }
 }

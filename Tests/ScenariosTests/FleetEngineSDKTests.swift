@@ -9,7 +9,7 @@ import TokenServer
 
 /// Simulated SDKs calling the embedded Fleet Engine with their tokens, over loopback: the
 /// answers are events, and a token the provider refused is still put to Fleet Engine.
-@Suite struct FleetEngineSDKTests {
+@Suite(.timeLimit(.minutes(5))) struct FleetEngineSDKTests {
     static func withGroups(_ body: (EmbeddedTokenServer, SimulatedSDKs<TripAuthorizationContext>,
                                     SimulatedSDKs<VehicleAuthorizationContext>, EventRecorder) async throws -> Void) async throws {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: SharedKey.key)

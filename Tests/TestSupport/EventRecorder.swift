@@ -3,17 +3,17 @@ import Foundation
 import Synchronization
 
 /// Collects the events of one subscription so a test can wait for a particular one without
-/// sleeping. A wait that times out throws, naming what it waited for and every event it saw, so
-/// a missing event fails the test where it was awaited (and never hangs it).
+/// sleeping. A wait lasts until the event comes: a missing one is ended by the suite's time
+/// limit, whose cancellation makes the wait throw, naming what it waited for and every event it
+/// saw, so the test fails where it was awaited (and never hangs the run).
 public final class EventRecorder: Sendable {
-    /// What a wait that timed out saw.
-    public struct Timeout: Error, CustomStringConvertible {
+    /// What a wait that ended without its event saw.
+    public struct NotSeen: Error, CustomStringConvertible {
         public let awaited: String
-        public let seconds: Double
         public let seen: [ProviderEvent]
         public var description: String {
             let events = seen.map { "\($0.name) \($0.provider.rawValue) \($0.id)" }
-            return "no \(awaited) event within \(seconds) s; seen: \(events.isEmpty ? "none" : events.joined(separator: ", "))"
+            return "no \(awaited) event; seen: \(events.isEmpty ? "none" : events.joined(separator: ", "))"
         }
     }
 
@@ -24,34 +24,21 @@ public final class EventRecorder: Sendable {
     public init(_ broadcaster: EventBroadcaster) { stream = broadcaster.subscribe() }
 
     /// Waits for the next event matching `predicate` and returns it; earlier events that do not
-    /// match are kept in `all`. Throws `Timeout` after `seconds` of wall time.
+    /// match are kept in `all`. Throws `NotSeen` if the wait is cancelled or the stream ends first.
     @discardableResult
-    public func next(_ awaited: String = "matching", within seconds: Double = 10,
-                     where predicate: @escaping @Sendable (ProviderEvent) -> Bool) async throws -> ProviderEvent {
-        let found = await withTaskGroup(of: ProviderEvent?.self) { group in
-            group.addTask {
-                for await event in self.stream {
-                    self.seen.withLock { $0.append(event) }
-                    if predicate(event) { return event }
-                }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+    public func next(_ awaited: String = "matching", where predicate: @escaping @Sendable (ProviderEvent) -> Bool) async throws -> ProviderEvent {
+        // An AsyncStream's iteration ends when the waiting task is cancelled.
+        for await event in stream {
+            seen.withLock { $0.append(event) }
+            if predicate(event) { return event }
         }
-        guard let found else { throw Timeout(awaited: awaited, seconds: seconds, seen: all) }
-        return found
+        throw NotSeen(awaited: awaited, seen: all)
     }
 
     /// Waits for the next event named `name` (`fetched`, `fetch_failed`, … as `watch` prints them).
     @discardableResult
-    public func next(named name: String, within seconds: Double = 10) async throws -> ProviderEvent {
-        try await next(name, within: seconds) { $0.name == name }
+    public func next(named name: String) async throws -> ProviderEvent {
+        try await next(name) { $0.name == name }
     }
 
     /// Every event seen so far, in order.
@@ -68,15 +55,14 @@ extension ProviderEvent {
     public var fetchReason: FetchReason? { if case .fetchStarted(let reason) = kind { return reason }; return nil }
 }
 
-/// Polls `condition` until it holds, giving up after `seconds` of wall time so a broken rule fails
-/// the test instead of hanging the run. It returns within a millisecond of the state being
-/// reached; between polls it sleeps rather than spins, because a spinning wait takes a core
-/// from the very tasks it waits for. (Seen on 2 cores under load: three spinning waits of 1,000
-/// and 50 callers timed out, and the tmux tests running beside them missed their deadlines.)
+/// Polls `condition` until it holds: for a state inside an actor or a fleet that publishes no
+/// event when it changes (callers parked, loops asleep). It returns within a millisecond of the
+/// state being reached; between polls it sleeps rather than spins, because a spinning wait takes a
+/// core from the very tasks it waits for. There is no deadline of its own: a state never reached
+/// is ended by the suite's time limit, whose cancellation makes it return false.
 @discardableResult
-public func eventually(within seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
+public func eventually(_ condition: () async -> Bool) async -> Bool {
+    while !Task.isCancelled {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Fake provider events in, a scrape's text out and read back: each event lands in its series,
 /// the clock-dependent gauges follow the scrape's instant, and no ID reaches a label.
-@Suite struct ProviderMetricsTests {
+@Suite(.timeLimit(.minutes(3))) struct ProviderMetricsTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func at(_ offset: TimeInterval) -> Date { t0.addingTimeInterval(offset) }
@@ -31,8 +31,8 @@ import Testing
         metrics.record(event("trip-2", .fetchFailed(.httpStatus(code: 503, body: "", retryAfter: 3), latency: 0.3)))
         metrics.record(event("trip-2", .fetchFailed(.httpStatus(code: 403, body: ""), latency: 0.01)))
         metrics.record(event("trip-2", .fetchFailed(.timeout(seconds: 10), latency: 10)))
-        metrics.record(event("trip-2", .fetchFailed(.rejected([RuleResult("aud", .fail, "wrong"), RuleResult("iat", .ok, "fine"),
-                                                                 RuleResult("signature", .fail, "bad")]), latency: 0.01)))
+        metrics.record(event("trip-2", .fetchFailed(.rejected([RuleResult(.audience, .fail, "wrong"), RuleResult(.issuedAt, .ok, "fine"),
+                                                                 RuleResult(.signature, .fail, "bad")]), latency: 0.01)))
         // Batched hits count as many as they carry.
         metrics.record(event("trip-1", .cacheHit(count: 40, expiresAt: at(100))))
         metrics.record(event("trip-1", .cacheHit(count: 2, expiresAt: at(100))))
@@ -136,7 +136,7 @@ import Testing
             (.notJSON("x"), .invalidToken),
             (.missingKey("jwt"), .invalidToken),
             (.alreadyExpired(expiredSecondsAgo: 3), .invalidToken),
-            (.rejected([RuleResult("aud", .fail, "x")]), .ruleFailed),
+            (.rejected([RuleResult(.audience, .fail, "x")]), .ruleFailed),
             (.cancelled, nil),
             (.backingOff(retryInSeconds: 2, lastError: "x"), nil),
         ]

@@ -7,7 +7,7 @@ import Testing
 
 /// The embedded server as Google's last-mile sample backend: its routes, its snake_case
 /// millisecond answer, tokens with the delivery claims, and faults that stay on their kind.
-@Suite struct DeliveryMintingTests {
+@Suite(.timeLimit(.minutes(3))) struct DeliveryMintingTests {
     @Test func deliveryConsumerProviderGetsAVerifiableTrackingToken() async throws {
         try await withServer { s in
             let provider = DeliveryConsumerTokenProvider(endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)

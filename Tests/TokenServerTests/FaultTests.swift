@@ -5,7 +5,7 @@ import Testing
 @testable import TokenServer
 
 /// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
-@Suite struct FaultTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultTests {
     /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
     func consumerError(with fault: Fault, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, timeout: TimeInterval = 5) async throws -> FleetAuthError? {
         var result: FleetAuthError?

@@ -4,7 +4,7 @@ import JWTKit
 import Testing
 @testable import TokenServer
 
-@Suite struct MintingTests {
+@Suite(.timeLimit(.minutes(3))) struct MintingTests {
     @Test func consumerProviderGetsAVerifiableTripToken() async throws {
         try await withServer { s in
             let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)

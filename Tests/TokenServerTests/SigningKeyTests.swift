@@ -41,7 +41,7 @@ struct KeyDirectory {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-@Suite struct SigningKeyTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningKeyTests {
     @Test(arguments: [true, false])
     func aPEMKeySignsVerifiableTokens(pkcs1: Bool) async throws {
         let dir = try KeyDirectory()

@@ -76,7 +76,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     return [parts[0], TestJWT.encode(json: changed), parts[2]].joined(separator: ".")
 }
 
-@Suite struct JWKSVerifierTests {
+@Suite(.timeLimit(.minutes(3))) struct JWKSVerifierTests {
     func keySetFile(_ data: Data) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString).json").path
         try data.write(to: URL(fileURLWithPath: path))
@@ -88,7 +88,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         defer { try? FileManager.default.removeItem(atPath: path) }
         let verifier = JWKSVerifier(keySet: .file(path), transport: sharedTransport)
         let token = try await Keys.mint(Keys.a)
-        #expect(await verifier.verify(token, jwt: try decoded(token)) == RuleResult("signature", .ok, "RS256 verified with key key-a from \(path)"))
+        #expect(await verifier.verify(token, jwt: try decoded(token)) == RuleResult(.signature, .ok, "RS256 verified with key key-a from \(path)"))
         // The claims now name another trip, under the signature made for trip-1.
         let forged = try tampered(token, replacing: "trip-1", with: "trip-2")
         let result = await verifier.verify(forged, jwt: try decoded(forged))
@@ -120,7 +120,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         server.serve(try Keys.jwks(Keys.a, Keys.b))
         let rotated = try await Keys.mint(Keys.b)
         let early = await verifier.verify(rotated, jwt: try decoded(rotated))
-        #expect(early == RuleResult("signature", .fail, "kid key-b not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)"))
+        #expect(early == RuleResult(.signature, .fail, "kid key-b not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)"))
         #expect(server.requests.count == 1, "no refetch within a minute of the last")
         clock.advance(by: 61)
         #expect(await verifier.verify(rotated, jwt: try decoded(rotated)).level == .ok)
@@ -160,7 +160,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     @Test func anIssuerThatIsNoServiceAccountIsNotChecked() async throws {
         let token = try await TokenMinter(key: Keys.a, issuer: "backend@example.com", lifetime: 600).mint(.consumer, id: "t").jwt
         let result = await JWKSVerifier(keySet: nil, transport: sharedTransport).verify(token, jwt: try decoded(token))
-        #expect(result == RuleResult("signature", .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched"))
+        #expect(result == RuleResult(.signature, .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched"))
     }
 
     @Test func aBadKeySetFileIsOneLineNamingIt() throws {
@@ -181,7 +181,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
 }
 
 /// The provider with a verifier: a failed signature is a failed fetch, and nothing is cached.
-@Suite struct SignedProviderTests {
+@Suite(.timeLimit(.minutes(3))) struct SignedProviderTests {
     func withServer(_ body: (EmbeddedTokenServer, URL) async throws -> Void) async throws {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: Keys.a)
         let base = try await server.start()
@@ -215,7 +215,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
             defer { try? FileManager.default.removeItem(atPath: path) }
             let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: sharedTransport,
                                                  verifier: JWKSVerifier(keySet: .file(path), transport: sharedTransport))
-            await #expect(throws: FleetAuthError.rejected([RuleResult("signature", .fail,
+            await #expect(throws: FleetAuthError.rejected([RuleResult(.signature, .fail,
                 "signature does not verify against key key-a from \(path): the token was altered or signed by another key")])) {
                 try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
             }

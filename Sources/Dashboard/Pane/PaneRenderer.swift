@@ -246,7 +246,7 @@ struct PaneRenderer {
     /// The level is the `clock` rule's (`TokenRules.clock`), so the pane and the rule agree on skew.
     private var clockLine: (Line, RuleLevel)? {
         guard let token = pane.token, let skew = token.clockSkew,
-              let rule = token.findings.last(where: { $0.rule == "clock" }) else { return nil }
+              let rule = token.findings.last(where: { $0.rule == .clock }) else { return nil }
         let serverTime = token.receivedAt.addingTimeInterval(-skew)
         let iat = token.jwt.claims["iat"]?.intValue.map { Double($0) - serverTime.timeIntervalSince1970 }
         func signed(_ t: TimeInterval) -> String {

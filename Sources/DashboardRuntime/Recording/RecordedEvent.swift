@@ -8,8 +8,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
     public var time: Double
     public var provider: ProviderKind
     public var id: String
-    /// `ProviderEvent.name`: which of the kinds, and so which fields below are set.
-    public var event: String
+    /// Which of the kinds, and so which fields below are set.
+    public var event: ProviderEvent.Name
     public var count: Int?
     public var reason: String?
     public var token: RecordedToken?
@@ -27,7 +27,7 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         time = base.offset(event.time)
         provider = event.provider
         id = event.id
-        self.event = event.name
+        self.event = event.eventName
         switch event.kind {
         case .cacheHit(let count, let expiresAt):
             self.count = count
@@ -61,37 +61,35 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
     public func providerEvent(base: RecordingTimeBase) -> ProviderEvent? {
         let kind: ProviderEvent.Kind
         switch event {
-        case "cache_hit":
+        case .cacheHit:
             guard let count, let at else { return nil }
             kind = .cacheHit(count: count, expiresAt: base.date(at))
-        case "fetch_started":
+        case .fetchStarted:
             guard let reason = reason.flatMap(FetchReason.init(rawValue:)) else { return nil }
             kind = .fetchStarted(reason: reason)
-        case "fetched":
+        case .fetched:
             guard let token, let latency else { return nil }
             kind = .fetched(token.token(base: base), latency: latency)
-        case "fetch_failed":
+        case .fetchFailed:
             guard let error, let latency else { return nil }
             kind = .fetchFailed(error.error, latency: latency)
-        case "id_changed":
+        case .idChanged:
             guard let to else { return nil }
             kind = .idChanged(from: from, to: to)
-        case "cache_dropped":
+        case .cacheDropped:
             guard let reason else { return nil }
             kind = .cacheDropped(reason: reason)
-        case "expired":
+        case .expired:
             guard let at else { return nil }
             kind = .expired(at: base.date(at))
-        case "forced_refresh":
+        case .forcedRefresh:
             kind = .forcedRefresh
-        case "backing_off":
+        case .backingOff:
             guard let at, let attempt else { return nil }
             kind = .backingOff(until: base.date(at), attempt: attempt)
-        case "fleet_engine_call":
+        case .fleetEngineCall:
             guard let answer = answer?.answer else { return nil }
             kind = .fleetEngineCall(answer)
-        default:
-            return nil
         }
         return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
     }

@@ -6,125 +6,84 @@ import Foundation
 import UICore
 
 /// One line of a recording after the header: an action the dashboard applied (or, from `watch`,
-/// a provider event), at `t` seconds after the start. Fields are set by `type`:
-/// `event` (event), `key` (key; x, y for a click), `tick`, `resize` (width, height), `theme`
-/// (name), `faults` (faults), `message` (text; none clears), `following` (provider, index,
-/// member), `member_found` (provider, id, index, from), `mark` (index: its number, at, text: its note),
-/// `scenario` (banner; none takes it away), `sdks_paused` (paused), `fault_latency` (milliseconds).
-public struct RecordedLine: Codable, Equatable, Sendable {
+/// a provider event), at `t` seconds after the start. What the line holds is one case of
+/// `Content`, so a new kind of line is a compile error in the writer, the reader
+/// (`RecordedLine+Codable.swift`), the bounds and the replay until each handles it.
+public struct RecordedLine: Equatable, Sendable {
     public var t: Double
-    public var type: String
-    public var event: RecordedEvent?
-    public var key: String?
-    public var x: Int?
-    public var y: Int?
-    public var width: Int?
-    public var height: Int?
-    public var name: String?
-    public var faults: [String: String]?
-    public var text: String?
-    public var provider: ProviderKind?
-    public var id: String?
-    public var index: Int?
-    public var from: Int?
-    public var member: RecordedMember?
-    /// A mark's own time, in seconds after the start (the moment marked, not when its answer came).
-    public var at: Double?
-    public var banner: RecordedBanner?
-    public var paused: Bool?
-    public var milliseconds: Int?
+    public var content: Content
 
-    init(t: Double, type: String) {
+    public enum Content: Equatable, Sendable {
+        case event(RecordedEvent)
+        /// A key by name (`RecordedLine.name(of:)`); a click is its own case.
+        case key(String)
+        case click(x: Int, y: Int)
+        case tick
+        case resize(width: Int, height: Int)
+        case theme(name: String)
+        /// Fault names by provider kind, as `Fault` and `ProviderKind` spell them.
+        case faults([String: String])
+        /// nil clears the message.
+        case message(String?)
+        case following(provider: ProviderKind, index: Int, member: RecordedMember)
+        case memberFound(provider: ProviderKind, id: String, index: Int?, from: Int)
+        /// `at`: the mark's own time, in seconds after the start (the moment marked, not when its
+        /// answer came); nil in older files, where it is `t`.
+        case mark(index: Int, at: Double?, note: String?)
+        /// nil takes the banner away.
+        case scenario(RecordedBanner?)
+        case sdksPaused(Bool)
+        case faultLatency(milliseconds: Int)
+    }
+
+    public init(t: Double, _ content: Content) {
         self.t = t
-        self.type = type
+        self.content = content
     }
 
     /// The line for `action`, nil for what a replay makes itself (fleet rows and tables come
     /// from its own aggregate) or never records (replay's own actions).
     public init?(_ action: Action, at time: Date, base: RecordingTimeBase) {
-        self.init(t: base.offset(time), type: "")
+        let content: Content
         switch action {
-        case .event(let event):
-            type = "event"
-            self.event = RecordedEvent(event, base: base)
-        case .key(let key):
-            type = "key"
-            switch key {
-            case .click(let x, let y):
-                self.key = "click"
-                (self.x, self.y) = (x, y)
-            default:
-                self.key = Self.name(of: key)
-            }
-        case .tick:
-            type = "tick"
-        case .resized(let width, let height):
-            type = "resize"
-            (self.width, self.height) = (width, height)
-        case .themeLoaded(let theme):
-            type = "theme"
-            name = theme.name
+        case .event(let event): content = .event(RecordedEvent(event, base: base))
+        case .key(.click(let x, let y)): content = .click(x: x, y: y)
+        case .key(let key): content = .key(Self.name(of: key))
+        case .tick: content = .tick
+        case .resized(let width, let height): content = .resize(width: width, height: height)
+        case .themeLoaded(let theme): content = .theme(name: theme.name)
         case .faultsChanged(let faults):
-            type = "faults"
-            self.faults = Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value.rawValue) })
-        case .message(let text):
-            type = "message"
-            self.text = text.map(Redaction.text)
+            content = .faults(Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value.rawValue) }))
+        case .message(let text): content = .message(text.map(Redaction.text))
         case .following(let kind, let index, let member):
-            type = "following"
-            provider = kind
-            self.index = index
-            self.member = RecordedMember(member, base: base)
+            content = .following(provider: kind, index: index, member: RecordedMember(member, base: base))
         case .memberFound(let kind, let id, let index, let from):
-            type = "member_found"
-            provider = kind
-            self.id = id
-            self.index = index
-            self.from = from
-        case .marked(let mark):
-            type = "mark"
-            index = mark.number
-            at = base.offset(mark.at)
-            text = mark.note.map(Redaction.text)
-        case .scenario(let banner):
-            type = "scenario"
-            self.banner = banner.map(RecordedBanner.init)
-        case .sdksPaused(let paused):
-            type = "sdks_paused"
-            self.paused = paused
-        case .faultLatency(let milliseconds):
-            type = "fault_latency"
-            self.milliseconds = milliseconds
+            content = .memberFound(provider: kind, id: id, index: index, from: from)
+        case .marked(let mark): content = .mark(index: mark.number, at: base.offset(mark.at), note: mark.note.map(Redaction.text))
+        case .scenario(let banner): content = .scenario(banner.map(RecordedBanner.init))
+        case .sdksPaused(let paused): content = .sdksPaused(paused)
+        case .faultLatency(let milliseconds): content = .faultLatency(milliseconds: milliseconds)
         case .fleet, .fleetTables, .recorded, .replayStatus, .restore:
             return nil
         }
+        self.init(t: base.offset(time), content)
     }
 
     /// The recorded action; nil for a line this build records but does not replay (a theme it
     /// cannot load). Throws the reason for a line that cannot be read.
     public func action(base: RecordingTimeBase, themes: (String) -> Theme?) throws(RecordingLineError) -> Action? {
-        switch type {
-        case "event":
-            guard let event = event?.providerEvent(base: base) else { throw .missing("a complete event") }
+        switch content {
+        case .event(let event):
+            guard let event = event.providerEvent(base: base) else { throw .missing("a complete event") }
             return .event(event)
-        case "key":
-            guard let key else { throw .missing("key") }
-            if key == "click" {
-                guard let x, let y else { throw .missing("x and y") }
-                return .key(.click(x: x, y: y))
-            }
-            guard let decoded = Self.key(named: key) else { throw .invalid("unknown key \"\(key)\"") }
-            return .key(decoded)
-        case "tick":
-            return .tick(base.date(t))
-        case "resize":
-            guard let width, let height else { throw .missing("width and height") }
-            return .resized(width: width, height: height)
-        case "theme":
-            guard let name else { throw .missing("name") }
-            return themes(name).map(Action.themeLoaded)
-        case "faults":
-            guard let faults else { throw .missing("faults") }
+        case .key(let name):
+            guard let key = Self.key(named: name) else { throw .invalid("unknown key \"\(name)\"") }
+            return .key(key)
+        case .click(let x, let y): return .key(.click(x: x, y: y))
+        case .tick: return .tick(base.date(t))
+        case .resize(let width, let height): return .resized(width: width, height: height)
+        case .theme(let name): return themes(name).map(Action.themeLoaded)
+        case .faults(let faults):
             var choices: [ProviderKind: Fault] = [:]
             for (kind, fault) in faults {
                 guard let kind = ProviderKind(rawValue: kind), let fault = Fault(rawValue: fault) else {
@@ -133,27 +92,14 @@ public struct RecordedLine: Codable, Equatable, Sendable {
                 choices[kind] = fault
             }
             return .faultsChanged(choices)
-        case "message":
-            return .message(text)
-        case "following":
-            guard let provider, let index, let member else { throw .missing("provider, index and member") }
+        case .message(let text): return .message(text)
+        case .following(let provider, let index, let member):
             return .following(provider, index: index, member: member.snapshot(base: base))
-        case "member_found":
-            guard let provider, let id, let from else { throw .missing("provider, id and from") }
-            return .memberFound(provider, id: id, index: index, from: from)
-        case "mark":
-            guard let index else { throw .missing("index (the mark's number)") }
-            return .marked(Mark(number: index, at: base.date(at ?? t), note: text))
-        case "scenario":
-            return .scenario(banner?.banner)
-        case "sdks_paused":
-            guard let paused else { throw .missing("paused") }
-            return .sdksPaused(paused)
-        case "fault_latency":
-            guard let milliseconds else { throw .missing("milliseconds") }
-            return .faultLatency(milliseconds: milliseconds)
-        default:
-            throw .invalid("unknown line type \"\(type)\"")
+        case .memberFound(let provider, let id, let index, let from): return .memberFound(provider, id: id, index: index, from: from)
+        case .mark(let index, let at, let note): return .marked(Mark(number: index, at: base.date(at ?? t), note: note))
+        case .scenario(let banner): return .scenario(banner?.banner)
+        case .sdksPaused(let paused): return .sdksPaused(paused)
+        case .faultLatency(let milliseconds): return .faultLatency(milliseconds: milliseconds)
         }
     }
 

@@ -43,7 +43,7 @@ public struct RecordedToken: Codable, Equatable, Sendable {
         var token = FetchedToken(token: Self.standIn(for: redacted), id: id, expiresAt: base.date(expiresAt),
                                  receivedAt: base.date(receivedAt),
                                  jwt: DecodedJWT(header: header, claims: claims, signature: ""),
-                                 findings: findings.map(\.result), clockSkew: clockSkew)
+                                 findings: findings.compactMap(\.result), clockSkew: clockSkew)
         token.fingerprint = fingerprint
         token.shape = shape
         token.refreshAt = refreshAt.map(base.date)
@@ -68,14 +68,16 @@ public struct RecordedFinding: Codable, Equatable, Sendable {
     public var reason: String
 
     init(_ result: RuleResult) {
-        rule = result.rule
+        rule = result.rule.name
         level = result.level.name
         // Reasons quote what the backend sent: redacted as error text is.
         reason = Redaction.text(result.reason)
     }
 
-    var result: RuleResult {
-        RuleResult(rule, RuleLevel.allCases.first { $0.name == level } ?? .note, reason)
+    /// The result again; nil for a rule this version does not know (a newer recording's), which
+    /// the replay leaves out rather than refuse the whole line.
+    var result: RuleResult? {
+        Rule(rawValue: rule).map { RuleResult($0, RuleLevel.allCases.first { $0.name == level } ?? .note, reason) }
     }
 }
 

@@ -54,7 +54,9 @@ public struct Recording: Sendable {
             let number = offset + 1
             do {
                 let line: RecordedLine
-                do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch {
+                do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch let error as RecordingLineError {
+                    throw error
+                } catch {
                     throw RecordingLineError.invalid(number == lines.count ? "truncated or garbled last line" : "garbled line")
                 }
                 try RecordingBounds.line(line)

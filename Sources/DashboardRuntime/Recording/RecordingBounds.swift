@@ -26,16 +26,26 @@ enum RecordingBounds {
 
     static func line(_ line: RecordedLine) throws(RecordingLineError) {
         try offset("t", line.t)
-        if let at = line.at { try offset("at", at) }
-        try count("x", line.x, 0...largestWidth)
-        try count("y", line.y, 0...largestHeight)
-        try count("width", line.width, 1...largestWidth)
-        try count("height", line.height, 1...largestHeight)
-        try count("index", line.index, 0...largestIndex)
-        try count("from", line.from, 0...largestIndex)
-        try count("milliseconds", line.milliseconds, 0...Int(InputBounds.longestDuration) * 1000)
-        if let event = line.event { try self.event(event) }
-        if let token = line.member?.token { try self.token(token) }
+        switch line.content {
+        case .event(let event): try self.event(event)
+        case .click(let x, let y):
+            try count("x", x, 0...largestWidth)
+            try count("y", y, 0...largestHeight)
+        case .resize(let width, let height):
+            try count("width", width, 1...largestWidth)
+            try count("height", height, 1...largestHeight)
+        case .following(_, let index, let member):
+            try count("index", index, 0...largestIndex)
+            if let token = member.token { try self.token(token) }
+        case .memberFound(_, _, let index, let from):
+            try count("index", index, 0...largestIndex)
+            try count("from", from, 0...largestIndex)
+        case .mark(let index, let at, _):
+            if let at { try offset("at", at) }
+            try count("index", index, 0...largestIndex)
+        case .faultLatency(let milliseconds): try count("milliseconds", milliseconds, 0...Int(InputBounds.longestDuration) * 1000)
+        case .key, .tick, .theme, .faults, .message, .scenario, .sdksPaused: break
+        }
     }
 
     static func event(_ event: RecordedEvent) throws(RecordingLineError) {

@@ -24,17 +24,25 @@ public final class RecordingWriter: ActionRecorder, Sendable {
     private let queue = Mutex(Queue())
     // Guards the file: held while a batch is encoded and written, so batches keep their order.
     private let output: Mutex<Output>
+    private let pacer: any FlushPacer
     public let path: String
     /// How often queued lines are written out.
     public static let flushSeconds: TimeInterval = 1
 
     /// Creates (or empties) `path`: a bad path is a one-line error before anything starts.
-    /// Nothing is recorded until `start`.
-    public init(path: String) throws(RecordingError) {
+    /// Nothing is recorded until `start`. `pacer` says when each flush is due: every
+    /// `flushSeconds` of wall time, or when a test ticks it.
+    public init(path: String, pacer: any FlushPacer) throws(RecordingError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path, String(cString: strerror(errno))) }
         self.path = path
+        self.pacer = pacer
         output = Mutex(Output(descriptor: descriptor))
+    }
+
+    /// A writer flushing each `flushSeconds` of wall time, as every command records.
+    public convenience init(path: String) throws(RecordingError) {
+        try self.init(path: path, pacer: WallClockPacer())
     }
 
     /// Writes `header` and from now on records, writing out each second until `close`.
@@ -46,7 +54,7 @@ public final class RecordingWriter: ActionRecorder, Sendable {
         // lose at most about a second. Ends with `close`, which every command calls on its way out.
         let thread = Thread { [self] in
             while !queue.withLock({ $0.closed }) {
-                Thread.sleep(forTimeInterval: Self.flushSeconds)
+                pacer.waitForNextFlush()
                 flush()
             }
         }
@@ -127,4 +135,17 @@ public final class RecordingWriter: ActionRecorder, Sendable {
     }
 
     deinit { close() }
+}
+
+/// When the recording thread writes out what is queued. A blocking wait, not a clock's async
+/// sleep: the writer runs on a thread of its own, away from a cooperative pool that can be busy.
+public protocol FlushPacer: Sendable {
+    /// Blocks the recording thread until the next flush is due.
+    func waitForNextFlush()
+}
+
+/// A flush each `RecordingWriter.flushSeconds` of wall time: what every command uses.
+public struct WallClockPacer: FlushPacer {
+    public init() {}
+    public func waitForNextFlush() { Thread.sleep(forTimeInterval: RecordingWriter.flushSeconds) }
 }
