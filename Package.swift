@@ -79,6 +79,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The one table of settings: each flag's and config key's kind, range, default and help.
+        // Its own module above FleetAuth (whose enums and bounds it names) because the flags, the
+        // config reader, scenarios and recordings all read it and none of them depends on another.
+        .target(name: "Settings", dependencies: ["FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(name: "Fleet", dependencies: ["FleetAuth"]),
         // Headless output: provider events as JSON lines.
@@ -102,12 +106,12 @@ let package = Package(
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios", "Settings"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
-        .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
+        .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
-        .target(name: "Scenarios", dependencies: ["FleetAuth", "Faults", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Scenarios", dependencies: ["FleetAuth", "Faults", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
         .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Faults", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
@@ -120,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML", "Settings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -201,6 +205,8 @@ let package = Package(
         ),
         .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
+        // The settings table against the README's "Limits" table, and each entry with itself.
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

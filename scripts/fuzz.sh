@@ -70,6 +70,7 @@ if [[ $readers == 1 ]]; then
     module BoundedYAML Sources/BoundedYAML "${yamsflags[@]}"
     wait "$fleetauth"
     module Faults Sources/Faults
+    module Settings Sources/Settings
     # Two at a time (CI has two cores), each pair's modules needing only those built before it;
     # `wait PID` passes a failed compile on to `set -e`.
     module Fleet Sources/Fleet & a=$!
@@ -81,7 +82,7 @@ if [[ $readers == 1 ]]; then
     module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & a=$!
     module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}" & b=$!
     wait $a; wait $b
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Dashboard,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,CYaml}.a)
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Settings,Dashboard,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,CYaml}.a)
 fi
 [[ $readers == 1 ]] || wait "$fleetauth"
 pids=()

@@ -2,6 +2,7 @@ import BoundedYAML
 import Dashboard
 import FleetAuth
 import Foundation
+import Settings
 import UICore
 import Yams
 
@@ -66,11 +67,11 @@ public struct ConfigFile: Equatable, Sendable {
         for (key, value) in try reader.mapping(root, what: "the config file", known: Self.topLevelKeys) {
             switch key.text {
             case "default-profile": defaultProfile = DefaultProfile(name: try reader.scalar(value, key: key.text), line: key.line)
-            case "defaults": defaults = try reader.settings(value, section: "defaults", allowed: Setting.allCases.filter(\.allowedInDefaults))
+            case "defaults": defaults = try reader.settings(value, section: "defaults", allowed: Setting.inConfigFile.filter(\.allowedInDefaults))
             case "profiles":
                 for (name, body) in try reader.mapping(value, what: "profiles", known: nil) {
                     profiles.append(ConfigProfile(name: name.text, line: name.line,
-                                                  settings: try reader.settings(body, section: "profile \(name.text)", allowed: Setting.allCases)))
+                                                  settings: try reader.settings(body, section: "profile \(name.text)", allowed: Setting.inConfigFile)))
                 }
             default:
                 (keys, remaps) = try reader.keyMap(value)

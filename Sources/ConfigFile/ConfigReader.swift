@@ -2,6 +2,7 @@ import BoundedYAML
 import Dashboard
 import FleetAuth
 import Foundation
+import Settings
 import UICore
 import Yams
 
@@ -65,24 +66,12 @@ struct ConfigReader {
             let lower = text.lowercased()
             if lower.hasPrefix("http://") || lower.hasPrefix("https://") { break }
             return .text(try readableFile(text, node, name))
-        case .seconds(let minimum, let exclusive):
-            guard let seconds = Double(text), seconds.isFinite else { throw error(node, "\(name) must be a number of seconds, got \(text)") }
-            guard exclusive ? seconds > minimum : seconds >= minimum else {
-                throw error(node, exclusive ? "\(name) must be more than \(Self.number(minimum)) seconds"
-                                            : minimum == 0 ? "\(name) must be 0 or more seconds" : "\(name) must be at least \(Self.number(minimum)) seconds")
-            }
-            // As the flags: durations end at 30 days, so none becomes a clock tick that traps.
-            guard seconds <= InputBounds.longestDuration else {
-                throw error(node, "\(name) must be at most \(InputBounds.describe(InputBounds.longestDuration)) (\(Int(InputBounds.longestDuration)) seconds)")
-            }
-        case .count(let range):
-            guard let count = Int(text) else { throw error(node, "\(name) must be a whole number, got \(text)") }
-            guard range.contains(count) else { throw error(node, "\(name) must be between \(range.lowerBound) and \(range.upperBound)") }
+        case .seconds, .count:
+            // The flag's own rule, from the settings table.
+            if let refusal = setting.refusal(text: text) { throw error(node, "\(name) \(refusal)") }
         }
         return .text(text)
     }
-
-    private static func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 
     /// `~/` and relative paths made absolute; the file must be readable now.
     private func readableFile(_ text: String, _ node: Node, _ name: String) throws(FileProblem) -> String {

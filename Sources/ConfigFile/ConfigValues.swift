@@ -1,3 +1,5 @@
+import Settings
+
 /// One header of a profile: the value as written, and (once a profile is resolved) as sent.
 public struct ConfigHeader: Equatable, Sendable {
     public var name: String

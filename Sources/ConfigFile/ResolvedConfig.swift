@@ -1,6 +1,7 @@
 import BoundedYAML
 import Dashboard
 import Foundation
+import Settings
 
 /// The settings the config file gives one run: the chosen profile's over `defaults`, headers
 /// read from the environment, and the key table. Flags are laid over this by the caller.

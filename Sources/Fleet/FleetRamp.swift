@@ -8,8 +8,6 @@ public struct FleetRamp: Sendable, Equatable {
     /// New SDKs a second when no duration is given: what the embedded server mints with a core
     /// to spare for the fleet's own decoding, rules and HTTP.
     public static let defaultRate = 1000.0
-    /// The longest `--ramp` accepted: a day.
-    public static let longest: TimeInterval = 86_400
 
     public var duration: TimeInterval
 

@@ -2,14 +2,13 @@ import Foundation
 
 /// The bounds every number from outside (flags, config files, scenarios, recordings, fault
 /// routes) is checked against where it is parsed: a value outside is refused with its place and
-/// the bound, so no later arithmetic on it can trap. The README's "Limits" lists them.
+/// the bound, so no later arithmetic on it can trap. The README's "Limits" lists them; a flag's
+/// own range is its entry in the settings table (the `Settings` module).
 public enum InputBounds {
     /// Any duration: flags, config settings, scenario steps, a fault's latency. 30 days.
     public static let longestDuration: TimeInterval = 30 * 86_400
     /// How far a scenario may set the embedded server's clock off: a day either way.
     public static let serverClockOffset: TimeInterval = 86_400
-    /// Minted token lifetimes: Fleet Engine accepts at most an hour.
-    public static let lifetime: ClosedRange<TimeInterval> = 1...3600
     /// How far from a recording's start any time in it may lie: ten years either way.
     public static let recordedOffset: TimeInterval = 10 * 365 * 86_400
     /// A recording's start, as seconds since 2001-01-01: the years 1901 to 2100.
@@ -21,13 +20,16 @@ public enum InputBounds {
     /// `value` within ±`bound` (and finite).
     public static func within(_ value: Double, _ bound: Double) -> Bool { value.isFinite && abs(value) <= bound }
 
-    /// `duration` (seconds) as "30 days", "1 day", "1 h" for messages about a bound.
+    /// `duration` (seconds) as "30 days", "1 day", "1 h", "0.05 s" for messages about a bound
+    /// and the README's "Limits".
     public static func describe(_ seconds: TimeInterval) -> String {
         if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
             let days = Int(seconds / 86_400)
             return days == 1 ? "1 day" : "\(days) days"
         }
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        // Whole seconds without `.0` (the README's "1 s"); the bound keeps `Int` from trapping.
+        if seconds == seconds.rounded(), abs(seconds) < 1e15 { return "\(Int(seconds)) s" }
         return "\(seconds) s"
     }
 }

@@ -2,6 +2,7 @@ import BoundedYAML
 import Faults
 import FleetAuth
 import Foundation
+import Settings
 import Yams
 
 /// Reads the scenario format (README, "Giving a demo"):
@@ -24,8 +25,8 @@ public enum ScenarioParser {
     /// Keys that qualify an action, and the actions they belong to.
     static let modifierKeys: [String: [String]] = ["on": ["fault", "clear", "refresh"], "delay": ["fault"], "timeout": ["until"]]
     static let defaultUntilTimeout: TimeInterval = 60
-    /// Fleet Engine accepts tokens of at most an hour.
-    static let lifetimeRange = InputBounds.lifetime
+    /// `lifetime:` takes what `--lifetime` takes.
+    static let lifetimeRange = Double(Setting.lifetimes.lowerBound)...Double(Setting.lifetimes.upperBound)
 
     public static func parse(_ yaml: String, file: String) throws(FileProblem) -> Scenario {
         func fail(_ line: Int?, _ message: String) -> FileProblem { FileProblem(file: file, line: line, message) }

@@ -48,7 +48,8 @@ struct StepFields {
         switch key {
         case "lifetime":
             guard Parser.lifetimeRange.contains(seconds) else {
-                throw fail(values[key]?.line, "lifetime: \"\(text)\" is outside 1s...1h (Fleet Engine accepts tokens of at most an hour)")
+                let range = "\(ScenarioDuration.format(Parser.lifetimeRange.lowerBound))...\(ScenarioDuration.format(Parser.lifetimeRange.upperBound))"
+                throw fail(values[key]?.line, "lifetime: \"\(text)\" is outside \(range) (Fleet Engine accepts tokens of at most an hour)")
             }
         case "server-clock", "device-clock":
             guard InputBounds.within(seconds, InputBounds.serverClockOffset) else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigFile
 import FleetAuth
+import Settings
 
 /// How a config file's settings land on the flags: a flag given wins; otherwise the profile's
 /// value, else `defaults`', fills it in; otherwise the built-in default stays. `config check`

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
+import Settings
 import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.
@@ -10,33 +11,33 @@ import TokenSignatures
 /// profile's value (`filled(from:)`); the plain names read the value in effect, built-in default
 /// included.
 struct BackendOptions: ParsableArguments {
-    @Option(name: .customLong("solution"), help: "Which Fleet Engine solution's SDKs to simulate: on-demand (trip and vehicle tokens) or last-mile (delivery consumer and delivery driver tokens). (default: on-demand)")
+    @Option(name: .customLong(Setting.solution.rawValue), help: Setting.solution.argumentHelp)
     var givenSolution: ProviderKind.Solution?
-    var solution: ProviderKind.Solution { givenSolution ?? .onDemand }
+    var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
 
-    @Option(name: .customLong("consumer-url"), help: "Consumer-side token URL template, e.g. https://host/token/consumer/{tripId} (last-mile: https://host/token/delivery_consumer/{trackingId}). With a URL, no embedded server starts.")
+    @Option(name: .customLong(Setting.consumerURL.rawValue), help: Setting.consumerURL.argumentHelp)
     var consumerURL: String?
 
-    @Option(name: .customLong("driver-url"), help: "Driver-side token URL template, e.g. https://host/token/driver/{vehicleId} (last-mile: https://host/token/delivery_driver/{deliveryVehicleId}).")
+    @Option(name: .customLong(Setting.driverURL.rawValue), help: Setting.driverURL.argumentHelp)
     var driverURL: String?
 
     // Optional: unset, the response's shape is detected (each solution's sample backend included).
-    @Option(name: .customLong("token-key"), help: "JSON key (or dotted path, e.g. data.token) holding the token. Default: detect the shape (jwt, token, access_token, or a bare JWT body).")
+    @Option(name: .customLong(Setting.tokenKey.rawValue), help: Setting.tokenKey.argumentHelp)
     var tokenKey: String?
 
-    @Option(name: .customLong("expiry-key"), help: "JSON key (or dotted path) holding the expiration. Default: detect (expirationTimestamp, expiration_timestamp_ms, expires_in), else the JWT's exp.")
+    @Option(name: .customLong(Setting.expiryKey.rawValue), help: Setting.expiryKey.argumentHelp)
     var expiryKey: String?
 
-    @Option(name: .customLong("expiry"), help: "How to read the expiration: auto, absolute (epoch s), absolute-ms, relative (s from now), jwt (only the token's exp). The token's signed exp always caps it. Default: auto.")
+    @Option(name: .customLong(Setting.expiry.rawValue), help: Setting.expiry.argumentHelp)
     var expiry: ExpiryMode?
 
-    @Option(name: .customLong("jwks"), help: "Verify signatures against this JWKS (file or http(s) URL). Default: the embedded server's own key set, or Google's published keys for a service-account issuer.")
+    @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
     var jwks: String?
 
-    @Option(name: .customLong("provider-id"), help: "The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to.")
+    @Option(name: .customLong(Setting.providerID.rawValue), help: Setting.providerID.argumentHelp)
     var providerID: String?
 
-    @Option(name: .customLong("fleet-engine"), help: "Send the simulated SDKs' calls to this Fleet Engine (e.g. https://fleetengine.googleapis.com) with their tokens; needs --provider-id. Read-only (GetVehicle, GetTrip, GetDeliveryVehicle, GetTaskTrackingInfo) unless --fleet-engine-writes. Default: the embedded server's Fleet Engine emulator, when the embedded server runs.")
+    @Option(name: .customLong(Setting.fleetEngine.rawValue), help: Setting.fleetEngine.argumentHelp)
     var fleetEngineURL: String?
 
     @Flag(name: .customLong("fleet-engine-writes"), help: "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
@@ -45,70 +46,70 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("no-fleet-engine"), help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
     var noFleetEngine = false
 
-    @Option(name: .customLong("fleet-engine-interval"), parsing: .unconditional, help: "Seconds between one SDK's Fleet Engine calls, at least 1. (default: 10)")
+    @Option(name: .customLong(Setting.fleetEngineInterval.rawValue), parsing: .unconditional, help: Setting.fleetEngineInterval.argumentHelp)
     var givenFleetEngineInterval: Double?
-    var fleetEngineInterval: Double { givenFleetEngineInterval ?? FleetEngineTarget.defaultInterval }
+    var fleetEngineInterval: Double { givenFleetEngineInterval ?? Setting.fleetEngineInterval.builtIn() }
 
-    @Option(name: .customLong("provider-logic"), help: "Whose token-provider logic the simulated SDKs run: tokendash (single-flight, refresh-ahead, stale answers discarded), swift-sample or objc-sample (faithful ports of Google's samples, flaws included). (default: tokendash)")
+    @Option(name: .customLong(Setting.providerLogic.rawValue), help: Setting.providerLogic.argumentHelp)
     var givenProviderLogic: ProviderLogic?
-    var providerLogic: ProviderLogic { givenProviderLogic ?? .tokendash }
+    var providerLogic: ProviderLogic { givenProviderLogic ?? Setting.providerLogic.builtIn() }
 
-    @Option(name: .customLong("trip-id"), help: "Initial trip ID. (default: trip-0001)")
+    @Option(name: .customLong(Setting.tripID.rawValue), help: Setting.tripID.argumentHelp)
     var givenTripID: String?
-    var tripID: String { givenTripID ?? "trip-0001" }
+    var tripID: String { givenTripID ?? Setting.tripID.builtIn() }
 
-    @Option(name: .customLong("vehicle-id"), help: "Initial vehicle ID. (default: vehicle-0001)")
+    @Option(name: .customLong(Setting.vehicleID.rawValue), help: Setting.vehicleID.argumentHelp)
     var givenVehicleID: String?
-    var vehicleID: String { givenVehicleID ?? "vehicle-0001" }
+    var vehicleID: String { givenVehicleID ?? Setting.vehicleID.builtIn() }
 
-    @Option(name: .customLong("tracking-id"), help: "Initial tracking ID (--solution last-mile). (default: tracking-0001)")
+    @Option(name: .customLong(Setting.trackingID.rawValue), help: Setting.trackingID.argumentHelp)
     var givenTrackingID: String?
-    var trackingID: String { givenTrackingID ?? "tracking-0001" }
+    var trackingID: String { givenTrackingID ?? Setting.trackingID.builtIn() }
 
-    @Option(name: .customLong("delivery-vehicle-id"), help: "Initial delivery vehicle ID (--solution last-mile). (default: delivery-vehicle-0001)")
+    @Option(name: .customLong(Setting.deliveryVehicleID.rawValue), help: Setting.deliveryVehicleID.argumentHelp)
     var givenDeliveryVehicleID: String?
-    var deliveryVehicleID: String { givenDeliveryVehicleID ?? "delivery-vehicle-0001" }
+    var deliveryVehicleID: String { givenDeliveryVehicleID ?? Setting.deliveryVehicleID.builtIn() }
 
-    @Option(name: .customLong("refresh-margin"), parsing: .unconditional, help: "Seconds before expiry to fetch a new token (0 waits for expiry, as Google's samples). (default: 300.0)")
+    @Option(name: .customLong(Setting.refreshMargin.rawValue), parsing: .unconditional, help: Setting.refreshMargin.argumentHelp)
     var givenRefreshMargin: Double?
-    var refreshMargin: Double { givenRefreshMargin ?? 300 }
+    var refreshMargin: Double { givenRefreshMargin ?? Setting.refreshMargin.builtIn() }
 
-    @Option(name: .customLong("header"), help: "Extra request header NAME:VALUE (repeatable).")
+    @Option(name: .customLong("header"), help: Setting.headers.argumentHelp)
     var headers: [String] = []
 
-    @Option(name: .customLong("cacert"), help: "PEM file with the CA certificate(s) to trust for an https backend, instead of the system's (as curl --cacert).")
+    @Option(name: .customLong(Setting.cacert.rawValue), help: Setting.cacert.argumentHelp)
     var caCertificates: String?
 
     @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
     var insecure = false
 
-    @Option(name: .customLong("proxy"), help: "HTTP proxy for every backend request, http://[user:password@]host[:port] (CONNECT for http and https); no_proxy still applies. Default: https_proxy / HTTPS_PROXY, http_proxy, all_proxy, no_proxy from the environment, as curl reads them.")
+    @Option(name: .customLong(Setting.proxy.rawValue), help: Setting.proxy.argumentHelp)
     var proxy: String?
 
     @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
     var noProxy = false
 
-    @Option(name: .customLong("timeout"), parsing: .unconditional, help: "Request timeout in seconds. (default: 10.0)")
+    @Option(name: .customLong(Setting.timeout.rawValue), parsing: .unconditional, help: Setting.timeout.argumentHelp)
     var givenTimeout: Double?
-    var timeout: Double { givenTimeout ?? 10 }
+    var timeout: Double { givenTimeout ?? Setting.timeout.builtIn() }
 
-    @Option(name: .customLong("lifetime"), parsing: .unconditional, help: "Lifetime in seconds of tokens the embedded server mints. (default: 60)")
+    @Option(name: .customLong(Setting.lifetime.rawValue), parsing: .unconditional, help: Setting.lifetime.argumentHelp)
     var givenLifetime: Int?
-    var lifetime: Int { givenLifetime ?? 60 }
+    var lifetime: Int { givenLifetime ?? Setting.lifetime.builtIn() }
 
-    @Option(name: .customLong("update-interval"), parsing: .unconditional, help: "Seconds between the simulated SDK's location updates (each asks for a token). (default: 5.0)")
+    @Option(name: .customLong(Setting.updateInterval.rawValue), parsing: .unconditional, help: Setting.updateInterval.argumentHelp)
     var givenUpdateInterval: Double?
-    var updateInterval: Double { givenUpdateInterval ?? 5 }
+    var updateInterval: Double { givenUpdateInterval ?? Setting.updateInterval.builtIn() }
 
-    @Option(name: .customLong("trips"), parsing: .unconditional, help: "Number of simulated Consumer SDKs, each with its own trip (last-mile: tracking ID) and token. (default: 1)")
+    @Option(name: .customLong(Setting.trips.rawValue), parsing: .unconditional, help: Setting.trips.argumentHelp)
     var givenTrips: Int?
-    var trips: Int { givenTrips ?? 1 }
+    var trips: Int { givenTrips ?? Setting.trips.builtIn() }
 
-    @Option(name: .customLong("vehicles"), parsing: .unconditional, help: "Number of simulated Driver SDKs, each with its own vehicle (last-mile: delivery vehicle) and token. (default: 1)")
+    @Option(name: .customLong(Setting.vehicles.rawValue), parsing: .unconditional, help: Setting.vehicles.argumentHelp)
     var givenVehicles: Int?
-    var vehicles: Int { givenVehicles ?? 1 }
+    var vehicles: Int { givenVehicles ?? Setting.vehicles.builtIn() }
 
-    @Option(name: .customLong("ramp"), parsing: .unconditional, help: "Seconds over which the simulated SDKs make their first calls, spread evenly; 0 starts them all at once (a deliberate storm). (default: at most 1000 new SDKs a second)")
+    @Option(name: .customLong(Setting.ramp.rawValue), parsing: .unconditional, help: Setting.ramp.argumentHelp)
     var givenRamp: Double?
     /// The ramp in effect: the flag's, else 1,000 new SDKs a second over the SDKs this instance runs.
     var ramp: FleetRamp { givenRamp.map(FleetRamp.init(duration:)) ?? .atDefaultRate(total: runningSDKs) }
@@ -121,7 +122,7 @@ struct BackendOptions: ParsableArguments {
         }
     }
 
-    @Option(help: "Run and show one side only: consumer or driver (then one backend URL is enough).")
+    @Option(name: .customLong(Setting.only.rawValue), help: Setting.only.argumentHelp)
     var only: ProviderKind.Role?
 
     @OptionGroup var sharding: ShardOptions
@@ -158,20 +159,17 @@ struct BackendOptions: ParsableArguments {
         if let path = caCertificates, !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("--cacert: cannot read \(path)")
         }
-        // Durations end at 30 days (`InputBounds`): `inf` or 1e300 would trap where they become clock ticks.
-        let longest = InputBounds.longestDuration, days = InputBounds.describe(longest)
-        guard refreshMargin >= 0, refreshMargin <= longest else { throw ValidationError("--refresh-margin must be 0 to \(days) of seconds") }
-        guard timeout > 0, timeout <= longest else { throw ValidationError("--timeout must be more than 0 seconds and at most \(days)") }
-        guard updateInterval >= 0.05, updateInterval <= longest else { throw ValidationError("--update-interval must be 0.05 seconds to \(days)") }
-        if let givenRamp, !(0...FleetRamp.longest).contains(givenRamp) {
-            throw ValidationError("--ramp must be between 0 and \(Int(FleetRamp.longest)) seconds")
+        // Numbers within the table's ranges: `inf` or 1e300 would trap where they become clock ticks.
+        try Setting.refreshMargin.check(refreshMargin)
+        try Setting.timeout.check(timeout)
+        try Setting.updateInterval.check(updateInterval)
+        if let givenRamp { try Setting.ramp.check(givenRamp) }
+        try Setting.lifetime.check(lifetime)
+        if let rule = Setting.trips.refusal(trips) ?? Setting.vehicles.refusal(vehicles) {
+            throw ValidationError("\(Setting.trips.flag) and \(Setting.vehicles.flag) \(rule)")
         }
-        guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
-        guard (1...100_000).contains(trips), (1...100_000).contains(vehicles) else {
-            throw ValidationError("--trips and --vehicles must be between 1 and 100000")
-        }
-        try Self.validateIDs([("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
-                              ("--delivery-vehicle-id", deliveryVehicleID)])
+        try Self.validateIDs([(Setting.tripID.flag, tripID), (Setting.vehicleID.flag, vehicleID), (Setting.trackingID.flag, trackingID),
+                              (Setting.deliveryVehicleID.flag, deliveryVehicleID)])
         try Self.validateKeySet(jwks)
         try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
@@ -192,9 +190,7 @@ struct BackendOptions: ParsableArguments {
                 throw ValidationError("--fleet-engine needs --provider-id PROJECT: the calls name providers/PROJECT")
             }
         }
-        guard fleetEngineInterval >= 1, fleetEngineInterval <= InputBounds.longestDuration else {
-            throw ValidationError("--fleet-engine-interval must be 1 second to \(InputBounds.describe(InputBounds.longestDuration))")
-        }
+        try Setting.fleetEngineInterval.check(fleetEngineInterval)
     }
 
     /// Where the SDKs' Fleet Engine calls go: `--fleet-engine`, else the embedded emulator at

@@ -10,6 +10,7 @@ import FleetAuth
 import Foundation
 import ScenarioTargets
 import Scenarios
+import Settings
 import Synchronization
 import Terminal
 
@@ -24,7 +25,7 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
+    @Option(name: .customLong(Setting.theme.rawValue), help: Setting.theme.argumentHelp)
     var theme: String?
 
     @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")

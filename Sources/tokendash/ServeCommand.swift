@@ -3,6 +3,7 @@ import Dispatch
 import Faults
 import FleetAuth
 import Foundation
+import Settings
 import Synchronization
 import TokenServer
 
@@ -27,14 +28,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-remote"), help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
     var allowRemote = false
 
-    @Option(parsing: .unconditional, help: "Token lifetime in seconds (1 to 3600).")
-    var lifetime: Int = 3600
+    // Tokens as long as Fleet Engine takes them, as Google's sample backend mints.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Token lifetime in seconds (\(Setting.lifetime.limit ?? ""))."))
+    var lifetime: Int = Setting.lifetimes.upperBound
 
     @Option(help: "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key.")
     var key: String?
 
     func validate() throws {
-        guard (1...3600).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 3600 seconds") }
+        try Setting.lifetime.check(lifetime)
         // A refused flag exits 64 before anything starts, as `--metrics 0.0.0.0:9464` does.
         guard TokenServerConfiguration.isLoopback(host) || allowRemote else {
             throw ValidationError(TokenServerError.remoteNotAllowed(host).description)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
+import Settings
 import Watch
 import DashboardRuntime
 
@@ -16,11 +17,12 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
+    @Option(name: .customLong(Setting.duration.rawValue), parsing: .unconditional, help: Setting.duration.argumentHelp)
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Simulated SDK callers per provider asking concurrently at each update.")
-    var callers = 1
+    @Option(name: .customLong(Setting.callers.rawValue), parsing: .unconditional, help: Setting.callers.argumentHelp)
+    var givenCallers: Int?
+    var callers: Int { givenCallers ?? Setting.callers.builtIn() }
 
     @Flag(help: "Print a final JSON line with per-provider counts.")
     var summary = false
@@ -39,10 +41,8 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= InputBounds.longestDuration) {
-            throw ValidationError("--duration must be more than 0 seconds and at most \(InputBounds.describe(InputBounds.longestDuration))")
-        }
-        guard (1...10_000).contains(callers) else { throw ValidationError("--callers must be between 1 and 10000") }
+        if let duration { try Setting.duration.check(duration) }
+        try Setting.callers.check(callers)
         if let shown = shownEvents {
             guard !shown.subtracting([""]).isEmpty else { throw ValidationError("--events needs at least one event name") }
             let unknown = shown.subtracting(ProviderEvent.allNames + [""]).sorted()

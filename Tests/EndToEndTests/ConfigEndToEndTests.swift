@@ -105,7 +105,7 @@ import Testing
         let result = try await BinaryRunner.run(["config", "check", "--config", file.path])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "tokendash config check: \(file.path):3: lifetime must be between 1 and 3600\n")
+        #expect(result.stderr == "tokendash config check: \(file.path):3: lifetime must be between 1 and 3600 seconds\n")
 
         let home = try Self.configHome(Self.yaml)
         defer { try? FileManager.default.removeItem(at: home) }

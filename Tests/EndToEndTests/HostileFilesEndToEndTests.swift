@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--refresh-margin", "1e300"], "--refresh-margin must be 0 to 30 days of seconds"),
+        (["--refresh-margin", "1e300"], "--refresh-margin must be 0 seconds to 30 days"),
         (["--timeout", "inf"], "--timeout must be more than 0 seconds and at most 30 days"),
         (["--update-interval", "nan"], "--update-interval must be 0.05 seconds to 30 days"),
         (["watch", "--duration", "1e300"], "--duration must be more than 0 seconds and at most 30 days"),

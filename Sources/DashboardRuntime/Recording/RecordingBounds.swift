@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Settings
 
 /// A recording's numbers checked as it is read (`InputBounds`), so that no replay (its clock,
 /// its sums of counts, its screen) can trap on a file someone edited or garbled: a value out of
@@ -19,8 +20,9 @@ enum RecordingBounds {
         }
         try duration("refresh_margin", header.refreshMargin)
         if let interval = header.updateInterval { try duration("update_interval", interval) }
-        for (kind, ids) in header.members where ids.count > 100_000 {
-            throw .invalid("members: \(kind) lists \(ids.count) members, more than a run has (100000)")
+        let most = Setting.fleetSizes.upperBound
+        for (kind, ids) in header.members where ids.count > most {
+            throw .invalid("members: \(kind) lists \(ids.count) members, more than a run has (\(most))")
         }
     }
 

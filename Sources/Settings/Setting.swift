@@ -1,0 +1,25 @@
+/// A setting a user gives tokendash by flag and, for most, by config file. The raw value is the
+/// flag's long name; a setting a config file may hold has the same key there (`--trip-id` and
+/// `trip-id:`). Its kind, range, default and help are its one entry in the table (`entry`), which
+/// the flags, the config reader, scenarios, recordings and the README's "Limits" all read.
+public enum Setting: String, CaseIterable, Sendable {
+    case solution, consumerURL = "consumer-url", driverURL = "driver-url"
+    case tokenKey = "token-key", expiryKey = "expiry-key", expiry, jwks, cacert, proxy, providerID = "provider-id"
+    case tripID = "trip-id", vehicleID = "vehicle-id", trackingID = "tracking-id", deliveryVehicleID = "delivery-vehicle-id"
+    case trips, vehicles, only, headers
+    case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
+    case ramp
+    case fleetEngine = "fleet-engine", fleetEngineInterval = "fleet-engine-interval", providerLogic = "provider-logic"
+    /// `watch`'s own; no config key.
+    case duration, callers
+
+    /// The flag, `--` included. `--header` is given once a header, `headers:` holds them all.
+    public var flag: String { self == .headers ? "--header" : "--" + rawValue }
+    public var kind: SettingEntry.Kind { entry.kind }
+
+    /// The settings a config file may hold, in the table's order.
+    public static var inConfigFile: [Setting] { allCases.filter { $0.entry.file != .none } }
+
+    /// `defaults:` holds how the dashboard behaves, not which backend it asks: that is a profile's.
+    public var allowedInDefaults: Bool { entry.file == .profileOrDefaults }
+}
