@@ -82,8 +82,11 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
     var insecure = false
 
-    @Option(name: .customLong("proxy"), help: "HTTP proxy for every backend request, http://[user:password@]host[:port] (CONNECT for http and https); no_proxy still applies. Default: https_proxy / HTTPS_PROXY, http_proxy, all_proxy, no_proxy from the environment, as curl reads them.")
+    @Option(name: .customLong("proxy"), help: "HTTP proxy for every backend request, http://[user:password@]host[:port] (http requests sent to it in absolute form, https through CONNECT); no_proxy still applies. Default: https_proxy / HTTPS_PROXY, http_proxy, all_proxy, no_proxy from the environment, as curl reads them.")
     var proxy: String?
+
+    @Flag(name: .customLong("proxy-tunnel"), help: "Ask the proxy for a CONNECT tunnel for http backends too, as curl --proxytunnel (by default an http request goes to the proxy in absolute form).")
+    var proxyTunnel = false
 
     @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
     var noProxy = false
@@ -237,10 +240,14 @@ struct BackendOptions: ParsableArguments {
     /// else the environment's variables. Throws the one-line reason a proxy URL is unusable.
     func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError) -> ProxySettings {
         if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
+        var settings: ProxySettings
         if let proxy {
-            return .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+            settings = .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+        } else {
+            settings = try .fromEnvironment(environment)
         }
-        return try .fromEnvironment(environment)
+        settings.tunnelsHTTP = proxyTunnel
+        return settings
     }
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet
