@@ -5,15 +5,20 @@ import TestSupport
 import Testing
 
 /// The transport's timeout waits on the clock it is given: a stepped clock fires an hour-long
-/// timeout the moment the test moves it, with no real waiting.
+/// timeout the moment the test moves it, with no real waiting, on either road a request takes.
 @Suite(.timeLimit(.minutes(1))) struct TransportTimeoutClockTests {
-    @Test func theTimeoutFiresWhenTheClockIsAdvanced() async throws {
+    /// - Parameter throughProxy: the silent server is an http proxy, so the request goes to it in
+    ///   absolute form (SwiftNIO) rather than through AsyncHTTPClient.
+    @Test(arguments: [false, true])
+    func theTimeoutFiresWhenTheClockIsAdvanced(throughProxy: Bool) async throws {
         // Accepts, reads the request, never answers.
         let silent = try RawSocketServer { _ in .hold }
         defer { silent.stop() }
         let clock = SteppedClock()
-        let transport = try HTTPClientTransport(reuseConnections: false, clock: clock)
-        let request = TransportRequest(url: try #require(URL(string: silent.base + "/token")), timeout: 3600)
+        let proxy = throughProxy ? try ProxySettings.fromEnvironment(["http_proxy": silent.base]) : .direct
+        let transport = try HTTPClientTransport(proxy: proxy, reuseConnections: false, clock: clock)
+        let url = throughProxy ? "http://backend.proxy-only.test/token" : silent.base + "/token"
+        let request = TransportRequest(url: try #require(URL(string: url)), timeout: 3600)
         let sending = Task { try await transport.send(request) }
         // The fact to wait for: the transport's timer is asleep on the clock.
         while clock.sleeping == 0 { await Task.yield() }
