@@ -52,8 +52,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        // A real forward proxy on loopback (CONNECT only, its own name table) for the proxy tests
-        // and the bench's proxied fetches; not part of the tokendash binary.
+        // A real forward proxy on loopback (CONNECT, and absolute-form plain http; its own name
+        // table) for the proxy tests and the bench's proxied fetches; not part of the tokendash binary.
         .target(
             name: "LoopbackProxy",
             dependencies: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tokendash's build and tests need when missing: ncurses headers, tmux, openssl and
-# prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2 and
-# curl from Debian,
+# prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2,
+# curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback) from Debian,
 # Python's cryptography (PyPI).
 set -euo pipefail
 missing=()
@@ -12,6 +12,8 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 # ip netns and veth pairs, and curl, for scripts/e2e-netns-shards.sh (a sharded fleet across namespaces).
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+# A real squid with Debian's stock config, for SquidEndToEndTests (absolute form for http, CONNECT for https).
+{ command -v squid || test -x /usr/sbin/squid; } >/dev/null 2>&1 || missing+=(squid)
 # Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
 if [ ${#missing[@]} -gt 0 ]; then

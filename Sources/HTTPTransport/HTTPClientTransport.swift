@@ -37,6 +37,7 @@ public final class HTTPClientTransport: TokenTransport {
     public let trust: Trust
     public let proxy: ProxySettings
     private let reuseConnections: Bool
+    private let clock: any SleepingClock
     /// AsyncHTTPClient sets its proxy per client, not per request: one client goes direct, one more
     /// per proxy server a request may be routed through.
     private let direct: HTTPClient
@@ -47,10 +48,13 @@ public final class HTTPClientTransport: TokenTransport {
     /// - Parameter reuseConnections: keep connections open between requests (the default). Tests
     ///   turn it off: their loopback servers come and go on ports the OS hands out again, and a
     ///   pooled connection to a server that is gone would carry the next test's request.
-    public init(trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true) throws {
+    /// - Parameter clock: what the request's timeout waits on; tests pass a stepped one.
+    public init(trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true,
+                clock: any SleepingClock = SystemClock()) throws {
         self.trust = trust
         self.proxy = proxy
         self.reuseConnections = reuseConnections
+        self.clock = clock
         var tls = TLSConfiguration.makeClientConfiguration()
         switch trust {
         case .system:
@@ -82,7 +86,7 @@ public final class HTTPClientTransport: TokenTransport {
         for server in Set([proxy.http, proxy.https].compactMap { $0 }) {
             var through = configuration
             // AsyncHTTPClient opens a CONNECT tunnel through the proxy for http targets as well as
-            // https ones (curl sends http requests in absolute form instead).
+            // https ones: used for https, and for http under --proxy-tunnel (see `once`).
             through.proxy = .server(host: server.host, port: server.port, authorization: server.authorization)
             proxied[server] = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: through)
         }
@@ -98,13 +102,14 @@ public final class HTTPClientTransport: TokenTransport {
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        // AsyncHTTPClient's deadline covers the response head only, not the body, so the whole
-        // exchange (redirects and body included) races a timer here.
+        // AsyncHTTPClient's deadline covers the response head only, not the body, and an
+        // absolute-form request has none, so the whole exchange (redirects and body included)
+        // races a timer here.
         do {
             return try await withThrowingTaskGroup(of: TransportResponse.self) { group in
                 group.addTask { try await self.follow(request) }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(request.timeout))
+                    try await self.clock.sleep(for: request.timeout)
                     throw FleetAuthError.timeout(seconds: request.timeout)
                 }
                 defer { group.cancelAll() }
@@ -174,18 +179,41 @@ public final class HTTPClientTransport: TokenTransport {
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if !reuseConnections { request.headers.add(name: "Connection", value: "close") }
         for header in headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        if let server = proxy.server(for: url), proxy.sendsAbsoluteForm(url) {
+            // As curl sends plain http through a proxy: the request itself, not a tunnel.
+            return try await AbsoluteFormExchange.send(
+                method: request.method, url: url, headers: request.headers, body: original.body, proxy: server,
+                connectTimeout: Self.connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio
+            ) { status, headers, body in
+                // Only a proxy sends 407: the same failure as when it refuses a tunnel for want of a login.
+                if status == 407 { throw HTTPClientError.proxyAuthenticationRequired }
+                return try await Self.answer(status: status, headers: headers, body: body, cap: cap)
+            }
+        }
         let client = proxy.server(for: url).flatMap { proxied[$0] } ?? direct
         let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout * 1e9)))
-        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased()
+        return try await Self.answer(status: Int(response.status.code), headers: response.headers, body: response.body, cap: cap)
+    }
+
+    /// AsyncHTTPClient's connect timeout, or the request's own when shorter.
+    static func connectTimeout(_ timeout: TimeInterval) -> TimeAmount {
+        .nanoseconds(Int64(min(30, max(0.001, timeout)) * 1e9))
+    }
+
+    /// An answer read the same way whichever road it came by (AsyncHTTPClient's, or an
+    /// absolute-form request's): the cap on the decoded body, decoding failures in words.
+    static func answer<Body: AsyncSequence>(status: Int, headers: HTTPHeaders, body chunks: Body, cap: Int) async throws
+        -> TransportResponse where Body.Element == ByteBuffer {
+        let encoding = headers.first(name: "Content-Encoding")?.lowercased()
         // A compressed answer's Content-Length counts compressed bytes: the cap is on the decoded body, below.
-        if encoding == nil, let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > cap {
+        if encoding == nil, let length = headers.first(name: "Content-Length").flatMap(Int.init), length > cap {
             throw FleetAuthError.bodyTooLarge(limit: cap)
         }
         var body = Data()
-        // Leaving the loop drops the body stream, which makes AsyncHTTPClient close the connection:
-        // nothing past the cap is read or buffered. Chunks arrive decoded.
+        // Leaving the loop drops the body stream, which closes the connection: nothing past the
+        // cap is read or buffered. Chunks arrive decoded.
         do {
-            for try await chunk in response.body {
+            for try await chunk in chunks {
                 guard body.count + chunk.readableBytes <= cap else { throw FleetAuthError.bodyTooLarge(limit: cap) }
                 body.append(contentsOf: chunk.readableBytesView)
             }
@@ -195,8 +223,8 @@ public final class HTTPClientTransport: TokenTransport {
             throw FleetAuthError.other("backend's \(encoding ?? "compressed") answer is cut short or has bytes after its end (\(error))")
         }
         var names: [String: String] = [:]
-        for (name, value) in response.headers where names[name.lowercased()] == nil { names[name.lowercased()] = value }
-        return TransportResponse(status: Int(response.status.code), body: body, headers: names)
+        for (name, value) in headers where names[name.lowercased()] == nil { names[name.lowercased()] = value }
+        return TransportResponse(status: status, body: body, headers: names)
     }
 
     static func decompressionFailure(_ error: NIOHTTPDecompression.DecompressionError, encoding: String) -> FleetAuthError {
@@ -222,7 +250,11 @@ public final class HTTPClientTransport: TokenTransport {
             return Self.decompressionFailure(error, encoding: "compressed")
         }
         let through = proxy.server(for: url)
-        if let through, let reason = Self.proxyFailure(error, proxy: through, target: url) {
+        if let through, let error = error as? HTTPClientError, error == .invalidProxyResponse {
+            return .unreachable(url: url.absoluteString,
+                                reason: await TunnelRefusal.explain(proxy: through, target: url, connectTimeout: Self.connectTimeout(timeout)))
+        }
+        if let through, let reason = Self.proxyFailure(error, proxy: through, target: url, tunnelled: !proxy.sendsAbsoluteForm(url)) {
             return .unreachable(url: url.absoluteString, reason: reason)
         }
         let reason: String
@@ -255,7 +287,7 @@ public final class HTTPClientTransport: TokenTransport {
     /// A failure on the way through `proxy`, in words; nil when it is not the proxy's. Every
     /// connection goes to the proxy, so a refused or unresolvable one is the proxy's; the backend's
     /// own refusal reaches us as the proxy's answer to CONNECT.
-    static func proxyFailure(_ error: any Error, proxy: ProxyServer, target: URL) -> String? {
+    static func proxyFailure(_ error: any Error, proxy: ProxyServer, target: URL, tunnelled: Bool = true) -> String? {
         let name = "proxy \(proxy.address)"
         let tunnel = "\(target.host ?? ""):\(target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80))"
         if let error = error as? HTTPClientError {
@@ -263,14 +295,10 @@ public final class HTTPClientTransport: TokenTransport {
             case .proxyAuthenticationRequired:
                 return "\(name) answered 407 Proxy Authentication Required ("
                     + (proxy.hasCredentials ? "it refused the user and password in the proxy URL)" : "the proxy URL holds no user:password@)")
-            case .invalidProxyResponse:
-                // AsyncHTTPClient keeps no status: say what we know.
-                return "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx: the backend may be down, "
-                    + "or the proxy may allow CONNECT only to port 443)"
             case .httpProxyHandshakeTimeout:
                 return "\(name) did not answer CONNECT \(tunnel) in time"
             case .remoteConnectionClosed:
-                return "\(name) closed the connection (after CONNECT \(tunnel))"
+                return "\(name) closed the connection" + (tunnelled ? " (after CONNECT \(tunnel))" : " before the answer from \(tunnel) was complete")
             default:
                 return nil
             }
@@ -285,6 +313,9 @@ public final class HTTPClientTransport: TokenTransport {
             return "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
         }
         if let error = error as? IOError { return proxySocketFailure(error.errnoCode, name: name) }
+        if case .connectTimeout? = error as? ChannelError {
+            return "\(name) did not accept the connection in time"
+        }
         return nil
     }
 

@@ -60,11 +60,17 @@ public struct ProxyServer: Sendable, Hashable {
         username.map { .basic(username: $0, password: password ?? "") }
     }
 
+    /// The `Proxy-Authorization` value for the requests tokendash writes itself (absolute form,
+    /// the refused tunnel's second CONNECT); the same bytes AsyncHTTPClient sends for `authorization`.
+    var basicCredential: String? {
+        username.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
+    }
+
     /// What of this proxy must never be printed: the password, and the Basic credential sent as
     /// `Proxy-Authorization`, which a proxy's 407 page or a backend's error may quote back.
     public var secrets: [String] {
-        guard let username else { return [] }
-        var list = ["Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()]
+        guard let basicCredential else { return [] }
+        var list = [basicCredential]
         if let password, !password.isEmpty { list.append(password) }
         return list
     }

@@ -11,6 +11,10 @@ public struct ProxySettings: Sendable, Equatable {
     public var noProxy: NoProxyList
     /// Where the proxy came from, for `config check`: "environment https_proxy", "flag --proxy"...
     public var source: String
+    /// `--proxy-tunnel` (curl's `--proxytunnel`): http targets through a `CONNECT` tunnel too.
+    /// Otherwise, as curl sends them, they go to the proxy as absolute-form requests
+    /// (`GET http://host:port/path`); https always tunnels.
+    public var tunnelsHTTP = false
 
     public init(http: ProxyServer?, https: ProxyServer?, noProxy: NoProxyList = .empty, source: String) {
         self.http = http
@@ -62,6 +66,12 @@ public struct ProxySettings: Sendable, Equatable {
         guard let server = scheme == "https" ? https : scheme == "http" ? http : nil, let host = url.host else { return nil }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         return noProxy.matches(host: host, port: port) ? nil : server
+    }
+
+    /// Whether a request to `url` through `server(for:)` goes to the proxy in absolute form
+    /// rather than through a tunnel: a plain-http target, unless `--proxy-tunnel` was given.
+    public func sendsAbsoluteForm(_ url: URL) -> Bool {
+        !tunnelsHTTP && url.scheme?.lowercased() == "http" && server(for: url) != nil
     }
 
     /// These settings with `host` always reached direct (the embedded server, on loopback).

@@ -9,9 +9,11 @@ import Synchronization
 /// names from its own table only (`token-backend.proxy-only.test` -> 127.0.0.1), which no DNS
 /// knows: a request that reaches such a backend went through this proxy.
 ///
-/// Only CONNECT: AsyncHTTPClient tunnels http targets through CONNECT too and never sends the
-/// absolute-form `GET http://...` that curl sends for http, so there is nothing else to serve;
-/// anything else gets 501.
+/// It also forwards absolute-form requests (`GET http://host:port/path`), which tokendash sends
+/// for http targets as curl does: the request line is rewritten to the path and the bytes relayed
+/// both ways as for a tunnel (one request per connection: tokendash sends `Connection: close`).
+/// `refusingConnect` makes it a proxy that forwards plain http and answers every CONNECT with
+/// 403, as many do. Anything else gets 501.
 public final class ForwardProxy: Sendable {
     public struct Credentials: Sendable {
         public let user: String
@@ -51,8 +53,10 @@ public final class ForwardProxy: Sendable {
 
     /// - Parameters:
     ///   - names: the only names the proxy resolves (to an IP address); IP literals connect as they are.
-    ///   - credentials: when set, a CONNECT without these as Basic Proxy-Authorization gets 407.
-    public static func start(names: [String: String], credentials: Credentials? = nil) async throws -> ForwardProxy {
+    ///   - credentials: when set, a request without these as Basic Proxy-Authorization gets 407.
+    ///   - refusingConnect: answer every CONNECT with 403 Forbidden.
+    public static func start(names: [String: String], credentials: Credentials? = nil,
+                             refusingConnect: Bool = false) async throws -> ForwardProxy {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
@@ -61,11 +65,11 @@ public final class ForwardProxy: Sendable {
                 }
             }
         guard let port = server.channel.localAddress?.port else { throw FleetAuthError.other("proxy has no port") }
-        return ForwardProxy(server: server, port: port, names: names, credentials: credentials)
+        return ForwardProxy(server: server, port: port, names: names, credentials: credentials, refusingConnect: refusingConnect)
     }
 
     private init(server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int,
-                 names: [String: String], credentials: Credentials?) {
+                 names: [String: String], credentials: Credentials?, refusingConnect: Bool) {
         self.port = port
         listener = server.channel
         let state = State()
@@ -75,7 +79,8 @@ public final class ForwardProxy: Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
                         group.addTask {
-                            try? await Self.serve(connection, names: names, credentials: credentials, state: state)
+                            try? await Self.serve(connection, names: names, credentials: credentials,
+                                                  refusingConnect: refusingConnect, state: state)
                         }
                     }
                 }
@@ -91,7 +96,7 @@ public final class ForwardProxy: Sendable {
     }
 
     private static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, names: [String: String], credentials: Credentials?,
-                              state: State) async throws {
+                              refusingConnect: Bool, state: State) async throws {
         let client = connection.channel
         state.open.withLock { $0[ObjectIdentifier(client)] = client }
         defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(client)) } }
@@ -115,11 +120,27 @@ public final class ForwardProxy: Sendable {
                 try await outbound.write(ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
             }
             let parts = requestLine.split(separator: " ")
-            guard parts.count == 3, parts[0] == "CONNECT" else { return try await answer("501 Not Implemented") }
+            guard parts.count == 3 else { return try await answer("400 Bad Request") }
             if let credentials, authorization != credentials.header {
                 return try await answer("407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
             }
-            let target = String(parts[1])
+            let target: String
+            // What goes upstream before the client's bytes: nothing for a tunnel; for an
+            // absolute-form request its head, with the path as the request target.
+            let forwarded: ByteBuffer?
+            if parts[0] == "CONNECT" {
+                if refusingConnect { return try await answer("403 Forbidden") }
+                target = String(parts[1])
+                forwarded = nil
+            } else if let absolute = URLComponents(string: String(parts[1])), absolute.scheme == "http", let name = absolute.host {
+                target = (name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name) + ":\(absolute.port ?? 80)"
+                let path = (absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath)
+                    + (absolute.percentEncodedQuery.map { "?" + $0 } ?? "")
+                let rest = lines.dropFirst().filter { !$0.lowercased().hasPrefix("proxy-authorization:") }
+                forwarded = ByteBuffer(string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n"))
+            } else {
+                return try await answer("501 Not Implemented")
+            }
             guard let colon = target.lastIndex(of: ":"), let targetPort = Int(target[target.index(after: colon)...]) else {
                 return try await answer("400 Bad Request")
             }
@@ -142,8 +163,9 @@ public final class ForwardProxy: Sendable {
             let server = upstream.channel
             state.open.withLock { $0[ObjectIdentifier(server)] = server }
             defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(server)) } }
-            try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+            if forwarded == nil { try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")) }
             try await upstream.executeThenClose { fromServer, toServer in
+                if let forwarded { try await toServer.write(forwarded) }
                 if buffer.readableBytes > 0 { try await toServer.write(buffer) }
                 // Server to client in a child task; client to server here. Whichever side ends
                 // first closes the other, which ends the other loop.

@@ -35,7 +35,7 @@ extension Setting {
             return SettingEntry(.file, "PEM file with the CA certificate(s) to trust for an https backend, instead of the system's (as curl --cacert).")
         case .proxy:
             return SettingEntry(.url, note: "https_proxy / HTTPS_PROXY, http_proxy, all_proxy, no_proxy from the environment, as curl reads them",
-                                "HTTP proxy for every backend request, http://[user:password@]host[:port] (CONNECT for http and https); no_proxy still applies.")
+                                "HTTP proxy for every backend request, http://[user:password@]host[:port] (http requests sent to it in absolute form, https through CONNECT); no_proxy still applies.")
         case .providerID:
             return SettingEntry(.text, "The Google Cloud project (Fleet Engine provider ID) the tokens' issuer must belong to.")
         case .tripID:

@@ -30,10 +30,15 @@ enum TransportBenchmark {
         let baseline = URLSessionTransport()
         let ahc = try HTTPClientTransport()
         let proxy = try await ForwardProxy.start(names: [:])
-        let proxied = try HTTPClientTransport(proxy: .single(ProxyServer(host: "127.0.0.1", port: proxy.port), environment: [:], source: "bench"))
+        let through = ProxySettings.single(ProxyServer(host: "127.0.0.1", port: proxy.port), environment: [:], source: "bench")
+        // Absolute form, curl's way for http: one connection to the proxy per request.
+        let absolute = try HTTPClientTransport(proxy: through)
+        var tunnelled = through
+        tunnelled.tunnelsHTTP = true
+        let proxied = try HTTPClientTransport(proxy: tunnelled)
         var rows: [(String, String)] = []
         for (name, transport) in [("URLSession (baseline)", baseline as any TokenTransport), ("AsyncHTTPClient", ahc),
-                                  ("AsyncHTTPClient via CONNECT proxy", proxied)] {
+                                  ("AsyncHTTPClient via CONNECT proxy", proxied), ("absolute form via proxy", absolute)] {
             _ = try await transport.send(TransportRequest(url: url)) // connection set up outside the measurement
             let sequential = try await measure(transport, url: url, concurrency: 1)
             let concurrent = try await measure(transport, url: url, concurrency: concurrency)
@@ -42,6 +47,7 @@ enum TransportBenchmark {
         }
         await ahc.shutdown()
         await proxied.shutdown()
+        await absolute.shutdown()
         await proxy.stop()
         await server.stop(timeout: 1)
         serving.cancel()

@@ -86,6 +86,9 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong(Setting.proxy.rawValue), help: Setting.proxy.argumentHelp)
     var proxy: String?
 
+    @Flag(name: .customLong("proxy-tunnel"), help: "Ask the proxy for a CONNECT tunnel for http backends too, as curl --proxytunnel (by default an http request goes to the proxy in absolute form).")
+    var proxyTunnel = false
+
     @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
     var noProxy = false
 
@@ -233,10 +236,14 @@ struct BackendOptions: ParsableArguments {
     /// else the environment's variables. Throws the one-line reason a proxy URL is unusable.
     func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError) -> ProxySettings {
         if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
+        var settings: ProxySettings
         if let proxy {
-            return .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+            settings = .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+        } else {
+            settings = try .fromEnvironment(environment)
         }
-        return try .fromEnvironment(environment)
+        settings.tunnelsHTTP = proxyTunnel
+        return settings
     }
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet

@@ -66,6 +66,10 @@ struct ConfigReport {
             let name = (environment["no_proxy"] ?? "").isEmpty ? "NO_PROXY" : "no_proxy"
             rows.append(("no-proxy", settings.noProxy.text, "environment \(name)"))
         }
+        if !settings.isDirect {
+            rows.append(settings.tunnelsHTTP ? ("proxy-http", "CONNECT", "flag --proxy-tunnel")
+                                             : ("proxy-http", "absolute form", "built-in (as curl)"))
+        }
         return rows
     }
 }

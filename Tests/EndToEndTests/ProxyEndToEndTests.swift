@@ -37,7 +37,30 @@ import Testing
         #expect(result.stderr.contains("backend \(base)/t/{tripId} | \(base)/v/{vehicleId} via proxy http://‹hidden›@127.0.0.1:\(proxy.port)"),
                 "\(result.stderr)")
         #expect(!(result.stdout + result.stderr).contains("hunter2-proxy"), "the proxy password never shows")
-        #expect(proxy.seen.contains { $0.line.hasPrefix("CONNECT \(Self.hidden):") && $0.authorization != nil })
+        // Plain http goes to the proxy in absolute form, as curl sends it, with the proxy's login.
+        #expect(proxy.seen.contains { $0.line.hasPrefix("GET \(base)/") && $0.authorization != nil }, "\(proxy.seen)")
+        #expect(!proxy.seen.contains { $0.line.hasPrefix("CONNECT") }, "\(proxy.seen)")
+    }
+
+    /// `--proxy-tunnel`, curl's `--proxytunnel`: http goes through a CONNECT tunnel too, and
+    /// `config check` says which way http goes.
+    @Test func proxyTunnelAsksForCONNECTForHTTP() async throws {
+        let backend = try await Self.backend()
+        let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"])
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let base = "http://\(Self.hidden):\(Self.port(backend))"
+        let result = try await BinaryRunner.run(
+            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--proxy-tunnel",
+             "--consumer-url", "\(base)/t/{tripId}"],
+            environment: ["http_proxy": proxy.url()])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(proxy.seen.contains { $0.line == "CONNECT \(Self.hidden):\(Self.port(backend)) HTTP/1.1" }, "\(proxy.seen)")
+        #expect(!proxy.seen.contains { $0.line.hasPrefix("GET") }, "\(proxy.seen)")
+        let check = try await BinaryRunner.run(["config", "check", "--proxy-tunnel"], environment: ["http_proxy": proxy.url()])
+        #expect(check.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("CONNECT") },
+                "\(check.stdout)")
+        let plain = try await BinaryRunner.run(["config", "check"], environment: ["http_proxy": proxy.url()])
+        #expect(plain.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("absolute form") }, "\(plain.stdout)")
     }
 
     /// A gateway behind the proxy that quotes the proxy's login in its error page (some corporate

@@ -60,7 +60,8 @@ public struct TLSTestServer: Sendable {
     public let port: Int
     public var base: String { "https://127.0.0.1:\(port)" }
 
-    public static func start(certificate: NIOSSLCertificate, key: NIOSSLPrivateKey, body: Data) async throws -> TLSTestServer {
+    /// - Parameter port: 0 for any free port; a fixed one (443 as root) for a test that needs it.
+    public static func start(certificate: NIOSSLCertificate, key: NIOSSLPrivateKey, body: Data, port: Int = 0) async throws -> TLSTestServer {
         let context = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -71,7 +72,7 @@ public struct TLSTestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(FixedResponder(body: body))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: "127.0.0.1", port: port).get()
         guard let port = channel.localAddress?.port else { throw FleetAuthError.other("no port") }
         return TLSTestServer(channel: channel, port: port)
     }
