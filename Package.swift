@@ -115,12 +115,15 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
+        // commands, and the crash handlers that give the terminal back. No dependencies.
+        .target(name: "Signals"),
         // The thin ncurses backend: draws a Canvas, reads keys.
-        .target(name: "Terminal", dependencies: ["CNcurses", "UICore"]),
+        .target(name: "Terminal", dependencies: ["CNcurses", "Signals", "UICore"]),
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -9,6 +9,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import ScenarioTargets
+import Signals
 import Scenarios
 import Synchronization
 import Terminal

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dashboard
 import DashboardRuntime
 import Foundation
+import Signals
 import Synchronization
 import Terminal
 import UICore

@@ -3,6 +3,7 @@ import Dispatch
 import Faults
 import FleetAuth
 import Foundation
+import Signals
 import Synchronization
 import TokenServer
 
