@@ -103,6 +103,14 @@ let package = Package(
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
         .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios"]),
+        // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
+        // the simulated SDKs, and the effect runner that acts on them. Its own module because it
+        // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
+        // and the replay do without.
+        .target(
+            name: "LiveSession",
+            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "TokenServer"]
+        ),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
@@ -123,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -195,6 +203,11 @@ let package = Package(
                 "Faults", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
+        ),
+        // The live session's effect runner over fake transports: effects carried out, answered with actions.
+        .testTarget(
+            name: "LiveSessionTests",
+            dependencies: ["LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer", "TestSupport"]
         ),
         .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
