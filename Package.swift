@@ -107,6 +107,14 @@ let package = Package(
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
         .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios", "Settings"]),
+        // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
+        // the simulated SDKs, and the effect runner that acts on them. Its own module because it
+        // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
+        // and the replay do without.
+        .target(
+            name: "LiveSession",
+            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "TokenServer"]
+        ),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
@@ -119,12 +127,15 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
+        // commands, and the crash handlers that give the terminal back. No dependencies.
+        .target(name: "Signals"),
         // The thin ncurses backend: draws a Canvas, reads keys.
-        .target(name: "Terminal", dependencies: ["CNcurses", "UICore"]),
+        .target(name: "Terminal", dependencies: ["CNcurses", "Signals", "UICore"]),
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Terminal", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML", "Settings",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -196,6 +207,11 @@ let package = Package(
                 "Faults", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
+        ),
+        // The live session's effect runner over fake transports: effects carried out, answered with actions.
+        .testTarget(
+            name: "LiveSessionTests",
+            dependencies: ["LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer", "TestSupport"]
         ),
         .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.

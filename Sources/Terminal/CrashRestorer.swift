@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Gives the terminal back when tokendash crashes: a fatal signal (SIGSEGV, SIGBUS, SIGILL,
 /// SIGTRAP, SIGABRT) would otherwise leave the user's shell in raw mode, without echo, on the
@@ -31,8 +32,9 @@ enum CrashRestorer {
         previous.initialize(repeating: sigaction(), count: Int(NSIG))
         crashState = CrashState(terminal: terminal, reset: UnsafeBufferPointer(reset), previous: previous)
         for number in signals {
-            var action = sigaction()
-            let handler: @convention(c) (Int32) -> Void = { number in
+            // Once only (SA_RESETHAND): a second fault inside the handler must not loop.
+            SignalAction.install(number, flags: Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND)),
+                                 previous: previous + Int(number)) { number in
                 guard let state = crashState else { return }
                 _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, state.terminal)
                 _ = write(STDOUT_FILENO, state.reset.baseAddress, state.reset.count)
@@ -41,16 +43,6 @@ enum CrashRestorer {
                 _ = sigaction(number, state.previous + Int(number), nil)
                 _ = raise(number)
             }
-            // The handler's field is named differently by glibc and by Darwin's libc.
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = handler
-            #else
-            action.__sigaction_handler.sa_handler = handler
-            #endif
-            sigemptyset(&action.sa_mask)
-            // Once only: a second fault inside the handler must not loop.
-            action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND))
-            _ = sigaction(number, &action, previous + Int(number))
         }
     }
 

@@ -16,7 +16,7 @@ public struct FleetEngineClaims: JWTPayload, Equatable {
     public init(issuer: String, kind: ProviderKind, id: String, issuedAt: Int, expiresAt: Int) {
         self.iss = issuer
         self.sub = issuer
-        self.aud = JWTInspector.fleetEngineAudience
+        self.aud = FleetEngineLimits.audience
         self.iat = issuedAt
         self.exp = expiresAt
         self.authorization = [kind.claimName: id]
@@ -25,7 +25,7 @@ public struct FleetEngineClaims: JWTPayload, Equatable {
     /// Called by jwt-kit after the signature checks out: the audience must be Fleet Engine's
     /// and the token must not have expired.
     public func verify(using algorithm: some JWTAlgorithm) async throws {
-        guard aud == JWTInspector.fleetEngineAudience else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "aud is \(aud)") }
+        guard aud == FleetEngineLimits.audience else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "aud is \(aud)") }
         guard exp > Int(Date().timeIntervalSince1970) else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired") }
     }
 }

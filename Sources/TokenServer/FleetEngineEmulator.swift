@@ -10,7 +10,8 @@ import Synchronization
 /// (`{"error":{"code":403,"message":"…","status":"PERMISSION_DENIED"}}`, AIP-193):
 /// - the signature, against the keys of the service account that mints here (jwt-kit);
 /// - `aud` exactly Fleet Engine's, `iat` at most 10 minutes in its future, `exp` not passed,
-///   `exp - iat` at most an hour (Fleet Engine's JWT page; `TokenRules` cites the same limits);
+///   `exp - iat` at most an hour (`FleetEngineLimits`, from Fleet Engine's JWT page, not the
+///   client's `TokenRules`);
 /// - the `authorization` claim against the ID in the path, `*` covering any;
 /// - the token's type against the method: a trip token reads its trip and updates no vehicle.
 /// The messages are this emulator's own words, naming the mismatch; a real Fleet Engine's differ.
@@ -111,20 +112,20 @@ struct FleetEngineEmulator: Sendable {
     }
 
     static func timeProblem(_ claims: PresentedClaims, now: Date) -> String? {
-        guard claims.aud?.stringValue == TokenRules.fleetEngineAudience else {
-            return "JWT aud is \(claims.aud?.description ?? "missing"), expected \(TokenRules.fleetEngineAudience)"
+        guard claims.aud?.stringValue == FleetEngineLimits.audience else {
+            return "JWT aud is \(claims.aud?.description ?? "missing"), expected \(FleetEngineLimits.audience)"
         }
         guard case .int(let iat)? = claims.iat, case .int(let exp)? = claims.exp else { return "JWT iat and exp must both be integers" }
         let seconds = now.timeIntervalSince1970
         // Doubles and `wholeSeconds`: a token's integers may be anything, and no sum may trap.
-        if Double(iat) - seconds > TokenRules.refusedSkew {
+        if Double(iat) - seconds > FleetEngineLimits.allowedSkew {
             let ahead = TokenResponseDecoder.wholeSeconds(Double(iat) - seconds)
-            return "JWT iat is \(ahead) s in the future, beyond \(Int(TokenRules.refusedSkew)) s of allowed clock skew"
+            return "JWT iat is \(ahead) s in the future, beyond \(Int(FleetEngineLimits.allowedSkew)) s of allowed clock skew"
         }
         if Double(exp) <= seconds { return "JWT expired \(TokenResponseDecoder.wholeSeconds(seconds - Double(exp))) s ago" }
         let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
-        if overflow || lifetime > TokenRules.maximumLifetime || lifetime < 0 {
-            return "JWT lifetime exp - iat is \(overflow ? "beyond any" : "\(lifetime) s"), not within 0 to \(TokenRules.maximumLifetime) s"
+        if overflow || lifetime > FleetEngineLimits.maximumLifetime || lifetime < 0 {
+            return "JWT lifetime exp - iat is \(overflow ? "beyond any" : "\(lifetime) s"), not within 0 to \(FleetEngineLimits.maximumLifetime) s"
         }
         return nil
     }

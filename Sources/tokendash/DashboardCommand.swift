@@ -8,7 +8,9 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import LiveSession
 import ScenarioTargets
+import Signals
 import Scenarios
 import Settings
 import Synchronization
@@ -99,37 +101,22 @@ struct DashboardCommand: AsyncParsableCommand {
         source.tail = tail
         let events = Task { [source] in await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
-        let terminated = Mutex(false)
         let debugCrash = self.debugCrash
-        let signalTask = Task {
+        let snapshots = SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
+        let effects = EffectRunner(session: session, catalog: catalog, events: source, snapshots: snapshots, scenarios: scenarioController)
+        if let startScenario {
+            for action in await scenarioController.start(startScenario) { inbox.send(action) }
+        }
+        let noMouse = self.noMouse
+        await TerminalBootstrap.run(state: state, inbox: inbox, performer: effects, recorder: recorder, nextSignal: {
             var signal = await signals.next()
             while signal == SIGUSR1, let debugCrash {
                 // On the UI thread's side of the process, while the screen is up.
                 debugCrash.crash()
                 signal = await signals.next()
             }
-            terminated.withLock { $0 = true }
-            inbox.wake()
-        }
-        let snapshots = SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
-        var effects = EffectRunner(session: session, catalog: catalog, events: source, snapshots: snapshots)
-        effects.scenarios = scenarioController
-        let dispatch = DashboardLoop.performing(effects, inbox: inbox)
-        if let startScenario {
-            for action in await scenarioController.start(startScenario) { inbox.send(action) }
-        }
-        let initial = state
-        let noMouse = self.noMouse
-        _ = await DashboardLoop.onOwnThread {
-            // ncurses is made, used and ended on this one thread.
-            let screen = TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse)
-            let loop = DashboardLoop(state: initial, terminal: screen, inbox: inbox,
-                                     terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
-            loop.recorder = recorder
-            loop.run()
-            return true
-        }
-        signalTask.cancel()
+            return signal
+        }, terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse) })
         await scenarioController.stop()
         loops.cancel()
         events.cancel()

@@ -2,7 +2,7 @@ import ArgumentParser
 import Dashboard
 import DashboardRuntime
 import Foundation
-import Synchronization
+import Signals
 import Terminal
 import UICore
 import Watch
@@ -66,30 +66,14 @@ struct ReplayCommand: AsyncParsableCommand {
         state.replay = source.status
         let inbox = ActionInbox()
         let events = Task { await source.run(into: inbox) }
-        let terminated = Mutex(false)
-        let signalTask = Task {
-            _ = await signals.next()
-            terminated.withLock { $0 = true }
-            inbox.wake()
-        }
         // A snapshot taken while watching goes next to the recording, with its events up to there.
         let snapshots = SnapshotWriter(recording: URL(fileURLWithPath: file), events: { source.recentEvents() }, version: TokenDash.version)
         let performer = ReplayEffectPerformer(source: source, snapshots: snapshots) { name in
             do { return .themeLoaded(try catalog.load(name)) } catch { return .message("theme \(name): \(error)") }
         }
-        let dispatch = DashboardLoop.performing(performer, inbox: inbox)
-        let initial = state
         let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
-        _ = await DashboardLoop.onOwnThread {
-            let screen = TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true)
-            let loop = DashboardLoop(state: initial, terminal: screen, inbox: inbox,
-                                     terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
-            // The state's clock is the recorded one: ticks come from the recording.
-            loop.ticks = false
-            loop.run()
-            return true
-        }
-        signalTask.cancel()
+        await TerminalBootstrap.run(state: state, inbox: inbox, performer: performer, ticks: false, nextSignal: { await signals.next() },
+                                    terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true) })
         events.cancel()
     }
 

@@ -4,6 +4,7 @@ import Faults
 import FleetAuth
 import Foundation
 import Settings
+import Signals
 import Synchronization
 import TokenServer
 

@@ -1,6 +1,7 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
+import LiveSession
 
 extension BackendSession {
     /// The header of a `--record` file of this session: `state` is the dashboard's first state

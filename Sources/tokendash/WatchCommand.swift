@@ -3,6 +3,8 @@ import Fleet
 import FleetAuth
 import Foundation
 import Settings
+import LiveSession
+import Signals
 import Watch
 import DashboardRuntime
 

@@ -19,6 +19,9 @@ final class FakeTerminal: TerminalBackend {
     /// Milliseconds the loop asked to wait, in order; a wake-up ends a wait at 0.
     private(set) var waits: [Int] = []
     private let woken = WakeFlag()
+    /// Told each frame as it is drawn, and the stop: how a test on another thread sees the facts.
+    var onDraw: (@Sendable (Canvas) -> Void)?
+    var onStop: (@Sendable () -> Void)?
 
     init(script: [Key?] = [], width: Int = 100, height: Int = 30, clock: ManualClock, colors: Int = 256) {
         self.script = script
@@ -28,9 +31,9 @@ final class FakeTerminal: TerminalBackend {
     }
 
     func start() -> Int { started = true; return colors }
-    func stop() { stopped = true }
+    func stop() { stopped = true; onStop?() }
     func setTheme(_ theme: Theme) { themes.append(theme) }
-    func draw(_ canvas: Canvas) { frames.append(canvas) }
+    func draw(_ canvas: Canvas) { frames.append(canvas); onDraw?(canvas) }
     func invalidate() { invalidations += 1 }
     func copyToClipboard(_ text: String) { clipboard.append(text) }
     var waker: @Sendable () -> Void { let flag = woken; return { flag.set() } }

@@ -141,7 +141,7 @@ import Testing
             let now = Int64(Date().timeIntervalSince1970)
             let base: [String: JSONValue] = [
                 "iss": .string(s.server.minter.issuer), "sub": .string(s.server.minter.issuer),
-                "aud": .string(TokenRules.fleetEngineAudience), "iat": .int(now), "exp": .int(now + 600),
+                "aud": .string(FleetEngineLimits.audience), "iat": .int(now), "exp": .int(now + 600),
                 "authorization": .object(["vehicleid": .string("vehicle-1")]),
             ]
             func refusal(_ changes: [String: JSONValue]) async throws -> String {
@@ -150,7 +150,7 @@ import Testing
                 #expect(answer.httpStatus == 401 || answer.httpStatus == 403, "\(answer.summary)")
                 return answer.message
             }
-            #expect(try await refusal(["aud": .array([.string(TokenRules.fleetEngineAudience)])]).hasPrefix("JWT aud is [\""))
+            #expect(try await refusal(["aud": .array([.string(FleetEngineLimits.audience)])]).hasPrefix("JWT aud is [\""))
             #expect(try await refusal(["iat": .double(Double(now) + 0.5)]) == "JWT iat and exp must both be integers")
             #expect(try await refusal(["iat": .int(Int64.min), "exp": .int(Int64.max)]).hasPrefix("JWT lifetime exp - iat is beyond any"))
             #expect(try await refusal(["iat": .int(Int64.max)]).contains("s in the future, beyond 600 s"))

@@ -9,16 +9,25 @@ import TokenServer
 /// Performs the reducer's effects against the providers, the embedded server and the theme
 /// files, and answers with actions. It keeps no state of its own: which member, which theme and
 /// which fault travel in the effect, and what came of it goes back to the state.
-struct EffectRunner: EffectPerformer {
-    let session: BackendSession
-    let catalog: ThemeCatalog
+public struct EffectRunner: EffectPerformer {
+    public let session: BackendSession
+    public let catalog: ThemeCatalog
     /// The event source, whose fleet aggregate takes the member tables' filters.
-    let events: LiveEventSource
-    let snapshots: SnapshotWriter
+    public let events: LiveEventSource
+    public let snapshots: SnapshotWriter
     /// Runs the S menu's and `--scenario`'s scenarios.
-    var scenarios: ScenarioController?
+    public var scenarios: ScenarioController?
 
-    func perform(_ effect: Effect) async -> [Action] {
+    public init(session: BackendSession, catalog: ThemeCatalog, events: LiveEventSource, snapshots: SnapshotWriter,
+                scenarios: ScenarioController? = nil) {
+        self.session = session
+        self.catalog = catalog
+        self.events = events
+        self.snapshots = snapshots
+        self.scenarios = scenarios
+    }
+
+    public func perform(_ effect: Effect) async -> [Action] {
         switch effect {
         case .forceRefresh(let kind, let member):
             // A failure is already in the event stream, and so in the pane.

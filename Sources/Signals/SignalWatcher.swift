@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The write end of the self-pipe the signal handler writes to. Set once, before any handler is
 /// installed, and only read afterwards (from the handler, which may run on any thread).
@@ -13,10 +12,10 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// made later) is then ignored and lost. Seen: SIGINT 50 ms after start left the dashboard running.
 /// A real handler runs on whichever thread gets the signal and only calls write(2), which is
 /// async-signal-safe; a thread of our own reads the pipe.
-final class SignalWatcher: Sendable {
+public final class SignalWatcher: Sendable {
     private let stream: AsyncStream<Int32>
 
-    init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
+    public init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
         var fds: [Int32] = [-1, -1]
@@ -28,20 +27,10 @@ final class SignalWatcher: Sendable {
         signalPipeWriteEnd = fds[1]
         let readEnd = fds[0]
         for number in signals {
-            var action = sigaction()
-            let handler: @convention(c) (Int32) -> Void = { number in
+            SignalAction.install(number, flags: SA_RESTART) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipeWriteEnd, &byte, 1)
             }
-            // The handler's field is named differently by glibc and by Darwin's libc.
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = handler
-            #else
-            action.__sigaction_handler.sa_handler = handler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
         }
         Thread {
             var byte: UInt8 = 0
@@ -53,7 +42,7 @@ final class SignalWatcher: Sendable {
     }
 
     /// The next signal received.
-    func next() async -> Int32? {
+    public func next() async -> Int32? {
         for await number in stream { return number }
         return nil
     }

@@ -1,0 +1,111 @@
+import Fleet
+import FleetAuth
+import Foundation
+import TokenServer
+
+/// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
+/// shared transport and event stream, and the simulated SDKs of the solution's two kinds. Made
+/// from the command's flags by `tokendash` (`BackendSession.start`); tests make one over a fake
+/// transport.
+public struct BackendSession: Sendable {
+    public let server: EmbeddedTokenServer?
+    public let events: EventBroadcaster
+    public let solution: ProviderKind.Solution
+    /// The consumer-side SDKs (trips, or tracked shipments) and the driver-side ones (vehicles,
+    /// or delivery vehicles); existentials so that either solution's pair fits.
+    public let consumers: any SDKGroup
+    public let drivers: any SDKGroup
+    /// The simulated phones' clock, which a scenario may put wrong.
+    public let deviceClock: DeviceClock
+    /// Where the SDKs' Fleet Engine calls go; nil when they make none.
+    public let fleetEngine: FleetEngineTarget?
+    public let consumerEndpoint: TokenEndpoint
+    public let driverEndpoint: TokenEndpoint
+    public let transport: any SessionTransport
+    /// The sides that run (`--only`); the other group exists but never asks for a token.
+    public let roles: [ProviderKind.Role]
+
+    /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
+    public var insecure: Bool { transport.isInsecure }
+
+    public init(server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
+                consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
+                consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
+                roles: [ProviderKind.Role]) {
+        self.server = server
+        self.events = events
+        self.solution = solution
+        self.consumers = consumers
+        self.drivers = drivers
+        self.deviceClock = deviceClock
+        self.fleetEngine = fleetEngine
+        self.consumerEndpoint = consumerEndpoint
+        self.driverEndpoint = driverEndpoint
+        self.transport = transport
+        self.roles = roles
+    }
+
+    /// The group on `role`'s side.
+    public func group(_ role: ProviderKind.Role) -> any SDKGroup { role == .consumer ? consumers : drivers }
+
+    /// Runs both groups' location-update loops until the returned task is cancelled, each side's
+    /// first calls spread over the same `ramp`.
+    public func runUpdateLoops(interval: TimeInterval, callers: Int, ramp: FleetRamp) -> Task<Void, Never> {
+        let (consumers, drivers, roles) = (self.consumers, self.drivers, self.roles)
+        let clock = SystemClock()
+        return Task {
+            async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
+            async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
+            _ = await (a, b)
+        }
+    }
+
+    /// SDKs that made their first call, and all the SDKs that run (the sides `--only` leaves).
+    public func startedSDKs() async -> (started: Int, total: Int) {
+        var started = 0, total = 0
+        for role in roles {
+            started += await group(role).started
+            total += await group(role).count
+        }
+        return (started, total)
+    }
+
+    /// One line for a header: where tokens come from, and through which proxy.
+    public var backendDescription: String {
+        if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {
+            return "embedded on 127.0.0.1:\(port)"
+        }
+        let templates = roles.map { ($0 == .consumer ? consumerEndpoint : driverEndpoint).urlTemplate }
+        let backends = templates.map(SecretRedactor.redact).joined(separator: " | ")
+        return proxyDescription(templates).map { backends + " via proxy " + $0 } ?? backends
+    }
+
+    /// One line for `watch`'s start: where the SDKs' Fleet Engine calls go, and how often.
+    public func fleetEngineDescription(sdks: Int, asked: TimeInterval) -> String {
+        guard let target = fleetEngine else { return "Fleet Engine: no calls (--no-fleet-engine, or a backend of your own without --fleet-engine)" }
+        let place = server != nil && target.base.host == "127.0.0.1" ? "the embedded emulator" : SecretRedactor.redact(target.base.absoluteString)
+        var text = "Fleet Engine: \(place), providers/\(target.provider)\(target.writes ? "" : ", read-only"), every \(String(format: "%g s", target.interval)) per SDK"
+        if target.interval > asked {
+            text += " (\(sdks) SDKs: stretched from \(String(format: "%g s", asked)) to stay within \(Int(FleetEngineTarget.maximumRate)) calls a second)"
+        }
+        return text
+    }
+
+    /// The proxies the backend URLs go through (redacted), nil when they all go direct.
+    private func proxyDescription(_ templates: [String]) -> String? {
+        var used: [String] = []
+        for template in templates {
+            let bare = template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+            if let url = URL(string: bare), let display = transport.proxyDisplay(for: url), !used.contains(display) {
+                used.append(display)
+            }
+        }
+        return used.isEmpty ? nil : used.joined(separator: ", ")
+    }
+
+    public func stop() async {
+        events.finish()
+        await server?.stop()
+        await transport.shutdown()
+    }
+}
