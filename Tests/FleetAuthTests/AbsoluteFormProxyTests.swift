@@ -18,7 +18,7 @@ import Testing
     }
 
     static func outcome(_ url: String, proxy: ForwardProxy, method: String = "GET", body: Data? = nil) async throws -> String {
-        let request = TransportRequest(method: method, url: try #require(URL(string: url)), body: body, timeout: 5)
+        let request = TransportRequest(method: method, url: try #require(URL(string: url)), body: body, timeout: patientTimeout)
         do {
             let response = try await withTransport(.system, proxy: try ProxyTransportTests.settings(proxy.url())) { try await $0.send(request) }
             return "\(response.status) " + String(decoding: response.body, as: UTF8.self)

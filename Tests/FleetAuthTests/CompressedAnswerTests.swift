@@ -15,8 +15,8 @@ import Testing
     static let json = Data("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.e30.c2ln\",\"expirationTimestamp\":1767225600000,\"padding\":\"\(String(repeating: "token ", count: 200))\"}".utf8)
 
     static func get(_ server: CompressingServer) async throws -> TransportResponse {
-        let request = TransportRequest(url: try #require(URL(string: server.base + "/token/consumer/trip-1")), timeout: 5)
-        return try await sharedTransport.send(request)
+        let request = TransportRequest(url: try #require(URL(string: server.base + "/token/consumer/trip-1")), timeout: patientTimeout)
+        return try await patientTransport.send(request)
     }
 
     static func failure(_ server: CompressingServer) async throws -> String {

@@ -24,8 +24,15 @@ import Testing
         try ProxySettings.fromEnvironment(["http_proxy": proxyURL, "https_proxy": proxyURL, "no_proxy": noProxy])
     }
 
+    /// The same settings with http tunnelled too (`--proxy-tunnel`).
+    static func tunnelling(_ settings: ProxySettings) -> ProxySettings {
+        var settings = settings
+        settings.tunnelsHTTP = true
+        return settings
+    }
+
     static func get(_ url: String, trust: HTTPClientTransport.Trust = .system, proxy: ProxySettings) async throws -> TransportResponse {
-        let request = TransportRequest(url: try #require(URL(string: url)), timeout: 5)
+        let request = TransportRequest(url: try #require(URL(string: url)), timeout: patientTimeout)
         return try await withTransport(trust, proxy: proxy) { try await $0.send(request) }
     }
 
@@ -49,8 +56,37 @@ import Testing
         let response = try await Self.get(url, proxy: try Self.settings(proxy.url()))
         #expect(response.status == 200)
         #expect(response.body == Self.body)
-        // AsyncHTTPClient tunnels http too.
+        // As curl sends plain http through a proxy: the request itself, in absolute form.
+        #expect(proxy.seen.map(\.line) == ["GET \(url) HTTP/1.1"])
+    }
+
+    @Test func proxyTunnelSendsHTTPThroughCONNECTAsCurlsProxytunnel() async throws {
+        let backend = try await Self.backend()
+        let proxy = try await ForwardProxy.start(names: Self.names)
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let url = "http://\(Self.hidden):\(Self.port(backend))/token/consumer/trip-1"
+        let response = try await Self.get(url, proxy: Self.tunnelling(try Self.settings(proxy.url())))
+        #expect(response.body == Self.body)
         #expect(proxy.seen.map(\.line) == ["CONNECT \(Self.hidden):\(Self.port(backend)) HTTP/1.1"])
+    }
+
+    /// A proxy that forwards plain http and refuses every CONNECT, as many do: each http request
+    /// reaches the backend; with `--proxy-tunnel` the refusal names the proxy's status.
+    @Test func aProxyRefusingCONNECTForwardsEveryHTTPRequest() async throws {
+        let backend = try await Self.backend()
+        let proxy = try await ForwardProxy.start(names: Self.names, refusingConnect: true)
+        defer { Task { await backend.stop(); await proxy.stop() } }
+        let settings = try Self.settings(proxy.url())
+        for n in 1...5 {
+            let response = try await Self.get("http://\(Self.hidden):\(Self.port(backend))/token/consumer/trip-\(n)", proxy: settings)
+            #expect(response.body == Self.body)
+        }
+        #expect(proxy.seen.count == 5)
+        #expect(proxy.seen.allSatisfy { $0.line.hasPrefix("GET http://\(Self.hidden):") }, "\(proxy.seen)")
+        let url = "http://\(Self.hidden):\(Self.port(backend))/t"
+        let refused = try await Self.failure(url, proxy: Self.tunnelling(settings))
+        #expect(refused == "backend unreachable at \(url): proxy 127.0.0.1:\(proxy.port) refused CONNECT to \(Self.hidden):\(Self.port(backend)) "
+                + "with 403 Forbidden (many proxies allow CONNECT to port 443 only)")
     }
 
     @Test func anHTTPSBackendIsReachedThroughACONNECTTunnelWithItsCertificateChecked() async throws {
@@ -90,7 +126,7 @@ import Testing
         defer { Task { await backend.stop(); await redirector.stop(); await proxy.stop() } }
         let response = try await Self.get("\(redirector.base)/start", proxy: try Self.settings(proxy.url(), noProxy: "127.0.0.1"))
         #expect(response.body == Self.body)
-        #expect(proxy.seen.map(\.line) == ["CONNECT \(Self.hidden):\(Self.port(backend)) HTTP/1.1"], "only the second hop is proxied")
+        #expect(proxy.seen.map(\.line) == ["GET http://\(Self.hidden):\(Self.port(backend))/final HTTP/1.1"], "only the second hop is proxied")
     }
 
     @Test func credentialsInTheProxyURLAreSentAsBasicProxyAuthorization() async throws {
@@ -114,6 +150,8 @@ import Testing
         let refused = try await Self.failure(url, proxy: try Self.settings(proxy.url(credentials: wrong)))
         #expect(refused == "backend unreachable at \(url): proxy 127.0.0.1:\(proxy.port) answered 407 Proxy Authentication Required (it refused the user and password in the proxy URL)")
         #expect(!refused.contains("wrong-secret"))
+        let tunnelled = try await Self.failure(url, proxy: Self.tunnelling(try Self.settings(proxy.url())))
+        #expect(tunnelled == none, "a 407 reads the same on either road")
     }
 
     @Test func aDeadProxyIsNamed() async throws {
@@ -123,12 +161,16 @@ import Testing
         await gone.stop()
         let message = try await Self.failure("http://\(Self.hidden):80/t", proxy: try Self.settings("http://127.0.0.1:\(port)"))
         #expect(message == "backend unreachable at http://\(Self.hidden):80/t: proxy 127.0.0.1:\(port) refused the connection")
+        let https = try await Self.failure("https://\(Self.hidden)/t", proxy: try Self.settings("http://127.0.0.1:\(port)"))
+        #expect(https == "backend unreachable at https://\(Self.hidden)/t: proxy 127.0.0.1:\(port) refused the connection",
+                "a proxy that is down is not a refused tunnel")
     }
 
     @Test func aBackendTheProxyCannotReachIsARefusedTunnel() async throws {
         let proxy = try await ForwardProxy.start(names: [:])
         defer { Task { await proxy.stop() } }
         let message = try await Self.failure("https://nowhere.proxy-only.test/t", proxy: try Self.settings(proxy.url()))
-        #expect(message.contains("proxy 127.0.0.1:\(proxy.port) refused to open a tunnel to nowhere.proxy-only.test:443"), "\(message)")
+        #expect(message == "backend unreachable at https://nowhere.proxy-only.test/t: proxy 127.0.0.1:\(proxy.port) refused CONNECT to "
+                + "nowhere.proxy-only.test:443 with 502 Bad Gateway (the proxy could not reach the backend)")
     }
 }

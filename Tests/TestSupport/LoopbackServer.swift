@@ -37,3 +37,17 @@ public struct LoopbackServer: Sendable {
 public let sharedTransport: HTTPClientTransport = {
     do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
 }()
+
+/// A request timeout for tests that judge an answer, not a timeout: AsyncHTTPClient's own deadline
+/// is wall time, and a loaded machine once took over 5 s for a loopback answer. The suite's time
+/// limit bounds a hang.
+public let patientTimeout: TimeInterval = 600
+
+/// The same, but its request timeouts wait on a clock no one advances: for tests that judge an
+/// answer, not a timeout, so a loaded machine never turns a slow answer into "did not answer
+/// within 5 s"; a hang is ended by the suite's time limit instead.
+public let patientTransport: HTTPClientTransport = {
+    do { return try HTTPClientTransport(reuseConnections: false, clock: SteppedClock()) } catch {
+        fatalError("cannot make the test transport: \(error)")
+    }
+}()

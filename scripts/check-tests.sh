@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The test suite's own rules, checked on its text (issue 30): every suite has a time limit, so a
+# hang fails with the test's name instead of running to CI's limit; and no test sleeps except the
+# allowed places (clock implementations, test servers' scripted delays, the polls named here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+# Every @Suite names a .timeLimit.
+if grep -rn --include='*.swift' '^@Suite' Tests | grep -v 'timeLimit'; then
+    echo "check-tests: the suites above have no .timeLimit" >&2; status=1
+fi
+# Every file with @Test has an @Suite (a bare struct of tests would have no time limit).
+for file in $(grep -rl --include='*.swift' '@Test' Tests); do
+    grep -q '^@Suite' "$file" || { echo "check-tests: $file has tests but no @Suite with a time limit" >&2; status=1; }
+done
+# Sleeps in Tests/: only where this list allows them. Each line: file, and why.
+allowed=(
+  Tests/TestSupport/EventRecorder.swift             # eventually: a poll of a state no event announces
+  Tests/ScenariosTests/ScenarioHarness.swift        # DrivenClock: a clock implementation (wall time while a request is in flight)
+  Tests/FleetAuthTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
+  Tests/FleetAuthTests/LoopbackTransportTests.swift # a test server's scripted 3 s delay
+  Tests/FleetAuthTests/SampleProviderTests.swift    # a fake transport's scripted latency
+  Tests/EndToEndTests/PrometheusEndToEndTests.swift # Prometheus cannot say it scraped: its query API is polled
+  Tests/EndToEndTests/SquidProxy.swift              # squid's access log, which squid writes when it likes, is polled
+)
+found=$(grep -rln --include='*.swift' -E 'Thread\.sleep|usleep\(|Task\.sleep' Tests || true)
+for file in $found; do
+    [[ " ${allowed[*]} " == *" $file "* ]] || { echo "check-tests: $file sleeps; wait for the fact instead" >&2; status=1; }
+done
+exit $status
