@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenServer
 
@@ -24,18 +25,12 @@ struct KeyDirectory {
     }
 
     /// A new RSA-2048 private key from openssl: PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY").
-    func opensslKey(pkcs1: Bool) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "genrsa"] + (pkcs1 ? ["-traditional"] : []) + ["2048"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FleetAuthError.other("openssl genrsa failed") }
-        return String(decoding: data, as: UTF8.self)
+    func opensslKey(pkcs1: Bool) async throws -> String {
+        let out = url.appendingPathComponent("openssl-\(UUID().uuidString).pem")
+        let pid = try ChildProcess.spawn(["/usr/bin/env", "openssl", "genrsa"] + (pkcs1 ? ["-traditional"] : []) + ["2048"],
+                                         output: out.path, errors: "/dev/null")
+        guard await ChildProcess.exit(of: pid).0 == 0 else { throw FleetAuthError.other("openssl genrsa failed") }
+        return try String(contentsOf: out, encoding: .utf8)
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
@@ -46,7 +41,7 @@ struct KeyDirectory {
     func aPEMKeySignsVerifiableTokens(pkcs1: Bool) async throws {
         let dir = try KeyDirectory()
         defer { dir.remove() }
-        let pem = try dir.opensslKey(pkcs1: pkcs1)
+        let pem = try await dir.opensslKey(pkcs1: pkcs1)
         #expect(pem.hasPrefix(pkcs1 ? "-----BEGIN RSA PRIVATE KEY-----" : "-----BEGIN PRIVATE KEY-----"))
         let path = try dir.write("key.pem", pem)
 
@@ -67,7 +62,7 @@ struct KeyDirectory {
     @Test func aServiceAccountJSONKeyNamesKidAndIssuer() async throws {
         let dir = try KeyDirectory()
         defer { dir.remove() }
-        let pem = try dir.opensslKey(pkcs1: false)
+        let pem = try await dir.opensslKey(pkcs1: false)
         let account: [String: String] = [
             "type": "service_account", "project_id": "demo", "private_key_id": "0123abcd",
             "private_key": pem, "client_email": "fleet-minter@demo.iam.gserviceaccount.com",
@@ -94,7 +89,8 @@ struct KeyDirectory {
     func aKeyOthersCanReadIsRefused(mode: Int) async throws {
         let dir = try KeyDirectory()
         defer { dir.remove() }
-        let path = try dir.write("open.pem", try dir.opensslKey(pkcs1: true), mode: mode)
+        let pem = try await dir.opensslKey(pkcs1: true)
+        let path = try dir.write("open.pem", pem, mode: mode)
         let expected = TokenServerError.keyFileTooOpen(path: path, mode: UInt16(mode))
         await #expect(throws: expected) {
             _ = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(signingKey: .file(path)))

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process for a test, started and waited for without Foundation's `Process`: its
+/// `waitUntilExit` was seen to wait forever for a child already gone (a full run hung with every
+/// thread idle and Foundation's process thread in its run loop). `spawn` starts it with no signal
+/// blocked and no descriptor but 0-2 inherited; `exit(of:)` waits with a blocking wait4 on a
+/// thread of its own, and its cancellation (the suite's time limit) kills the child.
+public enum ChildProcess {
+    /// Waits for `pid` to exit: its exit code (128 + the signal for one killed) and the CPU time it
+    /// used. The blocking wait4 runs on a thread of its own, holding none of the cooperative pool's
+    /// two threads; cancelling the waiting task (the suite's time limit) kills the child, so a hang
+    /// fails with the test's name instead of hanging the run.
+    public static func exit(of pid: pid_t) async -> (Int32, cpu: TimeInterval) {
+        // Guards whether the child was reaped, so a late cancellation never signals a reused pid.
+        let reaped = Mutex(false)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<(Int32, cpu: TimeInterval), Never>) in
+                Thread {
+                    var status: Int32 = 0
+                    var usage = rusage()
+                    var result: pid_t
+                    repeat { result = wait4(pid, &status, 0, &usage) } while result == -1 && errno == EINTR
+                    reaped.withLock { $0 = true }
+                    func seconds(_ t: timeval) -> TimeInterval { TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6 }
+                    // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
+                    let exited = status & 0x7f == 0
+                    done.resume(returning: (result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
+                                            seconds(usage.ru_utime) + seconds(usage.ru_stime)))
+                }.start()
+            }
+        } onCancel: {
+            reaped.withLock { if !$0 { kill(pid, SIGKILL) } }
+        }
+    }
+
+    /// Starts `arguments` (a full path first): stdin from `input` (else /dev/null), stdout and
+    /// stderr to the file at `output` or to `outputDescriptor` (stderr to `errors` when given), no signal
+    /// blocked, no descriptor but 0, 1 and 2; this process's environment unless one is given.
+    public static func spawn(_ arguments: [String], input: String? = nil, output: String? = nil, outputDescriptor: Int32? = nil,
+                             errors: String? = nil, environment: [String: String]? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        if let outputDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        try closeInheritedDescriptors(&actions)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned: Int32
+        if let environment {
+            var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for p in envp { free(p) } }
+            spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        } else {
+            spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        return pid
+    }
+
+    /// Adds glibc's closefrom action (3 and up) to `actions`. Swift's Glibc module does not import
+    /// it (it is a GNU extension), so it is looked up at run time.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { throw POSIXError(.ENOSYS) }
+        let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
+        let result = addCloseFrom(&actions, 3)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+    }
+}
