@@ -127,6 +127,16 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // Child processes without Foundation's Process (posix_spawn, a blocking wait4 on a thread of
+        // its own): the customer's provider host, and the binaries the tests run. No dependencies.
+        .target(name: "Spawning"),
+        // The customer's own provider class (`--driver-source`): the SDKs' stand-in modules, the
+        // build with the user's swiftc (cached by content), the host process it runs in, and the
+        // provider core that drives it as the SDK does and judges what it hands back.
+        .target(
+            name: "ProviderHost",
+            dependencies: ["FleetAuth", "Spawning", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
         // commands, and the crash handlers that give the terminal back. No dependencies.
         .target(name: "Signals"),
@@ -135,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -157,7 +167,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "FleetAuth", "HTTPTransport", .product(name: "FlyingFox", package: "FlyingFox"),
+                "FleetAuth", "HTTPTransport", "Spawning", .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA and an HTTPS server, made at test time.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -223,6 +233,12 @@ let package = Package(
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
+        // The customer's provider class built with swiftc and run in its host: the seeds' samples,
+        // and test providers that break each rule of the SDK's contract.
+        .testTarget(
+            name: "ProviderHostTests",
+            dependencies: ["ProviderHost", "Spawning", "FleetAuth", "TokenServer", "HTTPTransport", "TestSupport"]
+        ),
         .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,8 +6,8 @@ import Foundation
 /// group keeps its one generic `ChosenTokenProvider<Context>`.
 public protocol SDKGroup: Actor {
     nonisolated var kind: ProviderKind { get }
-    /// Whose provider logic the group's SDKs run; its `paneLabel` goes in the pane's title.
-    nonisolated var logic: ProviderLogic { get }
+    /// Whose provider logic the group's SDKs run; nil for a provider made elsewhere (the customer's class).
+    nonisolated var logic: ProviderLogic? { get }
     var count: Int { get }
     func id(at index: Int) -> String
     func switchID(at index: Int, to id: String) async
@@ -29,7 +29,7 @@ public protocol SDKGroup: Actor {
 extension SimulatedSDKs: SDKGroup {
     public nonisolated var kind: ProviderKind { Context.kind }
     // Every SDK of a group runs the same logic, and a group has at least one.
-    public nonisolated var logic: ProviderLogic { providers[0].logic }
+    public nonisolated var logic: ProviderLogic? { providers[0].logic }
 
     public func member(at index: Int) async -> MemberSnapshot {
         // The ID first: the awaits below let a switch run in between, and its token is dropped then.

@@ -30,6 +30,18 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         }
     }
 
+    /// One SDK per provider given, each with its ID: a provider made elsewhere, such as the
+    /// customer's own class in its host.
+    public init(ids: [String], providers: [ChosenTokenProvider<Context>], transport: any TokenTransport, events: EventBroadcaster,
+                clock: any ProviderClock = SystemClock(), fleetEngine: FleetEngineTarget? = nil) {
+        precondition(!ids.isEmpty && ids.count == providers.count, "one provider per SDK")
+        self.ids = ids
+        self.fleetEngine = fleetEngine.map {
+            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock)
+        }
+        self.providers = providers
+    }
+
     public var count: Int { ids.count }
     public func id(at index: Int) -> String { ids[index] }
 

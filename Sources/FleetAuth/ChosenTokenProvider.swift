@@ -8,6 +8,9 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
     case tokendash(CachingTokenProvider<Context>)
     case swiftSample(SwiftSampleTokenProvider<Context>)
     case objcSample(ObjCSampleTokenProvider<Context>)
+    /// A provider made elsewhere: the customer's own class in its host (`ProviderHost`), whose
+    /// calls cross a pipe, so the existential's dispatch costs nothing beside them.
+    case external(any TokenProviderCore<Context>)
 
     /// A provider of `logic`'s kind. The samples have no refresh margin and check no signature,
     /// so `refreshMargin` and `verifier` go to tokendash's core only.
@@ -25,11 +28,13 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
         }
     }
 
-    public var logic: ProviderLogic {
+    /// The logic chosen with `--provider-logic`; an external provider is none of them, and is named by its source.
+    public var logic: ProviderLogic? {
         switch self {
         case .tokendash: .tokendash
         case .swiftSample: .swiftSample
         case .objcSample: .objcSample
+        case .external: nil
         }
     }
 
@@ -39,6 +44,7 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
         case .tokendash(let p): p
         case .swiftSample(let p): p
         case .objcSample(let p): p
+        case .external(let p): p
         }
     }
 
@@ -57,6 +63,7 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
         case .tokendash(let p): try await p.fetchToken(for: context)
         case .swiftSample(let p): try await p.fetchToken(for: context)
         case .objcSample(let p): try await p.fetchToken(for: context)
+        case .external(let p): try await p.fetchToken(for: context)
         }
     }
 

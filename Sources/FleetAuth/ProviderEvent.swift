@@ -26,6 +26,8 @@ public struct ProviderEvent: Sendable, Equatable {
         case backingOff(until: Date, attempt: Int)
         /// The SDK called Fleet Engine with its token, and this is the answer.
         case fleetEngineCall(FleetEngineAnswer)
+        /// The customer's provider class broke the SDK's contract (`--driver-source`, `--consumer-source`).
+        case breach(ContractBreach)
     }
 
     public var time: Date
@@ -47,6 +49,12 @@ public struct ProviderEvent: Sendable, Equatable {
         case cacheHit = "cache_hit", fetchStarted = "fetch_started", fetched, fetchFailed = "fetch_failed"
         case idChanged = "id_changed", cacheDropped = "cache_dropped", expired, forcedRefresh = "forced_refresh"
         case backingOff = "backing_off", fleetEngineCall = "fleet_engine_call"
+        // The breaches of a provider class of the customer's own, one name per `ContractBreach.Kind`.
+        case completionMissing = "completion_missing", completionRepeated = "completion_repeated"
+        case servedAfterExp = "served_after_exp", dataRace = "data_race", providerCrashed = "provider_crashed"
+
+        /// The breach kind this name is, nil for the other events.
+        public var breach: ContractBreach.Kind? { ContractBreach.Kind(rawValue: rawValue) }
     }
 
     /// Every name, in the order the cases are declared; what `watch --events` accepts.
@@ -64,6 +72,14 @@ public struct ProviderEvent: Sendable, Equatable {
         case .forcedRefresh: .forcedRefresh
         case .backingOff: .backingOff
         case .fleetEngineCall: .fleetEngineCall
+        case .breach(let breach):
+            switch breach.kind {
+            case .completionMissing: .completionMissing
+            case .completionRepeated: .completionRepeated
+            case .servedAfterExp: .servedAfterExp
+            case .dataRace: .dataRace
+            case .providerCrashed: .providerCrashed
+            }
         }
     }
 

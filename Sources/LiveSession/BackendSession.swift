@@ -24,6 +24,10 @@ public struct BackendSession: Sendable {
     public let transport: any SessionTransport
     /// The sides that run (`--only`); the other group exists but never asks for a token.
     public let roles: [ProviderKind.Role]
+    /// The sides running the customer's own class, and what the pane's title says of it.
+    public let sourceLabels: [ProviderKind.Role: String]
+    /// What was filled in and built for them, a line each, for stderr.
+    public let sourceNotes: [String]
 
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     public var insecure: Bool { transport.isInsecure }
@@ -31,7 +35,7 @@ public struct BackendSession: Sendable {
     public init(server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
                 consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
                 consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
-                roles: [ProviderKind.Role]) {
+                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = []) {
         self.server = server
         self.events = events
         self.solution = solution
@@ -43,6 +47,8 @@ public struct BackendSession: Sendable {
         self.driverEndpoint = driverEndpoint
         self.transport = transport
         self.roles = roles
+        self.sourceLabels = sourceLabels
+        self.sourceNotes = sourceNotes
     }
 
     /// The group on `role`'s side.

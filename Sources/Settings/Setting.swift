@@ -10,6 +10,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
     case ramp
     case fleetEngine = "fleet-engine", fleetEngineInterval = "fleet-engine-interval", providerLogic = "provider-logic"
+    case consumerSource = "consumer-source", driverSource = "driver-source", completionTimeout = "completion-timeout"
     /// `watch`'s own; no config key.
     case duration, callers
 

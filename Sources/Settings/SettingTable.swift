@@ -83,6 +83,13 @@ extension Setting {
         case .providerLogic:
             return SettingEntry(.choice(ProviderLogic.names), file: .profileOrDefaults, default: ProviderLogic.tokendash.rawValue,
                                 "Whose token-provider logic the simulated SDKs run: tokendash (single-flight, refresh-ahead, stale answers discarded), swift-sample or objc-sample (faithful ports of Google's samples, flaws included).")
+        case .consumerSource:
+            return SettingEntry(.file, "Run your own GMTCAuthorization class (a Swift file importing GoogleRidesharingConsumer) as the consumer side's provider, built with your swiftc and driven as the Consumer SDK drives it.")
+        case .driverSource:
+            return SettingEntry(.file, "Run your own GMTDAuthorization class (a Swift file importing GoogleRidesharingDriver) as the driver side's provider, built with your swiftc and driven as the Driver SDK drives it.")
+        case .completionTimeout:
+            return SettingEntry(.seconds(SecondsRange(0.1, to: 600)), file: .profileOrDefaults, default: "10",
+                                "Seconds a source provider's fetchToken may go without calling its completion (completion_missing).")
         case .duration:
             return SettingEntry(.seconds(SecondsRange(0, excludingLowest: true, to: longest)), file: .none,
                                 "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")

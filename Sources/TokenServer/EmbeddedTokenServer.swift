@@ -111,6 +111,13 @@ public actor EmbeddedTokenServer {
 
     public func stats() -> ServerStats { counters.snapshot }
 
+    /// The ID `/session/{kind}` mints for from now on: the current ID of the customer's provider
+    /// of that kind, whose URL names no ID (Google's samples read none into it).
+    public nonisolated func setSessionID(_ id: String, for kind: ProviderKind) { settings.setSessionID(id, for: kind) }
+
+    /// The URL of `kind`'s session route, which the samples' `INSERT_YOUR_TOKEN_PROVIDER_URL` becomes.
+    public func sessionURL(_ kind: ProviderKind) -> String? { baseURL.map { $0.absoluteString + "/session/" + kind.rawValue } }
+
     /// The public key as served at `/.well-known/jwks.json`.
     public nonisolated var jwks: JSONWebKeySet {
         get throws { try minter.jwks }

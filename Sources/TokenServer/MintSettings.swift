@@ -12,6 +12,13 @@ final class MintSettings: Sendable {
 
     init(clock: any ProviderClock) { self.clock = clock }
 
+    // The ID each kind's customer provider (`--driver-source`) is on: what `/session/{kind}` mints
+    // for, as a backend that reads the trip from the app's session would.
+    private let sessions = Mutex<[ProviderKind: String]>([:])
+
+    func sessionID(_ kind: ProviderKind) -> String? { sessions.withLock { $0[kind] } }
+    func setSessionID(_ id: String, for kind: ProviderKind) { sessions.withLock { $0[kind] = id } }
+
     /// The server's time: the clock's, shifted by the offset.
     func now() -> Date { clock.now().addingTimeInterval(state.withLock { $0.offset }) }
 

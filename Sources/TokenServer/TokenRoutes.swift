@@ -28,6 +28,16 @@ struct TokenRoutes: Sendable {
                 }
                 return await token(kind, idSegments: segments.dropFirst(2))
             }
+        case "session" where segments.count == 2:
+            // The customer's provider asks with no ID in the URL: the server answers for the SDK's current one.
+            if let kind = ProviderKind(rawValue: segments[1]) {
+                counters.request(kind)
+                guard let id = settings.sessionID(kind) else {
+                    counters.error(kind)
+                    return Self.error("no \(kind.idNoun) in this session yet", status: 404)
+                }
+                return await token(kind, idSegments: [id], shapeOf: kind.role == .driver ? .driver : .consumer)
+            }
         case "faults":
             counters.otherRequest()
             return faultRoute(request, segments: Array(segments.dropFirst()))
@@ -52,7 +62,9 @@ struct TokenRoutes: Sendable {
 
     // MARK: - Tokens
 
-    private func token(_ kind: ProviderKind, idSegments: ArraySlice<String>) async -> RouteResponse {
+    /// `shapeOf`: the kind whose sample backend's answer to give; the session route answers as the
+    /// on-demand sample does, whose keys the samples' placeholders are filled with.
+    private func token(_ kind: ProviderKind, idSegments: ArraySlice<String>, shapeOf: ProviderKind? = nil) async -> RouteResponse {
         let id = idSegments.joined(separator: "/")
         if let problem = Self.problem(with: id, kind: kind) {
             counters.error(kind)
@@ -101,7 +113,7 @@ struct TokenRoutes: Sendable {
         }
         counters.minted(kind, seconds: Self.seconds(ContinuousClock.now - started))
         fleetEngine.register(kind, id: id)
-        var body = Self.body(minted, kind: kind)
+        var body = Self.body(minted, kind: shapeOf ?? kind)
         switch fault?.fault {
         case .malformed?:
             body = body.prefix(body.count / 2)

@@ -62,6 +62,9 @@ public struct WatchEventEncoder: Sendable {
             fields.append(("rules", .string(answer.rules.name)))
             if answer.refusedByProvider { fields.append(("refused_by_provider", .bool(true))) }
             fields.append(("verdict_disagrees", .bool(answer.verdictDisagrees)))
+        case .breach(let breach):
+            fields.append(("message", .string(breach.sentence)))
+            if !breach.lines.isEmpty { fields.append(("lines", .array(breach.lines.map { .int(Int64($0)) }))) }
         }
         return Self.object(fields)
     }

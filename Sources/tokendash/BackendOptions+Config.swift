@@ -47,6 +47,8 @@ extension BackendOptions {
             field(.fleetEngine, \.fleetEngineURL),
             field(.fleetEngineInterval, \.givenFleetEngineInterval, effective: \.fleetEngineInterval),
             field(.providerLogic, \.givenProviderLogic, effective: \.providerLogic),
+            field(.consumerSource, \.consumerSource), field(.driverSource, \.driverSource),
+            field(.completionTimeout, \.givenCompletionTimeout, effective: \.completionTimeout),
         ]
     }
 

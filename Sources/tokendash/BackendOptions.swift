@@ -54,6 +54,36 @@ struct BackendOptions: ParsableArguments {
     var givenProviderLogic: ProviderLogic?
     var providerLogic: ProviderLogic { givenProviderLogic ?? Setting.providerLogic.builtIn() }
 
+    @Option(name: .customLong(Setting.consumerSource.rawValue), help: Setting.consumerSource.argumentHelp)
+    var consumerSource: String?
+
+    @Option(name: .customLong(Setting.driverSource.rawValue), help: Setting.driverSource.argumentHelp)
+    var driverSource: String?
+
+    @Option(name: .customLong("consumer-class"), help: "With --consumer-source: the class to run where several conform to GMTCAuthorization.")
+    var consumerClass: String?
+
+    @Option(name: .customLong("driver-class"), help: "With --driver-source: the class to run where several conform to GMTDAuthorization.")
+    var driverClass: String?
+
+    @Option(name: .customLong("swiftc"), help: "The Swift compiler that builds a source provider (default: swiftc on PATH).")
+    var swiftc: String?
+
+    @Flag(name: .customLong("no-sanitize"), help: "Build a source provider without ThreadSanitizer, and call it from one thread at a time.")
+    var noSanitize = false
+
+    @Option(name: .customLong(Setting.completionTimeout.rawValue), parsing: .unconditional, help: Setting.completionTimeout.argumentHelp)
+    var givenCompletionTimeout: Double?
+    var completionTimeout: Double { givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
+
+    /// The sides whose provider is the customer's own source file.
+    func source(_ role: ProviderKind.Role) -> (path: String, className: String?)? {
+        switch role {
+        case .consumer: consumerSource.map { ($0, consumerClass) }
+        case .driver: driverSource.map { ($0, driverClass) }
+        }
+    }
+
     @Option(name: .customLong(Setting.tripID.rawValue), help: Setting.tripID.argumentHelp)
     var givenTripID: String?
     var tripID: String { givenTripID ?? Setting.tripID.builtIn() }
@@ -168,6 +198,8 @@ struct BackendOptions: ParsableArguments {
         try Setting.updateInterval.check(updateInterval)
         if let givenRamp { try Setting.ramp.check(givenRamp) }
         try Setting.lifetime.check(lifetime)
+        try Setting.completionTimeout.check(completionTimeout)
+        try validateSources()
         if let rule = Setting.trips.refusal(trips) ?? Setting.vehicles.refusal(vehicles) {
             throw ValidationError("\(Setting.trips.flag) and \(Setting.vehicles.flag) \(rule)")
         }
@@ -177,6 +209,18 @@ struct BackendOptions: ParsableArguments {
         try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
         try validateFleetEngine()
+    }
+
+    private func validateSources() throws {
+        if consumerClass != nil, consumerSource == nil { throw ValidationError("--consumer-class needs --consumer-source FILE") }
+        if driverClass != nil, driverSource == nil { throw ValidationError("--driver-class needs --driver-source FILE") }
+        for role in ProviderKind.Role.allCases where source(role) != nil {
+            if only != nil, only != role { throw ValidationError("--\(role.rawValue)-source runs the \(role.rawValue) side, which --only leaves out") }
+            // One instance of the customer's class is one SDK, as on a phone.
+            if (role == .consumer ? trips : vehicles) > 1 {
+                throw ValidationError("--\(role.rawValue)-source runs one SDK of your class: drop \(role == .consumer ? "--trips" : "--vehicles") or set it to 1")
+            }
+        }
     }
 
     private func validateFleetEngine() throws {

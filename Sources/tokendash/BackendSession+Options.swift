@@ -3,12 +3,15 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
+import ProviderHost
 import TokenServer
 import TokenSignatures
 
 extension BackendSession {
     /// Starts the embedded server when no URLs were given, then builds the providers.
-    static func start(_ options: BackendOptions) async throws -> BackendSession {
+    /// `keepUnbuilt`: a source provider that did not build runs as one failing with the compiler's
+    /// error (the dashboard's pane shows it); otherwise it ends the start (`watch` exits 2).
+    static func start(_ options: BackendOptions, keepUnbuilt: Bool = false) async throws -> BackendSession {
         // Every header value is a secret from here on, wherever it shows up (a backend's 401
         // body quoting the request's Authorization header included).
         for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
@@ -43,8 +46,18 @@ extension BackendSession {
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
         let deviceClock = DeviceClock()
+        let sources = await SourceProviderSetup.prepare(options, server: server, solution: solution)
+        if !keepUnbuilt, !sources.failures.isEmpty {
+            await server?.stop()
+            await transport.shutdown()
+            throw SourceBuildFailure(lines: sources.failures)
+        }
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
-            SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
+            if let provider = sources.provider(Context.self, events: events) {
+                return SimulatedSDKs<Context>(ids: Array(options.initialIDs(Context.kind).prefix(1)), providers: [provider],
+                                              transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine)
+            }
+            return SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
                                    events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
                                    fleetEngine: fleetEngine, logic: options.providerLogic)
         }
@@ -59,6 +72,7 @@ extension BackendSession {
         }
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
                               deviceClock: deviceClock, fleetEngine: fleetEngine,
-                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles)
+                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
+                              sourceLabels: sources.labels, sourceNotes: sources.notes)
     }
 }

@@ -77,7 +77,9 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let session: BackendSession
-        do { session = try await BackendSession.start(backend) } catch {
+        // A class of the customer's own that does not build runs as a provider failing with the
+        // compiler's error, which its pane shows; the errors go to stderr as well, whole.
+        do { session = try await BackendSession.start(backend, keepUnbuilt: true) } catch {
             Self.fail("\(error)")
             throw ExitCode(1)
         }
@@ -181,6 +183,7 @@ struct DashboardCommand: AsyncParsableCommand {
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
         state.providerLogic = backend.providerLogic
+        state.sourceLabels = session.sourceLabels
         state.keys = keys
         return state
     }

@@ -20,6 +20,7 @@ extension BackendSession {
             first.updateInterval = options.updateInterval
             first.only = options.only
             first.providerLogic = options.providerLogic
+            first.sourceLabels = sourceLabels
         }
         let members = [consumers.kind: options.initialIDs(consumers.kind), drivers.kind: options.initialIDs(drivers.kind)]
         return RecordingHeader(state: first, members: members, command: CommandLine.arguments, source: source,

@@ -67,6 +67,11 @@ struct WatchCommand: AsyncParsableCommand {
         let session: BackendSession
         do {
             session = try await BackendSession.start(backend)
+        } catch let failure as SourceBuildFailure {
+            // The compiler's own lines, file:line:col first, as an editor or CI reads them.
+            for line in failure.lines { FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8)) }
+            recorder?.discard()
+            throw ExitCode(2)
         } catch {
             FileHandle.standardError.write(Data("tokendash watch: \(SecretRedactor.redact("\(error)"))\n".utf8))
             throw ExitCode(1)
@@ -76,6 +81,7 @@ struct WatchCommand: AsyncParsableCommand {
         } else {
             FileHandle.standardError.write(Data("tokendash watch: backend \(session.backendDescription)\n".utf8))
         }
+        for note in session.sourceNotes { FileHandle.standardError.write(Data("tokendash watch: \(note)\n".utf8)) }
         let fleetEngine = session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval)
         FileHandle.standardError.write(Data("tokendash watch: \(fleetEngine)\n".utf8))
         if session.insecure {

@@ -20,7 +20,7 @@ struct PaneRenderer {
         // The response shape the token came in, so a user knows what was read from their backend.
         let shape = pane.token?.shape.map { " · \($0)" } ?? ""
         // A sample's logic before the shape: which code runs matters more than how it was answered.
-        let logic = state.providerLogic.paneLabel.map { " · \($0)" } ?? ""
+        let logic = (state.sourceLabels[pane.kind.role] ?? state.providerLogic.paneLabel).map { " · \($0)" } ?? ""
         canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + logic + shape,
                    role: focused ? .borderFocused : .border, titleRole: .title)
         var lines: [Line] = []
@@ -30,6 +30,11 @@ struct PaneRenderer {
         lines.append(contentsOf: tokenLines(width: innerWidth, room: innerHeight))
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
+        // The contract's breaches come before Fleet Engine's lines: they are why its answers fail.
+        for breach in pane.breaches.suffix(innerHeight >= 20 ? 4 : 1) {
+            lines.append(contentsOf: Self.wrapped("Your code", breach.sentence, role: .error, width: innerWidth,
+                                                  maxLines: innerHeight >= 20 ? 2 : 1))
+        }
         lines.append(contentsOf: fleetEngineLines(width: innerWidth, room: innerHeight))
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
         if let (clockLine, level) = clockLine, innerHeight >= 14 || level != .ok {

@@ -20,6 +20,8 @@ public struct LogEntry: Equatable, Sendable {
         case cachedToken
         /// The SDK's call to Fleet Engine with its token, and the answer.
         case fleetEngine
+        /// The customer's provider class broke the SDK's contract.
+        case breach
 
         public var label: String {
             switch self {
@@ -35,6 +37,7 @@ public struct LogEntry: Equatable, Sendable {
             case .forced: "forced"
             case .cachedToken: "cached token"
             case .fleetEngine: "Fleet Engine"
+            case .breach: "your code"
             }
         }
     }
@@ -87,6 +90,10 @@ public struct PaneState: Equatable, Sendable {
     /// In a fleet: which member this pane follows, and how many there are.
     public var memberIndex = 0
     public var memberCount = 1
+    /// Where the customer's provider class broke the SDK's contract, one per kind and lines,
+    /// the latest last: each is one line of the pane.
+    public var breaches: [ContractBreach] = []
+    public static let breachLimit = 6
 
     public init(kind: ProviderKind, id: String) {
         self.kind = kind
@@ -178,6 +185,12 @@ public struct PaneState: Equatable, Sendable {
                 : answer.succeeded ? .info : .warning
             append(LogEntry(time: event.time, event: .fleetEngine, detail: answer.summary, latency: answer.latency, level: level,
                             fingerprint: answer.fingerprint))
+        case .breach(let breach):
+            // A race is shown once per pair of lines, a late completion once per kind: the log keeps each time.
+            breaches.removeAll { $0.kind == breach.kind && $0.lines == breach.lines }
+            breaches.append(breach)
+            if breaches.count > Self.breachLimit { breaches.removeFirst(breaches.count - Self.breachLimit) }
+            append(LogEntry(time: event.time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
         }
     }
 

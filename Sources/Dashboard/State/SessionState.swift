@@ -32,6 +32,9 @@ public struct SessionState: Equatable, Sendable {
     public var only: ProviderKind.Role?
     /// Whose provider logic the SDKs run (`--provider-logic`): a sample's is named in the panes' titles.
     public var providerLogic: ProviderLogic = .tokendash
+    /// The sides whose provider is the customer's own class (`--driver-source`), and what the
+    /// pane's title says of it ("your code: SampleAccessTokenProvider.swift").
+    public var sourceLabels: [ProviderKind.Role: String] = [:]
     /// Aggregate rows, present when a fleet runs.
     public var fleet: [ProviderKind: FleetSummary] = [:]
     /// Each kind's member table as the aggregate last made it, under the filter it names.

@@ -22,6 +22,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
     public var attempt: Int?
     /// Fleet Engine's answer (`fleet_engine_call`).
     public var answer: RecordedFleetEngineAnswer?
+    /// How the customer's provider class broke the SDK's contract (the five breach events).
+    public var breach: ContractBreach?
 
     public init(_ event: ProviderEvent, base: RecordingTimeBase) {
         time = base.offset(event.time)
@@ -54,6 +56,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             self.attempt = attempt
         case .fleetEngineCall(let answer):
             self.answer = RecordedFleetEngineAnswer(answer)
+        case .breach(let breach):
+            self.breach = ContractBreach(breach.kind, Redaction.text(breach.sentence), lines: breach.lines)
         }
     }
 
@@ -90,6 +94,10 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         case .fleetEngineCall:
             guard let answer = answer?.answer else { return nil }
             kind = .fleetEngineCall(answer)
+        case .completionMissing, .completionRepeated, .servedAfterExp, .dataRace, .providerCrashed:
+            // The name and the breach must agree: a line edited to say otherwise is not replayed.
+            guard let breach, breach.kind.rawValue == event.rawValue else { return nil }
+            kind = .breach(breach)
         }
         return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
     }

@@ -39,12 +39,14 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
     public var insecure: Bool
     /// `--provider-logic`, when a sample's ran; absent for tokendash's (and in older recordings).
     public var providerLogic: String?
+    /// The panes' "your code: FILE" labels, by role, when a side ran the customer's own class.
+    public var sources: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case format, version, tokendash, command, start, source, ticks, solution, members, backend, only, insecure
         case startedAt = "started_at", consumerID = "consumer_id", driverID = "driver_id"
         case faultsAvailable = "faults_available", refreshMargin = "refresh_margin", updateInterval = "update_interval"
-        case providerLogic = "provider_logic"
+        case providerLogic = "provider_logic", sources
     }
 
     /// The header of a recording of `state`, the dashboard's (or `watch`'s) state when it starts.
@@ -69,6 +71,7 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         only = state.only?.rawValue
         insecure = state.insecure
         providerLogic = state.providerLogic == .tokendash ? nil : state.providerLogic.rawValue
+        sources = state.sourceLabels.isEmpty ? nil : Dictionary(uniqueKeysWithValues: state.sourceLabels.map { ($0.key.rawValue, $0.value) })
     }
 
     public var base: RecordingTimeBase { RecordingTimeBase(reference: start) }
@@ -89,6 +92,9 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         state.insecure = insecure
         // A logic this version does not know is shown as tokendash's rather than refusing the file.
         state.providerLogic = providerLogic.flatMap(ProviderLogic.init(rawValue:)) ?? .tokendash
+        for (role, label) in sources ?? [:] {
+            if let role = ProviderKind.Role(rawValue: role) { state.sourceLabels[role] = label }
+        }
         return state
     }
 }

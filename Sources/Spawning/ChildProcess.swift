@@ -6,9 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A child process for a test, started and waited for without Foundation's `Process`: its
-/// `waitUntilExit` was seen to wait forever for a child already gone (a full run hung with every
-/// thread idle and Foundation's process thread in its run loop). `spawn` starts it with no signal
+/// A child process, started and waited for without Foundation's `Process`: its `waitUntilExit`
+/// was seen to wait forever for a child already gone (a full test run hung with every thread idle
+/// and Foundation's process thread in its run loop). The tests run binaries through it, and
+/// `ProviderHost` runs the customer's provider class in one. `spawn` starts it with no signal
 /// blocked and no descriptor but 0-2 inherited; `exit(of:)` waits with a blocking wait4 on a
 /// thread of its own, and its cancellation (the suite's time limit) kills the child.
 public enum ChildProcess {
@@ -39,11 +40,31 @@ public enum ChildProcess {
         }
     }
 
+    /// Where one of the child's descriptors 0-2 comes from.
+    public enum Stream: Sendable {
+        case devNull
+        /// A file opened for reading (stdin) or truncated for writing (stdout, stderr).
+        case file(String)
+        /// A descriptor of ours, such as a pipe's end.
+        case descriptor(Int32)
+        /// stderr only: wherever stdout goes.
+        case stdout
+    }
+
     /// Starts `arguments` (a full path first): stdin from `input` (else /dev/null), stdout and
     /// stderr to the file at `output` or to `outputDescriptor` (stderr to `errors` when given), no signal
     /// blocked, no descriptor but 0, 1 and 2; this process's environment unless one is given.
     public static func spawn(_ arguments: [String], input: String? = nil, output: String? = nil, outputDescriptor: Int32? = nil,
                              errors: String? = nil, environment: [String: String]? = nil) throws -> pid_t {
+        try spawn(arguments, stdin: input.map(Stream.file) ?? .devNull,
+                  stdout: outputDescriptor.map(Stream.descriptor) ?? .file(output ?? "/dev/null"),
+                  stderr: errors.map(Stream.file) ?? .stdout, environment: environment)
+    }
+
+    /// Starts `arguments` (a full path first) with descriptors 0-2 as given and no other, no signal
+    /// blocked; this process's environment unless one is given.
+    public static func spawn(_ arguments: [String], stdin: Stream, stdout: Stream, stderr: Stream,
+                             environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -52,16 +73,14 @@ public enum ChildProcess {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
-        if let outputDescriptor {
-            posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
-        if let errors {
-            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        for (target, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch stream {
+            case .devNull: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, target, path, target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
+            case .stdout: posix_spawn_file_actions_adddup2(&actions, 1, target)
+            }
         }
         try closeInheritedDescriptors(&actions)
         var empty = sigset_t()

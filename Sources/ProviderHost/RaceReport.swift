@@ -1,0 +1,79 @@
+import FleetAuth
+import Foundation
+
+/// One ThreadSanitizer "data race" report from the host's stderr, reduced to what a customer
+/// needs: the two accesses' lines in their own file, and which was a write.
+public struct RaceReport: Sendable, Equatable {
+    public struct Access: Sendable, Equatable {
+        public var isWrite: Bool
+        /// The access's line in the customer's file; nil when its stack never enters that file.
+        public var line: Int?
+    }
+
+    public var current: Access
+    public var previous: Access
+
+    /// The two lines, lowest first: what makes two reports of one race the same.
+    public var lines: [Int] { [current.line, previous.line].compactMap { $0 }.sorted() }
+
+    /// Reads a report's lines (from "WARNING: ThreadSanitizer: data race" to its
+    /// "SUMMARY"); frames are matched to the customer's file by `fileName`.
+    public static func parse(_ lines: [Substring], fileName: String) -> RaceReport? {
+        var accesses: [Access] = []
+        var collecting: Bool?
+        for line in lines {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("Read of size") || trimmed.hasPrefix("Write of size")
+                || trimmed.hasPrefix("Previous read of size") || trimmed.hasPrefix("Previous write of size")
+                || trimmed.hasPrefix("Atomic write of size") || trimmed.hasPrefix("Atomic read of size") {
+                guard accesses.count < 2 else { break }
+                accesses.append(Access(isWrite: trimmed.contains("write of size") || trimmed.hasPrefix("Write"), line: nil))
+                collecting = true
+                continue
+            }
+            if trimmed.isEmpty { collecting = nil; continue }
+            // The first frame in the customer's file is the access's line there.
+            guard collecting == true, trimmed.hasPrefix("#"), accesses.last?.line == nil,
+                  let line = Self.line(in: trimmed, fileName: fileName) else { continue }
+            accesses[accesses.count - 1].line = line
+        }
+        guard accesses.count == 2 else { return nil }
+        return RaceReport(current: accesses[0], previous: accesses[1])
+    }
+
+    /// The line of `/…/fileName:LINE:COL` in a frame, nil when the frame is elsewhere.
+    static func line(in frame: Substring, fileName: String) -> Int? {
+        guard let range = frame.range(of: "/" + fileName + ":") else { return nil }
+        return Int(frame[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The breach, in words: "data race: line 63 writes authToken while line 34 reads it (…)".
+    /// `source` is the customer's text, for the name of what was written.
+    public func breach(source: String) -> ContractBreach {
+        let textLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        func text(_ line: Int?) -> Substring? { line.flatMap { $0 >= 1 && $0 <= textLines.count ? textLines[$0 - 1] : nil } }
+        let write = current.isWrite ? current : previous
+        let other = current.isWrite ? previous : current
+        let variable = text(write.line).flatMap(Self.assignedName) ?? text(other.line).flatMap(Self.assignedName) ?? "the same state"
+        let why = "(the SDK calls from several threads; the reference says implementations must be thread-safe)"
+        let sentence: String
+        switch (write.line, other.line) {
+        case (let w?, let o?) where w == o:
+            sentence = "data race: line \(w) touches \(variable) from two threads at once \(why)"
+        case (let w?, let o?):
+            sentence = "data race: line \(w) writes \(variable) while line \(o) \(other.isWrite ? "writes" : "reads") it \(why)"
+        case (let w?, nil), (nil, let w?):
+            sentence = "data race: line \(w) and code outside the file touch \(variable) from two threads \(why)"
+        case (nil, nil):
+            sentence = "data race in code the class calls, outside the file \(why)"
+        }
+        return ContractBreach(.dataRace, sentence, lines: lines)
+    }
+
+    /// The stored property a line assigns (`strongSelf.authToken = …` is `authToken`).
+    static func assignedName(_ line: Substring) -> String? {
+        guard let range = line.range(of: #"([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]"#, options: .regularExpression) else { return nil }
+        let name = line[range].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return ["let", "var", "if", "guard"].contains(String(name)) ? nil : String(name)
+    }
+}

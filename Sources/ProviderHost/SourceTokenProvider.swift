@@ -1,0 +1,370 @@
+import FleetAuth
+import Foundation
+
+/// The customer's own provider class, driven as the SDK drives it: one instance in its host for
+/// the whole run, `fetchToken` at each update and each ID switch, from `parallelCalls` threads at
+/// once (the SDK "may invoke [it] from arbitrary queues"). What the class hands back becomes the
+/// events every provider has (a new token is a request and a token, judged by the rules; the same
+/// token again is a cache hit), and each way it breaks the SDK's contract a `ContractBreach`.
+/// A crash, a hang in `init` or in `fetchToken`, or a flood of prints ends the host, never tokendash;
+/// the next call starts it again after a backoff.
+public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCore {
+    public nonisolated let kind: ProviderKind
+    public nonisolated let events: EventBroadcaster
+    public nonisolated let launch: HostLaunch
+    private let settings: SourceSettings
+    private let clock: any SleepingClock
+
+    private var connection: HostConnection?
+    private var listening: Task<Void, Never>?
+    private var ready = false
+    private var readyWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// Why tokendash ended the host, when it did; a death without one is a crash.
+    private var endedBecause: String?
+    private var restartAt: Date?
+    private var restarts = 0
+    private var printed: [String] = []
+
+    private struct Call {
+        var id: String
+        var started: Date
+        var reason: FetchReason
+        var waiter: CheckedContinuation<String, any Error>?
+        var completions = 0
+        var returned = false
+        var timedOut = false
+    }
+    private var calls: [Int: Call] = [:]
+    private var nextCall = 1
+
+    private var currentID: String?
+    private var token: FetchedToken?
+    /// The text of the token the class last handed back, accepted or not.
+    private var lastHandedBack: String?
+    private var failure: FleetAuthError?
+    private var refused: String?
+    private var reportedRaces: Set<[Int]> = []
+    private var reportedExpired: Set<String> = []
+
+    public init(launch: HostLaunch, settings: SourceSettings, clock: any SleepingClock = SystemClock(),
+                events: EventBroadcaster = EventBroadcaster()) {
+        kind = Context.kind
+        self.launch = launch
+        self.settings = settings
+        self.clock = clock
+        self.events = events
+    }
+
+    // MARK: - TokenProviderCore
+
+    public nonisolated(nonsending) func fetchToken(for context: Context?) async throws -> String {
+        try await ask(context?.id, reason: nil)
+    }
+
+    /// The class has no force refresh: the SDK can only ask again, and so does this.
+    @discardableResult
+    public func forceRefresh() async throws -> String {
+        guard let currentID else { throw FleetAuthError.missingAuthorizationContext(kind) }
+        publish(.forcedRefresh, id: currentID)
+        return try await ask(currentID, reason: .forced)
+    }
+
+    public var snapshot: (id: String?, token: FetchedToken?) { (currentID, token) }
+    public var lastFailure: FleetAuthError? { failure }
+    public var isFetching: Bool { calls.values.contains { $0.completions == 0 && !$0.timedOut } }
+    public var refusedToken: String? { refused }
+    public nonisolated func publishCountedEvents() {}
+
+    /// Ends the host; the provider starts another if asked again.
+    public func shutdown() {
+        endedBecause = "tokendash stopped"
+        connection?.terminate()
+        listening?.cancel()
+    }
+
+    // MARK: - Calls
+
+    private func ask(_ id: String?, reason: FetchReason?) async throws -> String {
+        // The SDK always passes a context with an ID; without one the class is never called.
+        guard let id, !id.isEmpty else { throw FleetAuthError.missingAuthorizationContext(kind) }
+        var reason = reason
+        if id != currentID {
+            if let currentID { publish(.idChanged(from: currentID, to: id), id: id) }
+            currentID = id
+            if reason == nil, token != nil { reason = .idChanged }
+        }
+        settings.announce(id)
+        try await ensureHost()
+        let started = clock.now()
+        let why = reason ?? (token == nil ? .noToken : (token.map { $0.expiresAt <= started } == true ? .expired : .refreshAhead))
+        // The first call's answer is the SDK's; the others are the same SDK asking from other threads.
+        var first: Int?
+        for _ in 0..<max(1, settings.parallelCalls) {
+            let number = nextCall
+            nextCall += 1
+            calls[number] = Call(id: id, started: started, reason: why)
+            if first == nil { first = number }
+        }
+        guard let first else { throw FleetAuthError.cancelled }
+        return try await withCheckedThrowingContinuation { waiter in
+            calls[first]?.waiter = waiter
+            for number in first..<nextCall {
+                guard connection?.send(HostMessage.request(call: number, id: id)) == true else {
+                    finish(number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
+                    endHost(because: "it stopped reading its requests")
+                    continue
+                }
+                let deadline = started.addingTimeInterval(settings.completionTimeout)
+                Task { [clock] in
+                    try? await clock.sleep(until: deadline)
+                    self.deadlinePassed(number)
+                }
+            }
+        }
+    }
+
+    private func deadlinePassed(_ number: Int) {
+        guard var call = calls[number], call.completions == 0, !call.timedOut else { return }
+        call.timedOut = true
+        calls[number] = call
+        let seconds = Self.seconds(settings.completionTimeout)
+        if call.returned {
+            let breach = ContractBreach(.completionMissing,
+                                        "completion missing: fetchToken returned but never called its completion within \(seconds) s (the SDK waits for it)")
+            publish(.breach(breach), id: call.id)
+            finish(number, with: .failure(.other(breach.sentence)))
+        } else {
+            let text = "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s; its host was killed and is restarted"
+            finish(number, with: .failure(.other(text)))
+            endHost(because: text)
+        }
+    }
+
+    private func finish(_ number: Int, with result: Result<String, FleetAuthError>) {
+        guard let waiter = calls[number]?.waiter else { return }
+        calls[number]?.waiter = nil
+        waiter.resume(with: result.mapError { $0 as any Error })
+    }
+
+    // MARK: - The host
+
+    private func ensureHost() async throws {
+        if connection != nil, ready { return }
+        if connection == nil {
+            let now = clock.now()
+            if let restartAt, restartAt > now {
+                throw FleetAuthError.other("your provider's host is restarted in \(Self.seconds(restartAt.timeIntervalSince(now))) s, after: \(failure?.description ?? "it ended")")
+            }
+            let host: HostConnection
+            do { host = try HostConnection(executable: launch.executable, fileName: launch.fileName, environment: launch.environment) } catch {
+                throw FleetAuthError.other("cannot start your provider's host: \(error)")
+            }
+            connection = host
+            endedBecause = nil
+            printed = []
+            listening = Task { for await output in host.outputs { self.handle(output, from: host) } }
+            let deadline = now.addingTimeInterval(settings.startTimeout)
+            Task { [clock] in
+                try? await clock.sleep(until: deadline)
+                self.startDeadlinePassed(host)
+            }
+        }
+        try await withCheckedThrowingContinuation { readyWaiters.append($0) }
+    }
+
+    private func startDeadlinePassed(_ host: HostConnection) {
+        guard connection === host, !ready else { return }
+        endHost(because: "your class's init() did not return within \(Self.seconds(settings.startTimeout)) s; its host was killed and is restarted")
+    }
+
+    /// Kills the host for `reason`; its end (`.exited`) then fails what waits on it.
+    private func endHost(because reason: String) {
+        guard let connection else { return }
+        endedBecause = endedBecause ?? reason
+        connection.terminate()
+    }
+
+    private func handle(_ output: HostConnection.Output, from host: HostConnection) {
+        guard connection === host else { return }
+        switch output {
+        case .message(.ready):
+            ready = true
+            restarts = 0
+            for waiter in readyWaiters { waiter.resume() }
+            readyWaiters = []
+        case .message(.returned(let number)):
+            calls[number]?.returned = true
+        case .message(.completion(let number, let token, let error)):
+            completed(number, token: token, error: error)
+        case .printed(let line):
+            printed.append(SecretRedactor.redact(line))
+            if printed.count > 20 { printed.removeFirst(printed.count - 20) }
+        case .race(let race):
+            guard reportedRaces.insert(race.lines).inserted else { return }
+            publish(.breach(race.breach(source: launch.sourceText)), id: currentID ?? "")
+        case .flooding:
+            endHost(because: "your code printed more than \(HostConnection.floodBytesPerSecond >> 20) MiB in a second; its host was killed and is restarted")
+        case .exited(let status):
+            hostEnded(status: status)
+        }
+    }
+
+    private func hostEnded(status: Int32) {
+        let reason: String
+        if let endedBecause {
+            reason = endedBecause
+        } else {
+            let how = status > 128 ? "died of \(Self.signalName(status - 128))" : "exited with status \(status)"
+            let last = printed.suffix(3).joined(separator: " | ")
+            reason = "provider crashed: your class's host \(how)" + (last.isEmpty ? "" : ": " + last)
+            publish(.breach(ContractBreach(.providerCrashed, reason)), id: currentID ?? "")
+        }
+        connection = nil
+        ready = false
+        listening = nil
+        restarts += 1
+        // 1, 2, 4 … 30 s between starts: a class that dies at once does not spin.
+        restartAt = clock.now().addingTimeInterval(min(30, pow(2, Double(restarts - 1))))
+        let error = FleetAuthError.other(reason)
+        failure = error
+        for waiter in readyWaiters { waiter.resume(throwing: error) }
+        readyWaiters = []
+        for (number, call) in calls where call.completions == 0 && !call.timedOut {
+            if call.waiter != nil { publish(.fetchFailed(error, latency: clock.now().timeIntervalSince(call.started)), id: call.id) }
+            finish(number, with: .failure(error))
+        }
+        calls = [:]
+    }
+
+    // MARK: - Judging what the class hands back
+
+    private func completed(_ number: Int, token text: String?, error: String?) {
+        guard var call = calls[number] else { return }
+        call.completions += 1
+        calls[number] = call
+        if call.completions == 2 {
+            publish(.breach(ContractBreach(.completionRepeated,
+                                           "completion repeated: one fetchToken call called its completion twice (the SDK expects exactly one call)")),
+                    id: call.id)
+        }
+        guard call.completions == 1, !call.timedOut else { return }
+        let now = clock.now()
+        let latency = now.timeIntervalSince(call.started)
+        // Only the SDK's own call (the first of a tick) reports; the others are judged for breaches alone.
+        let reports = call.waiter != nil
+        guard let text, !text.isEmpty else {
+            let failure = FleetAuthError.other(error.map { "your code's completion gave an error: \($0)" }
+                ?? "your code's completion gave neither a token nor an error")
+            if reports { record(failure, refused: nil, call: call, latency: latency) }
+            finish(number, with: .failure(failure))
+            return
+        }
+        let again = text == lastHandedBack
+        lastHandedBack = text
+        let judged = judge(text, id: call.id, now: now)
+        if case .failure(.alreadyExpired) = judged, reportedExpired.insert(text).inserted {
+            let exp = (try? JWTInspector.decode(text))?.expiresAt.map { " (exp was \(Self.seconds(now.timeIntervalSince($0))) s ago)" } ?? ""
+            publish(.breach(ContractBreach(.servedAfterExp, "served after exp: your code handed back a token that had expired\(exp); Fleet Engine refuses it")),
+                    id: call.id)
+        }
+        switch judged {
+        case .success(let fetched):
+            if reports {
+                if again, let held = token, held.token == text {
+                    publish(.cacheHit(count: 1, expiresAt: held.expiresAt), id: call.id)
+                } else {
+                    publish(.fetchStarted(reason: call.reason), id: call.id, at: call.started)
+                    publish(.fetched(fetched, latency: latency), id: call.id)
+                    token = fetched
+                    failure = nil
+                    refused = nil
+                }
+            }
+            finish(number, with: .success(text))
+        case .failure(let error):
+            if reports { record(error, refused: text, call: call, latency: latency, requested: !again) }
+            finish(number, with: .failure(error))
+        }
+    }
+
+    private func record(_ error: FleetAuthError, refused text: String?, call: Call, latency: TimeInterval, requested: Bool = false) {
+        if requested { publish(.fetchStarted(reason: call.reason), id: call.id, at: call.started) }
+        publish(.fetchFailed(error, latency: latency), id: call.id)
+        failure = error
+        refused = error.isTokenRejection ? text : nil
+    }
+
+    /// The token as the rules see it, read as any backend's answer holding only the token.
+    private func judge(_ text: String, id: String, now: Date) -> Result<FetchedToken, FleetAuthError> {
+        var endpoint = TokenEndpoint(kind: kind, urlTemplate: "", tokenKey: "token", expiryMode: .jwt, providerID: settings.providerID)
+        endpoint.lifetimeChosen = settings.lifetimeChosen
+        let body = JSONValue.object(["token": .string(text)]).description
+        do {
+            var fetched = try TokenResponseDecoder(endpoint: endpoint).decode(TransportResponse(status: 200, body: Data(body.utf8)), id: id, now: now)
+            fetched.shape = nil
+            return .success(fetched)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func publish(_ kind: ProviderEvent.Kind, id: String, at time: Date? = nil) {
+        events.publish(ProviderEvent(time: time ?? clock.now(), provider: self.kind, id: id, kind: kind))
+    }
+
+    static func seconds(_ t: TimeInterval) -> String { String(format: "%g", (t * 10).rounded() / 10) }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGILL: "SIGILL (a trap: a force-unwrapped nil, fatalError, a failed precondition)"
+        case SIGTRAP: "SIGTRAP (a trap: a force-unwrapped nil, fatalError, a failed precondition)"
+        case SIGSEGV: "SIGSEGV (a bad memory access)"
+        case SIGABRT: "SIGABRT (abort)"
+        case SIGBUS: "SIGBUS (a bad memory access)"
+        case SIGKILL: "SIGKILL"
+        default: "signal \(number)"
+        }
+    }
+}
+
+/// How a source provider is run: what the host is, and how long it may take.
+public struct SourceSettings: Sendable {
+    /// `--completion-timeout`: how long a call may go without its completion.
+    public var completionTimeout: TimeInterval
+    /// How long `init()` may take before the host is taken for hung.
+    public var startTimeout: TimeInterval
+    /// Threads calling at once per SDK call: two when looking for races, as the SDK may.
+    public var parallelCalls: Int
+    public var providerID: String?
+    /// The backend is the embedded server, whose lifetime the user chose.
+    public var lifetimeChosen: Bool
+    /// Tells the embedded server's session route the SDK's current ID.
+    public var announce: @Sendable (String) -> Void
+
+    public init(completionTimeout: TimeInterval = 10, startTimeout: TimeInterval = 30, parallelCalls: Int = 2,
+                providerID: String? = nil, lifetimeChosen: Bool = false, announce: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.completionTimeout = completionTimeout
+        self.startTimeout = startTimeout
+        self.parallelCalls = parallelCalls
+        self.providerID = providerID
+        self.lifetimeChosen = lifetimeChosen
+        self.announce = announce
+    }
+}
+
+/// A built host and what the provider needs to read its reports.
+public struct HostLaunch: Sendable {
+    public var executable: String
+    /// The customer's file name as the build named it: ThreadSanitizer's frames are matched to it.
+    public var fileName: String
+    /// The text that was built, for the names a race report gives.
+    public var sourceText: String
+    public var environment: [String: String]
+
+    public init(executable: String, fileName: String, sourceText: String, environment: [String: String]) {
+        self.executable = executable
+        self.fileName = fileName
+        self.sourceText = sourceText
+        self.environment = environment
+    }
+}

@@ -1,0 +1,104 @@
+import FleetAuth
+import Foundation
+import ProviderHost
+import TokenServer
+
+/// The customer's provider classes of a session (`--driver-source`, `--consumer-source`): each
+/// file read, its placeholders filled, built (or taken from the cache) and ready to start.
+struct SourceProviderSetup: Sendable {
+    enum Prepared: Sendable {
+        case ready(HostLaunch, label: String)
+        /// The file was refused or did not build: the lines to print, `file:line:col: error: …`.
+        case failed([String], label: String)
+    }
+
+    let prepared: [ProviderKind.Role: Prepared]
+    let settings: [ProviderKind.Role: SourceSettings]
+    /// What was filled in each file, in words, for stderr and the log.
+    let notes: [String]
+
+    /// The pane titles' labels.
+    var labels: [ProviderKind.Role: String] {
+        prepared.mapValues { prepared -> String in
+            switch prepared {
+            case .ready(_, let label), .failed(_, let label): label
+            }
+        }
+    }
+
+    /// The files refused or not built, every error line of each.
+    var failures: [String] {
+        prepared.values.flatMap { prepared -> [String] in
+            switch prepared {
+            case .ready: []
+            case .failed(let lines, _): lines
+            }
+        }
+    }
+
+    static func prepare(_ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution) async -> SourceProviderSetup {
+        var prepared: [ProviderKind.Role: Prepared] = [:]
+        var settings: [ProviderKind.Role: SourceSettings] = [:]
+        var notes: [String] = []
+        for role in ProviderKind.Role.allCases {
+            guard let (path, className) = options.source(role) else { continue }
+            let kind = solution.kind(role)
+            let label = "your code: " + (path as NSString).lastPathComponent
+            let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
+            do throws(SourceProblem) {
+                let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)
+                for filling in source.fillings {
+                    notes.append("\(source.fileName):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))")
+                }
+                do throws(BuildProblem) {
+                    let swiftc = try HostBuilder.findSwiftc(given: options.swiftc)
+                    let builder = HostBuilder(swiftc: swiftc, sanitize: !options.noSanitize, cacheRoot: HostBuilder.defaultCacheRoot())
+                    let built = try await builder.build(source)
+                    let launch = HostLaunch(executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
+                                            sourceText: source.buildText, environment: hostEnvironment())
+                    prepared[role] = .ready(launch, label: label)
+                    notes.append("\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")")
+                } catch {
+                    prepared[role] = .failed(error.description.split(separator: "\n").map(String.init), label: label)
+                }
+            } catch {
+                prepared[role] = .failed([error.description], label: label)
+            }
+            settings[role] = SourceSettings(completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize ? 1 : 2,
+                                            providerID: options.providerID, lifetimeChosen: server != nil,
+                                            announce: { [server] id in server?.setSessionID(id, for: kind) })
+        }
+        return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes)
+    }
+
+    /// The host's environment: ours, with the runtime's backtrace off (a crash's last lines are
+    /// its message, not a page of frames), ThreadSanitizer reporting every race and carrying on
+    /// (and taking no order from the host's pipes, which the SDK's threads do not share),
+    /// and loopback never sent to a proxy (the embedded server is there).
+    static func hostEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["TSAN_OPTIONS"] = "halt_on_error=0:report_signal_unsafe=0:io_sync=0"
+        for name in ["no_proxy", "NO_PROXY"] {
+            environment[name] = ([environment[name]].compactMap { $0 } + ["127.0.0.1", "localhost"]).joined(separator: ",")
+        }
+        return environment
+    }
+
+    /// The provider of `role`'s side: the customer's class in its host, or one failing with why it could not be.
+    func provider<Context: AuthorizationContext>(_: Context.Type, events: EventBroadcaster) -> ChosenTokenProvider<Context>? {
+        guard let prepared = prepared[Context.kind.role], let settings = settings[Context.kind.role] else { return nil }
+        switch prepared {
+        case .ready(let launch, _):
+            return .external(SourceTokenProvider<Context>(launch: launch, settings: settings, events: events))
+        case .failed(let lines, _):
+            return .external(UnbuiltSourceProvider<Context>(problem: lines.first ?? "your provider did not build", events: events))
+        }
+    }
+}
+
+/// A source provider's file refused or not built: its lines, each `file:line:col: error: …`.
+struct SourceBuildFailure: Error, CustomStringConvertible {
+    let lines: [String]
+    var description: String { lines.joined(separator: "\n") }
+}
