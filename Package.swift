@@ -237,7 +237,9 @@ let package = Package(
         // and test providers that break each rule of the SDK's contract.
         .testTarget(
             name: "ProviderHostTests",
-            dependencies: ["ProviderHost", "Spawning", "FleetAuth", "TokenServer", "HTTPTransport", "TestSupport"]
+            dependencies: ["ProviderHost", "Spawning", "FleetAuth", "TokenServer", "HTTPTransport", "TestSupport"],
+            // The test providers are the customer's files: built by the tests with swiftc, not by the package.
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],

@@ -18,7 +18,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     private var connection: HostConnection?
     private var listening: Task<Void, Never>?
     private var ready = false
-    private var readyWaiters: [CheckedContinuation<Void, any Error>] = []
+    private var readyWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextWaiter = 0
     /// Why tokendash ended the host, when it did; a death without one is a crash.
     private var endedBecause: String?
     private var restartAt: Date?
@@ -73,6 +74,15 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     public var lastFailure: FleetAuthError? { failure }
     public var isFetching: Bool { calls.values.contains { $0.completions == 0 && !$0.timedOut } }
     public var refusedToken: String? { refused }
+    /// Calls whose `fetchToken` returned and whose completion has not come: what a missing
+    /// completion looks like before its deadline.
+    public var callsAwaitingCompletion: Int { calls.values.filter { $0.returned && $0.completions == 0 && !$0.timedOut }.count }
+    /// Calls still inside `fetchToken`.
+    public var callsNotReturned: Int { calls.values.filter { !$0.returned && $0.completions == 0 && !$0.timedOut }.count }
+    /// Whether the host is up and its class made.
+    public var hostReady: Bool { ready }
+    /// Whether a host process runs (its class made or not).
+    public var hostStarted: Bool { connection != nil }
     public nonisolated func publishCountedEvents() {}
 
     /// Ends the host; the provider starts another if asked again.
@@ -106,19 +116,30 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             if first == nil { first = number }
         }
         guard let first else { throw FleetAuthError.cancelled }
-        return try await withCheckedThrowingContinuation { waiter in
-            calls[first]?.waiter = waiter
-            for number in first..<nextCall {
-                guard connection?.send(HostMessage.request(call: number, id: id)) == true else {
-                    finish(number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
-                    endHost(because: "it stopped reading its requests")
-                    continue
-                }
-                let deadline = started.addingTimeInterval(settings.completionTimeout)
-                Task { [clock] in
-                    try? await clock.sleep(until: deadline)
-                    self.deadlinePassed(number)
-                }
+        // A caller that goes away (the dashboard quitting, a test's time limit) is answered at once.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiter in
+                start(calls: first, waiter: waiter, id: id, started: started)
+            }
+        } onCancel: {
+            Task { await self.finish(first, with: .failure(.cancelled)) }
+        }
+    }
+
+    /// Sends the tick's calls; `waiter` gets the first one's answer.
+    private func start(calls first: Int, waiter: CheckedContinuation<String, any Error>, id: String, started: Date) {
+        guard !Task.isCancelled else { return waiter.resume(throwing: FleetAuthError.cancelled) }
+        calls[first]?.waiter = waiter
+        for number in first..<nextCall {
+            guard connection?.send(HostMessage.request(call: number, id: id)) == true else {
+                finish(number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
+                endHost(because: "it stopped reading its requests")
+                continue
+            }
+            let deadline = started.addingTimeInterval(settings.completionTimeout)
+            Task { [clock] in
+                try? await clock.sleep(until: deadline)
+                await self.deadlinePassed(number)
             }
         }
     }
@@ -166,10 +187,23 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             let deadline = now.addingTimeInterval(settings.startTimeout)
             Task { [clock] in
                 try? await clock.sleep(until: deadline)
-                self.startDeadlinePassed(host)
+                await self.startDeadlinePassed(host)
             }
         }
-        try await withCheckedThrowingContinuation { readyWaiters.append($0) }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled { return continuation.resume(throwing: FleetAuthError.cancelled) }
+                readyWaiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.cancelReadyWaiter(waiter) }
+        }
+    }
+
+    private func cancelReadyWaiter(_ waiter: Int) {
+        readyWaiters.removeValue(forKey: waiter)?.resume(throwing: FleetAuthError.cancelled)
     }
 
     private func startDeadlinePassed(_ host: HostConnection) {
@@ -190,8 +224,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         case .message(.ready):
             ready = true
             restarts = 0
-            for waiter in readyWaiters { waiter.resume() }
-            readyWaiters = []
+            for waiter in readyWaiters.values { waiter.resume() }
+            readyWaiters = [:]
         case .message(.returned(let number)):
             calls[number]?.returned = true
         case .message(.completion(let number, let token, let error)):
@@ -215,7 +249,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             reason = endedBecause
         } else {
             let how = status > 128 ? "died of \(Self.signalName(status - 128))" : "exited with status \(status)"
-            let last = printed.suffix(3).joined(separator: " | ")
+            let last = Self.lastWords(printed).joined(separator: " | ")
             reason = "provider crashed: your class's host \(how)" + (last.isEmpty ? "" : ": " + last)
             publish(.breach(ContractBreach(.providerCrashed, reason)), id: currentID ?? "")
         }
@@ -227,8 +261,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         restartAt = clock.now().addingTimeInterval(min(30, pow(2, Double(restarts - 1))))
         let error = FleetAuthError.other(reason)
         failure = error
-        for waiter in readyWaiters { waiter.resume(throwing: error) }
-        readyWaiters = []
+        for waiter in readyWaiters.values { waiter.resume(throwing: error) }
+        readyWaiters = [:]
         for (number, call) in calls where call.completions == 0 && !call.timedOut {
             if call.waiter != nil { publish(.fetchFailed(error, latency: clock.now().timeIntervalSince(call.started)), id: call.id) }
             finish(number, with: .failure(error))
@@ -310,6 +344,15 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
 
     private func publish(_ kind: ProviderEvent.Kind, id: String, at time: Date? = nil) {
         events.publish(ProviderEvent(time: time ?? clock.now(), provider: self.kind, id: id, kind: kind))
+    }
+
+    /// What a dying host said, without the stack the runtime prints after it: the trap's own
+    /// message ("…/Provider.swift:8: Fatal error: Unexpectedly found nil …") first.
+    static func lastWords(_ lines: [String]) -> [String] {
+        let fatal = lines.filter { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed") }
+        if !fatal.isEmpty { return Array(fatal.suffix(2)) }
+        let frame = #"^\s*\d+\s+\S+\s+0x[0-9a-f]+"#
+        return Array(lines.filter { $0.range(of: frame, options: .regularExpression) == nil && !$0.hasPrefix("Current stack trace") }.suffix(3))
     }
 
     static func seconds(_ t: TimeInterval) -> String { String(format: "%g", (t * 10).rounded() / 10) }

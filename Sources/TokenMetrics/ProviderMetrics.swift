@@ -95,6 +95,11 @@ public final class ProviderMetrics: Sendable {
             if answer.verdictDisagrees {
                 registry.makeCounter(descriptor: Names.verdictDisagreements, labels: [("provider", event.provider.rawValue)]).increment()
             }
+        case .breach(let breach):
+            // Five kinds of breach, so as few series per provider.
+            registry.makeCounter(descriptor: Names.contractBreaches, labels: [
+                ("provider", event.provider.rawValue), ("breach", breach.kind.rawValue),
+            ]).increment()
         default:
             break
         }
@@ -135,6 +140,7 @@ public final class ProviderMetrics: Sendable {
         static var ruleFailures: MetricNameDescriptor { name("rule_failures", "total", "Tokens refused by Fleet Engine's rules, by rule.") }
 
         static var fleetEngineCalls: MetricNameDescriptor { name("fleet_engine_calls", "total", "The simulated SDKs' calls to Fleet Engine with their tokens, by method and answer (gRPC status).") }
+        static var contractBreaches: MetricNameDescriptor { name("contract_breaches", "total", "Breaches of the SDK's contract by the customer's own provider class (--driver-source, --consumer-source), by kind.") }
         static var verdictDisagreements: MetricNameDescriptor { name("fleet_engine_verdict_disagreements", "total", "Fleet Engine answers that contradict tokendash's rules on the token used.") }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {

@@ -35,7 +35,8 @@ final class BackgroundProcess: Sendable {
 
     private let shared = Shared()
 
-    init(_ executable: URL, _ arguments: [String], name: String) throws {
+    /// `environment`: the child's whole environment; nil passes this process's on.
+    init(_ executable: URL, _ arguments: [String], name: String, environment: [String: String]? = nil) throws {
         self.name = name
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
@@ -45,7 +46,7 @@ final class BackgroundProcess: Sendable {
         for end in [reading, writing] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let pid: pid_t
         do {
-            pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, outputDescriptor: writing)
+            pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, outputDescriptor: writing, environment: environment)
         } catch {
             close(reading)
             close(writing)

@@ -31,7 +31,7 @@ import Testing
             ids: ["trip-1"], endpoint: .sampleBackend(.consumer, base: "http://backend.test"),
             transport: mintingTransport(kind: .consumer), events: EventBroadcaster(), refreshMargin: 300)
         #expect(sdks.logic == .tokendash)
-        #expect(sdks.logic.paneLabel == nil)
+        #expect(sdks.logic?.paneLabel == nil)
         #expect(ProviderLogic(rawValue: "objc-sample")?.paneLabel == "ObjC sample")
         #expect(ProviderLogic(rawValue: "swift-sample")?.paneLabel == "Swift sample")
     }
