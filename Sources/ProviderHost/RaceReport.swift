@@ -55,7 +55,8 @@ public struct RaceReport: Sendable, Equatable {
         let write = current.isWrite ? current : previous
         let other = current.isWrite ? previous : current
         let variable = text(write.line).flatMap(Self.assignedName) ?? text(other.line).flatMap(Self.assignedName) ?? "the same state"
-        let why = "(the SDK calls from several threads; the reference says implementations must be thread-safe)"
+        // The reference: "Implementations of this protocol must be thread-safe."
+        let why = "(the SDK calls from several threads)"
         let sentence: String
         switch (write.line, other.line) {
         case (let w?, let o?) where w == o:

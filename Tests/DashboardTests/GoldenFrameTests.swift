@@ -83,6 +83,21 @@ import Testing
         return state
     }
 
+    /// The driver side runs the customer's own class: its title says so, and its breaches each
+    /// take a line of the pane and of the log; the consumer's class did not build.
+    static func yourOwnProvider() -> DashboardState {
+        var state = Fixtures.running()
+        state.sourceLabels = [.driver: "your code: SampleAccessTokenProvider.swift", .consumer: "your code: TripProvider.swift"]
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .breach(ContractBreach(
+            .dataRace, "data race: line 63 writes authToken while line 34 reads it (the SDK calls from several threads)",
+            lines: [34, 63])), at: 6))
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .breach(ContractBreach(
+            .servedAfterExp, "served after exp: your code handed back a token that had expired (exp was 0.4 s ago); Fleet Engine refuses it")), at: 14))
+        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.other(
+            "/home/me/TripProvider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'"), latency: 0), at: 15))
+        return state
+    }
+
     static func fleet() -> DashboardState {
         var state = Fixtures.state(trips: 10_000, vehicles: 10_000)
         var stats = ProviderCountersFixture.summary(providers: 10_000)
@@ -110,6 +125,9 @@ import Testing
     /// timelines, and the disagreement with tokendash's rules said in the driver's pane.
     @Test(arguments: [(160, 48), (80, 24)])
     func fleetEngineAnswers(_ width: Int, _ height: Int) throws { try check("fleet-engine", Self.fleetEngineCalls(), width, height) }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func yourOwnProvider(_ width: Int, _ height: Int) throws { try check("your-code", Self.yourOwnProvider(), width, height) }
 
     /// The fleet rows above the focused kind's table, the panes below, the fleet keys in the footer.
     @Test(arguments: [(160, 48), (80, 24)])

@@ -68,4 +68,27 @@ struct SourceProviderEndToEndTests {
         #expect(watch.output.contains("SampleAccessTokenProvider.swift:3: filled INSERT_YOUR_TOKEN_PROVIDER_URL"))
         await watch.stop()
     }
+
+    /// The fault menu's faults act on the customer's class through the embedded server's session
+    /// route: a 500 makes its completion fail, a latency makes its answer late, and the server counts both.
+    @Test func faultsActOnTheCustomersRequests() async throws {
+        let fixture = BinaryRunner.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/AsksEveryTime.swift").path
+        let watch = try BackgroundProcess(BinaryRunner.binary, [
+            "watch", "--driver-source", fixture, "--only", "driver", "--no-sanitize", "--update-interval", "0.5", "--duration", "120",
+        ], name: "source-faults", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
+        let base = try #require(try await watch.await(#"embedded token server on (http://127\.0\.0\.1:[0-9]+)"#))
+        #expect(try await watch.await(#""event":"(fetched)""#) != nil)
+        _ = try await BinaryRunner.run(["-s", "-X", "PUT", base + "/faults/driver/http500"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let failed = try await watch.await(#""event":"fetch_failed","error":"([^"]*missingData[^"]*)""#)
+        #expect(failed == "your code's completion gave an error: missingData")
+        _ = try await BinaryRunner.run(["-s", "-X", "PUT", base + "/faults/driver/latency?ms=1500"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        // The first answer at least 1.5 s late (the request before the switch may still be a 500's).
+        let late = try await watch.await(#""event":"fetched"[^\n]*"latency_ms":(1[5-9][0-9][0-9]|[2-9][0-9][0-9][0-9])\."#)
+        #expect(late != nil)
+        let stats = try await BinaryRunner.run(["-s", base + "/stats"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let counts = (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["driver"] as? [String: Any]
+        #expect((counts?["faulted"] as? Int ?? 0) >= 2)
+        #expect((counts?["errors"] as? Int ?? 0) >= 1)
+        await watch.stop()
+    }
 }
