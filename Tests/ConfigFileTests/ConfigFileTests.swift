@@ -125,8 +125,8 @@ import UICore
 
     @Test(arguments: [
         ("profile: x\n", "/cfg/config.yaml:1: unknown key \"profile\" in the config file; known: default-profile, defaults, profiles, keys"),
-        ("profiles:\n  p:\n    trip-idd: x\n", "/cfg/config.yaml:3: unknown key \"trip-idd\" in profile p; known: solution, consumer-url, driver-url, token-key, expiry-key, expiry, jwks, cacert, proxy, provider-id, trip-id, vehicle-id, tracking-id, delivery-vehicle-id, trips, vehicles, only, headers, refresh-margin, timeout, lifetime, update-interval, theme, ramp, fleet-engine, fleet-engine-interval, provider-logic"),
-        ("defaults:\n  trip-id: x\n", "/cfg/config.yaml:2: unknown key \"trip-id\" in defaults; known: trips, vehicles, refresh-margin, timeout, lifetime, update-interval, theme, ramp, fleet-engine-interval, provider-logic"),
+        ("profiles:\n  p:\n    trip-idd: x\n", "/cfg/config.yaml:3: unknown key \"trip-idd\" in profile p; known: solution, consumer-url, driver-url, token-key, expiry-key, expiry, jwks, cacert, proxy, provider-id, trip-id, vehicle-id, tracking-id, delivery-vehicle-id, trips, vehicles, only, headers, refresh-margin, timeout, lifetime, update-interval, theme, ramp, fleet-engine, fleet-engine-interval, provider-logic, consumer-source, driver-source, completion-timeout"),
+        ("defaults:\n  trip-id: x\n", "/cfg/config.yaml:2: unknown key \"trip-id\" in defaults; known: trips, vehicles, refresh-margin, timeout, lifetime, update-interval, theme, ramp, fleet-engine-interval, provider-logic, completion-timeout"),
         ("defaults:\n  ramp: -1\n", "/cfg/config.yaml:2: ramp must be 0 seconds to 1 day"),
         ("defaults:\n  refresh-margin: soon\n", "/cfg/config.yaml:2: refresh-margin must be a number of seconds, got soon"),
         ("defaults:\n  refresh-margin: -1\n", "/cfg/config.yaml:2: refresh-margin must be 0 seconds to 30 days"),

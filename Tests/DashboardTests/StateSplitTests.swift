@@ -27,6 +27,7 @@ import UICore
         s.updateInterval = 42
         s.only = .driver
         s.providerLogic = .objcSample
+        s.sourceLabels = [.driver: "your code: P.swift"]
         s.fleet = [.consumer: FleetSummary(providers: 7, requestsPerSecond: 1, counters: ProviderCounters(), p50LatencyMs: nil, p99LatencyMs: nil, inRefreshMargin: 0)]
         s.fleetTables = [.consumer: FleetTable(filter: "x")]
         s.marks = [Mark(number: 1, at: base.now, note: "n")]

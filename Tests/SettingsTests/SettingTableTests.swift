@@ -41,6 +41,6 @@ struct SettingTableTests {
 
     @Test func watchFlagsAreNoConfigKeys() {
         #expect(!Setting.inConfigFile.contains(.duration) && !Setting.inConfigFile.contains(.callers))
-        #expect(Setting.inConfigFile.filter(\.allowedInDefaults).count == 10)
+        #expect(Setting.inConfigFile.filter(\.allowedInDefaults).count == 11)
     }
 }
