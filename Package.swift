@@ -156,6 +156,8 @@ let package = Package(
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
                 // The transport section's fetches through a CONNECT proxy.
                 "LoopbackProxy",
+                // The source section: a customer's class through its host, against a bare echo.
+                "ProviderHost", "Spawning",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),

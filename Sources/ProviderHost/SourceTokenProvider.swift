@@ -36,6 +36,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         var timedOut = false
     }
     private var calls: [Int: Call] = [:]
+    /// Calls answered and returned, the latest 256, by the ID they were for and how often their
+    /// completion was called (-1: after its deadline): a completion that comes again is still seen.
+    private var finished: [Int: (id: String, completions: Int)] = [:]
     private var nextCall = 1
 
     private var currentID: String?
@@ -136,18 +139,47 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
                 endHost(because: "it stopped reading its requests")
                 continue
             }
-            let deadline = started.addingTimeInterval(settings.completionTimeout)
-            Task { [clock] in
-                try? await clock.sleep(until: deadline)
-                await self.deadlinePassed(number)
-            }
         }
+        armWatchdog()
+    }
+
+    /// One task watches every call's deadline, the earliest first (they fall in the order the calls
+    /// were made), rather than a sleeping task per call.
+    private var watchdog: Task<Void, Never>?
+
+    private func armWatchdog() {
+        guard watchdog == nil else { return }
+        watchdog = Task { [clock] in
+            while let deadline = self.earliestDeadline() {
+                do { try await clock.sleep(until: deadline) } catch { break }
+                self.deadlinesPassed(at: clock.now())
+            }
+            self.watchdogEnded()
+        }
+    }
+
+    private func earliestDeadline() -> Date? {
+        calls.values.filter { $0.completions == 0 && !$0.timedOut }.map(\.started).min()
+            .map { $0.addingTimeInterval(settings.completionTimeout) }
+    }
+
+    private func deadlinesPassed(at now: Date) {
+        let due = calls.filter { $0.value.completions == 0 && !$0.value.timedOut
+            && $0.value.started.addingTimeInterval(settings.completionTimeout) <= now }
+        for number in due.keys.sorted() { deadlinePassed(number) }
+    }
+
+    private func watchdogEnded() {
+        watchdog = nil
+        // A call made while the last check ran is watched too.
+        if earliestDeadline() != nil { armWatchdog() }
     }
 
     private func deadlinePassed(_ number: Int) {
         guard var call = calls[number], call.completions == 0, !call.timedOut else { return }
         call.timedOut = true
         calls[number] = call
+        defer { retireIfDone(number) }
         let seconds = Self.seconds(settings.completionTimeout)
         if call.returned {
             let breach = ContractBreach(.completionMissing,
@@ -228,6 +260,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             readyWaiters = [:]
         case .message(.returned(let number)):
             calls[number]?.returned = true
+            retireIfDone(number)
         case .message(.completion(let number, let token, let error)):
             completed(number, token: token, error: error)
         case .printed(let line):
@@ -273,14 +306,16 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     // MARK: - Judging what the class hands back
 
     private func completed(_ number: Int, token text: String?, error: String?) {
-        guard var call = calls[number] else { return }
+        guard var call = calls[number] else {
+            guard let done = finished[number], done.completions >= 1 else { return }
+            finished[number]?.completions += 1
+            if done.completions == 1 { publishRepeated(id: done.id) }
+            return
+        }
+        defer { retireIfDone(number) }
         call.completions += 1
         calls[number] = call
-        if call.completions == 2 {
-            publish(.breach(ContractBreach(.completionRepeated,
-                                           "completion repeated: one fetchToken call called its completion twice (the SDK expects exactly one call)")),
-                    id: call.id)
-        }
+        if call.completions == 2 { publishRepeated(id: call.id) }
         guard call.completions == 1, !call.timedOut else { return }
         let now = clock.now()
         let latency = now.timeIntervalSince(call.started)
@@ -295,6 +330,13 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         }
         let again = text == lastHandedBack
         lastHandedBack = text
+        // The token judged last time, handed back again for the same ID and not yet expired, is a
+        // cache hit: the rules said their piece when it came; only its expiry can have changed.
+        if again, let held = token, held.token == text, held.id == call.id, held.jwt.expiresAt.map({ $0 > now }) ?? false {
+            if reports { publish(.cacheHit(count: 1, expiresAt: held.expiresAt), id: call.id) }
+            finish(number, with: .success(text))
+            return
+        }
         let judged = judge(text, id: call.id, now: now)
         if case .failure(.alreadyExpired) = judged, reportedExpired.insert(text).inserted {
             let exp = (try? JWTInspector.decode(text))?.expiresAt.map { " (exp was \(Self.seconds(now.timeIntervalSince($0))) s ago)" } ?? ""
@@ -319,6 +361,20 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             if reports { record(error, refused: text, call: call, latency: latency, requested: !again) }
             finish(number, with: .failure(error))
         }
+    }
+
+    private func publishRepeated(id: String) {
+        publish(.breach(ContractBreach(.completionRepeated,
+                                       "completion repeated: one fetchToken call called its completion twice (the SDK expects exactly one call)")),
+                id: id)
+    }
+
+    /// Moves a call that has returned and was answered (or passed its deadline) out of the calls watched.
+    private func retireIfDone(_ number: Int) {
+        guard let call = calls[number], call.returned, call.completions > 0 || call.timedOut, call.waiter == nil else { return }
+        calls.removeValue(forKey: number)
+        finished[number] = (call.id, call.timedOut ? -1 : call.completions)
+        if finished.count > 256, let oldest = finished.keys.min() { finished.removeValue(forKey: oldest) }
     }
 
     private func record(_ error: FleetAuthError, refused text: String?, call: Call, latency: TimeInterval, requested: Bool = false) {

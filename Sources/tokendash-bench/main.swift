@@ -11,6 +11,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "transport": TransportBenchmark.run,
     "fleet-engine": FleetEngineCallBenchmark.run,
     "metrics": MetricsBenchmark.run,
+    "source": SourceProviderBenchmark.run,
     "ramp": FleetRampBenchmark.run,
 ]
 // Run only when named: minutes long.
