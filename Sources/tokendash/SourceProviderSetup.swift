@@ -56,7 +56,8 @@ struct SourceProviderSetup: Sendable {
                     let built = try await builder.build(source)
                     let launch = HostLaunch(executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
                                             sourceText: source.buildText, environment: hostEnvironment())
-                    prepared[role] = .ready(launch, label: label)
+                    // The title says the copy run is not the file as it stands; stderr and the README say what was filled.
+                    prepared[role] = .ready(launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))
                     notes.append("\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")")
                 } catch {
                     prepared[role] = .failed(error.description.split(separator: "\n").map(String.init), label: label)
