@@ -181,8 +181,17 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // Unit tests (no socket, no process; CI runs them in a network namespace with no network):
+        // FleetAuthTests, DashboardTests, DashboardRuntimeTests, LiveSessionTests, FleetTests,
+        // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests.
+        // Integration tests (loopback servers, child processes, tmux): TransportTests,
+        // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
+        // The providers' cores, rules, decoding and events over fake transports and clocks.
+        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "TestSupport"]),
+        // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
+        // compressed and hostile answers, timeouts on a stepped clock.
         .testTarget(
-            name: "FleetAuthTests",
+            name: "TransportTests",
             dependencies: [
                 "FleetAuth", "HTTPTransport", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
@@ -206,11 +215,11 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // Runs the built binary: `watch` over loopback, and the dashboard in tmux.
+        // Runs the built binary (`watch` over loopback, the dashboard in tmux) and the customers' provider classes in their host.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tokendash", "FleetAuth", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox")],
-            // A customer's provider class the tests hand to the binary, built by it, not by the package.
+            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox")],
+            // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TestSupport"]),
@@ -237,14 +246,9 @@ let package = Package(
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
-        // The customer's provider class built with swiftc and run in its host: the seeds' samples,
-        // and test providers that break each rule of the SDK's contract.
-        .testTarget(
-            name: "ProviderHostTests",
-            dependencies: ["ProviderHost", "Spawning", "FleetAuth", "TokenServer", "HTTPTransport", "TestSupport"],
-            // The test providers are the customer's files: built by the tests with swiftc, not by the package.
-            exclude: ["Fixtures"]
-        ),
+        // The customer's provider file read: the class found, the placeholders filled, compiler
+        // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
+        .testTarget(name: "ProviderHostTests", dependencies: ["ProviderHost", "FleetAuth", "TestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

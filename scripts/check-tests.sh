@@ -18,7 +18,7 @@ allowed=(
   Tests/TestSupport/EventRecorder.swift             # eventually: a poll of a state no event announces
   Tests/ScenariosTests/ScenarioHarness.swift        # DrivenClock: a clock implementation (wall time while a request is in flight)
   Tests/FleetAuthTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
-  Tests/FleetAuthTests/LoopbackTransportTests.swift # a test server's scripted 3 s delay
+  Tests/TransportTests/LoopbackTransportTests.swift # a test server's scripted 3 s delay
   Tests/EndToEndTests/PrometheusEndToEndTests.swift # Prometheus cannot say it scraped: its query API is polled
   Tests/EndToEndTests/SquidProxy.swift              # squid's access log, which squid writes when it likes, is polled
 )

@@ -54,6 +54,8 @@ public final class HostConnection: Sendable {
         close(toChild[0]); close(fromChild[1]); close(errorsFromChild[1])
         self.pid = pid
         input = toChild[1]
+        // Non-blocking: a host that stopped reading must not stop tokendash (a full pipe is a failed send).
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         let (stream, continuation) = AsyncStream<Output>.makeStream()
         outputs = stream
         let (messages, errors) = (fromChild[0], errorsFromChild[0])
@@ -88,9 +90,6 @@ public final class HostConnection: Sendable {
         closed.withLock { isClosed in
             guard !isClosed else { return false }
             let bytes = Array(line.utf8)
-            // Non-blocking: a host that stopped reading must not stop tokendash.
-            let flags = fcntl(input, F_GETFL)
-            _ = fcntl(input, F_SETFL, flags | O_NONBLOCK)
             return bytes.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return false }
                 return write(input, base, raw.count) == raw.count

@@ -374,7 +374,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         guard let call = calls[number], call.returned, call.completions > 0 || call.timedOut, call.waiter == nil else { return }
         calls.removeValue(forKey: number)
         finished[number] = (call.id, call.timedOut ? -1 : call.completions)
-        if finished.count > 256, let oldest = finished.keys.min() { finished.removeValue(forKey: oldest) }
+        // Calls retire in about the order they were made: the one 256 before goes (a straggler stays a little longer).
+        finished.removeValue(forKey: number - 256)
     }
 
     private func record(_ error: FleetAuthError, refused text: String?, call: Call, latency: TimeInterval, requested: Bool = false) {

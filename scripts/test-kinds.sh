@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the unit tests (no socket, no process) in a network namespace with no network, so a unit
+# test that opens a socket fails here instead of passing quietly; then says how long they took.
+# Needs the tests built (swift build --build-tests) and root for unshare; without root it runs
+# them in the ordinary namespace. The integration targets run in the README's `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+unit='^(FleetAuthTests|DashboardTests|DashboardRuntimeTests|LiveSessionTests|FleetTests|TokenMetricsTests|SettingsTests|ConfigFileTests|BoundedYAMLTests|ProviderHostTests)\.'
+isolate=()
+[ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && isolate=(unshare -n)
+start=$(date +%s)
+"${isolate[@]}" swift test --skip-build --filter "$unit" > /tmp/tokendash-unit-tests.log 2>&1 || { tail -n 40 /tmp/tokendash-unit-tests.log; exit 1; }
+grep -E "Test run with" /tmp/tokendash-unit-tests.log | tail -n 1
+echo "unit tests${isolate:+ (no network)}: $(( $(date +%s) - start )) s"
