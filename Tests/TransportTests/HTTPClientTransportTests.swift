@@ -126,9 +126,10 @@ import Testing
         }
         let running = Task { try await server.run() }
         defer { running.cancel() }
-        try await server.waitUntilListening()
+        // FlyingFox's own 5 s default is a wall-clock bound a loaded run missed; the suite's limit bounds it instead.
+        try await server.waitUntilListening(timeout: patientTimeout)
         guard case .ip6(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no IPv6 port") }
-        let provider = DriverTokenProvider(endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: sharedTransport)
+        let provider = DriverTokenProvider(endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: patientTransport)
         let token = try await provider.fetchToken(for: vehicle("v-6"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("v-6"))
         await server.stop(timeout: 1)
