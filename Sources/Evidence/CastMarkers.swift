@@ -11,6 +11,7 @@ public struct CastMarkers: Sendable {
     private var faults: [ProviderKind: Fault] = [:]
     private var fleetEngine: [ProviderKind: String] = [:]
     private var step: Int?
+    private var caption: String?
     private var revealed = false
 
     public init() {}
@@ -32,8 +33,10 @@ public struct CastMarkers: Sendable {
             }
         case .scenario(let banner):
             guard let banner, banner.step != step || banner.isFinished else { return [] }
-            step = banner.step
-            if banner.isFinished { step = nil; return ["scenario \(banner.name) finished"] }
+            defer { (step, caption) = banner.isFinished ? (nil, nil) : (banner.step, banner.caption) }
+            if banner.isFinished { return ["scenario \(banner.name) finished"] }
+            // A step without a caption of its own keeps the one before on the banner: not a new chapter.
+            guard banner.caption != caption || banner.caption == nil else { return [] }
             return ["scenario \(banner.name) step \(banner.step)/\(banner.count)" + (banner.caption.map { ": " + $0 } ?? "")]
         case .event(let event): return labels(for: event)
         default: return []

@@ -28,7 +28,7 @@ public enum HTMLReport {
             <dt>Recording</dt><dd>\(HTML.text(name))</dd>
             <dt>Started</dt><dd>\(HTML.escape(h.startedAt))</dd>
             <dt>Length</dt><dd>\(duration(digest.end.timeIntervalSince(digest.start)))</dd>
-            <dt>Recorded by</dt><dd>tokendash \(HTML.text(h.tokendash)), <code>\(HTML.text(h.command.joined(separator: " ")))</code></dd>
+            <dt>Recorded by</dt><dd>\(HTML.text(h.tokendash)), <code>\(HTML.text(h.command.joined(separator: " ")))</code></dd>
             <dt>Backend</dt><dd>\(HTML.text(h.backend))</dd>
             <dt>IDs</dt><dd>\(HTML.text(h.consumerID)) and \(HTML.text(h.driverID))</dd>
             </dl>

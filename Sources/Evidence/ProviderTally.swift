@@ -62,7 +62,9 @@ public struct ProviderTally: Sendable, Equatable {
         if disagreements > 0 {
             parts.append("the rules and Fleet Engine disagreed \(disagreements) time\(disagreements == 1 ? "" : "s")")
         }
-        let sentence = parts.dropLast().joined(separator: ", ") + (parts.count > 1 ? " and " : "") + (parts.last ?? "")
+        // Troubles are clauses with their own commas: semicolons keep them apart.
+        let sentence = troubled ? parts.joined(separator: "; ")
+            : parts.dropLast().joined(separator: ", ") + (parts.count > 1 ? " and " : "") + (parts.last ?? "")
         return (troubled ? "Trouble: " : "Healthy: ") + sentence + "."
     }
 
