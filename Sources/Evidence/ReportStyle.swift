@@ -12,7 +12,8 @@ enum ReportStyle {
         .verdict{font-weight:600;padding:.3rem .6rem;border-left:5px solid}.verdict.good{border-color:var(--good)}.verdict.bad{border-color:var(--bad)}
         table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem;font-size:.9rem}
         caption{text-align:left;font-weight:600;padding:.3rem 0}
-        th,td{border:1px solid var(--rule);padding:.25rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+        th,td{border:1px solid var(--rule);padding:.25rem .45rem;text-align:left;vertical-align:top}
+        td code{overflow-wrap:anywhere}.answers{font-size:.82rem}
         thead th{background:color-mix(in srgb,var(--fg) 8%,transparent)}
         tr.failed td:first-child{border-left:4px solid var(--bad)}
         tr.disagree{background:var(--hi);font-weight:600}tr.disagree td:first-child{border-left:4px solid var(--warn)}
