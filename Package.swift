@@ -115,6 +115,10 @@ let package = Package(
             name: "LiveSession",
             dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "TokenServer"]
         ),
+        // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
+        // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
+        // No ncurses and no Terminal: it draws from the Canvas and the theme alone.
+        .target(name: "Evidence", dependencies: ["UICore", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
@@ -145,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -154,6 +158,8 @@ let package = Package(
             name: "tokendash-bench",
             dependencies: [
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
+                // The evidence section: a recording folded, cast and reported.
+                "DashboardRuntime", "Evidence",
                 // The transport section's fetches through a CONNECT proxy.
                 "LoopbackProxy",
                 // The source section: a customer's class through its host, against a bare echo.
@@ -218,7 +224,9 @@ let package = Package(
         // Runs the built binary (`watch` over loopback, the dashboard in tmux) and the customers' provider classes in their host.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
+                           // The evidence tests compare a cast against the replay's own frames.
+                           "Dashboard", "DashboardRuntime", "UICore"],
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]
         ),
@@ -236,7 +244,8 @@ let package = Package(
             name: "LiveSessionTests",
             dependencies: ["LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer", "TestSupport"]
         ),
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
+        // Evidence too: the live cast and the report are read from the loop these tests drive.
+        .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",

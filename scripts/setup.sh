@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what tokendash's build and tests need when missing: ncurses headers, tmux, openssl and
 # prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2,
-# curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback) from Debian,
-# Python's cryptography (PyPI).
+# curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback), asciinema and
+# chromium (EvidenceEndToEndTests read a cast and open a report with them) from Debian, Python's
+# cryptography and pyte (PyPI).
 set -euo pipefail
 missing=()
 dpkg -s libncurses-dev >/dev/null 2>&1 || missing+=(libncurses-dev)
@@ -16,6 +17,11 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 { command -v squid || test -x /usr/sbin/squid; } >/dev/null 2>&1 || missing+=(squid)
 # Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
+# A real asciicast reader and a real browser for the evidence tests; pyte is the terminal emulator
+# a cast is played into (scripts/cast-screens.py).
+command -v asciinema >/dev/null 2>&1 || missing+=(asciinema)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq

@@ -26,6 +26,8 @@ public final class DashboardLoop {
     private var lastSecond = Int.min
     /// `--record`: told every action the loop applies, with the loop's time, before applying it.
     public var recorder: (any ActionRecorder)?
+    /// `--cast`: told every action, as `recorder` is, and every frame drawn.
+    public var frames: (any FrameRecorder)?
     /// Whether the loop sends itself a tick each second of its clock. A replay turns this off:
     /// its ticks are the recorded ones, so the state's clock is the recorded time.
     public var ticks = true
@@ -109,6 +111,7 @@ public final class DashboardLoop {
         }
         for action in actions {
             recorder?.record(action, at: now)
+            frames?.record(action, at: now)
             for effect in Reducer.reduce(&state, action) {
                 switch effect {
                 // The terminal's own business, done on its thread.
@@ -131,7 +134,9 @@ public final class DashboardLoop {
         }
         let size = terminal.size
         if let drawn, drawn.width == size.width, drawn.height == size.height, drawn.state == state { return }
-        terminal.draw(Renderer.render(state, width: size.width, height: size.height))
+        let canvas = Renderer.render(state, width: size.width, height: size.height)
+        terminal.draw(canvas)
+        frames?.frame(canvas, of: state, at: clock.now())
         drawn = (state, size.width, size.height)
         framesDrawn += 1
     }

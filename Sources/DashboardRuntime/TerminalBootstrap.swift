@@ -15,7 +15,8 @@ public enum TerminalBootstrap {
     /// `ticks` off: a replay's ticks come from the recording, so the state's clock is the recorded one.
     @discardableResult
     public static func run(state: DashboardState, inbox: ActionInbox, performer: any EffectPerformer,
-                           recorder: (any ActionRecorder & Sendable)? = nil, ticks: Bool = true,
+                           recorder: (any ActionRecorder & Sendable)? = nil, frames: (any FrameRecorder & Sendable)? = nil,
+                           ticks: Bool = true,
                            clock: any ProviderClock = SystemClock(),
                            nextSignal: @escaping @Sendable () async -> Int32?,
                            terminal: @escaping @Sendable () -> any TerminalBackend) async -> DashboardState {
@@ -31,6 +32,7 @@ public enum TerminalBootstrap {
             let loop = DashboardLoop(state: state, terminal: terminal(), inbox: inbox, clock: clock,
                                      terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
             loop.recorder = recorder
+            loop.frames = frames
             loop.ticks = ticks
             return loop.run()
         }

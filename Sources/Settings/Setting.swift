@@ -13,6 +13,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case consumerSource = "consumer-source", driverSource = "driver-source", completionTimeout = "completion-timeout"
     /// `watch`'s own; no config key.
     case duration, callers
+    /// A cast's own (`replay --to-cast`, `--cast`); no config key.
+    case idleTimeLimit = "idle-time-limit"
 
     /// The flag, `--` included. `--header` is given once a header, `headers:` holds them all.
     public var flag: String { self == .headers ? "--header" : "--" + rawValue }

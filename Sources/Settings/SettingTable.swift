@@ -93,6 +93,9 @@ extension Setting {
         case .duration:
             return SettingEntry(.seconds(SecondsRange(0, excludingLowest: true, to: longest)), file: .none,
                                 "Stop after this many seconds; exit 0 if every simulated SDK then holds a valid token, else 1.")
+        case .idleTimeLimit:
+            return SettingEntry(.seconds(SecondsRange(0, excludingLowest: true, to: longest)), file: .none,
+                                "A cast's idle_time_limit: a player shortens any pause longer than this many seconds, as asciinema's --idle-time-limit does; unset keeps every pause.")
         case .callers:
             return SettingEntry(.count(1...10_000, unit: .items), file: .none, default: "1",
                                 "Simulated SDK callers per provider asking concurrently at each update.")

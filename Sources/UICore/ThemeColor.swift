@@ -65,7 +65,7 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The xterm palette entry `index` as RGB (standard ANSI values for 0-15).
-    static func rgb(ofIndex index: Int) -> (Int, Int, Int) {
+    public static func rgb(ofIndex index: Int) -> (Int, Int, Int) {
         let ansi: [(Int, Int, Int)] = [
             (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
             (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),

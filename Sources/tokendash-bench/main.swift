@@ -7,6 +7,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "provider": ProviderBenchmark.run,
     "mint": MintBenchmark.run,
     "render": RenderBenchmark.run,
+    "evidence": EvidenceBenchmark.run,
     "fleet": FleetMemoryBenchmark.run,
     "transport": TransportBenchmark.run,
     "fleet-engine": FleetEngineCallBenchmark.run,

@@ -3,6 +3,7 @@ import BoundedYAML
 import ConfigFile
 import Dashboard
 import DashboardRuntime
+import Evidence
 import UICore
 import Faults
 import Fleet
@@ -45,6 +46,11 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "Record every provider event, key and fault change to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it.")
     var record: String?
 
+    @Option(help: "Write the session as an asciicast v2 file while it runs (asciinema play, agg): the frames drawn, and markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps. Tokens are redacted, revealed or not.")
+    var cast: String?
+
+    @OptionGroup var castOptions: CastOptions
+
     /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
     /// crashes the process with this signal, to show the terminal is given back.
     @Option(name: .customLong("debug-crash-on-usr1"), help: .hidden)
@@ -56,6 +62,7 @@ struct DashboardCommand: AsyncParsableCommand {
         if let themesDir, !(FileManager.default.fileExists(atPath: themesDir, isDirectory: &isFolder) && isFolder.boolValue) {
             throw ValidationError("--themes-dir \(themesDir) is not a folder")
         }
+        try castOptions.validate(casting: cast != nil, castFlag: "--cast")
     }
 
     func run() async throws {
@@ -76,16 +83,29 @@ struct DashboardCommand: AsyncParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(2)
         }
+        let caster: LiveCast?
+        do {
+            caster = try cast.map { path throws(EvidenceError) in
+                try LiveCast(path: path, start: Date(), theme: initialTheme, idleTimeLimit: castOptions.idleTimeLimit,
+                             title: "tokendash dashboard, \(Date().formatted(.iso8601))", environment: environment)
+            }
+        } catch {
+            recorder?.discard()
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
         let session: BackendSession
         // A class of the customer's own that does not build runs as a provider failing with the
         // compiler's error, which its pane shows; the errors go to stderr as well, whole.
         do { session = try await BackendSession.start(backend, keepUnbuilt: true) } catch {
+            _ = caster?.close()
             Self.fail("\(error)")
             throw ExitCode(1)
         }
         let exporter: MetricsExporter?
         do { exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "dashboard") } catch {
             recorder?.discard()
+            _ = caster?.close()
             throw error
         }
         var state = await Self.initialState(session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
@@ -110,7 +130,7 @@ struct DashboardCommand: AsyncParsableCommand {
             for action in await scenarioController.start(startScenario) { inbox.send(action) }
         }
         let noMouse = self.noMouse
-        await TerminalBootstrap.run(state: state, inbox: inbox, performer: effects, recorder: recorder, nextSignal: {
+        await TerminalBootstrap.run(state: state, inbox: inbox, performer: effects, recorder: recorder, frames: caster, nextSignal: {
             var signal = await signals.next()
             while signal == SIGUSR1, let debugCrash {
                 // On the UI thread's side of the process, while the screen is up.
@@ -125,6 +145,7 @@ struct DashboardCommand: AsyncParsableCommand {
         await session.stop()
         await exporter?.stop()
         if let failure = recorder?.close() { Self.fail(failure) }
+        if let failure = caster?.close() { Self.fail(failure) }
     }
 
     /// The theme to start with, from `--theme`, `NO_COLOR` and the theme folders; a typo or a

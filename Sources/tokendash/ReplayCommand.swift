@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dashboard
 import DashboardRuntime
+import Evidence
 import Foundation
 import Signals
 import Terminal
@@ -30,6 +31,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(name: .customLong("to-watch"), help: "Print the recorded provider events as `tokendash watch` lines instead of showing them.")
     var toWatch = false
 
+    @Option(name: .customLong("to-cast"), help: "Write the session as an asciicast v2 file (asciinema play, agg) instead of showing it: frames as ANSI, markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps.")
+    var toCast: String?
+
+    @OptionGroup var cast: CastOptions
+
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
     var theme: String?
 
@@ -37,22 +43,17 @@ struct ReplayCommand: AsyncParsableCommand {
         guard ReplayStatus.speeds.contains(speed) else {
             throw ValidationError("--speed must be one of \(ReplayStatus.speeds.map(String.init).joined(separator: ", "))")
         }
+        if toCast != nil, toWatch { throw ValidationError("--to-cast and --to-watch each write the whole recording: give one") }
+        try cast.validate(casting: toCast != nil, castFlag: "--to-cast")
     }
 
     func run() async throws {
+        if let toCast { return try writeCast(to: toCast) }
         let environment = ProcessInfo.processInfo.environment
         let catalog = ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
-        let recording: Recording
-        do { recording = try Recording.read(file, themes: { try? catalog.load($0) }) } catch {
-            DashboardCommand.fail("replay \(error)")
-            throw ExitCode(2)
-        }
+        let recording = try EvidenceInput.recording(file, catalog: catalog)
         if toWatch { return printWatchLines(recording) }
-        let initialTheme: Theme
-        do { initialTheme = try catalog.load(ThemeCatalog.initialThemeName(requested: theme, environment: environment)) } catch {
-            DashboardCommand.fail("\(error)")
-            throw ExitCode(2)
-        }
+        let initialTheme = try EvidenceInput.theme(theme, catalog: catalog, environment: environment)
         let term = environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
             DashboardCommand.fail("replay needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash replay FILE --to-watch`")
@@ -75,6 +76,16 @@ struct ReplayCommand: AsyncParsableCommand {
         await TerminalBootstrap.run(state: state, inbox: inbox, performer: performer, ticks: false, nextSignal: { await signals.next() },
                                     terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true) })
         events.cancel()
+    }
+
+    /// `--to-cast`: the recording played through and written as an asciicast; what could not be
+    /// read is said as the replay says it, after the cast of what came before.
+    private func writeCast(to path: String) throws {
+        let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
+        var options = RecordingCast.Options(theme: theme, idleTimeLimit: cast.idleTimeLimit)
+        options.shell = ProcessInfo.processInfo.environment["SHELL"] ?? options.shell
+        try EvidenceInput.write(RecordingCast.make(recording, options: options), to: path)
+        for problem in recording.problems { DashboardCommand.fail(problem) }
     }
 
     /// The recorded events as `watch` printed them (tokens redacted; a recording has no other form).

@@ -67,8 +67,9 @@ import UICore
             .event(ProviderEvent(time: RecordReplayTests.t0.addingTimeInterval(seconds), provider: kind, id: id, kind: k))
         }
 
-        /// A minute of a session: fetches, hits, keys, a failure, an ID switch, a fault, expiry.
-        func playSession() throws {
+        /// A minute of a session: fetches, hits, keys, a failure, an ID switch, a fault, expiry;
+        /// the recording closed at its end unless the test goes on (`closing` false).
+        func playSession(closing: Bool = true) throws {
             step(at: 0)
             step(at: 0.5, [event(.consumer, "trip-0001", .fetchStarted(reason: .noToken), at: 0.4),
                            event(.driver, "vehicle-0001", .fetchStarted(reason: .noToken), at: 0.4)])
@@ -102,7 +103,7 @@ import UICore
             step(at: 21, [event(.driver, "vehicle-0001", .expired(at: t(61)), at: 21)])
             step(at: 22, key: .click(x: 5, y: 10))
             for second in 23...30 { step(at: TimeInterval(second)) }
-            writer.close()
+            if closing { writer.close() }
         }
 
         func t(_ seconds: TimeInterval) -> Date { RecordReplayTests.t0.addingTimeInterval(seconds) }

@@ -1,0 +1,72 @@
+import Fleet
+import FleetAuth
+
+/// One provider kind's session in numbers, and the sentence that sums it up.
+public struct ProviderTally: Sendable, Equatable {
+    public var kind: ProviderKind
+    public var counters = ProviderCounters()
+    /// Tokens the provider refused (rules, wrong ID, already expired), among `counters.errors`.
+    public var refusals = 0
+    public var lastError: String?
+    public var fleetEngineAnswers = 0
+    public var fleetEngineRefusals = 0
+    public var fleetEngineOtherErrors = 0
+    public var disagreements = 0
+    /// Fleet Engine's error statuses, each once, in the order they first came.
+    public var fleetEngineStatuses: [String] = []
+
+    public init(kind: ProviderKind) { self.kind = kind }
+
+    mutating func record(_ event: ProviderEvent) {
+        counters.record(event)
+        switch event.kind {
+        case .fetchFailed(let error, _):
+            if case .superseded = error { return }
+            if error.isTokenRejection { refusals += 1 }
+            lastError = error.description
+        case .fleetEngineCall(let answer):
+            fleetEngineAnswers += 1
+            if answer.verdictDisagrees { disagreements += 1 }
+            switch answer.tokenVerdict {
+            case .refused: fleetEngineRefusals += 1
+            case .unknown: fleetEngineOtherErrors += 1
+            case .accepted: break
+            }
+            if !answer.succeeded, answer.httpStatus != 404, !fleetEngineStatuses.contains(answer.status) {
+                fleetEngineStatuses.append(answer.status)
+            }
+        default: break
+        }
+    }
+
+    /// The verdict in one sentence, words first, so it means the same without its colour.
+    public var verdict: String {
+        let requests = counters.requests, errors = counters.errors
+        if requests == 0, counters.hits == 0, fleetEngineAnswers == 0 { return "Not used: no token was asked for." }
+        let troubled = errors > 0 || fleetEngineRefusals > 0 || fleetEngineOtherErrors > 0 || disagreements > 0
+        var parts: [String] = []
+        if errors == 0 {
+            parts.append("all \(requests) token request\(requests == 1 ? "" : "s") succeeded")
+        } else {
+            parts.append("\(errors) of \(requests) token requests failed"
+                         + (refusals > 0 ? " (\(refusals) token\(refusals == 1 ? "" : "s") refused by the rules)" : "")
+                         + (lastError.map { ", the last: \($0)" } ?? ""))
+        }
+        if fleetEngineAnswers == 0 {
+            parts.append("Fleet Engine was not called")
+        } else if fleetEngineRefusals + fleetEngineOtherErrors == 0 {
+            parts.append("Fleet Engine accepted the token in all \(fleetEngineAnswers) calls")
+        } else {
+            parts.append("Fleet Engine answered \(fleetEngineRefusals + fleetEngineOtherErrors) of \(fleetEngineAnswers) calls with an error (\(fleetEngineStatuses.joined(separator: ", ")))")
+        }
+        if disagreements > 0 {
+            parts.append("the rules and Fleet Engine disagreed \(disagreements) time\(disagreements == 1 ? "" : "s")")
+        }
+        // Troubles are clauses with their own commas: semicolons keep them apart.
+        let sentence = troubled ? parts.joined(separator: "; ")
+            : parts.dropLast().joined(separator: ", ") + (parts.count > 1 ? " and " : "") + (parts.last ?? "")
+        return (troubled ? "Trouble: " : "Healthy: ") + sentence + "."
+    }
+
+    public var healthy: Bool { verdict.hasPrefix("Healthy") }
+}

@@ -1,0 +1,185 @@
+import Dashboard
+import DashboardRuntime
+import FleetAuth
+import Foundation
+import UICore
+
+/// What a report shows of a recording, gathered in one pass through it as the replay plays it
+/// (`ReplayTimeline.walk`): each kind's tally, the fetch log, the distinct tokens, Fleet Engine's
+/// answers, the timeline's lanes, and each mark with the frame the dashboard showed then.
+/// Long sessions and large fleets are cut at `rowLimit` rows a table, and the page says by how much.
+public struct SessionDigest: Sendable {
+    public struct LogRow: Sendable, Equatable {
+        public var time: Date
+        public var provider: ProviderKind
+        public var id: String
+        public var event: String
+        public var detail: String
+        public var failed: Bool
+    }
+
+    public struct TokenRow: Sendable, Equatable {
+        public var provider: ProviderKind
+        public var token: FetchedToken
+        /// The rules as `decode` prints them, judged when the token came.
+        public var rules: [RuleResult]
+    }
+
+    public struct AnswerRow: Sendable, Equatable {
+        public var time: Date
+        public var provider: ProviderKind
+        public var id: String
+        public var answer: FleetEngineAnswer
+    }
+
+    public struct MarkMoment: Sendable, Equatable {
+        public var mark: Mark
+        public var frame: Canvas
+        public var theme: Theme
+    }
+
+    /// A point or span on one lane of the timeline.
+    public struct LaneItem: Sendable, Equatable {
+        public var provider: ProviderKind
+        public var from: Date
+        public var to: Date
+        public var ok: Bool
+        public var label: String
+    }
+
+    public var header: RecordingHeader
+    public var start: Date
+    public var end: Date
+    public var kinds: [ProviderKind]
+    public var tallies: [ProviderKind: ProviderTally] = [:]
+    public var log: [LogRow] = []
+    public var tokens: [TokenRow] = []
+    public var answers: [AnswerRow] = []
+    public var marks: [MarkMoment] = []
+    /// The cast's chapters: the same labels, with their times.
+    public var moments: [(time: Date, label: String)] = []
+    public var spans: [LaneItem] = []
+    public var requests: [LaneItem] = []
+    public var calls: [LaneItem] = []
+    /// Rows each table left out past `rowLimit`, by table.
+    public var cut: [String: Int] = [:]
+    /// A token was revealed on the recorded screen (it is shown redacted here all the same).
+    public var revealed = false
+    /// What could not be read, as the replay says it (`FILE:LINE: …`).
+    public var problems: [String]
+
+    public static let rowLimit = 2000
+    public static let tokenLimit = 200
+
+    public init(_ recording: Recording, theme: Theme) {
+        header = recording.header
+        start = recording.start
+        end = recording.end
+        problems = recording.problems
+        let initial = recording.header.initialState(theme: theme, themeNames: [theme.name])
+        kinds = initial.only.map { role in initial.kinds.filter { $0.role == role } } ?? initial.kinds
+        for kind in kinds { tallies[kind] = ProviderTally(kind: kind) }
+        var size = FrameSize(recording, fallback: RecordingCast.defaultSize)
+        var markers = CastMarkers()
+        var seen: Set<String> = []
+        ReplayTimeline(recording, initial: initial).walk { time, state, actions in
+            var marked: [Mark] = []
+            for timed in actions {
+                _ = size.follow(timed.action)
+                for label in markers.labels(for: timed.action) { moments.append((time, label)) }
+                switch timed.action {
+                case .event(let event): record(event, seen: &seen)
+                case .marked(let mark): marked.append(mark)
+                default: break
+                }
+            }
+            if state.reveal { revealed = true }
+            let frameTheme = state.colorless ? state.theme.monochrome : state.theme
+            for mark in marked {
+                marks.append(MarkMoment(mark: mark, frame: Renderer.render(state, width: size.width, height: size.height), theme: frameTheme))
+            }
+        }
+    }
+
+    private mutating func record(_ event: ProviderEvent, seen: inout Set<String>) {
+        tallies[event.provider, default: ProviderTally(kind: event.provider)].record(event)
+        let t = event.time
+        switch event.kind {
+        case .cacheHit(let count, _):
+            // Hits are folded into one row while nothing else happens, as the pane's log folds them.
+            if let last = log.last, last.event == "cache hit", last.provider == event.provider, last.id == event.id {
+                let before = Int(last.detail.split(separator: " ").first ?? "") ?? 0
+                log[log.count - 1].detail = "\(before.saturatingAdd(count)) calls served from the cache"
+                log[log.count - 1].time = t
+            } else {
+                addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "cache hit", detail: "\(count) calls served from the cache", failed: false))
+            }
+        case .fetchStarted(let reason):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "request", detail: reason.rawValue, failed: false))
+        case .fetched(let token, let latency):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "got token",
+                          detail: "\(token.fingerprint) in \(Self.milliseconds(latency)), expires \(Self.clock(token.expiresAt))", failed: false))
+            add(\.requests, LaneItem(provider: event.provider, from: t, to: t, ok: true, label: "token \(token.fingerprint) in \(Self.milliseconds(latency))"), table: "requests")
+            add(\.spans, LaneItem(provider: event.provider, from: token.receivedAt, to: max(token.receivedAt, token.expiresAt), ok: true,
+                                 label: "token \(token.fingerprint) held until \(Self.clock(token.expiresAt))"), table: "tokens on the timeline")
+            if seen.insert(token.fingerprint).inserted {
+                if tokens.count < Self.tokenLimit {
+                    let rules = Self.rules(token, kind: event.provider)
+                    tokens.append(TokenRow(provider: event.provider, token: token, rules: rules))
+                } else { cut["tokens", default: 0] += 1 }
+            }
+        case .fetchFailed(let error, let latency):
+            if case .superseded = error { return }
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "failed", detail: "\(error.description) (\(Self.milliseconds(latency)))", failed: true))
+            add(\.requests, LaneItem(provider: event.provider, from: t, to: t, ok: false, label: "failed: \(error.description)"), table: "requests")
+        case .idChanged(let from, let to):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "ID", detail: "\(from ?? "none") → \(to)", failed: false))
+        case .cacheDropped(let reason):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "dropped", detail: reason, failed: false))
+        case .expired(let at):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "expired", detail: "at \(Self.clock(at))", failed: true))
+        case .forcedRefresh:
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "forced", detail: "refresh forced", failed: false))
+        case .backingOff(let until, let attempt):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "backing off", detail: "failure \(attempt) in a row; next try at \(Self.clock(until))", failed: true))
+        case .fleetEngineCall(let answer):
+            let bad = answer.tokenVerdict != .accepted || answer.verdictDisagrees
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "Fleet Engine", detail: answer.summary, failed: bad))
+            add(\.calls, LaneItem(provider: event.provider, from: t, to: t, ok: !bad, label: answer.summary), table: "Fleet Engine calls on the timeline")
+            if answers.count < Self.rowLimit {
+                answers.append(AnswerRow(time: t, provider: event.provider, id: event.id, answer: answer))
+            } else { cut["Fleet Engine answers", default: 0] += 1 }
+        }
+    }
+
+    private mutating func addLog(_ row: LogRow) {
+        if log.count < Self.rowLimit { log.append(row) } else { cut["fetch log", default: 0] += 1 }
+    }
+
+    private mutating func add(_ lane: WritableKeyPath<SessionDigest, [LaneItem]>, _ item: LaneItem, table: String) {
+        if self[keyPath: lane].count < Self.rowLimit { self[keyPath: lane].append(item) } else { cut[table, default: 0] += 1 }
+    }
+
+    /// Every rule as `decode` judges the token, at the time it came; where the provider recorded
+    /// its own finding for a rule (the signature, the backend's clock, the expiry field), that one.
+    static func rules(_ token: FetchedToken, kind: ProviderKind) -> [RuleResult] {
+        var results = TokenRules.evaluate(token.jwt, kind: kind, id: token.id, now: token.receivedAt)
+        for finding in token.findings {
+            if let i = results.firstIndex(where: { $0.rule == finding.rule }) { results[i] = finding } else { results.append(finding) }
+        }
+        return results
+    }
+
+    static func milliseconds(_ seconds: TimeInterval) -> String {
+        seconds.isFinite ? "\(Int((seconds * 1000).rounded())) ms" : "? ms"
+    }
+
+    /// `12:03:04Z`: a report is read in other time zones, so it says UTC.
+    static func clock(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e11 else { return "?" }
+        let day = Int(seconds.rounded(.down)) % 86_400
+        let s = day < 0 ? day + 86_400 : day
+        return String(format: "%02d:%02d:%02dZ", s / 3600, s / 60 % 60, s % 60)
+    }
+}
