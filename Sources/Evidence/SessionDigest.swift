@@ -149,6 +149,9 @@ public struct SessionDigest: Sendable {
             if answers.count < Self.rowLimit {
                 answers.append(AnswerRow(time: t, provider: event.provider, id: event.id, answer: answer))
             } else { cut["Fleet Engine answers", default: 0] += 1 }
+        case .breach(let breach):
+            // The customer's class broke the SDK's contract: the same words as the pane's.
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence, failed: true))
         }
     }
 
