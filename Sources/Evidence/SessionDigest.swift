@@ -152,6 +152,8 @@ public struct SessionDigest: Sendable {
         case .breach(let breach):
             // The customer's class broke the SDK's contract: the same words as the pane's.
             addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence, failed: true))
+        case .printed(let text):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "printed", detail: SecretRedactor.redact(text), failed: false))
         }
     }
 

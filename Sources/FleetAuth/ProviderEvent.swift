@@ -28,6 +28,8 @@ public struct ProviderEvent: Sendable, Equatable {
         case fleetEngineCall(FleetEngineAnswer)
         /// The customer's provider class broke the SDK's contract (`--driver-source`, `--consumer-source`).
         case breach(ContractBreach)
+        /// A line the customer's provider class printed, redacted (at most a few a second).
+        case printed(String)
     }
 
     public var time: Date
@@ -52,6 +54,7 @@ public struct ProviderEvent: Sendable, Equatable {
         // The breaches of a provider class of the customer's own, one name per `ContractBreach.Kind`.
         case completionMissing = "completion_missing", completionRepeated = "completion_repeated"
         case servedAfterExp = "served_after_exp", dataRace = "data_race", providerCrashed = "provider_crashed"
+        case printed = "provider_output"
 
         /// The breach kind this name is, nil for the other events.
         public var breach: ContractBreach.Kind? { ContractBreach.Kind(rawValue: rawValue) }
@@ -80,6 +83,7 @@ public struct ProviderEvent: Sendable, Equatable {
             case .dataRace: .dataRace
             case .providerCrashed: .providerCrashed
             }
+        case .printed: .printed
         }
     }
 

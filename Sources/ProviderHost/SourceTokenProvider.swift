@@ -264,8 +264,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         case .message(.completion(let number, let token, let error)):
             completed(number, token: token, error: error)
         case .printed(let line):
-            printed.append(SecretRedactor.redact(line))
+            let text = SecretRedactor.redact(line)
+            printed.append(text)
             if printed.count > 20 { printed.removeFirst(printed.count - 20) }
+            showPrinted(text)
         case .race(let race):
             guard reportedRaces.insert(race.lines).inserted else { return }
             publish(.breach(race.breach(source: launch.sourceText)), id: currentID ?? "")
@@ -275,6 +277,25 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             hostEnded(status: status)
         }
     }
+
+    /// The class's prints in the log, at most `printsPerSecond` a second; the rest counted and said once the second is over.
+    private func showPrinted(_ text: String) {
+        let now = clock.now()
+        if now.timeIntervalSince(printWindow) >= 1 {
+            if printsDropped > 0 { publish(.printed("… \(printsDropped) more lines printed in that second"), id: currentID ?? "") }
+            printWindow = now
+            printsShown = 0
+            printsDropped = 0
+        }
+        guard printsShown < Self.printsPerSecond else { printsDropped += 1; return }
+        printsShown += 1
+        publish(.printed(text), id: currentID ?? "")
+    }
+
+    static var printsPerSecond: Int { 5 }
+    private var printWindow = Date.distantPast
+    private var printsShown = 0
+    private var printsDropped = 0
 
     private func hostEnded(status: Int32) {
         let reason: String

@@ -94,6 +94,8 @@ public enum StandInSDK {
             // stderr with the rest, so nothing it prints can pass for a message.
             let channel = dup(1)
             _ = dup2(2, 1)
+            // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
+            setvbuf(stdout, nil, _IOLBF, 0)
             // Orders whole lines. The thread reading requests never takes it, so it adds no
             // ordering between the class's threads that ThreadSanitizer would trust.
             nonisolated(unsafe) var channelLock = pthread_mutex_t()

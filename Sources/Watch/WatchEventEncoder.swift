@@ -65,6 +65,8 @@ public struct WatchEventEncoder: Sendable {
         case .breach(let breach):
             fields.append(("message", .string(breach.sentence)))
             if !breach.lines.isEmpty { fields.append(("lines", .array(breach.lines.map { .int(Int64($0)) }))) }
+        case .printed(let text):
+            fields.append(("text", .string(SecretRedactor.redact(text))))
         }
         return Self.object(fields)
     }

@@ -115,4 +115,15 @@ struct HostMisbehaviourTests {
         #expect("\(error)".contains("printed more than 1 MiB in a second"))
         await provider.shutdown()
     }
+
+    @Test func whatTheClassPrintsIsInTheLogRedacted() async throws {
+        let (provider, recorder) = try await Self.provider("PrintsItsToken", clock: SteppedClock())
+        _ = await Self.fetch(provider).value
+        let printed = try await recorder.next(named: "provider_output")
+        guard case .printed(let text) = printed.kind else { Issue.record("not a print"); return }
+        #expect(text.hasPrefix("fetched token eyJ"))
+        #expect(text.hasSuffix(" for vehicle-1"))
+        #expect(!text.contains("c2lnbmF0dXJlLW9mLXRoZS1wcmludGVkLXRva2Vu"), "\(text)")
+        await provider.shutdown()
+    }
 }

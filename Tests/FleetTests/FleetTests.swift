@@ -125,7 +125,7 @@ import Watch
             .backingOff(until: t0, attempt: 1),
             .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/t", httpStatus: 200, status: "OK",
                                                message: "", latency: 0, fingerprint: "", rules: .ok)),
-        ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) }
+        ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) } + [.printed("")]
         #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
     }
 

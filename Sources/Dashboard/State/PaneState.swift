@@ -22,6 +22,8 @@ public struct LogEntry: Equatable, Sendable {
         case fleetEngine
         /// The customer's provider class broke the SDK's contract.
         case breach
+        /// A line the customer's class printed.
+        case printed
 
         public var label: String {
             switch self {
@@ -38,6 +40,7 @@ public struct LogEntry: Equatable, Sendable {
             case .cachedToken: "cached token"
             case .fleetEngine: "Fleet Engine"
             case .breach: "your code"
+            case .printed: "printed"
             }
         }
     }
@@ -191,6 +194,8 @@ public struct PaneState: Equatable, Sendable {
             breaches.append(breach)
             if breaches.count > Self.breachLimit { breaches.removeFirst(breaches.count - Self.breachLimit) }
             append(LogEntry(time: event.time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
+        case .printed(let text):
+            append(LogEntry(time: event.time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
         }
     }
 

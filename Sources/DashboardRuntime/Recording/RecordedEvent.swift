@@ -58,6 +58,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             self.answer = RecordedFleetEngineAnswer(answer)
         case .breach(let breach):
             self.breach = ContractBreach(breach.kind, Redaction.text(breach.sentence), lines: breach.lines)
+        case .printed(let text):
+            reason = Redaction.text(text)
         }
     }
 
@@ -98,6 +100,9 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             // The name and the breach must agree: a line edited to say otherwise is not replayed.
             guard let breach, breach.kind.rawValue == event.rawValue else { return nil }
             kind = .breach(breach)
+        case .printed:
+            guard let reason else { return nil }
+            kind = .printed(reason)
         }
         return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
     }
