@@ -62,6 +62,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // `tokendash tap`: a reverse proxy (SwiftNIO) in front of the customer's token backend that
+        // forwards every exchange as it came and reads it beside: whose token, today's verdict, churn per ID.
+        .target(
+            name: "Tap",
+            dependencies: [
+                "FleetAuth", "HTTPTransport", "Watch",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over SwiftNIO's HTTP/1.1.
         .target(
             name: "TokenServer",
@@ -90,7 +102,7 @@ let package = Package(
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
-            dependencies: ["Fleet", "FleetAuth", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: ["Fleet", "FleetAuth", "Tap", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
         // at its line, aliases expanding to at most 10,000 nodes, one error shape. A module of its
@@ -135,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "LiveSession", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -146,6 +158,8 @@ let package = Package(
                 "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
                 // The transport section's fetches through a CONNECT proxy.
                 "LoopbackProxy",
+                // The tap section: the tap and the bare proxy it is measured against.
+                "Tap",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -199,7 +213,17 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["tokendash", "FleetAuth", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
-        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TestSupport"]),
+        // The tap's route templates, exchange reading and churn ledger, and its forwarding end to end over loopback.
+        .testTarget(
+            name: "TapTests",
+            dependencies: [
+                "Tap", "FleetAuth", "HTTPTransport", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),
         .testTarget(
             name: "TokenServerTests",

@@ -32,6 +32,12 @@ public struct LiveEventSource: EventSource {
                   summaryInterval: summaryInterval)
     }
 
+    /// A fleet of `kinds` whose members are learnt from the events, however many come (`tap`).
+    public init(broadcaster: EventBroadcaster, learning kinds: [ProviderKind], clock: any ProviderClock = SystemClock(),
+                summaryInterval: Duration = .seconds(1)) {
+        self.init(broadcaster: broadcaster, aggregate: FleetAggregate(learning: kinds), clock: clock, summaryInterval: summaryInterval)
+    }
+
     private init(broadcaster: EventBroadcaster, aggregate: FleetAggregate?, clock: any ProviderClock, summaryInterval: Duration) {
         events = broadcaster.subscribe(buffer: 1 << 16)
         // The aggregator reads its own stream: a pane's reader that falls behind must not skew the fleet's numbers.
@@ -73,5 +79,16 @@ public struct LiveEventSource: EventSource {
         guard let aggregate else { return [] }
         aggregate.setFilter(filter, for: kind)
         return [.fleetTables(aggregate.tables(now: clock.now()))]
+    }
+
+    /// The ID of member `index` of `kind` in the table, for following a member learnt from the
+    /// events (`tap`, whose IDs are the real devices'); nil when the table no longer lists it.
+    public func memberID(_ kind: ProviderKind, index: Int) -> String? {
+        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.index == index }?.id
+    }
+
+    /// The index of `id` among `kind`'s members in the table, if listed.
+    public func memberIndex(_ kind: ProviderKind, id: String) -> Int? {
+        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.id == id }?.index
     }
 }

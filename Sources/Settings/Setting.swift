@@ -12,6 +12,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case fleetEngine = "fleet-engine", fleetEngineInterval = "fleet-engine-interval", providerLogic = "provider-logic"
     /// `watch`'s own; no config key.
     case duration, callers
+    /// `tap`'s own; no config key.
+    case churnLimit = "churn-limit"
 
     /// The flag, `--` included. `--header` is given once a header, `headers:` holds them all.
     public var flag: String { self == .headers ? "--header" : "--" + rawValue }

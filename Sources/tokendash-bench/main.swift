@@ -12,6 +12,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fleet-engine": FleetEngineCallBenchmark.run,
     "metrics": MetricsBenchmark.run,
     "ramp": FleetRampBenchmark.run,
+    "tap": TapBenchmark.run,
 ]
 // Run only when named: minutes long.
 let onRequest: Set<String> = ["ramp"]
@@ -19,6 +20,11 @@ let onRequest: Set<String> = ["ramp"]
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {
     await ServerProcess.serve(keyFile: CommandLine.arguments[2])
+}
+
+// The tap section re-executes this binary as the tap and as the bare proxy it is compared with.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == TapBenchmark.childFlag {
+    await TapBenchmark.serve(mode: CommandLine.arguments[2], upstream: CommandLine.arguments[3])
 }
 
 var requested = Array(CommandLine.arguments.dropFirst())
