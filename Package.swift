@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "Tap",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "Watch",
+                "Fleet", "FleetAuth", "HTTPTransport", "Watch",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "Tap", "FleetAuth", "HTTPTransport", "TestSupport",
+                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -27,7 +27,7 @@ struct TapCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on, HOST:PORT (port 0 picks a free one).")
     var listen = "127.0.0.1:8088"
 
-    @Option(help: "The token backend to forward to, http(s)://HOST[:PORT].")
+    @Option(help: "The token backend to forward to, http(s)://HOST[:PORT]. Without it, a demo: the embedded server behind the tap, simulated devices in front (a few caching nothing).")
     var upstream: String?
 
     @Option(name: .customLong("consumer-route"), help: "A consumer token route, e.g. '/token/consumer/{tripId}' or '/api/token?trip={id}' (repeatable; Google's sample routes are always read).")
@@ -116,10 +116,17 @@ struct TapCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let trust = BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
-        guard let upstreamText = upstream else {
-            Self.say("give --upstream URL (the backend the apps fetch tokens from)")
-            throw ExitCode(2)
+        // No upstream: the demo, the embedded server behind the tap and simulated devices in front.
+        let demo: TapDemo?
+        if upstream == nil {
+            do { demo = try await TapDemo.start() } catch {
+                Self.say("demo: \(error)")
+                throw ExitCode(1)
+            }
+        } else {
+            demo = nil
         }
+        let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
         let target: Upstream
         do { target = try Upstream(upstreamText, trust: trust) } catch {
             Self.say(error.description)
@@ -175,13 +182,20 @@ struct TapCommand: AsyncParsableCommand {
         }
         Self.say("listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)")
         if !watch { Self.say("reading routes: \(reader.routes.templates.map(\.template).joined(separator: ", "))") }
+        if demo != nil {
+            Self.say("demo: the embedded server at \(upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing")
+        }
+        let devices = demo.map { demo in Task { [server] in await demo.run(tap: server.baseURL) } }
         let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
         if let dashboard {
             await dashboard.run(recorder: recorder, duration: duration, nextSignal: { await signals.next() })
         } else {
             await signals.end(after: duration)
         }
+        devices?.cancel()
+        await devices?.value
         await server.stop()
+        await demo?.stop()
         analysis.finish()
         await reading.value
         analysis.events.finish()

@@ -22,7 +22,9 @@ struct TapDashboard: Sendable {
             ?? Theme(name: "default", styles: [:])
         noColor = ThemeCatalog.noColor(requested: nil, environment: environment)
         state = Self.firstState(solution: solution, backend: backend, theme: theme, themeNames: catalog.names)
-        source = LiveEventSource(broadcaster: analysis.events, learning: solution.kinds)
+        var source = LiveEventSource(broadcaster: analysis.events, learning: solution.kinds)
+        source.decorate = { tables in ChurnMarks.apply(analysis.churning(), to: tables) }
+        self.source = source
     }
 
     /// The dashboard before any exchange: two fleets of IDs yet to be seen.

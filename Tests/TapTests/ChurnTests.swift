@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
@@ -26,6 +27,10 @@ import Testing
         defer { backend.stop() }
         let readings = Readings()
         let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, sinks: [readings.add])
+        // The dashboard's fleet table, as `tap` feeds it: the provider events of the real IDs.
+        let fleet = FleetAggregate(learning: [.driver])
+        let events = analysis.events.subscribe(buffer: 1 << 12)
+        let collecting = Task { for await event in events { fleet.record(event) } }
         let reading = Task { await analysis.run() }
         let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
         let transport = try HTTPClientTransport(reuseConnections: false)
@@ -51,6 +56,14 @@ import Testing
         await tap.stop()
         analysis.finish()
         await reading.value
+        analysis.events.finish()
+        await collecting.value
+
+        let table = try #require(ChurnMarks.apply(analysis.churning(), to: fleet.tables(now: Date()))[.driver])
+        #expect(table.rows.count == 200)
+        #expect(Set(table.rows.prefix(3).map(\.id)) == careless)
+        #expect(table.rows.prefix(3).allSatisfy { $0.churn == "fetches 12× per token: the app's provider is not caching" && $0.isTrouble })
+        #expect(table.rows.dropFirst(3).allSatisfy { !$0.isTrouble })
 
         let rows = analysis.rows()
         #expect(rows.count == 200)
