@@ -221,6 +221,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The tap's own TLS in the test: a context made from a test CA's certificate.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),

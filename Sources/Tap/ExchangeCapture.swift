@@ -21,6 +21,12 @@ struct ExchangeCapture {
     var headSent = false
     /// The client's connection stays open after this answer.
     var clientKeepsAlive: Bool
+    /// The head as sent upstream, kept while a body-less GET or HEAD may be sent again.
+    var forwarded: HTTPRequestHead?
+    /// The request was sent again on a new connection: a kept-alive one closed under it.
+    var retried = false
+    /// The client's request has ended (all of it went upstream, or waits for the connection).
+    var requestEnded = false
 
     init(head: HTTPRequestHead, time: Date) {
         method = head.method

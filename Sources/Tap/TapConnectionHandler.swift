@@ -55,10 +55,12 @@ final class TapConnectionHandler: ChannelInboundHandler {
                                             headers: HopByHop.removed(from: head.headers))
             // Upstream always speaks HTTP/1.1, which needs a Host an HTTP/1.0 client may leave out.
             if head.version == .http1_0, !forwarded.headers.contains(name: "host") { forwarded.headers.add(name: "host", value: upstream.host) }
+            if head.method == .GET || head.method == .HEAD { capture?.forwarded = forwarded }
             send(.head(forwarded))
         case .body(let buffer):
             guard !refusing else { return }
             capture?.requestBytes += buffer.readableBytes
+            capture?.forwarded = nil
             if let bytes = capture?.requestBytes, bytes > limits.maxBodyBytes {
                 refuse(.payloadTooLarge, "request body over \(limits.maxBodyBytes) bytes")
                 return
@@ -66,6 +68,7 @@ final class TapConnectionHandler: ChannelInboundHandler {
             send(.body(.byteBuffer(buffer)))
         case .end(let trailers):
             guard !refusing else { return }
+            capture?.requestEnded = true
             send(.end(trailers))
             upstreamChannel?.flush()
         }
@@ -196,9 +199,16 @@ final class TapConnectionHandler: ChannelInboundHandler {
     func upstreamClosed(_ channel: any Channel) {
         guard upstreamChannel === channel else { return }
         upstreamChannel = nil
-        guard let capture else { return }
+        guard var capture else { return }
         if capture.headSent {
             cutShort("the upstream closed the connection before the answer ended")
+        } else if !capture.retried, capture.requestEnded, let head = capture.forwarded, !connecting {
+            // A kept-alive connection the upstream closed as the request went out (its idle
+            // timeout): a body-less GET or HEAD is sent once more on a new one, as nginx does.
+            capture.retried = true
+            self.capture = capture
+            pending = [.head(head), .end(nil)]
+            connect()
         } else {
             noAnswer(.badGateway, "upstream \(upstream.host):\(upstream.port) closed the connection without answering")
         }

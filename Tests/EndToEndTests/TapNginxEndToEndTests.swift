@@ -12,8 +12,10 @@ import Testing
         let serve = try BackgroundProcess(BinaryRunner.binary, ["serve", "--port", "0"], name: "serve")
         defer { Task { await serve.stop() } }
         let backend = try #require(try await serve.await(#"listening on (http://127\.0\.0\.1:\d+)"#), "serve: \(serve.output)")
-        let tap = try BackgroundProcess(BinaryRunner.binary, ["tap", "--listen", "127.0.0.1:0", "--upstream", backend, "--watch"],
-                                        name: "tap")
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-tap-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        let tap = try BackgroundProcess(BinaryRunner.binary, ["tap", "--listen", "127.0.0.1:0", "--upstream", backend, "--watch",
+                                                              "--record", recording], name: "tap")
         defer { Task { await tap.stop() } }
         let listening = try #require(try await tap.await(#"listening on http://(127\.0\.0\.1:\d+)"#), "tap: \(tap.output)")
 
@@ -41,5 +43,12 @@ import Testing
                 #expect(!tap.output.contains(secret), "the tap printed a secret")
             }
         }
+        // The tapped session replays as any other: the device's fetch as a provider's event.
+        await tap.stop()
+        let replayed = try await BinaryRunner.run(["replay", recording, "--to-watch"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let fetched = replayed.stdout.split(separator: "\n").first { $0.contains(#""event":"fetched""#) }
+        #expect(fetched?.contains(#""id":"trip-nginx""#) == true, "replay: \(replayed.stdout)")
+        #expect(!replayed.stdout.contains("cookie-secret-4711") && !replayed.stdout.contains("app-credential-0815"))
     }
 }
