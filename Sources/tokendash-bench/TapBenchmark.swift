@@ -40,8 +40,9 @@ enum TapBenchmark {
         let tapRun = try await measure(analysed.baseURL, process: analysed)
         func line(_ name: String, _ run: Run) {
             let cpu = run.cpuPerRequest.map { String(format: "%.1f µs CPU/request", $0) } ?? "-"
-            BenchReport.say(String(format: "%-34@ p50 %.3f ms  p99 %.3f ms  %@  (%d requests, %d failed)",
-                                   name as NSString, run.p50, run.p99, cpu as NSString, run.requests, run.failed))
+            let padded = name.padding(toLength: 34, withPad: " ", startingAt: 0)
+            BenchReport.say(padded + String(format: "p50 %.3f ms  p99 %.3f ms  %@  (%.0f requests/s, %d failed)",
+                                            run.p50, run.p99, cpu as NSString, Double(run.requests) / seconds, run.failed))
         }
         line("direct to the upstream", direct)
         line("bare SwiftNIO reverse proxy", bareRun)
