@@ -130,14 +130,22 @@ struct TapCommand: AsyncParsableCommand {
         let target: Upstream
         do { target = try Upstream(upstreamText, trust: trust) } catch {
             Self.say(error.description)
+            await demo?.stop()
             throw ExitCode(2)
         }
-        let transport: HTTPClientTransport
-        do { transport = try HTTPClientTransport(trust: trust) } catch {
+        // Only a key set on the network needs a client (which must be shut down before it goes).
+        let transport: HTTPClientTransport?
+        do { transport = try jwks.map { _ in try HTTPClientTransport(trust: trust) } } catch {
             Self.say("\(error)")
+            await demo?.stop()
             throw ExitCode(2)
         }
-        let verifier = jwks.map { JWKSVerifier(keySet: KeySetLocation(argument: $0), transport: transport) }
+        /// Undoes what was started when the tap cannot start after all.
+        func abandon() async {
+            await transport?.shutdown()
+            await demo?.stop()
+        }
+        let verifier = jwks.flatMap { jwks in transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) } }
         let reader = ExchangeReader(routes: try routes(), verifier: verifier, providerID: providerID)
         let encoder = TapLineEncoder(reveal: reveal)
         var sinks: [@Sendable (TappedExchange) -> Void] = []
@@ -150,6 +158,7 @@ struct TapCommand: AsyncParsableCommand {
         let recorder: RecordingWriter?
         do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
             Self.say("\(error)")
+            await abandon()
             throw ExitCode(2)
         }
         let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
@@ -166,6 +175,8 @@ struct TapCommand: AsyncParsableCommand {
         let exporter: TapMetricsExporter?
         do { exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis) } catch {
             Self.say("\(error)")
+            recorder?.discard()
+            await abandon()
             throw ExitCode(2)
         }
         let reading = Task { await analysis.run() }
@@ -178,6 +189,10 @@ struct TapCommand: AsyncParsableCommand {
         } catch let error as TapServer.StartError {
             Self.say(error.description)
             await exporter?.stop()
+            recorder?.discard()
+            analysis.finish()
+            await reading.value
+            await abandon()
             throw ExitCode(2)
         }
         Self.say("listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)")
@@ -207,6 +222,6 @@ struct TapCommand: AsyncParsableCommand {
         }
         if analysis.droppedCount > 0 { Self.say("\(analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)") }
         await exporter?.stop()
-        await transport.shutdown()
+        await transport?.shutdown()
     }
 }

@@ -145,6 +145,16 @@ import Testing
         #expect { try Upstream("http://backend:8080/api") } throws: { "\($0)".contains("give only scheme, host and port") }
     }
 
+    @Test func aClientThatSendsNothingIsClosed() async throws {
+        var limits = TapLimits()
+        // nginx's 60 s, shortened: the connection must end without a request ever coming.
+        limits.clientTimeout = .milliseconds(200)
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:9"), limits: limits, report: nil)
+        let silent = try RawHTTP.exchange(port: tap.port, "")
+        #expect(silent.closed && silent.statusLine.isEmpty)
+        await tap.stop()
+    }
+
     @Test func aBodyOverTheLimitIs413() async throws {
         let backend = try ScriptedBackend(script: Self.script)
         defer { backend.stop() }

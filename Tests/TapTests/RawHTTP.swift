@@ -17,6 +17,8 @@ enum RawHTTP {
         /// Names as sent, values trimmed (the spaces around a value are not part of it).
         var headers: [(name: String, value: String)]
         var body: Data
+        /// The peer closed the connection (a read returned 0), not a read timing out.
+        var closed = false
     }
 
     /// Sends `request` to 127.0.0.1:`port`, reads the answer to its end (or until `until` holds
@@ -48,8 +50,10 @@ enum RawHTTP {
         var raw = Data()
         var chunk = [UInt8](repeating: 0, count: 16384)
         var headEnd: Range<Data.Index>?
+        var closed = false
         func more() -> Bool {
             let n = recv(fd, &chunk, chunk.count, 0)
+            if n == 0 { closed = true }
             if n <= 0 { return false }
             raw.append(contentsOf: chunk[0..<n])
             return true
@@ -80,7 +84,7 @@ enum RawHTTP {
         let first = lines.first ?? ""
         let path = first.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         let text = head + "\r\n\r\n" + String(decoding: body, as: UTF8.self)
-        return Message(text: text, path: path, statusLine: first, headers: headers, body: body)
+        return Message(text: text, path: path, statusLine: first, headers: headers, body: body, closed: closed)
     }
 
     /// The body of a complete chunked encoding; nil until its last chunk arrived.
