@@ -2,10 +2,12 @@ import FleetAuth
 import Foundation
 import Synchronization
 
-/// Beside the forwarding: exchanges queue here without waiting (`submit` never blocks an event
-/// loop), one task reads them in order (`run`), keeps the per-ID ledger, and hands each reading to
-/// the outputs: the provider events the dashboard and recordings read, and `sinks` (watch lines,
-/// metrics). A queue that overflows drops the oldest exchanges and counts them: forwarding goes on.
+/// Beside the forwarding: exchanges queue here without waiting (`submit` takes a lock for an append
+/// and never blocks an event loop), one task reads them in order (`run`), keeps the per-ID ledger,
+/// and hands each reading to the outputs: the provider events the dashboard and recordings read,
+/// and `sinks` (watch lines, metrics). The reader takes what queued in batches, resting 10 ms when
+/// the queue is empty, so thousands of exchanges a second cost a hundred wake-ups, not thousands.
+/// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
     public static let queueLimit = 1 << 16
@@ -14,8 +16,9 @@ public final class TapAnalysis: Sendable {
     public let events: EventBroadcaster
     private let sinks: [@Sendable (TappedExchange) -> Void]
     private let clock: any ProviderClock
-    private let queue: AsyncStream<TapExchange>
-    private let input: AsyncStream<TapExchange>.Continuation
+    // Guards the exchanges waiting to be read, and whether more may come.
+    private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
+    static let rest: Duration = .milliseconds(10)
     // Guards the ledger: written by the reading task, read by whoever shows rows (a second's table, the summary).
     private let ledger: Mutex<TapLedger>
     // Guards the count of exchanges dropped unread (the queue was full).
@@ -30,27 +33,41 @@ public final class TapAnalysis: Sendable {
         self.events = events
         self.sinks = sinks
         ledger = Mutex(TapLedger(churnLimit: churnLimit))
-        (queue, input) = AsyncStream.makeStream(of: TapExchange.self, bufferingPolicy: .bufferingNewest(Self.queueLimit))
     }
 
     /// What the forwarder calls once an answer is written.
     @Sendable public func submit(_ exchange: TapExchange) {
-        if case .dropped = input.yield(exchange) { dropped.withLock { $0 += 1 } }
+        let kept = queue.withLock { queue in
+            guard queue.waiting.count < Self.queueLimit else { return false }
+            queue.waiting.append(exchange)
+            return true
+        }
+        if !kept { dropped.withLock { $0 += 1 } }
     }
 
     /// Reads every exchange until `finish`; returns when the queue is empty.
     public func run() async {
-        for await exchange in queue {
-            var reading = await reader.read(exchange, now: clock.now())
-            reading.fetchesPerToken = ledger.withLock { $0.record(reading) }
-            read.withLock { $0 += 1 }
-            for event in reading.providerEvents { events.publish(event) }
-            for sink in sinks { sink(reading) }
+        while true {
+            let (batch, finished) = queue.withLock { queue in
+                defer { queue.waiting.removeAll(keepingCapacity: true) }
+                return (queue.waiting, queue.finished)
+            }
+            for exchange in batch { await analyse(exchange) }
+            if finished, batch.isEmpty { return }
+            if batch.isEmpty { try? await Task.sleep(for: Self.rest) }
         }
     }
 
+    private func analyse(_ exchange: TapExchange) async {
+        var reading = await reader.read(exchange, now: clock.now())
+        reading.fetchesPerToken = ledger.withLock { $0.record(reading) }
+        read.withLock { $0 += 1 }
+        for event in reading.providerEvents { events.publish(event) }
+        for sink in sinks { sink(reading) }
+    }
+
     /// No more exchanges: `run` reads what is queued and returns.
-    public func finish() { input.finish() }
+    public func finish() { queue.withLock { $0.finished = true } }
 
     public var droppedCount: Int { dropped.withLock { $0 } }
     public var exchangeCount: Int { read.withLock { $0 } }

@@ -44,7 +44,7 @@ public struct TapLedger: Sendable {
         var entry = entries[key] ?? Entry(since: now, lastSeen: now)
         if now.timeIntervalSince(entry.lastSeen) > Self.window { entry = Entry(since: now, lastSeen: now) }
         entry.minutes[minute, default: 0] += 1
-        entry.minutes = entry.minutes.filter { $0.key > minute - 60 }
+        if entry.minutes.count > 60 { entry.minutes = entry.minutes.filter { $0.key > minute - 60 } }
         if let fingerprint = reading.fingerprint {
             entry.tokens[fingerprint] = minute
             if entry.tokens.count > Self.tokenLimit { entry.tokens = entry.tokens.filter { $0.value > minute - 60 } }
@@ -58,7 +58,7 @@ public struct TapLedger: Sendable {
             entries[oldest.key] = nil
         }
         entries[key] = entry
-        return row(key, entry, now: now).fetchesPerToken
+        return fetchesPerToken(entry, now: now)
     }
 
     /// Every ID seen in the last hour, trouble first; `filter` keeps IDs containing it (any case).
@@ -77,17 +77,21 @@ public struct TapLedger: Sendable {
     private func row(_ key: Key, _ entry: Entry, now: Date) -> TapRow {
         let minute = Self.minute(now)
         let fetches = entry.minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
-        let tokens = entry.tokens.values.filter { $0 > minute - 60 }.count
-        var ratio: Double?
-        if let lifetime = entry.lifetime, lifetime > 0 {
-            // The tokens the ID needed over the time it was watched (an hour at most): one per lifetime.
-            let watched = min(Self.window, max(0, now.timeIntervalSince(entry.since)))
-            let needed = max(1, (watched / lifetime).rounded(.up))
-            ratio = Double(fetches) / needed
-        }
+        let tokens = entry.tokens.values.count { $0 > minute - 60 }
+        let ratio = fetchesPerToken(entry, now: now, fetches: fetches)
         return TapRow(kind: key.kind, id: key.id, fetches: fetches, tokens: tokens, verdict: entry.verdict,
                       lifetime: entry.lifetime, lastError: entry.lastError, lastStatus: entry.lastStatus,
                       lastSeen: entry.lastSeen, fetchesPerToken: ratio, churning: (ratio ?? 0) > churnLimit)
+    }
+
+    /// Fetches in the last hour over the tokens the ID needed while it was watched (an hour at
+    /// most): one per lifetime. Nil until a token's lifetime is known.
+    private func fetchesPerToken(_ entry: Entry, now: Date, fetches given: Int? = nil) -> Double? {
+        guard let lifetime = entry.lifetime, lifetime > 0 else { return nil }
+        let minute = Self.minute(now)
+        let fetches = given ?? entry.minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
+        let watched = min(Self.window, max(0, now.timeIntervalSince(entry.since)))
+        return Double(fetches) / max(1, (watched / lifetime).rounded(.up))
     }
 
     private static func minute(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 60).rounded(.down)) }

@@ -21,6 +21,21 @@ public struct TapRow: Sendable, Equatable {
     /// Over `--churn-limit`: the app's provider is not caching.
     public var churning: Bool
 
+    public init(kind: ProviderKind, id: String, fetches: Int, tokens: Int, verdict: TapVerdict, lifetime: TimeInterval?,
+                lastError: String?, lastStatus: Int, lastSeen: Date, fetchesPerToken: Double?, churning: Bool) {
+        self.kind = kind
+        self.id = id
+        self.fetches = fetches
+        self.tokens = tokens
+        self.verdict = verdict
+        self.lifetime = lifetime
+        self.lastError = lastError
+        self.lastStatus = lastStatus
+        self.lastSeen = lastSeen
+        self.fetchesPerToken = fetchesPerToken
+        self.churning = churning
+    }
+
     /// Trouble first: churn, then a bad verdict.
     public var isTrouble: Bool { churning || verdict.isTrouble }
 

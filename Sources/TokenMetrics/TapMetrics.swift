@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Prometheus
+import Synchronization
 import Tap
 
 /// `tap --metrics`: the real devices' exchanges as Prometheus series. As the providers' series,
@@ -16,6 +17,17 @@ public final class TapMetrics: Sendable {
     /// The kind label of a request no route matched.
     static let unrouted = "none"
 
+    /// One kind's series, made at its first exchange: the registry's lookup by name and labels is
+    /// too dear to repeat for each of thousands of exchanges a second.
+    private struct Series: Sendable {
+        var exchanges: [String: Counter] = [:]
+        var verdicts: [TapVerdict: Counter] = [:]
+        var latency: ValueHistogram
+        var fetches: ValueHistogram
+    }
+    // Guards each kind's series (by `provider` label), made on first use by the reading task.
+    private let series = Mutex<[String: Series]>([:])
+
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         for kind in ProviderKind.allCases {
@@ -26,17 +38,23 @@ public final class TapMetrics: Sendable {
 
     public func record(_ reading: TappedExchange) {
         let provider = reading.kind?.rawValue ?? Self.unrouted
-        registry.makeCounter(descriptor: Names.exchanges, labels: [("provider", provider), ("code", Self.statusClass(reading.status))])
-            .increment()
-        registry.makeValueHistogram(descriptor: Names.upstreamDuration, labels: [("provider", provider)], buckets: Self.latencyBuckets)
-            .record(reading.latency)
-        guard reading.kind != nil else { return }
-        registry.makeCounter(descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
-            .increment()
-        if let ratio = reading.fetchesPerToken {
-            registry.makeValueHistogram(descriptor: Names.fetchesPerToken, labels: [("provider", provider)], buckets: Self.fetchBuckets)
-                .record(ratio)
+        let code = Self.statusClass(reading.status)
+        let (exchanges, verdict, latency, fetches) = series.withLock { all in
+            var s = all[provider] ?? Series(
+                latency: registry.makeValueHistogram(descriptor: Names.upstreamDuration, labels: [("provider", provider)], buckets: Self.latencyBuckets),
+                fetches: registry.makeValueHistogram(descriptor: Names.fetchesPerToken, labels: [("provider", provider)], buckets: Self.fetchBuckets))
+            let exchanges = s.exchanges[code] ?? registry.makeCounter(descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
+            s.exchanges[code] = exchanges
+            let verdict = s.verdicts[reading.verdict] ?? registry.makeCounter(descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
+            if reading.kind != nil { s.verdicts[reading.verdict] = verdict }
+            all[provider] = s
+            return (exchanges, verdict, s.latency, s.fetches)
         }
+        exchanges.increment()
+        latency.record(reading.latency)
+        guard reading.kind != nil else { return }
+        verdict.increment()
+        if let ratio = reading.fetchesPerToken { fetches.record(ratio) }
     }
 
     /// Sets the churning IDs per kind (`churning` now), then renders every series.
