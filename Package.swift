@@ -62,6 +62,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // `tokendash tap`: a reverse proxy (SwiftNIO) in front of the customer's token backend that
+        // forwards every exchange as it came and reads it beside: whose token, today's verdict, churn per ID.
+        .target(
+            name: "Tap",
+            dependencies: [
+                "Fleet", "FleetAuth", "HTTPTransport", "Watch",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over SwiftNIO's HTTP/1.1.
         .target(
             name: "TokenServer",
@@ -90,7 +102,7 @@ let package = Package(
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
-            dependencies: ["Fleet", "FleetAuth", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: ["Fleet", "FleetAuth", "Tap", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
         // at its line, aliases expanding to at most 10,000 nodes, one error shape. A module of its
@@ -149,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,6 +176,8 @@ let package = Package(
                 "LoopbackProxy",
                 // The source section: a customer's class through its host, against a bare echo.
                 "ProviderHost", "Spawning",
+                // The tap section: the tap and the bare proxy it is measured against.
+                "Tap",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -230,7 +244,19 @@ let package = Package(
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TestSupport"]),
+        // The tap's route templates, exchange reading and churn ledger, and its forwarding end to end over loopback.
+        .testTarget(
+            name: "TapTests",
+            dependencies: [
+                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The tap's own TLS in the test: a context made from a test CA's certificate.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),
         .testTarget(
             name: "TokenServerTests",

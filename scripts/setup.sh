@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what tokendash's build and tests need when missing: ncurses headers, tmux, openssl and
 # prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2,
-# curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback), asciinema and
-# chromium (EvidenceEndToEndTests read a cast and open a report with them) from Debian, Python's
+# curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback), nginx (in front of
+# `tokendash tap` in TapNginxEndToEndTests), wrk (the tap bench), asciinema and chromium
+# (EvidenceEndToEndTests read a cast and open a report with them) from Debian, Python's
 # cryptography and pyte (PyPI).
 set -euo pipefail
 missing=()
@@ -15,6 +16,9 @@ command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 # A real squid with Debian's stock config, for SquidEndToEndTests (absolute form for http, CONNECT for https).
 { command -v squid || test -x /usr/sbin/squid; } >/dev/null 2>&1 || missing+=(squid)
+# A real nginx in front of `tokendash tap` (TapNginxEndToEndTests), and wrk for the tap bench.
+{ command -v nginx || test -x /usr/sbin/nginx; } >/dev/null 2>&1 || missing+=(nginx)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 # Python's cryptography mints the foreign tokens of ForeignTokenEndToEndTests (scripts/mint-foreign-token.py).
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q cryptography
 # A real asciicast reader and a real browser for the evidence tests; pyte is the terminal emulator

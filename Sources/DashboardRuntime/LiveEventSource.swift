@@ -13,6 +13,8 @@ public struct LiveEventSource: EventSource {
     private let summaryInterval: Duration
     /// The last events, for snapshots; set it before `run`.
     public var tail: EventTail?
+    /// What a watcher adds to the tables before they are sent (`tap`: churn per ID); set it before `run`.
+    public var decorate: (@Sendable ([ProviderKind: FleetTable]) -> [ProviderKind: FleetTable])?
 
     /// Subscribes at once, before the providers start, so no early event is missed. `members`
     /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
@@ -30,6 +32,12 @@ public struct LiveEventSource: EventSource {
         let isFleet = counts.values.contains { $0 > 1 }
         self.init(broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(counts: counts) : nil, clock: clock,
                   summaryInterval: summaryInterval)
+    }
+
+    /// A fleet of `kinds` whose members are learnt from the events, however many come (`tap`).
+    public init(broadcaster: EventBroadcaster, learning kinds: [ProviderKind], clock: any ProviderClock = SystemClock(),
+                summaryInterval: Duration = .seconds(1)) {
+        self.init(broadcaster: broadcaster, aggregate: FleetAggregate(learning: kinds), clock: clock, summaryInterval: summaryInterval)
     }
 
     private init(broadcaster: EventBroadcaster, aggregate: FleetAggregate?, clock: any ProviderClock, summaryInterval: Duration) {
@@ -59,7 +67,7 @@ public struct LiveEventSource: EventSource {
                         // `FleetTable.rowLimit` rows a kind, however large the fleet.
                         let now = clock.now()
                         inbox.send(.fleet(aggregate.summaries(now: now)))
-                        inbox.send(.fleetTables(aggregate.tables(now: now)))
+                        inbox.send(.fleetTables(tables(aggregate, now: now)))
                         try? await Task.sleep(for: summaryInterval)
                     }
                 }
@@ -72,6 +80,22 @@ public struct LiveEventSource: EventSource {
     public func setTableFilter(_ filter: String, for kind: ProviderKind) -> [Action] {
         guard let aggregate else { return [] }
         aggregate.setFilter(filter, for: kind)
-        return [.fleetTables(aggregate.tables(now: clock.now()))]
+        return [.fleetTables(tables(aggregate, now: clock.now()))]
+    }
+
+    private func tables(_ aggregate: FleetAggregate, now: Date) -> [ProviderKind: FleetTable] {
+        let tables = aggregate.tables(now: now)
+        return decorate?(tables) ?? tables
+    }
+
+    /// The ID of member `index` of `kind` in the table, for following a member learnt from the
+    /// events (`tap`, whose IDs are the real devices'); nil when the table no longer lists it.
+    public func memberID(_ kind: ProviderKind, index: Int) -> String? {
+        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.index == index }?.id
+    }
+
+    /// The index of `id` among `kind`'s members in the table, if listed.
+    public func memberIndex(_ kind: ProviderKind, id: String) -> Int? {
+        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.id == id }?.index
     }
 }

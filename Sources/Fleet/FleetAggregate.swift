@@ -26,10 +26,17 @@ public final class FleetAggregate: Sendable {
         stats = Mutex(counts.mapValues { FleetStatistics(capacity: $0) })
     }
 
+    /// Members learnt from the events and counted as they come, no fleet size known up front
+    /// (`tap`'s real devices): the rows' SDK counts are the IDs seen.
+    public init(learning kinds: [ProviderKind]) {
+        counts = [:]
+        stats = Mutex(Dictionary(uniqueKeysWithValues: kinds.map { ($0, FleetStatistics()) }))
+    }
+
     public func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
 
     public func summaries(now: Date) -> [ProviderKind: FleetSummary] {
-        stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key] ?? 0) } }
+        stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key]) } }
     }
 
     /// Each kind's member table under its current filter: the rows the dashboard's table shows.

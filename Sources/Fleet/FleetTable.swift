@@ -13,11 +13,15 @@ public struct FleetMemberRow: Sendable, Equatable {
     /// The status of Fleet Engine's answer to the member's last call (`OK`, `PERMISSION_DENIED`), nil before one.
     public var fleetEngine: String?
 
+    /// Trouble a watcher of real devices found beyond what the events say, in one line
+    /// (`tap`: "fetches 12× per token: the app's provider is not caching"); shown before the last error.
+    public var churn: String?
+
     /// Fleet Engine answered the last call with anything but OK.
     public var fleetEngineFailed: Bool { fleetEngine.map { $0 != "OK" } ?? false }
 
     /// What `n` / `N` stop at: a member whose token cache is in trouble, or whose SDK's calls fail.
-    public var isTrouble: Bool { status.isTrouble || fleetEngineFailed }
+    public var isTrouble: Bool { status.isTrouble || fleetEngineFailed || churn != nil }
 
     public init(index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int,
                 fleetEngine: String? = nil) {

@@ -55,22 +55,7 @@ public final class HTTPClientTransport: TokenTransport {
         self.proxy = proxy
         self.reuseConnections = reuseConnections
         self.clock = clock
-        var tls = TLSConfiguration.makeClientConfiguration()
-        switch trust {
-        case .system:
-            break
-        case .certificates(let path):
-            let roots: [NIOSSLCertificate]
-            do {
-                roots = try NIOSSLCertificate.fromPEMFile(path)
-            } catch {
-                throw FleetAuthError.other("cannot read CA certificates from \(path): \(error)")
-            }
-            guard !roots.isEmpty else { throw FleetAuthError.other("no PEM certificate in \(path)") }
-            tls.trustRoots = .certificates(roots)
-        case .insecure:
-            tls.certificateVerification = .none
-        }
+        let tls = try trust.clientConfiguration()
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             // Followed here instead, to count hops, name loops and drop credentials on a change of origin.
@@ -327,7 +312,7 @@ public final class HTTPClientTransport: TokenTransport {
         }
     }
 
-    static func connectionFailure(_ error: NIOConnectionError, host: String) -> String {
+    public static func connectionFailure(_ error: NIOConnectionError, host: String) -> String {
         if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError,
            let reason = socketFailure(errno: io.errnoCode) {
             return reason
@@ -338,7 +323,7 @@ public final class HTTPClientTransport: TokenTransport {
         return "cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
     }
 
-    static func socketFailure(errno: Int32) -> String? {
+    public static func socketFailure(errno: Int32) -> String? {
         switch errno {
         case ECONNREFUSED: "connection refused"
         case ECONNRESET: "connection reset by the backend (TCP RST) before the response was complete"

@@ -15,6 +15,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case duration, callers
     /// A cast's own (`replay --to-cast`, `--cast`); no config key.
     case idleTimeLimit = "idle-time-limit"
+    /// `tap`'s own; no config key.
+    case churnLimit = "churn-limit"
 
     /// The flag, `--` included. `--header` is given once a header, `headers:` holds them all.
     public var flag: String { self == .headers ? "--header" : "--" + rawValue }

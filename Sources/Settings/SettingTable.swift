@@ -99,6 +99,9 @@ extension Setting {
         case .callers:
             return SettingEntry(.count(1...10_000, unit: .items), file: .none, default: "1",
                                 "Simulated SDK callers per provider asking concurrently at each update.")
+        case .churnLimit:
+            return SettingEntry(.count(1...1000, unit: .items), file: .none, default: "4",
+                                "Fetches of one ID per token lifetime above which tap calls it churning: its app's provider is not caching.")
         }
     }
 }

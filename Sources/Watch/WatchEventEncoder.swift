@@ -97,11 +97,11 @@ public struct WatchEventEncoder: Sendable {
         return Self.object([("event", .string("summary"))] + providers)
     }
 
-    static func object(_ fields: [(String, JSONValue)]) -> String {
+    public static func object(_ fields: [(String, JSONValue)]) -> String {
         "{" + fields.map { "\(JSONValue.string($0.0).description):\($0.1.description)" }.joined(separator: ",") + "}"
     }
 
-    static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
+    public static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
         .double((seconds * 1_000_000).rounded() / 1000)
     }
 

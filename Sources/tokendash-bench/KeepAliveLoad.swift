@@ -18,15 +18,30 @@ final class KeepAliveLoad: Sendable {
     /// While set, connections stay open but send nothing, so the server idles.
     private let paused = Atomic<Bool>(false)
     private let finished = Atomic<Int>(0)
+    /// Paced: each connection sends one request every `interval` ns (its schedule, not the
+    /// answers, sets the rate); nil asks again as soon as an answer is in.
+    private let interval: UInt64?
+    /// While set, each answer's latency (ns, send to last byte) is kept.
+    private let measuring = Atomic<Bool>(false)
+    // Guards the latencies the connections hand in when they stop.
+    private let samples = Mutex<[UInt64]>([])
 
-    init(baseURL: URL, connections: Int) throws {
+    /// `rate`: requests a second across all connections, paced; nil for as fast as answers come.
+    init(baseURL: URL, connections: Int, rate: Double? = nil) throws {
         guard let host = baseURL.host, let port = baseURL.port else {
             throw MintBenchmark.BenchmarkError("no host and port in \(baseURL)")
         }
         self.host = host
         self.port = UInt16(port)
         self.connections = connections
+        interval = rate.map { UInt64(1e9 * Double(connections) / $0) }
     }
+
+    /// Keeps latencies from now on (after a warm-up).
+    func measure() { measuring.store(true, ordering: .relaxed) }
+
+    /// The latencies kept, in ns, once `stop` has returned.
+    var latencies: [UInt64] { samples.withLock { $0 } }
 
     struct Counts {
         var succeeded: Int
@@ -68,7 +83,16 @@ final class KeepAliveLoad: Sendable {
         var fd: Int32 = -1
         var n = 0
         let kinds = ["consumer", "driver", "delivery_consumer", "delivery_driver"]
+        var kept: [UInt64] = []
+        // Spread the connections' schedules over one interval, so the requests do not come in bursts.
+        var next = DispatchTime.now().uptimeNanoseconds + (interval ?? 0) * UInt64(client) / UInt64(max(1, connections))
+        defer { samples.withLock { $0 += kept } }
         while !stopping.load(ordering: .relaxed) {
+            if let interval {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if next > now { usleep(UInt32((next - now) / 1000)) } else if now - next > 1_000_000_000 { next = now }
+                next += interval
+            }
             if paused.load(ordering: .relaxed) {
                 // Seldom enough that idle polling costs this process nothing measurable while it signs.
                 usleep(20_000)
@@ -86,7 +110,9 @@ final class KeepAliveLoad: Sendable {
             n += 1
             let kind = kinds[n % kinds.count]
             let request = "GET /token/\(kind)/bench-\(client)-\(n) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: */*\r\n\r\n"
+            let sent = DispatchTime.now().uptimeNanoseconds
             if exchange(fd, request: request, buffer: &buffer) {
+                if measuring.load(ordering: .relaxed) { kept.append(DispatchTime.now().uptimeNanoseconds - sent) }
                 succeeded.add(1, ordering: .relaxed)
             } else {
                 failed.add(1, ordering: .relaxed)

@@ -12,7 +12,11 @@ final class ServerProcess: Sendable {
     private let stdinWrite: Int32
 
     /// Starts `tokendash-bench --serve-child KEYFILE` and waits for its "listening on URL" line.
-    init(keyFile: String) throws {
+    convenience init(keyFile: String) throws { try self.init(childArguments: [Self.childFlag, keyFile]) }
+
+    /// Starts this binary with `childArguments` (a child mode's flag first) and waits for its
+    /// "listening on URL" line.
+    init(childArguments: [String]) throws {
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard input.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0,
@@ -26,7 +30,7 @@ final class ServerProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
 
-        let arguments = [Self.executablePath, Self.childFlag, keyFile]
+        let arguments = [Self.executablePath] + childArguments
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid = pid_t()
@@ -103,6 +107,11 @@ final class ServerProcess: Sendable {
             FileHandle.standardError.write(Data("tokendash-bench: server process: \(error)\n".utf8))
             exit(1)
         }
+        await exitAtEndOfInput()
+    }
+
+    /// Serves on until the parent closes our stdin, then exits: the child modes' one way to end.
+    static func exitAtEndOfInput() async -> Never {
         // Wait for EOF on a thread of its own: a blocking read on the cooperative pool would take
         // one of its two threads away from the server.
         let thread = Thread {

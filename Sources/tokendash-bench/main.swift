@@ -14,6 +14,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "metrics": MetricsBenchmark.run,
     "source": SourceProviderBenchmark.run,
     "ramp": FleetRampBenchmark.run,
+    "tap": TapBenchmark.run,
 ]
 // Run only when named: minutes long.
 let onRequest: Set<String> = ["ramp"]
@@ -21,6 +22,11 @@ let onRequest: Set<String> = ["ramp"]
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {
     await ServerProcess.serve(keyFile: CommandLine.arguments[2])
+}
+
+// The tap section re-executes this binary as the tap and as the bare proxy it is compared with.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == TapBenchmark.childFlag {
+    await TapBenchmark.serve(mode: CommandLine.arguments[2], upstream: CommandLine.arguments[3])
 }
 
 var requested = Array(CommandLine.arguments.dropFirst())

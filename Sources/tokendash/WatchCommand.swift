@@ -112,16 +112,7 @@ struct WatchCommand: AsyncParsableCommand {
         let ramp = backend.ramp
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
         let rampReport = Task { await Self.reportRamp(ramp, session: session) }
-        if let duration {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: .seconds(duration)) }
-                group.addTask { _ = await signals.next() }
-                await group.next()
-                group.cancelAll()
-            }
-        } else {
-            _ = await signals.next()
-        }
+        await signals.end(after: duration)
         loops.cancel()
         rampReport.cancel()
         await loops.value

@@ -84,18 +84,7 @@ final class RawSocketServer: Sendable {
 
     /// Writes all of `text`; false once the peer has gone.
     @discardableResult
-    static func send(_ connection: Int32, _ bytes: Data) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return false }
-                let n = Foundation.send(connection, base + offset, buffer.count - offset, SocketConstants.noSignal)
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-    }
+    static func send(_ connection: Int32, _ bytes: Data) -> Bool { SocketWriter.send(connection, bytes) }
 
     private static func readRequestHead(_ connection: Int32) {
         var head = [UInt8]()

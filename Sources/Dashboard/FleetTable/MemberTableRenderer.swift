@@ -72,7 +72,9 @@ struct MemberTableRenderer {
         }
         // Narrow, without the Fleet Engine column, a failed call takes the empty last-error place:
         // the member's state reads ok, and this is why it sorts among the troubles.
-        let lastError: (String, StyleRole) = if row.lastError == nil, row.fleetEngineFailed, width < Self.fleetEngineFromWidth {
+        let lastError: (String, StyleRole) = if let churn = row.churn {
+            (churn, .warning)
+        } else if row.lastError == nil, row.fleetEngineFailed, width < Self.fleetEngineFromWidth {
             // The status first: at 80 columns only about 25 characters are left here.
             ((row.fleetEngine ?? "") + " from Fleet Engine", Self.role(ofFleetEngine: row.fleetEngine))
         } else {

@@ -80,13 +80,19 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         Dictionary(uniqueKeysWithValues: members.compactMap { key, ids in ProviderKind(rawValue: key).map { ($0, ids) } })
     }
 
+    /// A kind's members as the dashboard counts them; an empty list is a fleet learnt from the events (`tap`).
+    static func fleetSize(_ ids: [String]?) -> Int {
+        guard let ids else { return 1 }
+        return ids.isEmpty ? TapFleet.size : ids.count
+    }
+
     /// The dashboard as it was when the recording started, in the viewer's theme.
     public func initialState(theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"]) -> DashboardState {
         let ids = memberIDs
         var state = DashboardState(consumerID: consumerID, driverID: driverID, now: base.startDate, backend: backend,
                                    faultsAvailable: faultsAvailable, theme: theme, themeNames: themeNames,
-                                   refreshMargin: refreshMargin, trips: max(1, ids[solution.consumerKind]?.count ?? 1),
-                                   vehicles: max(1, ids[solution.driverKind]?.count ?? 1), solution: solution,
+                                   refreshMargin: refreshMargin, trips: Self.fleetSize(ids[solution.consumerKind]),
+                                   vehicles: Self.fleetSize(ids[solution.driverKind]), solution: solution,
                                    only: only.flatMap(ProviderKind.Role.init(rawValue:)))
         state.updateInterval = updateInterval
         state.insecure = insecure

@@ -21,7 +21,9 @@ public struct ReplayTimeline: Sendable {
         end = recording.end
         self.initial = initial
         let ids = recording.header.memberIDs
-        members = ids.values.contains { $0.count > 1 } ? ids : nil
+        // Empty lists: a fleet whose members were learnt from the events (`tap`'s real devices).
+        let learnt = !ids.isEmpty && ids.values.allSatisfy(\.isEmpty)
+        members = learnt || ids.values.contains { $0.count > 1 } ? ids : nil
         guard !recording.header.ticks else {
             actions = recording.actions
             return
@@ -46,7 +48,8 @@ public struct ReplayTimeline: Sendable {
     /// A new aggregate for the fleet rows, or nil when no fleet was recorded.
     func makeAggregate(filters: [ProviderKind: String]) -> FleetAggregate? {
         guard let members else { return nil }
-        let aggregate = FleetAggregate(members: members)
+        let learnt = members.values.allSatisfy(\.isEmpty)
+        let aggregate = learnt ? FleetAggregate(learning: Array(members.keys)) : FleetAggregate(members: members)
         for (kind, filter) in filters { aggregate.setFilter(filter, for: kind) }
         return aggregate
     }

@@ -1,0 +1,27 @@
+import FleetAuth
+import NIOSSL
+
+extension HTTPClientTransport.Trust {
+    /// The client side's TLS under this trust: the transport's, and `tap`'s toward its upstream,
+    /// so a backend trusted by `--cacert` is trusted the same way through either.
+    /// Throws `FleetAuthError.other` when the CA file cannot be read or holds no certificate.
+    public func clientConfiguration() throws -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch self {
+        case .system:
+            break
+        case .certificates(let path):
+            let roots: [NIOSSLCertificate]
+            do {
+                roots = try NIOSSLCertificate.fromPEMFile(path)
+            } catch {
+                throw FleetAuthError.other("cannot read CA certificates from \(path): \(error)")
+            }
+            guard !roots.isEmpty else { throw FleetAuthError.other("no PEM certificate in \(path)") }
+            tls.trustRoots = .certificates(roots)
+        case .insecure:
+            tls.certificateVerification = .none
+        }
+        return tls
+    }
+}

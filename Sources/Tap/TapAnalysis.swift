@@ -1,0 +1,84 @@
+import FleetAuth
+import Foundation
+import Synchronization
+
+/// Beside the forwarding: exchanges queue here without waiting (`submit` takes a lock for an append
+/// and never blocks an event loop), one task reads them in order (`run`), keeps the per-ID ledger,
+/// and hands each reading to the outputs: the provider events the dashboard and recordings read,
+/// and `sinks` (watch lines, metrics). The reader takes what queued in batches, resting 10 ms when
+/// the queue is empty, so thousands of exchanges a second cost a hundred wake-ups, not thousands.
+/// A full queue drops new exchanges and counts them: forwarding goes on.
+public final class TapAnalysis: Sendable {
+    /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
+    public static let queueLimit = 1 << 16
+
+    public let reader: ExchangeReader
+    public let events: EventBroadcaster
+    private let sinks: [@Sendable (TappedExchange) -> Void]
+    private let clock: any ProviderClock
+    // Guards the exchanges waiting to be read, and whether more may come.
+    private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
+    static let rest: Duration = .milliseconds(10)
+    // Guards the ledger: written by the reading task, read by whoever shows rows (a second's table, the summary).
+    private let ledger: Mutex<TapLedger>
+    // Guards the count of exchanges dropped unread (the queue was full).
+    private let dropped = Mutex(0)
+    // Guards the count of exchanges read.
+    private let read = Mutex(0)
+
+    public init(reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
+                events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = []) {
+        self.reader = reader
+        self.clock = clock
+        self.events = events
+        self.sinks = sinks
+        ledger = Mutex(TapLedger(churnLimit: churnLimit))
+    }
+
+    /// What the forwarder calls once an answer is written.
+    @Sendable public func submit(_ exchange: TapExchange) {
+        let kept = queue.withLock { queue in
+            guard queue.waiting.count < Self.queueLimit else { return false }
+            queue.waiting.append(exchange)
+            return true
+        }
+        if !kept { dropped.withLock { $0 += 1 } }
+    }
+
+    /// Reads every exchange until `finish`; returns when the queue is empty.
+    public func run() async {
+        while true {
+            let (batch, finished) = queue.withLock { queue in
+                defer { queue.waiting.removeAll(keepingCapacity: true) }
+                return (queue.waiting, queue.finished)
+            }
+            for exchange in batch { await analyse(exchange) }
+            if finished, batch.isEmpty { return }
+            if batch.isEmpty { try? await Task.sleep(for: Self.rest) }
+        }
+    }
+
+    private func analyse(_ exchange: TapExchange) async {
+        var reading = await reader.read(exchange, now: clock.now())
+        reading.fetchesPerToken = ledger.withLock { $0.record(reading) }
+        read.withLock { $0 += 1 }
+        for event in reading.providerEvents { events.publish(event) }
+        for sink in sinks { sink(reading) }
+    }
+
+    /// No more exchanges: `run` reads what is queued and returns.
+    public func finish() { queue.withLock { $0.finished = true } }
+
+    public var droppedCount: Int { dropped.withLock { $0 } }
+    public var exchangeCount: Int { read.withLock { $0 } }
+
+    public func rows(filter: String = "") -> [TapRow] {
+        let now = clock.now()
+        return ledger.withLock { $0.rows(now: now, filter: filter) }
+    }
+
+    public func churning() -> [TapRow] {
+        let now = clock.now()
+        return ledger.withLock { $0.churning(now: now) }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// The listening side of `tokendash tap`: SwiftNIO's HTTP/1.1 server (TLS from `--cert`/`--key`
+/// when given) whose every connection is a `TapConnectionHandler` toward `upstream`. Each exchange
+/// is handed to `report` once its answer is written; with no `report` it is a bare reverse proxy,
+/// the bench's baseline.
+public final class TapServer: Sendable {
+    public let port: Int
+    public let host: String
+    private let channel: any Channel
+
+    public enum StartError: Error, Sendable, CustomStringConvertible {
+        case addressInUse(String)
+        case cannotListen(String, String)
+        case tls(String)
+        public var description: String {
+            switch self {
+            case .addressInUse(let address): "--listen \(address): address already in use"
+            case .cannotListen(let address, let reason): "--listen \(address): \(reason)"
+            case .tls(let reason): "--cert/--key: \(reason)"
+            }
+        }
+    }
+
+    /// The server side's TLS from PEM files: the certificate chain and its private key.
+    public static func tlsContext(certificate: String, key: String) throws(StartError) -> NIOSSLContext {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            guard !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
+            let configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            return try NIOSSLContext(configuration: configuration)
+        } catch let error as StartError {
+            throw error
+        } catch {
+            throw .tls("\(error)")
+        }
+    }
+
+    public static func start(host: String, port: Int, upstream: Upstream, tls: NIOSSLContext? = nil, limits: TapLimits = TapLimits(),
+                             group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                             report: (@Sendable (TapExchange) -> Void)?) async throws(StartError) -> TapServer {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                    try sync.addHandler(IdleStateHandler(readTimeout: limits.clientTimeout))
+                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, report: report))
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: host, port: port).get()
+            return TapServer(channel: channel, host: host, port: channel.localAddress?.port ?? port)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw .addressInUse(address)
+        } catch {
+            throw .cannotListen(address, "\(error)")
+        }
+    }
+
+    private init(channel: any Channel, host: String, port: Int) {
+        self.channel = channel
+        self.host = host
+        self.port = port
+    }
+
+    /// `http://host:port`, as a client reaches it.
+    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    /// Stops listening; connections in flight end as their clients close them.
+    public func stop() async {
+        try? await channel.close()
+    }
+}

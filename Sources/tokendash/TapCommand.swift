@@ -1,0 +1,227 @@
+import ArgumentParser
+import Dashboard
+import DashboardRuntime
+import FleetAuth
+import Foundation
+import HTTPTransport
+import Settings
+import Signals
+import Tap
+import Terminal
+import TokenMetrics
+import TokenSignatures
+
+/// `tokendash tap`: a reverse proxy in front of the apps' token backend. Every exchange is
+/// forwarded as it came and read beside: whose token, today's verdict, and which IDs churn.
+struct TapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap",
+        abstract: "Stand in front of your token backend and judge every real device's token fetch.",
+        discussion: """
+            Point the apps (or your load balancer) at --listen; every request goes to --upstream \
+            unchanged and its answer comes back byte for byte. Requests on the token routes \
+            (Google's sample routes, or --consumer-route/--driver-route) are read: kind and ID from \
+            the route, the token judged by today's rules, fetches per ID per token lifetime.
+            """)
+
+    @Option(help: "Address to listen on, HOST:PORT (port 0 picks a free one).")
+    var listen = "127.0.0.1:8088"
+
+    @Option(help: "The token backend to forward to, http(s)://HOST[:PORT]. Without it, a demo: the embedded server behind the tap, simulated devices in front (a few caching nothing).")
+    var upstream: String?
+
+    @Option(name: .customLong("consumer-route"), help: "A consumer token route, e.g. '/token/consumer/{tripId}' or '/api/token?trip={id}' (repeatable; Google's sample routes are always read).")
+    var consumerRoutes: [String] = []
+
+    @Option(name: .customLong("driver-route"), help: "A driver token route, e.g. '/token/driver/{vehicleId}' (repeatable).")
+    var driverRoutes: [String] = []
+
+    @Option(name: .customLong(Setting.churnLimit.rawValue), parsing: .unconditional, help: Setting.churnLimit.argumentHelp)
+    var givenChurnLimit: Int?
+    var churnLimit: Int { givenChurnLimit ?? Setting.churnLimit.builtIn() }
+
+    @Flag(help: "Print a JSON line per exchange instead of showing the dashboard.")
+    var watch = false
+
+    @Option(name: .customLong(Setting.solution.rawValue), help: "Which solution's IDs the dashboard's two panes show: on-demand (trips, vehicles) or last-mile (shipments, delivery vans); --watch and --metrics show both.")
+    var givenSolution: ProviderKind.Solution?
+    var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
+
+    @Option(help: "Also record every token exchange as provider events to FILE (tokens as fingerprints and claims); `tokendash replay FILE` shows it.")
+    var record: String?
+
+    @Flag(help: "With --watch: print a final `churn` line listing the IDs over --churn-limit.")
+    var summary = false
+
+    @Flag(help: "Print whole tokens in tapped lines (cookies and Authorization are never printed).")
+    var reveal = false
+
+    @Option(name: .customLong(Setting.duration.rawValue), parsing: .unconditional, help: Setting.duration.argumentHelp)
+    var duration: Double?
+
+    @Option(help: "Serve TLS on --listen with this PEM certificate chain (with --key).")
+    var cert: String?
+
+    @Option(help: "The PEM private key of --cert.")
+    var key: String?
+
+    @Option(name: .customLong(Setting.cacert.rawValue), help: "Trust only these PEM CA certificates for an https --upstream.")
+    var caCertificates: String?
+
+    @Flag(help: "Do not verify an https --upstream's certificate.")
+    var insecure = false
+
+    @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
+    var jwks: String?
+
+    @Option(name: .customLong(Setting.providerID.rawValue), help: Setting.providerID.argumentHelp)
+    var providerID: String?
+
+    @OptionGroup var metrics: MetricsOptions
+
+    var listenAddress: (host: String, port: Int)? {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func routes() throws -> TapRoutes {
+        do {
+            return TapRoutes(try consumerRoutes.map { try RouteTemplate($0, role: .consumer) }
+                             + driverRoutes.map { try RouteTemplate($0, role: .driver) })
+        } catch { throw ValidationError("\(error)") }
+    }
+
+    func validate() throws {
+        guard listenAddress != nil else { throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:8088") }
+        try Setting.churnLimit.check(churnLimit)
+        if let duration { try Setting.duration.check(duration) }
+        if (cert == nil) != (key == nil) { throw ValidationError("give --cert and --key together") }
+        if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
+        if summary, !watch { throw ValidationError("--summary needs --watch") }
+        _ = try routes()
+    }
+
+    static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash tap: \(line)\n".utf8)) }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let environment = ProcessInfo.processInfo.environment
+        let term = environment["TERM"] ?? ""
+        if !watch, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
+            Self.say("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash tap --watch`")
+            throw ExitCode(2)
+        }
+        let trust = BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
+        // No upstream: the demo, the embedded server behind the tap and simulated devices in front.
+        let demo: TapDemo?
+        if upstream == nil {
+            do { demo = try await TapDemo.start() } catch {
+                Self.say("demo: \(error)")
+                throw ExitCode(1)
+            }
+        } else {
+            demo = nil
+        }
+        let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
+        let target: Upstream
+        do { target = try Upstream(upstreamText, trust: trust) } catch {
+            Self.say(error.description)
+            await demo?.stop()
+            throw ExitCode(2)
+        }
+        // Only a key set on the network needs a client (which must be shut down before it goes).
+        let transport: HTTPClientTransport?
+        do { transport = try jwks.map { _ in try HTTPClientTransport(trust: trust) } } catch {
+            Self.say("\(error)")
+            await demo?.stop()
+            throw ExitCode(2)
+        }
+        /// Undoes what was started when the tap cannot start after all.
+        func abandon() async {
+            await transport?.shutdown()
+            await demo?.stop()
+        }
+        let verifier = jwks.flatMap { jwks in transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) } }
+        let reader = ExchangeReader(routes: try routes(), verifier: verifier, providerID: providerID)
+        let encoder = TapLineEncoder(reveal: reveal)
+        var sinks: [@Sendable (TappedExchange) -> Void] = []
+        if watch {
+            sinks.append { reading in FileHandle.standardOutput.write(Data((encoder.tapped(reading) + "\n").utf8)) }
+        }
+        let tapMetrics = metrics.address == nil ? nil : TapMetrics()
+        if let tapMetrics { sinks.append(tapMetrics.record) }
+        let analysis = TapAnalysis(reader: reader, churnLimit: Double(churnLimit), sinks: sinks)
+        let recorder: RecordingWriter?
+        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
+            Self.say("\(error)")
+            await abandon()
+            throw ExitCode(2)
+        }
+        let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
+        let dashboard = watch ? nil : TapDashboard(analysis: analysis, solution: solution, backend: description, environment: environment)
+        let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: description)
+        recorder?.start(RecordingHeader(state: state, members: [solution.consumerKind: [], solution.driverKind: []],
+                                        command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
+                                        tokendash: TokenDash.version, ticks: !watch, start: Date()))
+        // `watch` records the events themselves; the dashboard records what it applies (the loop does).
+        let recording = watch ? recorder.map { recorder in
+            let stream = analysis.events.subscribe(buffer: 1 << 16)
+            return Task { for await event in stream { recorder.record(event) } }
+        } : nil
+        let exporter: TapMetricsExporter?
+        do { exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis) } catch {
+            Self.say("\(error)")
+            recorder?.discard()
+            await abandon()
+            throw ExitCode(2)
+        }
+        let reading = Task { await analysis.run() }
+        let server: TapServer
+        do {
+            let tls = try cert.map { try TapServer.tlsContext(certificate: $0, key: key ?? "") }
+            guard let address = listenAddress else { throw ExitCode(2) }
+            server = try await TapServer.start(host: address.host, port: address.port, upstream: target, tls: tls,
+                                               report: analysis.submit)
+        } catch let error as TapServer.StartError {
+            Self.say(error.description)
+            await exporter?.stop()
+            recorder?.discard()
+            analysis.finish()
+            await reading.value
+            await abandon()
+            throw ExitCode(2)
+        }
+        Self.say("listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)")
+        if !watch { Self.say("reading routes: \(reader.routes.templates.map(\.template).joined(separator: ", "))") }
+        if demo != nil {
+            Self.say("demo: the embedded server at \(upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing")
+        }
+        let devices = demo.map { demo in Task { [server] in await demo.run(tap: server.baseURL) } }
+        let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
+        if let dashboard {
+            await dashboard.run(recorder: recorder, duration: duration, nextSignal: { await signals.next() })
+        } else {
+            await signals.end(after: duration)
+        }
+        devices?.cancel()
+        await devices?.value
+        await server.stop()
+        await demo?.stop()
+        analysis.finish()
+        await reading.value
+        analysis.events.finish()
+        await recording?.value
+        if let failure = recorder?.close() { Self.say(failure) }
+        if summary {
+            let line = encoder.churn(analysis.churning(), limit: Double(churnLimit), exchanges: analysis.exchangeCount)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        if analysis.droppedCount > 0 { Self.say("\(analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)") }
+        await exporter?.stop()
+        await transport?.shutdown()
+    }
+}

@@ -1,0 +1,49 @@
+import FleetAuth
+import Foundation
+import HTTPTransport
+import TokenServer
+
+/// `tokendash tap` without `--upstream`: the embedded server stands in for the backend, and a
+/// small fleet of simulated devices asks through the tap, each at every update (2 s). Most keep
+/// their token until 5 minutes before it expires, as an app's provider should; `careless` of them
+/// cache nothing and ask at every update, the churn the tap is there to find.
+struct TapDemo: Sendable {
+    static let devices = 12
+    static let careless = 3
+    static let update: Duration = .seconds(2)
+
+    let server: EmbeddedTokenServer
+    let baseURL: URL
+
+    static func start() async throws -> TapDemo {
+        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3600))
+        return TapDemo(server: server, baseURL: try await server.start())
+    }
+
+    /// Asks through the tap at `tap` until cancelled.
+    func run(tap: String) async {
+        guard let transport = try? HTTPClientTransport() else { return }
+        let kinds: [ProviderKind] = [.consumer, .driver]
+        await withTaskGroup(of: Void.self) { group in
+            for device in 0..<Self.devices {
+                let kind = kinds[device % 2]
+                let id = (kind == .consumer ? "demo-trip-" : "demo-vehicle-") + String(format: "%02d", device)
+                let caches = device >= Self.careless
+                group.addTask {
+                    var expiresAt = Date.distantPast
+                    let decoder = TokenResponseDecoder(endpoint: TokenEndpoint(kind: kind, urlTemplate: tap + kind.defaultRoutePath))
+                    while !Task.isCancelled {
+                        if !caches || expiresAt.timeIntervalSinceNow < 300, let url = try? decoder.endpoint.url(for: id),
+                           let answer = try? await transport.send(TransportRequest(url: url)) {
+                            expiresAt = (try? decoder.decode(answer, id: id, now: Date()))?.expiresAt ?? .distantPast
+                        }
+                        try? await Task.sleep(for: Self.update)
+                    }
+                }
+            }
+        }
+        await transport.shutdown()
+    }
+
+    func stop() async { await server.stop() }
+}

@@ -1,0 +1,32 @@
+import Dashboard
+import DashboardRuntime
+import Fleet
+import FleetAuth
+import Foundation
+import Tap
+
+/// The effects of the tap's dashboard: the fleet table's query, following a real ID (its pane
+/// then shows that ID's exchanges as they come), themes, marks and snapshots. Keys that act on
+/// providers or a server (refresh, new IDs, faults, scenarios) have nothing to act on: the devices
+/// are real, and the message says so.
+struct TapEffectPerformer: EffectPerformer {
+    let source: LiveEventSource
+    let snapshots: SnapshotWriter
+    let loadTheme: @Sendable (String) -> Action
+
+    func perform(_ effect: Effect) async -> [Action] {
+        switch effect {
+        case .setTableFilter(let kind, let filter): source.setTableFilter(filter, for: kind)
+        case .follow(let kind, let index):
+            [.following(kind, index: index, member: MemberSnapshot(id: source.memberID(kind, index: index) ?? ""))]
+        case .findMember(let kind, let id, let from):
+            [.memberFound(kind, id: id, index: source.memberIndex(kind, id: id), from: from)]
+        case .loadTheme(let name): [loadTheme(name)]
+        case .addMark(let mark): [.marked(mark)]
+        case .writeSnapshot(let request): snapshots.write(request)
+        case .forceRefresh, .switchID, .setFault, .setPaused, .startScenario, .scenarioControl:
+            [.message("tap: the devices are real; tokendash only watches their fetches")]
+        case .copyToClipboard, .replay: []
+        }
+    }
+}

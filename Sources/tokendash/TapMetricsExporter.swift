@@ -1,0 +1,23 @@
+import Foundation
+import Tap
+import TokenMetrics
+import TokenServer
+
+/// `tap --metrics`: the tap's series at `/metrics` on the route server `--metrics` uses elsewhere,
+/// the churning IDs counted from the analysis' ledger at each scrape.
+struct TapMetricsExporter: Sendable {
+    let metrics: TapMetrics
+    private let server: NIORouteServer<MetricsPage>
+
+    /// Nil without `--metrics`; a bind failure throws its one line.
+    static func start(_ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis) async throws -> TapMetricsExporter? {
+        guard let address = options.address, let metrics else { return nil }
+        let page = MetricsPage { metrics.exposition(churning: analysis.churning()) }
+        let server = NIORouteServer(routes: page, host: address.host, port: address.port)
+        let port = try await server.start()
+        TapCommand.say("metrics on http://\(address.bound(to: port))/metrics")
+        return TapMetricsExporter(metrics: metrics, server: server)
+    }
+
+    func stop() async { await server.stop(gracePeriod: 0.25) }
+}

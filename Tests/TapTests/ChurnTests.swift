@@ -1,0 +1,106 @@
+import Fleet
+import FleetAuth
+import Foundation
+import HTTPTransport
+import Tap
+import TestSupport
+import Testing
+
+/// Churn as the tap sees it: 200 devices fetch through it, 197 whose provider caches (one fetch
+/// each) and 3 whose provider fetches at every update; those 3 lead the table and the summary.
+@Suite(.timeLimit(.minutes(2))) struct ChurnTests {
+    static let lifetime = 3600
+
+    static func backend() throws -> ScriptedBackend {
+        try ScriptedBackend { path in
+            let id = String(path.split(separator: "/").last ?? "")
+            // A fresh token each time, as a backend that mints on every request does.
+            let iat = Int(Date().timeIntervalSince1970)
+            let jwt = TestJWT.make(kind: .driver, id: id, iat: iat, exp: iat + lifetime, claims: ["jti": UUID().uuidString])
+            let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: iat + lifetime).utf8)
+            return ScriptedBackend.Answer(bytes: Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+    }
+
+    @Test func devicesThatFetchAtEveryUpdateLeadTheTableAndTheSummary() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let readings = Readings()
+        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, sinks: [readings.add])
+        // The dashboard's fleet table, as `tap` feeds it: the provider events of the real IDs.
+        let fleet = FleetAggregate(learning: [.driver])
+        let events = analysis.events.subscribe(buffer: 1 << 12)
+        let collecting = Task { for await event in events { fleet.record(event) } }
+        let reading = Task { await analysis.run() }
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
+        // Kept-alive connections to the tap, as apps keep them; the backend closes its side after
+        // every answer, so the tap's kept-alive upstream connections are closed under it too.
+        let transport = try HTTPClientTransport()
+        let devices = (0..<200).map { String(format: "vehicle-%03d", $0) }
+        let careless: Set = ["vehicle-017", "vehicle-123", "vehicle-188"]
+        let updates = 12
+        var sent = 0
+        for update in 0..<updates {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for device in devices where update == 0 || careless.contains(device) {
+                    group.addTask {
+                        let url = try #require(URL(string: "\(tap.baseURL)/token/driver/\(device)"))
+                        let answer = try await transport.send(TransportRequest(url: url, timeout: 600))
+                        #expect(answer.status == 200)
+                    }
+                    sent += 1
+                }
+                try await group.waitForAll()
+            }
+        }
+        _ = await readings.wait(for: sent)
+        await transport.shutdown()
+        await tap.stop()
+        analysis.finish()
+        await reading.value
+        analysis.events.finish()
+        await collecting.value
+
+        let table = try #require(ChurnMarks.apply(analysis.churning(), to: fleet.tables(now: Date()))[.driver])
+        #expect(table.rows.count == 200)
+        #expect(Set(table.rows.prefix(3).map(\.id)) == careless)
+        #expect(table.rows.prefix(3).allSatisfy { $0.churn == "fetches 12× per token: the app's provider is not caching" && $0.isTrouble })
+        #expect(table.rows.dropFirst(3).allSatisfy { !$0.isTrouble })
+
+        let rows = analysis.rows()
+        #expect(rows.count == 200)
+        #expect(Set(rows.prefix(3).map(\.id)) == careless)
+        #expect(rows[0].trouble == "fetches 12× per token: the app's provider is not caching")
+        #expect(rows[0].fetches == 12 && rows[0].tokens == 12)
+        #expect(rows[3...].allSatisfy { !$0.isTrouble && $0.fetches == 1 })
+        let summary = TapLineEncoder().churn(analysis.churning(), limit: 4, exchanges: analysis.exchangeCount)
+        let line = try JSONValue.decode(Data(summary.utf8))
+        #expect(line["event"] == .string("churn"))
+        guard case .array(let ids)? = line["ids"] else { Issue.record("no ids in \(summary)"); return }
+        #expect(Set(ids.compactMap { $0["id"]?.stringValue }) == careless)
+        #expect(ids.first?["fetches_per_token"]?.numberValue == 12)
+    }
+
+    @Test func fetchesAreJudgedPerTokenLifetime() throws {
+        var ledger = TapLedger(churnLimit: 4)
+        let t0 = TestTime.t0
+        func fetch(_ id: String, at seconds: Double, lifetime: Int) throws {
+            let jwt = TestJWT.make(kind: .consumer, id: id, iat: TestTime.seconds, exp: TestTime.seconds + lifetime)
+            let token = FetchedToken(token: jwt, id: id, expiresAt: t0.addingTimeInterval(Double(lifetime)), receivedAt: t0,
+                                     jwt: try JWTInspector.decode(jwt), findings: [])
+            ledger.record(TappedExchange(time: t0.addingTimeInterval(seconds), kind: .consumer, id: id, method: "GET", status: 200,
+                                         latency: 0.001, verdict: .ok, token: token))
+        }
+        // A 60 s token fetched every 50 s for 20 minutes: once per lifetime, no churn.
+        for i in 0..<24 { try fetch("trip-short", at: Double(i * 50), lifetime: 60) }
+        // A 1 h token fetched every 10 s for 2 minutes: 12 times per token.
+        for i in 0..<12 { try fetch("trip-eager", at: 1000 + Double(i * 10), lifetime: 3600) }
+        let rows = ledger.rows(now: t0.addingTimeInterval(1200))
+        #expect(rows.map(\.id) == ["trip-eager", "trip-short"])
+        #expect(rows[0].churning && rows[0].fetchesPerToken == 12)
+        #expect(!rows[1].churning)
+        #expect(ledger.rows(now: t0.addingTimeInterval(1200), filter: "SHORT").map(\.id) == ["trip-short"])
+        // An hour later the IDs have left the table.
+        #expect(ledger.rows(now: t0.addingTimeInterval(1200 + 3700)).isEmpty)
+    }
+}

@@ -1,0 +1,48 @@
+import FleetAuth
+import Foundation
+import HTTPTransport
+import NIOSSL
+import Tap
+import TestSupport
+import Testing
+
+/// TLS on both sides: the apps reach the tap over TLS (`--cert`/`--key`), and the tap reaches an
+/// https backend signed by a private CA under the trust today's backends get (`--cacert`).
+@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+    @Test func aTokenCrossesTLSOnBothSides() async throws {
+        let pki = try TestPKI()
+        let jwt = TestJWT.make(kind: .consumer, id: "trip-1", lifetime: 3600)
+        let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 3600).utf8)
+        let (backendCertificate, backendKey) = try pki.leaf()
+        let backend = try await TLSTestServer.start(certificate: backendCertificate, key: backendKey, body: body)
+        let (certificate, key) = try pki.leaf()
+        let listening = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: [.certificate(certificate)],
+                                                                                  privateKey: .privateKey(key)))
+        let readings = Readings()
+        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, sinks: [readings.add])
+        let reading = Task { await analysis.run() }
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0,
+                                            upstream: Upstream(backend.base, trust: .certificates(pemFile: pki.caFile)),
+                                            tls: listening, report: analysis.submit)
+        let client = try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false)
+        let url = try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/consumer/trip-1"))
+        let answer = try await client.send(TransportRequest(url: url, timeout: 600))
+        #expect(answer.status == 200)
+        #expect(answer.body == body)
+        let read = await readings.wait(for: 1)
+        #expect(read.first?.verdict == .ok)
+        #expect(read.first?.fingerprint == TokenFingerprint.of(jwt))
+
+        // Without the CA the backend is not trusted: the client hears why, in one line.
+        let untrusting = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), tls: listening, report: nil)
+        let refused = try await client.send(TransportRequest(url: try #require(URL(string: "https://127.0.0.1:\(untrusting.port)/x")), timeout: 600))
+        #expect(refused.status == 502)
+        #expect(String(decoding: refused.body, as: UTF8.self).hasPrefix("tokendash tap: upstream 127.0.0.1:\(backend.port)"))
+        await client.shutdown()
+        await tap.stop()
+        await untrusting.stop()
+        await backend.stop()
+        analysis.finish()
+        await reading.value
+    }
+}
