@@ -204,7 +204,7 @@ let package = Package(
         // Unit tests (no socket, no process; CI runs them in a network namespace with no network):
         // FleetAuthTests, DashboardTests, DashboardRuntimeTests, LiveSessionTests, FleetTests,
         // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests.
-        // Integration tests (loopback servers, child processes, tmux): TransportTests,
+        // Integration tests (loopback servers, child processes, tmux): TransportTests, TapTests,
         // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
         // The providers' cores, rules, decoding and events over fake transports and clocks.
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "TestSupport"]),
