@@ -119,10 +119,11 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             if first == nil { first = number }
         }
         guard let first else { throw FleetAuthError.cancelled }
+        let tick = first..<nextCall
         // A caller that goes away (the dashboard quitting, a test's time limit) is answered at once.
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { waiter in
-                start(calls: first, waiter: waiter, id: id, started: started)
+                start(calls: tick, waiter: waiter, id: id)
             }
         } onCancel: {
             Task { await self.finish(first, with: .failure(.cancelled)) }
@@ -130,10 +131,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     /// Sends the tick's calls; `waiter` gets the first one's answer.
-    private func start(calls first: Int, waiter: CheckedContinuation<String, any Error>, id: String, started: Date) {
+    private func start(calls tick: Range<Int>, waiter: CheckedContinuation<String, any Error>, id: String) {
         guard !Task.isCancelled else { return waiter.resume(throwing: FleetAuthError.cancelled) }
-        calls[first]?.waiter = waiter
-        for number in first..<nextCall {
+        calls[tick.lowerBound]?.waiter = waiter
+        for number in tick {
             guard connection?.send(HostMessage.request(call: number, id: id)) == true else {
                 finish(number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
                 endHost(because: "it stopped reading its requests")
