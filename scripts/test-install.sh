@@ -91,6 +91,12 @@ status=0; tokendash watch --duration 5 > /tmp/watch.jsonl 2>/tmp/watch.err || st
 grep -q '"event":"fetched"' /tmp/watch.jsonl || { head /tmp/watch.jsonl; fail "watch printed no fetch"; }
 echo "  $(wc -l < /tmp/watch.jsonl) lines"
 
+step "a source provider without a Swift toolchain: one line, exit 2"
+printf 'import GoogleRidesharingDriver\nclass P: NSObject, GMTDAuthorization {}\n' > /tmp/P.swift
+status=0; tokendash watch --driver-source /tmp/P.swift --only driver --duration 1 > /tmp/source.out 2>/tmp/source.err || status=$?
+[ "$status" -eq 2 ] || { cat /tmp/source.err; fail "watch --driver-source without swiftc exited $status, not 2"; }
+grep -q "a source provider is built with a Swift toolchain, and there is none here" /tmp/source.err || { cat /tmp/source.err; fail "no toolchain, and no line saying so"; }
+
 step "built-in scenarios"
 tokendash scenario list | grep -q refresh-ahead || fail "scenario list lacks refresh-ahead"
 tokendash scenario show refresh-ahead | grep -q '^name: refresh-ahead' || fail "scenario show"
