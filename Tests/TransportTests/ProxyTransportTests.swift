@@ -155,10 +155,10 @@ import Testing
     }
 
     @Test func aDeadProxyIsNamed() async throws {
-        // A port that was just free: nothing listens there.
-        let gone = try await ForwardProxy.start(names: [:])
-        let port = gone.port
-        await gone.stop()
+        // Nothing listens there, and no other test's server is given the port while it is held.
+        let closed = try ClosedPort()
+        let port = closed.port
+        defer { withExtendedLifetime(closed) {} }
         let message = try await Self.failure("http://\(Self.hidden):80/t", proxy: try Self.settings("http://127.0.0.1:\(port)"))
         #expect(message == "backend unreachable at http://\(Self.hidden):80/t: proxy 127.0.0.1:\(port) refused the connection")
         let https = try await Self.failure("https://\(Self.hidden)/t", proxy: try Self.settings("http://127.0.0.1:\(port)"))
