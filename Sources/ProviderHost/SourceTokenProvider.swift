@@ -34,6 +34,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         var completions = 0
         var returned = false
         var timedOut = false
+        /// Neither answered nor past its deadline: a call still watched.
+        var isOpen: Bool { completions == 0 && !timedOut }
     }
     private var calls: [Int: Call] = [:]
     /// Calls answered and returned, the latest 256, by the ID they were for and how often their
@@ -75,13 +77,13 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
 
     public var snapshot: (id: String?, token: FetchedToken?) { (currentID, token) }
     public var lastFailure: FleetAuthError? { failure }
-    public var isFetching: Bool { calls.values.contains { $0.completions == 0 && !$0.timedOut } }
+    public var isFetching: Bool { calls.values.contains(where: \.isOpen) }
     public var refusedToken: String? { refused }
     /// Calls whose `fetchToken` returned and whose completion has not come: what a missing
     /// completion looks like before its deadline.
-    public var callsAwaitingCompletion: Int { calls.values.filter { $0.returned && $0.completions == 0 && !$0.timedOut }.count }
+    public var callsAwaitingCompletion: Int { calls.values.filter { $0.returned && $0.isOpen }.count }
     /// Calls still inside `fetchToken`.
-    public var callsNotReturned: Int { calls.values.filter { !$0.returned && $0.completions == 0 && !$0.timedOut }.count }
+    public var callsNotReturned: Int { calls.values.filter { !$0.returned && $0.isOpen }.count }
     /// Whether the host is up and its class made.
     public var hostReady: Bool { ready }
     /// Whether a host process runs (its class made or not).
@@ -160,13 +162,12 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     private func earliestDeadline() -> Date? {
-        calls.values.filter { $0.completions == 0 && !$0.timedOut }.map(\.started).min()
+        calls.values.filter(\.isOpen).map(\.started).min()
             .map { $0.addingTimeInterval(settings.completionTimeout) }
     }
 
     private func deadlinesPassed(at now: Date) {
-        let due = calls.filter { $0.value.completions == 0 && !$0.value.timedOut
-            && $0.value.started.addingTimeInterval(settings.completionTimeout) <= now }
+        let due = calls.filter { $0.value.isOpen && $0.value.started.addingTimeInterval(settings.completionTimeout) <= now }
         for number in due.keys.sorted() { deadlinePassed(number) }
     }
 
@@ -177,7 +178,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     private func deadlinePassed(_ number: Int) {
-        guard var call = calls[number], call.completions == 0, !call.timedOut else { return }
+        guard var call = calls[number], call.isOpen else { return }
         call.timedOut = true
         calls[number] = call
         defer { retireIfDone(number) }
@@ -318,7 +319,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         failure = error
         for waiter in readyWaiters.values { waiter.resume(throwing: error) }
         readyWaiters = [:]
-        for (number, call) in calls where call.completions == 0 && !call.timedOut {
+        for (number, call) in calls where call.isOpen {
             if call.waiter != nil { publish(.fetchFailed(error, latency: clock.now().timeIntervalSince(call.started)), id: call.id) }
             finish(number, with: .failure(error))
         }
@@ -393,7 +394,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
 
     /// Moves a call that has returned and was answered (or passed its deadline) out of the calls watched.
     private func retireIfDone(_ number: Int) {
-        guard let call = calls[number], call.returned, call.completions > 0 || call.timedOut, call.waiter == nil else { return }
+        guard let call = calls[number], call.returned, !call.isOpen, call.waiter == nil else { return }
         calls.removeValue(forKey: number)
         finished[number] = (call.id, call.timedOut ? -1 : call.completions)
         // Calls retire in about the order they were made: the one 256 before goes (a straggler stays a little longer).
