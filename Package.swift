@@ -28,7 +28,10 @@ let package = Package(
         // Provider cores: fetch, cache, refresh, rules, events. No UI, no server, no transport.
         // swift-crypto only for token fingerprints (SHA-256); scripts/fuzz.sh compiles these files
         // with bare swiftc, where TokenFingerprint falls back (see there).
-        .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FleetAuth", dependencies: ["Pacing", .product(name: "Crypto", package: "swift-crypto")]),
+        // Rates that listen to their backend (AIMD on latency and overload answers, a window of
+        // calls in flight): the fleet's ramp and its Fleet Engine calls. Pure; callers bring the time.
+        .target(name: "Pacing"),
         // The one fault vocabulary the embedded server, the dashboard, scenarios and recordings share.
         .target(name: "Faults", dependencies: ["FleetAuth"]),
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
@@ -96,7 +99,7 @@ let package = Package(
         // config reader, scenarios and recordings all read it and none of them depends on another.
         .target(name: "Settings", dependencies: ["FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
-        .target(name: "Fleet", dependencies: ["FleetAuth"]),
+        .target(name: "Fleet", dependencies: ["FleetAuth", "Pacing"]),
         // Headless output: provider events as JSON lines.
         .target(name: "Watch", dependencies: ["Fleet", "FleetAuth"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
@@ -125,7 +128,7 @@ let package = Package(
         // and the replay do without.
         .target(
             name: "LiveSession",
-            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "TokenServer"]
+            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "TokenServer"]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
         // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
@@ -161,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Pacing", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -207,7 +210,7 @@ let package = Package(
         // Integration tests (loopback servers, child processes, tmux): TransportTests, TapTests,
         // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
         // The providers' cores, rules, decoding and events over fake transports and clocks.
-        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "TestSupport"]),
+        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "Pacing", "TestSupport"]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
         // compressed and hostile answers, timeouts on a stepped clock.
         .testTarget(
@@ -257,7 +260,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "Pacing", "TestSupport"]),
+        .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [

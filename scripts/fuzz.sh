@@ -46,10 +46,11 @@ module() {
     swiftc "${flags[@]}" "$@" -emit-library -static -module-name "$name" -I "$out/lib" \
         -emit-module -emit-module-path "$out/lib/$name.swiftmodule" "${files[@]}" -o "$out/lib/lib$name.a"
 }
-libs=("$out/lib/libFleetAuth.a")
+libs=("$out/lib/libFleetAuth.a" "$out/lib/libPacing.a")
 readers=0
 for entry in "${targets[@]}"; do [[ ${entry#*:} == ResponseDecoderFuzzer* || ${entry#*:} == JWTDecoderFuzzer* ]] || readers=1; done
 echo "fuzz: building FleetAuth from $sources$([[ $readers == 1 ]] && echo ", Yams and the file readers") and ${#targets[@]} targets into $out/"
+module Pacing Sources/Pacing
 module FleetAuth "$sources" &
 fleetauth=$!
 if [[ $readers == 1 ]]; then
@@ -82,7 +83,7 @@ if [[ $readers == 1 ]]; then
     module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & a=$!
     module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}" & b=$!
     wait $a; wait $b
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Settings,Dashboard,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,CYaml}.a)
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Settings,Dashboard,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
 fi
 [[ $readers == 1 ]] || wait "$fleetauth"
 pids=()

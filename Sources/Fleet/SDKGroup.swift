@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Pacing
 
 /// A group of simulated SDKs of any kind, seen without its context type: lets a session hold the
 /// consumer-side and driver-side groups of either solution in the same two fields while each
@@ -14,8 +15,8 @@ public protocol SDKGroup: Actor {
     /// Forces SDK `index` to fetch a new token; a failure is in the event stream.
     func forceRefresh(at index: Int) async
     nonisolated func setPaused(_ paused: Bool)
-    /// The location-update loop, first calls spread by `ramp`, until cancelled.
-    func run(interval: Double, callers: Int, ramp: FleetRamp, clock: any SleepingClock) async
+    /// The location-update loop, first calls spread by `ramp` at the pace `pacer` allows, until cancelled.
+    func run(interval: Double, callers: Int, ramp: FleetRamp, clock: any SleepingClock, pacer: Pacer?) async
     /// How many SDKs have made their first call.
     var started: Int { get }
     /// Member `index`'s ID and its provider's cached token, last failure and whether it is fetching.

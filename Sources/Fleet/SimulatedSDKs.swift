@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Pacing
 import Synchronization
 
 /// A group of simulated mobile SDKs of one kind, each with its own provider and current ID,
@@ -12,17 +13,21 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     private let pausedFlag = Mutex(false)
     /// The SDKs' calls to Fleet Engine with their tokens; nil when they make none.
     public nonisolated let fleetEngine: FleetEngineCaller?
+    /// How long a token call may take: what the ramp's pace judges latency against.
+    private let fetchTimeout: TimeInterval
 
     /// One provider per ID, all sharing `transport` and `events`, each running `logic`. With a
     /// `fleetEngine` target, each SDK calls Fleet Engine after its token calls, as its real SDK does.
     public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
                 refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
                 verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil,
-                logic: ProviderLogic = .tokendash) {
+                fleetEngineBudget: CallBudget? = nil, logic: ProviderLogic = .tokendash) {
         precondition(!ids.isEmpty, "a group needs at least one SDK")
         self.ids = ids
+        self.fetchTimeout = endpoint.timeout
         self.fleetEngine = fleetEngine.map {
-            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock)
+            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
+                              budget: fleetEngineBudget)
         }
         self.providers = ids.map { _ in
             ChosenTokenProvider<Context>(logic, endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
@@ -33,11 +38,14 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// One SDK per provider given, each with its ID: a provider made elsewhere, such as the
     /// customer's own class in its host.
     public init(ids: [String], providers: [ChosenTokenProvider<Context>], transport: any TokenTransport, events: EventBroadcaster,
-                clock: any ProviderClock = SystemClock(), fleetEngine: FleetEngineTarget? = nil) {
+                clock: any ProviderClock = SystemClock(), fleetEngine: FleetEngineTarget? = nil,
+                fleetEngineBudget: CallBudget? = nil, fetchTimeout: TimeInterval = 10) {
         precondition(!ids.isEmpty && ids.count == providers.count, "one provider per SDK")
         self.ids = ids
+        self.fetchTimeout = fetchTimeout
         self.fleetEngine = fleetEngine.map {
-            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock)
+            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
+                              budget: fleetEngineBudget)
         }
         self.providers = providers
     }
@@ -56,9 +64,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         await Self.tokenCall(index: index, provider: providers[index], id: id, fleetEngine: fleetEngine)
     }
 
-    /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due.
+    /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due; its failure, if it failed.
+    @discardableResult
     private static func tokenCall(index: Int, provider: ChosenTokenProvider<Context>, id: String,
-                                  fleetEngine: FleetEngineCaller?) async {
+                                  fleetEngine: FleetEngineCaller?) async -> FleetAuthError? {
         await reported(index: index, provider: provider, id: id, fleetEngine: fleetEngine) {
             try await provider.fetchToken(for: Context(id: id))
         }
@@ -66,17 +75,21 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// `obtain`'s token, then the Fleet Engine call with it or, when the provider refused the
     /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
+    /// Returns `obtain`'s failure: the events say it to the user, the ramp reads it for load.
+    @discardableResult
     static func reported(index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
-                         _ obtain: () async throws -> String) async {
+                         _ obtain: () async throws -> String) async -> FleetAuthError? {
         do {
             let token = try await obtain()
             fleetEngine?.startAfterTokenCall(index: index, id: id, token: token)
+            return nil
         } catch {
+            let failure = error as? FleetAuthError ?? .other("\(error)")
             // Only the call whose answer was refused: a backoff or an outage after it hands the
             // SDK nothing new to ask Fleet Engine about.
-            guard let fleetEngine, (error as? FleetAuthError)?.isTokenRejection == true,
-                  let refused = await provider.refusedToken else { return }
+            guard let fleetEngine, failure.isTokenRejection, let refused = await provider.refusedToken else { return failure }
             fleetEngine.startAfterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
+            return failure
         }
     }
 
@@ -110,18 +123,21 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// Updates every `interval` seconds until cancelled, skipping ticks while paused. A large group
     /// is spread over the interval in slices, as real devices are not synchronised. With a `ramp`
-    /// that spreads, SDK `i` makes its first call `ramp.start(of: i)` after the start and the
-    /// updates cover only those started; without one every SDK starts at once (`started` says how many have).
+    /// that spreads, the SDKs make their first calls in order at the ramp's rate at most, slower
+    /// when the backend's answers say so (`pacer`, shared with the other groups that call the same
+    /// backend; without one the group paces alone), and the updates cover only those started;
+    /// without a ramp every SDK starts at once (`started` says how many have).
     public func run(interval: TimeInterval, callers: Int = 1, ramp: FleetRamp = FleetRamp(duration: 0),
-                    clock: any SleepingClock = SystemClock()) async {
+                    clock: any SleepingClock = SystemClock(), pacer: Pacer? = nil) async {
         guard ramp.spreads else {
             started = ids.count
             await updateLoop(interval: interval, callers: callers, clock: clock)
             return
         }
         started = 0
+        let pacer = pacer ?? Pacer(RateControl(ceiling: ramp.rate(count: ids.count), timeout: fetchTimeout))
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.rampUp(ramp, callers: callers, clock: clock) }
+            group.addTask { await self.rampUp(ramp, pacer: pacer, callers: callers, clock: clock) }
             group.addTask { await self.updateLoop(interval: interval, callers: callers, clock: clock, afterRamp: true) }
         }
     }
@@ -129,30 +145,70 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// How many SDKs have made their first call (or are making it): all of them once a ramp is over.
     public private(set) var started = 0
 
-    /// First calls on the ramp's schedule, each batch on its own child task so a slow backend
-    /// does not hold the next SDKs back. Time spent paused moves the schedule on, so a pause
-    /// does not end in a burst of every SDK that fell due meanwhile.
-    private func rampUp(_ ramp: FleetRamp, callers: Int, clock: any SleepingClock) async {
-        var begin = clock.now()
+    /// First calls in SDK order, as fast as the ramp's rate and the pacer's share of it allow,
+    /// within the pacer's window of calls in flight; each batch on its own child task so a slow
+    /// backend does not hold the wake-ups back. Time spent paused earns no calls, so a pause does
+    /// not end in a burst; nor does time the window kept shut.
+    private func rampUp(_ ramp: FleetRamp, pacer: Pacer, callers: Int, clock: any SleepingClock) async {
         let count = ids.count
+        // This group's part of the pacer's rate: each side ramps over the same duration.
+        let ceiling = ramp.rate(count: count)
+        let perSDK = max(1, callers)
+        pacer.laneStarted()
+        defer { pacer.laneEnded() }
+        // The first SDK at once.
+        var credit = 1.0
+        var last = clock.now()
         await withDiscardingTaskGroup { group in
             while started < count, !Task.isCancelled {
                 let now = clock.now()
                 if isPaused {
+                    // Time paused earns nothing: the credit counts from the last look that found it paused.
+                    last = now
                     do { try await clock.sleep(until: now.addingTimeInterval(0.1)) } catch { return }
-                    begin = begin.addingTimeInterval(clock.now().timeIntervalSince(now))
                     continue
                 }
-                let due = ramp.started(count: count, after: now.timeIntervalSince(begin))
-                if due > started {
-                    let range = started..<due
-                    started = due
-                    group.addTask { await self.update(range, callers: callers) }
+                let pace = pacer.status
+                let rate = ceiling * pace.rate / pace.ceiling
+                credit += max(0, now.timeIntervalSince(last)) * rate
+                last = now
+                // A hair over: whole seconds of a whole rate land on whole calls despite the
+                // rounding of dates 0.1 µs apart.
+                let due = min(count - started, Int((credit + 1e-6).rounded(.down)))
+                let allowed = min(due, pacer.room(now: now) / perSDK)
+                if allowed > 0 {
+                    let range = started..<(started + allowed)
+                    started += allowed
+                    credit -= Double(allowed)
+                    let tickets = (0..<(allowed * perSDK)).map { _ in pacer.begin(now: now) }
+                    group.addTask { await self.firstCalls(range, tickets: tickets, pacer: pacer, clock: clock) }
                 }
+                // Calls the window held back are not owed later: the backend is what held them.
+                if allowed < due { credit = min(credit, 1) }
                 guard started < count else { return }
-                // The next SDK's turn, but at most 100 wake-ups a second: 1,000 SDKs a second start in tens.
-                let next = begin.addingTimeInterval(ramp.start(of: started, count: count))
-                do { try await clock.sleep(until: max(next, now.addingTimeInterval(0.01))) } catch { return }
+                // The next SDK's turn at this rate, looked at again within a second (the rate may
+                // rise), and at most 100 wake-ups a second: 1,000 SDKs a second start in tens.
+                let wait = credit >= 1 ? 0.01 : min(1, (1 - credit) / max(rate, 0.001))
+                do { try await clock.sleep(until: now.addingTimeInterval(max(0.01, wait))) } catch { return }
+            }
+        }
+    }
+
+    /// SDKs `range`'s first token calls, `tickets` the pacer's for them in order, each answer
+    /// told to the pacer with its time and whether it said the backend is overloaded.
+    private func firstCalls(_ range: Range<Int>, tickets: [Pacer.Ticket], pacer: Pacer, clock: any ProviderClock) async {
+        let targets = range.map { ($0, providers[$0], ids[$0]) }
+        let perSDK = tickets.count / max(1, range.count)
+        let fleetEngine = self.fleetEngine
+        await withTaskGroup(of: Void.self) { group in
+            for (n, (index, provider, id)) in targets.enumerated() {
+                for call in 0..<perSDK {
+                    let ticket = tickets[n * perSDK + call]
+                    group.addTask {
+                        let failure = await Self.tokenCall(index: index, provider: provider, id: id, fleetEngine: fleetEngine)
+                        pacer.end(ticket, now: clock.now(), overloaded: failure?.isOverload == true)
+                    }
+                }
             }
         }
     }

@@ -44,6 +44,22 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
         }
     }
 
+    /// The backend is overloaded or out of reach, not refusing this request: a timeout, a refused
+    /// or reset connection, 429, or 502-504. What a pacer slows down for (gRPC's client-side
+    /// throttling counts the same answers as its "rejects"); a 401 or a bad token says nothing of load.
+    public var isOverload: Bool {
+        switch self {
+        case .timeout, .unreachable: true
+        case .httpStatus(let code, _, _): Self.overloadStatuses.contains(code)
+        case .missingAuthorizationContext, .invalidURL, .bodyTooLarge, .notJSON, .missingKey, .wrongType, .invalidExpiry,
+             .alreadyExpired, .notAJWT, .wrongID, .rejected, .superseded, .backingOff, .cancelled, .other, .replayedRejection: false
+        }
+    }
+
+    /// HTTP statuses that mean "too much, come back later": Too Many Requests, and the gateway
+    /// and availability errors a loaded backend or its load balancer answers.
+    public static let overloadStatuses: Set<Int> = [429, 502, 503, 504]
+
     /// The sentence, with anything that looks like a JWT redacted: messages quote response bodies,
     /// and a body can carry a token, so no error is ever a way for a credential to reach a screen or a log.
     public var description: String { SecretRedactor.redact(sentence) }

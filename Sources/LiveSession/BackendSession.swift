@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import TokenServer
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
@@ -28,6 +29,9 @@ public struct BackendSession: Sendable {
     public let sourceLabels: [ProviderKind.Role: String]
     /// What was filled in and built for them, a line each, for stderr.
     public let sourceNotes: [String]
+    /// The pace of the first token calls (the ramp) and of the Fleet Engine calls: one backend
+    /// serves both sides, so both groups share them.
+    public let pacing: FleetPacing
 
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     public var insecure: Bool { transport.isInsecure }
@@ -35,7 +39,8 @@ public struct BackendSession: Sendable {
     public init(server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
                 consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
                 consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
-                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = []) {
+                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
+                pacing: FleetPacing = FleetPacing()) {
         self.server = server
         self.events = events
         self.solution = solution
@@ -49,19 +54,23 @@ public struct BackendSession: Sendable {
         self.roles = roles
         self.sourceLabels = sourceLabels
         self.sourceNotes = sourceNotes
+        self.pacing = pacing
     }
 
     /// The group on `role`'s side.
     public func group(_ role: ProviderKind.Role) -> any SDKGroup { role == .consumer ? consumers : drivers }
 
     /// Runs both groups' location-update loops until the returned task is cancelled, each side's
-    /// first calls spread over the same `ramp`.
+    /// first calls spread over the same `ramp` at the pace the backend's answers allow.
     public func runUpdateLoops(interval: TimeInterval, callers: Int, ramp: FleetRamp) -> Task<Void, Never> {
         let (consumers, drivers, roles) = (self.consumers, self.drivers, self.roles)
         let clock = SystemClock()
+        let pacer = pacing.ramp
         return Task {
-            async let a: Void = roles.contains(.consumer) ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
-            async let b: Void = roles.contains(.driver) ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock) : ()
+            async let a: Void = roles.contains(.consumer)
+                ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock, pacer: pacer) : ()
+            async let b: Void = roles.contains(.driver)
+                ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock, pacer: pacer) : ()
             _ = await (a, b)
         }
     }

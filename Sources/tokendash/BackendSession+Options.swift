@@ -46,6 +46,8 @@ extension BackendSession {
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
         let deviceClock = DeviceClock()
+        let pacing = FleetPacing(ramp: options.ramp, total: options.runningSDKs, fetchTimeout: options.timeout,
+                                 fleetEngineTimeout: fleetEngine?.timeout ?? options.timeout)
         let sources = await SourceProviderSetup.prepare(options, server: server, solution: solution)
         if !keepUnbuilt, !sources.failures.isEmpty {
             await server?.stop()
@@ -55,11 +57,12 @@ extension BackendSession {
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             if let provider = sources.provider(Context.self, events: events) {
                 return SimulatedSDKs<Context>(ids: Array(options.initialIDs(Context.kind).prefix(1)), providers: [provider],
-                                              transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine)
+                                              transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine,
+                                              fleetEngineBudget: pacing.fleetEngine)
             }
             return SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
                                    events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
-                                   fleetEngine: fleetEngine, logic: options.providerLogic)
+                                   fleetEngine: fleetEngine, fleetEngineBudget: pacing.fleetEngine, logic: options.providerLogic)
         }
         let consumers: any SDKGroup, drivers: any SDKGroup
         switch solution {
@@ -73,6 +76,6 @@ extension BackendSession {
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
                               deviceClock: deviceClock, fleetEngine: fleetEngine,
                               consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
-                              sourceLabels: sources.labels, sourceNotes: sources.notes)
+                              sourceLabels: sources.labels, sourceNotes: sources.notes, pacing: pacing)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import Settings
 import LiveSession
 import Signals
@@ -143,28 +144,43 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// While a ramp spreads the first calls: what it will do, how many SDKs have started every
-    /// 10 s, and when all have (on stderr, as the other diagnostics).
+    /// While a ramp spreads the first calls: what it will do; its pace whenever the backend's
+    /// answers change it, and why; how many SDKs have started every 10 s, and when all have.
+    /// The Fleet Engine calls' pace likewise, whenever it changes. All on stderr, as the other diagnostics.
     static func reportRamp(_ ramp: FleetRamp, session: BackendSession) async {
         let (_, total) = await session.startedSDKs()
-        guard ramp.spreads, total > 1 else { return }
         func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
-        say(String(format: "ramp: %d SDKs make their first calls over %.1f s (%.0f a second)", total, ramp.duration,
-                   Double(total) / ramp.duration))
+        var fleetEngineNews = PaceAnnouncer()
+        _ = fleetEngineNews.isNews(session.pacing.fleetEngine.status)
+        let rampRuns = ramp.spreads && total > 1
+        if rampRuns {
+            say(String(format: "ramp: %d SDKs make their first calls over %.1f s at most (%.0f a second), slower if the backend's answers slow",
+                       total, ramp.duration, Double(total) / ramp.duration))
+        }
         let begin = ContinuousClock.now
         var said = 0
+        var rampNews = PaceAnnouncer()
+        _ = rampNews.isNews(session.pacing.ramp.status)
+        var rampOver = !rampRuns
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
+            if session.fleetEngine != nil, fleetEngineNews.isNews(session.pacing.fleetEngine.status) {
+                say("Fleet Engine calls: \(session.pacing.fleetEngine.status.summary("Fleet Engine"))")
+            }
+            guard !rampOver else { continue }
             let (started, _) = await session.startedSDKs()
             let elapsed = ContinuousClock.now - begin
             if started >= total {
                 say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
-                return
+                rampOver = true
+                continue
             }
+            let pace = session.pacing.ramp.status
+            if rampNews.isNews(pace) { say("ramp: \(pace.summary())") }
             let tens = Int(elapsed.components.seconds) / 10
             if tens > said {
                 said = tens
-                say("ramp: started \(started)/\(total) SDKs")
+                say("ramp: started \(started)/\(total) SDKs at \(pace.summary())")
             }
         }
     }

@@ -56,7 +56,7 @@ import Testing
         let result = try await BinaryRunner.run(["watch", "--trips", "200", "--vehicles", "200", "--ramp", "4", "--duration", "2.5",
                                                  "--events", "fetch_failed", "--summary"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("tokendash watch: ramp: 400 SDKs make their first calls over 4.0 s (100 a second)"), "\(result.stderr)")
+        #expect(result.stderr.contains("tokendash watch: ramp: 400 SDKs make their first calls over 4.0 s at most (100 a second), slower if the backend's answers slow"), "\(result.stderr)")
         let summary = try #require(try objects(result.stdout).last)
         let consumer = try #require(summary["consumer"] as? [String: Any]), driver = try #require(summary["driver"] as? [String: Any])
         let started = (consumer["started"] as? Int ?? 0) + (driver["started"] as? Int ?? 0)

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Pacing
 import Synchronization
 import TestSupport
 import Testing
@@ -114,5 +115,32 @@ import Testing
         #expect(answer.verdictDisagrees)
         #expect(answer.fingerprint == TokenFingerprint.of(wrong))
         #expect(answer.disagreement == "tokendash's rules failed this token and Fleet Engine accepted it: a rules bug or a backend bug")
+    }
+
+    /// Fleet Engine answering 503: the run's budget halves each second it does, so 100 SDKs due
+    /// at once send fewer calls, and a held-back SDK stays due and calls at a later token call.
+    @Test func overloadedAnswersShrinkTheBudgetAndHeldCallsWaitTheirTurn() async throws {
+        let clock = ManualClock()
+        let unavailable = #"{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}"#
+        let transport = FakeTransport { _ in TransportResponse(status: 503, body: Data(unavailable.utf8)) }
+        let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
+        let budget = CallBudget(ceiling: 40, timeout: 10)
+        let caller = FleetEngineCaller(target: target, kind: .driver, count: 100, transport: transport, events: EventBroadcaster(),
+                                       clock: clock, budget: budget)
+        let token = TestJWT.make(kind: .driver, id: "v-1", lifetime: 600)
+        func round() async -> Int {
+            var sent = 0
+            for index in 0..<100 where await caller.afterTokenCall(index: index, id: "v-\(index)", token: token) != nil { sent += 1 }
+            return sent
+        }
+        #expect(await round() == 40, "a second's worth of the ceiling at once")
+        #expect(budget.status.rate == 40, "no period has ended yet")
+        clock.advance(by: 1)
+        #expect(await round() == 20, "503s: half the rate, and a second of it")
+        #expect(budget.status.rate == 20)
+        #expect(budget.status.reason == .overloaded(count: 40, p99: 0))
+        clock.advance(by: 1)
+        #expect(await round() == 10)
+        #expect(transport.count == 70, "the other 30 SDKs are still due")
     }
 }

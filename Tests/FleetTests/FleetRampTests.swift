@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import Synchronization
 import TestSupport
 import Testing
@@ -33,16 +34,10 @@ struct Expectation: Error, CustomStringConvertible {
         return (sdks, transport)
     }
 
-    @Test func spreadsFirstCallsEvenlyOverTheDuration() {
-        let ramp = FleetRamp(duration: 10)
-        #expect(ramp.started(count: 1000, after: 0) == 1, "the first SDK at once")
-        #expect(ramp.started(count: 1000, after: 1) == 101)
-        #expect(ramp.started(count: 1000, after: 5) == 501)
-        #expect(ramp.started(count: 1000, after: 9.999) == 1000)
-        #expect(ramp.started(count: 1000, after: 60) == 1000)
-        #expect(ramp.started(count: 1000, after: -1) == 0)
-        #expect(ramp.start(of: 500, count: 1000) == 5)
-        #expect(FleetRamp(duration: 0).started(count: 1000, after: 0) == 1000, "--ramp 0: the stampede")
+    @Test func theRampSetsTheCeilingOfTheRate() {
+        #expect(FleetRamp(duration: 10).rate(count: 1000) == 100)
+        #expect(FleetRamp(duration: 0).rate(count: 1000) == .infinity, "--ramp 0: the stampede")
+        #expect(!FleetRamp(duration: 0).spreads)
         #expect(FleetRamp(duration: -3).duration == 0)
     }
 
@@ -67,15 +62,25 @@ struct Expectation: Error, CustomStringConvertible {
             try await eventually("the loops asleep") { clock.sleeping == loops }
             #expect(transport.count == started, "no SDK asks before its turn")
         }
-        // Whole seconds: the clock's instants stay exact, so the counts are the schedule's to the SDK.
+        // Eighths of a second (exact in binary, so the counts are the schedule's to the SDK), as
+        // the ramp wakes at least that often: its window would hold back a 4 s jump's 400 calls.
+        func run(for seconds: Int) async throws {
+            for _ in 0..<(seconds * 8) {
+                clock.advance(by: 0.125)
+                try await eventually("the ramp asleep") {
+                    let started = await sdks.started
+                    return clock.sleeping == 2 || (started == 1000 && clock.sleeping == 1)
+                }
+            }
+        }
         try await settle(1)
-        clock.advance(by: 1)
+        try await run(for: 1)
         try await settle(101)
-        clock.advance(by: 4)
+        try await run(for: 4)
         try await settle(501)
         let urls = Set(transport.urls.map(\.lastPathComponent))
         #expect(urls == Set((0..<501).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) }), "the first 501, in order")
-        clock.advance(by: 5)
+        try await run(for: 5)
         try await settle(1000)
         loop.cancel()
         await loop.value
@@ -90,7 +95,10 @@ struct Expectation: Error, CustomStringConvertible {
         let loop = Task { await sdks.run(interval: 3600, ramp: FleetRamp(duration: 10), clock: clock) }
         try await eventually("the first call") { transport.count == 1 }
         try await eventually("the loops asleep") { clock.sleeping == 2 }
-        clock.advance(by: 3)
+        for _ in 0..<24 {
+            clock.advance(by: 0.125)
+            try await eventually("the ramp asleep") { clock.sleeping == 2 }
+        }
         try await eventually("301 started") { await sdks.started == 301 }
         sdks.setPaused(true)
         try await eventually("the loops asleep") { clock.sleeping == 2 }
@@ -104,6 +112,45 @@ struct Expectation: Error, CustomStringConvertible {
         try await eventually("the ramp asleep") { clock.sleeping == 2 }
         let after = await sdks.started
         #expect(after > 301 && after <= 321, "about 0.1-0.2 s of the ramp after the pause, not 20 s of it: \(after)")
+        loop.cancel()
+        await loop.value
+    }
+
+    /// A backend that stops answering: the ramp stops at its window (2 s of its rate in flight),
+    /// says why, slows, and goes on when the answers come back.
+    @Test func aStalledBackendHoldsTheRampAtItsWindow() async throws {
+        let manual = ManualClock()
+        let clock = SteppedFleetClock(manual)
+        let gate = Gate()
+        let kind = ProviderKind.consumer
+        let transport = mintingTransport(kind: kind, clock: manual, gate: gate)
+        let sdks = SimulatedSDKs<TripAuthorizationContext>(
+            ids: (0..<1000).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) },
+            endpoint: .sampleBackend(kind, base: "http://backend.test"), transport: transport,
+            events: EventBroadcaster(), refreshMargin: 300, clock: manual)
+        let pacer = Pacer(RateControl(ceiling: 100, timeout: 10))
+        let loop = Task { await sdks.run(interval: 3600, ramp: FleetRamp(duration: 10), clock: clock, pacer: pacer) }
+        for _ in 0..<40 {
+            clock.advance(by: 0.125)
+            try await eventually("the ramp asleep") { clock.sleeping == 2 }
+        }
+        // The window is 2 s of the rate: 200 calls at 100/s, fewer once the stall has slowed the rate.
+        let held = await sdks.started
+        #expect((150...200).contains(held), "5 s of a 100/s ramp, held by its window: \(held)")
+        try await eventually("the calls parked at the backend") { transport.count == held }
+        let stalled = pacer.status
+        #expect(stalled.rate < 100, "slowed: \(stalled.summary())")
+        guard case .stalled = stalled.reason else {
+            Issue.record("the reason is the stall: \(stalled.summary())")
+            return
+        }
+        await gate.open()
+        try await eventually("the answers in") { pacer.status.inFlight == 0 }
+        for _ in 0..<16 {
+            clock.advance(by: 0.125)
+            try await eventually("the ramp asleep") { clock.sleeping == 2 }
+        }
+        #expect(await sdks.started > held, "going on once the backend answers")
         loop.cancel()
         await loop.value
     }

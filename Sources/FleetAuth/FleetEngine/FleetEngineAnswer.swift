@@ -52,6 +52,14 @@ public struct FleetEngineAnswer: Sendable, Equatable {
 
     public var succeeded: Bool { httpStatus.map { (200..<300).contains($0) } ?? false }
 
+    /// Fleet Engine (or the emulator) is overloaded: 429 RESOURCE_EXHAUSTED, 502-504, or no answer
+    /// in time. Google's APIs ask clients to retry UNAVAILABLE with backoff (AIP-194), and Google's
+    /// client libraries back off harder still on RESOURCE_EXHAUSTED (googleapis/python-pubsub#979).
+    public var saysOverloaded: Bool {
+        guard let httpStatus else { return status == "DEADLINE_EXCEEDED" || status == "UNAVAILABLE" }
+        return FleetAuthError.overloadStatuses.contains(httpStatus)
+    }
+
     /// tokendash's rules passed the token and Fleet Engine refused it, or the rules failed it and
     /// Fleet Engine accepted it: a bug in the rules or in the backend, which the user must see.
     public var verdictDisagrees: Bool {

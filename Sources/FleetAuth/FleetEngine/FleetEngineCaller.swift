@@ -1,4 +1,5 @@
 import Foundation
+import Pacing
 import Synchronization
 
 /// Where a group's Fleet Engine calls go, and how often.
@@ -47,9 +48,11 @@ public final class FleetEngineCaller: Sendable {
     private let schedule: any ProviderClock
     /// When each SDK (by index) may call next; 8 bytes a member, as a fleet holds 100,000 of them.
     private let due: Mutex<[Double]>
+    /// The run's pace for these calls, shared by both kinds' groups; nil: every due call goes.
+    public let budget: CallBudget?
 
     public init(target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
-                events: EventBroadcaster, clock: any ProviderClock = SystemClock()) {
+                events: EventBroadcaster, clock: any ProviderClock = SystemClock(), budget: CallBudget? = nil) {
         self.target = target
         self.kind = kind
         self.transport = transport
@@ -57,6 +60,7 @@ public final class FleetEngineCaller: Sendable {
         self.clock = clock
         self.schedule = (clock as? DeviceClock)?.base ?? clock
         self.due = Mutex([Double](repeating: -.infinity, count: max(0, count)))
+        self.budget = budget
     }
 
     /// The method this group's SDKs call.
@@ -71,32 +75,44 @@ public final class FleetEngineCaller: Sendable {
     /// `token`, if the SDK is due to call (else nil, and nothing is sent).
     @discardableResult
     public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
-        guard claim(index: index) else { return nil }
-        return await report(id: id, token: token, refusedByProvider: refusedByProvider)
+        guard let slot = claim(index: index) else { return nil }
+        return await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot)
     }
 
     /// The same, started rather than awaited: a slow or dead Fleet Engine must not hold up the
     /// SDK's next token call. The slot is taken before this returns, so an SDK has at most one
     /// call in flight per interval (two, when one outlives the interval by running to its timeout).
     public func startAfterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) {
-        guard claim(index: index) else { return }
-        Task { await report(id: id, token: token, refusedByProvider: refusedByProvider) }
+        guard let slot = claim(index: index) else { return }
+        Task { await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot) }
     }
 
-    /// Whether SDK `index` is due to call, taking its slot if so. Half a second early still
-    /// counts: an update loop's tick lands a few milliseconds either side of the interval, and a
-    /// call missed by 3 ms would wait a whole update more.
-    private func claim(index: Int) -> Bool {
+    /// A call that may go out: the budget's ticket, if the run paces these calls.
+    private struct Slot {
+        var ticket: Pacer.Ticket?
+    }
+
+    /// Whether SDK `index` is due to call and the budget lets a call out now, taking its slot if
+    /// so. A call the budget holds back keeps the SDK due: it goes at one of the SDK's next token
+    /// calls. Half a second early still counts: an update loop's tick lands a few milliseconds
+    /// either side of the interval, and a call missed by 3 ms would wait a whole update more.
+    private func claim(index: Int) -> Slot? {
         let scheduled = schedule.now().timeIntervalSince1970
-        return due.withLock { due -> Bool in
-            guard due.indices.contains(index), due[index] <= scheduled + 0.5 else { return false }
+        return due.withLock { due -> Slot? in
+            guard due.indices.contains(index), due[index] <= scheduled + 0.5 else { return nil }
+            var slot = Slot()
+            if let budget {
+                guard let ticket = budget.take(now: clock.now()) else { return nil }
+                slot.ticket = ticket
+            }
             due[index] = scheduled + target.interval
-            return true
+            return slot
         }
     }
 
-    private func report(id: String, token: String, refusedByProvider: Bool) async -> FleetEngineAnswer {
+    private func report(id: String, token: String, refusedByProvider: Bool, slot: Slot) async -> FleetEngineAnswer {
         let answer = await call(id: id, token: token, refusedByProvider: refusedByProvider)
+        if let ticket = slot.ticket { budget?.end(ticket, now: clock.now(), overloaded: answer.saysOverloaded) }
         events.publish(ProviderEvent(time: clock.now(), provider: kind, id: id, kind: .fleetEngineCall(answer)))
         return answer
     }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A rate that listens to its backend, as TCP's congestion control does with a window: it
+/// climbs back to its ceiling by a twentieth of it a period while answers are fast, eases off
+/// by 30 % when they queue, and halves on an answer that says the backend is overloaded.
+/// Additive increase and multiplicative decrease converge on what the backend can take, and
+/// share it fairly with whoever else calls it (Chiu and Jain, 1989).
+///
+/// Latency is judged against the backend's own floor, the fastest answer of the last 30 periods:
+/// a backend 200 ms away is not overloaded for being 200 ms away, only when answers queue
+/// behind each other on top of that. Pure: the caller brings the answers and the periods' ends.
+public struct RateControl: Sendable, Equatable {
+    /// The most calls a second, whatever the answers say (`--ramp`'s rate, Fleet Engine's 1,000).
+    public let ceiling: Double
+    /// The fewest: a backend that is down is still asked, slowly, so its return is noticed.
+    public let floor: Double
+    /// Queueing on top of the floor latency that counts as slow, in seconds: a tenth of the
+    /// calls' timeout, at most 1 s, so calls slow down long before they time out.
+    public let slowQueueing: TimeInterval
+    /// An answer this slow is as bad as a failure: half the timeout.
+    public let dangerLatency: TimeInterval
+
+    public private(set) var rate: Double
+    public private(set) var reason: PaceReason = .starting
+
+    private var period = AnswerPeriod()
+    /// The fastest answer of each of the last periods: the backend's floor is their minimum.
+    private var floors: [TimeInterval] = []
+    static let floorMemory = 30
+
+    public init(ceiling: Double, floor: Double? = nil, timeout: TimeInterval) {
+        self.ceiling = max(0.001, ceiling)
+        self.floor = min(self.ceiling, max(0.001, floor ?? self.ceiling / 100))
+        slowQueueing = min(1, max(0.01, timeout / 10))
+        dangerLatency = max(slowQueueing, timeout / 2)
+        rate = self.ceiling
+    }
+
+    /// One answer: how long it took, and whether it said the backend is overloaded.
+    public mutating func answered(latency: TimeInterval, overloaded: Bool) {
+        period.record(latency: max(0, latency), overloaded: overloaded)
+    }
+
+    /// The fastest answer lately: what the backend takes with no queue.
+    public var floorLatency: TimeInterval? { floors.min() }
+
+    /// Ends a period: the rate for the next from this one's answers and from `oldestWaiting`, how
+    /// long the oldest call still unanswered has waited. Returns whether the rate changed.
+    @discardableResult
+    public mutating func endPeriod(oldestWaiting: TimeInterval?) -> Bool {
+        let answers = period
+        period = AnswerPeriod()
+        if let fastest = answers.fastest {
+            floors.append(fastest)
+            if floors.count > Self.floorMemory { floors.removeFirst(floors.count - Self.floorMemory) }
+        }
+        let p99 = answers.percentile(0.99)
+        let base = floorLatency ?? 0
+        let waiting = oldestWaiting ?? 0
+        let before = rate
+        if answers.overloaded > 0 || (p99 ?? 0) > dangerLatency {
+            rate = max(floor, rate * 0.5)
+            reason = .overloaded(count: answers.overloaded, p99: p99)
+        } else if waiting - base > slowQueueing, waiting > (p99 ?? 0) {
+            // No answer says so yet, but one is overdue: a stalled backend answers nothing at all.
+            rate = max(floor, rate * 0.7)
+            reason = .stalled(waiting: waiting)
+        } else if let p99, p99 - base > slowQueueing {
+            rate = max(floor, rate * 0.7)
+            reason = .slow(p99: p99)
+        } else if let p99 {
+            if p99 - base < slowQueueing / 4 { rate = min(ceiling, rate + ceiling / 20) }
+            reason = .calm(p99: p99)
+        }
+        // A period with no answer and nothing overdue says nothing: the rate and reason stay.
+        return rate != before
+    }
+}
