@@ -8,8 +8,8 @@ extension Pacer.Status {
     }
 }
 
-/// When a pace is worth saying again: its reason changed kind, or its rate moved by a tenth
-/// since it was last said. A status line per second of a steady ramp would bury the changes.
+/// When a pace is worth saying again: its reason changed kind, or its rate moved by a quarter
+/// since it was last said. A line for every step of a climb would bury the changes.
 public struct PaceAnnouncer: Sendable {
     private var said: Pacer.Status?
 
@@ -17,7 +17,7 @@ public struct PaceAnnouncer: Sendable {
 
     /// Whether `status` is news; if so it is what was last said from now on.
     public mutating func isNews(_ status: Pacer.Status) -> Bool {
-        if let said, status.reason.sameKind(as: said.reason), abs(status.rate - said.rate) < said.rate * 0.1 { return false }
+        if let said, status.reason.sameKind(as: said.reason), abs(status.rate - said.rate) < said.rate * 0.25 { return false }
         said = status
         return true
     }

@@ -10,6 +10,8 @@ public final class Pacer: Sendable {
     public struct Ticket: Sendable, Hashable {
         let number: UInt64
         public let start: Date
+        /// The control's generation when the call went out.
+        let generation: Int
     }
 
     public struct Status: Sendable, Equatable {
@@ -28,7 +30,7 @@ public final class Pacer: Sendable {
 
     private struct State {
         var control: RateControl
-        var inFlight: [UInt64: Date] = [:]
+        var inFlight: [UInt64: Ticket] = [:]
         var next: UInt64 = 0
         var periodStart: Date?
         /// Unspent calls of the token bucket `take` draws from, and when it was last filled.
@@ -84,7 +86,7 @@ public final class Pacer: Sendable {
     public func end(_ ticket: Ticket, now: Date, overloaded: Bool) {
         state.withLock { s in
             guard s.inFlight.removeValue(forKey: ticket.number) != nil else { return }
-            s.control.answered(latency: now.timeIntervalSince(ticket.start), overloaded: overloaded)
+            s.control.answered(latency: now.timeIntervalSince(ticket.start), overloaded: overloaded, generation: ticket.generation)
             roll(&s, now: now)
         }
     }
@@ -107,8 +109,9 @@ public final class Pacer: Sendable {
 
     private func issue(_ s: inout State, now: Date) -> Ticket {
         s.next &+= 1
-        s.inFlight[s.next] = now
-        return Ticket(number: s.next, start: now)
+        let ticket = Ticket(number: s.next, start: now, generation: s.control.generation)
+        s.inFlight[s.next] = ticket
+        return ticket
     }
 
     private func window(_ s: State) -> Int {
@@ -116,14 +119,16 @@ public final class Pacer: Sendable {
         return max(minimumWindow, Int((s.control.rate * seconds).rounded(.up)))
     }
 
-    /// Ends the period when one has passed, with the age of the oldest call still out.
+    /// Ends the period when one has passed, with the age of the oldest call still out that was
+    /// made since the last cut (older ones were counted in it).
     private func roll(_ s: inout State, now: Date) {
         guard let start = s.periodStart else {
             s.periodStart = now
             return
         }
         guard now.timeIntervalSince(start) >= period else { return }
-        let oldest = s.inFlight.values.min().map { now.timeIntervalSince($0) }
+        let generation = s.control.generation
+        let oldest = s.inFlight.values.lazy.filter { $0.generation == generation }.map(\.start).min().map { now.timeIntervalSince($0) }
         s.control.endPeriod(oldestWaiting: oldest)
         s.periodStart = now
     }

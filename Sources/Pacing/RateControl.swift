@@ -9,6 +9,10 @@ import Foundation
 /// Latency is judged against the backend's own floor, the fastest answer of the last 30 periods:
 /// a backend 200 ms away is not overloaded for being 200 ms away, only when answers queue
 /// behind each other on top of that. Pure: the caller brings the answers and the periods' ends.
+///
+/// One cut per round trip, as TCP cuts once per window: after a cut, only answers to calls made
+/// since (`generation`) may cut again. The calls already queued answer slowly for a while after
+/// any cut; counting them would cut again and again, far below what the backend can take.
 public struct RateControl: Sendable, Equatable {
     /// The most calls a second, whatever the answers say (`--ramp`'s rate, Fleet Engine's 1,000).
     public let ceiling: Double
@@ -22,6 +26,8 @@ public struct RateControl: Sendable, Equatable {
 
     public private(set) var rate: Double
     public private(set) var reason: PaceReason = .starting
+    /// How many cuts so far: a call made now carries it, and its answer counts only while no cut came since.
+    public private(set) var generation = 0
 
     private var period = AnswerPeriod()
     /// The fastest answer of each of the last periods: the backend's floor is their minimum.
@@ -36,24 +42,35 @@ public struct RateControl: Sendable, Equatable {
         rate = self.ceiling
     }
 
-    /// One answer: how long it took, and whether it said the backend is overloaded.
-    public mutating func answered(latency: TimeInterval, overloaded: Bool) {
-        period.record(latency: max(0, latency), overloaded: overloaded)
+    /// One answer: how long it took, whether it said the backend is overloaded, and the
+    /// generation its call was made in (nil: this one). An answer to a call made before the last
+    /// cut still tells the backend's floor, and nothing else.
+    public mutating func answered(latency: TimeInterval, overloaded: Bool, generation: Int? = nil) {
+        let latency = max(0, latency)
+        guard (generation ?? self.generation) == self.generation else {
+            stale = min(stale ?? latency, latency)
+            return
+        }
+        period.record(latency: latency, overloaded: overloaded)
     }
+
+    /// The fastest stale answer of this period.
+    private var stale: TimeInterval?
 
     /// The fastest answer lately: what the backend takes with no queue.
     public var floorLatency: TimeInterval? { floors.min() }
 
     /// Ends a period: the rate for the next from this one's answers and from `oldestWaiting`, how
-    /// long the oldest call still unanswered has waited. Returns whether the rate changed.
+    /// long the oldest call of this generation still unanswered has waited. Returns whether the rate changed.
     @discardableResult
     public mutating func endPeriod(oldestWaiting: TimeInterval?) -> Bool {
         let answers = period
         period = AnswerPeriod()
-        if let fastest = answers.fastest {
+        if let fastest = [answers.fastest, stale].compactMap({ $0 }).min() {
             floors.append(fastest)
             if floors.count > Self.floorMemory { floors.removeFirst(floors.count - Self.floorMemory) }
         }
+        stale = nil
         let p99 = answers.percentile(0.99)
         let base = floorLatency ?? 0
         let waiting = oldestWaiting ?? 0
@@ -73,6 +90,7 @@ public struct RateControl: Sendable, Equatable {
             reason = .calm(p99: p99)
         }
         // A period with no answer and nothing overdue says nothing: the rate and reason stay.
+        if rate < before { generation += 1 }
         return rate != before
     }
 }

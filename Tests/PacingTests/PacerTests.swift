@@ -97,9 +97,9 @@ import Testing
         #expect(news(status(1000, .starting)))
         #expect(news(status(1000, .calm(p99: 0.004))), "a new kind of reason")
         #expect(!news(status(1000, .calm(p99: 0.008))), "the same, a new p99")
-        #expect(!news(status(950, .calm(p99: 0.004))), "within a tenth")
+        #expect(!news(status(800, .calm(p99: 0.004))), "within a quarter")
         #expect(news(status(700, .slow(p99: 2))))
-        #expect(!news(status(690, .slow(p99: 2.5))))
-        #expect(news(status(490, .slow(p99: 2.5))), "a third down since last said")
+        #expect(!news(status(560, .slow(p99: 2.5))))
+        #expect(news(status(490, .slow(p99: 2.5))), "30 % down since last said")
     }
 }

@@ -30,6 +30,23 @@ import Testing
         #expect(control.rate == 250)
     }
 
+    /// After a cut, the calls already queued answer slowly for a while: they do not cut again.
+    /// Answers to calls made since do.
+    @Test func oneCutPerRoundTrip() {
+        var control = RateControl(ceiling: 1000, timeout: 10)
+        period(&control, answers: 100, latency: 0.005)
+        period(&control, answers: 100, latency: 2)
+        #expect(control.rate == 700)
+        #expect(control.generation == 1)
+        for _ in 0..<3 {
+            for _ in 0..<100 { control.answered(latency: 3, overloaded: true, generation: 0) }
+            control.endPeriod(oldestWaiting: nil)
+        }
+        #expect(control.rate == 700, "the queue from before the cut, draining")
+        period(&control, answers: 100, latency: 2)
+        #expect(abs(control.rate - 490) < 1e-9, "calls made since the cut, still slow: \(control.rate)")
+    }
+
     /// Answers queueing 2 s on top of a 5 ms floor: 30 % less each period, down to the floor of
     /// 1 % of the ceiling. After 30 periods of it, 2 s is the backend's own floor, and no longer
     /// a queue: the rate climbs again.
