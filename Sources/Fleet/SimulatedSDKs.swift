@@ -217,7 +217,9 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// `afterRamp`: the ramp makes the first calls, so the loop's first pass waits a slice; at
     /// the start both would ask at once, two requests from one SDK under a sample's logic.
     private func updateLoop(interval: TimeInterval, callers: Int, clock: any SleepingClock, afterRamp: Bool = false) async {
-        let slices = max(1, min(10, ids.count / 100))
+        // Slices of at least 100 SDKs, at most 20 a second: a large fleet's updates come as an
+        // even stream, not as bursts of 10,000 calls that queue the ramp's mints behind them.
+        let slices = max(1, min(ids.count / 100, Int(interval * 20)))
         let size = (ids.count + slices - 1) / slices
         if afterRamp {
             do { try await clock.sleep(until: clock.now().addingTimeInterval(interval / Double(slices))) } catch { return }

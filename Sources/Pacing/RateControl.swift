@@ -18,8 +18,9 @@ public struct RateControl: Sendable, Equatable {
     public let ceiling: Double
     /// The fewest: a backend that is down is still asked, slowly, so its return is noticed.
     public let floor: Double
-    /// Queueing on top of the floor latency that counts as slow, in seconds: a tenth of the
-    /// calls' timeout, at most 1 s, so calls slow down long before they time out.
+    /// Queueing on top of the floor latency that counts as slow, in seconds: a fortieth of the
+    /// calls' timeout, at most 250 ms. Early, as TCP Vegas reads a round trip growing before any
+    /// loss: a queue seen at 250 ms is cut before it is seconds deep and times calls out.
     public let slowQueueing: TimeInterval
     /// An answer this slow is as bad as a failure: half the timeout.
     public let dangerLatency: TimeInterval
@@ -37,7 +38,7 @@ public struct RateControl: Sendable, Equatable {
     public init(ceiling: Double, floor: Double? = nil, timeout: TimeInterval) {
         self.ceiling = max(0.001, ceiling)
         self.floor = min(self.ceiling, max(0.001, floor ?? self.ceiling / 100))
-        slowQueueing = min(1, max(0.01, timeout / 10))
+        slowQueueing = min(0.25, max(0.005, timeout / 40))
         dangerLatency = max(slowQueueing, timeout / 2)
         rate = self.ceiling
     }

@@ -86,13 +86,14 @@ struct FleetEngineEmulator: Sendable {
     struct Problem: Error { var message: String }
 
     /// The signature, checked once per token: a fleet's SDKs call every 10 seconds with tokens
-    /// that live an hour.
+    /// that live an hour. Only the fact is kept (the token's SHA-256); the claims are read again
+    /// from the token at each call, which costs microseconds and no memory per token.
     private func verify(_ token: String) async -> Result<PresentedClaims, Problem> {
         let digest = SHA256.hash(data: Data(token.utf8))
-        if let known = verified.claims(for: digest) { return .success(known) }
+        if verified.contains(digest), let claims = PresentedClaims(unverified: token) { return .success(claims) }
         do {
             let claims = try await keys.verify(token, as: PresentedClaims.self)
-            verified.remember(claims, for: digest)
+            verified.insert(digest)
             return .success(claims)
         } catch {
             let reason = (error as? JWTError).map { "\($0.errorType)" } ?? "not a JWT"
@@ -178,6 +179,18 @@ struct PresentedClaims: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
+// In an extension, so the memberwise initialiser stays.
+extension PresentedClaims {
+    /// The claims of a token whose signature was checked before, read without checking it again.
+    init?(unverified token: String) {
+        guard case .object(let claims)? = try? JWTInspector.decode(token).claims else { return nil }
+        aud = claims["aud"]
+        iat = claims["iat"]
+        exp = claims["exp"]
+        authorization = claims["authorization"]
+    }
+}
+
 /// The IDs the server has minted tokens for, by kind.
 final class KnownResources: Sendable {
     /// A run's IDs grow only by switches (keys, scenarios), so a million a kind is a long demo; past
@@ -195,19 +208,20 @@ final class KnownResources: Sendable {
     func contains(_ kind: ProviderKind, id: String) -> Bool { ids.withLock { $0[kind]?.contains(id) ?? false } }
 }
 
-/// Claims of tokens whose signature has been checked, by the token's SHA-256.
+/// Tokens whose signature has been checked, by their SHA-256: 32 bytes and a set slot each, not
+/// the decoded claims, which 100,000 SDKs' tokens would hold for an hour.
 final class VerifiedTokens: Sendable {
-    /// Beyond this many, the cache starts over: 200,000 tokens is two hours of a 100,000-SDK fleet.
+    /// Beyond this many, the set starts over: 200,000 tokens is two hours of a 100,000-SDK fleet.
     static let limit = 200_000
-    // Guards the cache; read and written by concurrent calls.
-    private let cache = Mutex<[SHA256Digest: PresentedClaims]>([:])
+    // Guards the set; read and written by concurrent calls.
+    private let digests = Mutex<Set<SHA256Digest>>([])
 
-    func claims(for digest: SHA256Digest) -> PresentedClaims? { cache.withLock { $0[digest] } }
+    func contains(_ digest: SHA256Digest) -> Bool { digests.withLock { $0.contains(digest) } }
 
-    func remember(_ claims: PresentedClaims, for digest: SHA256Digest) {
-        cache.withLock { cache in
-            if cache.count >= Self.limit { cache.removeAll(keepingCapacity: true) }
-            cache[digest] = claims
+    func insert(_ digest: SHA256Digest) {
+        digests.withLock { digests in
+            if digests.count >= Self.limit { digests.removeAll(keepingCapacity: true) }
+            digests.insert(digest)
         }
     }
 }

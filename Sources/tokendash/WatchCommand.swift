@@ -145,8 +145,9 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// While a ramp spreads the first calls: what it will do; its pace whenever the backend's
-    /// answers change it, and why; how many SDKs have started every 10 s, and when all have.
-    /// The Fleet Engine calls' pace likewise, whenever it changes. All on stderr, as the other diagnostics.
+    /// answers change it, and why; every 10 s how many SDKs have started and the Fleet Engine
+    /// calls' pace; when all have started. After the ramp, the Fleet Engine calls' pace whenever
+    /// it changes. All on stderr, as the other diagnostics.
     static func reportRamp(_ ramp: FleetRamp, session: BackendSession) async {
         let (_, total) = await session.startedSDKs()
         func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
@@ -164,7 +165,8 @@ struct WatchCommand: AsyncParsableCommand {
         var rampOver = !rampRuns
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
-            if session.fleetEngine != nil, fleetEngineNews.isNews(session.pacing.fleetEngine.status) {
+            // While the ramp runs, the Fleet Engine calls follow it; their pace is in its 10 s lines.
+            if rampOver, session.fleetEngine != nil, fleetEngineNews.isNews(session.pacing.fleetEngine.status) {
                 say("Fleet Engine calls: \(session.pacing.fleetEngine.status.summary("Fleet Engine"))")
             }
             guard !rampOver else { continue }
@@ -180,7 +182,8 @@ struct WatchCommand: AsyncParsableCommand {
             let tens = Int(elapsed.components.seconds) / 10
             if tens > said {
                 said = tens
-                say("ramp: started \(started)/\(total) SDKs at \(pace.summary())")
+                let calls = session.fleetEngine == nil ? "" : "; Fleet Engine calls \(session.pacing.fleetEngine.status.summary("Fleet Engine"))"
+                say("ramp: started \(started)/\(total) SDKs at \(pace.summary())\(calls)")
             }
         }
     }

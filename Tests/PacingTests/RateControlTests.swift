@@ -106,15 +106,15 @@ import Testing
     @Test func someQueueingHoldsTheRate() {
         var control = RateControl(ceiling: 1000, timeout: 10)
         period(&control, answers: 100, latency: 0.005, overloaded: 1)
-        period(&control, answers: 100, latency: 0.6)
+        period(&control, answers: 100, latency: 0.15)
         #expect(control.rate == 500)
     }
 
-    /// A short timeout judges latency by its own scale: 1 s calls queue 100 ms at most.
+    /// A short timeout judges latency by its own scale: 1 s calls queue 25 ms at most.
     @Test func theSlowThresholdFollowsTheTimeout() {
         var control = RateControl(ceiling: 100, timeout: 1)
         period(&control, answers: 100, latency: 0.001)
-        period(&control, answers: 100, latency: 0.2)
+        period(&control, answers: 100, latency: 0.05)
         #expect(control.rate == 70)
     }
 
