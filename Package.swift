@@ -117,11 +117,11 @@ let package = Package(
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["UICore", "Faults", "FleetAuth", "Fleet", "BoundedYAML", .product(name: "Yams", package: "Yams")]
+            dependencies: ["UICore", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML", .product(name: "Yams", package: "Yams")]
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Watch", "Scenarios", "Settings"]),
+        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Watch", "Scenarios", "Settings"]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
         // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
@@ -281,7 +281,7 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: ["BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
         ),
-        .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),

@@ -2,6 +2,7 @@ import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 
 /// The running providers as an event source: every provider event as an action, and in a fleet
 /// the aggregate rows and each kind's member table once a second.
@@ -15,6 +16,8 @@ public struct LiveEventSource: EventSource {
     public var tail: EventTail?
     /// What a watcher adds to the tables before they are sent (`tap`: churn per ID); set it before `run`.
     public var decorate: (@Sendable ([ProviderKind: FleetTable]) -> [ProviderKind: FleetTable])?
+    /// The ramp's pace, sent with the fleet rows while it starts SDKs (nil when none runs); set it before `run`.
+    public var rampPace: (@Sendable () -> Pacer.Status?)?
 
     /// Subscribes at once, before the providers start, so no early event is missed. `members`
     /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
@@ -67,6 +70,7 @@ public struct LiveEventSource: EventSource {
                         // `FleetTable.rowLimit` rows a kind, however large the fleet.
                         let now = clock.now()
                         inbox.send(.fleet(aggregate.summaries(now: now)))
+                        if let rampPace { inbox.send(.rampPace(rampPace())) }
                         inbox.send(.fleetTables(tables(aggregate, now: now)))
                         try? await Task.sleep(for: summaryInterval)
                     }

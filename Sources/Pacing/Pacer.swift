@@ -24,6 +24,15 @@ public final class Pacer: Sendable {
         public var inFlight: Int
         /// Whether anyone is pacing by it now (a ramp that is still starting SDKs).
         public var active: Bool
+        public init(rate: Double, ceiling: Double, floor: Double, reason: PaceReason, inFlight: Int, active: Bool) {
+            self.rate = rate
+            self.ceiling = ceiling
+            self.floor = floor
+            self.reason = reason
+            self.inFlight = inFlight
+            self.active = active
+        }
+
         /// Whether the rate is below its ceiling: the backend has pushed back.
         public var backedOff: Bool { rate < ceiling * 0.999 }
     }

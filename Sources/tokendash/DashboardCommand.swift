@@ -121,6 +121,8 @@ struct DashboardCommand: AsyncParsableCommand {
         ])
         let tail = EventTail()
         source.tail = tail
+        let ramp = session.pacing.ramp
+        source.rampPace = { ramp.status.active ? ramp.status : nil }
         let events = Task { [source] in await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
         let debugCrash = self.debugCrash

@@ -3,6 +3,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import Testing
 
 /// Whole frames, text and styles, compared with files in Golden/: a change anywhere on the
@@ -141,6 +142,8 @@ import Testing
         consumers.started = 6_001
         drivers.started = 5_999
         Fixtures.apply(&state, .fleet([.consumer: consumers, .driver: drivers]))
+        // The backend held the ramp back to 420 of its 1,000 a second.
+        Fixtures.apply(&state, .rampPace(Pacer.Status(rate: 420, ceiling: 1000, floor: 10, reason: .slow(p99: 2.1), inFlight: 300, active: true)))
         try check("fleet-ramping", state, width, height)
     }
 

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import UICore
 
 /// The fleet's aggregate rows under the header: one per kind.
@@ -64,7 +65,10 @@ enum FleetRowsRenderer {
             }
         }
         if let (started, total) = startedSDKs(state) {
-            canvas.putTruncated(" started \(started)/\(total) SDKs (the rest have made no call yet)",
+            // The pace first: when the backend holds the ramp back, that is the news.
+            let rest = state.session.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
+                ?? " (the rest have made no call yet)"
+            canvas.putTruncated(" started \(started)/\(total) SDKs\(rest)",
                                 x: rect.x, y: y + 1 + state.kinds.count, width: rect.width, role: .warning)
         }
     }

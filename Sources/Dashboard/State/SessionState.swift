@@ -1,6 +1,7 @@
 import Faults
 import Fleet
 import FleetAuth
+import Pacing
 import Foundation
 
 /// What happened: the providers' panes, the fleet, the server's faults, marks, the scenario and
@@ -37,6 +38,8 @@ public struct SessionState: Equatable, Sendable {
     public var sourceLabels: [ProviderKind.Role: String] = [:]
     /// Aggregate rows, present when a fleet runs.
     public var fleet: [ProviderKind: FleetSummary] = [:]
+    /// The ramp's pace while it starts SDKs: the rate the backend's answers allow, and why.
+    public var rampPace: Pacer.Status?
     /// Each kind's member table as the aggregate last made it, under the filter it names.
     public var fleetTables: [ProviderKind: FleetTable] = [:]
     /// The marks made so far (`m`), oldest first.

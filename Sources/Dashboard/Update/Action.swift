@@ -2,6 +2,7 @@ import Faults
 import UICore
 import Fleet
 import FleetAuth
+import Pacing
 import Foundation
 
 /// Everything that can change the dashboard: provider events, keys, time, and reports from effects.
@@ -15,6 +16,8 @@ public enum Action: Equatable, Sendable {
     case faultsChanged([ProviderKind: Fault])
     case message(String?)
     case fleet([ProviderKind: FleetSummary])
+    /// The ramp's pace while it starts SDKs (nil once it is over), once a second with the fleet rows.
+    case rampPace(Pacer.Status?)
     /// Each kind's member table as the aggregate made it (under the filter it names).
     case fleetTables([ProviderKind: FleetTable])
     /// A fleet pane now follows member `index`: its ID, cached token, last failure and fetching flag.

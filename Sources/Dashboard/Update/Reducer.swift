@@ -12,7 +12,7 @@ public enum Reducer {
     public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
         // Every action is routed here, so a new one must be placed.
         switch action {
-        case .event, .tick, .faultsChanged, .fleet, .fleetTables, .scenario, .sdksPaused, .faultLatency, .marked:
+        case .event, .tick, .faultsChanged, .fleet, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency, .marked:
             happened(action, &state)
             return []
         case .resized(let width, let height):
@@ -61,6 +61,8 @@ public enum Reducer {
             state.activeFaults = faults
         case .fleet(let summaries):
             state.fleet = summaries
+        case .rampPace(let pace):
+            state.session.rampPace = pace
         case .fleetTables(let tables):
             for kind in state.kinds {
                 // A table made under a filter since changed would list the wrong members.

@@ -42,7 +42,7 @@ public struct RecordedLine: Equatable, Sendable {
     }
 
     /// The line for `action`, nil for what a replay makes itself (fleet rows and tables come
-    /// from its own aggregate) or never records (replay's own actions).
+    /// from its own aggregate) or never records (replay's own actions, the ramp's live pace).
     public init?(_ action: Action, at time: Date, base: RecordingTimeBase) {
         let content: Content
         switch action {
@@ -63,7 +63,8 @@ public struct RecordedLine: Equatable, Sendable {
         case .scenario(let banner): content = .scenario(banner.map(RecordedBanner.init))
         case .sdksPaused(let paused): content = .sdksPaused(paused)
         case .faultLatency(let milliseconds): content = .faultLatency(milliseconds: milliseconds)
-        case .fleet, .fleetTables, .recorded, .replayStatus, .restore:
+        // The ramp's pace is not recorded yet: a replay's ramp line says how many had started, not how fast.
+        case .fleet, .fleetTables, .rampPace, .recorded, .replayStatus, .restore:
             return nil
         }
         self.init(t: base.offset(time), content)
