@@ -3,6 +3,7 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import Testing
 import UICore
 
@@ -29,6 +30,7 @@ import UICore
         s.providerLogic = .objcSample
         s.sourceLabels = [.driver: "your code: P.swift"]
         s.fleet = [.consumer: FleetSummary(providers: 7, requestsPerSecond: 1, counters: ProviderCounters(), p50LatencyMs: nil, p99LatencyMs: nil, inRefreshMargin: 0)]
+        s.rampPace = Pacer.Status(rate: 1, ceiling: 2, floor: 1, reason: .givingWay, inFlight: 0, active: true)
         s.fleetTables = [.consumer: FleetTable(filter: "x")]
         s.marks = [Mark(number: 1, at: base.now, note: "n")]
         s.scenario = ScenarioBanner(name: "s", step: 1, count: 2, caption: "c", phase: .running, stepMode: false)
