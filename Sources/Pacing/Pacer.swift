@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A `RateControl` shared by every task that calls one backend, with the calls in flight it
-/// has let out. The window of calls in flight is what bounds a stall at once: a backend that
-/// stops answering stops new calls after the window's worth, before any latency is measured.
+/// A `RateControl` shared by every task that calls one backend, with the calls in flight it has
+/// let out and a `CongestionWindow` over them. The window is what bounds a slow or stalled
+/// backend at once: new calls stop after the window's worth, before any latency is measured.
 /// Times come from the callers (their injected clocks), so tests step them.
 public final class Pacer: Sendable {
     /// One call let out: hand it back to `end` with its outcome.
@@ -15,7 +15,8 @@ public final class Pacer: Sendable {
     }
 
     public struct Status: Sendable, Equatable {
-        /// Calls a second now, and the most allowed.
+        /// Calls a second now: the rate's, or fewer when the window holds them back (the window
+        /// over the recent latency, by Little's law). And the most allowed.
         public var rate: Double
         public var ceiling: Double
         /// The fewest calls a second, however the backend answers.
@@ -46,12 +47,21 @@ public final class Pacer: Sendable {
         var credit: Double = 0
         var filled: Date?
         var lanes = 0
+        var window: CongestionWindow
+        /// The latency of recent answers to calls made since the last cut, smoothed as TCP's SRTT (1/8 new).
+        var smoothedLatency: Double?
+
+        /// Calls a second the window allows at the recent latency; the rate's when that is the smaller.
+        var rate: Double {
+            guard let latency = smoothedLatency, latency > 0 else { return control.rate }
+            return min(control.rate, max(control.floor, window.size / latency))
+        }
     }
 
     /// How often the rate is reconsidered: TCP does it once a round trip; a second holds enough
     /// answers at any rate worth controlling.
     public let period: TimeInterval
-    /// Seconds of calls at the current rate that may be in flight, on top of the backend's floor.
+    /// The largest window: seconds of the ceiling's calls on top of the backend's floor latency.
     public let windowSeconds: TimeInterval
     public let minimumWindow: Int
     // Guards the control, the calls in flight and the bucket: every caller's task reads and writes them.
@@ -61,12 +71,12 @@ public final class Pacer: Sendable {
         self.period = period
         self.windowSeconds = windowSeconds
         self.minimumWindow = minimumWindow
-        state = Mutex(State(control: control))
+        state = Mutex(State(control: control, window: CongestionWindow(minimum: minimumWindow)))
     }
 
     public var status: Status {
         state.withLock { s in
-            Status(rate: s.control.rate, ceiling: s.control.ceiling, floor: s.control.floor, reason: s.control.reason, inFlight: s.inFlight.count,
+            Status(rate: s.rate, ceiling: s.control.ceiling, floor: s.control.floor, reason: s.control.reason, inFlight: s.inFlight.count,
                    active: s.lanes > 0)
         }
     }
@@ -95,7 +105,14 @@ public final class Pacer: Sendable {
     public func end(_ ticket: Ticket, now: Date, overloaded: Bool) {
         state.withLock { s in
             guard s.inFlight.removeValue(forKey: ticket.number) != nil else { return }
-            s.control.answered(latency: now.timeIntervalSince(ticket.start), overloaded: overloaded, generation: ticket.generation)
+            let latency = max(0, now.timeIntervalSince(ticket.start))
+            let fresh = ticket.generation == s.control.generation
+            s.control.answered(latency: latency, overloaded: overloaded, generation: ticket.generation)
+            if fresh {
+                s.smoothedLatency = s.smoothedLatency.map { $0 * 7 / 8 + latency / 8 } ?? latency
+                let queueing = latency - (s.control.floorLatency ?? latency)
+                if !overloaded, queueing < s.control.slowQueueing { s.window.calmAnswer(maximum: maximumWindow(s)) }
+            }
             roll(&s, now: now)
         }
     }
@@ -123,9 +140,10 @@ public final class Pacer: Sendable {
         return ticket
     }
 
-    private func window(_ s: State) -> Int {
-        let seconds = (s.control.floorLatency ?? 0) + windowSeconds
-        return max(minimumWindow, Int((s.control.rate * seconds).rounded(.up)))
+    private func window(_ s: State) -> Int { Int(s.window.size) }
+
+    private func maximumWindow(_ s: State) -> Double {
+        max(Double(minimumWindow), s.control.ceiling * ((s.control.floorLatency ?? 0) + windowSeconds))
     }
 
     /// Ends the period when one has passed, with the age of the oldest call still out that was
@@ -138,7 +156,10 @@ public final class Pacer: Sendable {
         guard now.timeIntervalSince(start) >= period else { return }
         let generation = s.control.generation
         let oldest = s.inFlight.values.lazy.filter { $0.generation == generation }.map(\.start).min().map { now.timeIntervalSince($0) }
+        let rate = s.control.rate
         s.control.endPeriod(oldestWaiting: oldest)
+        // The rate's cut is the window's: both say the backend pushed back by as much.
+        if s.control.generation != generation { s.window.cut(by: s.control.rate / rate) }
         s.periodStart = now
     }
 }

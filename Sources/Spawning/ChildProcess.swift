@@ -18,10 +18,24 @@ public enum ChildProcess {
     /// two threads; cancelling the waiting task (the suite's time limit) kills the child, so a hang
     /// fails with the test's name instead of hanging the run.
     public static func exit(of pid: pid_t) async -> (Int32, cpu: TimeInterval) {
+        let ended = await ending(of: pid)
+        return (ended.status, ended.cpu)
+    }
+
+    /// How a child ended: what `exit(of:)` says, and its peak resident set (the kernel's count, as
+    /// `/usr/bin/time` reports it).
+    public struct Ending: Sendable {
+        public var status: Int32
+        public var cpu: TimeInterval
+        public var peakKiB: Int
+    }
+
+    /// `exit(of:)` with the child's peak memory.
+    public static func ending(of pid: pid_t) async -> Ending {
         // Guards whether the child was reaped, so a late cancellation never signals a reused pid.
         let reaped = Mutex(false)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<(Int32, cpu: TimeInterval), Never>) in
+            await withCheckedContinuation { (done: CheckedContinuation<Ending, Never>) in
                 Thread {
                     var status: Int32 = 0
                     var usage = rusage()
@@ -31,8 +45,8 @@ public enum ChildProcess {
                     func seconds(_ t: timeval) -> TimeInterval { TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6 }
                     // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
                     let exited = status & 0x7f == 0
-                    done.resume(returning: (result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
-                                            seconds(usage.ru_utime) + seconds(usage.ru_stime)))
+                    done.resume(returning: Ending(status: result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
+                                                  cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakKiB: Int(usage.ru_maxrss)))
                 }.start()
             }
         } onCancel: {

@@ -1,120 +1,119 @@
-import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
-import Synchronization
-import TokenServer
+import Spawning
 
-/// 50,000 trips + 50,000 vehicles against the embedded server with one-hour tokens, on their
-/// update loops as `watch` runs them: started with the default ramp (1,000 new SDKs a second) and
-/// held for 10 minutes, against the same fleet started all at once (`--ramp 0`) in the same run.
-/// Not among the default sections (it takes about 14 minutes): `tokendash-bench ramp`.
-/// `TOKENDASH_BENCH_HOLD` (seconds, default 600) and `TOKENDASH_BENCH_FLEET` (SDKs a side,
-/// default 50,000) make a shorter run.
+/// 50,000 trips + 50,000 vehicles started by `tokendash watch` as the README tells an operator to
+/// run it (one-hour tokens, the default ramp, 150 s), three times in the same run: with Fleet
+/// Engine calls off (the baseline), on (as the user runs it), and on with the embedded server's
+/// tokens slowed by a 200 ms latency fault, so the ramp has to adapt. The binary is the
+/// `tokendash` built beside this one (`swift build -c release`); its peak RSS is the kernel's.
+/// Not among the default sections (it takes about 8 minutes): `tokendash-bench ramp`.
+/// `TOKENDASH_BENCH_FLEET` (SDKs a side, default 50,000) and `TOKENDASH_BENCH_DURATION`
+/// (seconds, default 150) make a shorter run.
 enum FleetRampBenchmark {
     static let environment = ProcessInfo.processInfo.environment
     static let perKind = environment["TOKENDASH_BENCH_FLEET"].flatMap(Int.init).map { min(100_000, max(1, $0)) } ?? 50_000
-    static let hold = environment["TOKENDASH_BENCH_HOLD"].flatMap(Double.init).map { min(3600, max(0, $0)) } ?? 600
+    static let duration = environment["TOKENDASH_BENCH_DURATION"].flatMap(Double.init).map { min(3600, max(5, $0)) } ?? 150
 
     struct Outcome {
-        var started: Duration = .zero
-        var allHeldAfter: Duration?
-        var startFailures = 0
-        var holdFailures = 0
-        var fetched = 0
-        var withoutToken = 0
-        var peakRSS = 0
-        /// RSS at the end, the fleet still holding its tokens.
-        var endRSS = 0
+        var status: Int32 = -1
+        var failures = 0
+        var started = 0
+        /// When stderr said all had started, in seconds after the start; nil if it never did.
+        var allStartedAfter: Int?
+        var peakKiB = 0
+        var cpu: TimeInterval = 0
+        /// The pace lines `watch` printed on stderr.
+        var paceLines = 0
     }
 
     @Sendable static func run() async throws {
         let total = 2 * perKind
-        // The baseline first: a stampede, stopped once every SDK holds a token (or after 3 minutes).
-        let stampede = try await run(ramp: FleetRamp(duration: 0), hold: 0, limit: .seconds(180))
-        let ramp = FleetRamp.atDefaultRate(total: total)
-        let ramped = try await run(ramp: ramp, hold: hold, limit: .seconds(ramp.duration + 180))
-        func held(_ o: Outcome) -> String { o.allHeldAfter.map { "all \(total.formatted()) held a token after \(shown($0))" } ?? "\(o.withoutToken) never got one" }
+        let off = try await watch(fleetEngine: false, latencyMilliseconds: nil)
+        let on = try await watch(fleetEngine: true, latencyMilliseconds: nil)
+        let slow = try await watch(fleetEngine: true, latencyMilliseconds: 200)
+        func start(_ o: Outcome) -> String {
+            o.allStartedAfter.map { "all \(total.formatted()) after \($0) s" } ?? "\(o.started.formatted()) of \(total.formatted())"
+        }
         MintBenchmark.printTable([
-            ("", "default ramp (\(Int(ramp.duration)) s)  |  --ramp 0, every SDK at once (baseline)"),
-            ("SDKs", "\(total.formatted())  |  \(total.formatted())"),
-            ("start", "\(held(ramped))  |  \(held(stampede))"),
-            ("fetch failures while starting", "\(ramped.startFailures)  |  \(stampede.startFailures)"),
-            ("fetch failures holding \(Int(hold)) s", "\(ramped.holdFailures)  |  (not held)"),
-            ("SDKs without a valid token at the end", "\(ramped.withoutToken)  |  \(stampede.withoutToken)"),
-            ("peak RSS", "\(ramped.peakRSS / 1024) MiB  |  \(stampede.peakRSS / 1024) MiB"),
-            ("RSS at the end, tokens held", "\(ramped.endRSS / 1024) MiB  |  \(stampede.endRSS / 1024) MiB"),
+            ("", "Fleet Engine calls on  |  on, 200 ms latency fault  |  off (baseline)"),
+            ("command", "tokendash watch --trips \(perKind) --vehicles \(perKind) --duration \(Int(duration)) --lifetime 3600"),
+            ("SDKs started", "\(start(on))  |  \(start(slow))  |  \(start(off))"),
+            ("fetch failures", "\(on.failures)  |  \(slow.failures)  |  \(off.failures)"),
+            ("exit status", "\(on.status)  |  \(slow.status)  |  \(off.status)"),
+            ("peak RSS", "\(on.peakKiB / 1024) MiB  |  \(slow.peakKiB / 1024) MiB  |  \(off.peakKiB / 1024) MiB"),
+            ("per SDK", "\(on.peakKiB * 1024 / total) B  |  \(slow.peakKiB * 1024 / total) B  |  \(off.peakKiB * 1024 / total) B"),
+            ("CPU", String(format: "%.0f s  |  %.0f s  |  %.0f s", on.cpu, slow.cpu, off.cpu)),
+            ("pace lines on stderr", "\(on.paceLines)  |  \(slow.paceLines)  |  \(off.paceLines)"),
         ])
-        BenchReport.figure("ramp_start_failures", value: Double(ramped.startFailures), unit: "failures", baseline: Double(stampede.startFailures))
-        BenchReport.figure("ramp_hold_failures", value: Double(ramped.holdFailures), unit: "failures", baseline: nil)
-        BenchReport.figure("ramp_all_held_s", value: ramped.allHeldAfter.map(seconds) ?? -1, unit: "s",
-                           baseline: stampede.allHeldAfter.map(seconds) ?? -1)
-        if ramped.startFailures + ramped.holdFailures + ramped.withoutToken > 0 {
-            throw MintBenchmark.BenchmarkError("the ramped fleet had \(ramped.startFailures + ramped.holdFailures) failures, \(ramped.withoutToken) SDKs without a token")
+        BenchReport.figure("ramp_failures", value: Double(on.failures), unit: "failures", baseline: Double(off.failures))
+        BenchReport.figure("ramp_failures_slow_backend", value: Double(slow.failures), unit: "failures", baseline: Double(off.failures))
+        BenchReport.figure("ramp_peak_rss", value: Double(on.peakKiB) / 1024, unit: "MiB", baseline: Double(off.peakKiB) / 1024)
+        BenchReport.figure("ramp_started", value: Double(on.started), unit: "SDKs", baseline: Double(off.started))
+        BenchReport.figure("ramp_started_slow_backend", value: Double(slow.started), unit: "SDKs", baseline: Double(off.started))
+        BenchReport.figure("ramp_all_started_s", value: Double(on.allStartedAfter ?? -1), unit: "s", baseline: Double(off.allStartedAfter ?? -1))
+        if on.failures + slow.failures > 0 {
+            throw MintBenchmark.BenchmarkError("fetches failed: \(on.failures) with Fleet Engine calls, \(slow.failures) with the slow backend")
         }
     }
 
-    /// One fleet on its update loops (5 s, as `watch`), counting failures until every SDK holds a
-    /// token, then for `hold` seconds more.
-    static func run(ramp: FleetRamp, hold: TimeInterval, limit: Duration) async throws -> Outcome {
-        HeldBytes.releaseFreed()
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3600))
-        let base = try await server.start().absoluteString
-        let transport = try HTTPClientTransport()
-        let events = EventBroadcaster()
-        let stream = events.subscribe(buffer: 1 << 16)
-        // Failures before every SDK held its token, and after; `holding` flips between.
-        let holding = Flag()
-        let counter = Task { () -> (start: Int, hold: Int, fetched: Int) in
-            var start = 0, held = 0, fetched = 0
-            for await e in stream {
-                switch e.kind {
-                case .fetched: fetched += 1
-                case .fetchFailed: if holding.value.load(ordering: .relaxed) { held += 1 } else { start += 1 }
-                default: break
-                }
-            }
-            return (start, held, fetched)
+    /// One `tokendash watch` run; with `latencyMilliseconds`, the latency fault is set on the
+    /// embedded server as soon as it says where it listens, as an operator would with curl.
+    static func watch(fleetEngine: Bool, latencyMilliseconds: Int?) async throws -> Outcome {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("tokendash").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw MintBenchmark.BenchmarkError("no tokendash beside the bench at \(binary): build both with swift build -c release")
         }
-        let (trips, vehicles) = FleetMemoryBenchmark.fleet(perKind: perKind, base: base, transport: transport, events: events)
-        let begin = ContinuousClock.now
-        let loops = Task {
-            async let a: Void = trips.run(interval: 5, ramp: ramp)
-            async let b: Void = vehicles.run(interval: 5, ramp: ramp)
-            _ = await (a, b)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-ramp-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path, err = folder.appendingPathComponent("err").path
+        var arguments = [binary, "watch", "--trips", "\(perKind)", "--vehicles", "\(perKind)", "--duration", "\(Int(duration))",
+                         "--lifetime", "3600", "--events", "fetch_failed", "--summary"]
+        if !fleetEngine { arguments.append("--no-fleet-engine") }
+        let pid = try ChildProcess.spawn(arguments, stdin: .devNull, stdout: .file(out), stderr: .file(err))
+        if let latencyMilliseconds {
+            try await setLatency(latencyMilliseconds, stderrFile: err)
         }
-        var outcome = Outcome()
-        // Polled every second: the SDKs holding no valid token, as `watch` judges at its end.
-        while ContinuousClock.now - begin < limit {
-            try? await Task.sleep(for: .seconds(1))
-            let now = Date()
-            let missing = await trips.withoutValidToken(at: now).count + vehicles.withoutValidToken(at: now).count
-            if missing == 0 {
-                outcome.allHeldAfter = ContinuousClock.now - begin
-                break
+        let ended = await ChildProcess.ending(of: pid)
+        var outcome = Outcome(status: ended.status, peakKiB: ended.peakKiB, cpu: ended.cpu)
+        let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        for line in stdout.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if object["event"] as? String == "fetch_failed" { outcome.failures += 1 }
+            if object["event"] as? String == "summary" {
+                outcome.started = ["consumer", "driver"].compactMap { (object[$0] as? [String: Any])?["started"] as? Int }.reduce(0, +)
             }
         }
-        holding.value.store(true, ordering: .relaxed)
-        if outcome.allHeldAfter != nil, hold > 0 { try? await Task.sleep(for: .seconds(hold)) }
-        let now = Date()
-        outcome.withoutToken = await trips.withoutValidToken(at: now).count + vehicles.withoutValidToken(at: now).count
-        outcome.endRSS = FleetMemoryBenchmark.residentKiB("VmRSS")
-        loops.cancel()
-        await loops.value
-        outcome.peakRSS = FleetMemoryBenchmark.residentKiB("VmHWM")
-        events.finish()
-        (outcome.startFailures, outcome.holdFailures, outcome.fetched) = await counter.value
-        await server.stop()
-        await transport.shutdown()
+        for line in stderr.split(separator: "\n") {
+            if line.contains("all of them, after "), let seconds = line.split(separator: " ").dropLast().last.flatMap({ Int($0) }) {
+                outcome.allStartedAfter = seconds
+            }
+            if line.contains("/s ("), line.contains("ramp: ") { outcome.paceLines += 1 }
+        }
+        print(stderr.split(separator: "\n").filter { $0.contains("ramp") }.suffix(4).map { "    " + $0 }.joined(separator: "\n"))
         return outcome
     }
 
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-    static func shown(_ d: Duration) -> String { String(format: "%.0f s", seconds(d)) }
-
-    /// Set once the fleet holds its tokens; read by the task counting failures.
-    final class Flag: Sendable {
-        let value = Atomic<Bool>(false)
+    /// Waits for `tokendash watch: embedded token server on http://127.0.0.1:PORT` and sets the
+    /// latency fault on both kinds' routes there (`PUT /faults/both/latency?ms=N`).
+    static func setLatency(_ milliseconds: Int, stderrFile: String) async throws {
+        for _ in 0..<200 {
+            let text = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "embedded token server on ") {
+                let base = text[range.upperBound...].prefix { !$0.isWhitespace }
+                guard let url = URL(string: "\(base)/faults/both/latency?ms=\(milliseconds)") else { break }
+                let transport = try HTTPClientTransport()
+                let status = try? await transport.send(TransportRequest(method: "PUT", url: url)).status
+                await transport.shutdown()
+                guard status == 200 else { break }
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw MintBenchmark.BenchmarkError("could not set the latency fault: the embedded server never said where it listens")
     }
 }

@@ -7,28 +7,49 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct PacerTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// A backend that stops answering: the window stops new calls after 2 s of the rate's worth,
-    /// long before the first timeout, and the stall then slows the rate.
+    /// A backend that stops answering: the window stops new calls after its first 16, long before
+    /// the first timeout, and the stall then slows the rate, and the window with it.
     @Test func aStalledBackendClosesTheWindow() {
         let pacer = Pacer(RateControl(ceiling: 100, timeout: 10))
-        #expect(pacer.room(now: t0) == 200)
-        for _ in 0..<200 { _ = pacer.begin(now: t0) }
+        #expect(pacer.room(now: t0) == 16, "TCP's way: a small first window")
+        for _ in 0..<16 { _ = pacer.begin(now: t0) }
         #expect(pacer.room(now: t0) == 0)
         #expect(pacer.room(now: t0 + 3) == 0)
         #expect(pacer.status.rate == 70)
         #expect(pacer.status.reason == .stalled(waiting: 3))
-        #expect(pacer.status.inFlight == 200)
+        #expect(pacer.status.inFlight == 16)
     }
 
-    /// Calls answered in time free their places and feed the rate; the window is 2 s of calls on
-    /// top of the backend's own floor, here half a second.
-    @Test func answeredCallsFreeTheWindow() {
+    /// Calm answers widen the window by one each (doubling per round trip), up to 2 s of the
+    /// ceiling's calls on top of the backend's floor; each frees its place as it comes.
+    @Test func calmAnswersWidenTheWindow() {
         let pacer = Pacer(RateControl(ceiling: 100, timeout: 10))
-        let tickets = (0..<200).map { _ in pacer.begin(now: t0) }
-        for ticket in tickets { pacer.end(ticket, now: t0 + 0.5, overloaded: false) }
-        #expect(pacer.room(now: t0 + 1) == 250)
+        var now = t0
+        for round in 0..<5 {
+            let tickets = (0..<pacer.room(now: now)).map { _ in pacer.begin(now: now) }
+            now += 0.5
+            for ticket in tickets { pacer.end(ticket, now: now, overloaded: false) }
+            #expect(pacer.room(now: now) == min(250, 16 << (round + 1)), "round \(round)")
+        }
         #expect(pacer.status.reason == .calm(p99: 0.5))
         #expect(pacer.status.inFlight == 0)
+        #expect(pacer.status.rate == 100, "at the ceiling: 250 calls out over 0.5 s would be 500 a second")
+    }
+
+    /// Slow answers leave the window as it is, and a cut shrinks it with the rate: a backend 200 ms
+    /// away that answers 40 calls a second holds the ramp near 40 a second, not its 1,000.
+    @Test func aSlowBackendHoldsTheWindowAndTheRateFollows() {
+        let pacer = Pacer(RateControl(ceiling: 1000, timeout: 10))
+        var now = t0
+        // Each round the window's calls; the backend takes 0.2 s for 8 of them, queueing the rest.
+        for _ in 0..<20 {
+            let tickets = (0..<pacer.room(now: now)).map { _ in pacer.begin(now: now) }
+            for (i, ticket) in tickets.enumerated() { pacer.end(ticket, now: now + 0.2 * Double(i / 8 + 1), overloaded: false) }
+            now += 0.2 * Double((tickets.count + 7) / 8)
+        }
+        let status = pacer.status
+        #expect(status.rate < 100, "\(status.summary())")
+        #expect(status.rate >= 20, "\(status.summary())")
     }
 
     /// A ticket ended twice counts once.
@@ -67,7 +88,7 @@ import Testing
         ramp.laneStarted()
         #expect(budget.share == 1, "a ramp at its ceiling")
         let ticket = ramp.begin(now: t0)
-        ramp.end(ticket, now: t0 + 0.1, overloaded: true)
+        ramp.end(ticket, now: t0 + 0.01, overloaded: true)
         _ = ramp.room(now: t0 + 1)
         #expect(ramp.status.rate == 500)
         #expect(budget.share == 0.25)
