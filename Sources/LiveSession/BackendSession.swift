@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import ProviderProxy
 import TokenServer
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
@@ -28,6 +29,10 @@ public struct BackendSession: Sendable {
     public let sourceLabels: [ProviderKind.Role: String]
     /// What was filled in and built for them, a line each, for stderr.
     public let sourceNotes: [String]
+    /// The loopback proxies in front of the source providers' hosts, by kind.
+    public let proxies: [ProviderKind: ProviderProxy]
+    /// Where each kind's fault acts: its source provider's proxy, or the embedded server.
+    public var faults: SessionFaults { SessionFaults(server: server, proxied: proxies.mapValues(\.faults)) }
 
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     public var insecure: Bool { transport.isInsecure }
@@ -35,7 +40,8 @@ public struct BackendSession: Sendable {
     public init(server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
                 consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
                 consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
-                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = []) {
+                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
+                proxies: [ProviderKind: ProviderProxy] = [:]) {
         self.server = server
         self.events = events
         self.solution = solution
@@ -49,6 +55,7 @@ public struct BackendSession: Sendable {
         self.roles = roles
         self.sourceLabels = sourceLabels
         self.sourceNotes = sourceNotes
+        self.proxies = proxies
     }
 
     /// The group on `role`'s side.
@@ -112,6 +119,7 @@ public struct BackendSession: Sendable {
     public func stop() async {
         events.finish()
         await server?.stop()
+        for proxy in proxies.values { await proxy.stop() }
         await transport.shutdown()
     }
 }

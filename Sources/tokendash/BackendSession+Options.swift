@@ -4,6 +4,7 @@ import Foundation
 import HTTPTransport
 import LiveSession
 import ProviderHost
+import ProviderProxy
 import TokenServer
 import TokenSignatures
 
@@ -46,8 +47,16 @@ extension BackendSession {
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
         let deviceClock = DeviceClock()
-        let sources = await SourceProviderSetup.prepare(options, server: server, solution: solution)
+        let sources: SourceProviderSetup
+        do {
+            sources = try await SourceProviderSetup.prepare(options, server: server, solution: solution, events: events, upstream: proxy)
+        } catch {
+            await server?.stop()
+            await transport.shutdown()
+            throw error
+        }
         if !keepUnbuilt, !sources.failures.isEmpty {
+            for proxy in sources.proxies.values { await proxy.stop() }
             await server?.stop()
             await transport.shutdown()
             throw SourceBuildFailure(lines: sources.failures)
@@ -73,6 +82,6 @@ extension BackendSession {
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
                               deviceClock: deviceClock, fleetEngine: fleetEngine,
                               consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
-                              sourceLabels: sources.labels, sourceNotes: sources.notes)
+                              sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies)
     }
 }
