@@ -2,6 +2,7 @@ import Faults
 import FleetAuth
 import Foundation
 import HTTPTransport
+import LoopbackProxy
 import ProviderHost
 import ProviderProxy
 import TestSupport
@@ -25,12 +26,12 @@ struct ProviderProxyEndToEndTests {
         let proxy: ProviderProxy
         let recorder: EventRecorder
 
-        static func start(url: String, clock: SteppedClock, server: EmbeddedTokenServer? = nil) async throws -> Rig {
+        static func start(url: String, clock: SteppedClock, server: EmbeddedTokenServer? = nil, upstream: ProxySettings = .direct) async throws -> Rig {
             let source = try ProviderSourceFile.read(fixture.path, role: .driver, providerURL: url)
             let built = try await HostBuilder(swiftc: try HostBuilder.findSwiftc(given: nil), sanitize: false, cacheRoot: cache).build(source)
             let events = EventBroadcaster()
             let recorder = EventRecorder(events)
-            let proxy = try await ProviderProxy.start(kind: .driver, upstream: .direct, events: events, clock: clock)
+            let proxy = try await ProviderProxy.start(kind: .driver, upstream: upstream, events: events, clock: clock)
             // What tokendash gives the host: its proxy for both schemes, loopback included.
             var environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
             for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"] { environment[name] = proxy.url }
@@ -136,5 +137,32 @@ struct ProviderProxyEndToEndTests {
         #expect(dropped.problem?.contains("drop") == true && dropped.bytesDown == 0)
         await rig.stop()
         await backend.stop()
+    }
+
+    /// The user's own proxy (here the tests' `ForwardProxy`) carries the loopback proxy's requests
+    /// as tokendash's transport sends them: the absolute form for http, a tunnel for https.
+    @Test func theUsersOwnProxyCarriesTheRequestsOnward() async throws {
+        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: Self.key)
+        _ = try await server.start()
+        let url = try #require(await server.sessionURL(.driver))
+        let pki = try TestPKI()
+        let (certificate, key) = try pki.leaf()
+        let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: Data(#"{"jwt":"x"}"#.utf8))
+        let users = try await ForwardProxy.start(names: [:])
+        let upstream = ProxySettings.single(try ProxyServer(parsing: users.url(), origin: "test"), environment: [:], source: "test")
+
+        let plain = try await Rig.start(url: url, clock: SteppedClock(), server: server, upstream: upstream)
+        guard case .success = await plain.fetch() else { Issue.record("the call through both proxies failed"); return }
+        #expect(try await plain.nextExchange().status == 200)
+        let tunnelled = try await Rig.start(url: backend.base + "/token", clock: SteppedClock(), upstream: upstream)
+        _ = await tunnelled.fetch()
+        let tunnel = try await tunnelled.nextExchange()
+        #expect(tunnel.way == .tunnel && tunnel.bytesDown > 100 && tunnel.problem == nil)
+        #expect(users.seen.map(\.line) == ["GET \(url) HTTP/1.1", "CONNECT 127.0.0.1:\(backend.port) HTTP/1.1"])
+        await plain.stop()
+        await tunnelled.stop()
+        await users.stop()
+        await backend.stop()
+        await server.stop()
     }
 }
