@@ -79,8 +79,9 @@ public final class ProviderProxy: Sendable {
     /// The SDK's current ID, which the exchanges from now on are logged under.
     public func announce(_ id: String) { shared.currentID.withLock { $0 = id } }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection; a request held by the latency fault ends too.
     public func stop() async {
+        accepting.cancel()
         try? await listener.close()
         for channel in shared.open.withLock({ Array($0.values) }) { try? await channel.close() }
         await accepting.value

@@ -29,7 +29,7 @@ struct ProxyExchange: Sendable {
             headTimer.cancel()
             let head: ProxyRequestHead
             do throws(ProxyHeadError) { head = try ProxyRequestHead(parsing: text) } catch { return try await refuse(error, outbound) }
-            try await handle(head, rest: rest, incoming: &incoming, outbound: outbound)
+            try await handle(head, rest: rest, incoming: &incoming, outbound: outbound, clientChannel: client)
         }
     }
 
@@ -40,7 +40,7 @@ struct ProxyExchange: Sendable {
     }
 
     private func handle(_ head: ProxyRequestHead, rest: ByteBuffer, incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+                        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, clientChannel: any Channel) async throws {
         let started = shared.clock.now()
         let setting = shared.faults.setting
         let action = ProxyFaultAction.decide(setting, tunnel: head.isConnect)
@@ -121,7 +121,8 @@ struct ProxyExchange: Sendable {
             }
             // Backend to host in a child task, host to backend here; whichever side ends first
             // closes the other, which ends the other loop.
-            async let down: Void = Self.pumpDown(fromBackend, to: client, meter: !head.isConnect, tally: tally, report: report)
+            async let down: Void = Self.pumpDown(fromBackend, to: client, closing: clientChannel, meter: !head.isConnect, tally: tally,
+                                                 report: report)
             do {
                 while let bytes = try await incoming.next() {
                     tally.up.add(bytes.readableBytes, ordering: .relaxed)
@@ -136,7 +137,8 @@ struct ProxyExchange: Sendable {
     /// The backend's bytes to the host, counted; an http answer read as it passes, and published
     /// as soon as its body is whole (before the host has its last byte), else when it ends.
     private static func pumpDown(_ iterator: sending NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                                 to client: NIOAsyncChannelOutboundWriter<ByteBuffer>, meter metering: Bool, tally: Tally,
+                                 to client: NIOAsyncChannelOutboundWriter<ByteBuffer>, closing clientChannel: any Channel,
+                                 meter metering: Bool, tally: Tally,
                                  report: @Sendable (ResponseMeter?) -> Void) async {
         var iterator = iterator
         var meter = ResponseMeter()
@@ -151,7 +153,8 @@ struct ProxyExchange: Sendable {
             }
         } catch {}
         report(metering ? meter : nil)
-        client.finish()
+        // The backend is done: so is the host's connection (one exchange each), which ends the other loop.
+        try? await clientChannel.close()
     }
 }
 
