@@ -55,12 +55,22 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // tokendash's loopback forward proxy in front of a source provider's host: its requests
+        // logged as events, the faults acted out there, the user's own proxy honoured upstream.
+        .target(
+            name: "ProviderProxy",
+            dependencies: [
+                "Faults", "FleetAuth", "HTTPTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // A real forward proxy on loopback (CONNECT, and absolute-form plain http; its own name
         // table) for the proxy tests and the bench's proxied fetches; not part of the tokendash binary.
         .target(
             name: "LoopbackProxy",
             dependencies: [
-                "FleetAuth",
+                "FleetAuth", "ProviderProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -128,7 +138,7 @@ let package = Package(
         // and the replay do without.
         .target(
             name: "LiveSession",
-            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "TokenServer"]
+            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer"]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
         // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
@@ -241,7 +251,7 @@ let package = Package(
         // Runs the built binary (`watch` over loopback, the dashboard in tmux) and the customers' provider classes in their host.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
+            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "ProviderProxy", "TokenServer", "Faults", "HTTPTransport", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                            // The evidence tests compare a cast against the replay's own frames.
                            "Dashboard", "DashboardRuntime", "UICore"],
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
@@ -287,7 +297,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
         // The customer's provider file read: the class found, the placeholders filled, compiler
         // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
-        .testTarget(name: "ProviderHostTests", dependencies: ["ProviderHost", "FleetAuth", "TestSupport"]),
+        .testTarget(name: "ProviderHostTests", dependencies: ["ProviderHost", "ProviderProxy", "Faults", "FleetAuth", "TestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]

@@ -154,6 +154,9 @@ public struct SessionDigest: Sendable {
             addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence, failed: true))
         case .printed(let text):
             addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "printed", detail: SecretRedactor.redact(text), failed: false))
+        case .backendRequest(let exchange):
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "backend",
+                          detail: SecretRedactor.redact(exchange.summary), failed: exchange.failed))
         }
     }
 

@@ -44,6 +44,16 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         }
     }
 
+    /// Whether tokendash's loopback proxy in front of a source provider acts the fault out itself
+    /// (late, closed, or answered without the backend). The others need the backend's own hand
+    /// (a token minted wrong) or act on the SDK's Fleet Engine calls, which the proxy does not see.
+    public var actsAtProxy: Bool {
+        switch self {
+        case .latency, .http500, .http401, .rateLimited, .malformed, .drop: true
+        case .wrongID, .expired, .fleetEngineUnavailable, .revokedKey, .clockSkew: false
+        }
+    }
+
     /// The fault's one name on screen: the menu, the header, `GET /faults`. `adjustHint` is how a
     /// screen changes the latency (the menu's keys), shown inside the latency fault's brackets.
     public func label(latencyMilliseconds: Int = defaultLatencyMilliseconds, adjustHint: String? = nil) -> String {

@@ -30,6 +30,8 @@ public struct ProviderEvent: Sendable, Equatable {
         case breach(ContractBreach)
         /// A line the customer's provider class printed, redacted (at most a few a second).
         case printed(String)
+        /// An HTTP request or https tunnel of the customer's class, through tokendash's loopback proxy.
+        case backendRequest(BackendExchange)
     }
 
     public var time: Date
@@ -55,6 +57,7 @@ public struct ProviderEvent: Sendable, Equatable {
         case completionMissing = "completion_missing", completionRepeated = "completion_repeated"
         case servedAfterExp = "served_after_exp", dataRace = "data_race", providerCrashed = "provider_crashed"
         case printed = "provider_output"
+        case backendRequest = "backend_request"
 
         /// The breach kind this name is, nil for the other events.
         public var breach: ContractBreach.Kind? { ContractBreach.Kind(rawValue: rawValue) }
@@ -84,6 +87,7 @@ public struct ProviderEvent: Sendable, Equatable {
             case .providerCrashed: .providerCrashed
             }
         case .printed: .printed
+        case .backendRequest: .backendRequest
         }
     }
 

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Pacing
+import ProviderProxy
 import TokenServer
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one
@@ -32,6 +33,10 @@ public struct BackendSession: Sendable {
     /// The pace of the first token calls (the ramp) and of the Fleet Engine calls: one backend
     /// serves both sides, so both groups share them.
     public let pacing: FleetPacing
+    /// The loopback proxies in front of the source providers' hosts, by kind.
+    public let proxies: [ProviderKind: ProviderProxy]
+    /// Where each kind's fault acts: its source provider's proxy, or the embedded server.
+    public var faults: SessionFaults { SessionFaults(server: server, proxied: proxies.mapValues(\.faults)) }
 
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     public var insecure: Bool { transport.isInsecure }
@@ -40,7 +45,7 @@ public struct BackendSession: Sendable {
                 consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
                 consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
                 roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
-                pacing: FleetPacing = FleetPacing()) {
+                proxies: [ProviderKind: ProviderProxy] = [:], pacing: FleetPacing = FleetPacing()) {
         self.server = server
         self.events = events
         self.solution = solution
@@ -54,6 +59,7 @@ public struct BackendSession: Sendable {
         self.roles = roles
         self.sourceLabels = sourceLabels
         self.sourceNotes = sourceNotes
+        self.proxies = proxies
         self.pacing = pacing
     }
 
@@ -121,6 +127,7 @@ public struct BackendSession: Sendable {
     public func stop() async {
         events.finish()
         await server?.stop()
+        for proxy in proxies.values { await proxy.stop() }
         await transport.shutdown()
     }
 }

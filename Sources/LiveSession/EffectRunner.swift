@@ -37,12 +37,13 @@ public struct EffectRunner: EffectPerformer {
             await session.group(kind.role).switchID(at: member, to: id)
             return []
         case .setFault(let choice, let scope, let latency):
-            guard let server = session.server else {
-                return [.message("fault injection needs the embedded token server")]
+            let faults = session.faults
+            guard faults.canInject else {
+                return [.message("fault injection needs the embedded token server or a source provider (--driver-source)")]
             }
-            // The menu names panes; the server's faults apply by kind, the kinds of this solution.
-            await server.setFault(choice, latencyMilliseconds: latency, for: FaultTarget(scope, in: session.solution))
-            return [.faultsChanged(await server.faults().mapValues(\.fault))]
+            // The menu names panes; faults apply by kind, the kinds of this solution.
+            await faults.set(choice, latencyMilliseconds: latency, for: FaultTarget(scope, in: session.solution).kinds)
+            return [.faultsChanged(await faults.all().mapValues(\.fault))]
         case .setPaused(let paused):
             session.consumers.setPaused(paused)
             session.drivers.setPaused(paused)

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import NIOCore
 import NIOPosix
+import ProviderProxy
 import Synchronization
 
 /// A real forward proxy on 127.0.0.1 (SwiftNIO) for the proxy tests and the bench: it answers `CONNECT host:port`
@@ -102,15 +103,7 @@ public final class ForwardProxy: Sendable {
         defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(client)) } }
         try await connection.executeThenClose { inbound, outbound in
             var incoming = inbound.makeAsyncIterator()
-            var buffer = ByteBuffer()
-            var headEnd: Int?
-            while headEnd == nil {
-                guard var chunk = try await incoming.next() else { return }
-                buffer.writeBuffer(&chunk)
-                headEnd = buffer.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound
-                if headEnd == nil, buffer.readableBytes > 16_384 { return }
-            }
-            guard let headEnd, let head = buffer.readString(length: headEnd - buffer.readerIndex) else { return }
+            guard case .head(let head, let buffer) = try await ProxyHeadReader.read(&incoming) else { return }
             let lines = head.components(separatedBy: "\r\n")
             let requestLine = lines.first ?? ""
             let authorization = lines.dropFirst().first { $0.lowercased().hasPrefix("proxy-authorization:") }
@@ -137,7 +130,7 @@ public final class ForwardProxy: Sendable {
                 let path = (absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath)
                     + (absolute.percentEncodedQuery.map { "?" + $0 } ?? "")
                 let rest = lines.dropFirst().filter { !$0.lowercased().hasPrefix("proxy-authorization:") }
-                forwarded = ByteBuffer(string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n"))
+                forwarded = ByteBuffer(string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n") + "\r\n\r\n")
             } else {
                 return try await answer("501 Not Implemented")
             }

@@ -14,6 +14,7 @@ public enum HostMessage: Sendable, Equatable {
 
     /// The message on `line`, nil for a line that is not one (it is dropped, not trusted).
     public static func parse(_ line: Substring) -> HostMessage? {
+        if let message = parseHostsOwn(line) { return message }
         guard let value = try? JSONValue.decode(Data(line.utf8)), case .object(let fields) = value,
               case .string(let type)? = fields["t"] else { return nil }
         let call = fields["call"]?.intValue.map(Int.init)
@@ -28,6 +29,31 @@ public enum HostMessage: Sendable, Equatable {
             return .completion(call: call, token: text("token"), error: error)
         default: return nil
         }
+    }
+
+    /// The two lines of every call as the Swift host writes them (`{"t":"returned","call":N}`,
+    /// `{"t":"completion","call":N,"token":"…"}` with nothing to unescape), read without a JSON
+    /// decoder: a call's answer is the hot path. Any other line, nil, goes to the decoder.
+    static func parseHostsOwn(_ line: Substring) -> HostMessage? {
+        let bytes = line.utf8
+        func number(after prefix: String) -> (Int, Substring.UTF8View.Index)? {
+            guard bytes.starts(with: prefix.utf8) else { return nil }
+            let start = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
+            let end = bytes[start...].firstIndex { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") } ?? bytes.endIndex
+            guard start < end, bytes.distance(from: start, to: end) <= 18,
+                  let value = Int(Substring(bytes[start..<end])) else { return nil }
+            return (value, end)
+        }
+        if let (call, end) = number(after: #"{"t":"returned","call":"#) {
+            return bytes[end...].elementsEqual("}".utf8) ? .returned(call: call) : nil
+        }
+        guard let (call, end) = number(after: #"{"t":"completion","call":"#) else { return nil }
+        let rest = bytes[end...]
+        let open = #","token":""#.utf8, close = #""}"#.utf8
+        guard rest.starts(with: open), rest.count >= open.count + close.count, rest.suffix(close.count).elementsEqual(close) else { return nil }
+        let token = rest.dropFirst(open.count).dropLast(close.count)
+        guard !token.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 }) else { return nil }
+        return .completion(call: call, token: String(Substring(token)), error: nil)
     }
 
     /// The line that asks for call `call` with `id` (and a task, for the last-mile driver).

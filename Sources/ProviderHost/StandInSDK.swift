@@ -101,7 +101,14 @@ public enum StandInSDK {
             nonisolated(unsafe) var channelLock = pthread_mutex_t()
             pthread_mutex_init(&channelLock, nil)
 
+            // What a JSON string must escape: the quote, the backslash and the control characters.
+            let escapable = "\"\\" + String((1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
+
             func quoted(_ text: String) -> String {
+              // A token needs no escaping: it is copied whole, found so by libc, as this host is
+              // built without optimisation and a loop over a token's scalars costs more than the call.
+              let plain = text.withCString { strlen($0) == text.utf8.count && strcspn($0, escapable) == text.utf8.count }
+              if plain { return "\"" + text + "\"" }
               var out = "\""
               for scalar in text.unicodeScalars {
                 switch scalar {

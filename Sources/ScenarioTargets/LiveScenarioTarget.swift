@@ -21,11 +21,14 @@ public struct LiveScenarioTarget: ScenarioTarget {
     public let drivers: any SDKGroup
     /// The clock the SDKs' providers read; nil when their clock cannot be set.
     public let deviceClock: DeviceClock?
+    /// Where each kind's fault acts: the server, or a source provider's proxy.
+    private let faults: SessionFaults
     private let notify: @Sendable (Change) -> Void
 
     public init(server: EmbeddedTokenServer?, consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock? = nil,
-                notify: @escaping @Sendable (Change) -> Void = { _ in }) {
+                proxyFaults: [ProviderKind: ProxyFaultSlot] = [:], notify: @escaping @Sendable (Change) -> Void = { _ in }) {
         self.server = server
+        faults = SessionFaults(server: server, proxied: proxyFaults)
         self.consumers = consumers
         self.drivers = drivers
         self.deviceClock = deviceClock
@@ -43,12 +46,9 @@ public struct LiveScenarioTarget: ScenarioTarget {
     }
 
     public func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) async {
-        guard let server else { return }
-        let kinds = groups(scope).map(\.kind)
-        for kind in kinds {
-            await server.setFault(fault, latencyMilliseconds: latencyMilliseconds ?? Fault.defaultLatencyMilliseconds, for: FaultTarget(kind))
-        }
-        notify(.faults(await server.faults()))
+        guard faults.canInject else { return }
+        await faults.set(fault, latencyMilliseconds: latencyMilliseconds ?? Fault.defaultLatencyMilliseconds, for: groups(scope).map(\.kind))
+        notify(.faults(await faults.all()))
     }
 
     public func refresh(_ scope: RoleScope) async {

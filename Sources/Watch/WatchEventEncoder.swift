@@ -67,6 +67,16 @@ public struct WatchEventEncoder: Sendable {
             if !breach.lines.isEmpty { fields.append(("lines", .array(breach.lines.map { .int(Int64($0)) }))) }
         case .printed(let text):
             fields.append(("text", .string(SecretRedactor.redact(text))))
+        case .backendRequest(let exchange):
+            fields.append(("way", .string(exchange.way.rawValue)))
+            fields.append(("method", .string(exchange.method)))
+            fields.append((exchange.way == .tunnel ? "host" : "url", .string(SecretRedactor.redact(URLRedactor.redact(exchange.target)))))
+            if exchange.way == .http { fields.append(("status", exchange.status.map { .int(Int64($0)) } ?? .null)) }
+            fields.append(("latency_ms", Self.milliseconds(exchange.latency)))
+            fields.append(("bytes_up", .int(Int64(exchange.bytesUp))))
+            fields.append(("bytes_down", .int(Int64(exchange.bytesDown))))
+            if let fault = exchange.fault { fields.append(("fault", .string(fault))) }
+            if let problem = exchange.problem { fields.append(("problem", .string(SecretRedactor.redact(problem)))) }
         }
         return Self.object(fields)
     }

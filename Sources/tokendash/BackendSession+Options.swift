@@ -4,6 +4,7 @@ import Foundation
 import HTTPTransport
 import LiveSession
 import ProviderHost
+import ProviderProxy
 import TokenServer
 import TokenSignatures
 
@@ -48,8 +49,16 @@ extension BackendSession {
         let deviceClock = DeviceClock()
         let pacing = FleetPacing(ramp: options.ramp, total: options.runningSDKs, fetchTimeout: options.timeout,
                                  fleetEngineTimeout: fleetEngine?.timeout ?? options.timeout)
-        let sources = await SourceProviderSetup.prepare(options, server: server, solution: solution)
+        let sources: SourceProviderSetup
+        do {
+            sources = try await SourceProviderSetup.prepare(options, server: server, solution: solution, events: events, upstream: proxy)
+        } catch {
+            await server?.stop()
+            await transport.shutdown()
+            throw error
+        }
         if !keepUnbuilt, !sources.failures.isEmpty {
+            for proxy in sources.proxies.values { await proxy.stop() }
             await server?.stop()
             await transport.shutdown()
             throw SourceBuildFailure(lines: sources.failures)
@@ -76,6 +85,6 @@ extension BackendSession {
         return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
                               deviceClock: deviceClock, fleetEngine: fleetEngine,
                               consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
-                              sourceLabels: sources.labels, sourceNotes: sources.notes, pacing: pacing)
+                              sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies, pacing: pacing)
     }
 }

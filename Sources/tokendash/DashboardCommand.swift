@@ -199,7 +199,7 @@ struct DashboardCommand: AsyncParsableCommand {
                                      themeNames: [String]) async -> DashboardState {
         var state = DashboardState(
             consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
-            backend: session.backendDescription, faultsAvailable: session.server != nil,
+            backend: session.backendDescription, faultsAvailable: session.faults.canInject,
             theme: theme, themeNames: themeNames, refreshMargin: backend.refreshMargin,
             trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
             solution: session.solution, only: backend.only)
@@ -215,7 +215,7 @@ struct DashboardCommand: AsyncParsableCommand {
     /// stream reaches the header as the keys' changes do.
     private static func scenarioTarget(_ session: BackendSession, inbox: ActionInbox) -> LiveScenarioTarget {
         LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers,
-                           deviceClock: session.deviceClock) { change in
+                           deviceClock: session.deviceClock, proxyFaults: session.faults.proxied) { change in
             switch change {
             case .faults(let faults):
                 for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }

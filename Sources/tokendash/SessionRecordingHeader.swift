@@ -12,7 +12,7 @@ extension BackendSession {
             first = state
         } else {
             first = DashboardState(consumerID: await consumers.id(at: 0), driverID: await drivers.id(at: 0), now: Date(),
-                                   backend: backendDescription, faultsAvailable: server != nil, refreshMargin: options.refreshMargin,
+                                   backend: backendDescription, faultsAvailable: faults.canInject, refreshMargin: options.refreshMargin,
                                    // The shard's slice (--shard), as the dashboard counts it.
                                    trips: options.initialIDs(consumers.kind).count, vehicles: options.initialIDs(drivers.kind).count,
                                    solution: solution)

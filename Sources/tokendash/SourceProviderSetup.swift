@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import HTTPTransport
 import ProviderHost
+import ProviderProxy
 import TokenServer
 
 /// The customer's provider classes of a session (`--driver-source`, `--consumer-source`): each
@@ -16,6 +18,8 @@ struct SourceProviderSetup: Sendable {
     let settings: [ProviderKind.Role: SourceSettings]
     /// What was filled in each file, in words, for stderr and the log.
     let notes: [String]
+    /// The loopback proxy each built class's host sends its requests through, by kind.
+    let proxies: [ProviderKind: ProviderProxy]
 
     /// The pane titles' labels.
     var labels: [ProviderKind.Role: String] {
@@ -36,15 +40,20 @@ struct SourceProviderSetup: Sendable {
         }
     }
 
-    static func prepare(_ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution) async -> SourceProviderSetup {
+    /// `upstream`: the user's proxy settings, which the loopback proxies' own connections honour.
+    static func prepare(_ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
+                        events: EventBroadcaster, upstream: ProxySettings) async throws -> SourceProviderSetup {
         var prepared: [ProviderKind.Role: Prepared] = [:]
         var settings: [ProviderKind.Role: SourceSettings] = [:]
         var notes: [String] = []
+        var proxies: [ProviderKind: ProviderProxy] = [:]
         for role in ProviderKind.Role.allCases {
             guard let (path, className) = options.source(role) else { continue }
             let kind = solution.kind(role)
             let label = "your code: " + (path as NSString).lastPathComponent
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
+            let proxy = try await ProviderProxy.start(kind: kind, upstream: upstream, events: events)
+            proxies[kind] = proxy
             do throws(SourceProblem) {
                 let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)
                 for filling in source.fillings {
@@ -55,7 +64,7 @@ struct SourceProviderSetup: Sendable {
                     let builder = HostBuilder(swiftc: swiftc, sanitize: !options.noSanitize, cacheRoot: HostBuilder.defaultCacheRoot())
                     let built = try await builder.build(source)
                     let launch = HostLaunch(executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
-                                            sourceText: source.buildText, environment: hostEnvironment())
+                                            sourceText: source.buildText, environment: hostEnvironment(proxy: proxy.url))
                     // The title says the copy run is not the file as it stands; stderr and the README say what was filled.
                     prepared[role] = .ready(launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))
                     notes.append("\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")")
@@ -67,22 +76,26 @@ struct SourceProviderSetup: Sendable {
             }
             settings[role] = SourceSettings(completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize ? 1 : 2,
                                             providerID: options.providerID, lifetimeChosen: server != nil,
-                                            announce: { [server] id in server?.setSessionID(id, for: kind) })
+                                            announce: { [server] id in
+                                                server?.setSessionID(id, for: kind)
+                                                proxy.announce(id)
+                                            })
         }
-        return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes)
+        return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes, proxies: proxies)
     }
 
     /// The host's environment: ours, with the runtime's backtrace off (a crash's last lines are
     /// its message, not a page of frames), ThreadSanitizer reporting every race and carrying on
-    /// (and taking no order from the host's pipes, which the SDK's threads do not share),
-    /// and loopback never sent to a proxy (the embedded server is there).
-    static func hostEnvironment() -> [String: String] {
+    /// (and taking no order from the host's pipes, which the SDK's threads do not share), and
+    /// every request sent to tokendash's proxy at `proxy`, loopback included (libcurl, under
+    /// Linux's URLSession, reads these names); the user's own proxy and `no_proxy` are the
+    /// loopback proxy's to honour.
+    static func hostEnvironment(proxy: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment["TSAN_OPTIONS"] = "halt_on_error=0:report_signal_unsafe=0:io_sync=0"
-        for name in ["no_proxy", "NO_PROXY"] {
-            environment[name] = ([environment[name]].compactMap { $0 } + ["127.0.0.1", "localhost"]).joined(separator: ",")
-        }
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"] { environment[name] = proxy }
+        for name in ["no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
         return environment
     }
 

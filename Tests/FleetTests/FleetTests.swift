@@ -115,6 +115,15 @@ import Watch
         #expect(line.hasSuffix(#""event":"fleet_engine_call","method":"UpdateVehicle","resource":"providers/p/vehicles/v-2","http_status":403,"status":"PERMISSION_DENIED","message":"no","latency_ms":12.5,"fingerprint":"0badf00d","rules":"ok","verdict_disagrees":true}"#), "\(line)")
     }
 
+    @Test func aBackendRequestIsALineWithItsURLRedactedStatusAndSize() {
+        let exchange = BackendExchange(way: .http, method: "GET", target: "http://127.0.0.1:1/token?api_key=K1234567", status: 500,
+                                       latency: 0.0125, bytesUp: 0, bytesDown: 37, fault: "http500")
+        let line = WatchEventEncoder().encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .backendRequest(exchange)))
+        #expect(line.contains(#""event":"backend_request","way":"http","method":"GET","url":"http://127.0.0.1:1/token?api_key="#), "\(line)")
+        #expect(line.hasSuffix(#","status":500,"latency_ms":12.5,"bytes_up":0,"bytes_down":37,"fault":"http500"}"#), "\(line)")
+        #expect(!line.contains("K1234567"))
+    }
+
     @Test func watchEventsNamesEveryEventOnce() throws {
         // `--events` validates against allNames; a new event kind must be added there too.
         let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDB9.c2ln"
@@ -125,7 +134,9 @@ import Watch
             .backingOff(until: t0, attempt: 1),
             .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/t", httpStatus: 200, status: "OK",
                                                message: "", latency: 0, fingerprint: "", rules: .ok)),
-        ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) } + [.printed("")]
+        ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) } + [
+            .printed(""), .backendRequest(BackendExchange(way: .http, method: "GET", target: "", latency: 0, bytesUp: 0, bytesDown: 0)),
+        ]
         #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
     }
 

@@ -79,7 +79,7 @@ import TokenServer
 
     @Test func aFaultIsSetOnTheServerAndAnsweredWithWhatItHolds() async throws {
         let without = Rig()
-        #expect(await without.runner.perform(.setFault(.http500, .both)) == [.message("fault injection needs the embedded token server")])
+        #expect(await without.runner.perform(.setFault(.http500, .both)) == [.message("fault injection needs the embedded token server or a source provider (--driver-source)")])
         let server = try await EmbeddedTokenServer()
         let rig = Rig(server: server)
         #expect(await rig.runner.perform(.setFault(.http500, .driver)) == [.faultsChanged([.driver: .http500])])

@@ -24,6 +24,8 @@ public struct LogEntry: Equatable, Sendable {
         case breach
         /// A line the customer's class printed.
         case printed
+        /// A request of the customer's class, as tokendash's proxy saw it.
+        case backend
 
         public var label: String {
             switch self {
@@ -41,6 +43,7 @@ public struct LogEntry: Equatable, Sendable {
             case .fleetEngine: "Fleet Engine"
             case .breach: "your code"
             case .printed: "printed"
+            case .backend: "backend"
             }
         }
     }
@@ -196,6 +199,9 @@ public struct PaneState: Equatable, Sendable {
             append(LogEntry(time: event.time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
         case .printed(let text):
             append(LogEntry(time: event.time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
+        case .backendRequest(let exchange):
+            append(LogEntry(time: event.time, event: .backend, detail: SecretRedactor.redact(exchange.summary), latency: exchange.latency,
+                            level: exchange.failed ? .warning : .info))
         }
     }
 

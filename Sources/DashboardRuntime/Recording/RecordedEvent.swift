@@ -24,6 +24,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
     public var answer: RecordedFleetEngineAnswer?
     /// How the customer's provider class broke the SDK's contract (the five breach events).
     public var breach: ContractBreach?
+    /// A request of the customer's class through tokendash's proxy (`backend_request`).
+    public var exchange: BackendExchange?
 
     public init(_ event: ProviderEvent, base: RecordingTimeBase) {
         time = base.offset(event.time)
@@ -60,6 +62,11 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             self.breach = ContractBreach(breach.kind, Redaction.text(breach.sentence), lines: breach.lines)
         case .printed(let text):
             reason = Redaction.text(text)
+        case .backendRequest(let exchange):
+            var redacted = exchange
+            redacted.target = Redaction.text(exchange.target)
+            redacted.problem = exchange.problem.map(Redaction.text)
+            self.exchange = redacted
         }
     }
 
@@ -103,6 +110,9 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         case .printed:
             guard let reason else { return nil }
             kind = .printed(reason)
+        case .backendRequest:
+            guard let exchange else { return nil }
+            kind = .backendRequest(exchange)
         }
         return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
     }

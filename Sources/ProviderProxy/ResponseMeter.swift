@@ -1,0 +1,71 @@
+/// Reads a backend's answer as it passes through the proxy, without changing it: the status, the
+/// head's length, and the body's bytes, and whether the body is all there (by `Content-Length`),
+/// so the log's line is written before the host has the last byte. An answer it cannot read
+/// (no status line, a head over the limit, chunked) is still forwarded whole; its line then
+/// comes when the connection closes.
+struct ResponseMeter: Sendable {
+    private(set) var status: Int?
+    private(set) var totalBytes = 0
+    private var headLength: Int?
+    private var contentLength: Int?
+    private var head: [UInt8] = []
+    private var unreadable = false
+
+    /// The body's bytes so far (everything, when the head could not be read).
+    var bodyBytes: Int { headLength.map { totalBytes - $0 } ?? (unreadable ? totalBytes : 0) }
+
+    /// The whole body has passed, by its `Content-Length`.
+    var isComplete: Bool {
+        guard let contentLength else { return false }
+        return bodyBytes >= contentLength
+    }
+
+    mutating func feed(_ bytes: some Collection<UInt8>) {
+        totalBytes += bytes.count
+        guard headLength == nil, !unreadable else { return }
+        head.append(contentsOf: bytes)
+        guard let end = Self.endOfHead(head) else {
+            if head.count > ProxyRequestHead.limit { unreadable = true; head = [] }
+            return
+        }
+        headLength = end
+        readHead(String(decoding: head[..<end], as: UTF8.self))
+        head = []
+    }
+
+    private mutating func readHead(_ text: String) {
+        let lines = text.components(separatedBy: "\r\n")
+        let parts = (lines.first ?? "").split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else { return giveUp() }
+        self.status = status
+        // An interim answer (100 Continue) is followed by the real one: its length is not this answer's.
+        if (100..<200).contains(status) { return giveUp() }
+        for line in lines.dropFirst() {
+            let pair = line.split(separator: ":", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            let name = pair[0].lowercased().trimmingWhitespace
+            if name == "transfer-encoding" { contentLength = nil; return }
+            if name == "content-length" { contentLength = Int(pair[1].trimmingWhitespace) }
+        }
+    }
+
+    /// Counts every byte as the body from here on, as for an answer without a readable head.
+    private mutating func giveUp() {
+        unreadable = true
+        headLength = nil
+    }
+
+    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+}
+
+extension StringProtocol {
+    fileprivate var trimmingWhitespace: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
