@@ -13,8 +13,9 @@ public struct LiveEventSource: EventSource {
     private let summaryInterval: Duration
     /// The last events, for snapshots; set it before `run`.
     public var tail: EventTail?
-    /// What a watcher adds to the tables before they are sent (`tap`: churn per ID); set it before `run`.
-    public var decorate: (@Sendable ([ProviderKind: FleetTable]) -> [ProviderKind: FleetTable])?
+    /// What a watcher adds to the tables before they are sent (`tap`: its columns and churn per
+    /// ID), fed the same events as the aggregate; set it before `run`.
+    public var marks: (any FleetTableMarks)?
 
     /// Subscribes at once, before the providers start, so no early event is missed. `members`
     /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
@@ -59,7 +60,10 @@ public struct LiveEventSource: EventSource {
             }
             if let aggregate, let fleetEvents {
                 group.addTask {
-                    for await event in fleetEvents { aggregate.record(event) }
+                    for await event in fleetEvents {
+                        aggregate.record(event)
+                        marks?.record(event)
+                    }
                 }
                 group.addTask {
                     while !Task.isCancelled {
@@ -85,7 +89,7 @@ public struct LiveEventSource: EventSource {
 
     private func tables(_ aggregate: FleetAggregate, now: Date) -> [ProviderKind: FleetTable] {
         let tables = aggregate.tables(now: now)
-        return decorate?(tables) ?? tables
+        return marks?.apply(to: tables, now: now) ?? tables
     }
 
     /// The ID of member `index` of `kind` in the table, for following a member learnt from the

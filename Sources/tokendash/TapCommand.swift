@@ -162,11 +162,12 @@ struct TapCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
-        let dashboard = watch ? nil : TapDashboard(analysis: analysis, solution: solution, backend: description, environment: environment)
+        let dashboard = watch ? nil : TapDashboard(analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description, environment: environment)
         let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: description)
         recorder?.start(RecordingHeader(state: state, members: [solution.consumerKind: [], solution.driverKind: []],
                                         command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
-                                        tokendash: TokenDash.version, ticks: !watch, start: Date()))
+                                        tokendash: TokenDash.version, ticks: !watch, start: Date(),
+                                        churnLimit: Double(churnLimit)))
         // `watch` records the events themselves; the dashboard records what it applies (the loop does).
         let recording = watch ? recorder.map { recorder in
             let stream = analysis.events.subscribe(buffer: 1 << 16)
