@@ -222,9 +222,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         upstreamChannel = nil
         channel.close(promise: nil)
         if capture.headSent {
-            cutShort("the upstream stalled for \(limits.upstreamReadTimeout.nanoseconds / 1_000_000_000) s mid-answer")
+            cutShort("the upstream stalled for \(TapLimits.said(limits.upstreamReadTimeout)) mid-answer")
         } else {
-            noAnswer(.gatewayTimeout, "upstream \(upstream.host):\(upstream.port) did not answer within \(limits.upstreamReadTimeout.nanoseconds / 1_000_000_000) s")
+            noAnswer(.gatewayTimeout, "upstream \(upstream.host):\(upstream.port) did not answer within \(TapLimits.said(limits.upstreamReadTimeout))")
         }
     }
 

@@ -28,11 +28,17 @@ public final class TapServer: Sendable {
 
     /// The server side's TLS from PEM files: the certificate chain and its private key.
     public static func tlsContext(certificate: String, key: String) throws(StartError) -> NIOSSLContext {
+        // NIOSSL's own errors name no file (`failedToLoadCertificate`): each step says which file failed.
+        for file in [certificate, key] where !FileManager.default.isReadableFile(atPath: file) {
+            throw .tls("cannot read \(file)")
+        }
         do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            guard !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
-            let configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            guard let chain = try? NIOSSLCertificate.fromPEMFile(certificate).map({ NIOSSLCertificateSource.certificate($0) }),
+                  !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
+            guard let privateKey = try? NIOSSLPrivateKey(file: key, format: .pem) else {
+                throw StartError.tls("no PEM private key in \(key)")
+            }
+            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
             return try NIOSSLContext(configuration: configuration)
         } catch let error as StartError {
             throw error
