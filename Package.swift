@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
+                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport", "Tap",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
