@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime",
+                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime", "LoopbackProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -62,7 +62,7 @@ public struct ProxyServer: Sendable, Hashable {
 
     /// The `Proxy-Authorization` value for the requests tokendash writes itself (absolute form,
     /// the refused tunnel's second CONNECT); the same bytes AsyncHTTPClient sends for `authorization`.
-    var basicCredential: String? {
+    public var basicCredential: String? {
         username.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
     }
 

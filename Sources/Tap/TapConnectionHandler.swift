@@ -51,8 +51,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
                 return
             }
             upstreamCloses = false
-            var forwarded = HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri,
+            var forwarded = HTTPRequestHead(version: .http1_1, method: head.method, uri: upstream.target(head.uri),
                                             headers: HopByHop.removed(from: head.headers))
+            if upstream.absoluteForm, let credential = upstream.proxy?.basicCredential {
+                forwarded.headers.replaceOrAdd(name: "proxy-authorization", value: credential)
+            }
             // Upstream always speaks HTTP/1.1, which needs a Host an HTTP/1.0 client may leave out.
             if head.version == .http1_0, !forwarded.headers.contains(name: "host") { forwarded.headers.add(name: "host", value: upstream.host) }
             if head.method == .GET || head.method == .HEAD { capture?.forwarded = forwarded }
@@ -111,21 +114,39 @@ final class TapConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let upstream = upstream
         let limits = limits
+        // Through a tunnel, TLS and HTTP start once the proxy has said 200 to the CONNECT.
+        let tunnel = upstream.proxy.flatMap { proxy in
+            upstream.absoluteForm ? nil : UpstreamTunnel(proxy: proxy, target: upstream.authority, timeout: limits.upstreamReadTimeout,
+                                                          promise: context.eventLoop.makePromise())
+        }.map { NIOLoopBound($0, eventLoop: context.eventLoop) }
+        @Sendable func addHandlers(_ channel: any Channel) throws {
+            let sync = channel.pipeline.syncOperations
+            if let tls = upstream.tls {
+                try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: upstream.serverName))
+            }
+            try sync.addHTTPClientHandlers()
+            try sync.addHandler(IdleStateHandler(readTimeout: limits.upstreamReadTimeout))
+            try sync.addHandler(UpstreamAnswerHandler(owner: bound.value))
+        }
         ClientBootstrap(group: context.eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(limits.connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    if let tls = upstream.tls {
-                        try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: upstream.serverName))
-                    }
-                    try sync.addHTTPClientHandlers()
-                    try sync.addHandler(IdleStateHandler(readTimeout: limits.upstreamReadTimeout))
-                    try sync.addHandler(UpstreamAnswerHandler(owner: bound.value))
+                    if let tunnel { try channel.pipeline.syncOperations.addHandler(tunnel.value) } else { try addHandlers(channel) }
                 }
             }
-            .connect(host: upstream.host, port: upstream.port)
+            .connect(host: upstream.proxy?.host ?? upstream.host, port: upstream.proxy?.port ?? upstream.port)
+            .flatMap { channel in
+                guard let tunnel else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return tunnel.value.established.flatMapThrowing {
+                    try addHandlers(channel)
+                    return channel
+                }.flatMapErrorThrowing { error in
+                    channel.close(promise: nil)
+                    throw error
+                }
+            }
             .whenComplete { result in bound.value.connected(result) }
     }
 

@@ -128,8 +128,12 @@ struct TapCommand: AsyncParsableCommand {
         }
         let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
         let target: Upstream
-        do { target = try Upstream(upstreamText, trust: trust) } catch {
-            Self.say(error.description)
+        do {
+            // The proxy variables as today's transport reads them; the demo's server is on loopback, reached direct.
+            let proxies = demo == nil ? try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment) : .direct
+            target = try Upstream(upstreamText, trust: trust, proxies: proxies)
+        } catch {
+            Self.say("\(error)")
             await demo?.stop()
             throw ExitCode(2)
         }
