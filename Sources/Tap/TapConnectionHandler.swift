@@ -17,6 +17,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
 
     private let upstream: Upstream
     private let limits: TapLimits
+    private let gauge: ForwardingGauge
+    /// Whether reading the upstream is paused until the client can take more of the answer.
+    private var upstreamPaused = false
     /// Nil for the bare proxy (the bench's baseline): nothing is captured or reported.
     private let report: (@Sendable (TapExchange) -> Void)?
     private var context: ChannelHandlerContext?
@@ -29,7 +32,8 @@ final class TapConnectionHandler: ChannelInboundHandler {
     /// The upstream's answer asked to close its connection after it.
     private var upstreamCloses = false
 
-    init(upstream: Upstream, limits: TapLimits, report: (@Sendable (TapExchange) -> Void)?) {
+    init(upstream: Upstream, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(), report: (@Sendable (TapExchange) -> Void)?) {
+        self.gauge = gauge
         self.upstream = upstream
         self.limits = limits
         self.report = report
@@ -159,6 +163,7 @@ final class TapConnectionHandler: ChannelInboundHandler {
                 return
             }
             upstreamChannel = channel
+            upstreamPaused = false
             for part in pending { channel.write(part, promise: nil) }
             pending = []
             channel.flush()
@@ -199,6 +204,30 @@ final class TapConnectionHandler: ChannelInboundHandler {
         guard let context, capture != nil else { return }
         if report != nil { capture?.keep(buffer) }
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if let bytes = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes) { gauge.buffered(bytes) }
+        // Backpressure: a client slower than the upstream stops the reading of the upstream
+        // (its kernel buffers then fill and TCP slows the upstream), so an answer is held in
+        // memory only up to the client channel's high-water mark and one read more.
+        if !context.channel.isWritable { pauseUpstream() }
+    }
+
+    private func pauseUpstream() {
+        guard !upstreamPaused, let channel = upstreamChannel else { return }
+        upstreamPaused = true
+        gauge.paused()
+        try? channel.syncOptions?.setOption(.autoRead, value: false)
+    }
+
+    private func resumeUpstream() {
+        guard upstreamPaused else { return }
+        upstreamPaused = false
+        // Turning autoRead back on reads at once.
+        try? upstreamChannel?.syncOptions?.setOption(.autoRead, value: true)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { resumeUpstream() }
+        context.fireChannelWritabilityChanged()
     }
 
     func answerReadComplete() { context?.flush() }

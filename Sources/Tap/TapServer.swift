@@ -12,6 +12,8 @@ public final class TapServer: Sendable {
     public let port: Int
     public let host: String
     private let channel: any Channel
+    /// What slow clients cost in buffered answer bytes (reading pauses keep it bounded).
+    public let forwarding: ForwardingGauge
 
     public enum StartError: Error, Sendable, CustomStringConvertible {
         case addressInUse(String)
@@ -51,6 +53,7 @@ public final class TapServer: Sendable {
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                              report: (@Sendable (TapExchange) -> Void)?) async throws(StartError) -> TapServer {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let gauge = ForwardingGauge()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -61,12 +64,12 @@ public final class TapServer: Sendable {
                     if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                     try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try sync.addHandler(IdleStateHandler(readTimeout: limits.clientTimeout))
-                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, report: report))
+                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, gauge: gauge, report: report))
                 }
             }
         do {
             let channel = try await bootstrap.bind(host: host, port: port).get()
-            return TapServer(channel: channel, host: host, port: channel.localAddress?.port ?? port)
+            return TapServer(channel: channel, host: host, port: channel.localAddress?.port ?? port, forwarding: gauge)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw .addressInUse(address)
         } catch {
@@ -74,7 +77,8 @@ public final class TapServer: Sendable {
         }
     }
 
-    private init(channel: any Channel, host: String, port: Int) {
+    private init(channel: any Channel, host: String, port: Int, forwarding: ForwardingGauge) {
+        self.forwarding = forwarding
         self.channel = channel
         self.host = host
         self.port = port
