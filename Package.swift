@@ -243,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
+                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport", "Tap",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
@@ -261,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport",
+                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime", "LoopbackProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -20,7 +20,7 @@ allowed=(
   Tests/FleetAuthTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
   Tests/TransportTests/LoopbackTransportTests.swift # a test server's scripted 3 s delay
   Tests/EndToEndTests/PrometheusEndToEndTests.swift # Prometheus cannot say it scraped: its query API is polled
-  Tests/EndToEndTests/SquidProxy.swift              # squid's access log, which squid writes when it likes, is polled
+  Tests/EndToEndTests/TestDaemon.swift              # a daemon's access log (squid writes it when it likes) is polled
 )
 found=$(grep -rln --include='*.swift' -E 'Thread\.sleep|usleep\(|Task\.sleep' Tests || true)
 for file in $found; do

@@ -14,8 +14,9 @@ public struct LiveEventSource: EventSource {
     private let summaryInterval: Duration
     /// The last events, for snapshots; set it before `run`.
     public var tail: EventTail?
-    /// What a watcher adds to the tables before they are sent (`tap`: churn per ID); set it before `run`.
-    public var decorate: (@Sendable ([ProviderKind: FleetTable]) -> [ProviderKind: FleetTable])?
+    /// What a watcher adds to the tables before they are sent (`tap`: its columns and churn per
+    /// ID), fed the same events as the aggregate; set it before `run`.
+    public var marks: (any FleetTableMarks)?
     /// The ramp's pace, sent with the fleet rows while it starts SDKs (nil when none runs); set it before `run`.
     public var rampPace: (@Sendable () -> Pacer.Status?)?
 
@@ -62,7 +63,10 @@ public struct LiveEventSource: EventSource {
             }
             if let aggregate, let fleetEvents {
                 group.addTask {
-                    for await event in fleetEvents { aggregate.record(event) }
+                    for await event in fleetEvents {
+                        aggregate.record(event)
+                        marks?.record(event)
+                    }
                 }
                 group.addTask {
                     while !Task.isCancelled {
@@ -89,7 +93,7 @@ public struct LiveEventSource: EventSource {
 
     private func tables(_ aggregate: FleetAggregate, now: Date) -> [ProviderKind: FleetTable] {
         let tables = aggregate.tables(now: now)
-        return decorate?(tables) ?? tables
+        return marks?.apply(to: tables, now: now) ?? tables
     }
 
     /// The ID of member `index` of `kind` in the table, for following a member learnt from the

@@ -16,6 +16,8 @@ public struct FleetMemberRow: Sendable, Equatable {
     /// Trouble a watcher of real devices found beyond what the events say, in one line
     /// (`tap`: "fetches 12× per token: the app's provider is not caching"); shown before the last error.
     public var churn: String?
+    /// The tap's own columns for a real ID; nil in a simulated fleet.
+    public var tapped: TappedColumns?
 
     /// Fleet Engine answered the last call with anything but OK.
     public var fleetEngineFailed: Bool { fleetEngine.map { $0 != "OK" } ?? false }

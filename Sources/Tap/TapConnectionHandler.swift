@@ -17,6 +17,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
 
     private let upstream: Upstream
     private let limits: TapLimits
+    private let gauge: ForwardingGauge
+    /// Whether reading the upstream is paused until the client can take more of the answer.
+    private var upstreamPaused = false
     /// Nil for the bare proxy (the bench's baseline): nothing is captured or reported.
     private let report: (@Sendable (TapExchange) -> Void)?
     private var context: ChannelHandlerContext?
@@ -29,7 +32,8 @@ final class TapConnectionHandler: ChannelInboundHandler {
     /// The upstream's answer asked to close its connection after it.
     private var upstreamCloses = false
 
-    init(upstream: Upstream, limits: TapLimits, report: (@Sendable (TapExchange) -> Void)?) {
+    init(upstream: Upstream, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(), report: (@Sendable (TapExchange) -> Void)?) {
+        self.gauge = gauge
         self.upstream = upstream
         self.limits = limits
         self.report = report
@@ -51,8 +55,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
                 return
             }
             upstreamCloses = false
-            var forwarded = HTTPRequestHead(version: .http1_1, method: head.method, uri: head.uri,
+            var forwarded = HTTPRequestHead(version: .http1_1, method: head.method, uri: upstream.target(head.uri),
                                             headers: HopByHop.removed(from: head.headers))
+            if upstream.absoluteForm, let credential = upstream.proxy?.basicCredential {
+                forwarded.headers.replaceOrAdd(name: "proxy-authorization", value: credential)
+            }
             // Upstream always speaks HTTP/1.1, which needs a Host an HTTP/1.0 client may leave out.
             if head.version == .http1_0, !forwarded.headers.contains(name: "host") { forwarded.headers.add(name: "host", value: upstream.host) }
             if head.method == .GET || head.method == .HEAD { capture?.forwarded = forwarded }
@@ -111,21 +118,39 @@ final class TapConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let upstream = upstream
         let limits = limits
+        // Through a tunnel, TLS and HTTP start once the proxy has said 200 to the CONNECT.
+        let tunnel = upstream.proxy.flatMap { proxy in
+            upstream.absoluteForm ? nil : UpstreamTunnel(proxy: proxy, target: upstream.authority, timeout: limits.upstreamReadTimeout,
+                                                          promise: context.eventLoop.makePromise())
+        }.map { NIOLoopBound($0, eventLoop: context.eventLoop) }
+        @Sendable func addHandlers(_ channel: any Channel) throws {
+            let sync = channel.pipeline.syncOperations
+            if let tls = upstream.tls {
+                try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: upstream.serverName))
+            }
+            try sync.addHTTPClientHandlers()
+            try sync.addHandler(IdleStateHandler(readTimeout: limits.upstreamReadTimeout))
+            try sync.addHandler(UpstreamAnswerHandler(owner: bound.value))
+        }
         ClientBootstrap(group: context.eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(limits.connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    if let tls = upstream.tls {
-                        try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: upstream.serverName))
-                    }
-                    try sync.addHTTPClientHandlers()
-                    try sync.addHandler(IdleStateHandler(readTimeout: limits.upstreamReadTimeout))
-                    try sync.addHandler(UpstreamAnswerHandler(owner: bound.value))
+                    if let tunnel { try channel.pipeline.syncOperations.addHandler(tunnel.value) } else { try addHandlers(channel) }
                 }
             }
-            .connect(host: upstream.host, port: upstream.port)
+            .connect(host: upstream.proxy?.host ?? upstream.host, port: upstream.proxy?.port ?? upstream.port)
+            .flatMap { channel in
+                guard let tunnel else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return tunnel.value.established.flatMapThrowing {
+                    try addHandlers(channel)
+                    return channel
+                }.flatMapErrorThrowing { error in
+                    channel.close(promise: nil)
+                    throw error
+                }
+            }
             .whenComplete { result in bound.value.connected(result) }
     }
 
@@ -138,6 +163,7 @@ final class TapConnectionHandler: ChannelInboundHandler {
                 return
             }
             upstreamChannel = channel
+            upstreamPaused = false
             for part in pending { channel.write(part, promise: nil) }
             pending = []
             channel.flush()
@@ -178,6 +204,30 @@ final class TapConnectionHandler: ChannelInboundHandler {
         guard let context, capture != nil else { return }
         if report != nil { capture?.keep(buffer) }
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if let bytes = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes) { gauge.buffered(bytes) }
+        // Backpressure: a client slower than the upstream stops the reading of the upstream
+        // (its kernel buffers then fill and TCP slows the upstream), so an answer is held in
+        // memory only up to the client channel's high-water mark and one read more.
+        if !context.channel.isWritable { pauseUpstream() }
+    }
+
+    private func pauseUpstream() {
+        guard !upstreamPaused, let channel = upstreamChannel else { return }
+        upstreamPaused = true
+        gauge.paused()
+        try? channel.syncOptions?.setOption(.autoRead, value: false)
+    }
+
+    private func resumeUpstream() {
+        guard upstreamPaused else { return }
+        upstreamPaused = false
+        // Turning autoRead back on reads at once.
+        try? upstreamChannel?.syncOptions?.setOption(.autoRead, value: true)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { resumeUpstream() }
+        context.fireChannelWritabilityChanged()
     }
 
     func answerReadComplete() { context?.flush() }
@@ -222,9 +272,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         upstreamChannel = nil
         channel.close(promise: nil)
         if capture.headSent {
-            cutShort("the upstream stalled for \(limits.upstreamReadTimeout.nanoseconds / 1_000_000_000) s mid-answer")
+            cutShort("the upstream stalled for \(TapLimits.said(limits.upstreamReadTimeout)) mid-answer")
         } else {
-            noAnswer(.gatewayTimeout, "upstream \(upstream.host):\(upstream.port) did not answer within \(limits.upstreamReadTimeout.nanoseconds / 1_000_000_000) s")
+            noAnswer(.gatewayTimeout, "upstream \(upstream.host):\(upstream.port) did not answer within \(TapLimits.said(limits.upstreamReadTimeout))")
         }
     }
 

@@ -45,6 +45,12 @@ public struct TapRow: Sendable, Equatable {
         return verdict.isTrouble ? lastError ?? verdict.rawValue : nil
     }
 
+    /// The churn sentence for a narrow screen: `12× per token: not caching`.
+    public var churnBrief: String? {
+        guard churning, let ratio = fetchesPerToken else { return nil }
+        return "\(Self.times(ratio)) per token: not caching"
+    }
+
     /// `12×`, `4.5×`: whole numbers without a decimal.
     public static func times(_ ratio: Double) -> String {
         let rounded = (ratio * 10).rounded() / 10

@@ -12,6 +12,8 @@ public final class TapServer: Sendable {
     public let port: Int
     public let host: String
     private let channel: any Channel
+    /// What slow clients cost in buffered answer bytes (reading pauses keep it bounded).
+    public let forwarding: ForwardingGauge
 
     public enum StartError: Error, Sendable, CustomStringConvertible {
         case addressInUse(String)
@@ -28,11 +30,17 @@ public final class TapServer: Sendable {
 
     /// The server side's TLS from PEM files: the certificate chain and its private key.
     public static func tlsContext(certificate: String, key: String) throws(StartError) -> NIOSSLContext {
+        // NIOSSL's own errors name no file (`failedToLoadCertificate`): each step says which file failed.
+        for file in [certificate, key] where !FileManager.default.isReadableFile(atPath: file) {
+            throw .tls("cannot read \(file)")
+        }
         do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            guard !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
-            let configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            guard let chain = try? NIOSSLCertificate.fromPEMFile(certificate).map({ NIOSSLCertificateSource.certificate($0) }),
+                  !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
+            guard let privateKey = try? NIOSSLPrivateKey(file: key, format: .pem) else {
+                throw StartError.tls("no PEM private key in \(key)")
+            }
+            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
             return try NIOSSLContext(configuration: configuration)
         } catch let error as StartError {
             throw error
@@ -45,6 +53,7 @@ public final class TapServer: Sendable {
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                              report: (@Sendable (TapExchange) -> Void)?) async throws(StartError) -> TapServer {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let gauge = ForwardingGauge()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -55,12 +64,12 @@ public final class TapServer: Sendable {
                     if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                     try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try sync.addHandler(IdleStateHandler(readTimeout: limits.clientTimeout))
-                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, report: report))
+                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, gauge: gauge, report: report))
                 }
             }
         do {
             let channel = try await bootstrap.bind(host: host, port: port).get()
-            return TapServer(channel: channel, host: host, port: channel.localAddress?.port ?? port)
+            return TapServer(channel: channel, host: host, port: channel.localAddress?.port ?? port, forwarding: gauge)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw .addressInUse(address)
         } catch {
@@ -68,7 +77,8 @@ public final class TapServer: Sendable {
         }
     }
 
-    private init(channel: any Channel, host: String, port: Int) {
+    private init(channel: any Channel, host: String, port: Int, forwarding: ForwardingGauge) {
+        self.forwarding = forwarding
         self.channel = channel
         self.host = host
         self.port = port

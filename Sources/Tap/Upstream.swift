@@ -12,6 +12,12 @@ public struct Upstream: Sendable {
     public let tls: NIOSSLContext?
     /// As given, for messages.
     public let text: String
+    /// The forward proxy the upstream is reached through, chosen as today's transport chooses
+    /// (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`); nil to connect direct.
+    public let proxy: ProxyServer?
+    /// Through `proxy` as absolute-form requests (`GET http://host:port/path`), as curl sends plain
+    /// http; otherwise (https, or `tunnelsHTTP`) through a `CONNECT` tunnel.
+    public let absoluteForm: Bool
 
     public enum Problem: Error, Sendable, CustomStringConvertible {
         case notHTTP(String)
@@ -26,13 +32,15 @@ public struct Upstream: Sendable {
         }
     }
 
-    public init(_ text: String, trust: HTTPClientTransport.Trust = .system) throws(Problem) {
+    public init(_ text: String, trust: HTTPClientTransport.Trust = .system, proxies: ProxySettings = .direct) throws(Problem) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty else { throw .notHTTP(text) }
         guard url.path.isEmpty || url.path == "/", url.query == nil else { throw .hasPath(text) }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = url.port ?? (scheme == "https" ? 443 : 80)
         self.text = text
+        proxy = proxies.server(for: url)
+        absoluteForm = proxies.sendsAbsoluteForm(url)
         if scheme == "https" {
             do { tls = try NIOSSLContext(configuration: trust.clientConfiguration()) } catch {
                 throw .tls(text, "\(error)")
@@ -41,6 +49,13 @@ public struct Upstream: Sendable {
             tls = nil
         }
     }
+
+    /// `host:port`, an IPv6 address bracketed: what a `CONNECT` and an absolute-form target name.
+    var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+
+    /// A request's target as the upstream connection sends it: the path as it came, or in
+    /// absolute form to a proxy.
+    func target(_ uri: String) -> String { absoluteForm ? "http://\(authority)\(uri)" : uri }
 
     /// The name the TLS handshake asks for; none for an IP literal, which SNI may not carry.
     var serverName: String? {

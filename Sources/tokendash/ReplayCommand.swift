@@ -4,6 +4,7 @@ import DashboardRuntime
 import Evidence
 import Foundation
 import Signals
+import Tap
 import Terminal
 import UICore
 import Watch
@@ -63,7 +64,8 @@ struct ReplayCommand: AsyncParsableCommand {
         var state = recording.header.initialState(theme: initialTheme, themeNames: catalog.names)
         // What could not be read is said where the user looks; all before it is shown.
         state.message = recording.problems.isEmpty ? nil : recording.problems.joined(separator: "; ")
-        let source = ReplayEventSource(timeline: ReplayTimeline(recording, initial: state), speed: speed, paused: paused)
+        let source = ReplayEventSource(timeline: ReplayTimeline(recording, initial: state, marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)),
+                                       speed: speed, paused: paused)
         state.replay = source.status
         let inbox = ActionInbox()
         let events = Task { await source.run(into: inbox) }

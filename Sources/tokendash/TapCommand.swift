@@ -128,8 +128,12 @@ struct TapCommand: AsyncParsableCommand {
         }
         let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
         let target: Upstream
-        do { target = try Upstream(upstreamText, trust: trust) } catch {
-            Self.say(error.description)
+        do {
+            // The proxy variables as today's transport reads them; the demo's server is on loopback, reached direct.
+            let proxies = demo == nil ? try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment) : .direct
+            target = try Upstream(upstreamText, trust: trust, proxies: proxies)
+        } catch {
+            Self.say("\(error)")
             await demo?.stop()
             throw ExitCode(2)
         }
@@ -162,11 +166,12 @@ struct TapCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
-        let dashboard = watch ? nil : TapDashboard(analysis: analysis, solution: solution, backend: description, environment: environment)
+        let dashboard = watch ? nil : TapDashboard(analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description, environment: environment)
         let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: description)
         recorder?.start(RecordingHeader(state: state, members: [solution.consumerKind: [], solution.driverKind: []],
                                         command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
-                                        tokendash: TokenDash.version, ticks: !watch, start: Date()))
+                                        tokendash: TokenDash.version, ticks: !watch, start: Date(),
+                                        churnLimit: Double(churnLimit)))
         // `watch` records the events themselves; the dashboard records what it applies (the loop does).
         let recording = watch ? recorder.map { recorder in
             let stream = analysis.events.subscribe(buffer: 1 << 16)

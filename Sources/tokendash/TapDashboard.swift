@@ -16,23 +16,25 @@ struct TapDashboard: Sendable {
     let theme: Theme
     let noColor: Bool
 
-    init(analysis: TapAnalysis, solution: ProviderKind.Solution, backend: String, environment: [String: String]) {
+    init(analysis: TapAnalysis, churnLimit: Double, solution: ProviderKind.Solution, backend: String, environment: [String: String]) {
         catalog = ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
         theme = (try? catalog.load(ThemeCatalog.initialThemeName(requested: nil, environment: environment)))
             ?? Theme(name: "default", styles: [:])
         noColor = ThemeCatalog.noColor(requested: nil, environment: environment)
         state = Self.firstState(solution: solution, backend: backend, theme: theme, themeNames: catalog.names)
         var source = LiveEventSource(broadcaster: analysis.events, learning: solution.kinds)
-        source.decorate = { tables in ChurnMarks.apply(analysis.churning(), to: tables) }
+        source.marks = TapTableMarks(churnLimit: churnLimit)
         self.source = source
     }
 
     /// The dashboard before any exchange: two fleets of IDs yet to be seen.
     static func firstState(solution: ProviderKind.Solution, backend: String, theme: Theme = Theme(name: "default", styles: [:]),
                            themeNames: [String] = ["default"]) -> DashboardState {
-        DashboardState(consumerID: "", driverID: "", now: Date(), backend: backend, faultsAvailable: false, theme: theme,
+        var state = DashboardState(consumerID: "", driverID: "", now: Date(), backend: backend, faultsAvailable: false, theme: theme,
                        themeNames: themeNames, refreshMargin: 0,
                        trips: TapFleet.size, vehicles: TapFleet.size, solution: solution)
+        state.learnMembers()
+        return state
     }
 
     func run(recorder: RecordingWriter?, duration: Double?, nextSignal: @escaping @Sendable () async -> Int32?) async {

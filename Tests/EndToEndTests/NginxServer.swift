@@ -2,22 +2,10 @@ import Foundation
 
 /// Debian's real nginx on loopback as a reverse proxy (`proxy_pass`) in front of one upstream,
 /// with a config, prefix, pid file, temp folders and logs of its own in a temp folder, so it runs
-/// beside (and without touching) a system nginx. In the foreground (`daemon off`), so stop() ends it.
-final class NginxServer: Sendable {
+/// beside (and without touching) a system nginx. In the foreground (`daemon off`), so stopping it ends it.
+enum NginxServer {
     static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static var missing: String? { executable == nil ? "nginx is not installed (apt-get install nginx; scripts/setup.sh installs it)" : nil }
-
-    let port: Int
-    let folder: URL
-    private let process: BackgroundProcess
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    private init(port: Int, folder: URL, process: BackgroundProcess) {
-        self.port = port
-        self.folder = folder
-        self.process = process
-    }
 
     /// The config the README's "Watching real devices" shows, on loopback ports, logs in `folder`.
     static func configuration(port: Int, upstream: String, folder: URL) -> String {
@@ -55,36 +43,14 @@ final class NginxServer: Sendable {
             """
     }
 
-    /// Runs `body` with an nginx of its own, stopped (and awaited) afterwards, failure or not.
-    static func run<T>(upstream: String, _ body: (NginxServer) async throws -> T) async throws -> T {
-        guard let executable else { throw SquidError(message: missing ?? "no nginx") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-nginx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try BackgroundProcess.freePort()
-        let file = folder.appendingPathComponent("nginx.conf")
-        try configuration(port: port, upstream: upstream, folder: folder).write(to: file, atomically: true, encoding: .utf8)
-        let process = try BackgroundProcess(URL(fileURLWithPath: executable), ["-p", folder.path, "-c", file.path], name: "nginx")
-        let nginx = NginxServer(port: port, folder: folder, process: process)
-        // Logged once the listening socket is bound and a worker takes connections.
-        guard try await process.await(#"(start worker process \d+)"#) != nil else {
-            let output = process.output
-            await nginx.stop()
-            throw SquidError(message: "nginx did not start: \(output.suffix(2_000))")
-        }
-        do {
-            let result = try await body(nginx)
-            await nginx.stop()
-            return result
-        } catch {
-            await nginx.stop()
-            throw error
-        }
-    }
-
-    var accessLog: String { (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
-
-    func stop() async {
-        await process.stop()
-        try? FileManager.default.removeItem(at: folder)
+    /// Runs `body` with an nginx of its own in front of `upstream`, stopped afterwards, failure or not.
+    static func run<T>(upstream: String, _ body: (TestDaemon) async throws -> T) async throws -> T {
+        let kind = TestDaemon.Kind(
+            name: "nginx", executable: executable,
+            configuration: { port, folder in configuration(port: port, upstream: upstream, folder: folder) },
+            arguments: { file, folder in ["-p", folder.path, "-c", file] },
+            // Logged once the listening socket is bound and a worker takes connections.
+            ready: { _ in #"(start worker process \d+)"# })
+        return try await TestDaemon.run(kind, body)
     }
 }

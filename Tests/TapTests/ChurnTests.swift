@@ -61,7 +61,7 @@ import Testing
         analysis.events.finish()
         await collecting.value
 
-        let table = try #require(ChurnMarks.apply(analysis.churning(), to: fleet.tables(now: Date()))[.driver])
+        let table = try #require(TapTableMarks.apply(analysis.rows(), to: fleet.tables(now: Date()))[.driver])
         #expect(table.rows.count == 200)
         #expect(Set(table.rows.prefix(3).map(\.id)) == careless)
         #expect(table.rows.prefix(3).allSatisfy { $0.churn == "fetches 12× per token: the app's provider is not caching" && $0.isTrouble })

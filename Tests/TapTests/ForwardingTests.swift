@@ -155,6 +155,32 @@ import Testing
         await tap.stop()
     }
 
+    /// nginx's `proxy_read_timeout` (60 s) from the limits, shortened: an upstream that takes the
+    /// request and never answers gets the client a 504 saying so, and the reading is `unreachable`.
+    @Test func anUpstreamThatNeverAnswersIsA504() async throws {
+        let backend = try ScriptedBackend { _ in ScriptedBackend.Answer(bytes: Data(), stall: true) }
+        defer { backend.stop() }
+        var limits = TapLimits()
+        limits.upstreamReadTimeout = .milliseconds(300)
+        let readings = Readings()
+        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
+        let reading = Task { await analysis.run() }
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), limits: limits,
+                                            report: analysis.submit)
+        let answer = try RawHTTP.exchange(port: tap.port, "GET /token/driver/v-7 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(answer.statusLine == "HTTP/1.1 504 Gateway Timeout")
+        #expect(String(decoding: answer.body, as: UTF8.self) == "tokendash tap: upstream 127.0.0.1:\(backend.port) did not answer within 300 ms\n")
+        let read = await readings.wait(for: 1)
+        #expect(read.first?.verdict == .unreachable)
+        #expect(read.first?.status == 504)
+        #expect(read.first?.id == "v-7")
+        // The request reached the upstream once: a timed-out request is not sent again.
+        #expect(backend.requests.count == 1)
+        await tap.stop()
+        analysis.finish()
+        await reading.value
+    }
+
     @Test func aBodyOverTheLimitIs413() async throws {
         let backend = try ScriptedBackend(script: Self.script)
         defer { backend.stop() }

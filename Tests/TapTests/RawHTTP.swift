@@ -24,9 +24,16 @@ enum RawHTTP {
     /// Sends `request` to 127.0.0.1:`port`, reads the answer to its end (or until `until` holds
     /// for the body so far, for an answer that never ends) and closes.
     static func exchange(port: Int, _ request: String, body: Data = Data(), until: ((Data) -> Bool)? = nil) throws -> Message {
+        let fd = try connected(port: port)
+        defer { close(fd) }
+        send(fd, Data(request.utf8) + body)
+        return readMessage(fd, expectBody: false, until: until)
+    }
+
+    /// A blocking socket connected to 127.0.0.1:`port`, reads giving up after 20 s; the caller closes it.
+    static func connected(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, SocketConstants.stream, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -36,9 +43,11 @@ enum RawHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        send(fd, Data(request.utf8) + body)
-        return readMessage(fd, expectBody: false, until: until)
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
     }
 
     @discardableResult

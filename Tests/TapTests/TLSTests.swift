@@ -45,4 +45,38 @@ import Testing
         analysis.finish()
         await reading.value
     }
+
+    /// `--cert FILE --key FILE` as the command reads them: a client trusting only the test CA
+    /// reaches the tap over TLS; a file that holds no certificate, or none at all, is one line.
+    @Test func theListeningCertificateAndKeyAreReadFromPEMFiles() async throws {
+        let pki = try TestPKI()
+        let (certificateFile, keyFile) = try pki.leafFiles()
+        defer { for file in [certificateFile, keyFile, pki.caFile] { try? FileManager.default.removeItem(atPath: file) } }
+        let jwt = TestJWT.make(kind: .driver, id: "vehicle-1", lifetime: 3600)
+        let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 3600).utf8)
+        let backend = try ScriptedBackend { _ in
+            ScriptedBackend.Answer(bytes: Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+        defer { backend.stop() }
+        let tls = try TapServer.tlsContext(certificate: certificateFile, key: keyFile)
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), tls: tls, report: nil)
+        let client = try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false)
+        let answer = try await client.send(TransportRequest(url: try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/driver/vehicle-1")),
+                                                            timeout: 600))
+        #expect(answer.status == 200)
+        #expect(answer.body == body)
+        // Plain http to the TLS port gets no answer a client could take for the backend's.
+        let plain = try? RawHTTP.exchange(port: tap.port, "GET /token/driver/vehicle-1 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(plain?.statusLine.hasPrefix("HTTP/1.1 200") != true)
+        await client.shutdown()
+        await tap.stop()
+
+        #expect { try TapServer.tlsContext(certificate: keyFile, key: keyFile) } throws: { "\($0)".contains("no PEM certificate in \(keyFile)") }
+        #expect { try TapServer.tlsContext(certificate: certificateFile, key: certificateFile) } throws: {
+            "\($0)" == "--cert/--key: no PEM private key in \(certificateFile)"
+        }
+        #expect { try TapServer.tlsContext(certificate: "/nonexistent/cert.pem", key: keyFile) } throws: {
+            "\($0)" == "--cert/--key: cannot read /nonexistent/cert.pem"
+        }
+    }
 }

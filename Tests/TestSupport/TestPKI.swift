@@ -36,6 +36,22 @@ public struct TestPKI: Sendable {
     /// A server certificate for `dnsNames` and `ips` (dotted IPv4), valid over `validity`.
     public func leaf(dnsNames: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]],
               validity: ClosedRange<Date> = Date() - 3600...Date() + 86_400) throws -> (NIOSSLCertificate, NIOSSLPrivateKey) {
+        let (certificate, key) = try leafPEM(dnsNames: dnsNames, ips: ips, validity: validity)
+        return (try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem), try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
+    }
+
+    /// A server certificate for 127.0.0.1 and its key written as PEM files, as `--cert` and `--key` take them.
+    public func leafFiles() throws -> (certificate: String, key: String) {
+        let (certificate, key) = try leafPEM(dnsNames: ["localhost"], ips: [[127, 0, 0, 1]], validity: Date() - 3600...Date() + 86_400)
+        let folder = FileManager.default.temporaryDirectory
+        let files = (folder.appendingPathComponent("tokendash-leaf-\(UUID().uuidString).pem").path,
+                     folder.appendingPathComponent("tokendash-leaf-key-\(UUID().uuidString).pem").path)
+        try certificate.write(toFile: files.0, atomically: true, encoding: .utf8)
+        try key.write(toFile: files.1, atomically: true, encoding: .utf8)
+        return files
+    }
+
+    private func leafPEM(dnsNames: [String], ips: [[UInt8]], validity: ClosedRange<Date>) throws -> (String, String) {
         let key = P256.Signing.PrivateKey()
         let names = dnsNames.map { GeneralName.dnsName($0) } + ips.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: ArraySlice($0))) }
         let certificate = try Certificate(
@@ -49,8 +65,7 @@ public struct TestPKI: Sendable {
                 try ExtendedKeyUsage([.serverAuth])
             },
             issuerPrivateKey: .init(caKey))
-        return (try NIOSSLCertificate(bytes: Array(certificate.serializeAsPEM().pemString.utf8), format: .pem),
-                try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem))
+        return (try certificate.serializeAsPEM().pemString, key.pemRepresentation)
     }
 }
 

@@ -37,7 +37,7 @@ enum FleetRowsRenderer {
             let errors = s?.window.errors ?? 0
             var cells: [(String, StyleRole)] = [
                 (kind.spec.fleetNoun, .text),
-                (String(pane.memberCount), .text),
+                (String(pane.fleetSize), .text),
                 (s.map { Format.tenths($0.requestsPerSecond) } ?? "–", .text),
                 (Format.percent(s?.window.hitRatio), .text),
                 // Coloured by the last minute only: an error long ago does not keep the row yellow.

@@ -31,18 +31,24 @@ struct MemberTableRenderer {
         let first = Self.firstShown(selected: selected, visible: visible)
         let shown = rows.dropFirst(first).prefix(visible)
         let idWidth = min(24, max(2, shown.map(\.id.count).max() ?? 2))
-        let header = " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
-            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ")
-            + (inner >= Self.fleetEngineFromWidth ? "  " + "Fleet Engine".fitted(Self.fleetEngineWidth) : "") + "  last error"
+        // A tap's real IDs: its own columns in place of the simulated members' state and requests.
+        let tap = state[kind].seenMembers == nil ? nil : TapTableColumns(width: inner, idWidth: idWidth)
+        let header = tap?.header ?? simulatedHeader(idWidth: idWidth, inner: inner)
         canvas.putTruncated(header, x: left, y: y + 1, width: inner, role: .dim)
         if rows.isEmpty {
             let why = table.filter.isEmpty ? "no \(kind.idNoun) has reported yet" : "no \(kind.idNoun) contains \"\(table.filter)\""
             canvas.putTruncated(" " + why, x: left, y: y + 2, width: inner, role: .dim)
         }
         for (offset, row) in shown.enumerated() {
-            draw(row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner, idWidth: idWidth)
+            draw(row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner, idWidth: idWidth, tap: tap)
         }
         drawKeys(table, rows: rows.count, selected: selected, &canvas, x: x, y: y + height - 1, width: width)
+    }
+
+    private func simulatedHeader(idWidth: Int, inner: Int) -> String {
+        " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
+            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ")
+            + (inner >= Self.fleetEngineFromWidth ? "  " + "Fleet Engine".fitted(Self.fleetEngineWidth) : "") + "  last error"
     }
 
     /// The first row in view: the selected row stays in view, the table scrolling once it
@@ -59,7 +65,8 @@ struct MemberTableRenderer {
         return row
     }
 
-    private func draw(_ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int) {
+    private func draw(_ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int,
+                      tap: TapTableColumns?) {
         // The aggregate judged the state up to a second ago; a token that ran out since is expired now.
         var status = row.status
         if status >= .stale, let exp = row.expiresAt, exp <= state.now { status = .expired }
@@ -88,7 +95,9 @@ struct MemberTableRenderer {
             (String(row.requests).leftPadded(Self.requestsWidth, with: " ") + "  ", .text),
             lastError,
         ]
-        if width >= Self.fleetEngineFromWidth {
+        if let tap {
+            segments = Array(segments.prefix(2)) + tap.cells(row, width: width, expires: (expires, expiresRole), errorRole: errorRole)
+        } else if width >= Self.fleetEngineFromWidth {
             segments.insert(((row.fleetEngine ?? "–").fitted(Self.fleetEngineWidth) + "  ", Self.role(ofFleetEngine: row.fleetEngine)), at: 5)
         }
         if selected { canvas.fill(x: x - 1, y: y, width: width + 2, height: 1, role: .selected) }
@@ -119,7 +128,7 @@ struct MemberTableRenderer {
     private func title(_ kind: ProviderKind, _ table: MemberTable) -> String {
         let noun = kind.spec.fleetNoun
         var title = noun.prefix(1).uppercased() + noun.dropFirst()
-        let count = state[kind].memberCount
+        let count = state[kind].fleetSize
         if table.filter.isEmpty {
             title += " (\(count))"
         } else {

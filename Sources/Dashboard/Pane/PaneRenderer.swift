@@ -117,7 +117,7 @@ struct PaneRenderer {
 
     private func idLine(width: Int) -> Line {
         var after: [(String, StyleRole)] = []
-        if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.memberCount))", .dim)) }
+        if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.fleetSize))", .dim)) }
         let status = PaneStatus(pane, now: state.now, paused: state.paused)
         if status != .waiting { after.append(("  ● \(status.label)", status.role)) }
         // A long ID gives way in its middle, so the status after it stays in view.

@@ -30,6 +30,13 @@ public struct DashboardState: Equatable, Sendable {
         runOnly(only)
     }
 
+    /// Both kinds' members are learnt from the events (`tap`'s real devices): the screen counts
+    /// the IDs seen, none yet.
+    public mutating func learnMembers() {
+        session.consumer.seenMembers = 0
+        session.driver.seenMembers = 0
+    }
+
     /// `--only`: runs one side alone, focused; nil runs both.
     public mutating func runOnly(_ role: ProviderKind.Role?) {
         session.only = role

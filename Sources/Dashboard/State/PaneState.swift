@@ -96,6 +96,13 @@ public struct PaneState: Equatable, Sendable {
     /// In a fleet: which member this pane follows, and how many there are.
     public var memberIndex = 0
     public var memberCount = 1
+    /// Members seen so far, when they are learnt from the events (`tap`'s real devices, which
+    /// arrive one by one): what the screen counts instead of `memberCount`, the table's capacity.
+    /// nil for a fleet of a known size. Updated from each second's fleet summary.
+    public var seenMembers: Int?
+
+    /// The fleet's size as the screen says it: the IDs seen when learnt, else the configured size.
+    public var fleetSize: Int { seenMembers ?? memberCount }
     /// Where the customer's provider class broke the SDK's contract, one per kind and lines,
     /// the latest last: each is one line of the pane.
     public var breaches: [ContractBreach] = []

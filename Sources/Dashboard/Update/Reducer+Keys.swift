@@ -82,11 +82,13 @@ extension Reducer {
         switch command {
         case .nextFleetMember, .previousFleetMember:
             let pane = state[state.focus]
-            guard pane.memberCount > 1 else { return [] }
-            let step = command == .nextFleetMember ? 1 : pane.memberCount - 1
+            // Through the members there are: a tap's seen IDs, not the table's capacity.
+            let size = pane.fleetSize
+            guard size > 1 else { return [] }
+            let step = command == .nextFleetMember ? 1 : size - 1
             // The state owns which member is followed: it moves now, so every press counts even
             // before the first answer is back.
-            return follow(state.focus, (pane.memberIndex + step) % pane.memberCount, &state)
+            return follow(state.focus, (pane.memberIndex + step) % size, &state)
         case .nextTrouble, .previousTrouble:
             return followTrouble(forward: command == .nextTrouble, &state)
         case .selectUp, .selectDown:

@@ -61,6 +61,9 @@ public enum Reducer {
             state.activeFaults = faults
         case .fleet(let summaries):
             state.fleet = summaries
+            for kind in state.kinds where state[kind].seenMembers != nil {
+                state[kind].seenMembers = summaries[kind]?.providers ?? state[kind].seenMembers
+            }
         case .rampPace(let pace):
             state.session.rampPace = pace
         case .fleetTables(let tables):
@@ -88,12 +91,14 @@ public enum Reducer {
         case .following(let kind, let index, let member):
             // An answer for a member the pane has moved on from (keys pressed in a row) is stale.
             guard state[kind].memberIndex == index else { return [] }
+            let seen = state[kind].seenMembers
             state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
+            state[kind].seenMembers = seen
         case .memberFound(let kind, let id, let index, let from):
             // The user has followed another member since asking: that choice stands.
             guard state[kind].memberIndex == from else { return [] }
             guard let index else {
-                state.message = "\(kind.idNoun) \(id) is not in this fleet of \(state[kind].memberCount)"
+                state.message = "\(kind.idNoun) \(id) is not in this fleet of \(state[kind].fleetSize)"
                 return []
             }
             return follow(kind, index, &state)

@@ -20,6 +20,9 @@ enum RecordingBounds {
         }
         try duration("refresh_margin", header.refreshMargin)
         if let interval = header.updateInterval { try duration("update_interval", interval) }
+        if let limit = header.churnLimit, !(limit.isFinite && limit >= 1 && limit <= 1000) {
+            throw .invalid("churn_limit \(number(limit)) is not between 1 and 1000 (tap's --churn-limit)")
+        }
         let most = Setting.fleetSizes.upperBound
         for (kind, ids) in header.members where ids.count > most {
             throw .invalid("members: \(kind) lists \(ids.count) members, more than a run has (\(most))")

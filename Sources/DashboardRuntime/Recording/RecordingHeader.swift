@@ -41,17 +41,20 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
     public var providerLogic: String?
     /// The panes' "your code: FILE" labels, by role, when a side ran the customer's own class.
     public var sources: [String: String]?
+    /// `tap`'s `--churn-limit`: a replay judges each ID's churn as the live table did. Absent for
+    /// recordings of simulated providers (and older taps', whose replay shows no churn).
+    public var churnLimit: Double?
 
     enum CodingKeys: String, CodingKey {
         case format, version, tokendash, command, start, source, ticks, solution, members, backend, only, insecure
         case startedAt = "started_at", consumerID = "consumer_id", driverID = "driver_id"
         case faultsAvailable = "faults_available", refreshMargin = "refresh_margin", updateInterval = "update_interval"
-        case providerLogic = "provider_logic", sources
+        case providerLogic = "provider_logic", sources, churnLimit = "churn_limit"
     }
 
     /// The header of a recording of `state`, the dashboard's (or `watch`'s) state when it starts.
     public init(state: DashboardState, members: [ProviderKind: [String]], command: [String], source: String,
-                tokendash: String, ticks: Bool, start: Date) {
+                tokendash: String, ticks: Bool, start: Date, churnLimit: Double? = nil) {
         format = Self.formatName
         version = Self.currentVersion
         self.tokendash = tokendash
@@ -71,6 +74,7 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         only = state.only?.rawValue
         insecure = state.insecure
         providerLogic = state.providerLogic == .tokendash ? nil : state.providerLogic.rawValue
+        self.churnLimit = churnLimit
         sources = state.sourceLabels.isEmpty ? nil : Dictionary(uniqueKeysWithValues: state.sourceLabels.map { ($0.key.rawValue, $0.value) })
     }
 
@@ -95,6 +99,8 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
                                    vehicles: Self.fleetSize(ids[solution.driverKind]), solution: solution,
                                    only: only.flatMap(ProviderKind.Role.init(rawValue:)))
         state.updateInterval = updateInterval
+        // A fleet learnt from the events (`tap`) counts the IDs seen, as live.
+        if !ids.isEmpty, ids.values.allSatisfy(\.isEmpty) { state.learnMembers() }
         state.insecure = insecure
         // A logic this version does not know is shown as tokendash's rather than refusing the file.
         state.providerLogic = providerLogic.flatMap(ProviderLogic.init(rawValue:)) ?? .tokendash

@@ -18,7 +18,7 @@ public final class ReplayEventSource: EventSource, Sendable {
         var next = 0
         var speed: Int
         var paused: Bool
-        var aggregate: FleetAggregate?
+        var aggregate: ReplayFleet?
         var filters: [ProviderKind: String] = [:]
         /// The status last sent, so the header is updated when what it shows changes.
         var sent: ReplayStatus?

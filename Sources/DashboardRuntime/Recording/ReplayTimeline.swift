@@ -13,10 +13,15 @@ public struct ReplayTimeline: Sendable {
     public let initial: DashboardState
     /// Each kind's members, when a fleet was recorded: the replay's aggregate makes its rows.
     public let members: [ProviderKind: [String]]?
+    /// Makes a watcher's marks for the tables (`tap`'s columns and churn), fed the recorded events.
+    let makeMarks: (@Sendable () -> any FleetTableMarks)?
 
     static let longestTickedGap = 3600
 
-    public init(_ recording: Recording, initial: DashboardState) {
+    /// `marks` makes what a watcher added to the live tables (`tap`: `TapTableMarks` under the
+    /// recorded churn limit); nil when the recording had none.
+    public init(_ recording: Recording, initial: DashboardState, marks: (@Sendable () -> any FleetTableMarks)? = nil) {
+        makeMarks = marks
         start = recording.start
         end = recording.end
         self.initial = initial
@@ -45,18 +50,18 @@ public struct ReplayTimeline: Sendable {
         actions = merged
     }
 
-    /// A new aggregate for the fleet rows, or nil when no fleet was recorded.
-    func makeAggregate(filters: [ProviderKind: String]) -> FleetAggregate? {
+    /// A new aggregate (and marks) for the fleet rows, or nil when no fleet was recorded.
+    func makeAggregate(filters: [ProviderKind: String]) -> ReplayFleet? {
         guard let members else { return nil }
         let learnt = members.values.allSatisfy(\.isEmpty)
         let aggregate = learnt ? FleetAggregate(learning: Array(members.keys)) : FleetAggregate(members: members)
         for (kind, filter) in filters { aggregate.setFilter(filter, for: kind) }
-        return aggregate
+        return ReplayFleet(aggregate: aggregate, marks: makeMarks?())
     }
 
     /// What the replay applies for `actions[index]`: the recorded action, and after a tick the
     /// fleet's rows and tables as the aggregate has them then (as the live source sends them each second).
-    func applied(_ index: Int, aggregate: FleetAggregate?) -> [Action] {
+    func applied(_ index: Int, aggregate: ReplayFleet?) -> [Action] {
         let action = actions[index].action
         if case .event(let event) = action { aggregate?.record(event) }
         guard case .tick(let now) = action, let aggregate else { return [.recorded(action)] }
@@ -75,7 +80,7 @@ public struct ReplayTimeline: Sendable {
 
     /// The state after every action up to `time`, from the start, and the aggregate and table
     /// filters as they then are. Fleet rows are made once, at the last tick, not at every one.
-    public func fold(to time: Date) -> (state: DashboardState, aggregate: FleetAggregate?, filters: [ProviderKind: String]) {
+    public func fold(to time: Date) -> (state: DashboardState, aggregate: ReplayFleet?, filters: [ProviderKind: String]) {
         var state = initial
         var filters: [ProviderKind: String] = [:]
         let aggregate = makeAggregate(filters: [:])

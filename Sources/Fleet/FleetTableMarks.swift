@@ -1,0 +1,10 @@
+import FleetAuth
+import Foundation
+
+/// What a watcher adds to the fleet tables that the aggregate's member records cannot hold
+/// (`tap`: fetches, tokens, verdict and lifetime per ID, and churn). Fed the same provider events
+/// as the aggregate, live and in a replay, so a replay's table reads as the live one did.
+public protocol FleetTableMarks: Sendable {
+    func record(_ event: ProviderEvent)
+    func apply(to tables: [ProviderKind: FleetTable], now: Date) -> [ProviderKind: FleetTable]
+}

@@ -1,0 +1,62 @@
+import Fleet
+import FleetAuth
+import Foundation
+import Synchronization
+
+/// The tap's columns on the dashboard's fleet tables, which the aggregate's member records cannot
+/// hold: each tapped ID's fetches and tokens in the last hour, last verdict and lifetime; each
+/// churning ID's sentence, its row moved to the top (most fetches per token first); the other
+/// rows keep the aggregate's trouble-first order. Its ledger is fed the provider events, not the
+/// tap's readings, so a replay of a recording (which keeps only the events) shows what live did.
+public final class TapTableMarks: FleetTableMarks {
+    // Guards the ledger: written by the event collector, read by whoever makes the tables.
+    private let ledger: Mutex<TapLedger>
+
+    public init(churnLimit: Double) { ledger = Mutex(TapLedger(churnLimit: churnLimit)) }
+
+    /// What a replay makes its marks with: a tap's recording keeps its churn limit; nil for any
+    /// other recording (simulated providers have no tap columns).
+    public static func maker(churnLimit: Double?) -> (@Sendable () -> any FleetTableMarks)? {
+        guard let churnLimit else { return nil }
+        return { @Sendable () -> any FleetTableMarks in TapTableMarks(churnLimit: churnLimit) }
+    }
+
+    public func record(_ event: ProviderEvent) {
+        guard let reading = TappedExchange(outcome: event) else { return }
+        ledger.withLock { $0.record(reading) }
+    }
+
+    public func apply(to tables: [ProviderKind: FleetTable], now: Date) -> [ProviderKind: FleetTable] {
+        Self.apply(ledger.withLock { $0.rows(now: now) }, to: tables)
+    }
+
+    /// `rows` (trouble first, as the ledger sorts them) onto the tables' rows of the same IDs.
+    public static func apply(_ rows: [TapRow], to tables: [ProviderKind: FleetTable]) -> [ProviderKind: FleetTable] {
+        guard !rows.isEmpty else { return tables }
+        var byID: [ProviderKind: [String: (place: Int, row: TapRow)]] = [:]
+        for (place, row) in rows.enumerated() { byID[row.kind, default: [:]][row.id] = (place, row) }
+        var out = tables
+        for (kind, table) in tables {
+            guard let known = byID[kind] else { continue }
+            var churning: [(Int, FleetMemberRow)] = []
+            var rest: [FleetMemberRow] = []
+            for var member in table.rows {
+                guard let (place, row) = known[member.id] else {
+                    rest.append(member)
+                    continue
+                }
+                member.tapped = TappedColumns(fetches: row.fetches, tokens: row.tokens, verdict: row.verdict.rawValue,
+                                              level: row.verdict == .ok ? .ok : row.verdict == .warn ? .warn : .trouble,
+                                              lifetime: row.lifetime, churnBrief: row.churnBrief)
+                if row.churning, let sentence = row.trouble {
+                    member.churn = sentence
+                    churning.append((place, member))
+                } else {
+                    rest.append(member)
+                }
+            }
+            out[kind]?.rows = churning.sorted { $0.0 < $1.0 }.map(\.1) + rest
+        }
+        return out
+    }
+}

@@ -1,0 +1,70 @@
+@testable import Dashboard
+@testable import UICore
+import Fleet
+import FleetAuth
+import Foundation
+import Testing
+
+/// A tap's fleet table: its real IDs counted as they arrive, and its own columns (fetches/h,
+/// tokens, verdict, lifetime, last error or churn) that give way in order on a narrow screen.
+@Suite(.timeLimit(.minutes(3))) struct TapFleetTableTests {
+    static func lines(_ state: DashboardState, _ width: Int, _ height: Int) -> [String] {
+        let canvas = Renderer.render(state, width: width, height: height)
+        return (0..<height).map { y in String(String.UnicodeScalarView((0..<width).map { canvas[$0, y].scalar })) }
+    }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theTapsTable(_ width: Int, _ height: Int) throws {
+        try GoldenFrameTests().check("tap-table", TapFixtures.state(), width, height)
+    }
+
+    /// Vehicles focused: three churning, most fetches per token first, then a refused token.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func theTapsVehicles(_ width: Int, _ height: Int) throws {
+        var state = TapFixtures.state()
+        Fixtures.apply(&state, .key(.tab))
+        try GoldenFrameTests().check("tap-vehicles", state, width, height)
+    }
+
+    @Test func theTitleCountsTheIDsSeenNotTheTablesCapacity() throws {
+        var state = TapFixtures.state()
+        #expect(Self.lines(state, 160, 48).contains { $0.contains("Trips (8)") })
+        #expect(!Self.lines(state, 160, 48).joined().contains("20000"))
+        // A ninth trip asks: the next second's summary says so.
+        var summary = try #require(state.fleet[.consumer])
+        summary.providers = 9
+        Fixtures.apply(&state, .fleet([.consumer: summary]))
+        #expect(state[.consumer].fleetSize == 9)
+        #expect(Self.lines(state, 80, 24).contains { $0.contains("Trips (9)") })
+        // `]` steps through the nine seen, back to the first after the last.
+        for _ in 0..<9 { Fixtures.apply(&state, .key(.character("]"))) }
+        #expect(state[.consumer].memberIndex == 0)
+    }
+
+    @Test func aConfiguredFleetKeepsItsSize() throws {
+        var state = FleetFixtures.state()
+        var summary = try #require(state.fleet[.consumer])
+        summary.providers = 3
+        Fixtures.apply(&state, .fleet([.consumer: summary]))
+        #expect(state[.consumer].fleetSize == 10_000)
+    }
+
+    @Test func narrowTheLifetimeAndExpiryGiveWayAndTheChurnSentenceStays() throws {
+        var state = TapFixtures.state()
+        Fixtures.apply(&state, .key(.tab))
+        let wide = Self.lines(state, 160, 48), narrow = Self.lines(state, 80, 24)
+        let header = try #require(wide.first { $0.contains("fetches/h") })
+        for column in ["verdict", "fetches/h", "tokens", "lifetime", "expires in", "last error"] { #expect(header.contains(column)) }
+        let narrowHeader = try #require(narrow.first { $0.contains("fetches/h") })
+        for column in ["verdict", "fetches/h", "tokens", "last error"] { #expect(narrowHeader.contains(column)) }
+        #expect(!narrowHeader.contains("lifetime") && !narrowHeader.contains("expires in"))
+        let churner = try #require(wide.first { $0.contains("vehicle-003") })
+        #expect(churner.contains("fetches 25× per token: the app's provider is not caching"))
+        #expect(churner.contains("1 h 00 m"))
+        // Narrow, the sentence is cut to its ratio and cause, not at the edge.
+        #expect(try #require(narrow.first { $0.contains("vehicle-003") }).contains("25× per token: not caching"))
+        // The rows under the header: churn first, most fetches per token first.
+        let order = wide.compactMap { line in ["vehicle-003", "vehicle-002", "vehicle-006"].first { line.contains($0) } }
+        #expect(order == ["vehicle-003", "vehicle-002", "vehicle-006"])
+    }
+}

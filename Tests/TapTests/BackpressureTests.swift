@@ -1,0 +1,34 @@
+import Foundation
+import Tap
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client slower than the upstream: the tap stops reading the upstream while the client's
+/// connection can take no more, so a large answer is never held whole in memory.
+@Suite(.timeLimit(.minutes(2))) struct BackpressureTests {
+    @Test func aClientThatDoesNotReadPausesTheUpstreamAndTheTapHoldsLittle() async throws {
+        let size = 8 << 20
+        let body = Data(repeating: 0x61, count: size)
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(size)\r\n\r\n"
+        let backend = try ScriptedBackend { _ in ScriptedBackend.Answer(bytes: Data(head.utf8) + body) }
+        defer { backend.stop() }
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: nil)
+        let fd = try RawHTTP.connected(port: tap.port)
+        defer { close(fd) }
+        RawHTTP.send(fd, Data("GET /large HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8))
+        // The client reads nothing yet: the tap must stop reading the upstream.
+        #expect(await eventually { tap.forwarding.pauses > 0 })
+        // Then it reads the whole answer, on a thread of its own (its reads block).
+        let answer = await withCheckedContinuation { done in
+            Thread { done.resume(returning: RawHTTP.readMessage(fd, expectBody: false)) }.start()
+        }
+        #expect(answer.statusLine == "HTTP/1.1 200 OK")
+        #expect(answer.body.count == size)
+        // Without the pauses this is most of the 8 MiB; with them, the channel's high-water mark and a read or two.
+        #expect(tap.forwarding.peakBufferedBytes < 1 << 20, "peak \(tap.forwarding.peakBufferedBytes) bytes")
+        await tap.stop()
+    }
+}
