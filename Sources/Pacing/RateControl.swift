@@ -18,9 +18,10 @@ public struct RateControl: Sendable, Equatable {
     public let ceiling: Double
     /// The fewest: a backend that is down is still asked, slowly, so its return is noticed.
     public let floor: Double
-    /// Queueing on top of the floor latency that counts as slow, in seconds: a fortieth of the
-    /// calls' timeout, at most 250 ms. Early, as TCP Vegas reads a round trip growing before any
-    /// loss: a queue seen at 250 ms is cut before it is seconds deep and times calls out.
+    /// Queueing on top of the floor latency that counts as slow, in seconds: a twentieth of the
+    /// calls' timeout, at most 500 ms. Early, as TCP Vegas reads a round trip growing before any
+    /// loss: a queue seen at 500 ms is cut long before it is 10 s deep and times calls out, and
+    /// the hiccups of a busy machine (200-300 ms) do not cut a ramp that is keeping up.
     public let slowQueueing: TimeInterval
     /// An answer this slow is as bad as a failure: half the timeout.
     public let dangerLatency: TimeInterval
@@ -30,6 +31,10 @@ public struct RateControl: Sendable, Equatable {
     /// How many cuts so far: a call made now carries it, and its answer counts only while no cut came since.
     public private(set) var generation = 0
 
+    /// What a queue takes off the rate; an overload answer takes half. A queue is news early
+    /// (see `slowQueueing`), so the cut is mild, as TCP CUBIC's 0.7 where loss is news late.
+    static let slowCut = 0.8
+
     private var period = AnswerPeriod()
     /// The fastest answer of each of the last periods: the backend's floor is their minimum.
     private var floors: [TimeInterval] = []
@@ -38,7 +43,7 @@ public struct RateControl: Sendable, Equatable {
     public init(ceiling: Double, floor: Double? = nil, timeout: TimeInterval) {
         self.ceiling = max(0.001, ceiling)
         self.floor = min(self.ceiling, max(0.001, floor ?? self.ceiling / 100))
-        slowQueueing = min(0.25, max(0.005, timeout / 40))
+        slowQueueing = min(0.5, max(0.005, timeout / 20))
         dangerLatency = max(slowQueueing, timeout / 2)
         rate = self.ceiling
     }
@@ -81,10 +86,10 @@ public struct RateControl: Sendable, Equatable {
             reason = .overloaded(count: answers.overloaded, p99: p99)
         } else if waiting - base > slowQueueing, waiting > (p99 ?? 0) {
             // No answer says so yet, but one is overdue: a stalled backend answers nothing at all.
-            rate = max(floor, rate * 0.7)
+            rate = max(floor, rate * Self.slowCut)
             reason = .stalled(waiting: waiting)
         } else if let p99, p99 - base > slowQueueing {
-            rate = max(floor, rate * 0.7)
+            rate = max(floor, rate * Self.slowCut)
             reason = .slow(p99: p99)
         } else if let p99 {
             if p99 - base < slowQueueing / 4 { rate = min(ceiling, rate + ceiling / 20) }

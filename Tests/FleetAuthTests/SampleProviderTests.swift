@@ -242,13 +242,18 @@ enum SampleModel {
             case .objcSample: objcModel.call(current, now: now)
             case .tokendash: nil
             }
+            // Calls still open now: one that settles meanwhile (superseded by a switch) leaves the
+            // waiting callers as this one joins them, and the count alone would not move.
+            let open = (1..<number).filter { !facts.holds("call \($0) settled") }
             let waitingBefore = await provider.caching?.waitingCallers ?? 0
             tasks[number] = startCall(number, id: current, on: provider, facts: facts)
             if logic == .tokendash {
                 // A call that joins the fetch in flight neither parks a request nor returns: it waits.
                 let joined = await eventually {
                     if facts.holds("call \(number) settled") { return true }
-                    return (await provider.caching?.waitingCallers ?? 0) > waitingBefore
+                    if backend.parked.contains(where: { $0.call == number }) { return true }
+                    let left = open.count { facts.holds("call \($0) settled") }
+                    return (await provider.caching?.waitingCallers ?? 0) + left > waitingBefore
                 }
                 if !joined { run.problems.append("call \(number) neither returned, parked nor joined") }
                 return

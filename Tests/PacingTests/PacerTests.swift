@@ -15,7 +15,7 @@ import Testing
         for _ in 0..<16 { _ = pacer.begin(now: t0) }
         #expect(pacer.room(now: t0) == 0)
         #expect(pacer.room(now: t0 + 3) == 0)
-        #expect(pacer.status.rate == 70)
+        #expect(pacer.status.rate == 80)
         #expect(pacer.status.reason == .stalled(waiting: 3))
         #expect(pacer.status.inFlight == 16)
     }
