@@ -120,7 +120,7 @@ final class BackgroundProcess: Sendable {
     func stop() async {
         if !shared.reaped.withLock({ $0 }) { kill(pid, SIGTERM) }
         await withTaskCancellationHandler {
-            _ = await exited.value
+            _ = await exited.cancellingValue
         } onCancel: {
             kill(pid, SIGKILL)
         }

@@ -38,7 +38,7 @@ struct HostMisbehaviourTests {
         let task: Task<Result<String, any Error>, Never>
         /// The call's result; the test's cancellation (its time limit) cancels the call too, which the provider answers at once.
         var value: Result<String, any Error> {
-            get async { await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() } }
+            get async { await task.cancellingValue }
         }
     }
 

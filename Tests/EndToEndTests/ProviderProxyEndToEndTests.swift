@@ -50,7 +50,7 @@ struct ProviderProxyEndToEndTests {
             let task = Task { () -> Result<String, any Error> in
                 do { return .success(try await provider.fetchToken(for: VehicleAuthorizationContext(id: "vehicle-1"))) } catch { return .failure(error) }
             }
-            return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            return await task.cancellingValue
         }
 
         /// The next exchange the proxy logged.

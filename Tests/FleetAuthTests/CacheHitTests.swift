@@ -178,7 +178,7 @@ import Testing
         #expect(events.isObserved)
         let reader = Task { for await _ in stream {} }
         reader.cancel()
-        await reader.value
+        await reader.cancellingValue
         #expect(await eventually { !events.isObserved })
     }
 

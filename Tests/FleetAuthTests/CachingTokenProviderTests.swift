@@ -216,7 +216,7 @@ import Testing
         #expect(await eventually { await provider.waitingCallers == 1 })
         let newToken = try await provider.fetchToken(for: trip("trip-new"))
         await slowGate.open()
-        await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) { try await oldCaller.value }
+        await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) { try await oldCaller.cancellingValue }
         #expect(try JWTInspector.decode(newToken).claims["authorization"]?["tripid"] == .string("trip-new"))
         #expect(try await provider.fetchToken(for: trip("trip-new")) == newToken)
         #expect(await provider.cachedToken?.id == "trip-new")

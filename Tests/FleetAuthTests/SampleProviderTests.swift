@@ -265,7 +265,7 @@ enum SampleModel {
             let returned = facts.holds("call \(number) returned")
             switch expected {
             case .hit(let token)?:
-                let got = returned ? await tasks[number]?.value : nil
+                let got = returned ? await tasks[number]?.cancellingValue : nil
                 if got != token {
                     run.modelMismatches.append("call \(number) for \(current): the sample serves \(owner(of: token) ?? "?")'s cached token, the port \(returned ? "served another" : "made a request")")
                 }
@@ -283,7 +283,7 @@ enum SampleModel {
             let request = parked[Int.random(in: 0..<parked.count, using: &rng)]
             guard let token = backend.release(request.number) else { return }
             // The caller of the request returns once the completion has run.
-            let got = await request.call.flatMap { tasks[$0] }?.value
+            let got = await request.call.flatMap { tasks[$0] }?.cancellingValue
             if logic == .swiftSample {
                 if let held = swiftModel.authToken, held.id == current, held.expiration > now, request.id != current {
                     run.lateReplacements += 1
@@ -317,7 +317,7 @@ enum SampleModel {
         if Task.isCancelled { run.problems.append("cancelled with \(backend.parked.count) requests still parked") }
         if !run.problems.isEmpty { return run }
         for (number, task) in tasks {
-            guard let token = await task.value, let id = asked[number] else { continue }
+            guard let token = await task.cancellingValue, let id = asked[number] else { continue }
             if owner(of: token) != id { run.staleServes += 1 }
         }
         run.requests = backend.arrivals
@@ -381,7 +381,7 @@ enum SampleModel {
         }
         backend.releaseAll()
         var tokens: [String] = []
-        for task in tasks { if let token = await task.value { tokens.append(token) } }
+        for task in tasks { if let token = await task.cancellingValue { tokens.append(token) } }
         #expect(tokens.count == callers)
         #expect(backend.arrivals == (logic == .tokendash ? 1 : callers))
         #expect(Set(tokens).count == (logic == .tokendash ? 1 : callers))
@@ -397,7 +397,7 @@ enum SampleModel {
         guard await backend.facts.wait(for: "arrived \(before + 1)") else { throw FleetAuthError.other("no request was made") }
         backend.clock.advance(by: latency)
         backend.release(before + 1)
-        return try await task.value
+        return try await task.cancellingValue
     }
 
     /// A call that must be served from the cache: it returns without a request.
@@ -410,10 +410,10 @@ enum SampleModel {
         guard await facts.wait(for: "call \(number) settled") else { return nil }
         guard backend.arrivals == before else {
             backend.releaseAll()
-            _ = await task.value
+            _ = await task.cancellingValue
             return nil
         }
-        return await task.value
+        return await task.cancellingValue
     }
 
     /// The samples ask the backend only once their token has expired (003:66-67 / 000:54-55 and
@@ -536,7 +536,7 @@ enum SampleModel {
             let back = try await Self.hit(provider, backend, id: "trip-A")
             #expect(back == (logic == .swiftSample ? a : nil), "\(logic)")
             backend.releaseAll()
-            _ = await b.value
+            _ = await b.cancellingValue
         }
     }
 
@@ -577,7 +577,7 @@ enum SampleModel {
         let task = Task { try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1")) }
         #expect(await backend.facts.wait(for: "arrived 1"))
         backend.release(1)
-        let token = try await task.value
+        let token = try await task.cancellingValue
         #expect(owner(of: token, kind: .deliveryDriver) == "van-1")
         #expect(try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1")) == token)
         #expect(provider.logic == logic)

@@ -42,7 +42,7 @@ import Testing
         _ = await eventually { recorder.all.count == 2 }
         waiting.cancel()
         do {
-            _ = try await waiting.value
+            _ = try await waiting.cancellingValue
             Issue.record("a wait for an event never published returned")
         } catch let notSeen as EventRecorder.NotSeen {
             #expect(notSeen.description == "no fetched event; seen: fetch_started consumer trip-1, forced_refresh driver v-1")

@@ -86,7 +86,7 @@ struct Expectation: Error, CustomStringConvertible {
         try await run(for: 5)
         try await settle(1000)
         loop.cancel()
-        await loop.value
+        await loop.cancellingValue
     }
 
     /// Paused at 3 s for 20 s: no SDK starts meanwhile, and the ramp goes on from 301, not with a
@@ -120,7 +120,7 @@ struct Expectation: Error, CustomStringConvertible {
         let after = await sdks.started
         #expect(after > 301 && after <= 321, "about 0.1-0.2 s of the ramp after the pause, not 20 s of it: \(after)")
         loop.cancel()
-        await loop.value
+        await loop.cancellingValue
     }
 
     /// A backend that stops answering: the ramp stops at its window (16 calls in flight at first),
@@ -159,7 +159,7 @@ struct Expectation: Error, CustomStringConvertible {
         }
         #expect(await sdks.started > held, "going on once the backend answers")
         loop.cancel()
-        await loop.value
+        await loop.cancellingValue
     }
 
     @Test func withoutARampEverySDKHasStarted() async throws {
@@ -173,7 +173,7 @@ struct Expectation: Error, CustomStringConvertible {
         clock.advance(by: 0.5)
         try await eventually("the second slice") { transport.count == 200 }
         loop.cancel()
-        await loop.value
+        await loop.cancellingValue
     }
 
     /// The fleet rows' count: members that made a call, kept when an SDK's ID changes.

@@ -182,7 +182,7 @@ import Watch
         // While paused, a switch still fetches (the user asked for it); the loop itself stays quiet.
         await sdks.switchID(at: 0, to: "v-2")
         loop.cancel()
-        await loop.value
+        await loop.cancellingValue
         events.finish()
         let names = await stream.reduce(into: [String]()) { $0.append($1.name) }
         #expect(names == ["fetch_started", "fetched"])

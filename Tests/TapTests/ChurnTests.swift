@@ -57,9 +57,9 @@ import Testing
         await transport.shutdown()
         await tap.stop()
         analysis.finish()
-        await reading.value
+        await reading.cancellingValue
         analysis.events.finish()
-        await collecting.value
+        await collecting.cancellingValue
 
         let table = try #require(TapTableMarks.apply(analysis.rows(), to: fleet.tables(now: Date()))[.driver])
         #expect(table.rows.count == 200)

@@ -101,7 +101,7 @@ import Testing
         let read = await readings.wait(for: paths.count + 2)
         await tap.stop()
         analysis.finish()
-        await reading.value
+        await reading.cancellingValue
         func verdict(_ id: String) -> TapVerdict? { read.last { $0.id == id }?.verdict }
         #expect(verdict("trip-1") == .ok)
         #expect(read.first { $0.id == "trip-1" }?.fingerprint == TokenFingerprint.of(Self.jwt))
@@ -132,7 +132,7 @@ import Testing
         #expect(read.first?.id == "v-9")
         await tap.stop()
         analysis.finish()
-        await reading.value
+        await reading.cancellingValue
     }
 
     @Test func aTakenAddressAndABadUpstreamAreOneLine() async throws {
@@ -178,7 +178,7 @@ import Testing
         #expect(backend.requests.count == 1)
         await tap.stop()
         analysis.finish()
-        await reading.value
+        await reading.cancellingValue
     }
 
     @Test func aBodyOverTheLimitIs413() async throws {

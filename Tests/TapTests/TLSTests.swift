@@ -43,7 +43,7 @@ import Testing
         await untrusting.stop()
         await backend.stop()
         analysis.finish()
-        await reading.value
+        await reading.cancellingValue
     }
 
     /// `--cert FILE --key FILE` as the command reads them: a client trusting only the test CA

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import TokenMetrics
+import TestSupport
 import Testing
 
 /// Fake provider events in, a scrape's text out and read back: each event lands in its series,
@@ -150,7 +151,7 @@ import Testing
         let collector = Task { await metrics.consume(stream) }
         broadcaster.publish(event("vehicle-1", .fetched(try token("vehicle-1", expiresAt: 100), latency: 0.01), provider: .driver))
         broadcaster.finish()
-        await collector.value
+        await collector.cancellingValue
         #expect(ScrapeText(metrics.exposition(now: at(1)))[#"tokendash_requests_total{provider="driver",result="ok"}"#] == 1)
     }
 }

@@ -103,7 +103,7 @@ import Darwin
         // The caller (the SDK, the UI) is answered from the cache while the request still hangs.
         #expect(try await provider.fetchToken(for: trip("t")) == good)
         #expect(await provider.isFetching, "answered before the stalled request ended")
-        await #expect(throws: FleetAuthError.timeout(seconds: 1.5)) { try await refresh.value }
+        await #expect(throws: FleetAuthError.timeout(seconds: 1.5)) { try await refresh.cancellingValue }
         // Below the stall's 30 s, with room for a loaded machine (a 1 s timer once took 27 s in a full run).
         #expect(ContinuousClock.now - started < .seconds(25), "the timeout fired, the stall did not run its course")
         #expect(await provider.cachedToken?.token == good)
