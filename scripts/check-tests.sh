@@ -26,4 +26,10 @@ found=$(grep -rln --include='*.swift' -E 'Thread\.sleep|usleep\(|Task\.sleep' Te
 for file in $found; do
     [[ " ${allowed[*]} " == *" $file "* ]] || { echo "check-tests: $file sleeps; wait for the fact instead" >&2; status=1; }
 done
+# An unstructured task is awaited through cancellingValue (TestSupport): the time limit cancels the
+# test, not the tasks it made, and a bare `.value` on one that waits forever outlives the limit.
+if grep -rnE --include='*.swift' 'await [^/]*\b[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\??\)?\.value\b([^.]|$)' Tests \
+        | grep -v 'withTaskCancellationHandler' | grep -v '^Tests/TestSupport/CancellingValue.swift'; then
+    echo "check-tests: the awaits above wait on .value; use .cancellingValue so the time limit reaches the task" >&2; status=1
+fi
 exit $status

@@ -37,7 +37,7 @@ struct HostMisbehaviourTests {
     struct Call {
         let task: Task<Result<String, any Error>, Never>
         /// The call's result; the test's cancellation (its time limit) cancels the call too, which the provider answers at once.
-        var value: Result<String, any Error> {
+        var cancellingValue: Result<String, any Error> {
             get async { await task.cancellingValue }
         }
     }
@@ -53,14 +53,14 @@ struct HostMisbehaviourTests {
         let breach = try await recorder.next(named: "completion_missing")
         guard case .breach(let detail) = breach.kind else { Issue.record("not a breach"); return }
         #expect(detail.sentence.contains("never called its completion within 10 s"))
-        guard case .failure(let error) = await call.value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
         #expect("\(error)".contains("never called its completion"))
         await provider.shutdown()
     }
 
     @Test func aSecondCompletionIsCompletionRepeated() async throws {
         let (provider, recorder) = try await Self.provider("CompletesTwice", clock: SteppedClock())
-        _ = await Self.fetch(provider).value
+        _ = await Self.fetch(provider).cancellingValue
         let breach = try await recorder.next(named: "completion_repeated")
         guard case .breach(let detail) = breach.kind else { Issue.record("not a breach"); return }
         #expect(detail.sentence.contains("called its completion twice"))
@@ -70,17 +70,17 @@ struct HostMisbehaviourTests {
     @Test func aForceUnwrappedNilIsACrashThatTokendashOutlivesAndRestarts() async throws {
         let clock = SteppedClock()
         let (provider, recorder) = try await Self.provider("ForceUnwrapsNil", clock: clock)
-        guard case .failure(let error) = await Self.fetch(provider).value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
         let crash = try await recorder.next(named: "provider_crashed")
         guard case .breach(let detail) = crash.kind else { Issue.record("not a breach"); return }
         #expect(detail.sentence.contains("died of SIG"))
         #expect(detail.sentence.contains("Unexpectedly found nil"))
         #expect("\(error)".contains("provider crashed"))
         // Within the backoff the host is not started again; after it, it is (and crashes again).
-        guard case .failure(let early) = await Self.fetch(provider).value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let early) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
         #expect("\(early)".contains("restarted in 1 s"))
         clock.advance(by: 1)
-        _ = await Self.fetch(provider).value
+        _ = await Self.fetch(provider).cancellingValue
         _ = try await recorder.next(named: "provider_crashed")
         await provider.shutdown()
     }
@@ -91,7 +91,7 @@ struct HostMisbehaviourTests {
         let call = Self.fetch(provider)
         #expect(await eventually { await provider.callsNotReturned == 1 })
         clock.advance(by: 5)
-        guard case .failure(let error) = await call.value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
         #expect("\(error)".contains("blocked its caller's thread for 5 s"))
         #expect(await eventually { await !provider.hostReady })
         await provider.shutdown()
@@ -104,21 +104,21 @@ struct HostMisbehaviourTests {
         // The start's deadline is set as the host starts: stepping past it then ends the wait.
         #expect(await eventually { await provider.hostStarted })
         clock.advance(by: 30)
-        guard case .failure(let error) = await call.value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
         #expect("\(error)".contains("init() did not return within 30 s"))
         await provider.shutdown()
     }
 
     @Test func aFloodOfPrintsIsStopped() async throws {
         let (provider, _) = try await Self.provider("PrintsMegabytes", clock: SteppedClock())
-        guard case .failure(let error) = await Self.fetch(provider).value else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
         #expect("\(error)".contains("printed more than 1 MiB in a second"))
         await provider.shutdown()
     }
 
     @Test func whatTheClassPrintsIsInTheLogRedacted() async throws {
         let (provider, recorder) = try await Self.provider("PrintsItsToken", clock: SteppedClock())
-        _ = await Self.fetch(provider).value
+        _ = await Self.fetch(provider).cancellingValue
         let printed = try await recorder.next(named: "provider_output")
         guard case .printed(let text) = printed.kind else { Issue.record("not a print"); return }
         #expect(text.hasPrefix("fetched token eyJ"))
