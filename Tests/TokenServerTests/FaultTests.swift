@@ -41,7 +41,9 @@ import Testing
     @Test func expired() async throws {
         let error = try await consumerError(with: .expired)
         guard case .alreadyExpired(let ago)? = error else { Issue.record("expected alreadyExpired, got \(String(describing: error))"); return }
-        #expect((60...65).contains(ago))
+        // A minute before it was sent, plus however long the answer took to arrive: on a loaded
+        // machine that was 6 s once (a full run's 66), so only the minute is asserted.
+        #expect(ago >= 60 && ago < 600, "\(ago) s")
     }
 
     @Test func drop() async throws {
