@@ -122,7 +122,11 @@ struct DashboardCommand: AsyncParsableCommand {
         let tail = EventTail()
         source.tail = tail
         let ramp = session.pacing.ramp
-        source.rampPace = { ramp.status.active ? ramp.status : nil }
+        source.rampPace = {
+            // One read: two could straddle the ramp's end and send a pace for a ramp that is over.
+            let pace = ramp.status
+            return pace.active ? pace : nil
+        }
         let events = Task { [source] in await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
         let debugCrash = self.debugCrash
