@@ -127,28 +127,45 @@ let package = Package(
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
-            dependencies: ["UICore", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "UICore", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
-        .target(name: "DashboardRuntime", dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Watch", "Scenarios", "Settings"]),
+        .target(
+            name: "DashboardRuntime",
+            dependencies: [
+                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Watch", "Scenarios", "Settings",
+            ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
         // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
         // and the replay do without.
         .target(
             name: "LiveSession",
-            dependencies: ["Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer"]
+            dependencies: [
+                "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing",
+                "ProviderProxy", "TokenServer",
+            ]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
         // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
         // No ncurses and no Terminal: it draws from the Canvas and the theme alone.
-        .target(name: "Evidence", dependencies: ["UICore", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth"]),
+        .target(
+            name: "Evidence", dependencies: ["UICore", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
-        .target(name: "ConfigFile", dependencies: ["Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "ConfigFile",
+            dependencies: [
+                "Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams"),
+            ]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
-        .target(name: "Scenarios", dependencies: ["FleetAuth", "Faults", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["FleetAuth", "Faults", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
         .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Faults", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
@@ -174,7 +191,9 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Pacing", "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard",
+                "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Pacing",
+                "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -226,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
+                "FleetAuth", "HTTPTransport", "TestSupport", "LoopbackProxy",
+                .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -251,9 +271,12 @@ let package = Package(
         // Runs the built binary (`watch` over loopback, the dashboard in tmux) and the customers' provider classes in their host.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tokendash", "FleetAuth", "ProviderHost", "ProviderProxy", "TokenServer", "Faults", "HTTPTransport", "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
-                           // The evidence tests compare a cast against the replay's own frames.
-                           "Dashboard", "DashboardRuntime", "UICore"],
+            dependencies: [
+                "tokendash", "FleetAuth", "ProviderHost", "ProviderProxy", "TokenServer", "Faults", "HTTPTransport",
+                "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
+                // The evidence tests compare a cast against the replay's own frames.
+                "Dashboard", "DashboardRuntime", "UICore",
+            ],
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]
         ),
@@ -261,7 +284,8 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime", "LoopbackProxy",
+                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime",
+                "LoopbackProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -269,7 +293,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
+        .testTarget(
+            name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
         .testTarget(
@@ -282,23 +307,39 @@ let package = Package(
         // The live session's effect runner over fake transports: effects carried out, answered with actions.
         .testTarget(
             name: "LiveSessionTests",
-            dependencies: ["LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer", "TestSupport"]
+            dependencies: [
+                "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer",
+                "TestSupport",
+            ]
         ),
         // Evidence too: the live cast and the report are read from the loop these tests drive.
-        .testTarget(name: "DashboardRuntimeTests", dependencies: ["BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth", "TestSupport", "Scenarios"]),
+        .testTarget(
+            name: "DashboardRuntimeTests",
+            dependencies: [
+                "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
+                "TestSupport", "Scenarios",
+            ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport"]
+            dependencies: [
+                "BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth",
+                "HTTPTransport", "TestSupport",
+            ]
         ),
-        .testTarget(name: "DashboardTests", dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
         // The customer's provider file read: the class found, the placeholders filled, compiler
         // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
-        .testTarget(name: "ProviderHostTests", dependencies: ["ProviderHost", "ProviderProxy", "Faults", "FleetAuth", "TestSupport"]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
+        .testTarget(
+            name: "ProviderHostTests",
+            dependencies: ["ProviderHost", "ProviderProxy", "Faults", "FleetAuth", "TestSupport"]),
+        .testTarget(
+            name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,8 @@ public enum BoundedYAML {
     /// read after "the file is": "not UTF-8 text", "larger than 1 MiB".
     public static func read(_ path: String) throws(YAMLProblem) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw YAMLProblem(line: nil, FileManager.default.fileExists(atPath: path) ? "unreadable (no permission?)" : "missing")
+            throw YAMLProblem(
+                line: nil, FileManager.default.fileExists(atPath: path) ? "unreadable (no permission?)" : "missing")
         }
         defer { try? handle.close() }
         let data: Data?
@@ -53,11 +54,14 @@ public enum BoundedYAML {
     /// Yams' error as one line; `rename` undoes a rewrite of the text in what it quotes.
     static func problem(_ error: YamlError, rename: (String) -> String = { $0 }) -> YAMLProblem {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
             return YAMLProblem(line: mark.line, "YAML syntax: \(rename(problem))")
         case .duplicatedKeysInMapping(let duplicates, let context):
             // Yams marks the mapping holding them, not the second key.
-            return YAMLProblem(line: context.mark.line, "\(duplicates.map(rename).sorted().joined(separator: ", ")) given twice in one mapping")
+            return YAMLProblem(
+                line: context.mark.line,
+                "\(duplicates.map(rename).sorted().joined(separator: ", ")) given twice in one mapping")
         case .reader(let problem, _, _, _):
             return YAMLProblem(line: nil, "YAML: \(problem)")
         default:

@@ -66,19 +66,26 @@ public struct ConfigFile: Equatable, Sendable {
         let reader = ConfigReader(file: path, directory: (path as NSString).deletingLastPathComponent)
         for (key, value) in try reader.mapping(root, what: "the config file", known: Self.topLevelKeys) {
             switch key.text {
-            case "default-profile": defaultProfile = DefaultProfile(name: try reader.scalar(value, key: key.text), line: key.line)
-            case "defaults": defaults = try reader.settings(value, section: "defaults", allowed: Setting.inConfigFile.filter(\.allowedInDefaults))
+            case "default-profile":
+                defaultProfile = DefaultProfile(name: try reader.scalar(value, key: key.text), line: key.line)
+            case "defaults":
+                defaults = try reader.settings(
+                    value, section: "defaults", allowed: Setting.inConfigFile.filter(\.allowedInDefaults))
             case "profiles":
                 for (name, body) in try reader.mapping(value, what: "profiles", known: nil) {
-                    profiles.append(ConfigProfile(name: name.text, line: name.line,
-                                                  settings: try reader.settings(body, section: "profile \(name.text)", allowed: Setting.inConfigFile)))
+                    profiles.append(
+                        ConfigProfile(
+                            name: name.text, line: name.line,
+                            settings: try reader.settings(
+                                body, section: "profile \(name.text)", allowed: Setting.inConfigFile)))
                 }
             default:
                 (keys, remaps) = try reader.keyMap(value)
             }
         }
         if let wanted = defaultProfile, !profiles.contains(where: { $0.name == wanted.name }) {
-            throw FileProblem(file: path, line: wanted.line, "default-profile \(wanted.name) is not a profile; \(knownProfiles)")
+            throw FileProblem(
+                file: path, line: wanted.line, "default-profile \(wanted.name) is not a profile; \(knownProfiles)")
         }
     }
 

@@ -18,7 +18,8 @@ public struct ConfigLocation: Equatable, Sendable {
             return
         }
         // The XDG rule: an empty or relative XDG_CONFIG_HOME is ignored.
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
         self.init(path: base + "/tokendash/config.yaml", explicit: false)
     }

@@ -13,7 +13,10 @@ struct ConfigReader {
     /// profile works whatever folder tokendash is started in.
     let directory: String
 
-    struct Label { var text: String; var line: Int }
+    struct Label {
+        var text: String
+        var line: Int
+    }
 
     func error(_ node: Node, _ reason: String) -> FileProblem { FileProblem(file: file, line: node.mark?.line, reason) }
 
@@ -22,7 +25,9 @@ struct ConfigReader {
         guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping of keys to values") }
         var out: [(key: Label, value: Node)] = []
         for (keyNode, value) in mapping {
-            guard let text = keyNode.scalar?.string else { throw error(keyNode, "a key in \(what) must be a plain name") }
+            guard let text = keyNode.scalar?.string else {
+                throw error(keyNode, "a key in \(what) must be a plain name")
+            }
             if let known, !known.contains(text) {
                 throw error(keyNode, "unknown key \"\(text)\" in \(what); known: \(known.joined(separator: ", "))")
             }
@@ -32,7 +37,9 @@ struct ConfigReader {
     }
 
     func scalar(_ node: Node, key: String) throws(FileProblem) -> String {
-        guard let text = node.scalar?.string else { throw error(node, "\(key) must be a single value, not a list or mapping") }
+        guard let text = node.scalar?.string else {
+            throw error(node, "\(key) must be a single value, not a list or mapping")
+        }
         guard !text.isEmpty else { throw error(node, "\(key) must not be empty") }
         return text
     }
@@ -53,11 +60,15 @@ struct ConfigReader {
         switch setting.kind {
         case .text, .headers: break
         case .choice(let choices):
-            guard choices.contains(text) else { throw error(node, "\(name) must be one of \(choices.joined(separator: ", ")); got \(text)") }
+            guard choices.contains(text) else {
+                throw error(node, "\(name) must be one of \(choices.joined(separator: ", ")); got \(text)")
+            }
         case .url:
             // As the flag checks it: a template's braces aside, an http(s) URL with a host.
             let bare = text.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
-            guard let url = URL(string: bare), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+            guard let url = URL(string: bare), let scheme = url.scheme,
+                ["http", "https"].contains(scheme.lowercased()), url.host != nil
+            else {
                 throw error(node, "\(name) must be an http(s) URL, got \(SecretRedactor.redact(text))")
             }
         case .file:
@@ -77,7 +88,9 @@ struct ConfigReader {
     private func readableFile(_ text: String, _ node: Node, _ name: String) throws(FileProblem) -> String {
         let expanded = (text as NSString).expandingTildeInPath
         let path = expanded.hasPrefix("/") ? expanded : (directory.isEmpty ? expanded : directory + "/" + expanded)
-        guard FileManager.default.isReadableFile(atPath: path) else { throw error(node, "\(name): cannot read \(path)") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw error(node, "\(name): cannot read \(path)")
+        }
         return path
     }
 
@@ -89,7 +102,9 @@ struct ConfigReader {
                 throw error(value, "header name \"\(key.text)\" must not be empty or hold a space or colon")
             }
             // An empty value is allowed: some backends want a header present but blank.
-            guard let text = value.scalar?.string else { throw error(value, "header \(key.text) must be a single value") }
+            guard let text = value.scalar?.string else {
+                throw error(value, "header \(key.text) must be a single value")
+            }
             let template = HeaderTemplate(text)
             do { _ = try template.expand([:]) } catch .badDollar {
                 throw error(value, "header \(key.text): write ${NAME} to read an environment variable, or $$ for a $")
@@ -109,7 +124,10 @@ struct ConfigReader {
             for name in names {
                 let text = try scalar(name, key: key.text)
                 guard let parsed = UICore.Key(name: text) else {
-                    throw error(name, "unknown key \"\(text)\" for \(key.text); use one character, or one of \(UICore.Key.namedKeys.keys.sorted().joined(separator: ", "))")
+                    throw error(
+                        name,
+                        "unknown key \"\(text)\" for \(key.text); use one character, or one of \(UICore.Key.namedKeys.keys.sorted().joined(separator: ", "))"
+                    )
                 }
                 keys.append(parsed)
             }
@@ -119,10 +137,11 @@ struct ConfigReader {
             let table = try KeyMap(remapping: Dictionary(remaps.map { ($0.command, $0.keys) }) { $1 })
             return (table, remaps)
         } catch {
-            let line: Int? = switch error {
-            case .conflict(_, let remapped, _): remaps.first { $0.command == remapped }?.line
-            case .noKeys(let command): remaps.first { $0.command == command }?.line
-            }
+            let line: Int? =
+                switch error {
+                case .conflict(_, let remapped, _): remaps.first { $0.command == remapped }?.line
+                case .noKeys(let command): remaps.first { $0.command == command }?.line
+                }
             throw FileProblem(file: file, line: line, error.description)
         }
     }

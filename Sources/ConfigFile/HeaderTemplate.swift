@@ -12,7 +12,9 @@ public struct HeaderTemplate: Equatable, Sendable {
     public init(_ text: String) { self.text = text }
 
     /// The environment variables the value reads, in order.
-    public var variables: [String] { (try? parts().compactMap { if case .variable(let name) = $0 { name } else { nil } }) ?? [] }
+    public var variables: [String] {
+        (try? parts().compactMap { if case .variable(let name) = $0 { name } else { nil } }) ?? []
+    }
 
     public func expand(_ environment: [String: String]) throws(Problem) -> String {
         var out = ""
@@ -27,7 +29,10 @@ public struct HeaderTemplate: Equatable, Sendable {
         return out
     }
 
-    private enum Part { case literal(String), variable(String) }
+    private enum Part {
+        case literal(String)
+        case variable(String)
+    }
 
     private func parts() throws(Problem) -> [Part] {
         var parts: [Part] = []
@@ -41,7 +46,8 @@ public struct HeaderTemplate: Equatable, Sendable {
                 rest = after.dropFirst()
             } else if after.first == "{", let close = after.firstIndex(of: "}") {
                 let name = after[after.index(after: after.startIndex)..<close]
-                guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }) else { throw .badDollar }
+                guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+                else { throw .badDollar }
                 parts.append(.literal(literal))
                 literal = ""
                 parts.append(.variable(String(name)))

@@ -28,9 +28,13 @@ public struct ResolvedConfig: Equatable, Sendable {
     public func text(_ setting: Setting) -> String? { values[setting]?.value.text }
 
     /// Reads the file at `location` and resolves `profile` (else the file's `default-profile`).
-    public static func load(_ location: ConfigLocation, profile: String?, environment: [String: String]) throws(FileProblem) -> ResolvedConfig {
+    public static func load(_ location: ConfigLocation, profile: String?, environment: [String: String])
+        throws(FileProblem) -> ResolvedConfig
+    {
         guard let file = try ConfigFile.load(location) else {
-            if let profile { throw FileProblem(file: location.path, line: nil, "--profile \(profile): there is no config file") }
+            if let profile {
+                throw FileProblem(file: location.path, line: nil, "--profile \(profile): there is no config file")
+            }
             return .none
         }
         return try file.resolve(profile: profile, environment: environment)
@@ -38,9 +42,12 @@ public struct ResolvedConfig: Equatable, Sendable {
 }
 
 extension ConfigFile {
-    public func resolve(profile requested: String?, environment: [String: String]) throws(FileProblem) -> ResolvedConfig {
+    public func resolve(profile requested: String?, environment: [String: String]) throws(FileProblem) -> ResolvedConfig
+    {
         var resolved = ResolvedConfig(file: path, keys: keys, remaps: remaps)
-        for (setting, entry) in defaults { resolved.values[setting] = .init(value: entry.value, source: .defaults(line: entry.line)) }
+        for (setting, entry) in defaults {
+            resolved.values[setting] = .init(value: entry.value, source: .defaults(line: entry.line))
+        }
         let chosen: ConfigProfile?
         if let requested {
             guard let profile = profiles.first(where: { $0.name == requested }) else {
@@ -61,11 +68,14 @@ extension ConfigFile {
             if case .headers(var headers) = value {
                 for index in headers.indices {
                     do { headers[index].value = try headers[index].template.expand(environment) } catch {
-                        let reason = switch error {
-                        case .unset(let name): "environment variable \(name) is not set"
-                        case .badDollar: "write ${NAME} to read an environment variable, or $$ for a $"
-                        }
-                        throw FileProblem(file: path, line: headers[index].line, "header \(headers[index].name) of profile \(chosen.name): \(reason)")
+                        let reason =
+                            switch error {
+                            case .unset(let name): "environment variable \(name) is not set"
+                            case .badDollar: "write ${NAME} to read an environment variable, or $$ for a $"
+                            }
+                        throw FileProblem(
+                            file: path, line: headers[index].line,
+                            "header \(headers[index].name) of profile \(chosen.name): \(reason)")
                     }
                 }
                 value = .headers(headers)

@@ -1,5 +1,5 @@
-import UICore
 import Foundation
+import UICore
 
 /// Time and number formatting shared by the panes. Times are local unless a test fixes the zone.
 enum Format {
@@ -19,7 +19,9 @@ enum Format {
                 break
             }
             let window = rest.prefix(perLine + 1)
-            let cut = window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? window.index(before: window.endIndex)
+            let cut =
+                window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil }
+                ?? window.index(before: window.endIndex)
             chunks.append(String(rest[..<cut]))
             rest = rest[cut...].drop { $0 == " " }
             perLine = restWidth ?? width
@@ -31,12 +33,19 @@ enum Format {
     static func clock(_ date: Date, _ timeZone: TimeZone) -> String {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         let s = (local % 86_400 + 86_400) % 86_400
-        let h = s / 3600, m = s / 60 % 60, sec = s % 60
+        let h = s / 3600
+        let m = s / 60 % 60
+        let sec = s % 60
         return String(unsafeUninitializedCapacity: 8) { buffer in
             func digit(_ n: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n) }
-            buffer[0] = digit(h / 10); buffer[1] = digit(h % 10); buffer[2] = UInt8(ascii: ":")
-            buffer[3] = digit(m / 10); buffer[4] = digit(m % 10); buffer[5] = UInt8(ascii: ":")
-            buffer[6] = digit(sec / 10); buffer[7] = digit(sec % 10)
+            buffer[0] = digit(h / 10)
+            buffer[1] = digit(h % 10)
+            buffer[2] = UInt8(ascii: ":")
+            buffer[3] = digit(m / 10)
+            buffer[4] = digit(m % 10)
+            buffer[5] = UInt8(ascii: ":")
+            buffer[6] = digit(sec / 10)
+            buffer[7] = digit(sec % 10)
             return 8
         }
     }
@@ -54,7 +63,8 @@ enum Format {
         let n = text.count
         guard n > width else { return text }
         guard width >= 5 else { return String(text.prefix(max(0, width))) }
-        let tail = (width - 1) / 2, head = width - 1 - tail
+        let tail = (width - 1) / 2
+        let head = width - 1 - tail
         return text.prefix(head) + "…" + text.suffix(tail)
     }
 
@@ -97,7 +107,9 @@ extension Character {
     var printable: String {
         if self == " " { return "space" }
         guard let scalar = unicodeScalars.first, unicodeScalars.count == 1 else { return String(self) }
-        if scalar.value < 0x20 { return "Ctrl-" + String(UnicodeScalar(scalar.value + 0x40).map(Character.init) ?? "?") }
+        if scalar.value < 0x20 {
+            return "Ctrl-" + String(UnicodeScalar(scalar.value + 0x40).map(Character.init) ?? "?")
+        }
         if scalar.value == 0x7F || !scalar.properties.isGraphemeBase && !scalar.properties.isAlphabetic {
             return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4)
         }

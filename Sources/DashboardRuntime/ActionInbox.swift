@@ -41,7 +41,11 @@ public final class ActionInbox: Sendable {
                 q.dropped = 0
             }
             guard q.dropped > 0 else { return q.actions }
-            return q.actions + [.message("\(q.dropped) update\(q.dropped == 1 ? "" : "s") dropped: the screen fell \(Self.limit.formatted()) behind")]
+            return q.actions + [
+                .message(
+                    "\(q.dropped) update\(q.dropped == 1 ? "" : "s") dropped: the screen fell \(Self.limit.formatted()) behind"
+                )
+            ]
         }
     }
 

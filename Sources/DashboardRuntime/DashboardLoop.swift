@@ -34,9 +34,11 @@ public final class DashboardLoop {
 
     /// `dispatch` runs an effect away from the UI thread and sends its answers to `inbox`;
     /// `performing(_:inbox:)` makes one from a performer.
-    public init(state: DashboardState, terminal: any TerminalBackend, inbox: ActionInbox,
-                clock: any ProviderClock = SystemClock(), terminated: @escaping @Sendable () -> Bool = { false },
-                dispatch: @escaping @Sendable (Effect) -> Void) {
+    public init(
+        state: DashboardState, terminal: any TerminalBackend, inbox: ActionInbox,
+        clock: any ProviderClock = SystemClock(), terminated: @escaping @Sendable () -> Bool = { false },
+        dispatch: @escaping @Sendable (Effect) -> Void
+    ) {
         self.state = state
         self.terminal = terminal
         self.inbox = inbox
@@ -84,7 +86,9 @@ public final class DashboardLoop {
             // instead of a frame per key (300 pasted keys took 0.8 s). Not past a resize: reading
             // makes ncurses refresh its resized screen, the old frame cut to the new size, and
             // at one column that refresh inserts a stray character (scripts/e2e-terminal-stress.sh).
-            while keys.last != .resize, keys.count < Self.keysPerFrame, let more = terminal.readKey(timeoutMilliseconds: 0) {
+            while keys.last != .resize, keys.count < Self.keysPerFrame,
+                let more = terminal.readKey(timeoutMilliseconds: 0)
+            {
                 keys.append(more)
             }
         }
@@ -142,7 +146,9 @@ public final class DashboardLoop {
     }
 
     /// Runs `body` on a thread of its own (ncurses wants one thread) and returns when it does.
-    public static func onOwnThread<T: Sendable>(name: String = "tokendash-ui", _ body: @escaping @Sendable () -> T) async -> T {
+    public static func onOwnThread<T: Sendable>(name: String = "tokendash-ui", _ body: @escaping @Sendable () -> T)
+        async -> T
+    {
         await withCheckedContinuation { (done: CheckedContinuation<T, Never>) in
             let thread = Thread { done.resume(returning: body()) }
             thread.name = name

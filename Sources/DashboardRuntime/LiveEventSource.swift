@@ -23,28 +23,40 @@ public struct LiveEventSource: EventSource {
     /// Subscribes at once, before the providers start, so no early event is missed. `members`
     /// holds each kind's IDs in their SDKs' order; with more than one of any, fleet rows and
     /// member tables are sent, a row naming its member by that order.
-    public init(broadcaster: EventBroadcaster, members: [ProviderKind: [String]], clock: any ProviderClock = SystemClock(),
-                summaryInterval: Duration = .seconds(1)) {
+    public init(
+        broadcaster: EventBroadcaster, members: [ProviderKind: [String]], clock: any ProviderClock = SystemClock(),
+        summaryInterval: Duration = .seconds(1)
+    ) {
         let isFleet = members.values.contains { $0.count > 1 }
-        self.init(broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(members: members) : nil, clock: clock,
-                  summaryInterval: summaryInterval)
+        self.init(
+            broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(members: members) : nil, clock: clock,
+            summaryInterval: summaryInterval)
     }
 
     /// As above, with only each kind's number of providers: members are learnt from the events.
-    public init(broadcaster: EventBroadcaster, counts: [ProviderKind: Int], clock: any ProviderClock = SystemClock(),
-                summaryInterval: Duration = .seconds(1)) {
+    public init(
+        broadcaster: EventBroadcaster, counts: [ProviderKind: Int], clock: any ProviderClock = SystemClock(),
+        summaryInterval: Duration = .seconds(1)
+    ) {
         let isFleet = counts.values.contains { $0 > 1 }
-        self.init(broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(counts: counts) : nil, clock: clock,
-                  summaryInterval: summaryInterval)
+        self.init(
+            broadcaster: broadcaster, aggregate: isFleet ? FleetAggregate(counts: counts) : nil, clock: clock,
+            summaryInterval: summaryInterval)
     }
 
     /// A fleet of `kinds` whose members are learnt from the events, however many come (`tap`).
-    public init(broadcaster: EventBroadcaster, learning kinds: [ProviderKind], clock: any ProviderClock = SystemClock(),
-                summaryInterval: Duration = .seconds(1)) {
-        self.init(broadcaster: broadcaster, aggregate: FleetAggregate(learning: kinds), clock: clock, summaryInterval: summaryInterval)
+    public init(
+        broadcaster: EventBroadcaster, learning kinds: [ProviderKind], clock: any ProviderClock = SystemClock(),
+        summaryInterval: Duration = .seconds(1)
+    ) {
+        self.init(
+            broadcaster: broadcaster, aggregate: FleetAggregate(learning: kinds), clock: clock,
+            summaryInterval: summaryInterval)
     }
 
-    private init(broadcaster: EventBroadcaster, aggregate: FleetAggregate?, clock: any ProviderClock, summaryInterval: Duration) {
+    private init(
+        broadcaster: EventBroadcaster, aggregate: FleetAggregate?, clock: any ProviderClock, summaryInterval: Duration
+    ) {
         events = broadcaster.subscribe(buffer: 1 << 16)
         // The aggregator reads its own stream: a pane's reader that falls behind must not skew the fleet's numbers.
         fleetEvents = aggregate == nil ? nil : broadcaster.subscribe(buffer: 1 << 17)

@@ -17,8 +17,10 @@ public actor ScenarioController {
     let clock: any SleepingClock
     private var runner: ScenarioRunner?
 
-    public init(catalog: ScenarioCatalog, target: any ScenarioTarget, embeddedServer: Bool, events: EventBroadcaster,
-                inbox: ActionInbox, stepMode: Bool, clock: any SleepingClock = SystemClock()) {
+    public init(
+        catalog: ScenarioCatalog, target: any ScenarioTarget, embeddedServer: Bool, events: EventBroadcaster,
+        inbox: ActionInbox, stepMode: Bool, clock: any SleepingClock = SystemClock()
+    ) {
         self.catalog = catalog
         self.target = target
         self.embeddedServer = embeddedServer
@@ -29,17 +31,22 @@ public actor ScenarioController {
     }
 
     /// The S menu's entries.
-    public nonisolated var entries: [ScenarioEntry] { catalog.scenarios.map { ScenarioEntry(name: $0.name, description: $0.description) } }
+    public nonisolated var entries: [ScenarioEntry] {
+        catalog.scenarios.map { ScenarioEntry(name: $0.name, description: $0.description) }
+    }
 
     public func start(_ name: String) async -> [Action] {
         guard let scenario = catalog.scenario(named: name) else { return [.message("no scenario named \(name)")] }
         if let problem = scenario.problem(embeddedServer: embeddedServer) { return [.message(problem)] }
         await runner?.stop()
         let (inbox, events) = (self.inbox, self.events)
-        let runner = ScenarioRunner(scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,
-                                    stepMode: stepMode) { progress in
-            inbox.send(.scenario(Self.banner(progress)))
-        }
+        let runner = ScenarioRunner(
+            scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,
+            stepMode: stepMode,
+            progress: { progress in
+                inbox.send(.scenario(Self.banner(progress)))
+            }
+        )
         self.runner = runner
         await runner.start()
         return []
@@ -72,7 +79,8 @@ public actor ScenarioController {
         case .finished(let ending): phase = .finished(ending: ending)
         case .stopped: return nil
         }
-        return ScenarioBanner(name: progress.name, step: progress.step, count: progress.count, caption: progress.caption,
-                              phase: phase, stepMode: progress.stepMode, note: progress.note)
+        return ScenarioBanner(
+            name: progress.name, step: progress.step, count: progress.count, caption: progress.caption,
+            phase: phase, stepMode: progress.stepMode, note: progress.note)
     }
 }

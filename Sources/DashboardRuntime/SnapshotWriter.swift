@@ -14,16 +14,20 @@ public struct SnapshotWriter: Sendable {
     public let events: @Sendable () -> [ProviderEvent]
     public let version: String
 
-    public init(recording: URL?, events: @escaping @Sendable () -> [ProviderEvent], version: String,
-                currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    public init(
+        recording: URL?, events: @escaping @Sendable () -> [ProviderEvent], version: String,
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) {
         directory = recording?.deletingLastPathComponent() ?? currentDirectory
         prefix = recording.map { $0.deletingPathExtension().lastPathComponent } ?? "tokendash"
         self.events = events
         self.version = version
     }
 
-    public init(recording: URL?, tail: EventTail, version: String,
-                currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    public init(
+        recording: URL?, tail: EventTail, version: String,
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) {
         self.init(recording: recording, events: tail.events, version: version, currentDirectory: currentDirectory)
     }
 

@@ -14,12 +14,14 @@ public enum TerminalBootstrap {
     /// there); `nextSignal` is awaited once, and its return, a signal's number or nil, ends the loop.
     /// `ticks` off: a replay's ticks come from the recording, so the state's clock is the recorded one.
     @discardableResult
-    public static func run(state: DashboardState, inbox: ActionInbox, performer: any EffectPerformer,
-                           recorder: (any ActionRecorder & Sendable)? = nil, frames: (any FrameRecorder & Sendable)? = nil,
-                           ticks: Bool = true,
-                           clock: any ProviderClock = SystemClock(),
-                           nextSignal: @escaping @Sendable () async -> Int32?,
-                           terminal: @escaping @Sendable () -> any TerminalBackend) async -> DashboardState {
+    public static func run(
+        state: DashboardState, inbox: ActionInbox, performer: any EffectPerformer,
+        recorder: (any ActionRecorder & Sendable)? = nil, frames: (any FrameRecorder & Sendable)? = nil,
+        ticks: Bool = true,
+        clock: any ProviderClock = SystemClock(),
+        nextSignal: @escaping @Sendable () async -> Int32?,
+        terminal: @escaping @Sendable () -> any TerminalBackend
+    ) async -> DashboardState {
         // Set by the signal's task, read by the loop on the UI thread at each turn.
         let terminated = Mutex(false)
         let signalTask = Task {
@@ -29,8 +31,9 @@ public enum TerminalBootstrap {
         }
         let dispatch = DashboardLoop.performing(performer, inbox: inbox)
         let last = await DashboardLoop.onOwnThread {
-            let loop = DashboardLoop(state: state, terminal: terminal(), inbox: inbox, clock: clock,
-                                     terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
+            let loop = DashboardLoop(
+                state: state, terminal: terminal(), inbox: inbox, clock: clock,
+                terminated: { terminated.withLock { $0 } }, dispatch: dispatch)
             loop.recorder = recorder
             loop.frames = frames
             loop.ticks = ticks

@@ -29,11 +29,13 @@ enum CanvasHTML {
     /// leaves them to the terminal.
     static func styleSheet(_ theme: Theme, themeClass: String) -> String {
         let body = theme.style(.text)
-        let fg = body.foreground.hex ?? "#e5e5e5", bg = body.background.hex ?? "#000000"
+        let fg = body.foreground.hex ?? "#e5e5e5"
+        let bg = body.background.hex ?? "#000000"
         var css = ".\(themeClass){color:\(fg);background:\(bg)}\n"
         for role in StyleRole.allCases where role != .text {
             let style = theme.style(role)
-            var color = style.foreground.hex ?? fg, background = style.background.hex ?? bg
+            var color = style.foreground.hex ?? fg
+            var background = style.background.hex ?? bg
             if style.reverse { swap(&color, &background) }
             var rule = "color:\(color);background:\(background)"
             if style.bold { rule += ";font-weight:bold" }

@@ -30,7 +30,10 @@ public struct CastHeader: Encodable, Equatable, Sendable {
 
     /// The header of a cast of `width`x`height` frames in `theme`. A theme that leaves the body to
     /// the terminal's own colours gets a dark terminal's (the default theme is made for one).
-    public init(width: Int, height: Int, start: Date, idleTimeLimit: Double?, title: String, term: String, shell: String, theme: Theme) {
+    public init(
+        width: Int, height: Int, start: Date, idleTimeLimit: Double?, title: String, term: String, shell: String,
+        theme: Theme
+    ) {
         self.width = width
         self.height = height
         timestamp = Int(start.timeIntervalSince1970.rounded(.down))
@@ -38,8 +41,9 @@ public struct CastHeader: Encodable, Equatable, Sendable {
         self.title = title
         env = ["TERM": term, "SHELL": shell]
         let body = theme.style(.text)
-        self.theme = Palette(fg: body.foreground.hex ?? "#e5e5e5", bg: body.background.hex ?? "#000000",
-                             palette: (0..<16).map { ThemeColor.hex(ThemeColor.rgb(ofIndex: $0)) }.joined(separator: ":"))
+        self.theme = Palette(
+            fg: body.foreground.hex ?? "#e5e5e5", bg: body.background.hex ?? "#000000",
+            palette: (0..<16).map { ThemeColor.hex(ThemeColor.rgb(ofIndex: $0)) }.joined(separator: ":"))
     }
 
     /// The header as the cast's first line, newline included.

@@ -37,7 +37,9 @@ public struct CastMarkers: Sendable {
             if banner.isFinished { return ["scenario \(banner.name) finished"] }
             // A step without a caption of its own keeps the one before on the banner: not a new chapter.
             guard banner.caption != caption || banner.caption == nil else { return [] }
-            return ["scenario \(banner.name) step \(banner.step)/\(banner.count)" + (banner.caption.map { ": " + $0 } ?? "")]
+            return [
+                "scenario \(banner.name) step \(banner.step)/\(banner.count)" + (banner.caption.map { ": " + $0 } ?? "")
+            ]
         case .event(let event): return labels(for: event)
         default: return []
         }

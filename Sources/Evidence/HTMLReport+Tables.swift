@@ -5,14 +5,21 @@ extension HTMLReport {
     /// Fleet Engine's answers; a disagreement with the rules is a highlighted row that says so in words.
     static func answers(_ digest: SessionDigest) -> String {
         var out = "<section aria-labelledby=\"answers\"><h2 id=\"answers\">Fleet Engine's answers</h2>\n"
-        guard !digest.answers.isEmpty else { return out + "<p>No SDK called Fleet Engine in this session.</p>\n</section>\n" }
+        guard !digest.answers.isEmpty else {
+            return out + "<p>No SDK called Fleet Engine in this session.</p>\n</section>\n"
+        }
         let disagreements = digest.answers.filter { $0.answer.verdictDisagrees }.count
-        out += "<p>\(digest.answers.count) answers; \(disagreements == 0 ? "the rules and Fleet Engine agreed on every token" : "<strong>\(disagreements) disagree with the rules</strong> (marked ⚠)").</p>\n"
-        out += "<table class=\"answers\"><caption>Each SDK call with its token, and Fleet Engine's answer</caption>\n<thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Provider</th><th scope=\"col\">Call</th><th scope=\"col\">HTTP</th><th scope=\"col\">Status</th><th scope=\"col\">Message</th><th scope=\"col\">Token</th><th scope=\"col\">Rules said</th><th scope=\"col\">Agreement</th></tr></thead>\n<tbody>\n"
+        out +=
+            "<p>\(digest.answers.count) answers; \(disagreements == 0 ? "the rules and Fleet Engine agreed on every token" : "<strong>\(disagreements) disagree with the rules</strong> (marked ⚠)").</p>\n"
+        out +=
+            "<table class=\"answers\"><caption>Each SDK call with its token, and Fleet Engine's answer</caption>\n<thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Provider</th><th scope=\"col\">Call</th><th scope=\"col\">HTTP</th><th scope=\"col\">Status</th><th scope=\"col\">Message</th><th scope=\"col\">Token</th><th scope=\"col\">Rules said</th><th scope=\"col\">Agreement</th></tr></thead>\n<tbody>\n"
         for row in digest.answers {
             let a = row.answer
-            let agreement = a.disagreement.map { "⚠ " + HTML.text($0) } ?? (a.tokenVerdict == .unknown ? "no verdict on the token" : "agree")
-            out += "<tr\(a.verdictDisagrees ? " class=\"disagree\"" : a.succeeded ? "" : " class=\"failed\"")><td>\(SessionDigest.clock(row.time))</td><td>\(HTML.escape(row.provider.rawValue)) \(HTML.text(row.id))</td><td>\(HTML.escape(a.method.rawValue)) <code>\(HTML.text(a.resource))</code></td><td>\(a.httpStatus.map(String.init) ?? "none")</td><td>\(HTML.escape(a.status))</td><td>\(HTML.text(a.message))</td><td><code>\(HTML.escape(a.fingerprint))</code>\(a.refusedByProvider ? " (refused by the provider, sent to ask)" : "")</td><td>\(a.rules.symbol) \(a.rules.name)</td><td>\(agreement)</td></tr>\n"
+            let agreement =
+                a.disagreement.map { "⚠ " + HTML.text($0) }
+                ?? (a.tokenVerdict == .unknown ? "no verdict on the token" : "agree")
+            out +=
+                "<tr\(a.verdictDisagrees ? " class=\"disagree\"" : a.succeeded ? "" : " class=\"failed\"")><td>\(SessionDigest.clock(row.time))</td><td>\(HTML.escape(row.provider.rawValue)) \(HTML.text(row.id))</td><td>\(HTML.escape(a.method.rawValue)) <code>\(HTML.text(a.resource))</code></td><td>\(a.httpStatus.map(String.init) ?? "none")</td><td>\(HTML.escape(a.status))</td><td>\(HTML.text(a.message))</td><td><code>\(HTML.escape(a.fingerprint))</code>\(a.refusedByProvider ? " (refused by the provider, sent to ask)" : "")</td><td>\(a.rules.symbol) \(a.rules.name)</td><td>\(agreement)</td></tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"
     }
@@ -26,14 +33,23 @@ extension HTMLReport {
             let token = row.token
             let failures = row.rules.filter { $0.level == .fail }.count
             let warnings = row.rules.filter { $0.level == .warn }.count
-            let verdict = failures > 0 ? "Fleet Engine would refuse it: \(failures) rule\(failures == 1 ? "" : "s") failed"
-                : warnings > 0 ? "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")" : "Fleet Engine would accept it"
-            out += "<article class=\"token\"><h3>Token <code>\(HTML.escape(token.fingerprint))</code>: \(HTML.escape(row.provider.spec.idNoun)) \(HTML.text(token.id))</h3>\n"
-            out += "<p><code class=\"redacted\">\(HTML.text(TokenRedactor.redact(token.token)))</code> received \(SessionDigest.clock(token.receivedAt)), expires \(SessionDigest.clock(token.expiresAt))\(token.shape.map { ", shape " + HTML.text($0) } ?? "").</p>\n"
-            out += "<div class=\"decoded\"><div><h4>Header</h4><pre>\(HTML.text(pretty(token.jwt.header)))</pre></div><div><h4>Claims</h4><pre>\(HTML.text(pretty(token.jwt.claims)))</pre></div></div>\n"
-            out += "<table class=\"rules\"><caption>Rules: \(HTML.escape(verdict))</caption>\n<thead><tr><th scope=\"col\">Result</th><th scope=\"col\">Rule</th><th scope=\"col\">Reason</th><th scope=\"col\">Source</th></tr></thead>\n<tbody>\n"
+            let verdict =
+                failures > 0
+                ? "Fleet Engine would refuse it: \(failures) rule\(failures == 1 ? "" : "s") failed"
+                : warnings > 0
+                    ? "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")"
+                    : "Fleet Engine would accept it"
+            out +=
+                "<article class=\"token\"><h3>Token <code>\(HTML.escape(token.fingerprint))</code>: \(HTML.escape(row.provider.spec.idNoun)) \(HTML.text(token.id))</h3>\n"
+            out +=
+                "<p><code class=\"redacted\">\(HTML.text(TokenRedactor.redact(token.token)))</code> received \(SessionDigest.clock(token.receivedAt)), expires \(SessionDigest.clock(token.expiresAt))\(token.shape.map { ", shape " + HTML.text($0) } ?? "").</p>\n"
+            out +=
+                "<div class=\"decoded\"><div><h4>Header</h4><pre>\(HTML.text(pretty(token.jwt.header)))</pre></div><div><h4>Claims</h4><pre>\(HTML.text(pretty(token.jwt.claims)))</pre></div></div>\n"
+            out +=
+                "<table class=\"rules\"><caption>Rules: \(HTML.escape(verdict))</caption>\n<thead><tr><th scope=\"col\">Result</th><th scope=\"col\">Rule</th><th scope=\"col\">Reason</th><th scope=\"col\">Source</th></tr></thead>\n<tbody>\n"
             for result in row.rules {
-                out += "<tr class=\"level-\(result.level.name)\"><td>\(result.level.symbol) \(result.level.name)</td><th scope=\"row\">\(HTML.escape(result.rule.name))</th><td>\(HTML.text(result.reason))</td><td>\(HTML.escape(result.rule.source))</td></tr>\n"
+                out +=
+                    "<tr class=\"level-\(result.level.name)\"><td>\(result.level.symbol) \(result.level.name)</td><th scope=\"row\">\(HTML.escape(result.rule.name))</th><td>\(HTML.text(result.reason))</td><td>\(HTML.escape(result.rule.source))</td></tr>\n"
             }
             out += "</tbody></table>\n</article>\n"
         }
@@ -43,9 +59,11 @@ extension HTMLReport {
     /// The fetch log, every provider's, in order; cache hits folded as the pane folds them.
     static func log(_ digest: SessionDigest) -> String {
         var out = "<section aria-labelledby=\"log\"><h2 id=\"log\">Fetch log</h2>\n"
-        out += "<table class=\"log\"><caption>Every request, answer, ID switch and Fleet Engine call (times UTC)</caption>\n<thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Provider</th><th scope=\"col\">ID</th><th scope=\"col\">Event</th><th scope=\"col\">Detail</th></tr></thead>\n<tbody>\n"
+        out +=
+            "<table class=\"log\"><caption>Every request, answer, ID switch and Fleet Engine call (times UTC)</caption>\n<thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Provider</th><th scope=\"col\">ID</th><th scope=\"col\">Event</th><th scope=\"col\">Detail</th></tr></thead>\n<tbody>\n"
         for row in digest.log {
-            out += "<tr\(row.failed ? " class=\"failed\"" : "")><td>\(SessionDigest.clock(row.time))</td><td>\(HTML.escape(row.provider.rawValue))</td><td>\(HTML.text(row.id))</td><td>\(row.failed ? "✗ " : "")\(HTML.escape(row.event))</td><td>\(HTML.text(row.detail))</td></tr>\n"
+            out +=
+                "<tr\(row.failed ? " class=\"failed\"" : "")><td>\(SessionDigest.clock(row.time))</td><td>\(HTML.escape(row.provider.rawValue))</td><td>\(HTML.text(row.id))</td><td>\(row.failed ? "✗ " : "")\(HTML.escape(row.event))</td><td>\(HTML.text(row.detail))</td></tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"
     }

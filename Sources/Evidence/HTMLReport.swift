@@ -19,7 +19,10 @@ public enum HTMLReport {
         var themes: [String: String] = [:]
         for moment in digest.marks where themes[moment.theme.name] == nil {
             // A class name from the theme's: letters and digits only.
-            themes[moment.theme.name] = "t-" + String(moment.theme.name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+            themes[moment.theme.name] =
+                "t-"
+                + String(
+                    moment.theme.name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
         }
         var body = """
             <header>
@@ -39,11 +42,13 @@ public enum HTMLReport {
             body += "<p class=\"notice problem\" role=\"alert\"><strong>Cut short:</strong> \(HTML.text(problem))</p>\n"
         }
         for (table, count) in digest.cut.sorted(by: { $0.key < $1.key }) {
-            body += "<p class=\"notice\"><strong>Shortened:</strong> the \(HTML.escape(table)) leave out \(count) more; <code>tokendash replay \(HTML.text(name)) --to-watch</code> prints every event.</p>\n"
+            body +=
+                "<p class=\"notice\"><strong>Shortened:</strong> the \(HTML.escape(table)) leave out \(count) more; <code>tokendash replay \(HTML.text(name)) --to-watch</code> prints every event.</p>\n"
         }
         body += "</header>\n<main>\n"
         body += providers(digest)
-        body += "<section aria-labelledby=\"timeline\"><h2 id=\"timeline\">Timeline</h2>\n<figure>\(TimelineSVG.make(digest))<figcaption>Lanes per provider: tokens held (bars), requests and Fleet Engine calls (● succeeded, ✗ failed), marks (dashed, numbered). Times in UTC.</figcaption></figure>\n"
+        body +=
+            "<section aria-labelledby=\"timeline\"><h2 id=\"timeline\">Timeline</h2>\n<figure>\(TimelineSVG.make(digest))<figcaption>Lanes per provider: tokens held (bars), requests and Fleet Engine calls (● succeeded, ✗ failed), marks (dashed, numbered). Times in UTC.</figcaption></figure>\n"
         body += moments(digest) + "</section>\n"
         body += marks(digest, themes: themes)
         body += answers(digest)
@@ -75,12 +80,15 @@ public enum HTMLReport {
         var out = "<section aria-labelledby=\"providers\"><h2 id=\"providers\">Providers</h2>\n"
         for kind in digest.kinds {
             let tally = digest.tallies[kind] ?? ProviderTally(kind: kind)
-            out += "<h3>\(HTML.escape(kind.spec.paneTitle))</h3>\n<p class=\"verdict \(tally.healthy ? "good" : "bad")\">\(tally.healthy ? "✓" : "✗") \(HTML.text(tally.verdict))</p>\n"
+            out +=
+                "<h3>\(HTML.escape(kind.spec.paneTitle))</h3>\n<p class=\"verdict \(tally.healthy ? "good" : "bad")\">\(tally.healthy ? "✓" : "✗") \(HTML.text(tally.verdict))</p>\n"
         }
-        out += "<table><caption>Counts per provider</caption>\n<thead><tr><th scope=\"col\">Provider</th><th scope=\"col\">Requests</th><th scope=\"col\">Cache hits</th><th scope=\"col\">Errors</th><th scope=\"col\">Tokens refused</th><th scope=\"col\">Fleet Engine answers</th><th scope=\"col\">Fleet Engine errors</th><th scope=\"col\">Disagreements</th></tr></thead>\n<tbody>\n"
+        out +=
+            "<table><caption>Counts per provider</caption>\n<thead><tr><th scope=\"col\">Provider</th><th scope=\"col\">Requests</th><th scope=\"col\">Cache hits</th><th scope=\"col\">Errors</th><th scope=\"col\">Tokens refused</th><th scope=\"col\">Fleet Engine answers</th><th scope=\"col\">Fleet Engine errors</th><th scope=\"col\">Disagreements</th></tr></thead>\n<tbody>\n"
         for kind in digest.kinds {
             let t = digest.tallies[kind] ?? ProviderTally(kind: kind)
-            out += "<tr><th scope=\"row\">\(HTML.escape(kind.rawValue))</th><td>\(t.counters.requests)</td><td>\(t.counters.hits)</td><td>\(t.counters.errors)</td><td>\(t.refusals)</td><td>\(t.fleetEngineAnswers)</td><td>\(t.fleetEngineRefusals + t.fleetEngineOtherErrors)</td><td>\(t.disagreements)</td></tr>\n"
+            out +=
+                "<tr><th scope=\"row\">\(HTML.escape(kind.rawValue))</th><td>\(t.counters.requests)</td><td>\(t.counters.hits)</td><td>\(t.counters.errors)</td><td>\(t.refusals)</td><td>\(t.fleetEngineAnswers)</td><td>\(t.fleetEngineRefusals + t.fleetEngineOtherErrors)</td><td>\(t.disagreements)</td></tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"
     }
@@ -102,7 +110,11 @@ public enum HTMLReport {
             let title = "Mark \(mark.number) at \(SessionDigest.clock(mark.at))"
             out += "<article class=\"mark\"><h3>\(title)</h3>\n"
             out += "<p class=\"note\">\(mark.note.map { "Note: " + HTML.text($0) } ?? "No note.")</p>\n"
-            out += "<div class=\"frame-box\">" + CanvasHTML.frame(moment.frame, themeClass: themes[moment.theme.name] ?? "", label: "The dashboard at \(title.lowercased()), as text") + "</div>\n</article>\n"
+            out +=
+                "<div class=\"frame-box\">"
+                + CanvasHTML.frame(
+                    moment.frame, themeClass: themes[moment.theme.name] ?? "",
+                    label: "The dashboard at \(title.lowercased()), as text") + "</div>\n</article>\n"
         }
         return out + "</section>\n"
     }
@@ -110,6 +122,7 @@ public enum HTMLReport {
     static func duration(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "?" }
         let s = Int(seconds.rounded())
-        return s >= 3600 ? "\(s / 3600) h \(s / 60 % 60) min \(s % 60) s" : s >= 60 ? "\(s / 60) min \(s % 60) s" : "\(s) s"
+        return s >= 3600
+            ? "\(s / 3600) h \(s / 60 % 60) min \(s % 60) s" : s >= 60 ? "\(s / 60) min \(s % 60) s" : "\(s) s"
     }
 }

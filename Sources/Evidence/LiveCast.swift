@@ -29,8 +29,10 @@ public final class LiveCast: FrameRecorder, Sendable {
     static let batchBytes = 1 << 16
 
     /// Opens the temporary file now: a path that cannot be written is one line before the dashboard starts.
-    public init(path: String, start: Date, theme: Theme, idleTimeLimit: Double?, title: String,
-                environment: [String: String]) throws(EvidenceError) {
+    public init(
+        path: String, start: Date, theme: Theme, idleTimeLimit: Double?, title: String,
+        environment: [String: String]
+    ) throws(EvidenceError) {
         let file = try EvidenceFile(path: path)
         self.path = path
         self.start = start
@@ -42,7 +44,9 @@ public final class LiveCast: FrameRecorder, Sendable {
 
     public func record(_ action: Action, at time: Date) {
         session.withLock { s in
-            if case .resized(let width, let height) = action, let size = s.size, size.width != width || size.height != height {
+            if case .resized(let width, let height) = action, let size = s.size,
+                size.width != width || size.height != height
+            {
                 s.events.resize(width: width, height: height, at: seconds(time))
                 s.size = (width, height)
                 s.encoder.invalidate()
@@ -57,9 +61,12 @@ public final class LiveCast: FrameRecorder, Sendable {
             var header: String?
             if s.size == nil {
                 s.size = (canvas.width, canvas.height)
-                header = CastHeader(width: canvas.width, height: canvas.height, start: start, idleTimeLimit: idleTimeLimit,
-                                    title: title, term: environment["TERM"] ?? "xterm-256color",
-                                    shell: environment["SHELL"] ?? "/bin/sh", theme: s.encoder.theme).line
+                header =
+                    CastHeader(
+                        width: canvas.width, height: canvas.height, start: start, idleTimeLimit: idleTimeLimit,
+                        title: title, term: environment["TERM"] ?? "xterm-256color",
+                        shell: environment["SHELL"] ?? "/bin/sh", theme: s.encoder.theme
+                    ).line
             }
             var frame = canvas
             s.pending += s.markers.reveal(state.reveal)

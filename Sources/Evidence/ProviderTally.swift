@@ -41,29 +41,35 @@ public struct ProviderTally: Sendable, Equatable {
 
     /// The verdict in one sentence, words first, so it means the same without its colour.
     public var verdict: String {
-        let requests = counters.requests, errors = counters.errors
+        let requests = counters.requests
+        let errors = counters.errors
         if requests == 0, counters.hits == 0, fleetEngineAnswers == 0 { return "Not used: no token was asked for." }
         let troubled = errors > 0 || fleetEngineRefusals > 0 || fleetEngineOtherErrors > 0 || disagreements > 0
         var parts: [String] = []
         if errors == 0 {
             parts.append("all \(requests) token request\(requests == 1 ? "" : "s") succeeded")
         } else {
-            parts.append("\(errors) of \(requests) token requests failed"
-                         + (refusals > 0 ? " (\(refusals) token\(refusals == 1 ? "" : "s") refused by the rules)" : "")
-                         + (lastError.map { ", the last: \($0)" } ?? ""))
+            parts.append(
+                "\(errors) of \(requests) token requests failed"
+                    + (refusals > 0 ? " (\(refusals) token\(refusals == 1 ? "" : "s") refused by the rules)" : "")
+                    + (lastError.map { ", the last: \($0)" } ?? ""))
         }
         if fleetEngineAnswers == 0 {
             parts.append("Fleet Engine was not called")
         } else if fleetEngineRefusals + fleetEngineOtherErrors == 0 {
             parts.append("Fleet Engine accepted the token in all \(fleetEngineAnswers) calls")
         } else {
-            parts.append("Fleet Engine answered \(fleetEngineRefusals + fleetEngineOtherErrors) of \(fleetEngineAnswers) calls with an error (\(fleetEngineStatuses.joined(separator: ", ")))")
+            parts.append(
+                "Fleet Engine answered \(fleetEngineRefusals + fleetEngineOtherErrors) of \(fleetEngineAnswers) calls with an error (\(fleetEngineStatuses.joined(separator: ", ")))"
+            )
         }
         if disagreements > 0 {
             parts.append("the rules and Fleet Engine disagreed \(disagreements) time\(disagreements == 1 ? "" : "s")")
         }
         // Troubles are clauses with their own commas: semicolons keep them apart.
-        let sentence = troubled ? parts.joined(separator: "; ")
+        let sentence =
+            troubled
+            ? parts.joined(separator: "; ")
             : parts.dropLast().joined(separator: ", ") + (parts.count > 1 ? " and " : "") + (parts.last ?? "")
         return (troubled ? "Trouble: " : "Healthy: ") + sentence + "."
     }

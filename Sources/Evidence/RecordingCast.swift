@@ -30,9 +30,10 @@ public enum RecordingCast {
         let initial = recording.header.initialState(theme: options.theme, themeNames: [options.theme.name])
         let timeline = ReplayTimeline(recording, initial: initial)
         var size = FrameSize(recording, fallback: defaultSize)
-        let header = CastHeader(width: size.width, height: size.height, start: recording.start, idleTimeLimit: options.idleTimeLimit,
-                                title: options.title ?? title(recording.header), term: options.term, shell: options.shell,
-                                theme: options.theme)
+        let header = CastHeader(
+            width: size.width, height: size.height, start: recording.start, idleTimeLimit: options.idleTimeLimit,
+            title: options.title ?? title(recording.header), term: options.term, shell: options.shell,
+            theme: options.theme)
         var encoder = ANSIFrameEncoder(theme: options.theme)
         var events = CastEvents()
         var markers = CastMarkers()

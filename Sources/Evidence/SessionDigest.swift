@@ -96,7 +96,10 @@ public struct SessionDigest: Sendable {
             if state.reveal { revealed = true }
             let frameTheme = state.colorless ? state.theme.monochrome : state.theme
             for mark in marked {
-                marks.append(MarkMoment(mark: mark, frame: Renderer.render(state, width: size.width, height: size.height), theme: frameTheme))
+                marks.append(
+                    MarkMoment(
+                        mark: mark, frame: Renderer.render(state, width: size.width, height: size.height),
+                        theme: frameTheme))
             }
         }
     }
@@ -112,51 +115,107 @@ public struct SessionDigest: Sendable {
                 log[log.count - 1].detail = "\(before.saturatingAdd(count)) calls served from the cache"
                 log[log.count - 1].time = t
             } else {
-                addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "cache hit", detail: "\(count) calls served from the cache", failed: false))
+                addLog(
+                    LogRow(
+                        time: t, provider: event.provider, id: event.id, event: "cache hit",
+                        detail: "\(count) calls served from the cache", failed: false))
             }
         case .fetchStarted(let reason):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "request", detail: reason.rawValue, failed: false))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "request", detail: reason.rawValue,
+                    failed: false))
         case .fetched(let token, let latency):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "got token",
-                          detail: "\(token.fingerprint) in \(Self.milliseconds(latency)), expires \(Self.clock(token.expiresAt))", failed: false))
-            add(\.requests, LaneItem(provider: event.provider, from: t, to: t, ok: true, label: "token \(token.fingerprint) in \(Self.milliseconds(latency))"), table: "requests")
-            add(\.spans, LaneItem(provider: event.provider, from: token.receivedAt, to: max(token.receivedAt, token.expiresAt), ok: true,
-                                 label: "token \(token.fingerprint) held until \(Self.clock(token.expiresAt))"), table: "tokens on the timeline")
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "got token",
+                    detail:
+                        "\(token.fingerprint) in \(Self.milliseconds(latency)), expires \(Self.clock(token.expiresAt))",
+                    failed: false))
+            add(
+                \.requests,
+                LaneItem(
+                    provider: event.provider, from: t, to: t, ok: true,
+                    label: "token \(token.fingerprint) in \(Self.milliseconds(latency))"), table: "requests")
+            add(
+                \.spans,
+                LaneItem(
+                    provider: event.provider, from: token.receivedAt, to: max(token.receivedAt, token.expiresAt),
+                    ok: true,
+                    label: "token \(token.fingerprint) held until \(Self.clock(token.expiresAt))"),
+                table: "tokens on the timeline")
             if seen.insert(token.fingerprint).inserted {
                 if tokens.count < Self.tokenLimit {
                     let rules = Self.rules(token, kind: event.provider)
                     tokens.append(TokenRow(provider: event.provider, token: token, rules: rules))
-                } else { cut["tokens", default: 0] += 1 }
+                } else {
+                    cut["tokens", default: 0] += 1
+                }
             }
         case .fetchFailed(let error, let latency):
             if case .superseded = error { return }
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "failed", detail: "\(error.description) (\(Self.milliseconds(latency)))", failed: true))
-            add(\.requests, LaneItem(provider: event.provider, from: t, to: t, ok: false, label: "failed: \(error.description)"), table: "requests")
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "failed",
+                    detail: "\(error.description) (\(Self.milliseconds(latency)))", failed: true))
+            add(
+                \.requests,
+                LaneItem(provider: event.provider, from: t, to: t, ok: false, label: "failed: \(error.description)"),
+                table: "requests")
         case .idChanged(let from, let to):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "ID", detail: "\(from ?? "none") → \(to)", failed: false))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "ID", detail: "\(from ?? "none") → \(to)",
+                    failed: false))
         case .cacheDropped(let reason):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "dropped", detail: reason, failed: false))
+            addLog(
+                LogRow(time: t, provider: event.provider, id: event.id, event: "dropped", detail: reason, failed: false)
+            )
         case .expired(let at):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "expired", detail: "at \(Self.clock(at))", failed: true))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "expired", detail: "at \(Self.clock(at))",
+                    failed: true))
         case .forcedRefresh:
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "forced", detail: "refresh forced", failed: false))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "forced", detail: "refresh forced",
+                    failed: false))
         case .backingOff(let until, let attempt):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "backing off", detail: "failure \(attempt) in a row; next try at \(Self.clock(until))", failed: true))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "backing off",
+                    detail: "failure \(attempt) in a row; next try at \(Self.clock(until))", failed: true))
         case .fleetEngineCall(let answer):
             let bad = answer.tokenVerdict != .accepted || answer.verdictDisagrees
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "Fleet Engine", detail: answer.summary, failed: bad))
-            add(\.calls, LaneItem(provider: event.provider, from: t, to: t, ok: !bad, label: answer.summary), table: "Fleet Engine calls on the timeline")
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "Fleet Engine", detail: answer.summary,
+                    failed: bad))
+            add(
+                \.calls, LaneItem(provider: event.provider, from: t, to: t, ok: !bad, label: answer.summary),
+                table: "Fleet Engine calls on the timeline")
             if answers.count < Self.rowLimit {
                 answers.append(AnswerRow(time: t, provider: event.provider, id: event.id, answer: answer))
-            } else { cut["Fleet Engine answers", default: 0] += 1 }
+            } else {
+                cut["Fleet Engine answers", default: 0] += 1
+            }
         case .breach(let breach):
             // The customer's class broke the SDK's contract: the same words as the pane's.
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence, failed: true))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence,
+                    failed: true))
         case .printed(let text):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "printed", detail: SecretRedactor.redact(text), failed: false))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "printed",
+                    detail: SecretRedactor.redact(text), failed: false))
         case .backendRequest(let exchange):
-            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: "backend",
-                          detail: SecretRedactor.redact(exchange.summary), failed: exchange.failed))
+            addLog(
+                LogRow(
+                    time: t, provider: event.provider, id: event.id, event: "backend",
+                    detail: SecretRedactor.redact(exchange.summary), failed: exchange.failed))
         }
     }
 
@@ -165,7 +224,11 @@ public struct SessionDigest: Sendable {
     }
 
     private mutating func add(_ lane: WritableKeyPath<SessionDigest, [LaneItem]>, _ item: LaneItem, table: String) {
-        if self[keyPath: lane].count < Self.rowLimit { self[keyPath: lane].append(item) } else { cut[table, default: 0] += 1 }
+        if self[keyPath: lane].count < Self.rowLimit {
+            self[keyPath: lane].append(item)
+        } else {
+            cut[table, default: 0] += 1
+        }
     }
 
     /// Every rule as `decode` judges the token, at the time it came; where the provider recorded
@@ -173,7 +236,11 @@ public struct SessionDigest: Sendable {
     static func rules(_ token: FetchedToken, kind: ProviderKind) -> [RuleResult] {
         var results = TokenRules.evaluate(token.jwt, kind: kind, id: token.id, now: token.receivedAt)
         for finding in token.findings {
-            if let i = results.firstIndex(where: { $0.rule == finding.rule }) { results[i] = finding } else { results.append(finding) }
+            if let i = results.firstIndex(where: { $0.rule == finding.rule }) {
+                results[i] = finding
+            } else {
+                results.append(finding)
+            }
         }
         return results
     }

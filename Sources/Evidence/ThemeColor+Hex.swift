@@ -11,9 +11,10 @@ extension ThemeColor {
     }
 
     static func hex(_ rgb: (Int, Int, Int)) -> String {
-        "#" + [rgb.0, rgb.1, rgb.2].map { value in
-            let digits = String(max(0, min(255, value)), radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        "#"
+            + [rgb.0, rgb.1, rgb.2].map { value in
+                let digits = String(max(0, min(255, value)), radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
     }
 }

@@ -34,23 +34,29 @@ enum TimelineSVG {
             """
         for (i, lane) in lanes.enumerated() {
             let mid = y(i) + laneHeight / 2
-            svg += "<text class=\"lane\" x=\"8\" y=\"\(mid + 4)\">\(HTML.escape(lane.1.rawValue)): \(HTML.escape(lane.0))</text>"
+            svg +=
+                "<text class=\"lane\" x=\"8\" y=\"\(mid + 4)\">\(HTML.escape(lane.1.rawValue)): \(HTML.escape(lane.0))</text>"
             svg += "<line class=\"rule\" x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(mid)\" y2=\"\(mid)\"/>\n"
-            let items: [SessionDigest.LaneItem] = switch lane.0 {
-            case "tokens": digest.spans
-            case "requests": digest.requests
-            default: digest.calls
-            }
+            let items: [SessionDigest.LaneItem] =
+                switch lane.0 {
+                case "tokens": digest.spans
+                case "requests": digest.requests
+                default: digest.calls
+                }
             for item in items where item.provider == lane.1 {
                 let title = "<title>\(HTML.escape(SessionDigest.clock(item.from))) \(HTML.text(item.label))</title>"
                 if lane.0 == "tokens" {
-                    let x0 = Double(x(item.from)) ?? left, x1 = Double(x(item.to)) ?? left
-                    svg += "<rect class=\"span\" x=\"\(x(item.from))\" y=\"\(mid - 6)\" width=\"\(String(format: "%.1f", max(2, x1 - x0)))\" height=\"12\">\(title)</rect>\n"
+                    let x0 = Double(x(item.from)) ?? left
+                    let x1 = Double(x(item.to)) ?? left
+                    svg +=
+                        "<rect class=\"span\" x=\"\(x(item.from))\" y=\"\(mid - 6)\" width=\"\(String(format: "%.1f", max(2, x1 - x0)))\" height=\"12\">\(title)</rect>\n"
                 } else if item.ok {
                     svg += "<circle class=\"ok\" cx=\"\(x(item.from))\" cy=\"\(mid)\" r=\"4\">\(title)</circle>\n"
                 } else {
                     let cx = Double(x(item.from)) ?? left
-                    let d = String(format: "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f", cx - 5, mid - 5, cx + 5, mid + 5, cx - 5, mid + 5, cx + 5, mid - 5)
+                    let d = String(
+                        format: "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f", cx - 5, mid - 5, cx + 5, mid + 5, cx - 5,
+                        mid + 5, cx + 5, mid - 5)
                     svg += "<path class=\"bad\" d=\"\(d)\">\(title)</path>\n"
                 }
             }
@@ -59,12 +65,14 @@ enum TimelineSVG {
         for moment in digest.marks {
             let mark = moment.mark
             let note = mark.note.map { ": " + $0 } ?? ""
-            svg += "<g class=\"mark\"><title>mark \(mark.number) at \(SessionDigest.clock(mark.at))\(HTML.text(note))</title>"
+            svg +=
+                "<g class=\"mark\"><title>mark \(mark.number) at \(SessionDigest.clock(mark.at))\(HTML.text(note))</title>"
             svg += "<line x1=\"\(x(mark.at))\" x2=\"\(x(mark.at))\" y1=\"\(top - 10)\" y2=\"\(bottom)\"/>"
             svg += "<text x=\"\(x(mark.at))\" y=\"\(top - 14)\" text-anchor=\"middle\">\(mark.number)</text></g>\n"
         }
         svg += "<text class=\"axis\" x=\"\(left)\" y=\"\(bottom + 16)\">\(SessionDigest.clock(digest.start))</text>"
-        svg += "<text class=\"axis\" x=\"\(width - right)\" y=\"\(bottom + 16)\" text-anchor=\"end\">\(SessionDigest.clock(digest.end))</text>\n"
+        svg +=
+            "<text class=\"axis\" x=\"\(width - right)\" y=\"\(bottom + 16)\" text-anchor=\"end\">\(SessionDigest.clock(digest.end))</text>\n"
         return svg + "</svg>"
     }
 }

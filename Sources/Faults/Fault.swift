@@ -92,9 +92,13 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// it), in any letter case, with `-` and `_` ignored, or by a short alias (`500`, `429`, `slow`).
     public init?(name: String) {
         let key = name.lowercased().filter { $0 != "-" && $0 != "_" }
-        let aliases: [String: Fault] = ["slow": .latency, "500": .http500, "401": .http401, "429": .rateLimited, "malformedjson": .malformed,
-                                        "503": .fleetEngineUnavailable, "unavailable": .fleetEngineUnavailable, "skew": .clockSkew]
-        guard let fault = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) ?? aliases[key] else { return nil }
+        let aliases: [String: Fault] = [
+            "slow": .latency, "500": .http500, "401": .http401, "429": .rateLimited, "malformedjson": .malformed,
+            "503": .fleetEngineUnavailable, "unavailable": .fleetEngineUnavailable, "skew": .clockSkew,
+        ]
+        guard let fault = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) ?? aliases[key] else {
+            return nil
+        }
         self = fault
     }
 

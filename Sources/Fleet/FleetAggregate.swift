@@ -36,13 +36,17 @@ public final class FleetAggregate: Sendable {
     public func record(_ event: ProviderEvent) { stats.withLock { $0[event.provider]?.record(event) } }
 
     public func summaries(now: Date) -> [ProviderKind: FleetSummary] {
-        stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key]) } }
+        stats.withLock { all in
+            all.reduce(into: [:]) { $0[$1.key] = $1.value.summary(now: now, providers: counts[$1.key]) }
+        }
     }
 
     /// Each kind's member table under its current filter: the rows the dashboard's table shows.
     public func tables(now: Date) -> [ProviderKind: FleetTable] {
         let filters = filters.withLock { $0 }
-        return stats.withLock { all in all.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: filters[$1.key] ?? "") } }
+        return stats.withLock { all in
+            all.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: filters[$1.key] ?? "") }
+        }
     }
 
     /// The table query: `kind`'s table lists only IDs containing `filter` from now on.

@@ -10,10 +10,15 @@ public struct FleetPacing: Sendable {
     public let fleetEngine: CallBudget
 
     /// `ramp` for `total` SDKs sets the ramp's ceiling; Fleet Engine's is its run-wide maximum rate.
-    public init(ramp: FleetRamp = FleetRamp(duration: 1), total: Int = Int(FleetRamp.defaultRate), fetchTimeout: TimeInterval = 10,
-                fleetEngineTimeout: TimeInterval = 10) {
-        let rampPacer = Pacer(RateControl(ceiling: ramp.spreads ? ramp.rate(count: total) : FleetRamp.defaultRate, timeout: fetchTimeout))
+    public init(
+        ramp: FleetRamp = FleetRamp(duration: 1), total: Int = Int(FleetRamp.defaultRate),
+        fetchTimeout: TimeInterval = 10,
+        fleetEngineTimeout: TimeInterval = 10
+    ) {
+        let rampPacer = Pacer(
+            RateControl(ceiling: ramp.spreads ? ramp.rate(count: total) : FleetRamp.defaultRate, timeout: fetchTimeout))
         self.ramp = rampPacer
-        fleetEngine = CallBudget(ceiling: FleetEngineTarget.maximumRate, timeout: fleetEngineTimeout, givingWayTo: rampPacer)
+        fleetEngine = CallBudget(
+            ceiling: FleetEngineTarget.maximumRate, timeout: fleetEngineTimeout, givingWayTo: rampPacer)
     }
 }

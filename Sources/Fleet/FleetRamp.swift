@@ -16,7 +16,9 @@ public struct FleetRamp: Sendable, Equatable {
     public init(duration: TimeInterval) { self.duration = max(0, duration) }
 
     /// `total` SDKs (both sides together) at `defaultRate` a second.
-    public static func atDefaultRate(total: Int) -> FleetRamp { FleetRamp(duration: Double(max(0, total)) / defaultRate) }
+    public static func atDefaultRate(total: Int) -> FleetRamp {
+        FleetRamp(duration: Double(max(0, total)) / defaultRate)
+    }
 
     /// New SDKs a second for `count` of them: the most the ramp starts, when the backend keeps up.
     public func rate(count: Int) -> Double { spreads ? Double(max(1, count)) / duration : .infinity }

@@ -24,9 +24,12 @@ public struct FleetSummary: Sendable, Equatable {
     /// Members whose last Fleet Engine call was answered with anything but OK.
     public var fleetEngineFailing: Int
 
-    public init(providers: Int, requestsPerSecond: Double, counters: ProviderCounters, window: ProviderCounters = ProviderCounters(),
-                p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:],
-                started: Int? = nil, fleetEngineFailing: Int = 0) {
+    public init(
+        providers: Int, requestsPerSecond: Double, counters: ProviderCounters,
+        window: ProviderCounters = ProviderCounters(),
+        p50LatencyMs: Double?, p99LatencyMs: Double?, inRefreshMargin: Int, states: [MemberStatus: Int] = [:],
+        started: Int? = nil, fleetEngineFailing: Int = 0
+    ) {
         self.providers = providers
         self.requestsPerSecond = requestsPerSecond
         self.counters = counters
@@ -94,14 +97,17 @@ public struct FleetStatistics: Sendable {
 
     /// `ids` are the members in their SDKs' order; `backoff` is the providers' policy, replayed
     /// to tell a member backing off from one failing.
-    public init(ids: [String] = [], capacity: Int = FleetStatistics.defaultCapacity, backoff: BackoffPolicy = BackoffPolicy()) {
+    public init(
+        ids: [String] = [], capacity: Int = FleetStatistics.defaultCapacity, backoff: BackoffPolicy = BackoffPolicy()
+    ) {
         adopts = ids.isEmpty
         self.capacity = adopts ? capacity : ids.count
         self.backoff = backoff
         members = Array(repeating: MemberRecord(), count: ids.count)
         memberIDs = ids
         lastErrors = Array(repeating: nil, count: ids.count)
-        indexByID = Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        indexByID = Dictionary(
+            ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     public var memberCount: Int { members.count }
@@ -184,14 +190,21 @@ public struct FleetStatistics: Sendable {
             let status = member.status(at: now, backoff: backoff)
             counts[status.rawValue] += 1
             if member.inRefreshMargin(at: now) { inMargin += 1 }
-            if withSoonestExpiry, status >= .stale, let expiry = member.expiresAt, soonest.map({ expiry < $0 }) ?? true { soonest = expiry }
+            if withSoonestExpiry, status >= .stale, let expiry = member.expiresAt, soonest.map({ expiry < $0 }) ?? true
+            {
+                soonest = expiry
+            }
         }
         var states: [MemberStatus: Int] = [:]
-        for status in MemberStatus.allCases where counts[status.rawValue] > 0 { states[status] = counts[status.rawValue] }
+        for status in MemberStatus.allCases where counts[status.rawValue] > 0 {
+            states[status] = counts[status.rawValue]
+        }
         // Members no event has named yet hold no token.
         let providers = providers ?? members.count
         if providers > members.count { states[.noToken, default: 0] += providers - members.count }
-        return FleetStanding(states: states, inRefreshMargin: inMargin, soonestExpiry: soonest, fleetEngineFailing: fleetEngineFailingCount)
+        return FleetStanding(
+            states: states, inRefreshMargin: inMargin, soonestExpiry: soonest,
+            fleetEngineFailing: fleetEngineFailingCount)
     }
 
     /// The members whose ID contains `filter` (ignoring case), trouble first (failing, backing
@@ -201,22 +214,26 @@ public struct FleetStatistics: Sendable {
         let needle = FleetTable.needle(filter)
         var keys: [(rank: Int, expiry: Double, index: Int, status: MemberStatus)] = []
         keys.reserveCapacity(members.count)
-        for (index, member) in members.enumerated() where needle.isEmpty || FleetTable.matches(memberIDs[index], needle: needle) {
+        for (index, member) in members.enumerated()
+        where needle.isEmpty || FleetTable.matches(memberIDs[index], needle: needle) {
             let status = member.status(at: now, backoff: backoff)
             // Those holding a token (stale, ok) by soonest expiry; the troubles by index, so they stay put.
             let holds = status >= .stale
             let expiry = holds ? member.expiresAt?.timeIntervalSince1970 ?? .infinity : 0
             // A token Fleet Engine answered with anything but OK is trouble the cache cannot see:
             // the SDK's calls fail. Such holders come before the stale ones.
-            let rank = holds && FleetEngineStatus.failed(member.fleetEngine) ? 2 * MemberStatus.stale.rawValue - 1 : 2 * status.rawValue
+            let rank =
+                holds && FleetEngineStatus.failed(member.fleetEngine)
+                ? 2 * MemberStatus.stale.rawValue - 1 : 2 * status.rawValue
             keys.append((rank, expiry, index, status))
         }
         keys.sort { ($0.rank, $0.expiry, $0.index) < ($1.rank, $1.expiry, $1.index) }
         let rows = keys.prefix(limit).map { key in
             let member = members[key.index]
-            return FleetMemberRow(index: key.index, id: memberIDs[key.index], status: key.status, expiresAt: member.expiresAt,
-                                  lastError: lastErrors[key.index], requests: member.requests,
-                                  fleetEngine: FleetEngineStatus.name(member.fleetEngine))
+            return FleetMemberRow(
+                index: key.index, id: memberIDs[key.index], status: key.status, expiresAt: member.expiresAt,
+                lastError: lastErrors[key.index], requests: member.requests,
+                fleetEngine: FleetEngineStatus.name(member.fleetEngine))
         }
         return FleetTable(filter: filter, rows: rows, matching: keys.count)
     }

@@ -25,8 +25,10 @@ public struct FleetMemberRow: Sendable, Equatable {
     /// What `n` / `N` stop at: a member whose token cache is in trouble, or whose SDK's calls fail.
     public var isTrouble: Bool { status.isTrouble || fleetEngineFailed || churn != nil }
 
-    public init(index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int,
-                fleetEngine: String? = nil) {
+    public init(
+        index: Int, id: String, status: MemberStatus, expiresAt: Date?, lastError: String?, requests: Int,
+        fleetEngine: String? = nil
+    ) {
         self.index = index
         self.id = id
         self.status = status

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands the pages malloc holds free back to the system. A fleet's cold start makes tens of
@@ -10,8 +10,8 @@ import Glibc
 public enum FreedMemory {
     public static func release() {
         #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+            typealias Trim = @convention(c) (Int) -> Int32
+            if let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
         #endif
     }
 }

@@ -59,7 +59,10 @@ struct MemberRecord: Sendable {
         if let expiresAt, expiresAt > now { return failures > 0 ? .stale : .ok }
         if failures > 0 {
             if !fetching, let failedAt,
-               now < MemberStatus.retryPoint(failures: failures, lastAt: failedAt, retryAfter: retryAfter, backoff: backoff) {
+                now
+                    < MemberStatus.retryPoint(
+                        failures: failures, lastAt: failedAt, retryAfter: retryAfter, backoff: backoff)
+            {
                 return .backingOff
             }
             return .failing

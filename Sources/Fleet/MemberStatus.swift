@@ -27,7 +27,9 @@ public enum MemberStatus: Int, CaseIterable, Sendable, Comparable {
     /// own rule replayed from its events, `backoff`'s delay without jitter or the `Retry-After`,
     /// whichever is longer. Before it, a member without a valid token is backing off; after, failing.
     /// The fleet table and a pane's status dot both judge by it, so they agree.
-    public static func retryPoint(failures: Int, lastAt: Date, retryAfter: Int? = nil, backoff: BackoffPolicy = BackoffPolicy()) -> Date {
+    public static func retryPoint(
+        failures: Int, lastAt: Date, retryAfter: Int? = nil, backoff: BackoffPolicy = BackoffPolicy()
+    ) -> Date {
         lastAt.addingTimeInterval(max(backoff.delay(afterFailures: failures, unit: 0.5), TimeInterval(retryAfter ?? 0)))
     }
 }

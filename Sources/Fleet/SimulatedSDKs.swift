@@ -18,34 +18,42 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// One provider per ID, all sharing `transport` and `events`, each running `logic`. With a
     /// `fleetEngine` target, each SDK calls Fleet Engine after its token calls, as its real SDK does.
-    public init(ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
-                refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
-                verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil,
-                fleetEngineBudget: CallBudget? = nil, logic: ProviderLogic = .tokendash) {
+    public init(
+        ids: [String], endpoint: TokenEndpoint, transport: any TokenTransport, events: EventBroadcaster,
+        refreshMargin: TimeInterval, clock: any ProviderClock = SystemClock(),
+        verifier: (any SignatureVerifier)? = nil, fleetEngine: FleetEngineTarget? = nil,
+        fleetEngineBudget: CallBudget? = nil, logic: ProviderLogic = .tokendash
+    ) {
         precondition(!ids.isEmpty, "a group needs at least one SDK")
         self.ids = ids
         self.fetchTimeout = endpoint.timeout
         self.fleetEngine = fleetEngine.map {
-            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
-                              budget: fleetEngineBudget)
+            FleetEngineCaller(
+                target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
+                budget: fleetEngineBudget)
         }
         self.providers = ids.map { _ in
-            ChosenTokenProvider<Context>(logic, endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
-                                         clock: clock, events: events, verifier: verifier)
+            ChosenTokenProvider<Context>(
+                logic, endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
+                clock: clock, events: events, verifier: verifier)
         }
     }
 
     /// One SDK per provider given, each with its ID: a provider made elsewhere, such as the
     /// customer's own class in its host.
-    public init(ids: [String], providers: [ChosenTokenProvider<Context>], transport: any TokenTransport, events: EventBroadcaster,
-                clock: any ProviderClock = SystemClock(), fleetEngine: FleetEngineTarget? = nil,
-                fleetEngineBudget: CallBudget? = nil, fetchTimeout: TimeInterval = 10) {
+    public init(
+        ids: [String], providers: [ChosenTokenProvider<Context>], transport: any TokenTransport,
+        events: EventBroadcaster,
+        clock: any ProviderClock = SystemClock(), fleetEngine: FleetEngineTarget? = nil,
+        fleetEngineBudget: CallBudget? = nil, fetchTimeout: TimeInterval = 10
+    ) {
         precondition(!ids.isEmpty && ids.count == providers.count, "one provider per SDK")
         self.ids = ids
         self.fetchTimeout = fetchTimeout
         self.fleetEngine = fleetEngine.map {
-            FleetEngineCaller(target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
-                              budget: fleetEngineBudget)
+            FleetEngineCaller(
+                target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
+                budget: fleetEngineBudget)
         }
         self.providers = providers
     }
@@ -66,8 +74,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// One token call, as the SDK makes it, then the SDK's Fleet Engine call if one is due; its failure, if it failed.
     @discardableResult
-    private static func tokenCall(index: Int, provider: ChosenTokenProvider<Context>, id: String,
-                                  fleetEngine: FleetEngineCaller?) async -> FleetAuthError? {
+    private static func tokenCall(
+        index: Int, provider: ChosenTokenProvider<Context>, id: String,
+        fleetEngine: FleetEngineCaller?
+    ) async -> FleetAuthError? {
         await reported(index: index, provider: provider, id: id, fleetEngine: fleetEngine) {
             try await provider.fetchToken(for: Context(id: id))
         }
@@ -77,8 +87,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
     /// Returns `obtain`'s failure: the events say it to the user, the ramp reads it for load.
     @discardableResult
-    static func reported(index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
-                         _ obtain: () async throws -> String) async -> FleetAuthError? {
+    static func reported(
+        index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
+        _ obtain: () async throws -> String
+    ) async -> FleetAuthError? {
         do {
             let token = try await obtain()
             fleetEngine?.startAfterTokenCall(index: index, id: id, token: token)
@@ -87,7 +99,9 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
             let failure = error as? FleetAuthError ?? .other("\(error)")
             // Only the call whose answer was refused: a backoff or an outage after it hands the
             // SDK nothing new to ask Fleet Engine about.
-            guard let fleetEngine, failure.isTokenRejection, let refused = await provider.refusedToken else { return failure }
+            guard let fleetEngine, failure.isTokenRejection, let refused = await provider.refusedToken else {
+                return failure
+            }
             fleetEngine.startAfterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
             return failure
         }
@@ -115,7 +129,9 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         await withTaskGroup(of: Void.self) { group in
             for (index, provider, id) in targets {
                 for _ in 0..<max(1, callers) {
-                    group.addTask { await Self.tokenCall(index: index, provider: provider, id: id, fleetEngine: fleetEngine) }
+                    group.addTask {
+                        await Self.tokenCall(index: index, provider: provider, id: id, fleetEngine: fleetEngine)
+                    }
                 }
             }
         }
@@ -127,8 +143,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// when the backend's answers say so (`pacer`, shared with the other groups that call the same
     /// backend; without one the group paces alone), and the updates cover only those started;
     /// without a ramp every SDK starts at once (`started` says how many have).
-    public func run(interval: TimeInterval, callers: Int = 1, ramp: FleetRamp = FleetRamp(duration: 0),
-                    clock: any SleepingClock = SystemClock(), pacer: Pacer? = nil) async {
+    public func run(
+        interval: TimeInterval, callers: Int = 1, ramp: FleetRamp = FleetRamp(duration: 0),
+        clock: any SleepingClock = SystemClock(), pacer: Pacer? = nil
+    ) async {
         guard ramp.spreads else {
             started = ids.count
             await updateLoop(interval: interval, callers: callers, clock: clock)
@@ -196,7 +214,8 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
 
     /// SDKs `range`'s first token calls, `tickets` the pacer's for them in order, each answer
     /// told to the pacer with its time and whether it said the backend is overloaded.
-    private func firstCalls(_ range: Range<Int>, tickets: [Pacer.Ticket], pacer: Pacer, clock: any ProviderClock) async {
+    private func firstCalls(_ range: Range<Int>, tickets: [Pacer.Ticket], pacer: Pacer, clock: any ProviderClock) async
+    {
         let targets = range.map { ($0, providers[$0], ids[$0]) }
         let perSDK = tickets.count / max(1, range.count)
         let fleetEngine = self.fleetEngine
@@ -205,7 +224,8 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
                 for call in 0..<perSDK {
                     let ticket = tickets[n * perSDK + call]
                     group.addTask {
-                        let failure = await Self.tokenCall(index: index, provider: provider, id: id, fleetEngine: fleetEngine)
+                        let failure = await Self.tokenCall(
+                            index: index, provider: provider, id: id, fleetEngine: fleetEngine)
                         pacer.end(ticket, now: clock.now(), overloaded: failure?.isOverload == true)
                     }
                 }
@@ -216,13 +236,17 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// The location updates of the SDKs started so far, `slices` of them per `interval`.
     /// `afterRamp`: the ramp makes the first calls, so the loop's first pass waits a slice; at
     /// the start both would ask at once, two requests from one SDK under a sample's logic.
-    private func updateLoop(interval: TimeInterval, callers: Int, clock: any SleepingClock, afterRamp: Bool = false) async {
+    private func updateLoop(interval: TimeInterval, callers: Int, clock: any SleepingClock, afterRamp: Bool = false)
+        async
+    {
         // Slices of at least 100 SDKs, at most 20 a second: a large fleet's updates come as an
         // even stream, not as bursts of 10,000 calls that queue the ramp's mints behind them.
         let slices = max(1, min(ids.count / 100, Int(interval * 20)))
         let size = (ids.count + slices - 1) / slices
         if afterRamp {
-            do { try await clock.sleep(until: clock.now().addingTimeInterval(interval / Double(slices))) } catch { return }
+            do { try await clock.sleep(until: clock.now().addingTimeInterval(interval / Double(slices))) } catch {
+                return
+            }
         }
         // Once every SDK has started and been updated once, the cold start's garbage is freed:
         // its pages go back to the system, once.
@@ -232,10 +256,13 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
             for slice in 0..<slices {
                 let start = clock.now()
                 if !isPaused {
-                    let lower = slice * size, upper = min(started, lower + size)
+                    let lower = slice * size
+                    let upper = min(started, lower + size)
                     if lower < upper { await update(lower..<upper, callers: callers) }
                 }
-                do { try await clock.sleep(until: start.addingTimeInterval(interval / Double(slices))) } catch { return }
+                do { try await clock.sleep(until: start.addingTimeInterval(interval / Double(slices))) } catch {
+                    return
+                }
                 if Task.isCancelled { return }
             }
             if allStarted, !trimmed, ids.count > 1 {

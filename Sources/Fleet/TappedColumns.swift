@@ -19,7 +19,9 @@ public struct TappedColumns: Sendable, Equatable {
     /// nil when the ID is not churning.
     public var churnBrief: String?
 
-    public init(fetches: Int, tokens: Int, verdict: String, level: Level, lifetime: TimeInterval?, churnBrief: String? = nil) {
+    public init(
+        fetches: Int, tokens: Int, verdict: String, level: Level, lifetime: TimeInterval?, churnBrief: String? = nil
+    ) {
         self.churnBrief = churnBrief
         self.fetches = fetches
         self.tokens = tokens

@@ -52,25 +52,36 @@ public enum ProviderKind: String, Sendable, CaseIterable, Codable {
     public var spec: Spec {
         switch self {
         case .consumer:
-            Spec(claimName: "tripid", acceptedClaimNames: ["tripid"], idParameter: "tripId", idNoun: "trip ID",
-                 tokenNoun: "trip token", defaultRoutePath: "/token/consumer/{tripId}", role: .consumer, solution: .onDemand,
-                 paneTitle: "Consumer (trip token)", idLabel: "Trip ID", fleetNoun: "trips")
+            Spec(
+                claimName: "tripid", acceptedClaimNames: ["tripid"], idParameter: "tripId", idNoun: "trip ID",
+                tokenNoun: "trip token", defaultRoutePath: "/token/consumer/{tripId}", role: .consumer,
+                solution: .onDemand,
+                paneTitle: "Consumer (trip token)", idLabel: "Trip ID", fleetNoun: "trips")
         case .driver:
-            Spec(claimName: "vehicleid", acceptedClaimNames: ["vehicleid"], idParameter: "vehicleId", idNoun: "vehicle ID",
-                 tokenNoun: "vehicle token", defaultRoutePath: "/token/driver/{vehicleId}", role: .driver, solution: .onDemand,
-                 paneTitle: "Driver (vehicle token)", idLabel: "Vehicle ID", fleetNoun: "vehicles")
+            Spec(
+                claimName: "vehicleid", acceptedClaimNames: ["vehicleid"], idParameter: "vehicleId",
+                idNoun: "vehicle ID",
+                tokenNoun: "vehicle token", defaultRoutePath: "/token/driver/{vehicleId}", role: .driver,
+                solution: .onDemand,
+                paneTitle: "Driver (vehicle token)", idLabel: "Vehicle ID", fleetNoun: "vehicles")
         case .deliveryConsumer:
             // Google's last-mile consumer tokens name a tracking ID; a task ID (or several) also
             // authorises reading that shipment.
-            Spec(claimName: "trackingid", acceptedClaimNames: ["trackingid", "taskid", "taskids"], idParameter: "trackingId",
-                 idNoun: "tracking ID", tokenNoun: "tracking token", defaultRoutePath: "/token/delivery_consumer/{trackingId}",
-                 role: .consumer, solution: .lastMile,
-                 paneTitle: "Delivery consumer (tracking token)", idLabel: "Tracking", fleetNoun: "shipments")
+            Spec(
+                claimName: "trackingid", acceptedClaimNames: ["trackingid", "taskid", "taskids"],
+                idParameter: "trackingId",
+                idNoun: "tracking ID", tokenNoun: "tracking token",
+                defaultRoutePath: "/token/delivery_consumer/{trackingId}",
+                role: .consumer, solution: .lastMile,
+                paneTitle: "Delivery consumer (tracking token)", idLabel: "Tracking", fleetNoun: "shipments")
         case .deliveryDriver:
-            Spec(claimName: "deliveryvehicleid", acceptedClaimNames: ["deliveryvehicleid"], idParameter: "deliveryVehicleId",
-                 idNoun: "delivery vehicle ID", tokenNoun: "delivery vehicle token",
-                 defaultRoutePath: "/token/delivery_driver/{deliveryVehicleId}", role: .driver, solution: .lastMile,
-                 paneTitle: "Delivery driver (delivery vehicle token)", idLabel: "Vehicle ID", fleetNoun: "delivery vans")
+            Spec(
+                claimName: "deliveryvehicleid", acceptedClaimNames: ["deliveryvehicleid"],
+                idParameter: "deliveryVehicleId",
+                idNoun: "delivery vehicle ID", tokenNoun: "delivery vehicle token",
+                defaultRoutePath: "/token/delivery_driver/{deliveryVehicleId}", role: .driver, solution: .lastMile,
+                paneTitle: "Delivery driver (delivery vehicle token)", idLabel: "Vehicle ID", fleetNoun: "delivery vans"
+            )
         }
     }
 

@@ -30,8 +30,11 @@ public struct BackendExchange: Sendable, Equatable, Codable {
     /// What went wrong on the way, in words (the backend unreachable, no answer), if anything.
     public var problem: String?
 
-    public init(way: Way, method: String, target: String, status: Int? = nil, latency: TimeInterval, bytesUp: Int, bytesDown: Int,
-                fault: String? = nil, problem: String? = nil) {
+    public init(
+        way: Way, method: String, target: String, status: Int? = nil, latency: TimeInterval, bytesUp: Int,
+        bytesDown: Int,
+        fault: String? = nil, problem: String? = nil
+    ) {
         self.way = way
         self.method = method
         self.target = target

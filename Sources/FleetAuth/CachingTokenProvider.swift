@@ -84,7 +84,9 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
     }
 
     /// The SDKs' shape: `fetchToken(with:completion:)`, answering with a token or an error.
-    public nonisolated func fetchToken(with context: Context?, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+    public nonisolated func fetchToken(
+        with context: Context?, completion: @escaping @Sendable (String?, (any Error)?) -> Void
+    ) {
         Task {
             do { completion(try await self.fetchToken(for: context), nil) } catch { completion(nil, error) }
         }
@@ -244,8 +246,9 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         let fetchEpoch = epoch
         let request: TransportRequest
         do {
-            request = TransportRequest(url: try endpoint.url(for: id), headers: endpoint.headers,
-                                       timeout: endpoint.timeout, maxBodyBytes: endpoint.maxBodyBytes)
+            request = TransportRequest(
+                url: try endpoint.url(for: id), headers: endpoint.headers,
+                timeout: endpoint.timeout, maxBodyBytes: endpoint.maxBodyBytes)
         } catch {
             let task = Task<FetchedToken, any Error> { throw error }
             recordFailure(error, id: id, started: now)
@@ -269,15 +272,19 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
                 result = .failure(.other("\(error)"))
             }
             var refused: String?
-            if case .failure(let error) = result, error.isTokenRejection { refused = received.flatMap(decoder.tokenText) }
+            if case .failure(let error) = result, error.isTokenRejection {
+                refused = received.flatMap(decoder.tokenText)
+            }
             return try self.complete(result, id: id, epoch: fetchEpoch, started: now, reason: reason, refused: refused)
         }
         update { $0.inFlight = InFlightFetch(id: id, task: task) }
         return task
     }
 
-    private func complete(_ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date,
-                          reason: FetchReason, refused: String? = nil) throws -> FetchedToken {
+    private func complete(
+        _ result: Result<FetchedToken, FleetAuthError>, id: String, epoch fetchEpoch: Int, started: Date,
+        reason: FetchReason, refused: String? = nil
+    ) throws -> FetchedToken {
         let now = clock.now()
         guard fetchEpoch == epoch, let current = currentID else {
             let error = FleetAuthError.superseded(requested: id, current: currentID ?? "none")
@@ -323,8 +330,11 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         token.refreshAt = min(now.addingTimeInterval(delay), token.expiresAt)
         if reservedStreak == 1 {
             let left = TokenResponseDecoder.wholeSeconds(token.expiresAt.timeIntervalSince(now))
-            token.findings.append(RuleResult(.refresh, .warn,
-                "the backend re-served the token we hold (\(left) s left); refresh-ahead backs off instead of asking at every update"))
+            token.findings.append(
+                RuleResult(
+                    .refresh, .warn,
+                    "the backend re-served the token we hold (\(left) s left); refresh-ahead backs off instead of asking at every update"
+                ))
         }
     }
 

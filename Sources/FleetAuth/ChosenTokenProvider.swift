@@ -14,17 +14,23 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
 
     /// A provider of `logic`'s kind. The samples have no refresh margin and check no signature,
     /// so `refreshMargin` and `verifier` go to tokendash's core only.
-    public init(_ logic: ProviderLogic, endpoint: TokenEndpoint, transport: any TokenTransport, refreshMargin: TimeInterval,
-                clock: any ProviderClock = SystemClock(), events: EventBroadcaster = EventBroadcaster(),
-                verifier: (any SignatureVerifier)? = nil) {
+    public init(
+        _ logic: ProviderLogic, endpoint: TokenEndpoint, transport: any TokenTransport, refreshMargin: TimeInterval,
+        clock: any ProviderClock = SystemClock(), events: EventBroadcaster = EventBroadcaster(),
+        verifier: (any SignatureVerifier)? = nil
+    ) {
         switch logic {
         case .tokendash:
-            self = .tokendash(CachingTokenProvider(endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
-                                                   clock: clock, events: events, verifier: verifier))
+            self = .tokendash(
+                CachingTokenProvider(
+                    endpoint: endpoint, transport: transport, refreshMargin: refreshMargin,
+                    clock: clock, events: events, verifier: verifier))
         case .swiftSample:
-            self = .swiftSample(SwiftSampleTokenProvider(endpoint: endpoint, transport: transport, clock: clock, events: events))
+            self = .swiftSample(
+                SwiftSampleTokenProvider(endpoint: endpoint, transport: transport, clock: clock, events: events))
         case .objcSample:
-            self = .objcSample(ObjCSampleTokenProvider(endpoint: endpoint, transport: transport, clock: clock, events: events))
+            self = .objcSample(
+                ObjCSampleTokenProvider(endpoint: endpoint, transport: transport, clock: clock, events: events))
         }
     }
 

@@ -52,7 +52,8 @@ public final class EventBroadcaster: Sendable {
     /// A new stream of every event published from now on. A slow reader keeps the newest
     /// `buffer` events and loses older ones rather than growing without bound.
     public func subscribe(buffer: Int = 4096) -> AsyncStream<ProviderEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ProviderEvent.self, bufferingPolicy: .bufferingNewest(buffer))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ProviderEvent.self, bufferingPolicy: .bufferingNewest(buffer))
         let key = subscribers.withLock { s -> Int in
             s.next += 1
             s.continuations[s.next] = continuation

@@ -40,7 +40,8 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
         switch self {
         case .rejected, .wrongID, .alreadyExpired, .replayedRejection: true
         case .missingAuthorizationContext, .invalidURL, .unreachable, .timeout, .httpStatus, .bodyTooLarge, .notJSON,
-             .missingKey, .wrongType, .invalidExpiry, .notAJWT, .superseded, .backingOff, .cancelled, .other: false
+            .missingKey, .wrongType, .invalidExpiry, .notAJWT, .superseded, .backingOff, .cancelled, .other:
+            false
         }
     }
 
@@ -51,8 +52,11 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
         switch self {
         case .timeout, .unreachable: true
         case .httpStatus(let code, _, _): Self.overloadStatuses.contains(code)
-        case .missingAuthorizationContext, .invalidURL, .bodyTooLarge, .notJSON, .missingKey, .wrongType, .invalidExpiry,
-             .alreadyExpired, .notAJWT, .wrongID, .rejected, .superseded, .backingOff, .cancelled, .other, .replayedRejection: false
+        case .missingAuthorizationContext, .invalidURL, .bodyTooLarge, .notJSON, .missingKey, .wrongType,
+            .invalidExpiry,
+            .alreadyExpired, .notAJWT, .wrongID, .rejected, .superseded, .backingOff, .cancelled, .other,
+            .replayedRejection:
+            false
         }
     }
 
@@ -80,13 +84,16 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
             "response has no \"\(key)\" key"
                 + (present.isEmpty ? "" : " (it has \(present.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")))")
                 + (flag.map { "; set \($0)" } ?? "")
-        case .wrongType(let key, let expected, let found): "response key \"\(key)\" is a \(found), expected a \(expected)"
-        case .invalidExpiry(let key, let value, let reason): "response key \"\(key)\" is \(value), not an expiry: \(reason)"
+        case .wrongType(let key, let expected, let found):
+            "response key \"\(key)\" is a \(found), expected a \(expected)"
+        case .invalidExpiry(let key, let value, let reason):
+            "response key \"\(key)\" is \(value), not an expiry: \(reason)"
         case .alreadyExpired(let ago): "token already expired \(ago) s ago"
         case .notAJWT(let why): "token is not a JWT: \(why)"
         case .wrongID(let claim, let expected, let found):
             "token is for \(claim) \"\(found)\", not the requested \"\(expected)\""
-        case .rejected(let results): "token rejected: " + results.map { "\($0.rule): \($0.reason)" }.joined(separator: "; ")
+        case .rejected(let results):
+            "token rejected: " + results.map { "\($0.rule): \($0.reason)" }.joined(separator: "; ")
         case .superseded(let requested, let current):
             "discarded the response for \(requested): the ID changed to \(current) while it was in flight"
         case .backingOff(let s, let last): "retrying in \(s) s after: \(last)"

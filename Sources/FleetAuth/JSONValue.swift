@@ -13,12 +13,30 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null; return }
-        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
-        if let i = try? c.decode(Int64.self) { self = .int(i); return }
-        if let d = try? c.decode(Double.self) { self = .double(d); return }
-        if let s = try? c.decode(String.self) { self = .string(s); return }
-        if let a = try? c.decode([JSONValue].self) { self = .array(a); return }
+        if c.decodeNil() {
+            self = .null
+            return
+        }
+        if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+            return
+        }
+        if let i = try? c.decode(Int64.self) {
+            self = .int(i)
+            return
+        }
+        if let d = try? c.decode(Double.self) {
+            self = .double(d)
+            return
+        }
+        if let s = try? c.decode(String.self) {
+            self = .string(s)
+            return
+        }
+        if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+            return
+        }
         self = .object(try c.decode([String: JSONValue].self))
     }
 
@@ -40,8 +58,14 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var intValue: Int64? { if case .int(let i) = self { return i }; return nil }
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    public var intValue: Int64? {
+        if case .int(let i) = self { return i }
+        return nil
+    }
     /// Any number, integer or not.
     public var numberValue: Double? {
         switch self {

@@ -61,7 +61,8 @@ public enum JWTInspector {
         let unpadded = text.unicodeScalars.prefix { $0 != "=" }
         let padding = text.unicodeScalars.count - unpadded.count
         guard padding <= 2, unpadded.allSatisfy(isBase64URL), unpadded.count % 4 != 1,
-              text.unicodeScalars.suffix(padding).allSatisfy({ $0 == "=" }) else { return nil }
+            text.unicodeScalars.suffix(padding).allSatisfy({ $0 == "=" })
+        else { return nil }
         // Byte by byte: on Linux, String's replacingOccurrences goes through NSString, and this
         // runs for every token received and every Fleet Engine call made.
         var b64 = [UInt8]()

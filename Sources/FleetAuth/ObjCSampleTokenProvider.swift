@@ -37,8 +37,10 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
     // Guards the sample's three variables and the ledger; held for a step, never across a request.
     private let state: SampleStateLock<State>
 
-    public init(endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
-                events: EventBroadcaster = EventBroadcaster()) {
+    public init(
+        endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
+        events: EventBroadcaster = EventBroadcaster()
+    ) {
         precondition(endpoint.kind == Context.kind, "a \(Context.kind) provider needs a \(Context.kind) endpoint")
         kind = Context.kind
         self.endpoint = endpoint
@@ -99,8 +101,9 @@ public final class ObjCSampleTokenProvider<Context: AuthorizationContext>: Token
             // Faithful flaw: whatever the cache holds, for whatever ID its answer was asked (see
             // the completion below), is served for this ID.
             if let cached = s.cachedToken {
-                return .hit(cached.token,
-                            startsBatch: s.ledger.hit(id: id, expiresAt: s.tokenExpiration, now: now, counting: counting))
+                return .hit(
+                    cached.token,
+                    startsBatch: s.ledger.hit(id: id, expiresAt: s.tokenExpiration, now: now, counting: counting))
             }
             // Faithful flaw: no single-flight. Every caller that gets here makes its own request
             // (003:193-198 / 000:165-170, a data task per call), however many are already out.

@@ -14,7 +14,9 @@ public protocol SleepingClock: ProviderClock {
 }
 
 extension SleepingClock {
-    public func sleep(for seconds: TimeInterval) async throws { try await sleep(until: now().addingTimeInterval(seconds)) }
+    public func sleep(for seconds: TimeInterval) async throws {
+        try await sleep(until: now().addingTimeInterval(seconds))
+    }
 }
 
 /// Wall time.

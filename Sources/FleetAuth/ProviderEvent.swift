@@ -50,12 +50,22 @@ public struct ProviderEvent: Sendable, Equatable {
     /// An event's name as `watch` prints it, `watch --events` and scenario `until:` steps take
     /// it, and recordings store it: one name per kind.
     public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
-        case cacheHit = "cache_hit", fetchStarted = "fetch_started", fetched, fetchFailed = "fetch_failed"
-        case idChanged = "id_changed", cacheDropped = "cache_dropped", expired, forcedRefresh = "forced_refresh"
-        case backingOff = "backing_off", fleetEngineCall = "fleet_engine_call"
+        case cacheHit = "cache_hit"
+        case fetchStarted = "fetch_started"
+        case fetched
+        case fetchFailed = "fetch_failed"
+        case idChanged = "id_changed"
+        case cacheDropped = "cache_dropped"
+        case expired
+        case forcedRefresh = "forced_refresh"
+        case backingOff = "backing_off"
+        case fleetEngineCall = "fleet_engine_call"
         // The breaches of a provider class of the customer's own, one name per `ContractBreach.Kind`.
-        case completionMissing = "completion_missing", completionRepeated = "completion_repeated"
-        case servedAfterExp = "served_after_exp", dataRace = "data_race", providerCrashed = "provider_crashed"
+        case completionMissing = "completion_missing"
+        case completionRepeated = "completion_repeated"
+        case servedAfterExp = "served_after_exp"
+        case dataRace = "data_race"
+        case providerCrashed = "provider_crashed"
         case printed = "provider_output"
         case backendRequest = "backend_request"
 

@@ -19,55 +19,70 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
     public var creationKey: String?
 
     /// Google's on-demand sample backend: `{jwt, creationTimestamp, expirationTimestamp}` in epoch ms.
-    public static let onDemandSample = ResponseShape(tokenKey: "jwt", expiryKey: "expirationTimestamp", expiryMode: .auto,
-                                                     name: "on-demand sample {jwt, expirationTimestamp}",
-                                                     creationKey: "creationTimestamp")
+    public static let onDemandSample = ResponseShape(
+        tokenKey: "jwt", expiryKey: "expirationTimestamp", expiryMode: .auto,
+        name: "on-demand sample {jwt, expirationTimestamp}",
+        creationKey: "creationTimestamp")
     /// Google's last-mile sample backend: `{token, creation_timestamp_ms, expiration_timestamp_ms}`.
-    public static let lastMileSample = ResponseShape(tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
-                                                     name: "last-mile sample {token, expiration_timestamp_ms}",
-                                                     creationKey: "creation_timestamp_ms")
+    public static let lastMileSample = ResponseShape(
+        tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
+        name: "last-mile sample {token, expiration_timestamp_ms}",
+        creationKey: "creation_timestamp_ms")
 
     /// The sample backend's answer for `kind`, as the embedded server writes it.
-    public static func sample(for kind: ProviderKind) -> ResponseShape { kind.isDelivery ? lastMileSample : onDemandSample }
+    public static func sample(for kind: ProviderKind) -> ResponseShape {
+        kind.isDelivery ? lastMileSample : onDemandSample
+    }
 
     /// The shapes recognised without flags, most specific first.
     static let known: [ResponseShape] = [
         onDemandSample,
         lastMileSample,
-        ResponseShape(tokenKey: "access_token", expiryKey: "expires_in", expiryMode: .relative,
-                      name: "{access_token, expires_in s}"),
-        ResponseShape(tokenKey: "token", expiryKey: "expires_in", expiryMode: .relative,
-                      name: "{token, expires_in s}"),
+        ResponseShape(
+            tokenKey: "access_token", expiryKey: "expires_in", expiryMode: .relative,
+            name: "{access_token, expires_in s}"),
+        ResponseShape(
+            tokenKey: "token", expiryKey: "expires_in", expiryMode: .relative,
+            name: "{token, expires_in s}"),
     ]
     /// Keys a token is looked for under when the shape is not one of `known`.
     static let tokenKeys = ["jwt", "token", "access_token"]
 
-    static let bareJWT = ResponseShape(tokenKey: nil, expiryKey: nil, expiryMode: .jwt, name: "a bare JWT (text body), expiry from exp")
+    static let bareJWT = ResponseShape(
+        tokenKey: nil, expiryKey: nil, expiryMode: .jwt, name: "a bare JWT (text body), expiry from exp")
 
     /// The shape of `fields` given what was configured; nil when no token key is found.
     static func detect(_ fields: [String: JSONValue], tokenKey: String?, expiryKey: String?) -> ResponseShape? {
         if let tokenKey, let expiryKey {
-            return ResponseShape(tokenKey: tokenKey, expiryKey: expiryKey, expiryMode: .auto, name: "{\(tokenKey), \(expiryKey)} as configured")
+            return ResponseShape(
+                tokenKey: tokenKey, expiryKey: expiryKey, expiryMode: .auto,
+                name: "{\(tokenKey), \(expiryKey)} as configured")
         }
         let candidates = known.filter { shape in
             (tokenKey == nil || tokenKey == shape.tokenKey) && (expiryKey == nil || expiryKey == shape.expiryKey)
         }
         if let match = candidates.first(where: { shape in
-            shape.tokenKey.map { lookup($0, in: fields) != nil } == true && shape.expiryKey.map { lookup($0, in: fields) != nil } == true
+            shape.tokenKey.map { lookup($0, in: fields) != nil } == true
+                && shape.expiryKey.map { lookup($0, in: fields) != nil } == true
         }) {
             return match
         }
-        guard let key = tokenKey ?? tokenKeys.first(where: { fields[$0] != nil }), lookup(key, in: fields) != nil else { return nil }
+        guard let key = tokenKey ?? tokenKeys.first(where: { fields[$0] != nil }), lookup(key, in: fields) != nil else {
+            return nil
+        }
         if let expiryKey {
             return ResponseShape(tokenKey: key, expiryKey: expiryKey, expiryMode: .auto, name: "{\(key), \(expiryKey)}")
         }
-        return ResponseShape(tokenKey: key, expiryKey: nil, expiryMode: .jwt, name: "token only {\(key)}, expiry from exp")
+        return ResponseShape(
+            tokenKey: key, expiryKey: nil, expiryMode: .jwt, name: "token only {\(key)}, expiry from exp")
     }
 
     /// The token in a backend's JSON answer, by the shapes recognised without flags (a token
     /// pasted into `decode` as the whole answer); nil when none matches.
     public static func token(inAnswer json: JSONValue) -> String? {
-        guard case .object(let fields) = json, let key = detect(fields, tokenKey: nil, expiryKey: nil)?.tokenKey else { return nil }
+        guard case .object(let fields) = json, let key = detect(fields, tokenKey: nil, expiryKey: nil)?.tokenKey else {
+            return nil
+        }
         return lookup(key, in: fields)?.stringValue
     }
 

@@ -26,15 +26,16 @@ public enum RetryAfter {
         if words.count == 6, words[0].hasSuffix(","), words[5] == "GMT" {
             // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
             guard weekdays.contains(String(words[0].dropLast())), words[1].count == 2, words[3].count == 4,
-                  let day = number(words[1]), let month = month(words[2]), let year = number(words[3])
+                let day = number(words[1]), let month = month(words[2]), let year = number(words[3])
             else { return nil }
             return date(year: year, month: month, day: day, time: words[4])
         }
         if words.count == 4, words[0].hasSuffix(","), words[3] == "GMT" {
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-", omittingEmptySubsequences: false)
-            guard longWeekdays.contains(String(words[0].dropLast())), parts.count == 3, parts[0].count == 2, parts[2].count == 2,
-                  let day = number(parts[0]), let month = month(parts[1]), let yy = number(parts[2])
+            guard longWeekdays.contains(String(words[0].dropLast())), parts.count == 3, parts[0].count == 2,
+                parts[2].count == 2,
+                let day = number(parts[0]), let month = month(parts[1]), let yy = number(parts[2])
             else { return nil }
             let thisYear = Calendar(identifier: .gregorian).dateComponents(in: gmt, from: now).year ?? 1970
             var year = (thisYear / 100) * 100 + yy
@@ -44,7 +45,7 @@ public enum RetryAfter {
         if words.count == 5 {
             // asctime: Sun Nov  6 08:49:37 1994 (the day is space-padded, hence the split above)
             guard weekdays.contains(String(words[0])), (1...2).contains(words[2].count), words[4].count == 4,
-                  let month = month(words[1]), let day = number(words[2]), let year = number(words[4])
+                let month = month(words[1]), let day = number(words[2]), let year = number(words[4])
             else { return nil }
             return date(year: year, month: month, day: day, time: words[3])
         }
@@ -52,7 +53,9 @@ public enum RetryAfter {
     }
 
     private static let weekdays: Set = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    private static let longWeekdays: Set = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    private static let longWeekdays: Set = [
+        "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    ]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let gmt = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? .current
 
@@ -68,8 +71,8 @@ public enum RetryAfter {
     private static func date(year: Int, month: Int, day: Int, time: Substring) -> Date? {
         let hms = time.split(separator: ":", omittingEmptySubsequences: false)
         guard hms.count == 3, hms.allSatisfy({ $0.count == 2 }),
-              let h = number(hms[0]), let m = number(hms[1]), let s = number(hms[2]),
-              h < 24, m < 60, s <= 60, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            let h = number(hms[0]), let m = number(hms[1]), let s = number(hms[2]),
+            h < 24, m < 60, s <= 60, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + h * 3600 + m * 60 + s))

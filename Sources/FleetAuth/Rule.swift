@@ -27,7 +27,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable, CustomStrin
         switch self {
         case .alg: "[JWT] \"alg: RS256\""
         case .typ: "[JWT] \"typ: JWT\"; RFC 7519 makes it optional, so missing only warns"
-        case .kid: "[JWT] lists it; [JFA] ImpersonatedSigner and DefaultServiceAccountSigner mint without it; [RFC 7515] 4.1.4"
+        case .kid:
+            "[JWT] lists it; [JFA] ImpersonatedSigner and DefaultServiceAccountSigner mint without it; [RFC 7515] 4.1.4"
         case .issuer: "[JWT] iss and sub are the key file's client_email; [JFA] every signer sets both"
         case .audience: "[JWT]; [JFA] CommonConstants.DEFAULT_JWT_AUDIENCE"
         case .issuedAt, .expiry: "[JWT] seconds since the epoch, \"allow 10 minutes for skew\""

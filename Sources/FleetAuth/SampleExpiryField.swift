@@ -19,8 +19,8 @@ struct SampleExpiryField: Sendable {
     /// none, or when the endpoint is told to read only the JWT (`--expiry jwt`: no key to replace).
     init?(_ body: Data, endpoint: TokenEndpoint) {
         guard endpoint.expiryMode != .jwt, case .object(let fields)? = try? JSONValue.decode(body),
-              let shape = ResponseShape.detect(fields, tokenKey: endpoint.tokenKey, expiryKey: endpoint.expiryKey),
-              let key = shape.expiryKey, let raw = ResponseShape.lookup(key, in: fields)?.numberValue
+            let shape = ResponseShape.detect(fields, tokenKey: endpoint.tokenKey, expiryKey: endpoint.expiryKey),
+            let key = shape.expiryKey, let raw = ResponseShape.lookup(key, in: fields)?.numberValue
         else { return nil }
         self.raw = raw
         self.mode = endpoint.expiryMode == .auto ? shape.expiryMode : endpoint.expiryMode

@@ -15,7 +15,8 @@ struct SampleFetch: Sendable {
     }
 
     /// The samples check no signature; said on the token, where tokendash's core names its key set.
-    static let signatureNotChecked = RuleResult(.signature, .note, "not checked: Google's sample does not verify tokens")
+    static let signatureNotChecked = RuleResult(
+        .signature, .note, "not checked: Google's sample does not verify tokens")
 
     let endpoint: TokenEndpoint
     let transport: any TokenTransport
@@ -27,8 +28,9 @@ struct SampleFetch: Sendable {
         var received: TransportResponse?
         do {
             let url: URL = try endpoint.url(for: id)
-            let request = TransportRequest(url: url, headers: endpoint.headers, timeout: endpoint.timeout,
-                                           maxBodyBytes: endpoint.maxBodyBytes)
+            let request = TransportRequest(
+                url: url, headers: endpoint.headers, timeout: endpoint.timeout,
+                maxBodyBytes: endpoint.maxBodyBytes)
             let response: TransportResponse = try await transport.send(request)
             received = response
             return (.success(try answer(response, id: id)), nil)

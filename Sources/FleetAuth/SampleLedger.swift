@@ -72,8 +72,10 @@ struct SampleLedger: Sendable {
     /// Queues the hits counted so far as one `.cacheHit` event, timed at the last of them.
     mutating func publishHits() {
         guard pendingHits > 0 else { return }
-        outbox.append(ProviderEvent(time: lastHitAt, provider: provider, id: hitID,
-                                    kind: .cacheHit(count: pendingHits, expiresAt: hitExpiry)))
+        outbox.append(
+            ProviderEvent(
+                time: lastHitAt, provider: provider, id: hitID,
+                kind: .cacheHit(count: pendingHits, expiresAt: hitExpiry)))
         pendingHits = 0
     }
 

@@ -22,7 +22,9 @@ struct ServingState: Sendable {
     let provider: ProviderKind
     var currentID: String?
     var cached: FetchedToken? {
-        didSet { serveable = cached.map { Serveable(token: $0.token, expiresAt: $0.expiresAt, refreshAt: $0.refreshAt) } }
+        didSet {
+            serveable = cached.map { Serveable(token: $0.token, expiresAt: $0.expiresAt, refreshAt: $0.refreshAt) }
+        }
     }
     private(set) var serveable: Serveable?
     var inFlight: InFlightFetch?

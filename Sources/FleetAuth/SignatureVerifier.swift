@@ -10,5 +10,6 @@ public protocol SignatureVerifier: Sendable {
 
 extension RuleResult {
     /// What a provider records when it has no verifier at all.
-    public static let signatureNotConfigured = RuleResult(.signature, .note, "not checked: no key set (give --jwks FILE|URL)")
+    public static let signatureNotConfigured = RuleResult(
+        .signature, .note, "not checked: no key set (give --jwks FILE|URL)")
 }

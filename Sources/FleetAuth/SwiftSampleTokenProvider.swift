@@ -41,8 +41,10 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
     // Guards the sample's cached token and the ledger that reports it; held for a step, never across a request.
     private let state: SampleStateLock<State>
 
-    public init(endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
-                events: EventBroadcaster = EventBroadcaster()) {
+    public init(
+        endpoint: TokenEndpoint, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
+        events: EventBroadcaster = EventBroadcaster()
+    ) {
         precondition(endpoint.kind == Context.kind, "a \(Context.kind) provider needs a \(Context.kind) endpoint")
         kind = Context.kind
         self.endpoint = endpoint
@@ -72,8 +74,9 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
             // Faithful flaw: valid until the instant the response named, by this device's clock;
             // nothing is refreshed ahead of it, so each expiry is a miss that waits for the backend.
             if let cached = s.authToken, cached.expiration > now, cached.id == id {
-                return .hit(cached.token.token,
-                            startsBatch: s.ledger.hit(id: id, expiresAt: cached.expiration, now: now, counting: counting))
+                return .hit(
+                    cached.token.token,
+                    startsBatch: s.ledger.hit(id: id, expiresAt: cached.expiration, now: now, counting: counting))
             }
             // Faithful flaw: no single-flight. Every caller that gets here makes its own request
             // (003:75 / 000:62 `URLSession.shared.dataTask`, one per call), however many are already out.
@@ -133,7 +136,8 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
             }
             var token = answer.token
             token.refreshAt = expiry.instant(mintedAt: answer.mintedAt)
-            let cached = AuthToken(token: token.cacheable, expiration: expiry.instant(mintedAt: answer.mintedAt), id: id)
+            let cached = AuthToken(
+                token: token.cacheable, expiration: expiry.instant(mintedAt: answer.mintedAt), id: id)
             state.change { s in
                 // 003:95-96 / 000:80 `strongSelf.authToken = AuthToken(token: token, expiration:
                 // expiration, vehicleID: vehicleID)`. Faithful flaw: `vehicleID` is the one this
@@ -151,8 +155,9 @@ public final class SwiftSampleTokenProvider<Context: AuthorizationContext>: Toke
 
     /// The sample's `AccessTokenError.missingData` in tokendash's words: no number under the expiry key.
     static func missingData(_ token: FetchedToken, endpoint: TokenEndpoint) -> FleetAuthError {
-        .other("missingData: the response (\(token.shape ?? "unknown shape")) has no number under an expiry key; "
-            + "Google's Swift sample drops its token then")
+        .other(
+            "missingData: the response (\(token.shape ?? "unknown shape")) has no number under an expiry key; "
+                + "Google's Swift sample drops its token then")
     }
 
     // MARK: - What the dashboard reads

@@ -79,9 +79,13 @@ public struct TokenEndpoint: Sendable {
         // read a `+` as a space.
         let fragmentStart = urlTemplate.firstIndex(of: "#") ?? urlTemplate.endIndex
         let beforeFragment = urlTemplate[..<fragmentStart]
-        let separator = beforeFragment.contains("?") ? (beforeFragment.hasSuffix("?") || beforeFragment.hasSuffix("&") ? "" : "&") : "?"
+        let separator =
+            beforeFragment.contains("?")
+            ? (beforeFragment.hasSuffix("?") || beforeFragment.hasSuffix("&") ? "" : "&") : "?"
         let item = kind.idParameter + "=" + Self.percentEncode(id, keepingDots: true)
-        guard url.scheme != nil, let withID = URL(string: beforeFragment + separator + item + urlTemplate[fragmentStart...]) else {
+        guard url.scheme != nil,
+            let withID = URL(string: beforeFragment + separator + item + urlTemplate[fragmentStart...])
+        else {
             throw .invalidURL(urlTemplate)
         }
         return withID
@@ -92,8 +96,9 @@ public struct TokenEndpoint: Sendable {
         var out = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: ".") where keepingDots:
                 out.append(".")
@@ -105,14 +110,19 @@ public struct TokenEndpoint: Sendable {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }
 
 public struct HTTPHeader: Sendable, Equatable {
     public var name: String
     public var value: String
-    public init(name: String, value: String) { self.name = name; self.value = value }
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 
     /// Parses `NAME:VALUE` as given on the command line.
     public init?(parsing text: String) {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Crypto)
-import Crypto
+    import Crypto
 #endif
 
 /// A short name for a token that tells tokens apart across the pane, the fetch log, `watch` and
@@ -9,13 +10,13 @@ import Crypto
 public enum TokenFingerprint {
     public static func of(_ token: String) -> String {
         #if canImport(Crypto)
-        return SHA256.hash(data: Data(token.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+            return SHA256.hash(data: Data(token.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
         #else
-        // Only `scripts/fuzz.sh` builds FleetAuth without swift-crypto (bare swiftc, no package
-        // modules); the fuzzers need a stable 8-hex-digit value, not SHA-256 itself.
-        var hash: UInt32 = 2_166_136_261
-        for byte in token.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return String(format: "%08x", hash)
+            // Only `scripts/fuzz.sh` builds FleetAuth without swift-crypto (bare swiftc, no package
+            // modules); the fuzzers need a stable 8-hex-digit value, not SHA-256 itself.
+            var hash: UInt32 = 2_166_136_261
+            for byte in token.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            return String(format: "%08x", hash)
         #endif
     }
 }

@@ -8,7 +8,8 @@ public enum TokenRedactor {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
             guard dots.count == 2, bytes.distance(from: bytes.startIndex, to: dots[0]) > 12,
-                  bytes.distance(from: dots[1], to: bytes.endIndex) > 7 else { return "‹hidden, \(bytes.count) chars›" }
+                bytes.distance(from: dots[1], to: bytes.endIndex) > 7
+            else { return "‹hidden, \(bytes.count) chars›" }
             return "\(token.prefix(12))…\(token.suffix(6))"
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)

@@ -42,7 +42,9 @@ public struct FetchedToken: Sendable, Equatable {
     /// `exp`, as "rule: reason".
     public var warnings: [String] { findings.filter { $0.level == .warn }.map { "\($0.rule): \($0.reason)" } }
     /// Neutral facts other than the signature's: an expiry taken from `exp`, say.
-    public var notes: [String] { findings.filter { $0.level == .note && $0.rule != .signature }.map { "\($0.rule): \($0.reason)" } }
+    public var notes: [String] {
+        findings.filter { $0.level == .note && $0.rule != .signature }.map { "\($0.rule): \($0.reason)" }
+    }
     /// The signature rule's result, if one ran.
     public var signature: RuleResult? { findings.last { $0.rule == .signature } }
 
@@ -61,8 +63,10 @@ public struct FetchedToken: Sendable, Equatable {
         return TimeInterval(exp) - TimeInterval(iat)
     }
 
-    public init(token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT,
-                findings: [RuleResult] = [], clockSkew: TimeInterval? = nil) {
+    public init(
+        token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT,
+        findings: [RuleResult] = [], clockSkew: TimeInterval? = nil
+    ) {
         self.token = token
         self.id = id
         self.expiresAt = expiresAt
@@ -101,8 +105,9 @@ public struct FetchedToken: Sendable, Equatable {
     /// apart from the text (a cached token and its event's are equal).
     public static func == (a: FetchedToken, b: FetchedToken) -> Bool {
         guard a.token == b.token, a.id == b.id, a.expiresAt == b.expiresAt, a.receivedAt == b.receivedAt,
-              a.findings == b.findings, a.fingerprint == b.fingerprint, a.clockSkew == b.clockSkew,
-              a.shape == b.shape, a.refreshAt == b.refreshAt, a.signedLifetime == b.signedLifetime else { return false }
+            a.findings == b.findings, a.fingerprint == b.fingerprint, a.clockSkew == b.clockSkew,
+            a.shape == b.shape, a.refreshAt == b.refreshAt, a.signedLifetime == b.signedLifetime
+        else { return false }
         if a.decoded == nil, b.decoded == nil { return true }
         return a.jwt == b.jwt
     }
@@ -118,7 +123,9 @@ public struct TokenResponseDecoder: Sendable {
 
     public func decode(_ response: TransportResponse, id: String, now: Date) throws(FleetAuthError) -> FetchedToken {
         guard (200..<300).contains(response.status) else {
-            let retryAfter = [429, 503].contains(response.status) ? Self.retryAfterSeconds(response.header("Retry-After"), now: now) : nil
+            let retryAfter =
+                [429, 503].contains(response.status)
+                ? Self.retryAfterSeconds(response.header("Retry-After"), now: now) : nil
             throw .httpStatus(code: response.status, body: Self.snippet(response), retryAfter: retryAfter)
         }
         guard response.body.count <= endpoint.maxBodyBytes else { throw .bodyTooLarge(limit: endpoint.maxBodyBytes) }
@@ -131,8 +138,10 @@ public struct TokenResponseDecoder: Sendable {
             findings.append(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix"))
         }
         let jwt = try JWTInspector.decode(token)
-        findings = TokenRules.evaluate(jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
-                                         lifetimeChosen: endpoint.lifetimeChosen) + findings
+        findings =
+            TokenRules.evaluate(
+                jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
+                lifetimeChosen: endpoint.lifetimeChosen) + findings
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
             clockSkew = now.timeIntervalSince(date)
@@ -143,8 +152,9 @@ public struct TokenResponseDecoder: Sendable {
         guard let exp = jwt.expiresAt else { throw .rejected([RuleResult(.expiry, .fail, "no exp claim")]) }
         let (expiresAt, expiryFinding) = bodyExpiry(expiryValue, shape: shape, signed: exp, now: now)
         if let expiryFinding { findings.append(expiryFinding) }
-        var fetched = FetchedToken(token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
-                                   findings: FetchedToken.kept(findings), clockSkew: clockSkew)
+        var fetched = FetchedToken(
+            token: token, id: id, expiresAt: expiresAt, receivedAt: now, jwt: jwt,
+            findings: FetchedToken.kept(findings), clockSkew: clockSkew)
         fetched.shape = shape.name
         return fetched
     }
@@ -166,11 +176,14 @@ public struct TokenResponseDecoder: Sendable {
             if endpoint.tokenKey == nil, Self.looksLikeJWT(text) { return (text, .bareJWT, nil) }
             throw .notJSON("cannot parse \"\(Self.snippet(response, max: 40))\"")
         }
-        if case .string(let text) = json, endpoint.tokenKey == nil, Self.looksLikeJWT(text) { return (text, .bareJWT, nil) }
+        if case .string(let text) = json, endpoint.tokenKey == nil, Self.looksLikeJWT(text) {
+            return (text, .bareJWT, nil)
+        }
         guard case .object(let fields) = json else { throw .notJSON("top level is a \(json.typeName), not an object") }
         let wantedExpiry = endpoint.expiryMode == .jwt ? nil : endpoint.expiryKey
         guard let shape = ResponseShape.detect(fields, tokenKey: endpoint.tokenKey, expiryKey: wantedExpiry),
-              let tokenKey = shape.tokenKey, let tokenValue = ResponseShape.lookup(tokenKey, in: fields) else {
+            let tokenKey = shape.tokenKey, let tokenValue = ResponseShape.lookup(tokenKey, in: fields)
+        else {
             let key = endpoint.tokenKey ?? ResponseShape.tokenKeys.joined(separator: "\" or \"")
             throw .missingKey(key, present: fields.keys.sorted(), flag: "--token-key")
         }
@@ -182,8 +195,10 @@ public struct TokenResponseDecoder: Sendable {
             // An explicit mode says the backend sends an expiry: not finding one is a setup error.
             guard endpoint.expiryMode == .auto else {
                 let known = ResponseShape.known.compactMap(\.expiryKey)
-                throw .missingKey(known.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: "\" or \""),
-                                  present: fields.keys.sorted(), flag: "--expiry-key (or --expiry jwt)")
+                throw .missingKey(
+                    known.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(
+                        separator: "\" or \""),
+                    present: fields.keys.sorted(), flag: "--expiry-key (or --expiry jwt)")
             }
             return (token, shape, nil)
         }
@@ -211,14 +226,18 @@ public struct TokenResponseDecoder: Sendable {
 
     /// The error a caller sees for failed rules, or nil when none failed. A wrong ID and an
     /// expired token alone keep their own cases: they are the ones users most need to tell apart.
-    public static func error(for findings: [RuleResult], jwt: DecodedJWT, kind: ProviderKind, id: String, now: Date) -> FleetAuthError? {
+    public static func error(for findings: [RuleResult], jwt: DecodedJWT, kind: ProviderKind, id: String, now: Date)
+        -> FleetAuthError?
+    {
         let failures = findings.failures
         guard let only = failures.first else { return nil }
         if failures.count == 1 {
             if only.rule == .expiry, let exp = jwt.expiresAt {
                 return .alreadyExpired(expiredSecondsAgo: wholeSeconds(now.timeIntervalSince(exp)))
             }
-            if only.rule == .authorization, let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue, found != id {
+            if only.rule == .authorization, let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue,
+                found != id
+            {
                 return .wrongID(claim: kind.claimName, expected: id, found: found)
             }
         }
@@ -229,7 +248,9 @@ public struct TokenResponseDecoder: Sendable {
     /// When the token stops being served: the signed `exp`, or the body's expiry when it is
     /// earlier. A body number that cannot be a time for this token (past, beyond an hour, not a
     /// number) never refuses a token the JWT says is valid: it is reported and `exp` is used.
-    private func bodyExpiry(_ value: JSONValue?, shape: ResponseShape, signed exp: Date, now: Date) -> (Date, RuleResult?) {
+    private func bodyExpiry(_ value: JSONValue?, shape: ResponseShape, signed exp: Date, now: Date) -> (
+        Date, RuleResult?
+    ) {
         let key = shape.expiryKey ?? "expiry"
         // A shape known to send milliseconds or a duration says how to read it; `auto` would guess.
         let mode = endpoint.expiryMode == .auto ? shape.expiryMode : endpoint.expiryMode
@@ -237,31 +258,56 @@ public struct TokenResponseDecoder: Sendable {
         guard let value else {
             if endpoint.expiryMode == .jwt { return (exp, nil) }
             let missing = shape.expiryKey.map { "no \"\($0)\"" } ?? "no expiry key"
-            return (exp, RuleResult(.expiryField, .note, "\(missing) in the response; using the JWT exp (\(claim) s left)"))
+            return (
+                exp, RuleResult(.expiryField, .note, "\(missing) in the response; using the JWT exp (\(claim) s left)")
+            )
         }
         let date: Date
         if let raw = value.numberValue ?? value.stringValue.flatMap(Self.numericString) {
             // A number, or one written as a string (protobuf's JSON form of an int64).
             do { date = try expiry(raw, key: key, mode: mode, now: now) } catch {
-                return (exp, RuleResult(.expiryField, .warn, "\(error.description); using the JWT exp (\(claim) s left)"))
+                return (
+                    exp, RuleResult(.expiryField, .warn, "\(error.description); using the JWT exp (\(claim) s left)")
+                )
             }
         } else if let text = value.stringValue, let parsed = Self.iso8601(text) {
             date = parsed
         } else {
-            return (exp, RuleResult(.expiryField, .warn, "\"\(key)\" is a \(Self.preview(value)), not a number or an ISO-8601 time; using the JWT exp (\(claim) s left)"))
+            return (
+                exp,
+                RuleResult(
+                    .expiryField, .warn,
+                    "\"\(key)\" is a \(Self.preview(value)), not a number or an ISO-8601 time; using the JWT exp (\(claim) s left)"
+                )
+            )
         }
         let said = Self.wholeSeconds(date.timeIntervalSince(now))
         let reading = endpoint.expiryMode == .auto ? "" : " read as \(mode.rawValue)"
         if date <= now || said > JWTInspector.maximumLifetime + Int(Self.agreementTolerance) {
             let why = date <= now ? "in the past" : "beyond Fleet Engine's \(JWTInspector.maximumLifetime) s"
-            return (exp, RuleResult(.expiryField, .warn,
-                                    "\"\(key)\"\(reading) says \(said) s left, \(why); the JWT exp says \(claim) s, using exp (check --expiry)"))
+            return (
+                exp,
+                RuleResult(
+                    .expiryField, .warn,
+                    "\"\(key)\"\(reading) says \(said) s left, \(why); the JWT exp says \(claim) s, using exp (check --expiry)"
+                )
+            )
         }
         guard abs(date.timeIntervalSince(exp)) > Self.agreementTolerance else { return (min(date, exp), nil) }
         if date > exp {
-            return (exp, RuleResult(.expiryField, .warn, "\"\(key)\"\(reading) says \(said) s left but the JWT exp says \(claim) s; using exp"))
+            return (
+                exp,
+                RuleResult(
+                    .expiryField, .warn,
+                    "\"\(key)\"\(reading) says \(said) s left but the JWT exp says \(claim) s; using exp")
+            )
         }
-        return (date, RuleResult(.expiryField, .warn, "\"\(key)\"\(reading) says \(said) s left, before the JWT exp (\(claim) s); using the earlier"))
+        return (
+            date,
+            RuleResult(
+                .expiryField, .warn,
+                "\"\(key)\"\(reading) says \(said) s left, before the JWT exp (\(claim) s); using the earlier")
+        )
     }
 
     /// Anything further than this from now is no expiry in any mode (about 317 years), so the
@@ -285,7 +331,8 @@ public struct TokenResponseDecoder: Sendable {
     /// an exponent; not "NaN" or "inf", which Double(String) would take.
     static func numericString(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy({ "0123456789+-.eE".unicodeScalars.contains($0) }) else { return nil }
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy({ "0123456789+-.eE".unicodeScalars.contains($0) })
+        else { return nil }
         return Double(trimmed)
     }
 
@@ -335,15 +382,17 @@ public struct TokenResponseDecoder: Sendable {
     private static func isHTML(_ response: TransportResponse) -> Bool {
         if response.header("Content-Type")?.lowercased().contains("text/html") == true { return true }
         let start = String(decoding: response.body.prefix(64), as: UTF8.self).drop { $0.isWhitespace }.lowercased()
-        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
+        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head")
+            || start.hasPrefix("<body")
     }
 
     private static func htmlTitle(_ body: Data) -> String? {
         let text = String(decoding: body.prefix(8192), as: UTF8.self)
         guard let open = text.range(of: "<title>", options: .caseInsensitive),
-              let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+            let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
         else { return nil }
-        let title = text[open.upperBound..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let title = text[open.upperBound..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
         return title.isEmpty ? nil : title
     }
 

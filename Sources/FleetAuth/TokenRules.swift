@@ -77,8 +77,10 @@ public enum TokenRules {
     /// flag); `providerID` is the Google Cloud project the issuer must belong to, when known.
     /// `lifetimeChosen`: the backend is tokendash's embedded server, whose token lifetime the
     /// user set, so a short one is a fact of the demo (a note), not the backend's mistake (a warning).
-    public static func evaluate(_ jwt: DecodedJWT, kind: ProviderKind, id: String?, now: Date,
-                                providerID: String? = nil, lifetimeChosen: Bool = false) -> [RuleResult] {
+    public static func evaluate(
+        _ jwt: DecodedJWT, kind: ProviderKind, id: String?, now: Date,
+        providerID: String? = nil, lifetimeChosen: Bool = false
+    ) -> [RuleResult] {
         var results = header(jwt.header)
         results.append(issuer(jwt.claims, providerID: providerID))
         results.append(audienceRule(jwt.claims["aud"]))
@@ -102,7 +104,8 @@ public enum TokenRules {
         switch header["typ"] {
         case .string(let typ)? where typ.uppercased() == "JWT": results.append(RuleResult(.typ, .ok, "JWT"))
         case nil: results.append(RuleResult(.typ, .warn, "no typ header; Google's libraries write \"JWT\""))
-        case let other?: results.append(RuleResult(.typ, .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
+        case let other?:
+            results.append(RuleResult(.typ, .fail, "typ is \(other.stringValue ?? other.description), expected JWT"))
         }
         // Fleet Engine's JWT page lists kid (the key file's private_key_id), but Google's own
         // java-fleetengine-auth mints without one from ImpersonatedSigner and
@@ -111,12 +114,21 @@ public enum TokenRules {
         switch header["kid"] {
         case .string(let kid)? where !kid.isEmpty: results.append(RuleResult(.kid, .ok, kid))
         case nil:
-            results.append(RuleResult(.kid, .note, "no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"))
+            results.append(
+                RuleResult(
+                    .kid, .note,
+                    "no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"
+                ))
         case .string?:
-            results.append(RuleResult(.kid, .note, "kid is empty, so it names no key: the signature is checked against every key of the issuer's key set"))
+            results.append(
+                RuleResult(
+                    .kid, .note,
+                    "kid is empty, so it names no key: the signature is checked against every key of the issuer's key set"
+                ))
         case let other?:
             // RFC 7515 section 4.1.4: "The kid value MUST be a case-sensitive string"; a JOSE parser refuses the header.
-            results.append(RuleResult(.kid, .fail, "kid is a JSON \(other.typeName); a JWT's kid must be a string (RFC 7515)"))
+            results.append(
+                RuleResult(.kid, .fail, "kid is a JSON \(other.typeName); a JWT's kid must be a string (RFC 7515)"))
         }
         return results
     }
@@ -139,19 +151,25 @@ public enum TokenRules {
     }
 
     static func issuer(_ claims: JSONValue, providerID: String?) -> RuleResult {
-        let iss = claims["iss"]?.stringValue, sub = claims["sub"]?.stringValue
+        let iss = claims["iss"]?.stringValue
+        let sub = claims["sub"]?.stringValue
         let rule = Rule.issuer
         switch (iss, sub) {
-        case (nil, nil): return RuleResult(rule, .fail, "no iss and no sub claim: Fleet Engine needs the service account in both")
+        case (nil, nil):
+            return RuleResult(rule, .fail, "no iss and no sub claim: Fleet Engine needs the service account in both")
         case (nil, _): return RuleResult(rule, .fail, "no iss claim")
         case (_, nil): return RuleResult(rule, .fail, "no sub claim")
-        case let (iss?, sub?) where iss != sub: return RuleResult(rule, .fail, "iss \"\(iss)\" and sub \"\(sub)\" differ; both must be the service account")
-        case let (iss?, _):
+        case (let iss?, let sub?) where iss != sub:
+            return RuleResult(rule, .fail, "iss \"\(iss)\" and sub \"\(sub)\" differ; both must be the service account")
+        case (let iss?, _):
             guard let project = serviceAccountProject(iss) else {
                 if providerID != nil {
-                    return RuleResult(rule, .warn, "\(iss) is not a service-account email, so its project cannot be matched to --provider-id")
+                    return RuleResult(
+                        rule, .warn,
+                        "\(iss) is not a service-account email, so its project cannot be matched to --provider-id")
                 }
-                return RuleResult(rule, .warn, "\(iss) is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)")
+                return RuleResult(
+                    rule, .warn, "\(iss) is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)")
             }
             if let providerID, providerID.lowercased() != project {
                 return RuleResult(rule, .fail, "\(iss) belongs to project \(project), not --provider-id \(providerID)")
@@ -170,7 +188,8 @@ public enum TokenRules {
         case .string(let other)?:
             let hint = other.hasPrefix(audience) || audience.hasPrefix(other) ? " (exact match required)" : ""
             return RuleResult(.audience, .fail, "aud is \(other), expected \(audience)\(hint)")
-        case let other?: return RuleResult(.audience, .fail, "aud is a JSON \(other.typeName), expected the string \(audience)")
+        case let other?:
+            return RuleResult(.audience, .fail, "aud is a JSON \(other.typeName), expected the string \(audience)")
         }
     }
 
@@ -183,7 +202,8 @@ public enum TokenRules {
             case nil: results.append(RuleResult(rule, .fail, "no \(name) claim"))
             case .int(let v)?: values[name] = v
             case .double(let d)?: results.append(RuleResult(rule, .fail, "\(name) is \(d), not an integer"))
-            case let other?: results.append(RuleResult(rule, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
+            case let other?:
+                results.append(RuleResult(rule, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
             }
         }
         let nowSeconds = now.timeIntervalSince1970
@@ -192,11 +212,24 @@ public enum TokenRules {
             let ahead = Double(iat) - nowSeconds
             let shown = TokenResponseDecoder.wholeSeconds(ahead)
             if ahead > refusedSkew {
-                results.append(RuleResult(.issuedAt, .fail, "iat is \(shown) s in the future; Fleet Engine refuses beyond \(Int(refusedSkew)) s (a clock is wrong)"))
+                results.append(
+                    RuleResult(
+                        .issuedAt, .fail,
+                        "iat is \(shown) s in the future; Fleet Engine refuses beyond \(Int(refusedSkew)) s (a clock is wrong)"
+                    ))
             } else if ahead > warnedSkew {
-                results.append(RuleResult(.issuedAt, .warn, "iat is \(shown) s in the future: clock skew (Fleet Engine refuses beyond \(Int(refusedSkew)) s)"))
+                results.append(
+                    RuleResult(
+                        .issuedAt, .warn,
+                        "iat is \(shown) s in the future: clock skew (Fleet Engine refuses beyond \(Int(refusedSkew)) s)"
+                    ))
             } else {
-                results.append(RuleResult(.issuedAt, .ok, ahead > 0 ? "\(shown) s in the future, within skew" : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
+                results.append(
+                    RuleResult(
+                        .issuedAt, .ok,
+                        ahead > 0
+                            ? "\(shown) s in the future, within skew"
+                            : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
             }
         }
         if let exp = values["exp"] {
@@ -214,11 +247,19 @@ public enum TokenRules {
                 results.append(RuleResult(.lifetime, .fail, "exp \(exp) is before iat \(iat)"))
             } else if overflow || lifetime > maximumLifetime {
                 let shown = overflow ? "more than \(Int64.max)" : "\(lifetime)"
-                results.append(RuleResult(.lifetime, .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
+                results.append(
+                    RuleResult(.lifetime, .fail, "exp - iat is \(shown) s, over Fleet Engine's \(maximumLifetime) s"))
             } else if lifetime < shortestUsefulLifetime, lifetimeChosen {
-                results.append(RuleResult(.lifetime, .note, "\(lifetime) s, as set for the embedded server (under \(shortestUsefulLifetime) s the SDKs fetch again at every call)"))
+                results.append(
+                    RuleResult(
+                        .lifetime, .note,
+                        "\(lifetime) s, as set for the embedded server (under \(shortestUsefulLifetime) s the SDKs fetch again at every call)"
+                    ))
             } else if lifetime < shortestUsefulLifetime {
-                results.append(RuleResult(.lifetime, .warn, "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
+                results.append(
+                    RuleResult(
+                        .lifetime, .warn,
+                        "\(lifetime) s, under \(shortestUsefulLifetime) s: the SDKs will fetch again at every call"))
             } else {
                 results.append(RuleResult(.lifetime, .ok, "\(lifetime) s"))
             }
@@ -232,14 +273,20 @@ public enum TokenRules {
         let rule = Rule.authorization
         let accepted = kind.acceptedClaimNames
         // "tripid", or "trackingid, taskid or taskids": what a message says the token needs.
-        let wanted = accepted.count == 1 ? kind.claimName
+        let wanted =
+            accepted.count == 1
+            ? kind.claimName
             : accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? kind.claimName)
-        guard let value else { return RuleResult(rule, .fail, "no authorization claim; a \(kind.tokenNoun) needs authorization.\(wanted)") }
+        guard let value else {
+            return RuleResult(rule, .fail, "no authorization claim; a \(kind.tokenNoun) needs authorization.\(wanted)")
+        }
         guard case .object(let members) = value else {
-            return RuleResult(rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(wanted)")
+            return RuleResult(
+                rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(wanted)")
         }
         let unknown = members.keys.filter { !knownAuthorizationClaims.contains($0) }.sorted()
-        let unknownNote = unknown.isEmpty ? "" : "; unknown claim\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))"
+        let unknownNote =
+            unknown.isEmpty ? "" : "; unknown claim\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))"
         let present = accepted.compactMap { name in members[name].map { (name, $0) } }
         guard !present.isEmpty else {
             let has = members.keys.sorted().joined(separator: ", ")
@@ -258,19 +305,24 @@ public enum TokenRules {
             guard let member = members[claim], case .success(let ids) = claimIDs(member, claim: claim) else { continue }
             for claimed in ids where claimed != "*" {
                 if let problem = FleetEngineID.problem(claimed) {
-                    return RuleResult(rule, .fail, "authorization.\(claim) \"\(shortened(claimed))\" can never name a Fleet Engine resource: \(problem)")
+                    return RuleResult(
+                        rule, .fail,
+                        "authorization.\(claim) \"\(shortened(claimed))\" can never name a Fleet Engine resource: \(problem)"
+                    )
                 }
             }
         }
         if let wildcard = found.first(where: { $0.ids.contains("*") }) {
             let every = kind.idNoun.replacingOccurrences(of: " ID", with: "")
-            return RuleResult(rule, .warn, "\(wildcard.claim) is \"*\": covers every \(every), too broad for a device" + unknownNote)
+            return RuleResult(
+                rule, .warn, "\(wildcard.claim) is \"*\": covers every \(every), too broad for a device" + unknownNote)
         }
         let matched: (claim: String, ids: [String])
         if let id {
             guard let match = found.first(where: { $0.ids.contains(id) }) else {
                 let seen = found.map { claim, ids in
-                    claim == "taskids" ? "authorization.taskids is [\(ids.map { "\"\($0)\"" }.joined(separator: ", "))]"
+                    claim == "taskids"
+                        ? "authorization.taskids is [\(ids.map { "\"\($0)\"" }.joined(separator: ", "))]"
                         : "authorization.\(claim) is \"\(ids.first ?? "")\""
                 }
                 let verb = found.count == 1 && found[0].claim == "taskids" ? ", without" : ", not"
@@ -294,13 +346,16 @@ public enum TokenRules {
     private static func claimIDs(_ member: JSONValue, claim: String) -> Result<[String], ClaimProblem> {
         if claim == "taskids" {
             guard case .array(let items) = member else {
-                return .failure(ClaimProblem("authorization.taskids is a JSON \(member.typeName), expected an array of strings"))
+                return .failure(
+                    ClaimProblem("authorization.taskids is a JSON \(member.typeName), expected an array of strings"))
             }
             let ids = items.compactMap(\.stringValue)
             guard ids.count == items.count else {
                 return .failure(ClaimProblem("authorization.taskids holds a non-string, expected an array of strings"))
             }
-            guard !ids.isEmpty else { return .failure(ClaimProblem("authorization.taskids is empty: it names no task")) }
+            guard !ids.isEmpty else {
+                return .failure(ClaimProblem("authorization.taskids is empty: it names no task"))
+            }
             return .success(ids)
         }
         guard let id = member.stringValue else {
@@ -324,14 +379,20 @@ public enum TokenRules {
         let skew = now.timeIntervalSince(serverDate)
         let shown = TokenResponseDecoder.wholeSeconds(abs(skew))
         let direction = skew >= 0 ? "behind" : "ahead of"
-        var text = abs(skew) < 2 ? "backend clock agrees with this machine's (Date header)"
+        var text =
+            abs(skew) < 2
+            ? "backend clock agrees with this machine's (Date header)"
             : "backend clock is \(shown) s \(direction) this machine's (Date header)"
         if let iat {
             let iatOffset = TokenResponseDecoder.wholeSeconds(Double(iat) - serverDate.timeIntervalSince1970)
             text += "; iat is \(iatOffset >= 0 ? "+" : "")\(iatOffset) s from the backend's time"
         }
         if abs(skew) >= refusedSkew {
-            return RuleResult(.clock, .warn, text + "; one of the clocks is wrong by more than \(Int(refusedSkew)) s and Fleet Engine will refuse tokens minted by the wrong one")
+            return RuleResult(
+                .clock, .warn,
+                text
+                    + "; one of the clocks is wrong by more than \(Int(refusedSkew)) s and Fleet Engine will refuse tokens minted by the wrong one"
+            )
         }
         if abs(skew) > warnedSkew { return RuleResult(.clock, .warn, text + ": clock skew") }
         return RuleResult(.clock, .ok, text)

@@ -10,8 +10,10 @@ public struct TransportRequest: Sendable {
     public var timeout: TimeInterval
     public var maxBodyBytes: Int
 
-    public init(method: String = "GET", url: URL, headers: [HTTPHeader] = [], body: Data? = nil,
-                timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024) {
+    public init(
+        method: String = "GET", url: URL, headers: [HTTPHeader] = [], body: Data? = nil,
+        timeout: TimeInterval = 10, maxBodyBytes: Int = 64 * 1024
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -31,7 +33,8 @@ public struct TransportResponse: Sendable {
     public init(status: Int, body: Data, headers: [String: String] = [:]) {
         self.status = status
         self.body = body
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

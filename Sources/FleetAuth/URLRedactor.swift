@@ -8,8 +8,10 @@ public enum URLRedactor {
     /// these: `client_secret`, `X-Goog-Signature` and `apiKey` are caught without listing every spelling;
     /// hiding a harmless value by mistake costs nothing, printing a key costs a rotation.
     /// `assertion` is OAuth's JWT bearer grant (RFC 7523), `session` a session cookie's value.
-    static let secretKeyParts = ["key", "token", "secret", "password", "passwd", "signature", "sig", "credential", "auth",
-                                 "assertion", "session"]
+    static let secretKeyParts = [
+        "key", "token", "secret", "password", "passwd", "signature", "sig", "credential", "auth",
+        "assertion", "session",
+    ]
 
     /// `url` with its user info and secret query values hidden.
     public static func redact(_ url: String) -> String {
@@ -27,7 +29,9 @@ public enum URLRedactor {
             var end = rest[marker.upperBound...].firstIndex(where: isURLTerminator) ?? rest.endIndex
             // Punctuation that ends a sentence or a parenthesis is the text's, not the URL's (as linkifiers
             // decide): "...?key=K): refused" must keep its "): ".
-            while end > marker.upperBound, ".,:;)]}!?".contains(rest[rest.index(before: end)]) { end = rest.index(before: end) }
+            while end > marker.upperBound, ".,:;)]}!?".contains(rest[rest.index(before: end)]) {
+                end = rest.index(before: end)
+            }
             out += rest[..<marker.upperBound]
             out += redactAfterScheme(rest[marker.upperBound..<end])
             rest = rest[end...]
@@ -61,7 +65,8 @@ public enum URLRedactor {
         guard let question = tail.firstIndex(of: "?") else { return authority + tail + fragment }
         let query = tail[tail.index(after: question)...]
         let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), isSecretKey(pair[..<equals]), pair.index(after: equals) < pair.endIndex
+            guard let equals = pair.firstIndex(of: "="), isSecretKey(pair[..<equals]),
+                pair.index(after: equals) < pair.endIndex
             else { return String(pair) }
             return pair[...equals] + hidden
         }

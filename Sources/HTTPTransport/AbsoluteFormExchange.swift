@@ -16,29 +16,36 @@ import NIOHTTP1
 enum AbsoluteFormExchange {
     /// Sends the request to `proxy` and hands its answer's status, headers and body to `read`
     /// while the connection is open; the connection is closed when `read` returns or throws.
-    static func send<T: Sendable>(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, proxy: ProxyServer,
-                        connectTimeout: TimeAmount, decompressionRatio: Int,
-                        read: (_ status: Int, _ headers: HTTPHeaders, _ body: BodyParts) async throws -> T) async throws -> T {
+    static func send<T: Sendable>(
+        method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, proxy: ProxyServer,
+        connectTimeout: TimeAmount, decompressionRatio: Int,
+        read: (_ status: Int, _ headers: HTTPHeaders, _ body: BodyParts) async throws -> T
+    ) async throws -> T {
         guard let parts = Self.target(url) else {
             throw FleetAuthError.unreachable(url: url.absoluteString, reason: "no host in the URL")
         }
         let host = parts.host
         let cutShort = FleetAuthError.unreachable(
-            url: url.absoluteString, reason: "proxy \(proxy.address) closed the connection before the answer from \(host) was complete")
+            url: url.absoluteString,
+            reason: "proxy \(proxy.address) closed the connection before the answer from \(host) was complete")
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: parts.target)
         head.headers.add(name: "Host", value: host)
         head.headers.add(contentsOf: headers)
         if let body { head.headers.replaceOrAdd(name: "Content-Length", value: "\(body.count)") }
-        if let credential = proxy.basicCredential { head.headers.replaceOrAdd(name: "Proxy-Authorization", value: credential) }
+        if let credential = proxy.basicCredential {
+            head.headers.replaceOrAdd(name: "Proxy-Authorization", value: credential)
+        }
         head.headers.replaceOrAdd(name: "Connection", value: "close")
-        let connection = try await ProxyChannel.open(to: proxy, connectTimeout: connectTimeout, decompression: decompressionRatio)
+        let connection = try await ProxyChannel.open(
+            to: proxy, connectTimeout: connectTimeout, decompression: decompressionRatio)
         return try await connection.executeThenClose { inbound, outbound in
             try await outbound.write(.head(head))
             if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
             try await outbound.write(.end(nil))
             var answers = inbound.makeAsyncIterator()
             guard case .head(let answer)? = try await answers.next() else { throw cutShort }
-            return try await read(Int(answer.status.code), answer.headers, BodyParts(parts: answers, cutShort: cutShort))
+            return try await read(
+                Int(answer.status.code), answer.headers, BodyParts(parts: answers, cutShort: cutShort))
         }
     }
 
@@ -46,7 +53,8 @@ enum AbsoluteFormExchange {
     /// `Host` header for `url`; nil when it has no host.
     static func target(_ url: URL) -> (target: String, host: String)? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let rawHost = components.percentEncodedHost, !rawHost.isEmpty else { return nil }
+            let rawHost = components.percentEncodedHost, !rawHost.isEmpty
+        else { return nil }
         components.user = nil
         components.password = nil
         components.fragment = nil
@@ -65,7 +73,9 @@ enum AbsoluteFormExchange {
         fileprivate let cutShort: FleetAuthError
         private var ended = false
 
-        fileprivate init(parts: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator, cutShort: FleetAuthError) {
+        fileprivate init(
+            parts: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator, cutShort: FleetAuthError
+        ) {
             self.parts = parts
             self.cutShort = cutShort
         }

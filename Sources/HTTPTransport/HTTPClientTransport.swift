@@ -49,8 +49,10 @@ public final class HTTPClientTransport: TokenTransport {
     ///   turn it off: their loopback servers come and go on ports the OS hands out again, and a
     ///   pooled connection to a server that is gone would carry the next test's request.
     /// - Parameter clock: what the request's timeout waits on; tests pass a stepped one.
-    public init(trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true,
-                clock: any SleepingClock = SystemClock()) throws {
+    public init(
+        trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true,
+        clock: any SleepingClock = SystemClock()
+    ) throws {
         self.trust = trust
         self.proxy = proxy
         self.reuseConnections = reuseConnections
@@ -104,7 +106,8 @@ public final class HTTPClientTransport: TokenTransport {
         } catch let error as FleetAuthError {
             throw error
         } catch {
-            throw Task.isCancelled ? FleetAuthError.cancelled : await translate(error, url: request.url, timeout: request.timeout)
+            throw Task.isCancelled
+                ? FleetAuthError.cancelled : await translate(error, url: request.url, timeout: request.timeout)
         }
     }
 
@@ -123,24 +126,33 @@ public final class HTTPClientTransport: TokenTransport {
             } catch {
                 throw await translate(error, url: url, timeout: request.timeout)
             }
-            guard request.method == "GET", [301, 302, 303, 307, 308].contains(response.status), let location = response.header("Location") else {
+            guard request.method == "GET", [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.header("Location")
+            else {
                 return response
             }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
-                  let scheme = next.scheme?.lowercased(), ["http", "https"].contains(scheme), next.host != nil else {
-                throw FleetAuthError.unreachable(url: url.absoluteString, reason: "redirect (HTTP \(response.status)) to an unusable Location \"\(location)\"")
+                let scheme = next.scheme?.lowercased(), ["http", "https"].contains(scheme), next.host != nil
+            else {
+                throw FleetAuthError.unreachable(
+                    url: url.absoluteString,
+                    reason: "redirect (HTTP \(response.status)) to an unusable Location \"\(location)\"")
             }
             let hops = visited.count
             if let first = visited.firstIndex(of: next.absoluteString) {
                 let loop = (visited[first...] + [next.absoluteString]).joined(separator: " -> ")
                 throw FleetAuthError.unreachable(
                     url: request.url.absoluteString,
-                    reason: "redirect loop: after \(hops) hop\(hops == 1 ? "" : "s") the backend sent us back to \(next.absoluteString) (\(loop))")
+                    reason:
+                        "redirect loop: after \(hops) hop\(hops == 1 ? "" : "s") the backend sent us back to \(next.absoluteString) (\(loop))"
+                )
             }
             if hops > Self.maximumRedirects {
                 throw FleetAuthError.unreachable(
                     url: request.url.absoluteString,
-                    reason: "too many redirects: gave up after \(Self.maximumRedirects) (the next was to \(next.absoluteString))")
+                    reason:
+                        "too many redirects: gave up after \(Self.maximumRedirects) (the next was to \(next.absoluteString))"
+                )
             }
             if !Self.sameOrigin(url, next) {
                 // As curl does: credentials given for one host are not handed to whichever host it redirects to.
@@ -151,8 +163,11 @@ public final class HTTPClientTransport: TokenTransport {
         }
     }
 
-    private func once(_ original: TransportRequest, url: URL, headers: [FleetAuth.HTTPHeader]) async throws -> TransportResponse {
-        let cap = original.maxBodyBytes, timeout = original.timeout
+    private func once(_ original: TransportRequest, url: URL, headers: [FleetAuth.HTTPHeader]) async throws
+        -> TransportResponse
+    {
+        let cap = original.maxBodyBytes
+        let timeout = original.timeout
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: original.method)
         request.headers.add(name: "Accept", value: "application/json")
@@ -177,7 +192,8 @@ public final class HTTPClientTransport: TokenTransport {
         }
         let client = proxy.server(for: url).flatMap { proxied[$0] } ?? direct
         let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout * 1e9)))
-        return try await Self.answer(status: Int(response.status.code), headers: response.headers, body: response.body, cap: cap)
+        return try await Self.answer(
+            status: Int(response.status.code), headers: response.headers, body: response.body, cap: cap)
     }
 
     /// AsyncHTTPClient's connect timeout, or the request's own when shorter.
@@ -188,7 +204,8 @@ public final class HTTPClientTransport: TokenTransport {
     /// An answer read the same way whichever road it came by (AsyncHTTPClient's, or an
     /// absolute-form request's): the cap on the decoded body, decoding failures in words.
     static func answer<Body: AsyncSequence>(status: Int, headers: HTTPHeaders, body chunks: Body, cap: Int) async throws
-        -> TransportResponse where Body.Element == ByteBuffer {
+        -> TransportResponse where Body.Element == ByteBuffer
+    {
         let encoding = headers.first(name: "Content-Encoding")?.lowercased()
         // A compressed answer's Content-Length counts compressed bytes: the cap is on the decoded body, below.
         if encoding == nil, let length = headers.first(name: "Content-Length").flatMap(Int.init), length > cap {
@@ -205,17 +222,22 @@ public final class HTTPClientTransport: TokenTransport {
         } catch let error as NIOHTTPDecompression.DecompressionError {
             throw Self.decompressionFailure(error, encoding: encoding ?? "compressed")
         } catch let error as NIOHTTPDecompression.ExtraDecompressionError {
-            throw FleetAuthError.other("backend's \(encoding ?? "compressed") answer is cut short or has bytes after its end (\(error))")
+            throw FleetAuthError.other(
+                "backend's \(encoding ?? "compressed") answer is cut short or has bytes after its end (\(error))")
         }
         var names: [String: String] = [:]
         for (name, value) in headers where names[name.lowercased()] == nil { names[name.lowercased()] = value }
         return TransportResponse(status: status, body: body, headers: names)
     }
 
-    static func decompressionFailure(_ error: NIOHTTPDecompression.DecompressionError, encoding: String) -> FleetAuthError {
+    static func decompressionFailure(_ error: NIOHTTPDecompression.DecompressionError, encoding: String)
+        -> FleetAuthError
+    {
         switch error {
         case .limit:
-            .other("backend's \(encoding) answer expands more than \(maximumCompressionRatio)× its compressed size: refused as a possible zip bomb")
+            .other(
+                "backend's \(encoding) answer expands more than \(maximumCompressionRatio)× its compressed size: refused as a possible zip bomb"
+            )
         case .inflationError(let code):
             .other("backend's \(encoding) answer is corrupt: it does not inflate (zlib error \(code))")
         default:
@@ -224,7 +246,8 @@ public final class HTTPClientTransport: TokenTransport {
     }
 
     private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && a.port == b.port
     }
 
     /// A library error as a `FleetAuthError` whose sentence says what happened, not an error code.
@@ -236,10 +259,14 @@ public final class HTTPClientTransport: TokenTransport {
         }
         let through = proxy.server(for: url)
         if let through, let error = error as? HTTPClientError, error == .invalidProxyResponse {
-            return .unreachable(url: url.absoluteString,
-                                reason: await TunnelRefusal.explain(proxy: through, target: url, connectTimeout: Self.connectTimeout(timeout)))
+            return .unreachable(
+                url: url.absoluteString,
+                reason: await TunnelRefusal.explain(
+                    proxy: through, target: url, connectTimeout: Self.connectTimeout(timeout)))
         }
-        if let through, let reason = Self.proxyFailure(error, proxy: through, target: url, tunnelled: !proxy.sendsAbsoluteForm(url)) {
+        if let through,
+            let reason = Self.proxyFailure(error, proxy: through, target: url, tunnelled: !proxy.sendsAbsoluteForm(url))
+        {
             return .unreachable(url: url.absoluteString, reason: reason)
         }
         let reason: String
@@ -279,11 +306,14 @@ public final class HTTPClientTransport: TokenTransport {
             switch error {
             case .proxyAuthenticationRequired:
                 return "\(name) answered 407 Proxy Authentication Required ("
-                    + (proxy.hasCredentials ? "it refused the user and password in the proxy URL)" : "the proxy URL holds no user:password@)")
+                    + (proxy.hasCredentials
+                        ? "it refused the user and password in the proxy URL)"
+                        : "the proxy URL holds no user:password@)")
             case .httpProxyHandshakeTimeout:
                 return "\(name) did not answer CONNECT \(tunnel) in time"
             case .remoteConnectionClosed:
-                return "\(name) closed the connection" + (tunnelled ? " (after CONNECT \(tunnel))" : " before the answer from \(tunnel) was complete")
+                return "\(name) closed the connection"
+                    + (tunnelled ? " (after CONNECT \(tunnel))" : " before the answer from \(tunnel) was complete")
             default:
                 return nil
             }
@@ -295,7 +325,8 @@ public final class HTTPClientTransport: TokenTransport {
             if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError {
                 return proxySocketFailure(io.errnoCode, name: name)
             }
-            return "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
+            return
+                "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
         }
         if let error = error as? IOError { return proxySocketFailure(error.errnoCode, name: name) }
         if case .connectTimeout? = error as? ChannelError {
@@ -314,7 +345,8 @@ public final class HTTPClientTransport: TokenTransport {
 
     public static func connectionFailure(_ error: NIOConnectionError, host: String) -> String {
         if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError,
-           let reason = socketFailure(errno: io.errnoCode) {
+            let reason = socketFailure(errno: io.errnoCode)
+        {
             return reason
         }
         if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `no_proxy` as curl reads it (CURLOPT_NOPROXY(3), https://curl.se/libcurl/c/CURLOPT_NOPROXY.html):
@@ -80,7 +81,8 @@ public struct NoProxyList: Sendable, Equatable {
         }
         if let slash = text.firstIndex(of: "/") {
             guard let bytes = addressBytes(String(text[..<slash])), let bits = Int(text[text.index(after: slash)...]),
-                  (0...bytes.count * 8).contains(bits) else { return nil }
+                (0...bytes.count * 8).contains(bits)
+            else { return nil }
             return .network(bytes, bits: bits, port: port)
         }
         if let bytes = addressBytes(text) { return .network(bytes, bits: bytes.count * 8, port: port) }

@@ -13,7 +13,8 @@ enum ProxyChannel {
     typealias Connection = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
 
     /// Connects to `proxy`. `decompression` adds the response decompressor under that ratio.
-    static func open(to proxy: ProxyServer, connectTimeout: TimeAmount, decompression: Int?) async throws -> Connection {
+    static func open(to proxy: ProxyServer, connectTimeout: TimeAmount, decompression: Int?) async throws -> Connection
+    {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(connectTimeout)
             .connect(host: proxy.host, port: proxy.port) { channel in

@@ -28,7 +28,10 @@ public struct ProxyServer: Sendable, Hashable {
     public init(parsing text: String, origin: String) throws(ProxyURLError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ why: String) -> ProxyURLError {
-            ProxyURLError(message: "\(origin): \(why): \"\(URLRedactor.redact(trimmed))\" (expected http://[user:password@]host[:port])")
+            ProxyURLError(
+                message:
+                    "\(origin): \(why): \"\(URLRedactor.redact(trimmed))\" (expected http://[user:password@]host[:port])"
+            )
         }
         guard !trimmed.isEmpty else { throw ProxyURLError(message: "\(origin): empty proxy URL") }
         // As curl: no scheme means an HTTP proxy.
@@ -44,9 +47,10 @@ public struct ProxyServer: Sendable, Hashable {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = components.port ?? Self.defaultPort
         guard (1...65_535).contains(port) else { throw fail("port out of range") }
-        self.init(host: host, port: port,
-                  username: components.user.flatMap { $0.isEmpty ? nil : $0 },
-                  password: components.password)
+        self.init(
+            host: host, port: port,
+            username: components.user.flatMap { $0.isEmpty ? nil : $0 },
+            password: components.password)
     }
 
     /// `host:port` (IPv6 bracketed): what a failure names.

@@ -35,17 +35,22 @@ public struct ProxySettings: Sendable, Equatable {
     public static func fromEnvironment(_ environment: [String: String]) throws(ProxyURLError) -> ProxySettings {
         func value(_ names: [String]) -> (name: String, value: String)? {
             for name in names {
-                if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return (name, value) }
+                if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+                    return (name, value)
+                }
             }
             return nil
         }
         let all = value(["all_proxy", "ALL_PROXY"])
         let httpsVariable = value(["https_proxy", "HTTPS_PROXY"]) ?? all
         let httpVariable = value(["http_proxy"]) ?? all
-        let https = try httpsVariable.map { v throws(ProxyURLError) in try ProxyServer(parsing: v.value, origin: v.name) }
+        let https = try httpsVariable.map { v throws(ProxyURLError) in try ProxyServer(parsing: v.value, origin: v.name)
+        }
         let http = try httpVariable.map { v throws(ProxyURLError) in try ProxyServer(parsing: v.value, origin: v.name) }
         var names: [String] = []
-        for name in [httpsVariable?.name, httpVariable?.name].compactMap({ $0 }) where !names.contains(name) { names.append(name) }
+        for name in [httpsVariable?.name, httpVariable?.name].compactMap({ $0 }) where !names.contains(name) {
+            names.append(name)
+        }
         let source = names.isEmpty ? "none" : "environment " + names.joined(separator: ", ")
         return ProxySettings(http: http, https: https, noProxy: noProxyList(environment), source: source)
     }
@@ -63,7 +68,9 @@ public struct ProxySettings: Sendable, Equatable {
     /// The proxy for a request to `url`; nil to go direct.
     public func server(for url: URL) -> ProxyServer? {
         let scheme = url.scheme?.lowercased()
-        guard let server = scheme == "https" ? https : scheme == "http" ? http : nil, let host = url.host else { return nil }
+        guard let server = scheme == "https" ? https : scheme == "http" ? http : nil, let host = url.host else {
+            return nil
+        }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         return noProxy.matches(host: host, port: port) ? nil : server
     }

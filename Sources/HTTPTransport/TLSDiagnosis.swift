@@ -14,29 +14,35 @@ enum TLSDiagnosis {
         let host = url.host ?? ""
         let port = url.port ?? 443
         guard let chain = try? await presentedChain(host: host, port: port), let leafBytes = chain.first,
-              let leaf = try? Certificate(derEncoded: leafBytes)
+            let leaf = try? Certificate(derEncoded: leafBytes)
         else {
             return "TLS handshake failed: \(handshakeError)"
         }
-        return explain(chain: chain.compactMap { try? Certificate(derEncoded: $0) }, leaf: leaf, host: host,
-                       now: Date(), nameMismatch: (handshakeError as? NIOSSLExtraError) == .failedToValidateHostname,
-                       handshakeError: handshakeError)
+        return explain(
+            chain: chain.compactMap { try? Certificate(derEncoded: $0) }, leaf: leaf, host: host,
+            now: Date(), nameMismatch: (handshakeError as? NIOSSLExtraError) == .failedToValidateHostname,
+            handshakeError: handshakeError)
     }
 
-    static func explain(chain: [Certificate], leaf: Certificate, host: String, now: Date,
-                        nameMismatch: Bool, handshakeError: any Error) -> String {
+    static func explain(
+        chain: [Certificate], leaf: Certificate, host: String, now: Date,
+        nameMismatch: Bool, handshakeError: any Error
+    ) -> String {
         let dates = Date.ISO8601FormatStyle.iso8601
         // NIOSSL checks the name only after BoringSSL accepted the chain, so a name failure means the
         // chain was fine, and a chain failure says nothing about the name.
         if nameMismatch {
             let names = Self.names(leaf)
-            return "TLS: wrong host name: the certificate is for \(names.isEmpty ? "no names" : names.joined(separator: ", ")), not \(host)"
+            return
+                "TLS: wrong host name: the certificate is for \(names.isEmpty ? "no names" : names.joined(separator: ", ")), not \(host)"
         }
         if leaf.notValidAfter < now {
-            return "TLS: the backend's certificate expired on \(leaf.notValidAfter.formatted(dates)) (subject: \(leaf.subject))"
+            return
+                "TLS: the backend's certificate expired on \(leaf.notValidAfter.formatted(dates)) (subject: \(leaf.subject))"
         }
         if leaf.notValidBefore > now {
-            return "TLS: the backend's certificate is not valid before \(leaf.notValidBefore.formatted(dates)) (check the clock)"
+            return
+                "TLS: the backend's certificate is not valid before \(leaf.notValidBefore.formatted(dates)) (check the clock)"
         }
         // The issuer at the top of what the server sent is the CA the client would have to trust.
         let top = chain.last ?? leaf
@@ -87,7 +93,8 @@ enum TLSDiagnosis {
                 channel.eventLoop.makeCompletedFuture {
                     let handler = try NIOSSLClientHandler(
                         context: context, serverHostname: serverName,
-                        customVerificationCallback: { (certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) in
+                        customVerificationCallback: {
+                            (certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) in
                             captured.set(certificates.compactMap { try? $0.toDERBytes() })
                             // Nothing is sent on this connection: refuse, and the handshake ends here.
                             promise.succeed(NIOSSLVerificationResult.failed)
@@ -98,7 +105,9 @@ enum TLSDiagnosis {
             .connect(host: host, port: port)
             .get()
         // The refused handshake closes the channel; a server that never answers is cut at 5 s.
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount.seconds(5)) { channel.close(promise: Optional<EventLoopPromise<Void>>.none) }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount.seconds(5)) {
+            channel.close(promise: Optional<EventLoopPromise<Void>>.none)
+        }
         try? await channel.closeFuture.get()
         timer.cancel()
         return captured.value

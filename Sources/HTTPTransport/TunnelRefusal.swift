@@ -16,16 +16,19 @@ enum TunnelRefusal {
         let tunnel = ProxyChannel.authority(host: target.host.map(bare) ?? "", port: port)
         let name = "proxy \(proxy.address)"
         guard let answer = try? await ask(proxy: proxy, tunnel: tunnel, connectTimeout: connectTimeout) else {
-            return "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx: the backend may be down, "
+            return
+                "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx: the backend may be down, "
                 + "or the proxy may allow CONNECT only to port 443)"
         }
         let code = Int(answer.status.code)
         if (200..<300).contains(code) {
-            return "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx; asked again, it answered "
+            return
+                "\(name) refused to open a tunnel to \(tunnel) (its answer to CONNECT was not 2xx; asked again, it answered "
                 + "\(code) \(answer.status.reasonPhrase): the refusal did not last)"
         }
         let status = "\(code) \(answer.status.reasonPhrase)"
-        return "\(name) refused CONNECT to \(tunnel) with \(status)" + (meaning(code, port: port, answer: answer).map { " (\($0))" } ?? "")
+        return "\(name) refused CONNECT to \(tunnel) with \(status)"
+            + (meaning(code, port: port, answer: answer).map { " (\($0))" } ?? "")
     }
 
     /// What a refusal usually means; nil when the status says it all.
@@ -33,7 +36,8 @@ enum TunnelRefusal {
         let squid = answer.headers.first(name: "Server")?.lowercased().contains("squid") == true
         switch code {
         case 403 where port != 443:
-            return squid ? "squid's default allows CONNECT to port 443 only" : "many proxies allow CONNECT to port 443 only"
+            return squid
+                ? "squid's default allows CONNECT to port 443 only" : "many proxies allow CONNECT to port 443 only"
         case 403:
             return "the proxy's rules do not allow this destination"
         case 405, 501:
@@ -46,7 +50,9 @@ enum TunnelRefusal {
     }
 
     /// The proxy's answer to `CONNECT tunnel`, head only; the connection is closed after it.
-    private static func ask(proxy: ProxyServer, tunnel: String, connectTimeout: TimeAmount) async throws -> HTTPResponseHead? {
+    private static func ask(proxy: ProxyServer, tunnel: String, connectTimeout: TimeAmount) async throws
+        -> HTTPResponseHead?
+    {
         var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: tunnel)
         head.headers.add(name: "Host", value: tunnel)
         if let credential = proxy.basicCredential { head.headers.add(name: "Proxy-Authorization", value: credential) }

@@ -41,11 +41,13 @@ public struct BackendSession: Sendable {
     /// TLS certificates are not verified (`--insecure`): the header shows it in red, `watch` on every line.
     public var insecure: Bool { transport.isInsecure }
 
-    public init(server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
-                consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
-                consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
-                roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
-                proxies: [ProviderKind: ProviderProxy] = [:], pacing: FleetPacing = FleetPacing()) {
+    public init(
+        server: EmbeddedTokenServer?, events: EventBroadcaster, solution: ProviderKind.Solution,
+        consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
+        consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
+        roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
+        proxies: [ProviderKind: ProviderProxy] = [:], pacing: FleetPacing = FleetPacing()
+    ) {
         self.server = server
         self.events = events
         self.solution = solution
@@ -73,9 +75,11 @@ public struct BackendSession: Sendable {
         let clock = SystemClock()
         let pacer = pacing.ramp
         return Task {
-            async let a: Void = roles.contains(.consumer)
+            async let a: Void =
+                roles.contains(.consumer)
                 ? consumers.run(interval: interval, callers: callers, ramp: ramp, clock: clock, pacer: pacer) : ()
-            async let b: Void = roles.contains(.driver)
+            async let b: Void =
+                roles.contains(.driver)
                 ? drivers.run(interval: interval, callers: callers, ramp: ramp, clock: clock, pacer: pacer) : ()
             _ = await (a, b)
         }
@@ -83,7 +87,8 @@ public struct BackendSession: Sendable {
 
     /// SDKs that made their first call, and all the SDKs that run (the sides `--only` leaves).
     public func startedSDKs() async -> (started: Int, total: Int) {
-        var started = 0, total = 0
+        var started = 0
+        var total = 0
         for role in roles {
             started += await group(role).started
             total += await group(role).count
@@ -103,11 +108,17 @@ public struct BackendSession: Sendable {
 
     /// One line for `watch`'s start: where the SDKs' Fleet Engine calls go, and how often.
     public func fleetEngineDescription(sdks: Int, asked: TimeInterval) -> String {
-        guard let target = fleetEngine else { return "Fleet Engine: no calls (--no-fleet-engine, or a backend of your own without --fleet-engine)" }
-        let place = server != nil && target.base.host == "127.0.0.1" ? "the embedded emulator" : SecretRedactor.redact(target.base.absoluteString)
-        var text = "Fleet Engine: \(place), providers/\(target.provider)\(target.writes ? "" : ", read-only"), every \(String(format: "%g s", target.interval)) per SDK"
+        guard let target = fleetEngine else {
+            return "Fleet Engine: no calls (--no-fleet-engine, or a backend of your own without --fleet-engine)"
+        }
+        let place =
+            server != nil && target.base.host == "127.0.0.1"
+            ? "the embedded emulator" : SecretRedactor.redact(target.base.absoluteString)
+        var text =
+            "Fleet Engine: \(place), providers/\(target.provider)\(target.writes ? "" : ", read-only"), every \(String(format: "%g s", target.interval)) per SDK"
         if target.interval > asked {
-            text += " (\(sdks) SDKs: stretched from \(String(format: "%g s", asked)) to stay within \(Int(FleetEngineTarget.maximumRate)) calls a second)"
+            text +=
+                " (\(sdks) SDKs: stretched from \(String(format: "%g s", asked)) to stay within \(Int(FleetEngineTarget.maximumRate)) calls a second)"
         }
         return text
     }

@@ -1,7 +1,7 @@
 import Dashboard
 import DashboardRuntime
-import Fleet
 import Faults
+import Fleet
 import FleetAuth
 import Foundation
 import TokenServer
@@ -18,8 +18,10 @@ public struct EffectRunner: EffectPerformer {
     /// Runs the S menu's and `--scenario`'s scenarios.
     public var scenarios: ScenarioController?
 
-    public init(session: BackendSession, catalog: ThemeCatalog, events: LiveEventSource, snapshots: SnapshotWriter,
-                scenarios: ScenarioController? = nil) {
+    public init(
+        session: BackendSession, catalog: ThemeCatalog, events: LiveEventSource, snapshots: SnapshotWriter,
+        scenarios: ScenarioController? = nil
+    ) {
         self.session = session
         self.catalog = catalog
         self.events = events
@@ -39,7 +41,9 @@ public struct EffectRunner: EffectPerformer {
         case .setFault(let choice, let scope, let latency):
             let faults = session.faults
             guard faults.canInject else {
-                return [.message("fault injection needs the embedded token server or a source provider (--driver-source)")]
+                return [
+                    .message("fault injection needs the embedded token server or a source provider (--driver-source)")
+                ]
             }
             // The menu names panes; faults apply by kind, the kinds of this solution.
             await faults.set(choice, latencyMilliseconds: latency, for: FaultTarget(scope, in: session.solution).kinds)

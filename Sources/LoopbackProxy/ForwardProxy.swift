@@ -56,8 +56,10 @@ public final class ForwardProxy: Sendable {
     ///   - names: the only names the proxy resolves (to an IP address); IP literals connect as they are.
     ///   - credentials: when set, a request without these as Basic Proxy-Authorization gets 407.
     ///   - refusingConnect: answer every CONNECT with 403 Forbidden.
-    public static func start(names: [String: String], credentials: Credentials? = nil,
-                             refusingConnect: Bool = false) async throws -> ForwardProxy {
+    public static func start(
+        names: [String: String], credentials: Credentials? = nil,
+        refusingConnect: Bool = false
+    ) async throws -> ForwardProxy {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
@@ -66,11 +68,14 @@ public final class ForwardProxy: Sendable {
                 }
             }
         guard let port = server.channel.localAddress?.port else { throw FleetAuthError.other("proxy has no port") }
-        return ForwardProxy(server: server, port: port, names: names, credentials: credentials, refusingConnect: refusingConnect)
+        return ForwardProxy(
+            server: server, port: port, names: names, credentials: credentials, refusingConnect: refusingConnect)
     }
 
-    private init(server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int,
-                 names: [String: String], credentials: Credentials?, refusingConnect: Bool) {
+    private init(
+        server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int,
+        names: [String: String], credentials: Credentials?, refusingConnect: Bool
+    ) {
         self.port = port
         listener = server.channel
         let state = State()
@@ -80,8 +85,9 @@ public final class ForwardProxy: Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
                         group.addTask {
-                            try? await Self.serve(connection, names: names, credentials: credentials,
-                                                  refusingConnect: refusingConnect, state: state)
+                            try? await Self.serve(
+                                connection, names: names, credentials: credentials,
+                                refusingConnect: refusingConnect, state: state)
                         }
                     }
                 }
@@ -96,8 +102,10 @@ public final class ForwardProxy: Sendable {
         await accepting.value
     }
 
-    private static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, names: [String: String], credentials: Credentials?,
-                              refusingConnect: Bool, state: State) async throws {
+    private static func serve(
+        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, names: [String: String], credentials: Credentials?,
+        refusingConnect: Bool, state: State
+    ) async throws {
         let client = connection.channel
         state.open.withLock { $0[ObjectIdentifier(client)] = client }
         defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(client)) } }
@@ -110,12 +118,14 @@ public final class ForwardProxy: Sendable {
                 .map { String($0.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
             state.seen.withLock { $0.append(Seen(line: requestLine, authorization: authorization)) }
             func answer(_ status: String, _ extra: String = "") async throws {
-                try await outbound.write(ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
+                try await outbound.write(
+                    ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
             }
             let parts = requestLine.split(separator: " ")
             guard parts.count == 3 else { return try await answer("400 Bad Request") }
             if let credentials, authorization != credentials.header {
-                return try await answer("407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
+                return try await answer(
+                    "407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
             }
             let target: String
             // What goes upstream before the client's bytes: nothing for a tunnel; for an
@@ -125,21 +135,29 @@ public final class ForwardProxy: Sendable {
                 if refusingConnect { return try await answer("403 Forbidden") }
                 target = String(parts[1])
                 forwarded = nil
-            } else if let absolute = URLComponents(string: String(parts[1])), absolute.scheme == "http", let name = absolute.host {
+            } else if let absolute = URLComponents(string: String(parts[1])), absolute.scheme == "http",
+                let name = absolute.host
+            {
                 target = (name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name) + ":\(absolute.port ?? 80)"
-                let path = (absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath)
+                let path =
+                    (absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath)
                     + (absolute.percentEncodedQuery.map { "?" + $0 } ?? "")
                 let rest = lines.dropFirst().filter { !$0.lowercased().hasPrefix("proxy-authorization:") }
-                forwarded = ByteBuffer(string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n") + "\r\n\r\n")
+                forwarded = ByteBuffer(
+                    string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n") + "\r\n\r\n")
             } else {
                 return try await answer("501 Not Implemented")
             }
-            guard let colon = target.lastIndex(of: ":"), let targetPort = Int(target[target.index(after: colon)...]) else {
+            guard let colon = target.lastIndex(of: ":"), let targetPort = Int(target[target.index(after: colon)...])
+            else {
                 return try await answer("400 Bad Request")
             }
             var host = String(target[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard let address = names[host.lowercased()] ?? (host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? host : nil) else {
+            guard
+                let address = names[host.lowercased()]
+                    ?? (host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? host : nil)
+            else {
                 return try await answer("502 Bad Gateway")
             }
             let upstream: NIOAsyncChannel<ByteBuffer, ByteBuffer>
@@ -156,7 +174,9 @@ public final class ForwardProxy: Sendable {
             let server = upstream.channel
             state.open.withLock { $0[ObjectIdentifier(server)] = server }
             defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(server)) } }
-            if forwarded == nil { try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")) }
+            if forwarded == nil {
+                try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+            }
             try await upstream.executeThenClose { fromServer, toServer in
                 if let forwarded { try await toServer.write(forwarded) }
                 if buffer.readableBytes > 0 { try await toServer.write(buffer) }

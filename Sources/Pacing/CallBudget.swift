@@ -17,7 +17,9 @@ public struct CallBudget: Sendable {
     /// A call may go out now (hand the ticket back to `end`), or nil: skip it for now.
     public func take(now: Date) -> Pacer.Ticket? { pacer.take(now: now, scale: share) }
 
-    public func end(_ ticket: Pacer.Ticket, now: Date, overloaded: Bool) { pacer.end(ticket, now: now, overloaded: overloaded) }
+    public func end(_ ticket: Pacer.Ticket, now: Date, overloaded: Bool) {
+        pacer.end(ticket, now: now, overloaded: overloaded)
+    }
 
     /// The part of this budget's rate left by the ramp: all of it unless a ramp is running below its ceiling.
     public var share: Double {

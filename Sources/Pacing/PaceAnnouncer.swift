@@ -17,7 +17,9 @@ public struct PaceAnnouncer: Sendable {
 
     /// Whether `status` is news; if so it is what was last said from now on.
     public mutating func isNews(_ status: Pacer.Status) -> Bool {
-        if let said, status.reason.sameKind(as: said.reason), abs(status.rate - said.rate) < said.rate * 0.25 { return false }
+        if let said, status.reason.sameKind(as: said.reason), abs(status.rate - said.rate) < said.rate * 0.25 {
+            return false
+        }
         said = status
         return true
     }

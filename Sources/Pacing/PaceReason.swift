@@ -23,7 +23,8 @@ public enum PaceReason: Sendable, Equatable {
         case .slow(let p99): "\(who) p99 \(Self.seconds(p99)), slowing"
         case .stalled(let waiting): "a call to the \(who) unanswered for \(Self.seconds(waiting))"
         case .overloaded(let count, let p99):
-            "\(count) overloaded answer\(count == 1 ? "" : "s") (timeouts, 429, 5xx)" + (p99.map { ", \(who) p99 \(Self.seconds($0))" } ?? "")
+            "\(count) overloaded answer\(count == 1 ? "" : "s") (timeouts, 429, 5xx)"
+                + (p99.map { ", \(who) p99 \(Self.seconds($0))" } ?? "")
         case .givingWay: "giving way to the ramp"
         }
     }
@@ -37,7 +38,8 @@ public enum PaceReason: Sendable, Equatable {
     public func sameKind(as other: PaceReason) -> Bool {
         switch (self, other) {
         case (.starting, .starting), (.calm, .calm), (.slow, .slow), (.stalled, .stalled), (.overloaded, .overloaded),
-             (.givingWay, .givingWay): true
+            (.givingWay, .givingWay):
+            true
         default: false
         }
     }

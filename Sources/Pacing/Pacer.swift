@@ -67,7 +67,9 @@ public final class Pacer: Sendable {
     // Guards the control, the calls in flight and the bucket: every caller's task reads and writes them.
     private let state: Mutex<State>
 
-    public init(_ control: RateControl, period: TimeInterval = 1, windowSeconds: TimeInterval = 2, minimumWindow: Int = 16) {
+    public init(
+        _ control: RateControl, period: TimeInterval = 1, windowSeconds: TimeInterval = 2, minimumWindow: Int = 16
+    ) {
         self.period = period
         self.windowSeconds = windowSeconds
         self.minimumWindow = minimumWindow
@@ -76,8 +78,10 @@ public final class Pacer: Sendable {
 
     public var status: Status {
         state.withLock { s in
-            Status(rate: s.rate, ceiling: s.control.ceiling, floor: s.control.floor, reason: s.control.reason, inFlight: s.inFlight.count,
-                   active: s.lanes > 0)
+            Status(
+                rate: s.rate, ceiling: s.control.ceiling, floor: s.control.floor, reason: s.control.reason,
+                inFlight: s.inFlight.count,
+                active: s.lanes > 0)
         }
     }
 
@@ -155,7 +159,9 @@ public final class Pacer: Sendable {
         }
         guard now.timeIntervalSince(start) >= period else { return }
         let generation = s.control.generation
-        let oldest = s.inFlight.values.lazy.filter { $0.generation == generation }.map(\.start).min().map { now.timeIntervalSince($0) }
+        let oldest = s.inFlight.values.lazy.filter { $0.generation == generation }.map(\.start).min().map {
+            now.timeIntervalSince($0)
+        }
         let rate = s.control.rate
         s.control.endPeriod(oldestWaiting: oldest)
         // The rate's cut is the window's: both say the backend pushed back by as much.

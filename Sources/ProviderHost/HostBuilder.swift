@@ -29,9 +29,13 @@ public struct HostBuilder: Sendable {
 
     /// `swiftc` from `--swiftc`, else from PATH; one sentence when there is none, as with the
     /// release binary alone.
-    public static func findSwiftc(given: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(BuildProblem) -> String {
+    public static func findSwiftc(given: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(BuildProblem) -> String
+    {
         if let given {
-            guard FileManager.default.isExecutableFile(atPath: given) else { throw .noToolchain("--swiftc \(given) is not an executable file") }
+            guard FileManager.default.isExecutableFile(atPath: given) else {
+                throw .noToolchain("--swiftc \(given) is not an executable file")
+            }
             return given
         }
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
@@ -43,7 +47,8 @@ public struct HostBuilder: Sendable {
 
     /// The user's cache directory for builds: `$XDG_CACHE_HOME/tokendash/providers`, else `~/.cache/...`.
     public static func defaultCacheRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache")
         return URL(fileURLWithPath: base).appendingPathComponent("tokendash/providers")
     }
@@ -52,9 +57,13 @@ public struct HostBuilder: Sendable {
         let module = StandInSDK.module(source.role)
         let main = StandInSDK.hostMain(role: source.role, className: source.className)
         // A file named main.swift would be taken for the host's entry point.
-        let copyName = source.fileName == "main.swift" || !source.fileName.hasSuffix(".swift") ? "YourProvider.swift" : source.fileName
+        let copyName =
+            source.fileName == "main.swift" || !source.fileName.hasSuffix(".swift")
+            ? "YourProvider.swift" : source.fileName
         var hasher = SHA256()
-        for part in [Self.formatVersion, swiftc, sanitize ? "tsan" : "plain", module.source, main, copyName, source.buildText] {
+        for part in [
+            Self.formatVersion, swiftc, sanitize ? "tsan" : "plain", module.source, main, copyName, source.buildText,
+        ] {
             hasher.update(data: Data(part.utf8))
             hasher.update(data: Data([0]))
         }
@@ -68,7 +77,8 @@ public struct HostBuilder: Sendable {
         // Built in a directory of its own and renamed into place, so a build cut off never passes for one.
         let work = cacheRoot.appendingPathComponent("\(key).building-\(getpid())")
         do {
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(module.source.utf8).write(to: work.appendingPathComponent("\(module.name).swift"))
             try Data(main.utf8).write(to: work.appendingPathComponent("main.swift"))
             try Data(source.buildText.utf8).write(to: work.appendingPathComponent(copyName))
@@ -77,10 +87,16 @@ public struct HostBuilder: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: work) }
         let flags = ["-g", "-diagnostic-style=llvm"] + (sanitize ? ["-sanitize=thread"] : [])
-        try await run(["-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", module.name,
-                       "\(module.name).swift", "-o", "lib\(module.name).a"] + flags, in: work, source: source, copyName: copyName)
-        try await run(["-I", ".", "-L", ".", "-l\(module.name)", "-module-name", "YourProvider", copyName, "main.swift",
-                       "-o", "provider-host"] + flags, in: work, source: source, copyName: copyName)
+        try await run(
+            [
+                "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", module.name,
+                "\(module.name).swift", "-o", "lib\(module.name).a",
+            ] + flags, in: work, source: source, copyName: copyName)
+        try await run(
+            [
+                "-I", ".", "-L", ".", "-l\(module.name)", "-module-name", "YourProvider", copyName, "main.swift",
+                "-o", "provider-host",
+            ] + flags, in: work, source: source, copyName: copyName)
         do {
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.moveItem(at: work, to: directory)
@@ -93,13 +109,16 @@ public struct HostBuilder: Sendable {
     /// Bumped when the build's steps change, so an old cache entry is not taken for a new one.
     static let formatVersion = "tokendash-provider-host-2"
 
-    private func run(_ arguments: [String], in directory: URL, source: ProviderSourceFile, copyName: String) async throws(BuildProblem) {
+    private func run(_ arguments: [String], in directory: URL, source: ProviderSourceFile, copyName: String)
+        async throws(BuildProblem)
+    {
         let log = directory.appendingPathComponent("swiftc.log").path
         let status: Int32
         do {
             // swiftc runs in the build directory, so the paths in its messages are short and known.
-            let pid = try ChildProcess.spawn(["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, swiftc] + arguments,
-                                             stdin: .devNull, stdout: .file(log), stderr: .stdout)
+            let pid = try ChildProcess.spawn(
+                ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, swiftc] + arguments,
+                stdin: .devNull, stdout: .file(log), stderr: .stdout)
             status = await ChildProcess.exit(of: pid).0
         } catch {
             throw .io("cannot run \(swiftc): \(error)")
@@ -120,7 +139,8 @@ public enum BuildProblem: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noToolchain(let why): "a source provider is built with a Swift toolchain, and there is none here: \(why) (install one from swift.org, or pass --swiftc PATH)"
+        case .noToolchain(let why):
+            "a source provider is built with a Swift toolchain, and there is none here: \(why) (install one from swift.org, or pass --swiftc PATH)"
         case .compiler(let errors): errors.joined(separator: "\n")
         case .io(let why): why
         }
@@ -144,6 +164,7 @@ enum CompilerOutput {
             }
             errors.append(text)
         }
-        return errors.isEmpty ? ["swiftc failed: " + (output.split(separator: "\n").suffix(3).joined(separator: " | "))] : errors
+        return errors.isEmpty
+            ? ["swiftc failed: " + (output.split(separator: "\n").suffix(3).joined(separator: " | "))] : errors
     }
 }

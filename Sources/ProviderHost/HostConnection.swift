@@ -2,10 +2,11 @@ import FleetAuth
 import Foundation
 import Spawning
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One run of the provider host: the child process, the line it reads requests from, and what
@@ -39,19 +40,24 @@ public final class HostConnection: Sendable {
     /// Starts `executable` with ThreadSanitizer's reports on stderr; `fileName` is the customer's
     /// file as the build named it, so reports' frames are matched to it.
     public init(executable: String, fileName: String, environment: [String: String]) throws {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0], errorsFromChild: [Int32] = [0, 0]
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        var errorsFromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0, pipe(&errorsFromChild) == 0 else { throw POSIXError(.EMFILE) }
         // Ours ends: a write to a host that died is an error, not the SIGPIPE that would end tokendash.
         signal(SIGPIPE, SIG_IGN)
         let pid: pid_t
         do {
-            pid = try ChildProcess.spawn([executable], stdin: .descriptor(toChild[0]), stdout: .descriptor(fromChild[1]),
-                                         stderr: .descriptor(errorsFromChild[1]), environment: environment)
+            pid = try ChildProcess.spawn(
+                [executable], stdin: .descriptor(toChild[0]), stdout: .descriptor(fromChild[1]),
+                stderr: .descriptor(errorsFromChild[1]), environment: environment)
         } catch {
             for fd in toChild + fromChild + errorsFromChild { close(fd) }
             throw error
         }
-        close(toChild[0]); close(fromChild[1]); close(errorsFromChild[1])
+        close(toChild[0])
+        close(fromChild[1])
+        close(errorsFromChild[1])
         self.pid = pid
         input = toChild[1]
         // Non-blocking: a host that stopped reading must not stop tokendash (a full pipe is a failed send).
@@ -151,7 +157,9 @@ public final class HostConnection: Sendable {
                     if let lines = report, let race = RaceReport.parse(lines, fileName: fileName) { yield(.race(race)) }
                     report = nil
                 }
-            } else if !line.hasPrefix("==================") && !line.hasPrefix("ThreadSanitizer: reported") && !line.isEmpty {
+            } else if !line.hasPrefix("==================") && !line.hasPrefix("ThreadSanitizer: reported")
+                && !line.isEmpty
+            {
                 yield(.printed(String(line)))
             }
             return true

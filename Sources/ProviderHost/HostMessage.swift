@@ -16,7 +16,8 @@ public enum HostMessage: Sendable, Equatable {
     public static func parse(_ line: Substring) -> HostMessage? {
         if let message = parseHostsOwn(line) { return message }
         guard let value = try? JSONValue.decode(Data(line.utf8)), case .object(let fields) = value,
-              case .string(let type)? = fields["t"] else { return nil }
+            case .string(let type)? = fields["t"]
+        else { return nil }
         let call = fields["call"]?.intValue.map(Int.init)
         switch type {
         case "ready": return .ready
@@ -41,7 +42,8 @@ public enum HostMessage: Sendable, Equatable {
             let start = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
             let end = bytes[start...].firstIndex { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") } ?? bytes.endIndex
             guard start < end, bytes.distance(from: start, to: end) <= 18,
-                  let value = Int(Substring(bytes[start..<end])) else { return nil }
+                let value = Int(Substring(bytes[start..<end]))
+            else { return nil }
             return (value, end)
         }
         if let (call, end) = number(after: #"{"t":"returned","call":"#) {
@@ -49,10 +51,15 @@ public enum HostMessage: Sendable, Equatable {
         }
         guard let (call, end) = number(after: #"{"t":"completion","call":"#) else { return nil }
         let rest = bytes[end...]
-        let open = #","token":""#.utf8, close = #""}"#.utf8
-        guard rest.starts(with: open), rest.count >= open.count + close.count, rest.suffix(close.count).elementsEqual(close) else { return nil }
+        let open = #","token":""#.utf8
+        let close = #""}"#.utf8
+        guard rest.starts(with: open), rest.count >= open.count + close.count,
+            rest.suffix(close.count).elementsEqual(close)
+        else { return nil }
         let token = rest.dropFirst(open.count).dropLast(close.count)
-        guard !token.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 }) else { return nil }
+        guard !token.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 }) else {
+            return nil
+        }
         return .completion(call: call, token: String(Substring(token)), error: nil)
     }
 

@@ -12,11 +12,15 @@ enum Placeholders {
     /// for the SDK's current ID, the key of Google's sample backend for the token (`jwt`), and
     /// its expiry key, which that backend sends in milliseconds (`expirationTimestamp`).
     static func values(role: ProviderKind.Role, providerURL: String) -> [(String, String)] {
-        [(url, providerURL), (role == .driver ? "VEHICLE_TOKEN_KEY" : "TRIP_TOKEN_KEY", "jwt"),
-         ("TOKEN_EXPIRATION", "expirationTimestamp")]
+        [
+            (url, providerURL), (role == .driver ? "VEHICLE_TOKEN_KEY" : "TRIP_TOKEN_KEY", "jwt"),
+            ("TOKEN_EXPIRATION", "expirationTimestamp"),
+        ]
     }
 
-    static func fill(_ text: String, role: ProviderKind.Role, providerURL: String) -> (String, [ProviderSourceFile.Filling]) {
+    static func fill(_ text: String, role: ProviderKind.Role, providerURL: String) -> (
+        String, [ProviderSourceFile.Filling]
+    ) {
         var fillings: [ProviderSourceFile.Filling] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (placeholder, value) in values(role: role, providerURL: providerURL) {

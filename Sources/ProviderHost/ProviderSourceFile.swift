@@ -27,11 +27,14 @@ public struct ProviderSourceFile: Sendable {
 
     /// Reads `path` as the class of `role`; `className` picks one where several conform.
     /// `providerURL` replaces `INSERT_YOUR_TOKEN_PROVIDER_URL`.
-    public static func read(_ path: String, role: ProviderKind.Role, className: String? = nil,
-                            providerURL: String) throws(SourceProblem) -> ProviderSourceFile {
+    public static func read(
+        _ path: String, role: ProviderKind.Role, className: String? = nil,
+        providerURL: String
+    ) throws(SourceProblem) -> ProviderSourceFile {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw SourceProblem(path: path, line: nil, reason: "cannot read the file: \((error as NSError).localizedDescription)")
+            throw SourceProblem(
+                path: path, line: nil, reason: "cannot read the file: \((error as NSError).localizedDescription)")
         }
         guard data.count <= maximumBytes else {
             throw SourceProblem(path: path, line: nil, reason: "larger than 1 MiB, so not a provider class")
@@ -46,7 +49,8 @@ public struct ProviderSourceFile: Sendable {
         if let className {
             guard let match = mine.first(where: { $0.name == className }) else {
                 let found = mine.isEmpty ? "none does" : "found " + mine.map(\.name).joined(separator: ", ")
-                throw SourceProblem(path: path, line: 1, reason: "no class \(className) conforming to \(wanted); \(found)")
+                throw SourceProblem(
+                    path: path, line: 1, reason: "no class \(className) conforming to \(wanted); \(found)")
             }
             chosen = match
         } else if mine.count == 1 {
@@ -54,15 +58,23 @@ public struct ProviderSourceFile: Sendable {
         } else if mine.count > 1 {
             let list = mine.map { "\($0.name) at line \($0.line)" }.joined(separator: ", ")
             let flag = role == .driver ? "--driver-class" : "--consumer-class"
-            throw SourceProblem(path: path, line: mine[1].line, reason: "\(mine.count) classes conform to \(wanted) (\(list)); choose one with \(flag) NAME")
+            throw SourceProblem(
+                path: path, line: mine[1].line,
+                reason: "\(mine.count) classes conform to \(wanted) (\(list)); choose one with \(flag) NAME")
         } else if let other = classes.first {
             let otherRole: ProviderKind.Role = role == .driver ? .consumer : .driver
-            throw SourceProblem(path: path, line: other.line,
-                                reason: "\(other.name) conforms to \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source")
+            throw SourceProblem(
+                path: path, line: other.line,
+                reason:
+                    "\(other.name) conforms to \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
+            )
         } else {
             let sdk = role == .driver ? "the Driver SDK's" : "the Consumer SDK's"
-            throw SourceProblem(path: path, line: 1,
-                                reason: "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?")
+            throw SourceProblem(
+                path: path, line: 1,
+                reason:
+                    "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
+            )
         }
         let (filled, fillings) = Placeholders.fill(text, role: role, providerURL: providerURL)
         return ProviderSourceFile(path: path, role: role, className: chosen.name, buildText: filled, fillings: fillings)
@@ -89,13 +101,18 @@ struct ConformingClass: Equatable {
     static func find(in text: String) -> [ConformingClass] {
         let code = CodeText.blankingCommentsAndStrings(text)
         // The inheritance list may run over several lines, up to the body's brace.
-        guard let pattern = try? NSRegularExpression(pattern: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)\s*:([^{]*)\{"#) else { return [] }
+        guard let pattern = try? NSRegularExpression(pattern: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)\s*:([^{]*)\{"#)
+        else { return [] }
         let whole = NSRange(code.startIndex..., in: code)
         var found: [ConformingClass] = []
         for match in pattern.matches(in: code, range: whole) {
-            guard let nameRange = Range(match.range(at: 1), in: code), let listRange = Range(match.range(at: 2), in: code),
-                  let declaration = Range(match.range, in: code) else { continue }
-            let inherits = code[listRange].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard let nameRange = Range(match.range(at: 1), in: code),
+                let listRange = Range(match.range(at: 2), in: code),
+                let declaration = Range(match.range, in: code)
+            else { continue }
+            let inherits = code[listRange].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             let line = code[..<declaration.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             for proto in ["GMTDAuthorization", "GMTCAuthorization"] where inherits.contains(proto) {
                 found.append(ConformingClass(name: String(code[nameRange]), protocolName: proto, line: line))

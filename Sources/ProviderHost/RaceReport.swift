@@ -25,16 +25,22 @@ public struct RaceReport: Sendable, Equatable {
             let trimmed = line.drop { $0 == " " }
             if trimmed.hasPrefix("Read of size") || trimmed.hasPrefix("Write of size")
                 || trimmed.hasPrefix("Previous read of size") || trimmed.hasPrefix("Previous write of size")
-                || trimmed.hasPrefix("Atomic write of size") || trimmed.hasPrefix("Atomic read of size") {
+                || trimmed.hasPrefix("Atomic write of size") || trimmed.hasPrefix("Atomic read of size")
+            {
                 guard accesses.count < 2 else { break }
-                accesses.append(Access(isWrite: trimmed.contains("write of size") || trimmed.hasPrefix("Write"), line: nil))
+                accesses.append(
+                    Access(isWrite: trimmed.contains("write of size") || trimmed.hasPrefix("Write"), line: nil))
                 collecting = true
                 continue
             }
-            if trimmed.isEmpty { collecting = nil; continue }
+            if trimmed.isEmpty {
+                collecting = nil
+                continue
+            }
             // The first frame in the customer's file is the access's line there.
             guard collecting == true, trimmed.hasPrefix("#"), accesses.last?.line == nil,
-                  let line = Self.line(in: trimmed, fileName: fileName) else { continue }
+                let line = Self.line(in: trimmed, fileName: fileName)
+            else { continue }
             accesses[accesses.count - 1].line = line
         }
         guard accesses.count == 2 else { return nil }
@@ -51,10 +57,14 @@ public struct RaceReport: Sendable, Equatable {
     /// `source` is the customer's text, for the name of what was written.
     public func breach(source: String) -> ContractBreach {
         let textLines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        func text(_ line: Int?) -> Substring? { line.flatMap { $0 >= 1 && $0 <= textLines.count ? textLines[$0 - 1] : nil } }
+        func text(_ line: Int?) -> Substring? {
+            line.flatMap { $0 >= 1 && $0 <= textLines.count ? textLines[$0 - 1] : nil }
+        }
         let write = current.isWrite ? current : previous
         let other = current.isWrite ? previous : current
-        let variable = text(write.line).flatMap(Self.assignedName) ?? text(other.line).flatMap(Self.assignedName) ?? "the same state"
+        let variable =
+            text(write.line).flatMap(Self.assignedName) ?? text(other.line).flatMap(Self.assignedName)
+            ?? "the same state"
         // The reference: "Implementations of this protocol must be thread-safe."
         let why = "(the SDK calls from several threads)"
         let sentence: String
@@ -62,7 +72,8 @@ public struct RaceReport: Sendable, Equatable {
         case (let w?, let o?) where w == o:
             sentence = "data race: line \(w) touches \(variable) from two threads at once \(why)"
         case (let w?, let o?):
-            sentence = "data race: line \(w) writes \(variable) while line \(o) \(other.isWrite ? "writes" : "reads") it \(why)"
+            sentence =
+                "data race: line \(w) writes \(variable) while line \(o) \(other.isWrite ? "writes" : "reads") it \(why)"
         case (let w?, nil), (nil, let w?):
             sentence = "data race: line \(w) and code outside the file touch \(variable) from two threads \(why)"
         case (nil, nil):
@@ -73,7 +84,9 @@ public struct RaceReport: Sendable, Equatable {
 
     /// The stored property a line assigns (`strongSelf.authToken = …` is `authToken`).
     static func assignedName(_ line: Substring) -> String? {
-        guard let range = line.range(of: #"([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]"#, options: .regularExpression) else { return nil }
+        guard let range = line.range(of: #"([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]"#, options: .regularExpression) else {
+            return nil
+        }
         let name = line[range].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return ["let", "var", "if", "guard"].contains(String(name)) ? nil : String(name)
     }

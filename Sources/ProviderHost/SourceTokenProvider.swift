@@ -52,8 +52,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     private var reportedRaces: Set<[Int]> = []
     private var reportedExpired: Set<String> = []
 
-    public init(launch: HostLaunch, settings: SourceSettings, clock: any SleepingClock = SystemClock(),
-                events: EventBroadcaster = EventBroadcaster()) {
+    public init(
+        launch: HostLaunch, settings: SourceSettings, clock: any SleepingClock = SystemClock(),
+        events: EventBroadcaster = EventBroadcaster()
+    ) {
         kind = Context.kind
         self.launch = launch
         self.settings = settings
@@ -111,7 +113,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         settings.announce(id)
         try await ensureHost()
         let started = clock.now()
-        let why = reason ?? (token == nil ? .noToken : (token.map { $0.expiresAt <= started } == true ? .expired : .refreshAhead))
+        let why =
+            reason
+            ?? (token == nil ? .noToken : (token.map { $0.expiresAt <= started } == true ? .expired : .refreshAhead))
         // The first call's answer is the SDK's; the others are the same SDK asking from other threads.
         var first: Int?
         for _ in 0..<max(1, settings.parallelCalls) {
@@ -138,7 +142,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         calls[tick.lowerBound]?.waiter = waiter
         for number in tick {
             guard connection?.send(HostMessage.request(call: number, id: id)) == true else {
-                finish(number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
+                finish(
+                    number, with: .failure(.other("your provider's host does not read its requests; it is restarted")))
                 endHost(because: "it stopped reading its requests")
                 continue
             }
@@ -167,7 +172,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     private func deadlinesPassed(at now: Date) {
-        let due = calls.filter { $0.value.isOpen && $0.value.started.addingTimeInterval(settings.completionTimeout) <= now }
+        let due = calls.filter {
+            $0.value.isOpen && $0.value.started.addingTimeInterval(settings.completionTimeout) <= now
+        }
         for number in due.keys.sorted() { deadlinePassed(number) }
     }
 
@@ -184,12 +191,15 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         defer { retireIfDone(number) }
         let seconds = Self.seconds(settings.completionTimeout)
         if call.returned {
-            let breach = ContractBreach(.completionMissing,
-                                        "completion missing: fetchToken returned but never called its completion within \(seconds) s (the SDK waits for it)")
+            let breach = ContractBreach(
+                .completionMissing,
+                "completion missing: fetchToken returned but never called its completion within \(seconds) s (the SDK waits for it)"
+            )
             publish(.breach(breach), id: call.id)
             finish(number, with: .failure(.other(breach.sentence)))
         } else {
-            let text = "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s; its host was killed and is restarted"
+            let text =
+                "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s; its host was killed and is restarted"
             finish(number, with: .failure(.other(text)))
             endHost(because: text)
         }
@@ -208,10 +218,15 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         if connection == nil {
             let now = clock.now()
             if let restartAt, restartAt > now {
-                throw FleetAuthError.other("your provider's host is restarted in \(Self.seconds(restartAt.timeIntervalSince(now))) s, after: \(failure?.description ?? "it ended")")
+                throw FleetAuthError.other(
+                    "your provider's host is restarted in \(Self.seconds(restartAt.timeIntervalSince(now))) s, after: \(failure?.description ?? "it ended")"
+                )
             }
             let host: HostConnection
-            do { host = try HostConnection(executable: launch.executable, fileName: launch.fileName, environment: launch.environment) } catch {
+            do {
+                host = try HostConnection(
+                    executable: launch.executable, fileName: launch.fileName, environment: launch.environment)
+            } catch {
                 throw FleetAuthError.other("cannot start your provider's host: \(error)")
             }
             connection = host
@@ -242,7 +257,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
 
     private func startDeadlinePassed(_ host: HostConnection) {
         guard connection === host, !ready else { return }
-        endHost(because: "your class's init() did not return within \(Self.seconds(settings.startTimeout)) s; its host was killed and is restarted")
+        endHost(
+            because:
+                "your class's init() did not return within \(Self.seconds(settings.startTimeout)) s; its host was killed and is restarted"
+        )
     }
 
     /// Kills the host for `reason`; its end (`.exited`) then fails what waits on it.
@@ -274,7 +292,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             guard reportedRaces.insert(race.lines).inserted else { return }
             publish(.breach(race.breach(source: launch.sourceText)), id: currentID ?? "")
         case .flooding:
-            endHost(because: "your code printed more than \(HostConnection.floodBytesPerSecond >> 20) MiB in a second; its host was killed and is restarted")
+            endHost(
+                because:
+                    "your code printed more than \(HostConnection.floodBytesPerSecond >> 20) MiB in a second; its host was killed and is restarted"
+            )
         case .exited(let status):
             hostEnded(status: status)
         }
@@ -284,12 +305,17 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     private func showPrinted(_ text: String) {
         let now = clock.now()
         if now.timeIntervalSince(printWindow) >= 1 {
-            if printsDropped > 0 { publish(.printed("… \(printsDropped) more lines printed in that second"), id: currentID ?? "") }
+            if printsDropped > 0 {
+                publish(.printed("… \(printsDropped) more lines printed in that second"), id: currentID ?? "")
+            }
             printWindow = now
             printsShown = 0
             printsDropped = 0
         }
-        guard printsShown < Self.printsPerSecond else { printsDropped += 1; return }
+        guard printsShown < Self.printsPerSecond else {
+            printsDropped += 1
+            return
+        }
         printsShown += 1
         publish(.printed(text), id: currentID ?? "")
     }
@@ -320,7 +346,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         for waiter in readyWaiters.values { waiter.resume(throwing: error) }
         readyWaiters = [:]
         for (number, call) in calls where call.isOpen {
-            if call.waiter != nil { publish(.fetchFailed(error, latency: clock.now().timeIntervalSince(call.started)), id: call.id) }
+            if call.waiter != nil {
+                publish(.fetchFailed(error, latency: clock.now().timeIntervalSince(call.started)), id: call.id)
+            }
             finish(number, with: .failure(error))
         }
         calls = [:]
@@ -345,8 +373,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         // Only the SDK's own call (the first of a tick) reports; the others are judged for breaches alone.
         let reports = call.waiter != nil
         guard let text, !text.isEmpty else {
-            let failure = FleetAuthError.other(error.map { "your code's completion gave an error: \($0)" }
-                ?? "your code's completion gave neither a token nor an error")
+            let failure = FleetAuthError.other(
+                error.map { "your code's completion gave an error: \($0)" }
+                    ?? "your code's completion gave neither a token nor an error")
             if reports { record(failure, refused: nil, call: call, latency: latency) }
             finish(number, with: .failure(failure))
             return
@@ -355,16 +384,26 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         lastHandedBack = text
         // The token judged last time, handed back again for the same ID and not yet expired, is a
         // cache hit: the rules said their piece when it came; only its expiry can have changed.
-        if again, let held = token, held.token == text, held.id == call.id, held.jwt.expiresAt.map({ $0 > now }) ?? false {
+        if again, let held = token, held.token == text, held.id == call.id,
+            held.jwt.expiresAt.map({ $0 > now }) ?? false
+        {
             if reports { publish(.cacheHit(count: 1, expiresAt: held.expiresAt), id: call.id) }
             finish(number, with: .success(text))
             return
         }
         let judged = judge(text, id: call.id, now: now)
         if case .failure(.alreadyExpired) = judged, reportedExpired.insert(text).inserted {
-            let exp = (try? JWTInspector.decode(text))?.expiresAt.map { " (exp was \(Self.seconds(now.timeIntervalSince($0))) s ago)" } ?? ""
-            publish(.breach(ContractBreach(.servedAfterExp, "served after exp: your code handed back a token that had expired\(exp); Fleet Engine refuses it")),
-                    id: call.id)
+            let exp =
+                (try? JWTInspector.decode(text))?.expiresAt.map {
+                    " (exp was \(Self.seconds(now.timeIntervalSince($0))) s ago)"
+                } ?? ""
+            publish(
+                .breach(
+                    ContractBreach(
+                        .servedAfterExp,
+                        "served after exp: your code handed back a token that had expired\(exp); Fleet Engine refuses it"
+                    )),
+                id: call.id)
         }
         switch judged {
         case .success(let fetched):
@@ -387,9 +426,13 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     private func publishRepeated(id: String) {
-        publish(.breach(ContractBreach(.completionRepeated,
-                                       "completion repeated: one fetchToken call called its completion twice (the SDK expects exactly one call)")),
-                id: id)
+        publish(
+            .breach(
+                ContractBreach(
+                    .completionRepeated,
+                    "completion repeated: one fetchToken call called its completion twice (the SDK expects exactly one call)"
+                )),
+            id: id)
     }
 
     /// Moves a call that has returned and was answered (or passed its deadline) out of the calls watched.
@@ -401,7 +444,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         finished.removeValue(forKey: number - 256)
     }
 
-    private func record(_ error: FleetAuthError, refused text: String?, call: Call, latency: TimeInterval, requested: Bool = false) {
+    private func record(
+        _ error: FleetAuthError, refused text: String?, call: Call, latency: TimeInterval, requested: Bool = false
+    ) {
         if requested { publish(.fetchStarted(reason: call.reason), id: call.id, at: call.started) }
         publish(.fetchFailed(error, latency: latency), id: call.id)
         failure = error
@@ -410,11 +455,13 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
 
     /// The token as the rules see it, read as any backend's answer holding only the token.
     private func judge(_ text: String, id: String, now: Date) -> Result<FetchedToken, FleetAuthError> {
-        var endpoint = TokenEndpoint(kind: kind, urlTemplate: "", tokenKey: "token", expiryMode: .jwt, providerID: settings.providerID)
+        var endpoint = TokenEndpoint(
+            kind: kind, urlTemplate: "", tokenKey: "token", expiryMode: .jwt, providerID: settings.providerID)
         endpoint.lifetimeChosen = settings.lifetimeChosen
         let body = JSONValue.object(["token": .string(text)]).description
         do {
-            var fetched = try TokenResponseDecoder(endpoint: endpoint).decode(TransportResponse(status: 200, body: Data(body.utf8)), id: id, now: now)
+            var fetched = try TokenResponseDecoder(endpoint: endpoint).decode(
+                TransportResponse(status: 200, body: Data(body.utf8)), id: id, now: now)
             fetched.shape = nil
             return .success(fetched)
         } catch {
@@ -429,10 +476,15 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     /// What a dying host said, without the stack the runtime prints after it: the trap's own
     /// message ("…/Provider.swift:8: Fatal error: Unexpectedly found nil …") first.
     static func lastWords(_ lines: [String]) -> [String] {
-        let fatal = lines.filter { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed") }
+        let fatal = lines.filter {
+            $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed")
+        }
         if !fatal.isEmpty { return Array(fatal.suffix(2)) }
         let frame = #"^\s*\d+\s+\S+\s+0x[0-9a-f]+"#
-        return Array(lines.filter { $0.range(of: frame, options: .regularExpression) == nil && !$0.hasPrefix("Current stack trace") }.suffix(3))
+        return Array(
+            lines.filter {
+                $0.range(of: frame, options: .regularExpression) == nil && !$0.hasPrefix("Current stack trace")
+            }.suffix(3))
     }
 
     static func seconds(_ t: TimeInterval) -> String { String(format: "%g", (t * 10).rounded() / 10) }
@@ -464,8 +516,11 @@ public struct SourceSettings: Sendable {
     /// Tells the embedded server's session route the SDK's current ID.
     public var announce: @Sendable (String) -> Void
 
-    public init(completionTimeout: TimeInterval = 10, startTimeout: TimeInterval = 30, parallelCalls: Int = 2,
-                providerID: String? = nil, lifetimeChosen: Bool = false, announce: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        completionTimeout: TimeInterval = 10, startTimeout: TimeInterval = 30, parallelCalls: Int = 2,
+        providerID: String? = nil, lifetimeChosen: Bool = false,
+        announce: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.completionTimeout = completionTimeout
         self.startTimeout = startTimeout
         self.parallelCalls = parallelCalls

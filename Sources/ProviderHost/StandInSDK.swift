@@ -24,7 +24,9 @@ public enum StandInSDK {
     }
 
     /// The protocol a class of `role` conforms to, as the SDK names it.
-    public static func protocolName(_ role: ProviderKind.Role) -> String { role == .driver ? "GMTDAuthorization" : "GMTCAuthorization" }
+    public static func protocolName(_ role: ProviderKind.Role) -> String {
+        role == .driver ? "GMTDAuthorization" : "GMTCAuthorization"
+    }
 
     /// The module a class of `role` imports.
     public static func moduleName(_ role: ProviderKind.Role) -> String { module(role).name }
@@ -80,7 +82,8 @@ public enum StandInSDK {
     /// Foundation's locks and caches (JSONSerialization, Thread, NSLock) order the class's threads
     /// for ThreadSanitizer, which then misses the race the class has on a phone.
     public static func hostMain(role: ProviderKind.Role, className: String) -> String {
-        let context = role == .driver
+        let context =
+            role == .driver
             ? "GMTDAuthorizationContext(vehicleID: request.id, taskID: request.task)"
             : "GMTCAuthorizationContext(tripID: request.id)"
         return #"""

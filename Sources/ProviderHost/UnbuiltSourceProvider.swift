@@ -26,12 +26,16 @@ public actor UnbuiltSourceProvider<Context: AuthorizationContext>: TokenProvider
         // Said once: the pane keeps the last error, and a log of the same line every tick says nothing more.
         if !reported {
             reported = true
-            events.publish(ProviderEvent(time: Date(), provider: kind, id: id ?? "", kind: .fetchFailed(error, latency: 0)))
+            events.publish(
+                ProviderEvent(time: Date(), provider: kind, id: id ?? "", kind: .fetchFailed(error, latency: 0)))
         }
         throw error
     }
 
-    public func forceRefresh() async throws -> String { reported = false; return try fail(id) }
+    public func forceRefresh() async throws -> String {
+        reported = false
+        return try fail(id)
+    }
     public var snapshot: (id: String?, token: FetchedToken?) { (id, nil) }
     public var lastFailure: FleetAuthError? { error }
     public var isFetching: Bool { false }

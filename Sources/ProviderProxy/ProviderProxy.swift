@@ -43,9 +43,11 @@ public final class ProviderProxy: Sendable {
     /// - Parameters:
     ///   - upstream: the user's own proxy settings, which the proxy's connections to backends honour.
     ///   - events: where each exchange is published, as an event of `kind`.
-    public static func start(kind: ProviderKind, upstream: ProxySettings, faults: ProxyFaultSlot = ProxyFaultSlot(),
-                             events: EventBroadcaster, clock: any SleepingClock = SystemClock(),
-                             limits: Limits = Limits()) async throws -> ProviderProxy {
+    public static func start(
+        kind: ProviderKind, upstream: ProxySettings, faults: ProxyFaultSlot = ProxyFaultSlot(),
+        events: EventBroadcaster, clock: any SleepingClock = SystemClock(),
+        limits: Limits = Limits()
+    ) async throws -> ProviderProxy {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
@@ -54,9 +56,12 @@ public final class ProviderProxy: Sendable {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        guard let port = server.channel.localAddress?.port else { throw FleetAuthError.other("tokendash's proxy got no port") }
+        guard let port = server.channel.localAddress?.port else {
+            throw FleetAuthError.other("tokendash's proxy got no port")
+        }
         let connector = UpstreamConnector(settings: upstream, connectTimeout: limits.connectTimeout, idle: limits.idle)
-        let shared = Shared(kind: kind, events: events, clock: clock, faults: faults, upstream: connector, limits: limits)
+        let shared = Shared(
+            kind: kind, events: events, clock: clock, faults: faults, upstream: connector, limits: limits)
         return ProviderProxy(server: server, port: port, shared: shared)
     }
 
@@ -100,8 +105,10 @@ public final class ProviderProxy: Sendable {
         // Every channel still open on either side, so stop() ends them and the count is bounded.
         let open = Mutex<[ObjectIdentifier: any Channel]>([:])
 
-        init(kind: ProviderKind, events: EventBroadcaster, clock: any SleepingClock, faults: ProxyFaultSlot,
-             upstream: UpstreamConnector, limits: Limits) {
+        init(
+            kind: ProviderKind, events: EventBroadcaster, clock: any SleepingClock, faults: ProxyFaultSlot,
+            upstream: UpstreamConnector, limits: Limits
+        ) {
             self.kind = kind
             self.events = events
             self.clock = clock

@@ -1,6 +1,6 @@
 import FleetAuth
-import HTTPTransport
 import Foundation
+import HTTPTransport
 import NIOCore
 import Synchronization
 
@@ -20,7 +20,8 @@ struct ProxyExchange: Sendable {
         let headTimer = client.eventLoop.scheduleTask(in: shared.limits.headTimeout) { client.close(promise: nil) }
         try? await connection.executeThenClose { inbound, outbound in
             var incoming = inbound.makeAsyncIterator()
-            let text: String, rest: ByteBuffer
+            let text: String
+            let rest: ByteBuffer
             switch try await ProxyHeadReader.read(&incoming, limit: ProxyRequestHead.limit) {
             case .ended: return
             case .tooLong: return try await refuse(ProxyHeadError.tooLong, outbound)
@@ -28,26 +29,36 @@ struct ProxyExchange: Sendable {
             }
             headTimer.cancel()
             let head: ProxyRequestHead
-            do throws(ProxyHeadError) { head = try ProxyRequestHead(parsing: text) } catch { return try await refuse(error, outbound) }
+            do throws(ProxyHeadError) { head = try ProxyRequestHead(parsing: text) } catch {
+                return try await refuse(error, outbound)
+            }
             try await handle(head, rest: rest, incoming: &incoming, outbound: outbound, clientChannel: client)
         }
     }
 
     private func refuse(_ error: ProxyHeadError, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         let body = "tokendash's proxy: \(error)\n"
-        try await outbound.write(ByteBuffer(string: ProxyFaultAction.response(status: error.status, reason: "Refused",
-                                                                             headerLines: ["Content-Type: text/plain"], body: body)))
+        try await outbound.write(
+            ByteBuffer(
+                string: ProxyFaultAction.response(
+                    status: error.status, reason: "Refused",
+                    headerLines: ["Content-Type: text/plain"], body: body)))
     }
 
-    private func handle(_ head: ProxyRequestHead, rest: ByteBuffer, incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, clientChannel: any Channel) async throws {
+    private func handle(
+        _ head: ProxyRequestHead, rest: ByteBuffer,
+        incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, clientChannel: any Channel
+    ) async throws {
         let started = shared.clock.now()
         let setting = shared.faults.setting
         let action = ProxyFaultAction.decide(setting, tunnel: head.isConnect)
-        let shown = head.isConnect ? SecretRedactor.redact(head.authority) : SecretRedactor.redact(URLRedactor.redact(head.url))
-        var exchange = BackendExchange(way: head.isConnect ? .tunnel : .http, method: head.method, target: shown, latency: 0,
-                                       bytesUp: 0, bytesDown: 0,
-                                       fault: action == .forward(delayMilliseconds: 0) ? nil : setting?.fault.name)
+        let shown =
+            head.isConnect ? SecretRedactor.redact(head.authority) : SecretRedactor.redact(URLRedactor.redact(head.url))
+        var exchange = BackendExchange(
+            way: head.isConnect ? .tunnel : .http, method: head.method, target: shown, latency: 0,
+            bytesUp: 0, bytesDown: 0,
+            fault: action == .forward(delayMilliseconds: 0) ? nil : setting?.fault.name)
         func publish() {
             exchange.latency = shared.clock.now().timeIntervalSince(started)
             shared.publish(exchange)
@@ -60,7 +71,10 @@ struct ProxyExchange: Sendable {
             exchange.status = status
             exchange.bytesDown = body.utf8.count
             publish()
-            try await outbound.write(ByteBuffer(string: ProxyFaultAction.response(status: status, reason: reason, headerLines: headerLines, body: body)))
+            try await outbound.write(
+                ByteBuffer(
+                    string: ProxyFaultAction.response(
+                        status: status, reason: reason, headerLines: headerLines, body: body)))
             return
         case .forward(let delay):
             // The fault's behaviour, not synchronisation: the request goes on late, on purpose.
@@ -75,8 +89,11 @@ struct ProxyExchange: Sendable {
             let body = "tokendash's proxy \(error.description)\n"
             exchange.bytesDown = body.utf8.count
             publish()
-            try await outbound.write(ByteBuffer(string: ProxyFaultAction.response(status: 502, reason: "Bad Gateway",
-                                                                                 headerLines: ["Content-Type: text/plain"], body: body)))
+            try await outbound.write(
+                ByteBuffer(
+                    string: ProxyFaultAction.response(
+                        status: 502, reason: "Bad Gateway",
+                        headerLines: ["Content-Type: text/plain"], body: body)))
             return
         }
         let server = upstream.connection.channel
@@ -89,19 +106,24 @@ struct ProxyExchange: Sendable {
             if head.isConnect {
                 if let through = upstream.through {
                     do throws(UpstreamConnector.Failure) {
-                        try await UpstreamConnector.askTunnel(through, to: head, inbound: &fromBackend, outbound: toServer)
+                        try await UpstreamConnector.askTunnel(
+                            through, to: head, inbound: &fromBackend, outbound: toServer)
                     } catch {
                         exchange.status = 502
                         exchange.problem = error.description
                         publish()
-                        try await client.write(ByteBuffer(string: ProxyFaultAction.response(status: 502, reason: "Bad Gateway",
-                                                                                           headerLines: [], body: "")))
+                        try await client.write(
+                            ByteBuffer(
+                                string: ProxyFaultAction.response(
+                                    status: 502, reason: "Bad Gateway",
+                                    headerLines: [], body: "")))
                         return
                     }
                 }
                 try await client.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
             } else {
-                let forwarded = head.forwarded(toProxy: upstream.through != nil, proxyAuthorization: upstream.through?.basicCredential)
+                let forwarded = head.forwarded(
+                    toProxy: upstream.through != nil, proxyAuthorization: upstream.through?.basicCredential)
                 try await toServer.write(ByteBuffer(string: forwarded))
             }
             if rest.readableBytes > 0 { try await toServer.write(rest) }
@@ -121,8 +143,9 @@ struct ProxyExchange: Sendable {
             }
             // Backend to host in a child task, host to backend here; whichever side ends first
             // closes the other, which ends the other loop.
-            async let down: Void = Self.pumpDown(fromBackend, to: client, closing: clientChannel, meter: !head.isConnect, tally: tally,
-                                                 report: report)
+            async let down: Void = Self.pumpDown(
+                fromBackend, to: client, closing: clientChannel, meter: !head.isConnect, tally: tally,
+                report: report)
             do {
                 while let bytes = try await incoming.next() {
                     tally.up.add(bytes.readableBytes, ordering: .relaxed)
@@ -136,10 +159,12 @@ struct ProxyExchange: Sendable {
 
     /// The backend's bytes to the host, counted; an http answer read as it passes, and published
     /// as soon as its body is whole (before the host has its last byte), else when it ends.
-    private static func pumpDown(_ iterator: sending NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                                 to client: NIOAsyncChannelOutboundWriter<ByteBuffer>, closing clientChannel: any Channel,
-                                 meter metering: Bool, tally: Tally,
-                                 report: @Sendable (ResponseMeter?) -> Void) async {
+    private static func pumpDown(
+        _ iterator: sending NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        to client: NIOAsyncChannelOutboundWriter<ByteBuffer>, closing clientChannel: any Channel,
+        meter metering: Bool, tally: Tally,
+        report: @Sendable (ResponseMeter?) -> Void
+    ) async {
         var iterator = iterator
         var meter = ResponseMeter()
         do {

@@ -28,15 +28,21 @@ enum ProxyFaultAction: Equatable, Sendable {
         let json = "Content-Type: application/json"
         switch fault {
         case .http401:
-            return .answer(status: 401, reason: "Unauthorized", headerLines: [json],
-                           body: #"{"error":"injected fault: HTTP 401, the app's credentials are refused"}"#)
+            return .answer(
+                status: 401, reason: "Unauthorized", headerLines: [json],
+                body: #"{"error":"injected fault: HTTP 401, the app's credentials are refused"}"#)
         case .rateLimited:
-            return .answer(status: 429, reason: "Too Many Requests", headerLines: [json, "Retry-After: \(Fault.retryAfterSeconds)"],
-                           body: #"{"error":"injected fault: HTTP 429, too many requests"}"#)
+            return .answer(
+                status: 429, reason: "Too Many Requests",
+                headerLines: [json, "Retry-After: \(Fault.retryAfterSeconds)"],
+                body: #"{"error":"injected fault: HTTP 429, too many requests"}"#)
         case .malformed:
-            return .answer(status: 200, reason: "OK", headerLines: [json], body: #"{"jwt":"eyJhbGciOiJSUzI1NiIsInR5cCI6"#)
+            return .answer(
+                status: 200, reason: "OK", headerLines: [json], body: #"{"jwt":"eyJhbGciOiJSUzI1NiIsInR5cCI6"#)
         default:
-            return .answer(status: 500, reason: "Internal Server Error", headerLines: [json], body: #"{"error":"injected fault: HTTP 500"}"#)
+            return .answer(
+                status: 500, reason: "Internal Server Error", headerLines: [json],
+                body: #"{"error":"injected fault: HTTP 500"}"#)
         }
     }
 

@@ -12,8 +12,10 @@ public enum ProxyHeadReader {
         case ended
     }
 
-    public static func read(_ incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                            limit: Int = 16_384) async throws -> Outcome {
+    public static func read(
+        _ incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        limit: Int = 16_384
+    ) async throws -> Outcome {
         var buffer = ByteBuffer()
         while true {
             guard var chunk = try await incoming.next() else { return .ended }

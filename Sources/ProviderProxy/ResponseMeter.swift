@@ -25,7 +25,10 @@ struct ResponseMeter: Sendable {
         guard headLength == nil, !unreadable else { return }
         head.append(contentsOf: bytes)
         guard let end = Self.endOfHead(head) else {
-            if head.count > ProxyRequestHead.limit { unreadable = true; head = [] }
+            if head.count > ProxyRequestHead.limit {
+                unreadable = true
+                head = []
+            }
             return
         }
         headLength = end
@@ -44,7 +47,10 @@ struct ResponseMeter: Sendable {
             let pair = line.split(separator: ":", maxSplits: 1)
             guard pair.count == 2 else { continue }
             let name = pair[0].lowercased().trimmingWhitespace
-            if name == "transfer-encoding" { contentLength = nil; return }
+            if name == "transfer-encoding" {
+                contentLength = nil
+                return
+            }
             if name == "content-length" { contentLength = Int(pair[1].trimmingWhitespace) }
         }
     }
@@ -57,7 +63,8 @@ struct ResponseMeter: Sendable {
 
     private static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i + 4
         }
         return nil

@@ -40,29 +40,39 @@ struct UpstreamConnector: Sendable {
                 }
             return (connection, through)
         } catch {
-            throw Failure(description: "cannot reach \(through.map { "your proxy \($0.display)" } ?? head.authority): \(Self.words(error))")
+            throw Failure(
+                description:
+                    "cannot reach \(through.map { "your proxy \($0.display)" } ?? head.authority): \(Self.words(error))"
+            )
         }
     }
 
     /// Asks the user's proxy for a tunnel to `head`'s target and reads its answer's head, so
     /// what follows on the connection is the tunnel's; anything but 2xx fails.
-    static func askTunnel(_ proxy: ProxyServer, to head: ProxyRequestHead,
-                          inbound: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-                          outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws(Failure) {
+    static func askTunnel(
+        _ proxy: ProxyServer, to head: ProxyRequestHead,
+        inbound: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws(Failure) {
         var request = "CONNECT \(head.authority) HTTP/1.1\r\nHost: \(head.authority)\r\n"
         if let credential = proxy.basicCredential { request += "Proxy-Authorization: \(credential)\r\n" }
         request += "\r\n"
         var answer = ResponseMeter()
         do {
             try await outbound.write(ByteBuffer(string: request))
-            while answer.status == nil, answer.totalBytes <= ProxyRequestHead.limit, let chunk = try await inbound.next() {
+            while answer.status == nil, answer.totalBytes <= ProxyRequestHead.limit,
+                let chunk = try await inbound.next()
+            {
                 answer.feed(chunk.readableBytesView)
             }
         } catch {
-            throw Failure(description: "your proxy \(proxy.display) ended the tunnel to \(head.authority): \(words(error))")
+            throw Failure(
+                description: "your proxy \(proxy.display) ended the tunnel to \(head.authority): \(words(error))")
         }
         guard let status = answer.status, (200..<300).contains(status) else {
-            throw Failure(description: "your proxy \(proxy.display) refused the tunnel to \(head.authority)" + (answer.status.map { ": \($0)" } ?? ""))
+            throw Failure(
+                description: "your proxy \(proxy.display) refused the tunnel to \(head.authority)"
+                    + (answer.status.map { ": \($0)" } ?? ""))
         }
     }
 

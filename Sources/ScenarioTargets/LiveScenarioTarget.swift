@@ -25,8 +25,10 @@ public struct LiveScenarioTarget: ScenarioTarget {
     private let faults: SessionFaults
     private let notify: @Sendable (Change) -> Void
 
-    public init(server: EmbeddedTokenServer?, consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock? = nil,
-                proxyFaults: [ProviderKind: ProxyFaultSlot] = [:], notify: @escaping @Sendable (Change) -> Void = { _ in }) {
+    public init(
+        server: EmbeddedTokenServer?, consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock? = nil,
+        proxyFaults: [ProviderKind: ProxyFaultSlot] = [:], notify: @escaping @Sendable (Change) -> Void = { _ in }
+    ) {
         self.server = server
         faults = SessionFaults(server: server, proxied: proxyFaults)
         self.consumers = consumers
@@ -47,7 +49,9 @@ public struct LiveScenarioTarget: ScenarioTarget {
 
     public func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) async {
         guard faults.canInject else { return }
-        await faults.set(fault, latencyMilliseconds: latencyMilliseconds ?? Fault.defaultLatencyMilliseconds, for: groups(scope).map(\.kind))
+        await faults.set(
+            fault, latencyMilliseconds: latencyMilliseconds ?? Fault.defaultLatencyMilliseconds,
+            for: groups(scope).map(\.kind))
         notify(.faults(await faults.all()))
     }
 

@@ -28,7 +28,8 @@ public struct Scenario: Sendable, Equatable {
     /// Why this scenario cannot run, or nil: its server steps need the embedded server.
     public func problem(embeddedServer: Bool) -> String? {
         guard !embeddedServer, let step = needsEmbeddedServer.first else { return nil }
-        return "\(source):\(step.line): scenario \(name) changes the embedded token server (faults, its clock, token lifetime), and this run uses --consumer-url/--driver-url"
+        return
+            "\(source):\(step.line): scenario \(name) changes the embedded token server (faults, its clock, token lifetime), and this run uses --consumer-url/--driver-url"
     }
 }
 

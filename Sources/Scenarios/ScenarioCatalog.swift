@@ -6,7 +6,9 @@ public struct ScenarioCatalog: Sendable {
     public private(set) var scenarios: [Scenario]
 
     /// The built-ins; a broken one is a bug, caught by the tests.
-    public static let builtins: [Scenario] = BuiltinScenarios.sources.compactMap { try? ScenarioParser.parse($0.yaml, file: "built-in \($0.name)") }
+    public static let builtins: [Scenario] = BuiltinScenarios.sources.compactMap {
+        try? ScenarioParser.parse($0.yaml, file: "built-in \($0.name)")
+    }
 
     public init(scenarios: [Scenario] = ScenarioCatalog.builtins) { self.scenarios = scenarios }
 
@@ -17,9 +19,13 @@ public struct ScenarioCatalog: Sendable {
     /// A built-in by name, else a file by path; throws `FileProblem` for a bad file or an unknown name.
     public static func load(_ nameOrFile: String) throws(FileProblem) -> Scenario {
         if let builtin = builtins.first(where: { $0.name == nameOrFile }) { return builtin }
-        guard nameOrFile.contains("/") || nameOrFile.hasSuffix(".yaml") || nameOrFile.hasSuffix(".yml")
-            || FileManager.default.fileExists(atPath: nameOrFile) else {
-            throw FileProblem(file: nameOrFile, line: nil, "no such scenario; built-in: \(builtins.map(\.name).joined(separator: ", ")), or give a file")
+        guard
+            nameOrFile.contains("/") || nameOrFile.hasSuffix(".yaml") || nameOrFile.hasSuffix(".yml")
+                || FileManager.default.fileExists(atPath: nameOrFile)
+        else {
+            throw FileProblem(
+                file: nameOrFile, line: nil,
+                "no such scenario; built-in: \(builtins.map(\.name).joined(separator: ", ")), or give a file")
         }
         let text: String
         // Not String(contentsOfFile:): random bytes are "not UTF-8 text" at their line, not

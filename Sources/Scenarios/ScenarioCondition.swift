@@ -25,12 +25,24 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
         /// The cases with names of their own, and what each means.
         public static let special: [(Trigger, String, String)] = [
             (.refreshAhead, "refresh_ahead", "a fetch started ahead of expiry (fetch_started, reason refresh ahead)"),
-            (.discarded, "discarded", "a late response for an ID no longer current thrown away (fetch_failed, superseded)"),
+            (
+                .discarded, "discarded",
+                "a late response for an ID no longer current thrown away (fetch_failed, superseded)"
+            ),
             (.rateLimited, "rate_limited", "an HTTP 429 (fetch_failed)"),
-            (.rejected, "rejected", "a token refused by the rules: wrong ID, expired, iat in the future... (fetch_failed)"),
+            (
+                .rejected, "rejected",
+                "a token refused by the rules: wrong ID, expired, iat in the future... (fetch_failed)"
+            ),
             (.fleetEngineOK, "fleet_engine_ok", "Fleet Engine answered an SDK's call with success (fleet_engine_call)"),
-            (.fleetEngineRefused, "fleet_engine_refused", "Fleet Engine refused an SDK's token, HTTP 401 or 403 (fleet_engine_call)"),
-            (.verdictDisagrees, "verdict_disagrees", "Fleet Engine's answer contradicts tokendash's rules on the token (fleet_engine_call)"),
+            (
+                .fleetEngineRefused, "fleet_engine_refused",
+                "Fleet Engine refused an SDK's token, HTTP 401 or 403 (fleet_engine_call)"
+            ),
+            (
+                .verdictDisagrees, "verdict_disagrees",
+                "Fleet Engine's answer contradicts tokendash's rules on the token (fleet_engine_call)"
+            ),
         ]
 
         public init?(name: String) {
@@ -46,7 +58,8 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
         public var name: String {
             switch self {
             case .event(let name): name.rawValue
-            case .refreshAhead, .discarded, .rateLimited, .rejected, .fleetEngineOK, .fleetEngineRefused, .verdictDisagrees:
+            case .refreshAhead, .discarded, .rateLimited, .rejected, .fleetEngineOK, .fleetEngineRefused,
+                .verdictDisagrees:
                 Self.special.first { $0.0 == self }?.1 ?? "\(self)"
             }
         }
@@ -59,7 +72,6 @@ public struct ScenarioCondition: Sendable, Equatable, CustomStringConvertible {
         self.trigger = trigger
         self.side = side
     }
-
 
     public static var names: [String] { ProviderEvent.allNames + Trigger.special.map(\.1).sorted() }
 

@@ -20,10 +20,14 @@ import Yams
 /// bad duration, an unknown fault, an `at:` earlier than the step before.
 public enum ScenarioParser {
     static let topKeys = ["name", "description", "ending", "steps"]
-    static let actionKeys = ["switch", "fault", "clear", "refresh", "server-clock", "device-clock", "lifetime", "sdks", "until"]
+    static let actionKeys = [
+        "switch", "fault", "clear", "refresh", "server-clock", "device-clock", "lifetime", "sdks", "until",
+    ]
     static let timingKeys = ["at", "after"]
     /// Keys that qualify an action, and the actions they belong to.
-    static let modifierKeys: [String: [String]] = ["on": ["fault", "clear", "refresh"], "delay": ["fault"], "timeout": ["until"]]
+    static let modifierKeys: [String: [String]] = [
+        "on": ["fault", "clear", "refresh"], "delay": ["fault"], "timeout": ["until"],
+    ]
     static let defaultUntilTimeout: TimeInterval = 60
     /// `lifetime:` takes what `--lifetime` takes.
     static let lifetimeRange = Double(Setting.lifetimes.lowerBound)...Double(Setting.lifetimes.upperBound)
@@ -39,7 +43,8 @@ public enum ScenarioParser {
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             guard topKeys.contains(key) else {
-                throw fail(keyNode.mark?.line, "unknown key \"\(key)\"; a scenario has \(topKeys.joined(separator: ", "))")
+                throw fail(
+                    keyNode.mark?.line, "unknown key \"\(key)\"; a scenario has \(topKeys.joined(separator: ", "))")
             }
             fields[key] = value
         }
@@ -71,7 +76,10 @@ public enum ScenarioParser {
             switch step.timing {
             case .at(let at):
                 guard at >= nominal else {
-                    throw fail(step.line, "at: \(ScenarioDuration.format(at)) is before the step above (due at \(ScenarioDuration.format(nominal))): times may not go backwards")
+                    throw fail(
+                        step.line,
+                        "at: \(ScenarioDuration.format(at)) is before the step above (due at \(ScenarioDuration.format(nominal))): times may not go backwards"
+                    )
                 }
                 nominal = at
             case .after(let after):

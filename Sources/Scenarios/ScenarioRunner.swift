@@ -48,9 +48,11 @@ public actor ScenarioRunner {
     private var doneWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// `events` subscribes to the provider events (e.g. `EventBroadcaster.subscribe`), once per runner.
-    public init(scenario: Scenario, target: any ScenarioTarget, events: @escaping @Sendable () -> AsyncStream<ProviderEvent>,
-                clock: any SleepingClock = SystemClock(), stepMode: Bool = false, tick: TimeInterval = 0.25,
-                progress: @escaping @Sendable (ScenarioProgress) -> Void) {
+    public init(
+        scenario: Scenario, target: any ScenarioTarget, events: @escaping @Sendable () -> AsyncStream<ProviderEvent>,
+        clock: any SleepingClock = SystemClock(), stepMode: Bool = false, tick: TimeInterval = 0.25,
+        progress: @escaping @Sendable (ScenarioProgress) -> Void
+    ) {
         self.scenario = scenario
         self.target = target
         self.subscribe = events
@@ -58,8 +60,9 @@ public actor ScenarioRunner {
         self.stepMode = stepMode
         self.tick = tick
         self.report = progress
-        self.progress = ScenarioProgress(name: scenario.name, step: 0, count: scenario.steps.count, caption: nil,
-                                         status: .running, stepMode: stepMode)
+        self.progress = ScenarioProgress(
+            name: scenario.name, step: 0, count: scenario.steps.count, caption: nil,
+            status: .running, stepMode: stepMode)
     }
 
     // MARK: - Control
@@ -82,8 +85,11 @@ public actor ScenarioRunner {
                 for await event in stream { await self?.received(event) }
             }
         }
-        update { $0 = ScenarioProgress(name: scenario.name, step: 0, count: scenario.steps.count, caption: scenario.description,
-                                       status: .running, stepMode: stepMode) }
+        update {
+            $0 = ScenarioProgress(
+                name: scenario.name, step: 0, count: scenario.steps.count, caption: scenario.description,
+                status: .running, stepMode: stepMode)
+        }
         runTask = Task { await self.run(run) }
     }
 
@@ -158,10 +164,11 @@ public actor ScenarioRunner {
             if stepMode {
                 await waitForAdvance(run)
             } else {
-                let due: TimeInterval = switch step.timing {
-                case .at(let at): at
-                case .after(let after): previousEnd + after
-                }
+                let due: TimeInterval =
+                    switch step.timing {
+                    case .at(let at): at
+                    case .after(let after): previousEnd + after
+                    }
                 await waitUntil(due, run)
             }
             // Paused in step mode: the step waits for the resume too.

@@ -18,13 +18,20 @@ struct StepFields {
         self.file = file
         line = node.mark?.line ?? 0
         guard let mapping = node.mapping else {
-            throw FileProblem(file: file, line: line, "a step is a mapping, e.g. \"- after: 5s\" with \"fault: http500\" under it")
+            throw FileProblem(
+                file: file, line: line, "a step is a mapping, e.g. \"- after: 5s\" with \"fault: http500\" under it")
         }
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             let keyLine = keyNode.mark?.line ?? line
-            guard key == "caption" || Parser.actionKeys.contains(key) || Parser.timingKeys.contains(key) || Parser.modifierKeys[key] != nil else {
-                throw FileProblem(file: file, line: keyLine, "unknown key \"\(key)\" in a step; use at/after, caption, one of \(Parser.actionKeys.joined(separator: ", ")), and on/delay/timeout")
+            guard
+                key == "caption" || Parser.actionKeys.contains(key) || Parser.timingKeys.contains(key)
+                    || Parser.modifierKeys[key] != nil
+            else {
+                throw FileProblem(
+                    file: file, line: keyLine,
+                    "unknown key \"\(key)\" in a step; use at/after, caption, one of \(Parser.actionKeys.joined(separator: ", ")), and on/delay/timeout"
+                )
             }
             values[key] = (value, keyLine)
         }
@@ -43,22 +50,31 @@ struct StepFields {
     func duration(_ key: String, signed: Bool = false) throws(FileProblem) -> TimeInterval? {
         guard let text = try string(key) else { return nil }
         guard let seconds = ScenarioDuration.parse(text, signed: signed) else {
-            throw fail(values[key]?.line, "\(key): \"\(text)\" is not a duration (e.g. 5s, 500ms, 2m, 1m30s\(signed ? ", +15m, -20m" : ""))")
+            throw fail(
+                values[key]?.line,
+                "\(key): \"\(text)\" is not a duration (e.g. 5s, 500ms, 2m, 1m30s\(signed ? ", +15m, -20m" : ""))")
         }
         switch key {
         case "lifetime":
             guard Parser.lifetimeRange.contains(seconds) else {
-                let range = "\(ScenarioDuration.format(Parser.lifetimeRange.lowerBound))...\(ScenarioDuration.format(Parser.lifetimeRange.upperBound))"
-                throw fail(values[key]?.line, "lifetime: \"\(text)\" is outside \(range) (Fleet Engine accepts tokens of at most an hour)")
+                let range =
+                    "\(ScenarioDuration.format(Parser.lifetimeRange.lowerBound))...\(ScenarioDuration.format(Parser.lifetimeRange.upperBound))"
+                throw fail(
+                    values[key]?.line,
+                    "lifetime: \"\(text)\" is outside \(range) (Fleet Engine accepts tokens of at most an hour)")
             }
         case "server-clock", "device-clock":
             guard InputBounds.within(seconds, InputBounds.serverClockOffset) else {
                 let whose = key == "server-clock" ? "a server clock" : "a phone's clock"
-                throw fail(values[key]?.line, "\(key): \"\(text)\" is outside -1d...+1d (\(whose) off by more is no demo of skew)")
+                throw fail(
+                    values[key]?.line,
+                    "\(key): \"\(text)\" is outside -1d...+1d (\(whose) off by more is no demo of skew)")
             }
         default:
             guard InputBounds.within(seconds, InputBounds.longestDuration) else {
-                throw fail(values[key]?.line, "\(key): \"\(text)\" is longer than \(InputBounds.describe(InputBounds.longestDuration))")
+                throw fail(
+                    values[key]?.line,
+                    "\(key): \"\(text)\" is longer than \(InputBounds.describe(InputBounds.longestDuration))")
             }
         }
         return seconds
@@ -78,17 +94,23 @@ struct StepFields {
     func action() throws(FileProblem) -> (ScenarioAction, caption: String?) {
         let present = Parser.actionKeys.filter { values[$0] != nil }
         if present.count > 1 {
-            throw fail(values[present[1]]?.line, "two actions in one step (\(present.joined(separator: " and "))); give each its own step")
+            throw fail(
+                values[present[1]]?.line,
+                "two actions in one step (\(present.joined(separator: " and "))); give each its own step")
         }
         let actionKey = present.first
         for (modifier, owners) in Parser.modifierKeys where values[modifier] != nil {
             guard let actionKey, owners.contains(actionKey) else {
-                throw fail(values[modifier]?.line, "\(modifier): belongs to a \(owners.map { $0 + ":" }.joined(separator: " or ")) step")
+                throw fail(
+                    values[modifier]?.line,
+                    "\(modifier): belongs to a \(owners.map { $0 + ":" }.joined(separator: " or ")) step")
             }
         }
         let caption = try string("caption")
         guard let actionKey else {
-            guard caption != nil else { throw fail(line, "a step needs an action (\(Parser.actionKeys.joined(separator: ", "))) or a caption") }
+            guard caption != nil else {
+                throw fail(line, "a step needs an action (\(Parser.actionKeys.joined(separator: ", "))) or a caption")
+            }
             return (.say, caption)
         }
         return (try action(actionKey, line: values[actionKey]?.line ?? line), caption)
@@ -99,9 +121,12 @@ struct StepFields {
         case "switch":
             let words = (try string("switch") ?? "").split(separator: " ").map(String.init)
             guard (1...2).contains(words.count), let side = Parser.side(words[0]) else {
-                throw fail(actionLine, "switch: takes a side and an optional ID: consumer|driver (or trip|vehicle) [ID]")
+                throw fail(
+                    actionLine, "switch: takes a side and an optional ID: consumer|driver (or trip|vehicle) [ID]")
             }
-            if words.count == 2, let problem = Parser.idProblem(words[1]) { throw fail(actionLine, "switch: \(problem)") }
+            if words.count == 2, let problem = Parser.idProblem(words[1]) {
+                throw fail(actionLine, "switch: \(problem)")
+            }
             return .switchID(side, id: words.count == 2 ? words[1] : nil)
         case "fault":
             let name = try string("fault") ?? ""
@@ -109,10 +134,16 @@ struct StepFields {
                 throw fail(actionLine, "unknown fault \"\(name)\"; use one of \(Fault.names.joined(separator: ", "))")
             }
             let delay = try duration("delay")
-            if delay != nil && fault != .latency { throw fail(values["delay"]?.line, "delay: only goes with fault: latency") }
-            return .setFault(fault, try Parser.scope(values["on"], file: file), latencyMilliseconds: delay.map { Int(($0 * 1000).rounded()) })
+            if delay != nil && fault != .latency {
+                throw fail(values["delay"]?.line, "delay: only goes with fault: latency")
+            }
+            return .setFault(
+                fault, try Parser.scope(values["on"], file: file),
+                latencyMilliseconds: delay.map { Int(($0 * 1000).rounded()) })
         case "clear":
-            guard try string("clear") == "faults" else { throw fail(actionLine, "clear: takes one value, faults (with on: to clear one side)") }
+            guard try string("clear") == "faults" else {
+                throw fail(actionLine, "clear: takes one value, faults (with on: to clear one side)")
+            }
             return .clearFaults(try Parser.scope(values["on"], file: file))
         case "refresh":
             return .refresh(try Parser.scope(values["refresh"], file: file))
@@ -128,7 +159,7 @@ struct StepFields {
             case "resume": return .setPaused(false)
             default: throw fail(actionLine, "sdks: takes pause or resume")
             }
-        default: // "until", the last of `actionKeys`
+        default:  // "until", the last of `actionKeys`
             return try until(line: actionLine)
         }
     }
@@ -138,11 +169,16 @@ struct StepFields {
         let words = (try string("until") ?? "").split(separator: " ").map(String.init)
         let event = words.first.map { $0.replacingOccurrences(of: "-", with: "_") } ?? ""
         guard (1...2).contains(words.count), let trigger = ScenarioCondition.Trigger(name: event) else {
-            throw fail(actionLine, "until: takes an event and an optional side, e.g. \"fetched driver\"; events: \(ScenarioCondition.names.joined(separator: ", "))")
+            throw fail(
+                actionLine,
+                "until: takes an event and an optional side, e.g. \"fetched driver\"; events: \(ScenarioCondition.names.joined(separator: ", "))"
+            )
         }
         var which: ScenarioSide?
         if words.count == 2 {
-            guard let s = Parser.side(words[1]) else { throw fail(actionLine, "until: \"\(words[1])\" is not a side (consumer, driver, trip, vehicle)") }
+            guard let s = Parser.side(words[1]) else {
+                throw fail(actionLine, "until: \"\(words[1])\" is not a side (consumer, driver, trip, vehicle)")
+            }
             which = s
         }
         let timeout = try duration("timeout") ?? Parser.defaultUntilTimeout

@@ -19,7 +19,8 @@ extension Setting {
             let (low, high) = (InputBounds.describe(range.lowest), InputBounds.describe(range.highest))
             return range.excludesLowest ? "more than \(low), at most \(high)" : "\(low) to \(high)"
         case .count(let range, .seconds):
-            return "\(InputBounds.describe(Double(range.lowerBound))) to \(InputBounds.describe(Double(range.upperBound)))"
+            return
+                "\(InputBounds.describe(Double(range.lowerBound))) to \(InputBounds.describe(Double(range.upperBound)))"
         case .count(let range, .items):
             return "\(SettingText.grouped(range.lowerBound)) to \(SettingText.grouped(range.upperBound))"
         default:
@@ -31,7 +32,8 @@ extension Setting {
     public var rule: String? {
         switch kind {
         case .seconds(let range):
-            let high = InputBounds.describe(range.highest), low = SettingText.number(range.lowest)
+            let high = InputBounds.describe(range.highest)
+            let low = SettingText.number(range.lowest)
             if range.excludesLowest { return "must be more than \(low) seconds and at most \(high)" }
             return "must be \(low) \(range.lowest == 1 ? "second" : "seconds") to \(high)"
         case .count(let range, let unit):
@@ -46,7 +48,9 @@ extension Setting {
     public func refusal(_ value: Double) -> String? {
         switch kind {
         case .seconds(let range): range.contains(value) ? nil : rule
-        case .count(let range, _): value.isFinite && value.rounded() == value && Double(range.lowerBound) <= value && value <= Double(range.upperBound) ? nil : rule
+        case .count(let range, _):
+            value.isFinite && value.rounded() == value && Double(range.lowerBound) <= value
+                && value <= Double(range.upperBound) ? nil : rule
         default: nil
         }
     }
@@ -64,7 +68,9 @@ extension Setting {
     public func refusal(text: String) -> String? {
         switch kind {
         case .seconds:
-            guard let seconds = Double(text), seconds.isFinite else { return "must be a number of seconds, got \(text)" }
+            guard let seconds = Double(text), seconds.isFinite else {
+                return "must be a number of seconds, got \(text)"
+            }
             return refusal(seconds)
         case .count:
             guard let count = Int(text) else { return "must be a whole number, got \(text)" }

@@ -3,14 +3,29 @@
 /// `trip-id:`). Its kind, range, default and help are its one entry in the table (`entry`), which
 /// the flags, the config reader, scenarios, recordings and the README's "Limits" all read.
 public enum Setting: String, CaseIterable, Sendable {
-    case solution, consumerURL = "consumer-url", driverURL = "driver-url"
-    case tokenKey = "token-key", expiryKey = "expiry-key", expiry, jwks, cacert, proxy, providerID = "provider-id"
-    case tripID = "trip-id", vehicleID = "vehicle-id", trackingID = "tracking-id", deliveryVehicleID = "delivery-vehicle-id"
+    case solution
+    case consumerURL = "consumer-url"
+    case driverURL = "driver-url"
+    case tokenKey = "token-key"
+    case expiryKey = "expiry-key"
+    case expiry, jwks, cacert, proxy
+    case providerID = "provider-id"
+    case tripID = "trip-id"
+    case vehicleID = "vehicle-id"
+    case trackingID = "tracking-id"
+    case deliveryVehicleID = "delivery-vehicle-id"
     case trips, vehicles, only, headers
-    case refreshMargin = "refresh-margin", timeout, lifetime, updateInterval = "update-interval", theme
+    case refreshMargin = "refresh-margin"
+    case timeout, lifetime
+    case updateInterval = "update-interval"
+    case theme
     case ramp
-    case fleetEngine = "fleet-engine", fleetEngineInterval = "fleet-engine-interval", providerLogic = "provider-logic"
-    case consumerSource = "consumer-source", driverSource = "driver-source", completionTimeout = "completion-timeout"
+    case fleetEngine = "fleet-engine"
+    case fleetEngineInterval = "fleet-engine-interval"
+    case providerLogic = "provider-logic"
+    case consumerSource = "consumer-source"
+    case driverSource = "driver-source"
+    case completionTimeout = "completion-timeout"
     /// `watch`'s own; no config key.
     case duration, callers
     /// A cast's own (`replay --to-cast`, `--cast`); no config key.

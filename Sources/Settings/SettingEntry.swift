@@ -24,7 +24,10 @@ public struct SettingEntry: Sendable {
     /// What the flag does; `Setting.help` adds the range and the default.
     public var summary: String
 
-    init(_ kind: Kind, file: FilePlace = .profile, default defaultValue: String? = nil, note: String? = nil, _ summary: String) {
+    init(
+        _ kind: Kind, file: FilePlace = .profile, default defaultValue: String? = nil, note: String? = nil,
+        _ summary: String
+    ) {
         self.kind = kind
         self.file = file
         self.defaultValue = defaultValue

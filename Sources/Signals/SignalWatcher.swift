@@ -36,7 +36,13 @@ public final class SignalWatcher: Sendable {
             var byte: UInt8 = 0
             while true {
                 let n = read(readEnd, &byte, 1)
-                if n == 1 { continuation.yield(Int32(byte)) } else if n < 0 && errno == EINTR { continue } else { break }
+                if n == 1 {
+                    continuation.yield(Int32(byte))
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
             }
         }.start()
     }

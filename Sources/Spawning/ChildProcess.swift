@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process, started and waited for without Foundation's `Process`: its `waitUntilExit`
@@ -42,11 +43,15 @@ public enum ChildProcess {
                     var result: pid_t
                     repeat { result = wait4(pid, &status, 0, &usage) } while result == -1 && errno == EINTR
                     reaped.withLock { $0 = true }
-                    func seconds(_ t: timeval) -> TimeInterval { TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6 }
+                    func seconds(_ t: timeval) -> TimeInterval {
+                        TimeInterval(t.tv_sec) + TimeInterval(t.tv_usec) / 1e6
+                    }
                     // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
                     let exited = status & 0x7f == 0
-                    done.resume(returning: Ending(status: result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
-                                                  cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakKiB: Int(usage.ru_maxrss)))
+                    done.resume(
+                        returning: Ending(
+                            status: result == pid ? (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)) : -1,
+                            cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakKiB: Int(usage.ru_maxrss)))
                 }.start()
             }
         } onCancel: {
@@ -68,17 +73,22 @@ public enum ChildProcess {
     /// Starts `arguments` (a full path first): stdin from `input` (else /dev/null), stdout and
     /// stderr to the file at `output` or to `outputDescriptor` (stderr to `errors` when given), no signal
     /// blocked, no descriptor but 0, 1 and 2; this process's environment unless one is given.
-    public static func spawn(_ arguments: [String], input: String? = nil, output: String? = nil, outputDescriptor: Int32? = nil,
-                             errors: String? = nil, environment: [String: String]? = nil) throws -> pid_t {
-        try spawn(arguments, stdin: input.map(Stream.file) ?? .devNull,
-                  stdout: outputDescriptor.map(Stream.descriptor) ?? .file(output ?? "/dev/null"),
-                  stderr: errors.map(Stream.file) ?? .stdout, environment: environment)
+    public static func spawn(
+        _ arguments: [String], input: String? = nil, output: String? = nil, outputDescriptor: Int32? = nil,
+        errors: String? = nil, environment: [String: String]? = nil
+    ) throws -> pid_t {
+        try spawn(
+            arguments, stdin: input.map(Stream.file) ?? .devNull,
+            stdout: outputDescriptor.map(Stream.descriptor) ?? .file(output ?? "/dev/null"),
+            stderr: errors.map(Stream.file) ?? .stdout, environment: environment)
     }
 
     /// Starts `arguments` (a full path first) with descriptors 0-2 as given and no other, no signal
     /// blocked; this process's environment unless one is given.
-    public static func spawn(_ arguments: [String], stdin: Stream, stdout: Stream, stderr: Stream,
-                             environment: [String: String]? = nil) throws -> pid_t {
+    public static func spawn(
+        _ arguments: [String], stdin: Stream, stdout: Stream, stderr: Stream,
+        environment: [String: String]? = nil
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -89,9 +99,11 @@ public enum ChildProcess {
         }
         for (target, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
             switch stream {
-            case .devNull: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .devNull:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, target, path, target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                posix_spawn_file_actions_addopen(
+                    &actions, target, path, target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
             case .stdout: posix_spawn_file_actions_adddup2(&actions, 1, target)
             }

@@ -51,8 +51,9 @@ struct ExchangeCapture {
 
     func exchange(_ outcome: TapExchange.Outcome, status: Int? = nil) -> TapExchange {
         let elapsed = NIODeadline.now() - started
-        return TapExchange(method: method.rawValue, target: target, status: status ?? self.status ?? 0, headers: headers,
-                           body: Data(body.readableBytesView), bodyTruncated: bodyTruncated,
-                           latency: Double(elapsed.nanoseconds) / 1e9, time: time, outcome: outcome)
+        return TapExchange(
+            method: method.rawValue, target: target, status: status ?? self.status ?? 0, headers: headers,
+            body: Data(body.readableBytesView), bodyTruncated: bodyTruncated,
+            latency: Double(elapsed.nanoseconds) / 1e9, time: time, outcome: outcome)
     }
 }

@@ -20,8 +20,9 @@ public struct ExchangeReader: Sendable {
     /// `now` is when the answer ended: the instant its token is judged at.
     public func read(_ exchange: TapExchange, now: Date) async -> TappedExchange {
         let matched = routes.match(Substring(exchange.target))
-        var reading = TappedExchange(time: exchange.time, kind: matched?.kind, id: matched?.id, method: exchange.method,
-                                     status: exchange.status, latency: exchange.latency, verdict: .unreadable)
+        var reading = TappedExchange(
+            time: exchange.time, kind: matched?.kind, id: matched?.id, method: exchange.method,
+            status: exchange.status, latency: exchange.latency, verdict: .unreadable)
         switch exchange.outcome {
         case .noAnswer(let reason):
             reading.verdict = .unreachable

@@ -9,7 +9,9 @@ enum HopByHop {
     static func removed(from headers: HTTPHeaders) -> HTTPHeaders {
         var named = names
         for value in headers["connection"] {
-            for token in value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
+            for token in value.split(separator: ",") {
+                named.insert(token.trimmingCharacters(in: .whitespaces).lowercased())
+            }
         }
         named.remove("transfer-encoding")
         guard headers.contains(where: { named.contains($0.name.lowercased()) }) else { return headers }

@@ -28,7 +28,9 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `role` decides the kind of an `{id}` template; a kind's own placeholder wins over it.
-    public init(_ template: String, role: ProviderKind.Role, solution: ProviderKind.Solution = .onDemand) throws(Problem) {
+    public init(_ template: String, role: ProviderKind.Role, solution: ProviderKind.Solution = .onDemand)
+        throws(Problem)
+    {
         guard template.hasPrefix("/") else { throw .notAPath(template) }
         let placeholders = ProviderKind.allCases.map { ($0, "{\($0.idParameter)}") } + [(solution.kind(role), "{id}")]
         guard let (kind, placeholder) = placeholders.first(where: { template.contains($0.1) }) else {
@@ -38,12 +40,16 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
         self.template = template
         let parts = template.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
-        segments = path.split(separator: "/", omittingEmptySubsequences: false).map { $0 == placeholder ? nil : String($0) }
+        segments = path.split(separator: "/", omittingEmptySubsequences: false).map {
+            $0 == placeholder ? nil : String($0)
+        }
         if path.contains(placeholder) {
             queryName = nil
         } else {
             let items = parts.count > 1 ? parts[1].split(separator: "&") : []
-            queryName = items.first { $0.hasSuffix("=" + placeholder) }.map { String($0.dropLast(placeholder.count + 1)) }
+            queryName = items.first { $0.hasSuffix("=" + placeholder) }.map {
+                String($0.dropLast(placeholder.count + 1))
+            }
         }
     }
 
@@ -58,8 +64,11 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts[0]
         if let queryName {
-            guard segments.elementsEqual(path.split(separator: "/", omittingEmptySubsequences: false), by: { $0 == String($1) }),
-                  parts.count > 1 else { return nil }
+            guard
+                segments.elementsEqual(
+                    path.split(separator: "/", omittingEmptySubsequences: false), by: { $0 == String($1) }),
+                parts.count > 1
+            else { return nil }
             for item in parts[1].split(separator: "&") where item.hasPrefix(queryName + "=") {
                 return Self.decoded(item.dropFirst(queryName.count + 1))
             }

@@ -26,8 +26,10 @@ public final class TapAnalysis: Sendable {
     // Guards the count of exchanges read.
     private let read = Mutex(0)
 
-    public init(reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
-                events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = []) {
+    public init(
+        reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
+        events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = []
+    ) {
         self.reader = reader
         self.clock = clock
         self.events = events

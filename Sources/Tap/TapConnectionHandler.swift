@@ -32,7 +32,10 @@ final class TapConnectionHandler: ChannelInboundHandler {
     /// The upstream's answer asked to close its connection after it.
     private var upstreamCloses = false
 
-    init(upstream: Upstream, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(), report: (@Sendable (TapExchange) -> Void)?) {
+    init(
+        upstream: Upstream, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(),
+        report: (@Sendable (TapExchange) -> Void)?
+    ) {
         self.gauge = gauge
         self.upstream = upstream
         self.limits = limits
@@ -55,13 +58,16 @@ final class TapConnectionHandler: ChannelInboundHandler {
                 return
             }
             upstreamCloses = false
-            var forwarded = HTTPRequestHead(version: .http1_1, method: head.method, uri: upstream.target(head.uri),
-                                            headers: HopByHop.removed(from: head.headers))
+            var forwarded = HTTPRequestHead(
+                version: .http1_1, method: head.method, uri: upstream.target(head.uri),
+                headers: HopByHop.removed(from: head.headers))
             if upstream.absoluteForm, let credential = upstream.proxy?.basicCredential {
                 forwarded.headers.replaceOrAdd(name: "proxy-authorization", value: credential)
             }
             // Upstream always speaks HTTP/1.1, which needs a Host an HTTP/1.0 client may leave out.
-            if head.version == .http1_0, !forwarded.headers.contains(name: "host") { forwarded.headers.add(name: "host", value: upstream.host) }
+            if head.version == .http1_0, !forwarded.headers.contains(name: "host") {
+                forwarded.headers.add(name: "host", value: upstream.host)
+            }
             if head.method == .GET || head.method == .HEAD { capture?.forwarded = forwarded }
             send(.head(forwarded))
         case .body(let buffer):
@@ -82,7 +88,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let capture, report != nil { report?(capture.exchange(.cutShort(reason: "the client went away before the answer ended"))) }
+        if let capture, report != nil {
+            report?(capture.exchange(.cutShort(reason: "the client went away before the answer ended")))
+        }
         capture = nil
         upstreamChannel?.close(promise: nil)
         upstreamChannel = nil
@@ -120,8 +128,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
         let limits = limits
         // Through a tunnel, TLS and HTTP start once the proxy has said 200 to the CONNECT.
         let tunnel = upstream.proxy.flatMap { proxy in
-            upstream.absoluteForm ? nil : UpstreamTunnel(proxy: proxy, target: upstream.authority, timeout: limits.upstreamReadTimeout,
-                                                          promise: context.eventLoop.makePromise())
+            upstream.absoluteForm
+                ? nil
+                : UpstreamTunnel(
+                    proxy: proxy, target: upstream.authority, timeout: limits.upstreamReadTimeout,
+                    promise: context.eventLoop.makePromise())
         }.map { NIOLoopBound($0, eventLoop: context.eventLoop) }
         @Sendable func addHandlers(_ channel: any Channel) throws {
             let sync = channel.pipeline.syncOperations
@@ -137,7 +148,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
             .connectTimeout(limits.connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tunnel { try channel.pipeline.syncOperations.addHandler(tunnel.value) } else { try addHandlers(channel) }
+                    if let tunnel {
+                        try channel.pipeline.syncOperations.addHandler(tunnel.value)
+                    } else {
+                        try addHandlers(channel)
+                    }
                 }
             }
             .connect(host: upstream.proxy?.host ?? upstream.host, port: upstream.proxy?.port ?? upstream.port)
@@ -196,8 +211,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         }
         capture.headSent = true
         self.capture = capture
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: capture.version, status: head.status, headers: headers))),
-                      promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: capture.version, status: head.status, headers: headers))),
+            promise: nil)
     }
 
     func answerBody(_ buffer: ByteBuffer) {
@@ -274,7 +290,10 @@ final class TapConnectionHandler: ChannelInboundHandler {
         if capture.headSent {
             cutShort("the upstream stalled for \(TapLimits.said(limits.upstreamReadTimeout)) mid-answer")
         } else {
-            noAnswer(.gatewayTimeout, "upstream \(upstream.host):\(upstream.port) did not answer within \(TapLimits.said(limits.upstreamReadTimeout))")
+            noAnswer(
+                .gatewayTimeout,
+                "upstream \(upstream.host):\(upstream.port) did not answer within \(TapLimits.said(limits.upstreamReadTimeout))"
+            )
         }
     }
 
@@ -293,7 +312,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         self.capture = nil
         let reason = lastUpstreamError.map { reason + " (\($0))" } ?? reason
         lastUpstreamError = nil
-        writeOwn(status, "tokendash tap: \(reason)\n", context: context, version: capture.version, keepAlive: capture.clientKeepsAlive)
+        writeOwn(
+            status, "tokendash tap: \(reason)\n", context: context, version: capture.version,
+            keepAlive: capture.clientKeepsAlive)
         report?(capture.exchange(.noAnswer(reason: reason), status: Int(status.code)))
     }
 
@@ -315,13 +336,16 @@ final class TapConnectionHandler: ChannelInboundHandler {
         pending = []
     }
 
-    private func writeOwn(_ status: HTTPResponseStatus, _ text: String, context: ChannelHandlerContext,
-                          version: HTTPVersion, keepAlive: Bool) {
+    private func writeOwn(
+        _ status: HTTPResponseStatus, _ text: String, context: ChannelHandlerContext,
+        version: HTTPVersion, keepAlive: Bool
+    ) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "text/plain; charset=utf-8")
         headers.add(name: "content-length", value: String(text.utf8.count))
         if !keepAlive { headers.add(name: "connection", value: "close") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
             if !keepAlive { context.close(promise: nil) }
@@ -330,9 +354,15 @@ final class TapConnectionHandler: ChannelInboundHandler {
 
     static func describe(_ error: any Error, upstream: Upstream) -> String {
         let name = "upstream \(upstream.host):\(upstream.port)"
-        if let error = error as? NIOConnectionError { return "\(name): " + HTTPClientTransport.connectionFailure(error, host: upstream.host) }
-        if let error = error as? IOError, let reason = HTTPClientTransport.socketFailure(errno: error.errnoCode) { return "\(name): \(reason)" }
-        if error is ChannelError, case .connectTimeout = error as? ChannelError { return "\(name): connection timed out" }
+        if let error = error as? NIOConnectionError {
+            return "\(name): " + HTTPClientTransport.connectionFailure(error, host: upstream.host)
+        }
+        if let error = error as? IOError, let reason = HTTPClientTransport.socketFailure(errno: error.errnoCode) {
+            return "\(name): \(reason)"
+        }
+        if error is ChannelError, case .connectTimeout = error as? ChannelError {
+            return "\(name): connection timed out"
+        }
         if let error = error as? NIOSSLError { return "\(name): TLS: \(error)" }
         return "\(name): \(error)"
     }

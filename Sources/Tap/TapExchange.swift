@@ -35,8 +35,10 @@ public struct TapExchange: Sendable {
     /// providers refuse more than 64 KiB (`TokenEndpoint.maxBodyBytes`).
     public static let bodyCap = 64 * 1024
 
-    public init(method: String, target: String, status: Int, headers: [String: String] = [:], body: Data = Data(),
-                bodyTruncated: Bool = false, latency: TimeInterval, time: Date, outcome: Outcome = .answered) {
+    public init(
+        method: String, target: String, status: Int, headers: [String: String] = [:], body: Data = Data(),
+        bodyTruncated: Bool = false, latency: TimeInterval, time: Date, outcome: Outcome = .answered
+    ) {
         self.method = method
         self.target = target
         self.status = status

@@ -11,7 +11,10 @@ public struct TapLedger: Sendable {
     /// Fingerprints kept an ID: more different tokens than this in an hour is churn either way.
     static let tokenLimit = 4096
 
-    struct Key: Hashable { var kind: ProviderKind; var id: String }
+    struct Key: Hashable {
+        var kind: ProviderKind
+        var id: String
+    }
 
     struct Entry {
         /// Fetches per minute since the epoch, the last sixty minutes' (older are dropped on read).
@@ -54,7 +57,9 @@ public struct TapLedger: Sendable {
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
         entry.lastSeen = max(entry.lastSeen, now)
-        if entries[key] == nil, entries.count >= Self.idLimit, let oldest = entries.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
+        if entries[key] == nil, entries.count >= Self.idLimit,
+            let oldest = entries.min(by: { $0.value.lastSeen < $1.value.lastSeen })
+        {
             entries[oldest.key] = nil
         }
         entries[key] = entry
@@ -79,9 +84,10 @@ public struct TapLedger: Sendable {
         let fetches = entry.minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
         let tokens = entry.tokens.values.count { $0 > minute - 60 }
         let ratio = fetchesPerToken(entry, now: now, fetches: fetches)
-        return TapRow(kind: key.kind, id: key.id, fetches: fetches, tokens: tokens, verdict: entry.verdict,
-                      lifetime: entry.lifetime, lastError: entry.lastError, lastStatus: entry.lastStatus,
-                      lastSeen: entry.lastSeen, fetchesPerToken: ratio, churning: (ratio ?? 0) > churnLimit)
+        return TapRow(
+            kind: key.kind, id: key.id, fetches: fetches, tokens: tokens, verdict: entry.verdict,
+            lifetime: entry.lifetime, lastError: entry.lastError, lastStatus: entry.lastStatus,
+            lastSeen: entry.lastSeen, fetchesPerToken: ratio, churning: (ratio ?? 0) > churnLimit)
     }
 
     /// Fetches in the last hour over the tokens the ID needed while it was watched (an hour at

@@ -15,6 +15,7 @@ public struct TapLimits: Sendable {
 
     /// `60 s`, or `200 ms` for a timeout under a second (as tests shorten them): what the 504 says.
     static func said(_ amount: TimeAmount) -> String {
-        amount.nanoseconds % 1_000_000_000 == 0 ? "\(amount.nanoseconds / 1_000_000_000) s" : "\(amount.nanoseconds / 1_000_000) ms"
+        amount.nanoseconds % 1_000_000_000 == 0
+            ? "\(amount.nanoseconds / 1_000_000_000) s" : "\(amount.nanoseconds / 1_000_000) ms"
     }
 }

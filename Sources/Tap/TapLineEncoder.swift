@@ -38,11 +38,14 @@ public struct TapLineEncoder: Sendable {
                 "tokens": .int(Int64(row.tokens)), "verdict": .string(row.verdict.rawValue),
             ]
             if let ratio = row.fetchesPerToken { fields["fetches_per_token"] = .double((ratio * 10).rounded() / 10) }
-            if let lifetime = row.lifetime { fields["lifetime_s"] = .int(Int64(TokenResponseDecoder.wholeSeconds(lifetime))) }
+            if let lifetime = row.lifetime {
+                fields["lifetime_s"] = .int(Int64(TokenResponseDecoder.wholeSeconds(lifetime)))
+            }
             return .object(fields)
         }
         return WatchEventEncoder.object([
-            ("event", .string("churn")), ("limit", .double(limit)), ("exchanges", .int(Int64(exchanges))), ("ids", .array(ids)),
+            ("event", .string("churn")), ("limit", .double(limit)), ("exchanges", .int(Int64(exchanges))),
+            ("ids", .array(ids)),
         ])
     }
 }

@@ -6,7 +6,8 @@ public struct TapRoutes: Sendable {
     public let templates: [RouteTemplate]
 
     public init(_ given: [RouteTemplate] = []) {
-        templates = given + RouteTemplate.samples.filter { sample in !given.contains { $0.template == sample.template } }
+        templates =
+            given + RouteTemplate.samples.filter { sample in !given.contains { $0.template == sample.template } }
     }
 
     /// The kind and ID a request target asks for; nil for any other request (still forwarded).

@@ -21,8 +21,10 @@ public struct TapRow: Sendable, Equatable {
     /// Over `--churn-limit`: the app's provider is not caching.
     public var churning: Bool
 
-    public init(kind: ProviderKind, id: String, fetches: Int, tokens: Int, verdict: TapVerdict, lifetime: TimeInterval?,
-                lastError: String?, lastStatus: Int, lastSeen: Date, fetchesPerToken: Double?, churning: Bool) {
+    public init(
+        kind: ProviderKind, id: String, fetches: Int, tokens: Int, verdict: TapVerdict, lifetime: TimeInterval?,
+        lastError: String?, lastStatus: Int, lastSeen: Date, fetchesPerToken: Double?, churning: Bool
+    ) {
         self.kind = kind
         self.id = id
         self.fetches = fetches
@@ -41,7 +43,9 @@ public struct TapRow: Sendable, Equatable {
 
     /// What the row says is wrong, in one line: the churn sentence before a failure's.
     public var trouble: String? {
-        if churning, let ratio = fetchesPerToken { return "fetches \(Self.times(ratio)) per token: the app's provider is not caching" }
+        if churning, let ratio = fetchesPerToken {
+            return "fetches \(Self.times(ratio)) per token: the app's provider is not caching"
+        }
         return verdict.isTrouble ? lastError ?? verdict.rawValue : nil
     }
 

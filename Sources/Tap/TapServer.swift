@@ -35,12 +35,17 @@ public final class TapServer: Sendable {
             throw .tls("cannot read \(file)")
         }
         do {
-            guard let chain = try? NIOSSLCertificate.fromPEMFile(certificate).map({ NIOSSLCertificateSource.certificate($0) }),
-                  !chain.isEmpty else { throw StartError.tls("no PEM certificate in \(certificate)") }
+            guard
+                let chain = try? NIOSSLCertificate.fromPEMFile(certificate).map({
+                    NIOSSLCertificateSource.certificate($0)
+                }),
+                !chain.isEmpty
+            else { throw StartError.tls("no PEM certificate in \(certificate)") }
             guard let privateKey = try? NIOSSLPrivateKey(file: key, format: .pem) else {
                 throw StartError.tls("no PEM private key in \(key)")
             }
-            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+            let configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(privateKey))
             return try NIOSSLContext(configuration: configuration)
         } catch let error as StartError {
             throw error
@@ -49,9 +54,11 @@ public final class TapServer: Sendable {
         }
     }
 
-    public static func start(host: String, port: Int, upstream: Upstream, tls: NIOSSLContext? = nil, limits: TapLimits = TapLimits(),
-                             group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                             report: (@Sendable (TapExchange) -> Void)?) async throws(StartError) -> TapServer {
+    public static func start(
+        host: String, port: Int, upstream: Upstream, tls: NIOSSLContext? = nil, limits: TapLimits = TapLimits(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        report: (@Sendable (TapExchange) -> Void)?
+    ) async throws(StartError) -> TapServer {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let gauge = ForwardingGauge()
         let bootstrap = ServerBootstrap(group: group)
@@ -64,7 +71,8 @@ public final class TapServer: Sendable {
                     if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                     try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try sync.addHandler(IdleStateHandler(readTimeout: limits.clientTimeout))
-                    try sync.addHandler(TapConnectionHandler(upstream: upstream, limits: limits, gauge: gauge, report: report))
+                    try sync.addHandler(
+                        TapConnectionHandler(upstream: upstream, limits: limits, gauge: gauge, report: report))
                 }
             }
         do {

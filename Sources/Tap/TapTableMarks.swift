@@ -45,9 +45,10 @@ public final class TapTableMarks: FleetTableMarks {
                     rest.append(member)
                     continue
                 }
-                member.tapped = TappedColumns(fetches: row.fetches, tokens: row.tokens, verdict: row.verdict.rawValue,
-                                              level: row.verdict == .ok ? .ok : row.verdict == .warn ? .warn : .trouble,
-                                              lifetime: row.lifetime, churnBrief: row.churnBrief)
+                member.tapped = TappedColumns(
+                    fetches: row.fetches, tokens: row.tokens, verdict: row.verdict.rawValue,
+                    level: row.verdict == .ok ? .ok : row.verdict == .warn ? .warn : .trouble,
+                    lifetime: row.lifetime, churnBrief: row.churnBrief)
                 if row.churning, let sentence = row.trouble {
                     member.churn = sentence
                     churning.append((place, member))

@@ -18,16 +18,18 @@ extension TappedExchange {
         case .fetchFailed(let error, let took):
             failure = error
             latency = took
-            verdict = switch error {
-            case .unreachable, .timeout: .unreachable
-            case .httpStatus: .httpError
-            case let error where error.isTokenRejection: .fail
-            default: .unreadable
-            }
+            verdict =
+                switch error {
+                case .unreachable, .timeout: .unreachable
+                case .httpStatus: .httpError
+                case let error where error.isTokenRejection: .fail
+                default: .unreadable
+                }
         default:
             return nil
         }
-        self.init(time: event.time.addingTimeInterval(-latency), kind: event.provider, id: event.id, method: "GET", status: 0,
-                  latency: latency, verdict: verdict, token: token, error: failure?.description, failure: failure)
+        self.init(
+            time: event.time.addingTimeInterval(-latency), kind: event.provider, id: event.id, method: "GET", status: 0,
+            latency: latency, verdict: verdict, token: token, error: failure?.description, failure: failure)
     }
 }

@@ -27,8 +27,10 @@ public struct TappedExchange: Sendable {
     /// The ID's fetches per token lifetime with this one counted (`TapLedger`); nil before a lifetime is known.
     public var fetchesPerToken: Double?
 
-    public init(time: Date, kind: ProviderKind?, id: String?, method: String, status: Int, latency: TimeInterval,
-                verdict: TapVerdict, token: FetchedToken? = nil, error: String? = nil, failure: FleetAuthError? = nil) {
+    public init(
+        time: Date, kind: ProviderKind?, id: String?, method: String, status: Int, latency: TimeInterval,
+        verdict: TapVerdict, token: FetchedToken? = nil, error: String? = nil, failure: FleetAuthError? = nil
+    ) {
         self.time = time
         self.kind = kind
         self.id = id
@@ -53,7 +55,9 @@ public struct TappedExchange: Sendable {
         } else {
             outcome = .fetchFailed(failure ?? .other(error ?? verdict.rawValue), latency: latency)
         }
-        return [ProviderEvent(time: start, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)),
-                ProviderEvent(time: end, provider: kind, id: id, kind: outcome)]
+        return [
+            ProviderEvent(time: start, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)),
+            ProviderEvent(time: end, provider: kind, id: id, kind: outcome),
+        ]
     }
 }

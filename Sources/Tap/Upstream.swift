@@ -26,15 +26,19 @@ public struct Upstream: Sendable {
         public var description: String {
             switch self {
             case .notHTTP(let t): "--upstream \(t): not an http:// or https:// URL with a host"
-            case .hasPath(let t): "--upstream \(t): give only scheme, host and port; every request's path goes upstream as it came"
+            case .hasPath(let t):
+                "--upstream \(t): give only scheme, host and port; every request's path goes upstream as it came"
             case .tls(let t, let reason): "--upstream \(t): \(reason)"
             }
         }
     }
 
-    public init(_ text: String, trust: HTTPClientTransport.Trust = .system, proxies: ProxySettings = .direct) throws(Problem) {
+    public init(_ text: String, trust: HTTPClientTransport.Trust = .system, proxies: ProxySettings = .direct)
+        throws(Problem)
+    {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else { throw .notHTTP(text) }
+            let host = url.host, !host.isEmpty
+        else { throw .notHTTP(text) }
         guard url.path.isEmpty || url.path == "/", url.query == nil else { throw .hasPath(text) }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = url.port ?? (scheme == "https" ? 443 : 80)

@@ -42,7 +42,8 @@ final class UpstreamTunnel: ChannelInboundHandler, RemovableChannelHandler {
         if let credential = proxy.basicCredential { request += "Proxy-Authorization: \(credential)\r\n" }
         request += "\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop), channel = context.channel
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let channel = context.channel
         let reason = "proxy \(proxy.address) did not answer the CONNECT within \(TapLimits.said(timeout))"
         deadline = context.eventLoop.scheduleTask(in: timeout) {
             bound.value.finish(.failure(Refused(reason: reason)))
@@ -55,7 +56,9 @@ final class UpstreamTunnel: ChannelInboundHandler, RemovableChannelHandler {
         var bytes = unwrapInboundIn(data)
         answer += bytes.readString(length: bytes.readableBytes) ?? ""
         guard let end = answer.range(of: "\r\n\r\n") else {
-            if answer.utf8.count > Self.headLimit { fail(context, "proxy \(proxy.address) sent no answer head to the CONNECT") }
+            if answer.utf8.count > Self.headLimit {
+                fail(context, "proxy \(proxy.address) sent no answer head to the CONNECT")
+            }
             return
         }
         let statusLine = answer[..<end.lowerBound].split(separator: "\r\n").first.map(String.init) ?? ""

@@ -8,7 +8,10 @@ struct ColorPairs {
     private var cache: [StyleRole: (attr_t, Int16)] = [:]
     private let maxPairs: Int
 
-    private struct PairKey: Hashable { let fg: Int; let bg: Int }
+    private struct PairKey: Hashable {
+        let fg: Int
+        let bg: Int
+    }
 
     init(colors: Int, maxPairs: Int) {
         self.colors = colors
@@ -32,7 +35,8 @@ struct ColorPairs {
         if colors > 0, colors < 16, style.foreground.isGrey { attrs |= td_a_dim() }
         var pair: Int16 = 0
         if colors >= 8 {
-            let key = PairKey(fg: style.foreground.resolved(colors: colors), bg: style.background.resolved(colors: colors))
+            let key = PairKey(
+                fg: style.foreground.resolved(colors: colors), bg: style.background.resolved(colors: colors))
             if key.fg != -1 || key.bg != -1 {
                 if let existing = pairs[key] {
                     pair = existing

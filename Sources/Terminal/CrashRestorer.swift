@@ -33,8 +33,10 @@ enum CrashRestorer {
         crashState = CrashState(terminal: terminal, reset: UnsafeBufferPointer(reset), previous: previous)
         for number in signals {
             // Once only (SA_RESETHAND): a second fault inside the handler must not loop.
-            SignalAction.install(number, flags: Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND)),
-                                 previous: previous + Int(number)) { number in
+            SignalAction.install(
+                number, flags: Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND)),
+                previous: previous + Int(number)
+            ) { number in
                 guard let state = crashState else { return }
                 _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, state.terminal)
                 _ = write(STDOUT_FILENO, state.reset.baseAddress, state.reset.count)

@@ -1,6 +1,6 @@
 @preconcurrency import CNcurses
-import UICore
 import Foundation
+import UICore
 
 /// The thin ncurses backend: draws Canvases and reads keys. It is the only code that calls ncurses,
 /// and it must be used from one thread, the one that created it (ncurses keeps global state).
@@ -99,7 +99,9 @@ public final class TerminalScreen: TerminalBackend {
             scratch.removeAll(keepingCapacity: true)
             for cell in run.prefix(count) { scratch.append(wchar_t(bitPattern: cell.scalar.value)) }
             scratch.append(0)
-            _ = scratch.withUnsafeBufferPointer { td_put_run(Int32(y), Int32(x), $0.baseAddress, Int32(count), attrs, pair) }
+            _ = scratch.withUnsafeBufferPointer {
+                td_put_run(Int32(y), Int32(x), $0.baseAddress, Int32(count), attrs, pair)
+            }
         }
         previous = canvas
         refresh()
@@ -137,7 +139,8 @@ public final class TerminalScreen: TerminalBackend {
             switch Int32(code) {
             case KEY_RESIZE: return .resize
             case KEY_MOUSE:
-                var x: Int32 = 0, y: Int32 = 0
+                var x: Int32 = 0
+                var y: Int32 = 0
                 return td_read_click(&x, &y) == 0 ? .click(x: Int(x), y: Int(y)) : nil
             case KEY_UP: return .up
             case KEY_DOWN: return .down
@@ -187,7 +190,7 @@ public final class TerminalScreen: TerminalBackend {
     private func readAfterEscape() -> Key? {
         guard let first = pendingCode() else { return .escape }
         switch first {
-        case .character(0x5B): // CSI `[`: parameter and intermediate bytes 0x20-0x3F, then one final byte 0x40-0x7E.
+        case .character(0x5B):  // CSI `[`: parameter and intermediate bytes 0x20-0x3F, then one final byte 0x40-0x7E.
             for _ in 0..<Self.longestSequence {
                 guard let code = pendingCode() else { break }
                 guard case .character(let c) = code, c != 27 else {
@@ -198,7 +201,7 @@ public final class TerminalScreen: TerminalBackend {
                 if !(0x20...0x3F).contains(c) { break }
             }
             return nil
-        case .character(0x4F): // SS3 `O`: one final byte.
+        case .character(0x4F):  // SS3 `O`: one final byte.
             if let code = pendingCode(), code == .character(27) || code.isFunction { putBack([code]) }
             return nil
         case .character(0x50), .character(0x5D), .character(0x58), .character(0x5E), .character(0x5F):

@@ -34,7 +34,9 @@ final class WakePipe: Sendable {
 
     /// Waits until `fd` has input, a wake-up arrives, or `milliseconds` pass; then empties the pipe.
     func wait(forInputOn fd: Int32, milliseconds: Int) {
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         // EINTR (SIGWINCH on this thread, say) ends the wait early, which is what a resize wants.
         _ = poll(&fds, readEnd >= 0 ? 2 : 1, Int32(clamping: milliseconds))
         if readEnd >= 0, fds[1].revents != 0 {

@@ -11,7 +11,8 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `text`; `allowRemote` must be true for anything but a loopback address.
     public init(parsing text: String, allowRemote: Bool) throws(MetricsAddressError) {
-        let host: String, portText: Substring
+        let host: String
+        let portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
@@ -45,13 +46,15 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     static func isNumeric(_ host: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// 127.0.0.0/8 and ::1 (also as an IPv4-mapped 127 address).
     static func isLoopback(_ host: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
         guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
         let bytes = withUnsafeBytes(of: v6) { Array($0) }
@@ -68,7 +71,8 @@ public enum MetricsAddressError: Error, Sendable, Equatable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .notAnAddress(let text): "--metrics \(text): expected HOST:PORT with a numeric IPv4 address or a bracketed IPv6 one, e.g. 127.0.0.1:9464"
+        case .notAnAddress(let text):
+            "--metrics \(text): expected HOST:PORT with a numeric IPv4 address or a bracketed IPv6 one, e.g. 127.0.0.1:9464"
         case .badPort(let text): "--metrics \(text): the port must be a number from 0 to 65535"
         case .remoteNotAllowed(let text):
             "--metrics \(text): not a loopback address; pass --allow-remote to serve metrics to the network"

@@ -34,7 +34,9 @@ public final class ProviderMetrics: Sendable {
 
     /// `members` lists each kind's IDs in their SDKs' order (a fleet's, or one each); events of
     /// other kinds are ignored.
-    public init(members: [ProviderKind: [String]], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    public init(
+        members: [ProviderKind: [String]], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+    ) {
         self.registry = registry
         providers = members.mapValues(\.count)
         self.members = Mutex(members.mapValues { FleetStatistics(ids: $0) })
@@ -43,17 +45,20 @@ public final class ProviderMetrics: Sendable {
             let label = [("provider", kind.rawValue)]
             func labels(_ name: String, _ value: String) -> [(String, String)] { label + [(name, value)] }
             series[kind] = Series(
-                requests: Dictionary(uniqueKeysWithValues: RequestResult.allCases.map {
-                    ($0, registry.makeCounter(descriptor: Names.requests, labels: labels("result", $0.rawValue)))
-                }),
+                requests: Dictionary(
+                    uniqueKeysWithValues: RequestResult.allCases.map {
+                        ($0, registry.makeCounter(descriptor: Names.requests, labels: labels("result", $0.rawValue)))
+                    }),
                 hits: registry.makeCounter(descriptor: Names.cacheHits, labels: label),
-                latency: registry.makeValueHistogram(descriptor: Names.fetchDuration, labels: label, buckets: Self.latencyBuckets),
+                latency: registry.makeValueHistogram(
+                    descriptor: Names.fetchDuration, labels: label, buckets: Self.latencyBuckets),
                 idChanges: registry.makeCounter(descriptor: Names.idChanges, labels: label),
                 clockSkew: registry.makeGauge(descriptor: Names.clockSkew, labels: label),
                 soonestExpiry: registry.makeGauge(descriptor: Names.soonestExpiry, labels: label),
-                states: Dictionary(uniqueKeysWithValues: MemberStatus.allCases.map {
-                    ($0, registry.makeGauge(descriptor: Names.providers, labels: labels("state", $0.label)))
-                }))
+                states: Dictionary(
+                    uniqueKeysWithValues: MemberStatus.allCases.map {
+                        ($0, registry.makeGauge(descriptor: Names.providers, labels: labels("state", $0.label)))
+                    }))
             // Unknown until a response carries a Date header: NaN, which no alert threshold matches.
             series[kind]?.clockSkew.set(Double.nan)
             series[kind]?.soonestExpiry.set(Double.nan)
@@ -81,25 +86,36 @@ public final class ProviderMetrics: Sendable {
             s.latency.record(latency)
             if case .rejected(let results) = error {
                 for failure in results.failures {
-                    registry.makeCounter(descriptor: Names.ruleFailures,
-                                         labels: [("provider", event.provider.rawValue), ("rule", failure.rule.name)]).increment()
+                    registry.makeCounter(
+                        descriptor: Names.ruleFailures,
+                        labels: [("provider", event.provider.rawValue), ("rule", failure.rule.name)]
+                    ).increment()
                 }
             }
         case .idChanged:
             s.idChanges.increment()
         case .fleetEngineCall(let answer):
             // Methods and statuses are few (six methods, gRPC's seventeen codes), so the series stay few.
-            registry.makeCounter(descriptor: Names.fleetEngineCalls, labels: [
-                ("provider", event.provider.rawValue), ("method", answer.method.rawValue), ("status", Self.statusLabel(answer.status)),
-            ]).increment()
+            registry.makeCounter(
+                descriptor: Names.fleetEngineCalls,
+                labels: [
+                    ("provider", event.provider.rawValue), ("method", answer.method.rawValue),
+                    ("status", Self.statusLabel(answer.status)),
+                ]
+            ).increment()
             if answer.verdictDisagrees {
-                registry.makeCounter(descriptor: Names.verdictDisagreements, labels: [("provider", event.provider.rawValue)]).increment()
+                registry.makeCounter(
+                    descriptor: Names.verdictDisagreements, labels: [("provider", event.provider.rawValue)]
+                ).increment()
             }
         case .breach(let breach):
             // Five kinds of breach, so as few series per provider.
-            registry.makeCounter(descriptor: Names.contractBreaches, labels: [
-                ("provider", event.provider.rawValue), ("breach", breach.kind.rawValue),
-            ]).increment()
+            registry.makeCounter(
+                descriptor: Names.contractBreaches,
+                labels: [
+                    ("provider", event.provider.rawValue), ("breach", breach.kind.rawValue),
+                ]
+            ).increment()
         default:
             break
         }
@@ -117,7 +133,9 @@ public final class ProviderMetrics: Sendable {
     /// Sets the clock-dependent gauges for `now`, then renders every series in the text format.
     public func exposition(now: Date = Date()) -> [UInt8] {
         let standings = members.withLock { all in
-            all.reduce(into: [ProviderKind: FleetStanding]()) { $0[$1.key] = $1.value.standing(now: now, providers: providers[$1.key], withSoonestExpiry: true) }
+            all.reduce(into: [ProviderKind: FleetStanding]()) {
+                $0[$1.key] = $1.value.standing(now: now, providers: providers[$1.key], withSoonestExpiry: true)
+            }
         }
         for (kind, standing) in standings {
             guard let s = series[kind] else { continue }
@@ -130,18 +148,51 @@ public final class ProviderMetrics: Sendable {
     /// The series' names and help, `tokendash_…`, units as suffixes.
     /// Computed: swift-prometheus' descriptor is not Sendable, so it cannot be a stored static.
     enum Names {
-        static var requests: MetricNameDescriptor { name("requests", "total", "Requests to the token backend, by how they ended.") }
-        static var cacheHits: MetricNameDescriptor { name("cache_hits", "total", "Token calls answered from the cache without a request.") }
-        static var fetchDuration: MetricNameDescriptor { name("fetch_duration", "seconds", "Time from request to a usable token or a failure.") }
-        static var idChanges: MetricNameDescriptor { name("id_changes", "total", "Trip or vehicle ID switches of the simulated SDKs.") }
-        static var clockSkew: MetricNameDescriptor { name("clock_skew", "seconds", "This machine's clock minus the backend's, from the last response's Date header.") }
-        static var soonestExpiry: MetricNameDescriptor { name("soonest_token_expiry", "seconds", "Seconds until the soonest-expiring valid token expires; NaN when none is held.") }
-        static var providers: MetricNameDescriptor { name("providers", "", "Simulated SDKs by the state of their token.") }
-        static var ruleFailures: MetricNameDescriptor { name("rule_failures", "total", "Tokens refused by Fleet Engine's rules, by rule.") }
+        static var requests: MetricNameDescriptor {
+            name("requests", "total", "Requests to the token backend, by how they ended.")
+        }
+        static var cacheHits: MetricNameDescriptor {
+            name("cache_hits", "total", "Token calls answered from the cache without a request.")
+        }
+        static var fetchDuration: MetricNameDescriptor {
+            name("fetch_duration", "seconds", "Time from request to a usable token or a failure.")
+        }
+        static var idChanges: MetricNameDescriptor {
+            name("id_changes", "total", "Trip or vehicle ID switches of the simulated SDKs.")
+        }
+        static var clockSkew: MetricNameDescriptor {
+            name(
+                "clock_skew", "seconds",
+                "This machine's clock minus the backend's, from the last response's Date header.")
+        }
+        static var soonestExpiry: MetricNameDescriptor {
+            name(
+                "soonest_token_expiry", "seconds",
+                "Seconds until the soonest-expiring valid token expires; NaN when none is held.")
+        }
+        static var providers: MetricNameDescriptor {
+            name("providers", "", "Simulated SDKs by the state of their token.")
+        }
+        static var ruleFailures: MetricNameDescriptor {
+            name("rule_failures", "total", "Tokens refused by Fleet Engine's rules, by rule.")
+        }
 
-        static var fleetEngineCalls: MetricNameDescriptor { name("fleet_engine_calls", "total", "The simulated SDKs' calls to Fleet Engine with their tokens, by method and answer (gRPC status).") }
-        static var contractBreaches: MetricNameDescriptor { name("contract_breaches", "total", "Breaches of the SDK's contract by the customer's own provider class (--driver-source, --consumer-source), by kind.") }
-        static var verdictDisagreements: MetricNameDescriptor { name("fleet_engine_verdict_disagreements", "total", "Fleet Engine answers that contradict tokendash's rules on the token used.") }
+        static var fleetEngineCalls: MetricNameDescriptor {
+            name(
+                "fleet_engine_calls", "total",
+                "The simulated SDKs' calls to Fleet Engine with their tokens, by method and answer (gRPC status).")
+        }
+        static var contractBreaches: MetricNameDescriptor {
+            name(
+                "contract_breaches", "total",
+                "Breaches of the SDK's contract by the customer's own provider class (--driver-source, --consumer-source), by kind."
+            )
+        }
+        static var verdictDisagreements: MetricNameDescriptor {
+            name(
+                "fleet_engine_verdict_disagreements", "total",
+                "Fleet Engine answers that contradict tokendash's rules on the token used.")
+        }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "tokendash", metricName: metric, unitName: unit, helpText: help)

@@ -11,7 +11,9 @@ import Tap
 public final class TapMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Upstream latency, seconds: loopback answers take a millisecond, a slow backend seconds.
-    public static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    public static let latencyBuckets: [Double] = [
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
     /// Fetches of one ID per token lifetime: 1 is a caching app, above `--churn-limit` one that is not.
     public static let fetchBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128]
     /// The kind label of a request no route matched.
@@ -40,12 +42,23 @@ public final class TapMetrics: Sendable {
         let provider = reading.kind?.rawValue ?? Self.unrouted
         let code = Self.statusClass(reading.status)
         let (exchanges, verdict, latency, fetches) = series.withLock { all in
-            var s = all[provider] ?? Series(
-                latency: registry.makeValueHistogram(descriptor: Names.upstreamDuration, labels: [("provider", provider)], buckets: Self.latencyBuckets),
-                fetches: registry.makeValueHistogram(descriptor: Names.fetchesPerToken, labels: [("provider", provider)], buckets: Self.fetchBuckets))
-            let exchanges = s.exchanges[code] ?? registry.makeCounter(descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
+            var s =
+                all[provider]
+                ?? Series(
+                    latency: registry.makeValueHistogram(
+                        descriptor: Names.upstreamDuration, labels: [("provider", provider)],
+                        buckets: Self.latencyBuckets),
+                    fetches: registry.makeValueHistogram(
+                        descriptor: Names.fetchesPerToken, labels: [("provider", provider)], buckets: Self.fetchBuckets)
+                )
+            let exchanges =
+                s.exchanges[code]
+                ?? registry.makeCounter(descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
             s.exchanges[code] = exchanges
-            let verdict = s.verdicts[reading.verdict] ?? registry.makeCounter(descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
+            let verdict =
+                s.verdicts[reading.verdict]
+                ?? registry.makeCounter(
+                    descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
             if reading.kind != nil { s.verdicts[reading.verdict] = verdict }
             all[provider] = s
             return (exchanges, verdict, s.latency, s.fetches)
@@ -70,11 +83,30 @@ public final class TapMetrics: Sendable {
     static func statusClass(_ status: Int) -> String { (100..<600).contains(status) ? "\(status / 100)xx" : "0" }
 
     enum Names {
-        static var exchanges: MetricNameDescriptor { name("tap_exchanges", "total", "Requests through the tap, by the route's kind (none: no token route) and the status class the client got.") }
-        static var verdicts: MetricNameDescriptor { name("tap_tokens", "total", "Token exchanges through the tap by verdict: ok, warn, fail, unreadable, http_error, unreachable.") }
-        static var upstreamDuration: MetricNameDescriptor { name("tap_upstream_duration", "seconds", "From the request sent upstream to the answer's end.") }
-        static var fetchesPerToken: MetricNameDescriptor { name("tap_fetches_per_token", "", "Each token fetch, observed at its ID's fetches per token lifetime so far.") }
-        static var churning: MetricNameDescriptor { name("tap_churning_ids", "", "IDs fetching more than --churn-limit times per token lifetime in the last hour.") }
+        static var exchanges: MetricNameDescriptor {
+            name(
+                "tap_exchanges", "total",
+                "Requests through the tap, by the route's kind (none: no token route) and the status class the client got."
+            )
+        }
+        static var verdicts: MetricNameDescriptor {
+            name(
+                "tap_tokens", "total",
+                "Token exchanges through the tap by verdict: ok, warn, fail, unreadable, http_error, unreachable.")
+        }
+        static var upstreamDuration: MetricNameDescriptor {
+            name("tap_upstream_duration", "seconds", "From the request sent upstream to the answer's end.")
+        }
+        static var fetchesPerToken: MetricNameDescriptor {
+            name(
+                "tap_fetches_per_token", "", "Each token fetch, observed at its ID's fetches per token lifetime so far."
+            )
+        }
+        static var churning: MetricNameDescriptor {
+            name(
+                "tap_churning_ids", "",
+                "IDs fetching more than --churn-limit times per token lifetime in the last hour.")
+        }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             ProviderMetrics.Names.name(metric, unit, help)

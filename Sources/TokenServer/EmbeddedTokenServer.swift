@@ -23,7 +23,9 @@ public actor EmbeddedTokenServer {
 
     /// Serves with a key already loaded, ignoring `configuration.signingKey`: lets a restart keep
     /// its `kid`, and tests share one key instead of generating one per server.
-    public init(configuration: TokenServerConfiguration, key: SigningKey, clock: any ProviderClock = SystemClock()) async throws {
+    public init(configuration: TokenServerConfiguration, key: SigningKey, clock: any ProviderClock = SystemClock())
+        async throws
+    {
         try configuration.validate()
         let minter = await TokenMinter(
             key: key, issuer: key.accountEmail ?? configuration.issuer, lifetime: configuration.lifetime)
@@ -36,8 +38,9 @@ public actor EmbeddedTokenServer {
         self.settings = settings
         // Fleet Engine keeps Google's time: the clock without the backend's offset.
         let fleetEngine = await FleetEngineEmulator(key: key, account: minter.issuer, faults: faultBoard, clock: clock)
-        self.routes = TokenRoutes(minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings,
-                                  fleetEngine: fleetEngine)
+        self.routes = TokenRoutes(
+            minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings,
+            fleetEngine: fleetEngine)
     }
 
     /// Binds and starts serving; returns the base URL, e.g. `http://127.0.0.1:54321`.
@@ -55,7 +58,8 @@ public actor EmbeddedTokenServer {
             port = try await listener.start()
         } catch {
             if case .bindFailed(_, let reason) = error {
-                throw TokenServerError.bindFailed(address: "\(configuration.host):\(configuration.port)", reason: reason)
+                throw TokenServerError.bindFailed(
+                    address: "\(configuration.host):\(configuration.port)", reason: reason)
             }
             throw error
         }
@@ -82,7 +86,9 @@ public actor EmbeddedTokenServer {
 
     /// Switches `fault` on for `target`'s requests, or off with nil. Takes effect on the next
     /// request. `latencyMilliseconds` is the latency fault's delay.
-    public func setFault(_ fault: Fault?, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, for target: FaultTarget) {
+    public func setFault(
+        _ fault: Fault?, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, for target: FaultTarget
+    ) {
         faultBoard.set(fault.map { FaultSetting($0, latencyMilliseconds: latencyMilliseconds) }, for: target)
     }
 
@@ -116,7 +122,9 @@ public actor EmbeddedTokenServer {
     public nonisolated func setSessionID(_ id: String, for kind: ProviderKind) { settings.setSessionID(id, for: kind) }
 
     /// The URL of `kind`'s session route, which the samples' `INSERT_YOUR_TOKEN_PROVIDER_URL` becomes.
-    public func sessionURL(_ kind: ProviderKind) -> String? { baseURL.map { $0.absoluteString + "/session/" + kind.rawValue } }
+    public func sessionURL(_ kind: ProviderKind) -> String? {
+        baseURL.map { $0.absoluteString + "/session/" + kind.rawValue }
+    }
 
     /// The public key as served at `/.well-known/jwks.json`.
     public nonisolated var jwks: JSONWebKeySet {

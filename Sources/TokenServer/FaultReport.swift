@@ -16,8 +16,9 @@ struct FaultReport: Encodable {
     }
 
     private static func entry(_ setting: FaultSetting) -> Entry {
-        Entry(name: setting.fault.name, label: setting.label,
-              milliseconds: setting.fault == .latency ? setting.latencyMilliseconds : nil)
+        Entry(
+            name: setting.fault.name, label: setting.label,
+            milliseconds: setting.fault == .latency ? setting.latencyMilliseconds : nil)
     }
 
     func encode(to encoder: any Encoder) throws {

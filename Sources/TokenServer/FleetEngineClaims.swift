@@ -25,8 +25,12 @@ public struct FleetEngineClaims: JWTPayload, Equatable {
     /// Called by jwt-kit after the signature checks out: the audience must be Fleet Engine's
     /// and the token must not have expired.
     public func verify(using algorithm: some JWTAlgorithm) async throws {
-        guard aud == FleetEngineLimits.audience else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "aud is \(aud)") }
-        guard exp > Int(Date().timeIntervalSince1970) else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired") }
+        guard aud == FleetEngineLimits.audience else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "aud is \(aud)")
+        }
+        guard exp > Int(Date().timeIntervalSince1970) else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired")
+        }
     }
 }
 
@@ -36,17 +40,26 @@ extension FleetEngineClaims {
     /// backslash, a control or non-ASCII character); the minter then encodes through jwt-kit.
     var sortedJSON: [UInt8]? {
         guard authorization.count == 1, let (claim, id) = authorization.first,
-              [iss, sub, aud, claim, id].allSatisfy(Self.needsNoEscaping) else { return nil }
+            [iss, sub, aud, claim, id].allSatisfy(Self.needsNoEscaping)
+        else { return nil }
         var json: [UInt8] = []
         json.reserveCapacity(160 + iss.utf8.count * 2 + id.utf8.count)
         func append(_ text: String) { json.append(contentsOf: text.utf8) }
         // Keys in sorted order: aud, authorization, exp, iat, iss, sub.
-        append("{\"aud\":\""); append(aud)
-        append("\",\"authorization\":{\""); append(claim); append("\":\""); append(id)
-        append("\"},\"exp\":"); append(String(exp))
-        append(",\"iat\":"); append(String(iat))
-        append(",\"iss\":\""); append(iss)
-        append("\",\"sub\":\""); append(sub)
+        append("{\"aud\":\"")
+        append(aud)
+        append("\",\"authorization\":{\"")
+        append(claim)
+        append("\":\"")
+        append(id)
+        append("\"},\"exp\":")
+        append(String(exp))
+        append(",\"iat\":")
+        append(String(iat))
+        append(",\"iss\":\"")
+        append(iss)
+        append("\",\"sub\":\"")
+        append(sub)
         append("\"}")
         return json
     }
@@ -56,4 +69,3 @@ extension FleetEngineClaims {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 }
-

@@ -44,21 +44,30 @@ struct FleetEngineEmulator: Sendable {
     func respond(to request: RouteRequest, segments: ArraySlice<String>) async -> RouteResponse {
         let parts = Array(segments)
         guard parts.count == 4, parts[0] == "providers",
-              let method = FleetEngineMethod.route(httpMethod: request.method, collection: parts[2]) else {
+            let method = FleetEngineMethod.route(httpMethod: request.method, collection: parts[2])
+        else {
             return Self.error(404, "NOT_FOUND", "no Fleet Engine method for \(request.method) \(request.path)")
         }
-        let provider = parts[1], id = parts[3]
+        let provider = parts[1]
+        let id = parts[3]
         let resource = method.resource(provider: provider, id: id)
         let fault = faults.fault(for: method.resourceKind).flatMap { $0.fault.isFleetEngine ? $0.fault : nil }
         if fault == .fleetEngineUnavailable {
             return Self.error(503, "UNAVAILABLE", "The service is currently unavailable (injected fault).")
         }
-        if request.bodyTooLarge { return Self.error(400, "INVALID_ARGUMENT", "request body over \(RouteRequest.maximumBody) bytes") }
+        if request.bodyTooLarge {
+            return Self.error(400, "INVALID_ARGUMENT", "request body over \(RouteRequest.maximumBody) bytes")
+        }
         guard let token = request.authorization.flatMap(Self.bearerToken) else {
-            return Self.error(401, "UNAUTHENTICATED", "Request is missing a bearer token: the SDK sends its JWT as Authorization: Bearer <token>.")
+            return Self.error(
+                401, "UNAUTHENTICATED",
+                "Request is missing a bearer token: the SDK sends its JWT as Authorization: Bearer <token>.")
         }
         if fault == .revokedKey {
-            return Self.error(401, "UNAUTHENTICATED", "JWT signature does not verify: its signing key was deleted from \(account) (injected fault: revoked key).")
+            return Self.error(
+                401, "UNAUTHENTICATED",
+                "JWT signature does not verify: its signing key was deleted from \(account) (injected fault: revoked key)."
+            )
         }
         let claims: PresentedClaims
         switch await verify(token) {
@@ -67,10 +76,14 @@ struct FleetEngineEmulator: Sendable {
         }
         let skew = fault == .clockSkew ? TimeInterval(Fault.fleetEngineSkewSeconds) : 0
         if let problem = Self.timeProblem(claims, now: clock.now().addingTimeInterval(-skew)) {
-            return Self.error(401, "UNAUTHENTICATED", problem + (skew > 0 ? " (injected fault: Fleet Engine's clock is \(Int(skew) / 60) min behind)" : ""))
+            return Self.error(
+                401, "UNAUTHENTICATED",
+                problem + (skew > 0 ? " (injected fault: Fleet Engine's clock is \(Int(skew) / 60) min behind)" : ""))
         }
         if let project, provider.lowercased() != project {
-            return Self.error(403, "PERMISSION_DENIED", "the token's service account \(account) belongs to project \(project), not \(resource)")
+            return Self.error(
+                403, "PERMISSION_DENIED",
+                "the token's service account \(account) belongs to project \(project), not \(resource)")
         }
         if let problem = Self.authorizationProblem(claims.authorization, method: method, id: id, resource: resource) {
             return Self.error(403, "PERMISSION_DENIED", problem)
@@ -97,7 +110,8 @@ struct FleetEngineEmulator: Sendable {
             return .success(claims)
         } catch {
             let reason = (error as? JWTError).map { "\($0.errorType)" } ?? "not a JWT"
-            return .failure(Problem(message: "JWT signature does not verify against the keys of \(account) (\(reason))."))
+            return .failure(
+                Problem(message: "JWT signature does not verify against the keys of \(account) (\(reason))."))
         }
     }
 
@@ -108,7 +122,8 @@ struct FleetEngineEmulator: Sendable {
         guard bytes.count > 7, zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
         let space = UInt8(ascii: " ")
         let rest = bytes.dropFirst(7)
-        guard let first = rest.firstIndex(where: { $0 != space }), let last = rest.lastIndex(where: { $0 != space }) else { return nil }
+        guard let first = rest.firstIndex(where: { $0 != space }), let last = rest.lastIndex(where: { $0 != space })
+        else { return nil }
         return String(Substring(header.utf8[first...last]))
     }
 
@@ -116,26 +131,36 @@ struct FleetEngineEmulator: Sendable {
         guard claims.aud?.stringValue == FleetEngineLimits.audience else {
             return "JWT aud is \(claims.aud?.description ?? "missing"), expected \(FleetEngineLimits.audience)"
         }
-        guard case .int(let iat)? = claims.iat, case .int(let exp)? = claims.exp else { return "JWT iat and exp must both be integers" }
+        guard case .int(let iat)? = claims.iat, case .int(let exp)? = claims.exp else {
+            return "JWT iat and exp must both be integers"
+        }
         let seconds = now.timeIntervalSince1970
         // Doubles and `wholeSeconds`: a token's integers may be anything, and no sum may trap.
         if Double(iat) - seconds > FleetEngineLimits.allowedSkew {
             let ahead = TokenResponseDecoder.wholeSeconds(Double(iat) - seconds)
-            return "JWT iat is \(ahead) s in the future, beyond \(Int(FleetEngineLimits.allowedSkew)) s of allowed clock skew"
+            return
+                "JWT iat is \(ahead) s in the future, beyond \(Int(FleetEngineLimits.allowedSkew)) s of allowed clock skew"
         }
-        if Double(exp) <= seconds { return "JWT expired \(TokenResponseDecoder.wholeSeconds(seconds - Double(exp))) s ago" }
+        if Double(exp) <= seconds {
+            return "JWT expired \(TokenResponseDecoder.wholeSeconds(seconds - Double(exp))) s ago"
+        }
         let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
         if overflow || lifetime > FleetEngineLimits.maximumLifetime || lifetime < 0 {
-            return "JWT lifetime exp - iat is \(overflow ? "beyond any" : "\(lifetime) s"), not within 0 to \(FleetEngineLimits.maximumLifetime) s"
+            return
+                "JWT lifetime exp - iat is \(overflow ? "beyond any" : "\(lifetime) s"), not within 0 to \(FleetEngineLimits.maximumLifetime) s"
         }
         return nil
     }
 
     /// Which claim a method needs, and whether it names the path's ID.
-    static func authorizationProblem(_ claim: JSONValue?, method: FleetEngineMethod, id: String,
-                                     resource: String) -> String? {
+    static func authorizationProblem(
+        _ claim: JSONValue?, method: FleetEngineMethod, id: String,
+        resource: String
+    ) -> String? {
         let needed = method.resourceKind.claimName
-        guard case .object(let authorization)? = claim, !authorization.isEmpty else { return "the token has no authorization claim, so it may not call \(method.rawValue)" }
+        guard case .object(let authorization)? = claim, !authorization.isEmpty else {
+            return "the token has no authorization claim, so it may not call \(method.rawValue)"
+        }
         guard let value = authorization[needed] else {
             let has = authorization.keys.sorted().map { "authorization.\($0)" }.joined(separator: ", ")
             return "a token with \(has) may not call \(method.rawValue): it needs authorization.\(needed)"
@@ -155,13 +180,17 @@ struct FleetEngineEmulator: Sendable {
         if method.isWrite, case .object(let sent)? = try? JSONValue.decode(body), let location = sent["lastLocation"] {
             object["lastLocation"] = location
         }
-        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore],
-                             body: Data(JSONValue.object(object).description.utf8))
+        return RouteResponse(
+            status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore],
+            body: Data(JSONValue.object(object).description.utf8))
     }
 
     static func error(_ code: Int, _ status: String, _ message: String) -> RouteResponse {
-        let body = JSONValue.object(["error": .object(["code": .int(Int64(code)), "message": .string(message), "status": .string(status)])])
-        return RouteResponse(status: code, headers: [RouteResponse.jsonType, RouteResponse.noStore], body: Data(body.description.utf8))
+        let body = JSONValue.object([
+            "error": .object(["code": .int(Int64(code)), "message": .string(message), "status": .string(status)])
+        ])
+        return RouteResponse(
+            status: code, headers: [RouteResponse.jsonType, RouteResponse.noStore], body: Data(body.description.utf8))
     }
 }
 

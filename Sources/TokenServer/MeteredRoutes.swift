@@ -10,13 +10,15 @@ struct MeteredRoutes: RouteResponder {
     func respond(to request: RouteRequest) async -> RouteResponse {
         let reply: RouteResponse
         if request.path == "/metrics" {
-            reply = request.method == "GET"
+            reply =
+                request.method == "GET"
                 ? MetricsPage.response(metrics.exposition(active: faults.all))
                 : TokenRoutes.error("use GET /metrics", status: 405)
         } else {
             reply = await routes.respond(to: request)
         }
-        metrics.answered(route: Self.route(request.path), status: reply.dropsConnection ? "dropped" : String(reply.status))
+        metrics.answered(
+            route: Self.route(request.path), status: reply.dropsConnection ? "dropped" : String(reply.status))
         return reply
     }
 
@@ -32,7 +34,8 @@ struct MeteredRoutes: RouteResponder {
         case "v1":
             // The Fleet Engine emulator's collection, without the project and the ID.
             let parts = Array(segments)
-            return parts.count == 5 && parts[1] == "providers" && FleetEngineMethod.allCases.contains { $0.collection == parts[3] }
+            return parts.count == 5 && parts[1] == "providers"
+                && FleetEngineMethod.allCases.contains { $0.collection == parts[3] }
                 ? "/v1/providers/*/\(parts[3])" : "other"
         default:
             return ["/metrics", "/healthz", "/stats", "/.well-known/jwks.json"].contains(path) ? path : "other"

@@ -13,7 +13,9 @@ public struct MetricsPage: RouteResponder {
     }
 
     public func respond(to request: RouteRequest) async -> RouteResponse {
-        guard request.path == "/metrics" else { return TokenRoutes.error("no route for \(request.path); scrape /metrics", status: 404) }
+        guard request.path == "/metrics" else {
+            return TokenRoutes.error("no route for \(request.path); scrape /metrics", status: 404)
+        }
         guard request.method == "GET" else { return TokenRoutes.error("use GET /metrics", status: 405) }
         return Self.response(render())
     }

@@ -36,7 +36,8 @@ public actor NIORouteServer<Routes: RouteResponder> {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(RouteChannelHandler(routes: routes, connections: connections))
+                    try channel.pipeline.syncOperations.addHandler(
+                        RouteChannelHandler(routes: routes, connections: connections))
                 }
             }
         let address = "\(host):\(port)"
@@ -44,7 +45,8 @@ public actor NIORouteServer<Routes: RouteResponder> {
         do {
             listener = try await bootstrap.bind(host: host, port: Int(port)).get()
         } catch let error as IOError {
-            throw .bindFailed(address: address, reason: error.errnoCode == EADDRINUSE ? "address already in use" : "\(error)")
+            throw .bindFailed(
+                address: address, reason: error.errnoCode == EADDRINUSE ? "address already in use" : "\(error)")
         } catch {
             throw .bindFailed(address: address, reason: "\(error)")
         }

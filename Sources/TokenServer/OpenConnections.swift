@@ -20,7 +20,9 @@ final class OpenConnections: Sendable {
         }
     }
 
-    func closed(_ channel: any Channel) { channels.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) } }
+    func closed(_ channel: any Channel) {
+        channels.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
 
     func closeAll() async {
         let open = channels.withLock { state in

@@ -67,8 +67,9 @@ final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
         let executor = self.executor ?? EventLoopTaskExecutor.of(loop)
         self.executor = executor
         connections.began()
-        let request = RouteRequest(method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
-                                   body: body.isEmpty ? Data() : Data(body), bodyTooLarge: bodyTooLarge)
+        let request = RouteRequest(
+            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
+            body: body.isEmpty ? Data() : Data(body), bodyTooLarge: bodyTooLarge)
         body = []
         Task(executorPreference: executor) {
             let reply = await routes.respond(to: request)
@@ -80,8 +81,10 @@ final class RouteChannelHandler<Routes: RouteResponder>: ChannelInboundHandler {
 /// Writes a route's answer on its connection's loop: the status line and headers, the body, and
 /// the end in one flush; or closes the connection unanswered for the drop fault.
 enum ResponseWriter {
-    static func send(_ reply: RouteResponse, for request: HTTPRequestHead, on bound: NIOLoopBound<ChannelHandlerContext>,
-                     loop: any EventLoop, then done: @escaping @Sendable () -> Void) {
+    static func send(
+        _ reply: RouteResponse, for request: HTTPRequestHead, on bound: NIOLoopBound<ChannelHandlerContext>,
+        loop: any EventLoop, then done: @escaping @Sendable () -> Void
+    ) {
         // Normally still on the loop, where the task ran.
         if loop.inEventLoop {
             write(reply, for: request, context: bound.value)
@@ -109,14 +112,18 @@ enum ResponseWriter {
         } else if request.version.minor == 0 {
             headers.add(name: "Connection", value: "keep-alive")
         }
-        let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        let head = HTTPResponseHead(
+            version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
         context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
-        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+        context.write(
+            NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))),
+            promise: nil)
         if keepAlive {
             context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
         } else {
             let channel = context.channel
-            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.closeSendingFIN() }
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.closeSendingFIN()
+            }
         }
     }
 }

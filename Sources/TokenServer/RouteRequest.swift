@@ -15,8 +15,10 @@ public struct RouteRequest: Sendable {
     /// A location update's body is under 200 bytes; nothing the routes read needs more.
     public static let maximumBody = 64 * 1024
 
-    public init(method: String, path: String, query: [String: String] = [:], authorization: String? = nil,
-                body: Data = Data(), bodyTooLarge: Bool = false) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], authorization: String? = nil,
+        body: Data = Data(), bodyTooLarge: Bool = false
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -28,17 +30,20 @@ public struct RouteRequest: Sendable {
     /// From the request target as sent (`/token/driver/a%2Db?ms=5`): `.` and `..` segments
     /// resolved, a trailing slash dropped, then each segment decoded; a segment that does not decode
     /// stays as sent.
-    init(method: String, target: String, authorization: String? = nil, body: Data = Data(), bodyTooLarge: Bool = false) {
+    init(method: String, target: String, authorization: String? = nil, body: Data = Data(), bodyTooLarge: Bool = false)
+    {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        self.init(method: method, path: Self.standardize(String(parts.first ?? "")),
-                  query: parts.count > 1 ? Self.parameters(parts[1]) : [:],
-                  authorization: authorization, body: body, bodyTooLarge: bodyTooLarge)
+        self.init(
+            method: method, path: Self.standardize(String(parts.first ?? "")),
+            query: parts.count > 1 ? Self.parameters(parts[1]) : [:],
+            authorization: authorization, body: body, bodyTooLarge: bodyTooLarge)
     }
 
     static func standardize(_ rawPath: String) -> String {
         // The usual case, a plain path: nothing to resolve or decode.
         if !rawPath.utf8.contains(UInt8(ascii: "%")), !rawPath.contains("/."), rawPath.utf8.first == UInt8(ascii: "/") {
-            return rawPath.utf8.count > 1 && rawPath.utf8.last == UInt8(ascii: "/") ? String(rawPath.dropLast()) : rawPath
+            return rawPath.utf8.count > 1 && rawPath.utf8.last == UInt8(ascii: "/")
+                ? String(rawPath.dropLast()) : rawPath
         }
         var segments: [Substring] = []
         let raw = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()

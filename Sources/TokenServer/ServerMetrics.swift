@@ -21,7 +21,9 @@ final class ServerMetrics: Sendable {
             Dictionary(uniqueKeysWithValues: ProviderKind.allCases.map { ($0, make([("kind", $0.rawValue)])) })
         }
         minted = each { registry.makeCounter(descriptor: Names.minted, labels: $0) }
-        mintDuration = each { registry.makeValueHistogram(descriptor: Names.mintDuration, labels: $0, buckets: Self.mintBuckets) }
+        mintDuration = each {
+            registry.makeValueHistogram(descriptor: Names.mintDuration, labels: $0, buckets: Self.mintBuckets)
+        }
         faults = each { registry.makeGauge(descriptor: Names.faults, labels: $0) }
     }
 
@@ -44,12 +46,19 @@ final class ServerMetrics: Sendable {
     /// Computed: swift-prometheus' descriptor is not Sendable, so it cannot be a stored static.
     enum Names {
         static var minted: MetricNameDescriptor { name("tokens_minted", "total", "Tokens signed, by kind.") }
-        static var mintDuration: MetricNameDescriptor { name("mint_duration", "seconds", "Time to sign one token, by kind.") }
-        static var faults: MetricNameDescriptor { name("active_faults", "", "1 while a fault is switched on for the kind's token route.") }
-        static var requests: MetricNameDescriptor { name("requests", "total", "Requests answered, by route and HTTP status (dropped: closed unanswered).") }
+        static var mintDuration: MetricNameDescriptor {
+            name("mint_duration", "seconds", "Time to sign one token, by kind.")
+        }
+        static var faults: MetricNameDescriptor {
+            name("active_faults", "", "1 while a fault is switched on for the kind's token route.")
+        }
+        static var requests: MetricNameDescriptor {
+            name("requests", "total", "Requests answered, by route and HTTP status (dropped: closed unanswered).")
+        }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(namespace: "tokendash", subsystem: "server", metricName: metric, unitName: unit, helpText: help)
+            MetricNameDescriptor(
+                namespace: "tokendash", subsystem: "server", metricName: metric, unitName: unit, helpText: help)
         }
     }
 }

@@ -29,7 +29,9 @@ public struct ServerStats: Sendable, Equatable, Codable {
 
     // The kinds under their raw values, as routes and `watch` name them.
     private enum CodingKeys: String, CodingKey {
-        case consumer, driver, deliveryConsumer = "delivery_consumer", deliveryDriver = "delivery_driver"
+        case consumer, driver
+        case deliveryConsumer = "delivery_consumer"
+        case deliveryDriver = "delivery_driver"
         case mintLatencyP50Milliseconds, mintLatencyP99Milliseconds, otherRequests
     }
 

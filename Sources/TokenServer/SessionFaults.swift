@@ -23,7 +23,8 @@ public struct SessionFaults: Sendable {
             let slot = proxied[kind]
             let atProxy = slot != nil && fault?.actsAtProxy == true
             slot?.set(atProxy ? fault.map { FaultSetting($0, latencyMilliseconds: latencyMilliseconds) } : nil)
-            await server?.setFault(atProxy ? nil : fault, latencyMilliseconds: latencyMilliseconds, for: FaultTarget(kind))
+            await server?.setFault(
+                atProxy ? nil : fault, latencyMilliseconds: latencyMilliseconds, for: FaultTarget(kind))
         }
     }
 

@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Foundation
 import JWTKit
+import _CryptoExtras
 
 /// The RSA key that signs tokens, its key ID (`kid`) and the account named in `iss`/`sub`.
 public struct SigningKey: Sendable {
@@ -47,7 +47,9 @@ public struct SigningKey: Sendable {
         } catch let error as TokenServerError {
             throw error
         } catch {
-            throw .keyFileUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "\(error.localizedDescription)" : "no such file")
+            throw .keyFileUnreadable(
+                path: path,
+                reason: FileManager.default.fileExists(atPath: path) ? "\(error.localizedDescription)" : "no such file")
         }
         guard mode & 0o077 == 0 else { throw .keyFileTooOpen(path: path, mode: mode & 0o777) }
         let data: Data
@@ -73,9 +75,17 @@ public struct SigningKey: Sendable {
     private static func parseServiceAccount(_ data: Data, path: String) throws(TokenServerError) -> SigningKey {
         struct ServiceAccountKey: Decodable {
             var type: String?
-            var private_key: String?
-            var private_key_id: String?
-            var client_email: String?
+            var privateKey: String?
+            var privateKeyID: String?
+            var clientEmail: String?
+
+            // The key file's own field names, as Google's IAM writes them.
+            enum CodingKeys: String, CodingKey {
+                case type
+                case privateKey = "private_key"
+                case privateKeyID = "private_key_id"
+                case clientEmail = "client_email"
+            }
         }
         let account: ServiceAccountKey
         do { account = try JSONDecoder().decode(ServiceAccountKey.self, from: data) } catch {
@@ -84,15 +94,16 @@ public struct SigningKey: Sendable {
         if let type = account.type, type != "service_account" {
             throw .invalidKey(path: path, reason: "JSON key type is \"\(type)\", expected \"service_account\"")
         }
-        guard let pem = account.private_key, !pem.isEmpty else {
+        guard let pem = account.privateKey, !pem.isEmpty else {
             throw .invalidKey(path: path, reason: "service-account JSON has no \"private_key\"")
         }
-        let id = account.private_key_id.flatMap { $0.isEmpty ? nil : $0 }
-        let email = account.client_email.flatMap { $0.isEmpty ? nil : $0 }
+        let id = account.privateKeyID.flatMap { $0.isEmpty ? nil : $0 }
+        let email = account.clientEmail.flatMap { $0.isEmpty ? nil : $0 }
         return SigningKey(privateKey: try privateKey(pem: pem, path: path), keyID: id, accountEmail: email)
     }
 
-    private static func privateKey(pem: String, path: String) throws(TokenServerError) -> JWTKit.Insecure.RSA.PrivateKey {
+    private static func privateKey(pem: String, path: String) throws(TokenServerError) -> JWTKit.Insecure.RSA.PrivateKey
+    {
         do { return try JWTKit.Insecure.RSA.PrivateKey(pem: pem) } catch {
             throw .invalidKey(path: path, reason: "cannot parse the RSA private key (\(error))")
         }

@@ -28,9 +28,12 @@ public struct TokenMinter: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let kid = JWKIdentifier(string: key.keyID)
-        await keys.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: kid, serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+        await keys.add(
+            rsa: key.privateKey, digestAlgorithm: .sha256, kid: kid,
+            serializer: DefaultJWTSerializer(jsonEncoder: encoder))
         do {
-            let probe = try await keys.sign(FleetEngineClaims(issuer: issuer, kind: .consumer, id: "probe", issuedAt: 0, expiresAt: 1), kid: kid)
+            let probe = try await keys.sign(
+                FleetEngineClaims(issuer: issuer, kind: .consumer, id: "probe", issuedAt: 0, expiresAt: 1), kid: kid)
             direct = (try await keys.getKey(for: kid), Array(probe.utf8.prefix { $0 != UInt8(ascii: ".") }))
         } catch {
             direct = nil
@@ -39,7 +42,9 @@ public struct TokenMinter: Sendable {
 
     /// A token for `id` issued at `now` (rounded down to a whole second, since Fleet Engine
     /// wants integer times) and valid for `lifetime` seconds (the minter's own by default).
-    public func mint(_ kind: ProviderKind, id: String, now: Date = Date(), lifetime: TimeInterval? = nil) async throws(TokenServerError) -> MintedToken {
+    public func mint(_ kind: ProviderKind, id: String, now: Date = Date(), lifetime: TimeInterval? = nil)
+        async throws(TokenServerError) -> MintedToken
+    {
         // Callers check the clock offset and lifetime where they are given; clamped here anyway,
         // so no `now` or lifetime can trap the server.
         let issuedAt = Int.clamping(now.timeIntervalSince1970)

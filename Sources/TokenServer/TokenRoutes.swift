@@ -64,7 +64,9 @@ struct TokenRoutes: Sendable {
 
     /// `shapeOf`: the kind whose sample backend's answer to give; the session route answers as the
     /// on-demand sample does, whose keys the samples' placeholders are filled with.
-    private func token(_ kind: ProviderKind, idSegments: ArraySlice<String>, shapeOf: ProviderKind? = nil) async -> RouteResponse {
+    private func token(_ kind: ProviderKind, idSegments: ArraySlice<String>, shapeOf: ProviderKind? = nil) async
+        -> RouteResponse
+    {
         let id = idSegments.joined(separator: "/")
         if let problem = Self.problem(with: id, kind: kind) {
             counters.error(kind)
@@ -120,11 +122,14 @@ struct TokenRoutes: Sendable {
             counters.error(kind)
         case .wrongID?, .expired?:
             counters.error(kind)
-        case .latency?, .http500?, .http401?, .rateLimited?, .drop?, .fleetEngineUnavailable?, .revokedKey?, .clockSkew?, nil:
+        case .latency?, .http500?, .http401?, .rateLimited?, .drop?, .fleetEngineUnavailable?, .revokedKey?,
+            .clockSkew?, nil:
             break
         }
         // The Date header lets a client measure its clock against ours (RFC 9110 asks origin servers for it).
-        return RouteResponse(status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore, ("Date", dateHeader.text(for: now))], body: body)
+        return RouteResponse(
+            status: 200, headers: [RouteResponse.jsonType, RouteResponse.noStore, ("Date", dateHeader.text(for: now))],
+            body: body)
     }
 
     /// The answer in the shape of Google's sample backend for `kind`: the on-demand sample's
@@ -133,10 +138,13 @@ struct TokenRoutes: Sendable {
     static func body(_ minted: MintedToken, kind: ProviderKind) -> Data {
         // The same shape the client recognises, so the two cannot drift apart.
         let shape = ResponseShape.sample(for: kind)
-        let keys = (shape.tokenKey ?? "jwt", shape.creationKey ?? "creationTimestamp", shape.expiryKey ?? "expirationTimestamp")
+        let keys = (
+            shape.tokenKey ?? "jwt", shape.creationKey ?? "creationTimestamp", shape.expiryKey ?? "expirationTimestamp"
+        )
         // A JWT is base64url and dots only, so it goes into the JSON without escaping.
-        return Data(("{\"\(keys.0)\":\"\(minted.jwt)\",\"\(keys.1)\":\(milliseconds(minted.issuedAt))"
-            + ",\"\(keys.2)\":\(milliseconds(minted.expiresAt))}").utf8)
+        return Data(
+            ("{\"\(keys.0)\":\"\(minted.jwt)\",\"\(keys.1)\":\(milliseconds(minted.issuedAt))"
+                + ",\"\(keys.2)\":\(milliseconds(minted.expiresAt))}").utf8)
     }
 
     /// Why `id` cannot be minted for, or nil when it can.
@@ -165,20 +173,26 @@ struct TokenRoutes: Sendable {
             let ms = request.query["ms"].flatMap { Int($0) }
             let longest = Int(InputBounds.longestDuration) * 1000
             if request.query["ms"] != nil && !(0...longest).contains(ms ?? -1) {
-                return Self.error("ms must be a whole number of milliseconds from 0 to \(longest) (30 days)", status: 400)
+                return Self.error(
+                    "ms must be a whole number of milliseconds from 0 to \(longest) (30 days)", status: 400)
             }
             guard let fault = Fault(name: segments[1]) else {
-                return Self.error("unknown fault \"\(segments[1])\"; use one of \(Fault.names.joined(separator: ", "))", status: 400)
+                return Self.error(
+                    "unknown fault \"\(segments[1])\"; use one of \(Fault.names.joined(separator: ", "))", status: 400)
             }
             faults.set(FaultSetting(fault, latencyMilliseconds: ms ?? Fault.defaultLatencyMilliseconds), for: target)
         default:
-            return Self.error("use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]", status: 400)
+            return Self.error(
+                "use GET /faults, PUT /faults/{\(FaultTarget.allCases.map(\.rawValue).joined(separator: "|"))}/{fault}, DELETE /faults[/{target}]",
+                status: 400)
         }
         return Self.json(FaultReport(faults.all))
     }
 
     private static func badTarget(_ name: String) -> RouteResponse {
-        error("unknown target \"\(name)\"; use \(FaultTarget.allCases.map(\.rawValue).joined(separator: ", "))", status: 400)
+        error(
+            "unknown target \"\(name)\"; use \(FaultTarget.allCases.map(\.rawValue).joined(separator: ", "))",
+            status: 400)
     }
 
     // MARK: - Encoding

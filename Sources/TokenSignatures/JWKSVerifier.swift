@@ -9,7 +9,9 @@ public enum KeySetLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// `--jwks`: an http(s) URL, else a file path.
     public init(argument: String) {
-        if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil {
+        if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        {
             self = .url(url)
         } else {
             self = .file(argument)
@@ -32,7 +34,10 @@ public enum KeySetLocation: Sendable, Hashable, CustomStringConvertible {
 public actor JWKSVerifier: SignatureVerifier {
     /// Google publishes each service account's public keys here.
     public static func googleKeySetURL(for email: String) -> URL? {
-        guard let escaped = email.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) else { return nil }
+        guard
+            let escaped = email.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"]))
+        else { return nil }
         return URL(string: "https://www.googleapis.com/service_accounts/v1/metadata/jwk/\(escaped)")
     }
 
@@ -58,9 +63,11 @@ public actor JWKSVerifier: SignatureVerifier {
     ///   - keySet: the key set every token is checked against; nil tries Google's key set for
     ///     an `iss` that is a service account, and reports other tokens as not checked.
     ///   - googleURL: where a service account's key set is published (tests point it at loopback).
-    public init(keySet: KeySetLocation?, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
-                timeout: TimeInterval = 5,
-                googleURL: @escaping @Sendable (String) -> URL? = JWKSVerifier.googleKeySetURL(for:)) {
+    public init(
+        keySet: KeySetLocation?, transport: any TokenTransport, clock: any ProviderClock = SystemClock(),
+        timeout: TimeInterval = 5,
+        googleURL: @escaping @Sendable (String) -> URL? = JWKSVerifier.googleKeySetURL(for:)
+    ) {
         self.fixed = keySet
         self.transport = transport
         self.clock = clock
@@ -79,8 +86,11 @@ public actor JWKSVerifier: SignatureVerifier {
             location = fixed
         } else {
             guard let iss = jwt.claims["iss"]?.stringValue, TokenRules.serviceAccountProject(iss) != nil,
-                  let url = googleURL(iss) else {
-                return RuleResult(.signature, .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched")
+                let url = googleURL(iss)
+            else {
+                return RuleResult(
+                    .signature, .note,
+                    "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched")
             }
             location = .url(url)
         }
@@ -100,9 +110,13 @@ public actor JWKSVerifier: SignatureVerifier {
             _ = try await set.keys.verify(token, as: AnyClaims.self)
             return RuleResult(.signature, .ok, "RS256 verified with key \(kid) from \(location)")
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            return RuleResult(.signature, .fail, "signature does not verify against key \(kid) from \(location): the token was altered or signed by another key")
+            return RuleResult(
+                .signature, .fail,
+                "signature does not verify against key \(kid) from \(location): the token was altered or signed by another key"
+            )
         } catch {
-            return RuleResult(.signature, .fail, "cannot verify against key \(kid) from \(location): \(Self.describe(error))")
+            return RuleResult(
+                .signature, .fail, "cannot verify against key \(kid) from \(location): \(Self.describe(error))")
         }
     }
 
@@ -113,8 +127,11 @@ public actor JWKSVerifier: SignatureVerifier {
         for single in set.singles {
             do {
                 _ = try await single.keys.verify(token, as: AnyClaims.self)
-                let tried = set.singles.count == 1 ? "the set's one key tried" : "the set's \(set.singles.count) keys tried in turn"
-                return RuleResult(.signature, .ok, "RS256 verified with key \(single.kid) from \(location) (no kid: \(tried))")
+                let tried =
+                    set.singles.count == 1
+                    ? "the set's one key tried" : "the set's \(set.singles.count) keys tried in turn"
+                return RuleResult(
+                    .signature, .ok, "RS256 verified with key \(single.kid) from \(location) (no kid: \(tried))")
             } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
                 continue
             } catch {
@@ -125,7 +142,10 @@ public actor JWKSVerifier: SignatureVerifier {
             return RuleResult(.signature, .fail, "cannot verify against the keys from \(location): \(lastProblem)")
         }
         let keys = set.singles.count == 1 ? "the one key" : "any of the \(set.singles.count) keys"
-        return RuleResult(.signature, .fail, "signature does not verify against \(keys) from \(location) (no kid): the token was altered or signed by another key")
+        return RuleResult(
+            .signature, .fail,
+            "signature does not verify against \(keys) from \(location) (no kid): the token was altered or signed by another key"
+        )
     }
 
     /// The cached set for `location`, loading it if absent, or reloading it when `kid` is not in
@@ -143,11 +163,15 @@ public actor JWKSVerifier: SignatureVerifier {
         case .file(let path): data = try Self.read(path)
         case .url(let url):
             let response: TransportResponse
-            do { response = try await transport.send(TransportRequest(url: url, headers: [], timeout: timeout, maxBodyBytes: 1 << 20)) } catch {
+            do {
+                response = try await transport.send(
+                    TransportRequest(url: url, headers: [], timeout: timeout, maxBodyBytes: 1 << 20))
+            } catch {
                 throw (error as? FleetAuthError) ?? .other("\(error)")
             }
             guard response.status == 200 else {
-                throw FleetAuthError.httpStatus(code: response.status, body: String(decoding: response.body.prefix(80), as: UTF8.self))
+                throw FleetAuthError.httpStatus(
+                    code: response.status, body: String(decoding: response.body.prefix(80), as: UTF8.self))
             }
             data = response.body
         }

@@ -40,7 +40,9 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// Writes like `put`, and says whether text was left over at the limit.
-    private mutating func write(_ text: String, x: Int, y: Int, role: StyleRole, limit: Int?) -> (columns: Int, cut: Bool) {
+    private mutating func write(_ text: String, x: Int, y: Int, role: StyleRole, limit: Int?) -> (
+        columns: Int, cut: Bool
+    ) {
         guard y >= 0, y < height, x < width else { return (0, !text.isEmpty) }
         let room = min(limit ?? Int.max, width - x)
         guard room > 0 else { return (0, !text.isEmpty) }
@@ -54,11 +56,18 @@ public struct Canvas: Equatable, Sendable {
             cells.withUnsafeMutableBufferPointer { buffer in
                 for byte in bytes {
                     if byte == 0x0A { return }
-                    guard column < room else { cut = true; return }
-                    guard byte < 0x80 else { ascii = false; return }
+                    guard column < room else {
+                        cut = true
+                        return
+                    }
+                    guard byte < 0x80 else {
+                        ascii = false
+                        return
+                    }
                     let cellX = x + column
                     if cellX >= 0 {
-                        buffer[row + cellX] = Cell(byte >= 0x20 && byte != 0x7F ? Unicode.Scalar(byte) : "?", role: role)
+                        buffer[row + cellX] = Cell(
+                            byte >= 0x20 && byte != 0x7F ? Unicode.Scalar(byte) : "?", role: role)
                     }
                     column += 1
                 }
@@ -86,7 +95,10 @@ public struct Canvas: Equatable, Sendable {
         // Anything else (accents, CJK, emoji, controls), from a grapheme boundary: one grapheme per column.
         for character in text[i...] {
             if character == "\n" { break }
-            guard column < room else { cut = true; break }
+            guard column < room else {
+                cut = true
+                break
+            }
             self[x + column, y] = Cell(Self.singleWidth(character), role: role)
             column += 1
         }
@@ -103,9 +115,13 @@ public struct Canvas: Equatable, Sendable {
         return used
     }
 
-    public mutating func fill(x: Int, y: Int, width: Int, height: Int, _ scalar: Unicode.Scalar = " ", role: StyleRole = .text) {
-        let left = max(0, x), right = min(self.width, x + max(0, width))
-        let top = max(0, y), bottom = min(self.height, y + max(0, height))
+    public mutating func fill(
+        x: Int, y: Int, width: Int, height: Int, _ scalar: Unicode.Scalar = " ", role: StyleRole = .text
+    ) {
+        let left = max(0, x)
+        let right = min(self.width, x + max(0, width))
+        let top = max(0, y)
+        let bottom = min(self.height, y + max(0, height))
         guard left < right, top < bottom else { return }
         let cell = Cell(scalar, role: role)
         let w = self.width
@@ -117,7 +133,10 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// A single-line box with an optional title in its top edge.
-    public mutating func box(x: Int, y: Int, width: Int, height: Int, title: String? = nil, role: StyleRole = .border, titleRole: StyleRole = .title) {
+    public mutating func box(
+        x: Int, y: Int, width: Int, height: Int, title: String? = nil, role: StyleRole = .border,
+        titleRole: StyleRole = .title
+    ) {
         guard width >= 2, height >= 2 else { return }
         fill(x: x + 1, y: y, width: width - 2, height: 1, "─", role: role)
         fill(x: x + 1, y: y + height - 1, width: width - 2, height: 1, "─", role: role)
@@ -168,7 +187,9 @@ extension Canvas {
     /// Calls `body` for each run of cells that differ from `previous` (all of them when there is
     /// no previous frame of this size), a run being adjacent changed cells of one row and one role.
     /// This is what a terminal backend draws: one style change and one write per run.
-    public func forEachChangedRun(since previous: Canvas?, _ body: (_ x: Int, _ y: Int, _ run: UnsafeBufferPointer<Cell>) -> Void) {
+    public func forEachChangedRun(
+        since previous: Canvas?, _ body: (_ x: Int, _ y: Int, _ run: UnsafeBufferPointer<Cell>) -> Void
+    ) {
         let old = previous.flatMap { $0.width == width && $0.height == height ? $0 : nil }
         cells.withUnsafeBufferPointer { new in
             guard let newBase = new.baseAddress else { return }
@@ -178,11 +199,16 @@ extension Canvas {
                     let row = y * width
                     var x = 0
                     while x < width {
-                        if let oldBuffer, oldBuffer[row + x] == new[row + x] { x += 1; continue }
+                        if let oldBuffer, oldBuffer[row + x] == new[row + x] {
+                            x += 1
+                            continue
+                        }
                         let start = x
                         let role = new[row + x].role
                         x += 1
-                        while x < width, new[row + x].role == role, !(oldBuffer.map { $0[row + x] == new[row + x] } ?? false) { x += 1 }
+                        while x < width, new[row + x].role == role,
+                            !(oldBuffer.map { $0[row + x] == new[row + x] } ?? false)
+                        { x += 1 }
                         body(start, y, UnsafeBufferPointer(start: newBase + row + start, count: x - start))
                     }
                 }
@@ -191,8 +217,8 @@ extension Canvas {
     }
 }
 
-private extension Optional where Wrapped == [Cell] {
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Cell>?) -> R) -> R {
+extension Optional where Wrapped == [Cell] {
+    fileprivate func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Cell>?) -> R) -> R {
         switch self {
         case .some(let array): array.withUnsafeBufferPointer { body($0) }
         case .none: body(nil)

@@ -5,8 +5,10 @@ public struct ThemeStyle: Hashable, Sendable {
     public var bold = false
     public var reverse = false
     public var underline = false
-    public init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault,
-                bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
+    public init(
+        foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault,
+        bold: Bool = false, reverse: Bool = false, underline: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold

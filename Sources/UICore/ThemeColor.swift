@@ -16,13 +16,21 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
     public init?(parsing text: String) {
         // UICore stays free of Foundation: trimmed and folded by hand.
         let t = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
-        if t == "default" { self = .terminalDefault; return }
-        if let n = Self.names[t.filter { $0 != "_" && $0 != "-" }] {
-            self = .index(n); return
+        if t == "default" {
+            self = .terminalDefault
+            return
         }
-        if let n = Int(t), (0...255).contains(n) { self = .index(UInt8(n)); return }
+        if let n = Self.names[t.filter { $0 != "_" && $0 != "-" }] {
+            self = .index(n)
+            return
+        }
+        if let n = Int(t), (0...255).contains(n) {
+            self = .index(UInt8(n))
+            return
+        }
         if t.hasPrefix("#"), t.count == 7, let v = UInt32(t.dropFirst(), radix: 16) {
-            self = .rgb(UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)); return
+            self = .rgb(UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF))
+            return
         }
         return nil
     }
@@ -60,15 +68,18 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
             (r, g, b) = Self.rgb(ofIndex: Int(n))
         case .rgb(let red, let green, let blue): (r, g, b) = (Int(red), Int(green), Int(blue))
         }
-        let high = max(r, g, b), low = min(r, g, b)
+        let high = max(r, g, b)
+        let low = min(r, g, b)
         return high - low <= 24 && low >= 40 && high <= 215
     }
 
     /// The xterm palette entry `index` as RGB (standard ANSI values for 0-15).
     public static func rgb(ofIndex index: Int) -> (Int, Int, Int) {
         let ansi: [(Int, Int, Int)] = [
-            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+            (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+            (255, 255, 255),
         ]
         if index < 16 { return ansi[max(0, index)] }
         if index < 232 {
@@ -82,17 +93,25 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
 
     /// The palette index among the first `count` (16 or 256) closest to `rgb`.
     static func nearest(_ target: (Int, Int, Int), among count: Int) -> Int {
-        var best = 0, bestDistance = Int.max
+        var best = 0
+        var bestDistance = Int.max
         for i in 0..<max(1, min(count, 256)) {
             let c = Self.rgb(ofIndex: i)
-            let dr = c.0 - target.0, dg = c.1 - target.1, db = c.2 - target.2
+            let dr = c.0 - target.0
+            let dg = c.1 - target.1
+            let db = c.2 - target.2
             let d: Int = dr * dr + dg * dg + db * db
-            if d < bestDistance { best = i; bestDistance = d }
+            if d < bestDistance {
+                best = i
+                bestDistance = d
+            }
         }
         return best
     }
 }
 
-private extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

@@ -33,7 +33,9 @@ public struct WatchEventEncoder: Sendable {
             if let signature = token.signature {
                 fields.append(("signature", .string(signature.level == .ok ? "ok" : signature.reason)))
             }
-            if let skew = token.clockSkew { fields.append(("clock_skew_s", .int(Int64(TokenResponseDecoder.wholeSeconds(skew.rounded()))))) }
+            if let skew = token.clockSkew {
+                fields.append(("clock_skew_s", .int(Int64(TokenResponseDecoder.wholeSeconds(skew.rounded())))))
+            }
             if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
             if !token.notes.isEmpty { fields.append(("notes", .array(token.notes.map(JSONValue.string)))) }
         case .fetchFailed(let error, let latency):
@@ -70,7 +72,11 @@ public struct WatchEventEncoder: Sendable {
         case .backendRequest(let exchange):
             fields.append(("way", .string(exchange.way.rawValue)))
             fields.append(("method", .string(exchange.method)))
-            fields.append((exchange.way == .tunnel ? "host" : "url", .string(SecretRedactor.redact(URLRedactor.redact(exchange.target)))))
+            fields.append(
+                (
+                    exchange.way == .tunnel ? "host" : "url",
+                    .string(SecretRedactor.redact(URLRedactor.redact(exchange.target)))
+                ))
             if exchange.way == .http { fields.append(("status", exchange.status.map { .int(Int64($0)) } ?? .null)) }
             fields.append(("latency_ms", Self.milliseconds(exchange.latency)))
             fields.append(("bytes_up", .int(Int64(exchange.bytesUp))))
@@ -89,9 +95,11 @@ public struct WatchEventEncoder: Sendable {
 
     /// The `--summary` line: per-provider counts of `kinds` (the solution that ran), each present
     /// even with no events; `started` (SDKs that made their first call, of `sdks`) where given.
-    public func summary(_ counters: [ProviderKind: ProviderCounters],
-                        kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds,
-                        started: [ProviderKind: (started: Int, sdks: Int)] = [:]) -> String {
+    public func summary(
+        _ counters: [ProviderKind: ProviderCounters],
+        kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds,
+        started: [ProviderKind: (started: Int, sdks: Int)] = [:]
+    ) -> String {
         let providers = kinds.map { kind -> (String, JSONValue) in
             let c = counters[kind] ?? ProviderCounters()
             var fields: [String: JSONValue] = [
@@ -116,6 +124,7 @@ public struct WatchEventEncoder: Sendable {
     }
 
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

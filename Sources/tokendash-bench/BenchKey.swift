@@ -1,8 +1,8 @@
-import _CryptoExtras
 import FleetAuth
 import Foundation
 import JWTKit
 import TokenServer
+import _CryptoExtras
 
 /// The RSA key the mint section's server and its jwt-kit baseline share, in a mode-600 PEM file
 /// (the server process loads it as `tokendash serve --key` would).
@@ -12,7 +12,10 @@ enum BenchKey {
         let pem = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("tokendash-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
+        else {
             throw MintBenchmark.BenchmarkError("cannot write \(path)")
         }
         return path
@@ -48,12 +51,16 @@ enum BenchKey {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let keys = JWTKeyCollection()
-        await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID),
-                       serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+        await keys.add(
+            rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID),
+            serializer: DefaultJWTSerializer(jsonEncoder: encoder))
         let kid = JWKIdentifier(string: keyID)
-        let token = try await keys.sign(FleetEngineClaims(issuer: TokenServerConfiguration.defaultIssuer, kind: .consumer, id: "bench-0-0",
-                                                          issuedAt: 1_800_000_000, expiresAt: 1_800_003_600), kid: kid)
-        return Signer(keys: keys, kid: kid, algorithm: try await keys.getKey(for: kid),
-                      signingInput: Array(token.utf8.prefix(upTo: token.utf8.lastIndex(of: UInt8(ascii: "."))!)))
+        let token = try await keys.sign(
+            FleetEngineClaims(
+                issuer: TokenServerConfiguration.defaultIssuer, kind: .consumer, id: "bench-0-0",
+                issuedAt: 1_800_000_000, expiresAt: 1_800_003_600), kid: kid)
+        return Signer(
+            keys: keys, kid: kid, algorithm: try await keys.getKey(for: kid),
+            signingInput: Array(token.utf8.prefix(upTo: token.utf8.lastIndex(of: UInt8(ascii: "."))!)))
     }
 }

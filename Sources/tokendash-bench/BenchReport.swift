@@ -23,7 +23,8 @@ enum BenchReport {
         }
         // Sorted keys: the same figure reads the same from run to run.
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let line = String(data: data, encoding: .utf8) else { return }
+            let line = String(data: data, encoding: .utf8)
+        else { return }
         print(line)
     }
 

@@ -14,16 +14,31 @@ enum EvidenceBenchmark {
         let theme = Theme(name: "default", styles: [:])
         let initial = recording.header.initialState(theme: theme)
         let fold = median(3) { _ = ReplayTimeline(recording, initial: initial).fold(to: recording.end) }
-        var castBytes = 0, pageBytes = 0
+        var castBytes = 0
+        var pageBytes = 0
         let cast = median(3) { castBytes = RecordingCast.make(recording, options: .init(theme: theme)).utf8.count }
-        let report = median(3) { pageBytes = HTMLReport.make(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count }
+        let report = median(3) {
+            pageBytes = HTMLReport.make(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count
+        }
         let (frame, castFrame) = try liveFrames(theme: theme)
         MintBenchmark.printTable([
-            ("baseline: replay's fold of a 1 h, 2-provider recording (\(recording.actions.count) lines)", seconds(fold)),
-            ("that recording to a cast", "\(seconds(cast))  (\(String(format: "%.1f", cast / fold))x baseline; \(castBytes / 1024) KiB)"),
-            ("that recording to a report", "\(seconds(report))  (\(String(format: "%.1f", report / fold))x baseline; \(pageBytes / 1024) KiB)"),
+            (
+                "baseline: replay's fold of a 1 h, 2-provider recording (\(recording.actions.count) lines)",
+                seconds(fold)
+            ),
+            (
+                "that recording to a cast",
+                "\(seconds(cast))  (\(String(format: "%.1f", cast / fold))x baseline; \(castBytes / 1024) KiB)"
+            ),
+            (
+                "that recording to a report",
+                "\(seconds(report))  (\(String(format: "%.1f", report / fold))x baseline; \(pageBytes / 1024) KiB)"
+            ),
             ("baseline: two-pane 160x48 frame, render + diff", RenderBenchmark.us(frame)),
-            ("live cast per frame (ANSI of the changes, markers)", "\(RenderBenchmark.us(castFrame))  (\(String(format: "%.2f", castFrame / frame))x the frame)"),
+            (
+                "live cast per frame (ANSI of the changes, markers)",
+                "\(RenderBenchmark.us(castFrame))  (\(String(format: "%.2f", castFrame / frame))x the frame)"
+            ),
         ])
         BenchReport.figure("cast_hour_s", value: cast, unit: "s", baseline: fold)
         BenchReport.figure("report_hour_s", value: report, unit: "s", baseline: fold)
@@ -35,9 +50,12 @@ enum EvidenceBenchmark {
     /// a fault on and off, and a mark every 15 minutes: the lines a real hour writes.
     static func hourOfTwoProviders() throws -> Recording {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: start, backend: "embedded on 127.0.0.1:40000", faultsAvailable: true)
-        let header = RecordingHeader(state: state, members: [.consumer: ["trip-0001"], .driver: ["vehicle-0001"]], command: ["tokendash"],
-                                     source: "dashboard", tokendash: "bench", ticks: true, start: start)
+        let state = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: start, backend: "embedded on 127.0.0.1:40000",
+            faultsAvailable: true)
+        let header = RecordingHeader(
+            state: state, members: [.consumer: ["trip-0001"], .driver: ["vehicle-0001"]], command: ["tokendash"],
+            source: "dashboard", tokendash: "bench", ticks: true, start: start)
         let base = header.base
         let encoder = JSONEncoder()
         var data = try encoder.encode(header) + Data("\n".utf8)
@@ -47,11 +65,14 @@ enum EvidenceBenchmark {
         }
         try add(.resized(width: 160, height: 48), 0)
         for second in 0..<3600 {
-            let t = Double(second), now = start.addingTimeInterval(t)
+            let t = Double(second)
+            let now = start.addingTimeInterval(t)
             try add(.tick(now), t)
             for kind in [ProviderKind.consumer, .driver] {
                 let id = kind == .consumer ? "trip-0001" : "vehicle-0001"
-                func event(_ k: ProviderEvent.Kind) -> Action { .event(ProviderEvent(time: now, provider: kind, id: id, kind: k)) }
+                func event(_ k: ProviderEvent.Kind) -> Action {
+                    .event(ProviderEvent(time: now, provider: kind, id: id, kind: k))
+                }
                 if second % 300 == 0 {
                     try add(event(.fetchStarted(reason: second == 0 ? .noToken : .refreshAhead)), t)
                     try add(event(.fetched(RenderBenchmark.token(kind, id: id, now: now), latency: 0.012)), t + 0.012)
@@ -60,15 +81,22 @@ enum EvidenceBenchmark {
                 }
                 if second % 10 == 5 {
                     let refused = (1200..<1500).contains(second) && kind == .driver
-                    try add(event(.fleetEngineCall(FleetEngineAnswer(
-                        method: kind == .consumer ? .getTrip : .updateVehicle, resource: "providers/p/\(id)", httpStatus: refused ? 403 : 200,
-                        status: refused ? "PERMISSION_DENIED" : "OK", message: refused ? "no access" : "", latency: 0.02,
-                        fingerprint: "1a2b3c4d", rules: .ok))), t + 0.2)
+                    try add(
+                        event(
+                            .fleetEngineCall(
+                                FleetEngineAnswer(
+                                    method: kind == .consumer ? .getTrip : .updateVehicle,
+                                    resource: "providers/p/\(id)", httpStatus: refused ? 403 : 200,
+                                    status: refused ? "PERMISSION_DENIED" : "OK", message: refused ? "no access" : "",
+                                    latency: 0.02,
+                                    fingerprint: "1a2b3c4d", rules: .ok))), t + 0.2)
                 }
             }
             if second == 1190 { try add(.faultsChanged([.driver: .wrongID]), t + 0.3) }
             if second == 1500 { try add(.faultsChanged([:]), t + 0.3) }
-            if second % 900 == 450 { try add(.marked(Mark(number: second / 900 + 1, at: now, note: "mark at \(second) s")), t + 0.4) }
+            if second % 900 == 450 {
+                try add(.marked(Mark(number: second / 900 + 1, at: now, note: "mark at \(second) s")), t + 0.4)
+            }
         }
         return try Recording.parse(data, name: "hour.jsonl")
     }
@@ -93,7 +121,8 @@ enum EvidenceBenchmark {
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid()).cast").path
         defer { unlink(path) }
-        let cast = try LiveCast(path: path, start: now, theme: theme, idleTimeLimit: nil, title: "bench", environment: [:])
+        let cast = try LiveCast(
+            path: path, start: now, theme: theme, idleTimeLimit: nil, title: "bench", environment: [:])
         let castTime = RenderBenchmark.time { () -> Canvas in
             index += 1
             cast.frame(canvases[index % 2], of: states[index % 2], at: now.addingTimeInterval(Double(index)))

@@ -14,24 +14,33 @@ enum FleetEngineCallBenchmark {
 
     @Sendable static func run() async throws {
         let answer = Data(#"{"name":"providers/bench/vehicles/vehicle-1"}"#.utf8)
-        let responder = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, pool: NoDelaySocketPool(), logger: .disabled)
-        await responder.appendRoute("*") { _ in HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: answer) }
+        let responder = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, pool: NoDelaySocketPool(), logger: .disabled)
+        await responder.appendRoute("*") { _ in
+            HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: answer)
+        }
         let serving = Task { try await responder.run() }
         try await responder.waitUntilListening()
         guard case .ip4(_, let port)? = await responder.listeningAddress,
-              let base = URL(string: "http://127.0.0.1:\(port)") else { throw FleetAuthError.other("no port") }
+            let base = URL(string: "http://127.0.0.1:\(port)")
+        else { throw FleetAuthError.other("no port") }
 
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3600))
         let emulator = try await server.start()
         let transport = try HTTPClientTransport()
-        let minted = try await transport.send(TransportRequest(url: emulator.appendingPathComponent("token/driver/vehicle-1")))
-        guard let token = TokenResponseDecoder(endpoint: .sampleBackend(.driver, base: emulator.absoluteString)).tokenText(minted) else {
+        let minted = try await transport.send(
+            TransportRequest(url: emulator.appendingPathComponent("token/driver/vehicle-1")))
+        guard
+            let token = TokenResponseDecoder(endpoint: .sampleBackend(.driver, base: emulator.absoluteString))
+                .tokenText(minted)
+        else {
             throw FleetAuthError.other("no token from the embedded server")
         }
 
         func caller(_ base: URL, provider: String) -> FleetEngineCaller {
-            FleetEngineCaller(target: FleetEngineTarget(base: base, provider: provider, writes: true), kind: .driver, count: 1,
-                              transport: transport, events: EventBroadcaster())
+            FleetEngineCaller(
+                target: FleetEngineTarget(base: base, provider: provider, writes: true), kind: .driver, count: 1,
+                transport: transport, events: EventBroadcaster())
         }
         // The baselines carry the same bearer header: a server's cost of reading 800 bytes of
         // header is the exchange's, not the call's.
@@ -42,7 +51,8 @@ enum FleetEngineCallBenchmark {
         let call = caller(base, provider: "bench")
         let client = try await measure { await call.call(id: "vehicle-1", token: token).httpStatus ?? 0 }
         let health = try await measure {
-            try await transport.send(TransportRequest(url: emulator.appendingPathComponent("healthz"), headers: bearer)).status
+            try await transport.send(TransportRequest(url: emulator.appendingPathComponent("healthz"), headers: bearer))
+                .status
         }
         let emulated = caller(emulator, provider: server.fleetEngineProject)
         let both = try await measure { await emulated.call(id: "vehicle-1", token: token).httpStatus ?? 0 }
@@ -51,9 +61,18 @@ enum FleetEngineCallBenchmark {
         BenchReport.figure("fleet_engine_emulated_call_cpu_us", value: both, unit: "µs", baseline: health)
         MintBenchmark.printTable([
             ("raw AsyncHTTPClient GET (baseline)", String(format: "%6.1f µs CPU a request", raw)),
-            ("Fleet Engine call (UpdateVehicle)", String(format: "%6.1f µs CPU a call, %.2fx the GET", client, client / raw)),
-            ("embedded server GET /healthz (baseline)", String(format: "%6.1f µs CPU a request, server included", health)),
-            ("call to the embedded emulator", String(format: "%6.1f µs CPU a call, %.2fx, emulator included", both, both / health)),
+            (
+                "Fleet Engine call (UpdateVehicle)",
+                String(format: "%6.1f µs CPU a call, %.2fx the GET", client, client / raw)
+            ),
+            (
+                "embedded server GET /healthz (baseline)",
+                String(format: "%6.1f µs CPU a request, server included", health)
+            ),
+            (
+                "call to the embedded emulator",
+                String(format: "%6.1f µs CPU a call, %.2fx, emulator included", both, both / health)
+            ),
         ])
         await transport.shutdown()
         await server.stop()

@@ -22,10 +22,13 @@ enum FleetMemoryBenchmark {
         let marginal = (large.heldKiB - small.heldKiB) * 1024 / added
         let marginalTrimmed = (large.trimmedKiB - small.trimmedKiB) * 1024 / added
         MintBenchmark.printTable([
-            ("RSS a provider adds, \(small.providers.formatted()) to \(large.providers.formatted())",
-             "\(marginal) B held, \(marginalTrimmed) B once freed pages are returned (bound \(heldBound) B: \(marginal <= heldBound ? "within" : "OVER"))"),
+            (
+                "RSS a provider adds, \(small.providers.formatted()) to \(large.providers.formatted())",
+                "\(marginal) B held, \(marginalTrimmed) B once freed pages are returned (bound \(heldBound) B: \(marginal <= heldBound ? "within" : "OVER"))"
+            )
         ])
-        BenchReport.figure("fleet_marginal_bytes_per_provider", value: Double(marginal), unit: "B", baseline: Double(heldBound))
+        BenchReport.figure(
+            "fleet_marginal_bytes_per_provider", value: Double(marginal), unit: "B", baseline: Double(heldBound))
     }
 
     static func breakdown() async throws {
@@ -56,14 +59,16 @@ enum FleetMemoryBenchmark {
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 1 << 16)
         let counter = Task { () -> (Int, Int) in
-            var fetched = 0, failed = 0
+            var fetched = 0
+            var failed = 0
             for await e in stream {
                 if case .fetched = e.kind { fetched += 1 }
                 if case .fetchFailed = e.kind { failed += 1 }
             }
             return (fetched, failed)
         }
-        let (trips, vehicles) = FleetMemoryBenchmark.fleet(perKind: perKind, base: base, transport: transport, events: events)
+        let (trips, vehicles) = FleetMemoryBenchmark.fleet(
+            perKind: perKind, base: base, transport: transport, events: events)
         let start = ContinuousClock.now
         // Cold start in slices of 1,000, as the update loop does, then three all-hit updates.
         for lower in stride(from: 0, to: perKind, by: 1000) {
@@ -99,27 +104,52 @@ enum FleetMemoryBenchmark {
         MintBenchmark.printTable([
             ("providers", size),
             ("tokens fetched / failed", "\(fetched) / \(failed)"),
-            ("cold start: all tokens in", String(format: "%.1f s (%.0f fetches/s)", warmSeconds, Double(fetched) / warmSeconds)),
+            (
+                "cold start: all tokens in",
+                String(format: "%.1f s (%.0f fetches/s)", warmSeconds, Double(fetched) / warmSeconds)
+            ),
             ("baseline: peak RSS, server alone", "\(baseline / 1024) MiB"),
-            ("peak RSS with the fleet", "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / providers) bytes/provider)"),
-            ("RSS held after warm-up", "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \(rss) bytes/provider)"),
-            ("RSS held once freed pages are returned (malloc_trim)", "\(trimmed / 1024) MiB (+\((trimmed - baselineNow) / 1024) MiB, \((trimmed - baselineNow) * 1024 / providers) bytes/provider)"),
-            ("live heap held after warm-up (malloc's count)", "+\((heldAfter - heldBefore) / 1_048_576) MiB, \(live) bytes/provider"),
-            ("RSS a provider held, the process's fixed cost shared in", rss <= heldBound ? "within \(heldBound) B" : "over \(heldBound) B (see the next figure)"),
+            (
+                "peak RSS with the fleet",
+                "\(peak / 1024) MiB (+\((peak - baseline) / 1024) MiB, \((peak - baseline) * 1024 / providers) bytes/provider)"
+            ),
+            (
+                "RSS held after warm-up",
+                "\(steady / 1024) MiB (+\((steady - baselineNow) / 1024) MiB, \(rss) bytes/provider)"
+            ),
+            (
+                "RSS held once freed pages are returned (malloc_trim)",
+                "\(trimmed / 1024) MiB (+\((trimmed - baselineNow) / 1024) MiB, \((trimmed - baselineNow) * 1024 / providers) bytes/provider)"
+            ),
+            (
+                "live heap held after warm-up (malloc's count)",
+                "+\((heldAfter - heldBefore) / 1_048_576) MiB, \(live) bytes/provider"
+            ),
+            (
+                "RSS a provider held, the process's fixed cost shared in",
+                rss <= heldBound ? "within \(heldBound) B" : "over \(heldBound) B (see the next figure)"
+            ),
         ])
         let suffix = perKind == 10_000 ? "" : "_\(providers / 1000)k"
         BenchReport.figure("fleet_cold_start_s" + suffix, value: warmSeconds, unit: "s", baseline: nil)
-        BenchReport.figure("fleet_peak_bytes_per_provider" + suffix, value: Double((peak - baseline) * 1024 / providers), unit: "B", baseline: nil)
-        BenchReport.figure("fleet_held_bytes_per_provider" + suffix, value: Double(rss), unit: "B", baseline: Double(heldBound))
-        BenchReport.figure("fleet_trimmed_bytes_per_provider" + suffix, value: Double((trimmed - baselineNow) * 1024 / providers), unit: "B", baseline: Double(heldBound))
-        BenchReport.figure("fleet_live_bytes_per_provider" + suffix, value: Double(live), unit: "B", baseline: Double(heldBound))
+        BenchReport.figure(
+            "fleet_peak_bytes_per_provider" + suffix, value: Double((peak - baseline) * 1024 / providers), unit: "B",
+            baseline: nil)
+        BenchReport.figure(
+            "fleet_held_bytes_per_provider" + suffix, value: Double(rss), unit: "B", baseline: Double(heldBound))
+        BenchReport.figure(
+            "fleet_trimmed_bytes_per_provider" + suffix, value: Double((trimmed - baselineNow) * 1024 / providers),
+            unit: "B", baseline: Double(heldBound))
+        BenchReport.figure(
+            "fleet_live_bytes_per_provider" + suffix, value: Double(live), unit: "B", baseline: Double(heldBound))
         BenchReport.say("")
         return (providers, steady - baselineNow, trimmed - baselineNow)
     }
 
     /// `perKind` trips and as many vehicles against the embedded server at `base`, as a session makes them.
     static func fleet(perKind: Int, base: String, transport: any TokenTransport, events: EventBroadcaster)
-        -> (SimulatedSDKs<TripAuthorizationContext>, SimulatedSDKs<VehicleAuthorizationContext>) {
+        -> (SimulatedSDKs<TripAuthorizationContext>, SimulatedSDKs<VehicleAuthorizationContext>)
+    {
         let trips = SimulatedSDKs<TripAuthorizationContext>(
             ids: (0..<perKind).map { IDSequence.fleetID(prefix: "trip", index: $0, count: perKind) },
             endpoint: .sampleBackend(.consumer, base: base), transport: transport, events: events, refreshMargin: 300)

@@ -13,8 +13,10 @@ import Spawning
 /// (seconds, default 150) make a shorter run.
 enum FleetRampBenchmark {
     static let environment = ProcessInfo.processInfo.environment
-    static let perKind = environment["TOKENDASH_BENCH_FLEET"].flatMap(Int.init).map { min(100_000, max(1, $0)) } ?? 50_000
-    static let duration = environment["TOKENDASH_BENCH_DURATION"].flatMap(Double.init).map { min(3600, max(5, $0)) } ?? 150
+    static let perKind =
+        environment["TOKENDASH_BENCH_FLEET"].flatMap(Int.init).map { min(100_000, max(1, $0)) } ?? 50_000
+    static let duration =
+        environment["TOKENDASH_BENCH_DURATION"].flatMap(Double.init).map { min(3600, max(5, $0)) } ?? 150
 
     struct Outcome {
         var status: Int32 = -1
@@ -34,44 +36,64 @@ enum FleetRampBenchmark {
         let on = try await watch(fleetEngine: true, latencyMilliseconds: nil)
         let slow = try await watch(fleetEngine: true, latencyMilliseconds: 200)
         func start(_ o: Outcome) -> String {
-            o.allStartedAfter.map { "all \(total.formatted()) after \($0) s" } ?? "\(o.started.formatted()) of \(total.formatted())"
+            o.allStartedAfter.map { "all \(total.formatted()) after \($0) s" }
+                ?? "\(o.started.formatted()) of \(total.formatted())"
         }
         MintBenchmark.printTable([
             ("", "Fleet Engine calls on  |  on, 200 ms latency fault  |  off (baseline)"),
-            ("command", "tokendash watch --trips \(perKind) --vehicles \(perKind) --duration \(Int(duration)) --lifetime 3600"),
+            (
+                "command",
+                "tokendash watch --trips \(perKind) --vehicles \(perKind) --duration \(Int(duration)) --lifetime 3600"
+            ),
             ("SDKs started", "\(start(on))  |  \(start(slow))  |  \(start(off))"),
             ("fetch failures", "\(on.failures)  |  \(slow.failures)  |  \(off.failures)"),
             ("exit status", "\(on.status)  |  \(slow.status)  |  \(off.status)"),
             ("peak RSS", "\(on.peakKiB / 1024) MiB  |  \(slow.peakKiB / 1024) MiB  |  \(off.peakKiB / 1024) MiB"),
-            ("per SDK", "\(on.peakKiB * 1024 / total) B  |  \(slow.peakKiB * 1024 / total) B  |  \(off.peakKiB * 1024 / total) B"),
+            (
+                "per SDK",
+                "\(on.peakKiB * 1024 / total) B  |  \(slow.peakKiB * 1024 / total) B  |  \(off.peakKiB * 1024 / total) B"
+            ),
             ("CPU", String(format: "%.0f s  |  %.0f s  |  %.0f s", on.cpu, slow.cpu, off.cpu)),
             ("pace lines on stderr", "\(on.paceLines)  |  \(slow.paceLines)  |  \(off.paceLines)"),
         ])
-        BenchReport.figure("ramp_failures", value: Double(on.failures), unit: "failures", baseline: Double(off.failures))
-        BenchReport.figure("ramp_failures_slow_backend", value: Double(slow.failures), unit: "failures", baseline: Double(off.failures))
-        BenchReport.figure("ramp_peak_rss", value: Double(on.peakKiB) / 1024, unit: "MiB", baseline: Double(off.peakKiB) / 1024)
+        BenchReport.figure(
+            "ramp_failures", value: Double(on.failures), unit: "failures", baseline: Double(off.failures))
+        BenchReport.figure(
+            "ramp_failures_slow_backend", value: Double(slow.failures), unit: "failures", baseline: Double(off.failures)
+        )
+        BenchReport.figure(
+            "ramp_peak_rss", value: Double(on.peakKiB) / 1024, unit: "MiB", baseline: Double(off.peakKiB) / 1024)
         BenchReport.figure("ramp_started", value: Double(on.started), unit: "SDKs", baseline: Double(off.started))
-        BenchReport.figure("ramp_started_slow_backend", value: Double(slow.started), unit: "SDKs", baseline: Double(off.started))
-        BenchReport.figure("ramp_all_started_s", value: Double(on.allStartedAfter ?? -1), unit: "s", baseline: Double(off.allStartedAfter ?? -1))
+        BenchReport.figure(
+            "ramp_started_slow_backend", value: Double(slow.started), unit: "SDKs", baseline: Double(off.started))
+        BenchReport.figure(
+            "ramp_all_started_s", value: Double(on.allStartedAfter ?? -1), unit: "s",
+            baseline: Double(off.allStartedAfter ?? -1))
         if on.failures + slow.failures > 0 {
-            throw MintBenchmark.BenchmarkError("fetches failed: \(on.failures) with Fleet Engine calls, \(slow.failures) with the slow backend")
+            throw MintBenchmark.BenchmarkError(
+                "fetches failed: \(on.failures) with Fleet Engine calls, \(slow.failures) with the slow backend")
         }
     }
 
     /// One `tokendash watch` run; with `latencyMilliseconds`, the latency fault is set on the
     /// embedded server as soon as it says where it listens, as an operator would with curl.
     static func watch(fleetEngine: Bool, latencyMilliseconds: Int?) async throws -> Outcome {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("tokendash").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw MintBenchmark.BenchmarkError("no tokendash beside the bench at \(binary): build both with swift build -c release")
+            throw MintBenchmark.BenchmarkError(
+                "no tokendash beside the bench at \(binary): build both with swift build -c release")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-ramp-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out").path, err = folder.appendingPathComponent("err").path
-        var arguments = [binary, "watch", "--trips", "\(perKind)", "--vehicles", "\(perKind)", "--duration", "\(Int(duration))",
-                         "--lifetime", "3600", "--events", "fetch_failed", "--summary"]
+        let out = folder.appendingPathComponent("out").path
+        let err = folder.appendingPathComponent("err").path
+        var arguments = [
+            binary, "watch", "--trips", "\(perKind)", "--vehicles", "\(perKind)", "--duration", "\(Int(duration))",
+            "--lifetime", "3600", "--events", "fetch_failed", "--summary",
+        ]
         if !fleetEngine { arguments.append("--no-fleet-engine") }
         let pid = try ChildProcess.spawn(arguments, stdin: .devNull, stdout: .file(out), stderr: .file(err))
         if let latencyMilliseconds {
@@ -82,19 +104,27 @@ enum FleetRampBenchmark {
         let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         for line in stdout.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                continue
+            }
             if object["event"] as? String == "fetch_failed" { outcome.failures += 1 }
             if object["event"] as? String == "summary" {
-                outcome.started = ["consumer", "driver"].compactMap { (object[$0] as? [String: Any])?["started"] as? Int }.reduce(0, +)
+                outcome.started = ["consumer", "driver"].compactMap {
+                    (object[$0] as? [String: Any])?["started"] as? Int
+                }.reduce(0, +)
             }
         }
         for line in stderr.split(separator: "\n") {
-            if line.contains("all of them, after "), let seconds = line.split(separator: " ").dropLast().last.flatMap({ Int($0) }) {
+            if line.contains("all of them, after "),
+                let seconds = line.split(separator: " ").dropLast().last.flatMap({ Int($0) })
+            {
                 outcome.allStartedAfter = seconds
             }
             if line.contains("/s ("), line.contains("ramp: ") { outcome.paceLines += 1 }
         }
-        print(stderr.split(separator: "\n").filter { $0.contains("ramp") }.suffix(4).map { "    " + $0 }.joined(separator: "\n"))
+        print(
+            stderr.split(separator: "\n").filter { $0.contains("ramp") }.suffix(4).map { "    " + $0 }.joined(
+                separator: "\n"))
         return outcome
     }
 
@@ -114,6 +144,7 @@ enum FleetRampBenchmark {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw MintBenchmark.BenchmarkError("could not set the latency fault: the embedded server never said where it listens")
+        throw MintBenchmark.BenchmarkError(
+            "could not set the latency fault: the embedded server never said where it listens")
     }
 }

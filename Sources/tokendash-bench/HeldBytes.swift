@@ -1,8 +1,9 @@
 import Fleet
 import FleetAuth
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the process keeps, beyond what RSS says: glibc's own count of the bytes in live
@@ -32,15 +33,15 @@ enum HeldBytes {
     /// architectures pass that pointer elsewhere, so there it is not called.
     private static func mallinfo2() -> Info? {
         #if canImport(Glibc) && arch(x86_64)
-        typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallinfo2") else { return nil }
-        let fields = UnsafeMutablePointer<Int>.allocate(capacity: 10)
-        defer { fields.deallocate() }
-        _ = unsafeBitCast(symbol, to: MallInfo2.self)(UnsafeMutableRawPointer(fields))
-        // arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost
-        return Info(uordblks: fields[7], hblkhd: fields[4])
+            typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallinfo2") else { return nil }
+            let fields = UnsafeMutablePointer<Int>.allocate(capacity: 10)
+            defer { fields.deallocate() }
+            _ = unsafeBitCast(symbol, to: MallInfo2.self)(UnsafeMutableRawPointer(fields))
+            // arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost
+            return Info(uordblks: fields[7], hblkhd: fields[4])
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -57,8 +58,10 @@ enum HeldBytes {
 
     /// Where a provider's bytes go: one real response from the embedded server decoded `count`
     /// times, whole and in its parts, and providers with no token.
-    static func breakdown(response: TransportResponse, endpoint: TokenEndpoint, id: String,
-                          transport: any TokenTransport) throws -> [(String, String)] {
+    static func breakdown(
+        response: TransportResponse, endpoint: TokenEndpoint, id: String,
+        transport: any TokenTransport
+    ) throws -> [(String, String)] {
         let count = 5000
         let decoder = TokenResponseDecoder(endpoint: endpoint)
         let now = Date()
@@ -71,10 +74,14 @@ enum HeldBytes {
         let findings = perObject(count) { _ in TokenRules.evaluate(sample.jwt, kind: endpoint.kind, id: id, now: now) }
         let events = EventBroadcaster()
         let provider = perObject(count) { _ in
-            CachingTokenProvider<TripAuthorizationContext>(endpoint: endpoint, transport: transport, refreshMargin: 300, events: events)
+            CachingTokenProvider<TripAuthorizationContext>(
+                endpoint: endpoint, transport: transport, refreshMargin: 300, events: events)
         }
         return [
-            ("live bytes: a decoded token as its fetched event carries it", "\(shown(whole)) (\(sample.findings.count) findings kept)"),
+            (
+                "live bytes: a decoded token as its fetched event carries it",
+                "\(shown(whole)) (\(sample.findings.count) findings kept)"
+            ),
             ("  its text (\(token.utf8.count) characters)", shown(text)),
             ("  its decoded JWT (header, claims; the signature a slice of the text)", shown(jwt)),
             ("  every rule's finding, before the ones that say nothing were dropped", shown(findings)),

@@ -50,8 +50,9 @@ final class KeepAliveLoad: Sendable {
     }
 
     var counts: Counts {
-        Counts(succeeded: succeeded.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
-               connectionsOpened: opened.load(ordering: .relaxed))
+        Counts(
+            succeeded: succeeded.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
+            connectionsOpened: opened.load(ordering: .relaxed))
     }
 
     func start() {
@@ -109,7 +110,8 @@ final class KeepAliveLoad: Sendable {
             }
             n += 1
             let kind = kinds[n % kinds.count]
-            let request = "GET /token/\(kind)/bench-\(client)-\(n) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: */*\r\n\r\n"
+            let request =
+                "GET /token/\(kind)/bench-\(client)-\(n) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: */*\r\n\r\n"
             let sent = DispatchTime.now().uptimeNanoseconds
             if exchange(fd, request: request, buffer: &buffer) {
                 if measuring.load(ordering: .relaxed) { kept.append(DispatchTime.now().uptimeNanoseconds - sent) }
@@ -125,9 +127,9 @@ final class KeepAliveLoad: Sendable {
 
     private func connect() -> Int32 {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return -1 }
         var on: Int32 = 1
@@ -144,7 +146,10 @@ final class KeepAliveLoad: Sendable {
                 Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { Foundation.close(fd); return -1 }
+        guard connected == 0 else {
+            Foundation.close(fd)
+            return -1
+        }
         return fd
     }
 
@@ -154,9 +159,9 @@ final class KeepAliveLoad: Sendable {
         var request = request
         // Darwin has no MSG_NOSIGNAL; there a closed server would raise SIGPIPE (SO_NOSIGPIPE not set yet).
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         let sent = request.withUTF8 { send(fd, $0.baseAddress, $0.count, flags) }
         guard sent == request.utf8.count else { return false }
@@ -188,7 +193,8 @@ final class KeepAliveLoad: Sendable {
     /// The index just past the blank line ending the header, if it has arrived.
     private static func headerEnd(_ buffer: [UInt8], _ count: Int) -> Int? {
         guard count >= 4 else { return nil }
-        for i in 0...(count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+        for i in 0...(count - 4)
+        where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
             return i + 4
         }
         return nil

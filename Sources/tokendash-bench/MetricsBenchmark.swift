@@ -26,15 +26,25 @@ enum MetricsBenchmark {
         MintBenchmark.printTable([
             ("", "20,000 providers  |  1 + 1 provider (baseline)"),
             ("/metrics size, bytes", "\(fleetBytes)  |  \(singleBytes)"),
-            ("/metrics render (gauges + text), median of 51", "\(MintBenchmark.ms(fleetRender))  |  \(MintBenchmark.ms(singleRender))"),
-            ("GET /metrics over loopback, median of 51", "\(MintBenchmark.ms(fleetGet))  |  \(MintBenchmark.ms(singleGet))"),
+            (
+                "/metrics render (gauges + text), median of 51",
+                "\(MintBenchmark.ms(fleetRender))  |  \(MintBenchmark.ms(singleRender))"
+            ),
+            (
+                "GET /metrics over loopback, median of 51",
+                "\(MintBenchmark.ms(fleetGet))  |  \(MintBenchmark.ms(singleGet))"
+            ),
             ("within 64 KiB and 10 ms", fleetBytes < sizeBound && fleetRender < timeBound ? "yes" : "NO"),
         ])
         BenchReport.figure("metrics_bytes", value: Double(fleetBytes), unit: "bytes", baseline: Double(singleBytes))
         BenchReport.figure("metrics_render_ms", value: fleetRender * 1000, unit: "ms", baseline: singleRender * 1000)
         BenchReport.figure("metrics_get_ms", value: fleetGet * 1000, unit: "ms", baseline: singleGet * 1000)
-        BenchReport.say("No ID is a label, so the size does not grow with the fleet; the render walks every member for the state gauges.")
-        if fleetBytes >= sizeBound { throw MintBenchmark.BenchmarkError("/metrics is \(fleetBytes) bytes for 20,000 providers, over 64 KiB") }
+        BenchReport.say(
+            "No ID is a label, so the size does not grow with the fleet; the render walks every member for the state gauges."
+        )
+        if fleetBytes >= sizeBound {
+            throw MintBenchmark.BenchmarkError("/metrics is \(fleetBytes) bytes for 20,000 providers, over 64 KiB")
+        }
     }
 
     /// A collector that has seen a working day's mix of events for `perKind` members of each kind:
@@ -42,23 +52,31 @@ enum MetricsBenchmark {
     /// timeout), one in 50 refused by a rule, hits in batches, one in 100 switching its ID.
     static func metrics(perKind: Int, now: Date) throws -> ProviderMetrics {
         let kinds: [(ProviderKind, String)] = [(.consumer, "trip"), (.driver, "vehicle")]
-        let members = Dictionary(uniqueKeysWithValues: kinds.map { kind, prefix in
-            (kind, (0..<perKind).map { IDSequence.fleetID(prefix: prefix, index: $0, count: perKind) })
-        })
+        let members = Dictionary(
+            uniqueKeysWithValues: kinds.map { kind, prefix in
+                (kind, (0..<perKind).map { IDSequence.fleetID(prefix: prefix, index: $0, count: perKind) })
+            })
         let metrics = ProviderMetrics(members: members)
-        let jwt = try JWTInspector.decode(ProviderBenchmark.CountingBackend.jwt(id: "x", iat: Int(now.timeIntervalSince1970), exp: Int(now.timeIntervalSince1970) + 3600))
+        let jwt = try JWTInspector.decode(
+            ProviderBenchmark.CountingBackend.jwt(
+                id: "x", iat: Int(now.timeIntervalSince1970), exp: Int(now.timeIntervalSince1970) + 3600))
         for (kind, ids) in members {
             for (index, id) in ids.enumerated() {
-                func record(_ event: ProviderEvent.Kind) { metrics.record(ProviderEvent(time: now, provider: kind, id: id, kind: event)) }
+                func record(_ event: ProviderEvent.Kind) {
+                    metrics.record(ProviderEvent(time: now, provider: kind, id: id, kind: event))
+                }
                 record(.fetchStarted(reason: .noToken))
                 let expiry = now.addingTimeInterval(60 + Double(index % 3540))
-                var token = FetchedToken(token: "x", id: id, expiresAt: expiry, receivedAt: now, jwt: jwt, clockSkew: 0.4)
+                var token = FetchedToken(
+                    token: "x", id: id, expiresAt: expiry, receivedAt: now, jwt: jwt, clockSkew: 0.4)
                 token.refreshAt = expiry.addingTimeInterval(-300)
                 record(.fetched(token, latency: 0.001 * Double(index % 200)))
                 record(.cacheHit(count: 1 + index % 40, expiresAt: expiry))
                 if index % 20 == 0 {
                     record(.fetchStarted(reason: .refreshAhead))
-                    record(.fetchFailed(index % 40 == 0 ? .httpStatus(code: 500, body: "") : .timeout(seconds: 10), latency: 0.5))
+                    record(
+                        .fetchFailed(
+                            index % 40 == 0 ? .httpStatus(code: 500, body: "") : .timeout(seconds: 10), latency: 0.5))
                 }
                 if index % 50 == 0 {
                     record(.fetchStarted(reason: .forced))
@@ -86,13 +104,17 @@ enum MetricsBenchmark {
         let server = NIORouteServer(routes: MetricsPage { metrics.exposition() }, host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let transport = try HTTPClientTransport()
-        guard let url = URL(string: "http://127.0.0.1:\(port)/metrics") else { throw MintBenchmark.BenchmarkError("no URL") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)/metrics") else {
+            throw MintBenchmark.BenchmarkError("no URL")
+        }
         var times: [Double] = []
         do {
             for _ in 0...runs {
                 let start = ContinuousClock.now
                 let response = try await transport.send(TransportRequest(url: url, maxBodyBytes: 1 << 20))
-                guard response.status == 200 else { throw MintBenchmark.BenchmarkError("GET /metrics: HTTP \(response.status)") }
+                guard response.status == 200 else {
+                    throw MintBenchmark.BenchmarkError("GET /metrics: HTTP \(response.status)")
+                }
                 times.append(seconds(ContinuousClock.now - start))
             }
         } catch {
@@ -106,5 +128,7 @@ enum MetricsBenchmark {
         return measured[measured.count / 2]
     }
 
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
 }

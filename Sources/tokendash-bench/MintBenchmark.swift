@@ -1,8 +1,9 @@
 import FleetAuth
 import Foundation
 import TokenServer
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Tokens per second the embedded server mints over keep-alive HTTP, per core of the server's
@@ -78,9 +79,15 @@ enum MintBenchmark {
             ("requests ok / failed", "\(http.succeeded) / \(http.failed)"),
             ("keep-alive connections (opened)", "\(http.connections) (\(http.connectionsOpened))"),
             ("cores on this machine", "\(cores)"),
-            ("measured wall time (server / jwt-kit)", "\(format(http.elapsed, "s")) / \(format(raw.elapsed, "s")) in \(rounds) rounds"),
+            (
+                "measured wall time (server / jwt-kit)",
+                "\(format(http.elapsed, "s")) / \(format(raw.elapsed, "s")) in \(rounds) rounds"
+            ),
             ("tokens/s over HTTP", format(http.tokensPerSecond)),
-            ("server mint p50 / p99", "\(ms(http.stats?.mintLatencyP50Milliseconds.map { $0 / 1000 })) / \(ms(http.stats?.mintLatencyP99Milliseconds.map { $0 / 1000 }))"),
+            (
+                "server mint p50 / p99",
+                "\(ms(http.stats?.mintLatencyP50Milliseconds.map { $0 / 1000 })) / \(ms(http.stats?.mintLatencyP99Milliseconds.map { $0 / 1000 }))"
+            ),
             ("server CPU cores used", format(http.serverCores)),
             ("load generator CPU cores used", format(http.clientCPU / http.elapsed)),
             ("server tokens/s per core used (median round)", format(http.perCore)),
@@ -98,11 +105,16 @@ enum MintBenchmark {
             rows.append(("openssl speed rsa2048 sign/s", "unavailable"))
         }
         printTable(rows)
-        BenchReport.say("Per core means per CPU second: the server's from /proc/PID/stat, jwt-kit's and openssl's their own user time.")
+        BenchReport.say(
+            "Per core means per CPU second: the server's from /proc/PID/stat, jwt-kit's and openssl's their own user time."
+        )
         BenchReport.say("Server load and jwt-kit signing take turns \(rounds) times; each figure is its median round.")
-        BenchReport.figure("mint_per_core_vs_raw_sign", value: http.perCore, unit: "tokens/s/core", baseline: raw.perCore)
+        BenchReport.figure(
+            "mint_per_core_vs_raw_sign", value: http.perCore, unit: "tokens/s/core", baseline: raw.perCore)
         BenchReport.figure("mint_per_core_vs_openssl", value: http.perCore, unit: "tokens/s/core", baseline: openssl)
-        BenchReport.figure("mint_per_core_vs_signature_alone", value: http.perCore, unit: "tokens/s/core", baseline: raw.signaturesPerCore)
+        BenchReport.figure(
+            "mint_per_core_vs_signature_alone", value: http.perCore, unit: "tokens/s/core",
+            baseline: raw.signaturesPerCore)
         BenchReport.figure("jwtkit_raw_sign_per_s", value: raw.perCore, unit: "signs/s/core", baseline: openssl)
         BenchReport.figure("mint_tokens_per_s", value: http.tokensPerSecond, unit: "tokens/s", baseline: nil)
         if http.failed > 0 { throw BenchmarkError("\(http.failed) requests failed") }
@@ -110,7 +122,9 @@ enum MintBenchmark {
 
     /// Alternates keep-alive load on the server process with jwt-kit signing in this one, so
     /// both see the same machine: other work on it slows both alike instead of skewing the ratio.
-    static func measure(_ server: ServerProcess, keyFile: String, connections: Int) async throws -> (HTTPRun, RawSignRun) {
+    static func measure(_ server: ServerProcess, keyFile: String, connections: Int) async throws -> (
+        HTTPRun, RawSignRun
+    ) {
         let signer = try await BenchKey.jwtKitSigner(keyFile: keyFile)
         let load = try KeepAliveLoad(baseURL: server.baseURL, connections: connections)
         load.start()
@@ -119,7 +133,10 @@ enum MintBenchmark {
         var raw = RawSignRun()
         var n = 0
         // A few signs first, so lazy set-up is not in the figure.
-        for _ in 0..<20 { n += 1; _ = try await signer.sign(n) }
+        for _ in 0..<20 {
+            n += 1
+            _ = try await signer.sign(n)
+        }
         for round in 0..<rounds {
             if round > 0 {
                 load.resume()
@@ -142,7 +159,10 @@ enum MintBenchmark {
             try await Task.sleep(for: .milliseconds(50))
 
             let signed = try await repeatBatches(for: rawSignDuration / rounds) {
-                for _ in 0..<batch { n += 1; _ = try await signer.sign(n) }
+                for _ in 0..<batch {
+                    n += 1
+                    _ = try await signer.sign(n)
+                }
             }
             raw.elapsed += signed.elapsed
             raw.rounds.append(Double(signed.operations) / max(signed.cpu, 1e-6))
@@ -171,7 +191,9 @@ enum MintBenchmark {
 
     /// Runs `body` (`batch` operations) again and again for `duration`; returns the operations
     /// done, the wall time and this process's CPU seconds.
-    static func repeatBatches(for duration: Duration, _ body: () async throws -> Void) async rethrows -> (operations: Int, elapsed: Double, cpu: Double) {
+    static func repeatBatches(for duration: Duration, _ body: () async throws -> Void) async rethrows -> (
+        operations: Int, elapsed: Double, cpu: Double
+    ) {
         let cpuBefore = cpuSeconds()
         let start = ContinuousClock.now
         var operations = 0
@@ -184,14 +206,18 @@ enum MintBenchmark {
 
     static func fetchStats(_ base: URL) async -> ServerStats? {
         guard let url = URL(string: base.absoluteString + "/stats"),
-              let (body, _) = try? await URLSession.shared.data(from: url) else { return nil }
+            let (body, _) = try? await URLSession.shared.data(from: url)
+        else { return nil }
         return try? JSONDecoder().decode(ServerStats.self, from: body)
     }
 
     /// OpenSSL's own RSA-2048 signing rate on one core, from `openssl speed`; nil if openssl is missing or fails.
     static func opensslSignsPerSecond() throws -> Double? {
-        guard let output = runWithDefaultSignals(["openssl", "speed", "-seconds", "\(opensslSeconds)", "rsa2048"],
-                                                 limit: .seconds(opensslSeconds * 10)) else { return nil }
+        guard
+            let output = runWithDefaultSignals(
+                ["openssl", "speed", "-seconds", "\(opensslSeconds)", "rsa2048"],
+                limit: .seconds(opensslSeconds * 10))
+        else { return nil }
         return parseOpenSSLSpeed(output)
     }
 
@@ -227,7 +253,10 @@ enum MintBenchmark {
         var pid = pid_t()
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         close(writeEnd)
-        guard spawned == 0 else { close(readEnd); return nil }
+        guard spawned == 0 else {
+            close(readEnd)
+            return nil
+        }
 
         // A watchdog, so a command that hangs costs `limit`, not the whole run.
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
@@ -257,9 +286,9 @@ enum MintBenchmark {
     static func cpuSeconds() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return s(usage.ru_utime) + s(usage.ru_stime)

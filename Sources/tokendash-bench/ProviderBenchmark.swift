@@ -18,7 +18,8 @@ enum ProviderBenchmark {
             try await Task.sleep(for: delay)
             let now = Int(Date().timeIntervalSince1970)
             let jwt = Self.jwt(id: request.url.lastPathComponent, iat: now, exp: now + 3600)
-            return TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8))
+            return TransportResponse(
+                status: 200, body: Data("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\((now + 3600) * 1000)}".utf8))
         }
 
         static func jwt(id: String, iat: Int, exp: Int) -> String {
@@ -27,10 +28,11 @@ enum ProviderBenchmark {
             }
             // Every header and claim Fleet Engine's rules ask for, or the provider refuses it.
             let account = "bench@tokendash.iam.gserviceaccount.com"
-            return part(["alg": "RS256", "typ": "JWT", "kid": "bench"]) + "." + part([
-                "iss": account, "sub": account,
-                "aud": JWTInspector.fleetEngineAudience, "iat": iat, "exp": exp, "authorization": ["vehicleid": id],
-            ]) + ".c2lnbmF0dXJlLWJlbmNo"
+            return part(["alg": "RS256", "typ": "JWT", "kid": "bench"]) + "."
+                + part([
+                    "iss": account, "sub": account,
+                    "aud": JWTInspector.fleetEngineAudience, "iat": iat, "exp": exp, "authorization": ["vehicleid": id],
+                ]) + ".c2lnbmF0dXJlLWJlbmNo"
         }
     }
 
@@ -41,19 +43,39 @@ enum ProviderBenchmark {
         let stampede = try await coldStampede(callers: 1000)
         MintBenchmark.printTable([
             ("", "tokendash  |  samples' logic (baseline)"),
-            ("cache-hit fetchToken, 2 event readers, ns/call", "\(MintBenchmark.format(hit.withReaders))  |  \(MintBenchmark.format(hit.baseline))"),
-            ("cache-hit fetchToken, no event reader, ns/call", "\(MintBenchmark.format(hit.withoutReaders))  |  \(MintBenchmark.format(hit.baseline))"),
-            ("cache-hit fetchToken, 2 event readers, calls/s", "\(MintBenchmark.format(1e9 / hit.withReaders))  |  \(MintBenchmark.format(1e9 / hit.baseline))"),
+            (
+                "cache-hit fetchToken, 2 event readers, ns/call",
+                "\(MintBenchmark.format(hit.withReaders))  |  \(MintBenchmark.format(hit.baseline))"
+            ),
+            (
+                "cache-hit fetchToken, no event reader, ns/call",
+                "\(MintBenchmark.format(hit.withoutReaders))  |  \(MintBenchmark.format(hit.baseline))"
+            ),
+            (
+                "cache-hit fetchToken, 2 event readers, calls/s",
+                "\(MintBenchmark.format(1e9 / hit.withReaders))  |  \(MintBenchmark.format(1e9 / hit.baseline))"
+            ),
             ("ratio ns/call tokendash (2 readers) / baseline", String(format: "%.2f", hit.withReaders / hit.baseline)),
-            ("ratio ns/call tokendash (no reader) / baseline", String(format: "%.2f", hit.withoutReaders / hit.baseline)),
-            ("cache-hit fetchToken, 2 readers + --metrics, ns/call", "\(MintBenchmark.format(hit.withMetrics))  |  \(MintBenchmark.format(hit.baseline))"),
-            ("ratio ns/call tokendash (2 readers + metrics) / baseline", String(format: "%.2f", hit.withMetrics / hit.baseline)),
+            (
+                "ratio ns/call tokendash (no reader) / baseline",
+                String(format: "%.2f", hit.withoutReaders / hit.baseline)
+            ),
+            (
+                "cache-hit fetchToken, 2 readers + --metrics, ns/call",
+                "\(MintBenchmark.format(hit.withMetrics))  |  \(MintBenchmark.format(hit.baseline))"
+            ),
+            (
+                "ratio ns/call tokendash (2 readers + metrics) / baseline",
+                String(format: "%.2f", hit.withMetrics / hit.baseline)
+            ),
             ("cache-hit events each reader got for \(hit.hits) hits", "\(hit.events)"),
             ("requests from 1,000 concurrent cold callers", "\(stampede.ours)  |  \(stampede.baseline)"),
         ])
         BenchReport.figure("cache_hit_ns", value: hit.withReaders, unit: "ns", baseline: hit.baseline)
         BenchReport.figure("cache_hit_metrics_ns", value: hit.withMetrics, unit: "ns", baseline: hit.baseline)
-        BenchReport.say("tokendash's hit takes a lock and counts it; the readers get the counts in a few events. Best of \(hit.rounds) rounds each; the baseline is a bare lock.")
+        BenchReport.say(
+            "tokendash's hit takes a lock and counts it; the readers get the counts in a few events. Best of \(hit.rounds) rounds each; the baseline is a bare lock."
+        )
         if stampede.ours != 1 { throw MintBenchmark.BenchmarkError("single-flight broke: \(stampede.ours) requests") }
     }
 
@@ -84,7 +106,10 @@ enum ProviderBenchmark {
             return Task { () -> (hits: Int, events: Int) in
                 var tally = (hits: 0, events: 0)
                 for await event in stream {
-                    if case .cacheHit(let count, _) = event.kind { tally.hits += count; tally.events += 1 }
+                    if case .cacheHit(let count, _) = event.kind {
+                        tally.hits += count
+                        tally.events += 1
+                    }
                 }
                 return tally
             }
@@ -99,21 +124,27 @@ enum ProviderBenchmark {
         }
         let metrics = ProviderMetrics(members: [.driver: ["vehicle-1"]])
         let collector = Task { [stream = meteredEvents.subscribe(buffer: 1 << 16)] in await metrics.consume(stream) }
-        let metered = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero), events: meteredEvents)
+        let metered = DriverTokenProvider(
+            endpoint: endpoint, transport: CountingBackend(delay: .zero), events: meteredEvents)
         _ = try await metered.fetchToken(for: context)
         let unobserved = DriverTokenProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
         _ = try await unobserved.fetchToken(for: context)
         let baseline = SampleLogicProvider(endpoint: endpoint, transport: CountingBackend(delay: .zero))
         _ = try await baseline.fetchToken(id: "vehicle-1")
 
-        var best = (withReaders: Double.infinity, withMetrics: Double.infinity, withoutReaders: Double.infinity, baseline: Double.infinity)
+        var best = (
+            withReaders: Double.infinity, withMetrics: Double.infinity, withoutReaders: Double.infinity,
+            baseline: Double.infinity
+        )
         for _ in 0..<rounds {
             let withReaders = try await time(calls) { _ = try await observed.fetchToken(for: context) }
             let withMetrics = try await time(calls) { _ = try await metered.fetchToken(for: context) }
             let withoutReaders = try await time(calls) { _ = try await unobserved.fetchToken(for: context) }
             let sample = try await time(calls) { _ = try await baseline.fetchToken(id: "vehicle-1") }
-            best = (min(best.withReaders, withReaders), min(best.withMetrics, withMetrics),
-                    min(best.withoutReaders, withoutReaders), min(best.baseline, sample))
+            best = (
+                min(best.withReaders, withReaders), min(best.withMetrics, withMetrics),
+                min(best.withoutReaders, withoutReaders), min(best.baseline, sample)
+            )
         }
         meteredEvents.finish()
         for reader in meteredReaders { await reader.value }
@@ -133,8 +164,10 @@ enum ProviderBenchmark {
         guard tallies.allSatisfy({ $0.hits == hits }) else {
             throw MintBenchmark.BenchmarkError("readers counted \(tallies.map(\.hits)) cache hits of \(hits)")
         }
-        return CacheHitCost(withReaders: best.withReaders, withMetrics: best.withMetrics, withoutReaders: best.withoutReaders, baseline: best.baseline,
-                            rounds: rounds, hits: hits, events: tallies[0].events)
+        return CacheHitCost(
+            withReaders: best.withReaders, withMetrics: best.withMetrics, withoutReaders: best.withoutReaders,
+            baseline: best.baseline,
+            rounds: rounds, hits: hits, events: tallies[0].events)
     }
 
     /// Backend requests caused by `callers` concurrent callers on a cold cache.
@@ -142,7 +175,9 @@ enum ProviderBenchmark {
         let oursBackend = CountingBackend(delay: .milliseconds(20))
         let ours = DriverTokenProvider(endpoint: endpoint, transport: oursBackend)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<callers { group.addTask { _ = try await ours.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v")) } }
+            for _ in 0..<callers {
+                group.addTask { _ = try await ours.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v")) }
+            }
             try await group.waitForAll()
         }
         let baselineBackend = CountingBackend(delay: .milliseconds(20))
@@ -158,6 +193,7 @@ enum ProviderBenchmark {
         let start = ContinuousClock.now
         for _ in 0..<n { try await body() }
         let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1e9 / Double(n) + Double(elapsed.components.attoseconds) / 1e9 / Double(n)
+        return Double(elapsed.components.seconds) * 1e9 / Double(n) + Double(elapsed.components.attoseconds) / 1e9
+            / Double(n)
     }
 }

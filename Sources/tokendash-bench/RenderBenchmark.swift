@@ -1,8 +1,8 @@
 import Dashboard
-import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import UICore
 
 /// Frame cost: `render(state, 160x48)` for the two-pane screen and for a 20,000-provider fleet
 /// (its once-a-second statistics included), against the floor of any renderer: writing 48 lines
@@ -46,14 +46,26 @@ enum RenderBenchmark {
         let large = fleet(perKind: 50_000, now: now)
         MintBenchmark.printTable([
             ("baseline: fill a 160x48 Canvas", us(floor)),
-            ("two-pane 160x48 frame: render + diff", "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"),
+            (
+                "two-pane 160x48 frame: render + diff",
+                "\(us(singleTime))  (\(String(format: "%.1f", singleTime / floor))x baseline; bound 100 µs)"
+            ),
             ("unchanged frame: diff, nothing to draw", us(unchangedTime)),
-            ("fleet frame, 20,000 providers (statistics, render)", "\(us(small.frame))  (\(String(format: "%.1f", small.frame / floor))x baseline)"),
+            (
+                "fleet frame, 20,000 providers (statistics, render)",
+                "\(us(small.frame))  (\(String(format: "%.1f", small.frame / floor))x baseline)"
+            ),
             ("fleet tables, 20,000 members (once a second)", us(small.tables)),
             ("a key in that fleet: reduce, render, diff", us(small.key)),
-            ("fleet frame, 100,000 providers (statistics, render)", "\(us(large.frame))  (\(String(format: "%.1f", large.frame / floor))x baseline, \(String(format: "%.1f", large.frame / small.frame))x 20,000's; bound 1 ms)"),
+            (
+                "fleet frame, 100,000 providers (statistics, render)",
+                "\(us(large.frame))  (\(String(format: "%.1f", large.frame / floor))x baseline, \(String(format: "%.1f", large.frame / small.frame))x 20,000's; bound 1 ms)"
+            ),
             ("fleet tables, 100,000 members (once a second)", us(large.tables)),
-            ("a key in that fleet: reduce, render, diff", "\(us(large.key))  (\(String(format: "%.1f", large.key / floor))x baseline; within one frame: \(large.key <= large.frame ? "yes" : "NO"))"),
+            (
+                "a key in that fleet: reduce, render, diff",
+                "\(us(large.key))  (\(String(format: "%.1f", large.key / floor))x baseline; within one frame: \(large.key <= large.frame ? "yes" : "NO"))"
+            ),
         ])
         BenchReport.figure("render_frame_us", value: singleTime * 1e6, unit: "us", baseline: floor * 1e6)
         BenchReport.figure("unchanged_frame_us", value: unchangedTime * 1e6, unit: "us", baseline: floor * 1e6)
@@ -70,12 +82,18 @@ enum RenderBenchmark {
     /// and a key (the table's selection moving) from reducer to the runs the terminal draws.
     static func fleet(perKind: Int, now: Date) -> (frame: Double, tables: Double, key: Double) {
         var fleet = state(now: now, trips: perKind, vehicles: perKind)
-        var stats = [ProviderKind.consumer: FleetStatistics(capacity: perKind), .driver: FleetStatistics(capacity: perKind)]
+        var stats = [
+            ProviderKind.consumer: FleetStatistics(capacity: perKind), .driver: FleetStatistics(capacity: perKind),
+        ]
         for kind in ProviderKind.Solution.onDemand.kinds {
             for i in 0..<perKind {
                 let id = IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: i, count: perKind)
-                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
-                stats[kind]?.record(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.004)))
+                stats[kind]?.record(
+                    ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)))
+                stats[kind]?.record(
+                    ProviderEvent(
+                        time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.004)
+                    ))
             }
         }
         // The member tables, made once a second off the UI thread: sorted and cut to 500 rows a kind.
@@ -87,7 +105,9 @@ enum RenderBenchmark {
         }
         _ = Reducer.reduce(&fleet, .fleetTables(tables))
         let frameTime = time { () -> Canvas in
-            let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) { $0[$1.key] = $1.value.summary(now: now, providers: perKind) }
+            let summaries = stats.reduce(into: [ProviderKind: FleetSummary]()) {
+                $0[$1.key] = $1.value.summary(now: now, providers: perKind)
+            }
             _ = Reducer.reduce(&fleet, .fleet(summaries))
             return Renderer.render(fleet, width: 160, height: 48)
         }
@@ -124,14 +144,27 @@ enum RenderBenchmark {
     }
 
     static func state(now: Date, trips: Int, vehicles: Int) -> DashboardState {
-        var s = DashboardState(consumerID: trips > 1 ? "trip-00001" : "trip-0001", driverID: vehicles > 1 ? "vehicle-00001" : "vehicle-0001",
-                               now: now, backend: "embedded on 127.0.0.1:40000", faultsAvailable: true, trips: trips, vehicles: vehicles)
+        var s = DashboardState(
+            consumerID: trips > 1 ? "trip-00001" : "trip-0001",
+            driverID: vehicles > 1 ? "vehicle-00001" : "vehicle-0001",
+            now: now, backend: "embedded on 127.0.0.1:40000", faultsAvailable: true, trips: trips, vehicles: vehicles)
         for kind in s.kinds {
             let id = s[kind].id
-            _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken))))
-            _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.01))))
+            _ = Reducer.reduce(
+                &s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: .fetchStarted(reason: .noToken))))
+            _ = Reducer.reduce(
+                &s,
+                .event(
+                    ProviderEvent(
+                        time: now, provider: kind, id: id, kind: .fetched(token(kind, id: id, now: now), latency: 0.01))
+                ))
             for i in 0..<400 {
-                _ = Reducer.reduce(&s, .event(ProviderEvent(time: now, provider: kind, id: id, kind: i % 7 == 0 ? .fetchStarted(reason: .refreshAhead) : .cacheHit(expiresAt: now))))
+                _ = Reducer.reduce(
+                    &s,
+                    .event(
+                        ProviderEvent(
+                            time: now, provider: kind, id: id,
+                            kind: i % 7 == 0 ? .fetchStarted(reason: .refreshAhead) : .cacheHit(expiresAt: now))))
             }
         }
         return s
@@ -140,7 +173,9 @@ enum RenderBenchmark {
     static func token(_ kind: ProviderKind, id: String, now: Date) -> FetchedToken {
         let iat = Int(now.timeIntervalSince1970)
         let jwt = ProviderBenchmark.CountingBackend.jwt(id: id, iat: iat, exp: iat + 300)
-        guard let decoded = try? JWTInspector.decode(jwt) else { preconditionFailure("the bench's own token must decode") }
+        guard let decoded = try? JWTInspector.decode(jwt) else {
+            preconditionFailure("the bench's own token must decode")
+        }
         return FetchedToken(token: jwt, id: id, expiresAt: now.addingTimeInterval(300), receivedAt: now, jwt: decoded)
     }
 }

@@ -28,11 +28,14 @@ final class SampleLogicProvider: Sendable {
         }) {
             return token
         }
-        let response = try await transport.send(TransportRequest(
-            url: try endpoint.url(for: id), headers: [], timeout: endpoint.timeout, maxBodyBytes: endpoint.maxBodyBytes))
+        let response = try await transport.send(
+            TransportRequest(
+                url: try endpoint.url(for: id), headers: [], timeout: endpoint.timeout,
+                maxBodyBytes: endpoint.maxBodyBytes))
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-              let token = object[endpoint.tokenKey ?? "jwt"] as? String,
-              let expiration = object[endpoint.expiryKey ?? "expirationTimestamp"] as? Double else {
+            let token = object[endpoint.tokenKey ?? "jwt"] as? String,
+            let expiration = object[endpoint.expiryKey ?? "expirationTimestamp"] as? Double
+        else {
             throw FleetAuthError.other("missingData")
         }
         // The Swift sample stores the expiration as an epoch in seconds; our backend sends milliseconds.

@@ -20,7 +20,8 @@ final class ServerProcess: Sendable {
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard input.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0,
-              output.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else {
+            output.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0
+        else {
             throw MintBenchmark.BenchmarkError("cannot make pipes for the server process")
         }
         var actions = posix_spawn_file_actions_t()
@@ -46,7 +47,9 @@ final class ServerProcess: Sendable {
         self.stdinWrite = input[1]
         let line = Self.readLine(output[0])
         close(output[0])
-        guard let line, line.hasPrefix("listening on "), let url = URL(string: String(line.dropFirst("listening on ".count))) else {
+        guard let line, line.hasPrefix("listening on "),
+            let url = URL(string: String(line.dropFirst("listening on ".count)))
+        else {
             kill(pid, SIGKILL)
             waitpid(pid, nil, 0)
             close(input[1])
@@ -70,7 +73,8 @@ final class ServerProcess: Sendable {
     /// (fields 14 and 15, in clock ticks).
     func cpuSeconds() throws -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else {
+            let close = stat.lastIndex(of: ")")
+        else {
             throw MintBenchmark.BenchmarkError("cannot read /proc/\(pid)/stat")
         }
         // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
@@ -100,7 +104,8 @@ final class ServerProcess: Sendable {
     /// Runs in the child: serves with the key in `keyFile` until stdin closes, then exits.
     static func serve(keyFile: String) async -> Never {
         do {
-            let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(signingKey: .file(keyFile)))
+            let server = try await EmbeddedTokenServer(
+                configuration: TokenServerConfiguration(signingKey: .file(keyFile)))
             let url = try await server.start()
             FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
         } catch {

@@ -77,8 +77,9 @@ enum SourceProviderBenchmark {
         guard let built else { throw MintBenchmark.BenchmarkError("no build") }
 
         let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-            launch: HostLaunch(executable: built.executable, fileName: "CachesItsToken.swift", sourceText: source.buildText,
-                               environment: ["PATH": "/usr/bin:/bin"]),
+            launch: HostLaunch(
+                executable: built.executable, fileName: "CachesItsToken.swift", sourceText: source.buildText,
+                environment: ["PATH": "/usr/bin:/bin"]),
             settings: SourceSettings(parallelCalls: 1))
         let context = VehicleAuthorizationContext(id: "vehicle-0001")
         _ = try await provider.fetchToken(for: context)
@@ -91,9 +92,11 @@ enum SourceProviderBenchmark {
         try Data(echo.utf8).write(to: echoSource)
         let echoBinary = folder.appendingPathComponent("echo").path
         let log = folder.appendingPathComponent("echo.log").path
-        let pid = try ChildProcess.spawn([swiftc, "-O", echoSource.path, "-o", echoBinary], stdin: .devNull, stdout: .file(log), stderr: .stdout)
+        let pid = try ChildProcess.spawn(
+            [swiftc, "-O", echoSource.path, "-o", echoBinary], stdin: .devNull, stdout: .file(log), stderr: .stdout)
         guard await ChildProcess.exit(of: pid).0 == 0 else {
-            throw MintBenchmark.BenchmarkError("the echo did not build: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+            throw MintBenchmark.BenchmarkError(
+                "the echo did not build: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
         }
         let host = try HostConnection(executable: echoBinary, fileName: "echo.swift", environment: [:])
         var outputs = host.outputs.makeAsyncIterator()
@@ -101,22 +104,34 @@ enum SourceProviderBenchmark {
         let bare = try await clock.measure {
             for call in 1...calls {
                 host.send(HostMessage.request(call: call, id: "vehicle-0001"))
-                guard case .message(.completion)? = await outputs.next() else { throw MintBenchmark.BenchmarkError("the echo stopped") }
+                guard case .message(.completion)? = await outputs.next() else {
+                    throw MintBenchmark.BenchmarkError("the echo stopped")
+                }
             }
         }
         host.terminate()
 
-        let perCall = seconds(throughHost) / Double(calls), perEcho = seconds(bare) / Double(calls)
+        let perCall = seconds(throughHost) / Double(calls)
+        let perEcho = seconds(bare) / Double(calls)
         MintBenchmark.printTable([
             ("", "through the host  |  bare JSON-lines echo (baseline)"),
             ("cached fetchToken, mean of \(calls)", "\(micros(perCall))  |  \(micros(perEcho))"),
-            ("within 2x the echo", perCall <= 2 * perEcho ? "yes" : "NO (\(String(format: "%.1f", perCall / perEcho))x)"),
+            (
+                "within 2x the echo",
+                perCall <= 2 * perEcho ? "yes" : "NO (\(String(format: "%.1f", perCall / perEcho))x)"
+            ),
             ("", "first build  |  from the cache (baseline)"),
-            ("build of the class and its host", "\(MintBenchmark.ms(seconds(firstBuild)))  |  \(MintBenchmark.ms(seconds(cachedBuild)))"),
+            (
+                "build of the class and its host",
+                "\(MintBenchmark.ms(seconds(firstBuild)))  |  \(MintBenchmark.ms(seconds(cachedBuild)))"
+            ),
         ])
         BenchReport.figure("source_fetch_us", value: perCall * 1e6, unit: "us", baseline: perEcho * 1e6)
-        BenchReport.figure("source_build_ms", value: seconds(firstBuild) * 1000, unit: "ms", baseline: seconds(cachedBuild) * 1000)
-        BenchReport.say("A call through the host: a request line, a thread of the host's, the class's cache hit, a completion line, the rules on the token.")
+        BenchReport.figure(
+            "source_build_ms", value: seconds(firstBuild) * 1000, unit: "ms", baseline: seconds(cachedBuild) * 1000)
+        BenchReport.say(
+            "A call through the host: a request line, a thread of the host's, the class's cache hit, a completion line, the rules on the token."
+        )
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -12,7 +12,9 @@ import TokenServer
 enum TapBenchmark {
     static let childFlag = "--tap-child"
     static var rate: Double { Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_RATE"] ?? "") ?? 2000 }
-    static var seconds: Double { Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_SECONDS"] ?? "") ?? 10 }
+    static var seconds: Double {
+        Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_SECONDS"] ?? "") ?? 10
+    }
     static let connections = 8
 
     struct Run {
@@ -34,24 +36,34 @@ enum TapBenchmark {
         let analysed = try ServerProcess(childArguments: [childFlag, "analysed", base])
         defer { analysed.stop() }
         guard let directURL = URL(string: base) else { throw MintBenchmark.BenchmarkError("no URL \(base)") }
-        BenchReport.say(String(format: "%.0f requests/s over %d keep-alive connections, %.0f s each, after 1 s of warm-up", rate, connections, seconds))
+        BenchReport.say(
+            String(
+                format: "%.0f requests/s over %d keep-alive connections, %.0f s each, after 1 s of warm-up", rate,
+                connections, seconds))
         let direct = try await measure(directURL, process: nil)
         let bareRun = try await measure(bare.baseURL, process: bare)
         let tapRun = try await measure(analysed.baseURL, process: analysed)
         func line(_ name: String, _ run: Run) {
             let cpu = run.cpuPerRequest.map { String(format: "%.1f µs CPU/request", $0) } ?? "-"
             let padded = name.padding(toLength: 34, withPad: " ", startingAt: 0)
-            BenchReport.say(padded + String(format: "p50 %.3f ms  p99 %.3f ms  %@  (%.0f requests/s, %d failed)",
-                                            run.p50, run.p99, cpu as NSString, Double(run.requests) / seconds, run.failed))
+            BenchReport.say(
+                padded
+                    + String(
+                        format: "p50 %.3f ms  p99 %.3f ms  %@  (%.0f requests/s, %d failed)",
+                        run.p50, run.p99, cpu as NSString, Double(run.requests) / seconds, run.failed))
         }
         line("direct to the upstream", direct)
         line("bare SwiftNIO reverse proxy", bareRun)
         line("tokendash tap (analysis, metrics)", tapRun)
         let added = tapRun.p99 - direct.p99
         let cpuRatio = (tapRun.cpuPerRequest ?? 0) / max(0.001, bareRun.cpuPerRequest ?? 0)
-        BenchReport.say(String(format: "tap p99 added: %.3f ms (goal ≤ 1 ms); tap CPU/request %.2fx the bare proxy's (goal ≤ 2x)", added, cpuRatio))
+        BenchReport.say(
+            String(
+                format: "tap p99 added: %.3f ms (goal ≤ 1 ms); tap CPU/request %.2fx the bare proxy's (goal ≤ 2x)",
+                added, cpuRatio))
         BenchReport.figure("tap_p99_added_ms", value: added, unit: "ms", baseline: 1)
-        BenchReport.figure("tap_cpu_per_request_us", value: tapRun.cpuPerRequest ?? 0, unit: "us", baseline: bareRun.cpuPerRequest)
+        BenchReport.figure(
+            "tap_cpu_per_request_us", value: tapRun.cpuPerRequest ?? 0, unit: "us", baseline: bareRun.cpuPerRequest)
     }
 
     static func measure(_ url: URL, process: ServerProcess?) async throws -> Run {
@@ -72,7 +84,9 @@ enum TapBenchmark {
         let requests = done.succeeded - counted.succeeded
         var cpu: Double?
         if let before, let after, requests > 0 { cpu = (after - before) * 1e6 / Double(requests) }
-        return Run(p50: percentile(0.5), p99: percentile(0.99), requests: requests, failed: done.failed - counted.failed, cpuPerRequest: cpu)
+        return Run(
+            p50: percentile(0.5), p99: percentile(0.99), requests: requests, failed: done.failed - counted.failed,
+            cpuPerRequest: cpu)
     }
 
     // MARK: - The child's side
@@ -88,7 +102,8 @@ enum TapBenchmark {
                 Task.detached { await analysis.run() }
                 report = analysis.submit
             }
-            let server = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(upstream), report: report)
+            let server = try await TapServer.start(
+                host: "127.0.0.1", port: 0, upstream: Upstream(upstream), report: report)
             FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
         } catch {
             FileHandle.standardError.write(Data("tokendash-bench: tap process: \(error)\n".utf8))

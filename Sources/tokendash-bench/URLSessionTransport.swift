@@ -1,8 +1,9 @@
 import FleetAuth
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The transport tokendash used before HTTPTransport: HTTP GET through Linux URLSession (libcurl),
@@ -38,7 +39,8 @@ final class URLSessionTransport: TokenTransport {
     }
 
     private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -46,8 +48,11 @@ final class URLSessionTransport: TokenTransport {
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                receiver.register(id, cap: request.maxBodyBytes, url: request.url, timeout: request.timeout, continuation: continuation)
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportResponse, any Error>) in
+                receiver.register(
+                    id, cap: request.maxBodyBytes, url: request.url, timeout: request.timeout,
+                    continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -70,12 +75,17 @@ final class URLSessionTransport: TokenTransport {
         // Guards the in-flight tasks; touched from the caller's task and URLSession's delegate queue.
         private let pending = Mutex<[Int: Pending]>([:])
 
-        func register(_ id: Int, cap: Int, url: URL, timeout: TimeInterval, continuation: CheckedContinuation<TransportResponse, any Error>) {
+        func register(
+            _ id: Int, cap: Int, url: URL, timeout: TimeInterval,
+            continuation: CheckedContinuation<TransportResponse, any Error>
+        ) {
             pending.withLock { $0[id] = Pending(cap: cap, url: url, timeout: timeout, continuation: continuation) }
         }
 
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
             let http = response as? HTTPURLResponse
             let status = http?.statusCode ?? 0
             // TransportResponse lower-cases the names.
@@ -87,7 +97,10 @@ final class URLSessionTransport: TokenTransport {
                 state[dataTask.taskIdentifier]?.status = status
                 state[dataTask.taskIdentifier]?.headers = headers
                 guard let cap = state[dataTask.taskIdentifier]?.cap else { return false }
-                if response.expectedContentLength > Int64(cap) { state[dataTask.taskIdentifier]?.tooLarge = true; return true }
+                if response.expectedContentLength > Int64(cap) {
+                    state[dataTask.taskIdentifier]?.tooLarge = true
+                    return true
+                }
                 return false
             }
             completionHandler(tooLarge ? .cancel : .allow)
@@ -120,7 +133,9 @@ final class URLSessionTransport: TokenTransport {
         }
 
         static func translate(_ error: any Error, url: URL, timeout: TimeInterval) -> FleetAuthError {
-            guard let urlError = error as? URLError else { return .unreachable(url: url.absoluteString, reason: "\(error)") }
+            guard let urlError = error as? URLError else {
+                return .unreachable(url: url.absoluteString, reason: "\(error)")
+            }
             let reason: String
             switch urlError.code {
             case .timedOut: return .timeout(seconds: timeout)

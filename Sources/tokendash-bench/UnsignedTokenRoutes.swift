@@ -12,9 +12,11 @@ struct UnsignedTokenRoutes: RouteResponder {
         let iat = Int(Date().timeIntervalSince1970)
         let header = JWTInspector.base64URLEncode(Data(#"{"alg":"RS256","typ":"JWT"}"#.utf8))
         let account = "bench@bench-project.iam.gserviceaccount.com"
-        let claims = #"{"aud":"https://fleetengine.googleapis.com/","authorization":{"\#(kind.claimName)":"\#(id)"},"exp":\#(iat + 3600),"iat":\#(iat),"iss":"\#(account)","sub":"\#(account)"}"#
+        let claims =
+            #"{"aud":"https://fleetengine.googleapis.com/","authorization":{"\#(kind.claimName)":"\#(id)"},"exp":\#(iat + 3600),"iat":\#(iat),"iss":"\#(account)","sub":"\#(account)"}"#
         let jwt = header + "." + JWTInspector.base64URLEncode(Data(claims.utf8)) + ".c2lnbmF0dXJl"
-        let body = #"{"jwt":"\#(jwt)","creationTimestamp":\#(iat * 1000),"expirationTimestamp":\#((iat + 3600) * 1000)}"#
+        let body =
+            #"{"jwt":"\#(jwt)","creationTimestamp":\#(iat * 1000),"expirationTimestamp":\#((iat + 3600) * 1000)}"#
         return RouteResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
     }
 }

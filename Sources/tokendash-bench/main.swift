@@ -36,11 +36,13 @@ if let flag = requested.firstIndex(of: "--json") {
 }
 let names = sections.map(\.key)
 if let unknown = requested.first(where: { !names.contains($0) }) {
-    FileHandle.standardError.write(Data("tokendash-bench: no section \"\(unknown)\"; sections: \(names.joined(separator: ", "))\n".utf8))
+    FileHandle.standardError.write(
+        Data("tokendash-bench: no section \"\(unknown)\"; sections: \(names.joined(separator: ", "))\n".utf8))
     exit(2)
 }
 #if DEBUG
-FileHandle.standardError.write(Data("tokendash-bench: debug build; numbers mean little (use swift run -c release)\n".utf8))
+    FileHandle.standardError.write(
+        Data("tokendash-bench: debug build; numbers mean little (use swift run -c release)\n".utf8))
 #endif
 for (name, run) in sections where requested.isEmpty ? !onRequest.contains(name) : requested.contains(name) {
     BenchReport.say("== \(name)")

@@ -15,13 +15,16 @@ extension BackendOptions {
         let shown: (BackendOptions) -> String?
     }
 
-    private static func field<T: ExpressibleByArgument>(_ setting: Setting, _ given: WritableKeyPath<BackendOptions, T?>,
-                                                        effective: KeyPath<BackendOptions, T>? = nil) -> ConfigField {
+    private static func field<T: ExpressibleByArgument>(
+        _ setting: Setting, _ given: WritableKeyPath<BackendOptions, T?>,
+        effective: KeyPath<BackendOptions, T>? = nil
+    ) -> ConfigField {
         ConfigField(
             setting: setting,
             isGiven: { $0[keyPath: given] != nil },
             // The file's values were checked against the same rules when it was read.
-            fill: { options, text in if options[keyPath: given] == nil { options[keyPath: given] = T(argument: text) } },
+            fill: { options, text in if options[keyPath: given] == nil { options[keyPath: given] = T(argument: text) }
+            },
             shown: { options in
                 if let effective { return options[keyPath: effective].defaultValueDescription }
                 return options[keyPath: given]?.defaultValueDescription
@@ -34,13 +37,16 @@ extension BackendOptions {
             field(.solution, \.givenSolution, effective: \.solution),
             field(.consumerURL, \.consumerURL), field(.driverURL, \.driverURL),
             field(.tokenKey, \.tokenKey), field(.expiryKey, \.expiryKey), field(.expiry, \.expiry),
-            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.proxy, \.proxy), field(.providerID, \.providerID),
-            field(.tripID, \.givenTripID, effective: \.tripID), field(.vehicleID, \.givenVehicleID, effective: \.vehicleID),
+            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.proxy, \.proxy),
+            field(.providerID, \.providerID),
+            field(.tripID, \.givenTripID, effective: \.tripID),
+            field(.vehicleID, \.givenVehicleID, effective: \.vehicleID),
             field(.trackingID, \.givenTrackingID, effective: \.trackingID),
             field(.deliveryVehicleID, \.givenDeliveryVehicleID, effective: \.deliveryVehicleID),
             field(.trips, \.givenTrips, effective: \.trips), field(.vehicles, \.givenVehicles, effective: \.vehicles),
             field(.only, \.only),
-            field(.refreshMargin, \.givenRefreshMargin, effective: \.refreshMargin), field(.timeout, \.givenTimeout, effective: \.timeout),
+            field(.refreshMargin, \.givenRefreshMargin, effective: \.refreshMargin),
+            field(.timeout, \.givenTimeout, effective: \.timeout),
             field(.lifetime, \.givenLifetime, effective: \.lifetime),
             field(.updateInterval, \.givenUpdateInterval, effective: \.updateInterval),
             field(.ramp, \.givenRamp),

@@ -40,13 +40,20 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong(Setting.fleetEngine.rawValue), help: Setting.fleetEngine.argumentHelp)
     var fleetEngineURL: String?
 
-    @Flag(name: .customLong("fleet-engine-writes"), help: "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
+    @Flag(
+        name: .customLong("fleet-engine-writes"),
+        help:
+            "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
     var fleetEngineWrites = false
 
-    @Flag(name: .customLong("no-fleet-engine"), help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
+    @Flag(
+        name: .customLong("no-fleet-engine"),
+        help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
     var noFleetEngine = false
 
-    @Option(name: .customLong(Setting.fleetEngineInterval.rawValue), parsing: .unconditional, help: Setting.fleetEngineInterval.argumentHelp)
+    @Option(
+        name: .customLong(Setting.fleetEngineInterval.rawValue), parsing: .unconditional,
+        help: Setting.fleetEngineInterval.argumentHelp)
     var givenFleetEngineInterval: Double?
     var fleetEngineInterval: Double { givenFleetEngineInterval ?? Setting.fleetEngineInterval.builtIn() }
 
@@ -60,19 +67,29 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong(Setting.driverSource.rawValue), help: Setting.driverSource.argumentHelp)
     var driverSource: String?
 
-    @Option(name: .customLong("consumer-class"), help: "With --consumer-source: the class to run where several conform to GMTCAuthorization.")
+    @Option(
+        name: .customLong("consumer-class"),
+        help: "With --consumer-source: the class to run where several conform to GMTCAuthorization.")
     var consumerClass: String?
 
-    @Option(name: .customLong("driver-class"), help: "With --driver-source: the class to run where several conform to GMTDAuthorization.")
+    @Option(
+        name: .customLong("driver-class"),
+        help: "With --driver-source: the class to run where several conform to GMTDAuthorization.")
     var driverClass: String?
 
-    @Option(name: .customLong("swiftc"), help: "The Swift compiler that builds a source provider (default: swiftc on PATH).")
+    @Option(
+        name: .customLong("swiftc"), help: "The Swift compiler that builds a source provider (default: swiftc on PATH)."
+    )
     var swiftc: String?
 
-    @Flag(name: .customLong("no-sanitize"), help: "Build a source provider without ThreadSanitizer, and call it from one thread at a time.")
+    @Flag(
+        name: .customLong("no-sanitize"),
+        help: "Build a source provider without ThreadSanitizer, and call it from one thread at a time.")
     var noSanitize = false
 
-    @Option(name: .customLong(Setting.completionTimeout.rawValue), parsing: .unconditional, help: Setting.completionTimeout.argumentHelp)
+    @Option(
+        name: .customLong(Setting.completionTimeout.rawValue), parsing: .unconditional,
+        help: Setting.completionTimeout.argumentHelp)
     var givenCompletionTimeout: Double?
     var completionTimeout: Double { givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
 
@@ -100,7 +117,9 @@ struct BackendOptions: ParsableArguments {
     var givenDeliveryVehicleID: String?
     var deliveryVehicleID: String { givenDeliveryVehicleID ?? Setting.deliveryVehicleID.builtIn() }
 
-    @Option(name: .customLong(Setting.refreshMargin.rawValue), parsing: .unconditional, help: Setting.refreshMargin.argumentHelp)
+    @Option(
+        name: .customLong(Setting.refreshMargin.rawValue), parsing: .unconditional,
+        help: Setting.refreshMargin.argumentHelp)
     var givenRefreshMargin: Double?
     var refreshMargin: Double { givenRefreshMargin ?? Setting.refreshMargin.builtIn() }
 
@@ -110,13 +129,21 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong(Setting.cacert.rawValue), help: Setting.cacert.argumentHelp)
     var caCertificates: String?
 
-    @Flag(name: .customLong("insecure"), help: "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line.")
+    @Flag(
+        name: .customLong("insecure"),
+        help:
+            "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line."
+    )
     var insecure = false
 
     @Option(name: .customLong(Setting.proxy.rawValue), help: Setting.proxy.argumentHelp)
     var proxy: String?
 
-    @Flag(name: .customLong("proxy-tunnel"), help: "Ask the proxy for a CONNECT tunnel for http backends too, as curl --proxytunnel (by default an http request goes to the proxy in absolute form).")
+    @Flag(
+        name: .customLong("proxy-tunnel"),
+        help:
+            "Ask the proxy for a CONNECT tunnel for http backends too, as curl --proxytunnel (by default an http request goes to the proxy in absolute form)."
+    )
     var proxyTunnel = false
 
     @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
@@ -130,7 +157,9 @@ struct BackendOptions: ParsableArguments {
     var givenLifetime: Int?
     var lifetime: Int { givenLifetime ?? Setting.lifetime.builtIn() }
 
-    @Option(name: .customLong(Setting.updateInterval.rawValue), parsing: .unconditional, help: Setting.updateInterval.argumentHelp)
+    @Option(
+        name: .customLong(Setting.updateInterval.rawValue), parsing: .unconditional,
+        help: Setting.updateInterval.argumentHelp)
     var givenUpdateInterval: Double?
     var updateInterval: Double { givenUpdateInterval ?? Setting.updateInterval.builtIn() }
 
@@ -173,18 +202,25 @@ struct BackendOptions: ParsableArguments {
             if consumerURL != nil { throw ValidationError("--only driver runs no consumer: drop --consumer-url") }
         case nil:
             if (consumerURL == nil) != (driverURL == nil) {
-                throw ValidationError("give both --consumer-url and --driver-url, or neither (to use the embedded server); --only consumer|driver runs one side")
+                throw ValidationError(
+                    "give both --consumer-url and --driver-url, or neither (to use the embedded server); --only consumer|driver runs one side"
+                )
             }
         }
         for url in [consumerURL, driverURL].compactMap({ $0 }) {
-            guard let parsed = URL(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                  let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
-                throw ValidationError("--consumer-url/--driver-url must be an http(s) URL, got \(SecretRedactor.redact(url))")
+            guard
+                let parsed = URL(
+                    string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil
+            else {
+                throw ValidationError(
+                    "--consumer-url/--driver-url must be an http(s) URL, got \(SecretRedactor.redact(url))")
             }
         }
         for header in headers where HTTPHeader(parsing: header) == nil {
             // Not echoed: a header without its colon is still somebody's credential.
-            throw ValidationError("--header must be NAME:VALUE; one of them (\(header.count) characters) has no ':' or no name")
+            throw ValidationError(
+                "--header must be NAME:VALUE; one of them (\(header.count) characters) has no ':' or no name")
         }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
         if noProxy, proxy != nil { throw ValidationError("give --proxy or --no-proxy, not both") }
@@ -203,8 +239,10 @@ struct BackendOptions: ParsableArguments {
         if let rule = Setting.trips.refusal(trips) ?? Setting.vehicles.refusal(vehicles) {
             throw ValidationError("\(Setting.trips.flag) and \(Setting.vehicles.flag) \(rule)")
         }
-        try Self.validateIDs([(Setting.tripID.flag, tripID), (Setting.vehicleID.flag, vehicleID), (Setting.trackingID.flag, trackingID),
-                              (Setting.deliveryVehicleID.flag, deliveryVehicleID)])
+        try Self.validateIDs([
+            (Setting.tripID.flag, tripID), (Setting.vehicleID.flag, vehicleID), (Setting.trackingID.flag, trackingID),
+            (Setting.deliveryVehicleID.flag, deliveryVehicleID),
+        ])
         try Self.validateKeySet(jwks)
         try sharding.validate(trips: trips, vehicles: vehicles)
         if let providerID, providerID.isEmpty { throw ValidationError("--provider-id must not be empty") }
@@ -212,26 +250,42 @@ struct BackendOptions: ParsableArguments {
     }
 
     private func validateSources() throws {
-        if consumerClass != nil, consumerSource == nil { throw ValidationError("--consumer-class needs --consumer-source FILE") }
-        if driverClass != nil, driverSource == nil { throw ValidationError("--driver-class needs --driver-source FILE") }
+        if consumerClass != nil, consumerSource == nil {
+            throw ValidationError("--consumer-class needs --consumer-source FILE")
+        }
+        if driverClass != nil, driverSource == nil {
+            throw ValidationError("--driver-class needs --driver-source FILE")
+        }
         for role in ProviderKind.Role.allCases where source(role) != nil {
-            if only != nil, only != role { throw ValidationError("--\(role.rawValue)-source runs the \(role.rawValue) side, which --only leaves out") }
+            if only != nil, only != role {
+                throw ValidationError(
+                    "--\(role.rawValue)-source runs the \(role.rawValue) side, which --only leaves out")
+            }
             // One instance of the customer's class is one SDK, as on a phone.
             if (role == .consumer ? trips : vehicles) > 1 {
-                throw ValidationError("--\(role.rawValue)-source runs one SDK of your class: drop \(role == .consumer ? "--trips" : "--vehicles") or set it to 1")
+                throw ValidationError(
+                    "--\(role.rawValue)-source runs one SDK of your class: drop \(role == .consumer ? "--trips" : "--vehicles") or set it to 1"
+                )
             }
         }
     }
 
     private func validateFleetEngine() throws {
-        if noFleetEngine, fleetEngineURL != nil { throw ValidationError("give --fleet-engine or --no-fleet-engine, not both") }
+        if noFleetEngine, fleetEngineURL != nil {
+            throw ValidationError("give --fleet-engine or --no-fleet-engine, not both")
+        }
         if fleetEngineWrites, fleetEngineURL == nil {
-            throw ValidationError("--fleet-engine-writes needs --fleet-engine URL (the embedded emulator always takes the SDKs' updates)")
+            throw ValidationError(
+                "--fleet-engine-writes needs --fleet-engine URL (the embedded emulator always takes the SDKs' updates)")
         }
         if let url = fleetEngineURL {
-            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
-                  parsed.host != nil, parsed.query == nil else {
-                throw ValidationError("--fleet-engine must be an http(s) base URL such as https://fleetengine.googleapis.com, got \(SecretRedactor.redact(url))")
+            guard let parsed = URL(string: url), let scheme = parsed.scheme,
+                ["http", "https"].contains(scheme.lowercased()),
+                parsed.host != nil, parsed.query == nil
+            else {
+                throw ValidationError(
+                    "--fleet-engine must be an http(s) base URL such as https://fleetengine.googleapis.com, got \(SecretRedactor.redact(url))"
+                )
             }
             guard let providerID, FleetEngineID.problem(providerID) == nil else {
                 throw ValidationError("--fleet-engine needs --provider-id PROJECT: the calls name providers/PROJECT")
@@ -247,17 +301,21 @@ struct BackendOptions: ParsableArguments {
         if noFleetEngine { return nil }
         let interval = FleetEngineTarget.interval(for: runningSDKs, asked: fleetEngineInterval)
         if let fleetEngineURL, let url = URL(string: fleetEngineURL), let providerID {
-            return FleetEngineTarget(base: url, provider: providerID, writes: fleetEngineWrites, interval: interval, timeout: timeout)
+            return FleetEngineTarget(
+                base: url, provider: providerID, writes: fleetEngineWrites, interval: interval, timeout: timeout)
         }
         guard let embeddedBase, let url = URL(string: embeddedBase), let embeddedProject else { return nil }
-        return FleetEngineTarget(base: url, provider: embeddedProject, writes: true, interval: interval, timeout: timeout)
+        return FleetEngineTarget(
+            base: url, provider: embeddedProject, writes: true, interval: interval, timeout: timeout)
     }
 
     /// Fleet Engine's rule for a resource ID (`FleetEngineID`): an ID it would refuse is a usage
     /// error, since every token minted for it would be refused too.
     static func validateIDs(_ flags: [(name: String, id: String)]) throws {
         for (name, id) in flags {
-            if let problem = FleetEngineID.problem(id) { throw ValidationError("\(name) \"\(id)\" is not a Fleet Engine ID: \(problem)") }
+            if let problem = FleetEngineID.problem(id) {
+                throw ValidationError("\(name) \"\(id)\" is not a Fleet Engine ID: \(problem)")
+            }
         }
     }
 
@@ -278,11 +336,14 @@ struct BackendOptions: ParsableArguments {
 
     /// The proxy every request is routed by: `--no-proxy`, else `--proxy` (or the profile's `proxy:`),
     /// else the environment's variables. Throws the one-line reason a proxy URL is unusable.
-    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError) -> ProxySettings {
+    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
+        -> ProxySettings
+    {
         if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
         var settings: ProxySettings
         if let proxy {
-            settings = .single(try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
+            settings = .single(
+                try ProxyServer(parsing: proxy, origin: "--proxy"), environment: environment, source: "--proxy")
         } else {
             settings = try .fromEnvironment(environment)
         }
@@ -294,12 +355,13 @@ struct BackendOptions: ParsableArguments {
     /// (only `--shard`'s slice of them, numbered as in the whole fleet).
     func initialIDs(_ kind: ProviderKind) -> [String] {
         let count = kind.role == .consumer ? trips : vehicles
-        let (single, prefix) = switch kind {
-        case .consumer: (tripID, "trip")
-        case .driver: (vehicleID, "vehicle")
-        case .deliveryConsumer: (trackingID, "tracking")
-        case .deliveryDriver: (deliveryVehicleID, "delivery-vehicle")
-        }
+        let (single, prefix) =
+            switch kind {
+            case .consumer: (tripID, "trip")
+            case .driver: (vehicleID, "vehicle")
+            case .deliveryConsumer: (trackingID, "tracking")
+            case .deliveryDriver: (deliveryVehicleID, "delivery-vehicle")
+            }
         if count == 1 { return [single] }
         return sharding.shard.range(of: count).map { IDSequence.fleetID(prefix: prefix, index: $0, count: count) }
     }

@@ -27,7 +27,8 @@ extension BackendSession {
         var base: String?
         if options.usesEmbeddedServer {
             do {
-                let embedded = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+                let embedded = try await EmbeddedTokenServer(
+                    configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
                 base = try await embedded.start().absoluteString
                 server = embedded
             } catch {
@@ -42,16 +43,19 @@ extension BackendSession {
         let driver = options.endpoint(solution.driverKind, embeddedBase: base)
         // One verifier for both kinds, so a key set is fetched once. The embedded server's tokens
         // are checked against its own published JWKS, over HTTP like any backend's.
-        let keySet = options.jwks.map(KeySetLocation.init(argument:))
+        let keySet =
+            options.jwks.map(KeySetLocation.init(argument:))
             ?? base.flatMap { URL(string: $0 + "/.well-known/jwks.json") }.map(KeySetLocation.url)
         let verifier = JWKSVerifier(keySet: keySet, transport: transport)
         let fleetEngine = options.fleetEngineTarget(embeddedBase: base, embeddedProject: server?.fleetEngineProject)
         let deviceClock = DeviceClock()
-        let pacing = FleetPacing(ramp: options.ramp, total: options.runningSDKs, fetchTimeout: options.timeout,
-                                 fleetEngineTimeout: fleetEngine?.timeout ?? options.timeout)
+        let pacing = FleetPacing(
+            ramp: options.ramp, total: options.runningSDKs, fetchTimeout: options.timeout,
+            fleetEngineTimeout: fleetEngine?.timeout ?? options.timeout)
         let sources: SourceProviderSetup
         do {
-            sources = try await SourceProviderSetup.prepare(options, server: server, solution: solution, events: events, upstream: proxy)
+            sources = try await SourceProviderSetup.prepare(
+                options, server: server, solution: solution, events: events, upstream: proxy)
         } catch {
             await server?.stop()
             await transport.shutdown()
@@ -65,15 +69,18 @@ extension BackendSession {
         }
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             if let provider = sources.provider(Context.self, events: events) {
-                return SimulatedSDKs<Context>(ids: Array(options.initialIDs(Context.kind).prefix(1)), providers: [provider],
-                                              transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine,
-                                              fleetEngineBudget: pacing.fleetEngine)
+                return SimulatedSDKs<Context>(
+                    ids: Array(options.initialIDs(Context.kind).prefix(1)), providers: [provider],
+                    transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine,
+                    fleetEngineBudget: pacing.fleetEngine)
             }
-            return SimulatedSDKs<Context>(ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
-                                   events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
-                                   fleetEngine: fleetEngine, fleetEngineBudget: pacing.fleetEngine, logic: options.providerLogic)
+            return SimulatedSDKs<Context>(
+                ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
+                events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
+                fleetEngine: fleetEngine, fleetEngineBudget: pacing.fleetEngine, logic: options.providerLogic)
         }
-        let consumers: any SDKGroup, drivers: any SDKGroup
+        let consumers: any SDKGroup
+        let drivers: any SDKGroup
         switch solution {
         case .onDemand:
             consumers = group(TripAuthorizationContext.self, consumer)
@@ -82,9 +89,10 @@ extension BackendSession {
             consumers = group(DeliveryConsumerAuthorizationContext.self, consumer)
             drivers = group(DeliveryDriverAuthorizationContext.self, driver)
         }
-        return BackendSession(server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
-                              deviceClock: deviceClock, fleetEngine: fleetEngine,
-                              consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
-                              sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies, pacing: pacing)
+        return BackendSession(
+            server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
+            deviceClock: deviceClock, fleetEngine: fleetEngine,
+            consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
+            sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies, pacing: pacing)
     }
 }

@@ -13,7 +13,9 @@ struct ConfigCommand: ParsableCommand {
 struct ConfigCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate the config file and print the settings a run would use, and where each comes from (secrets redacted). Exit 1 on an error.")
+        abstract:
+            "Validate the config file and print the settings a run would use, and where each comes from (secrets redacted). Exit 1 on an error."
+    )
 
     @OptionGroup var config: ConfigOptions
     // The backend flags too, so `config check --profile p --trip-id x` shows what wins.

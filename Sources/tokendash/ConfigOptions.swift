@@ -6,10 +6,17 @@ import Foundation
 /// `--config` and `--profile`: which config file, and which of its profiles, fill in the flags
 /// not given.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: "Config file with profiles, defaults and key remaps. (default: $XDG_CONFIG_HOME/tokendash/config.yaml, else ~/.config/tokendash/config.yaml; none is fine)")
+    @Option(
+        name: .customLong("config"),
+        help:
+            "Config file with profiles, defaults and key remaps. (default: $XDG_CONFIG_HOME/tokendash/config.yaml, else ~/.config/tokendash/config.yaml; none is fine)"
+    )
     var file: String?
 
-    @Option(name: .customLong("profile"), help: "The config file's profile to use; flags still win over it. (default: the file's default-profile, if any)")
+    @Option(
+        name: .customLong("profile"),
+        help: "The config file's profile to use; flags still win over it. (default: the file's default-profile, if any)"
+    )
     var profile: String?
 
     var location: ConfigLocation { ConfigLocation(flag: file, environment: ProcessInfo.processInfo.environment) }

@@ -4,18 +4,18 @@ import ConfigFile
 import Dashboard
 import DashboardRuntime
 import Evidence
-import UICore
 import Faults
 import Fleet
 import FleetAuth
 import Foundation
 import LiveSession
 import ScenarioTargets
-import Signals
 import Scenarios
 import Settings
+import Signals
 import Synchronization
 import Terminal
+import UICore
 
 /// The default command: both providers side by side on an ncurses screen.
 struct DashboardCommand: AsyncParsableCommand {
@@ -40,13 +40,21 @@ struct DashboardCommand: AsyncParsableCommand {
     @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
     var step = false
 
-    @Flag(name: .customLong("no-mouse"), help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
+    @Flag(
+        name: .customLong("no-mouse"),
+        help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
     var noMouse = false
 
-    @Option(help: "Record every provider event, key and fault change to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it.")
+    @Option(
+        help:
+            "Record every provider event, key and fault change to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it."
+    )
     var record: String?
 
-    @Option(help: "Write the session as an asciicast v2 file while it runs (asciinema play, agg): the frames drawn, and markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps. Tokens are redacted, revealed or not.")
+    @Option(
+        help:
+            "Write the session as an asciicast v2 file while it runs (asciinema play, agg): the frames drawn, and markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps. Tokens are redacted, revealed or not."
+    )
     var cast: String?
 
     @OptionGroup var castOptions: CastOptions
@@ -59,7 +67,9 @@ struct DashboardCommand: AsyncParsableCommand {
     func validate() throws {
         var isFolder: ObjCBool = false
         // A mistyped folder would otherwise fall back to the built-ins without a word.
-        if let themesDir, !(FileManager.default.fileExists(atPath: themesDir, isDirectory: &isFolder) && isFolder.boolValue) {
+        if let themesDir,
+            !(FileManager.default.fileExists(atPath: themesDir, isDirectory: &isFolder) && isFolder.boolValue)
+        {
             throw ValidationError("--themes-dir \(themesDir) is not a folder")
         }
         try castOptions.validate(casting: cast != nil, castFlag: "--cast")
@@ -86,8 +96,9 @@ struct DashboardCommand: AsyncParsableCommand {
         let caster: LiveCast?
         do {
             caster = try cast.map { path throws(EvidenceError) in
-                try LiveCast(path: path, start: Date(), theme: initialTheme, idleTimeLimit: castOptions.idleTimeLimit,
-                             title: "tokendash dashboard, \(Date().formatted(.iso8601))", environment: environment)
+                try LiveCast(
+                    path: path, start: Date(), theme: initialTheme, idleTimeLimit: castOptions.idleTimeLimit,
+                    title: "tokendash dashboard, \(Date().formatted(.iso8601))", environment: environment)
             }
         } catch {
             recorder?.discard()
@@ -103,22 +114,32 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let exporter: MetricsExporter?
-        do { exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "dashboard") } catch {
+        do {
+            exporter = try await MetricsExporter.start(
+                metrics, session: session, backend: backend, command: "dashboard")
+        } catch {
             recorder?.discard()
             _ = caster?.close()
             throw error
         }
-        var state = await Self.initialState(session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
-        if let recorder { recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state)) }
+        var state = await Self.initialState(
+            session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
+        if let recorder {
+            recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state))
+        }
         let inbox = ActionInbox()
         let target = Self.scenarioTarget(session, inbox: inbox)
-        let scenarioController = ScenarioController(catalog: scenarios, target: target, embeddedServer: session.server != nil,
-                                                    events: session.events, inbox: inbox, stepMode: step)
+        let scenarioController = ScenarioController(
+            catalog: scenarios, target: target, embeddedServer: session.server != nil,
+            events: session.events, inbox: inbox, stepMode: step)
         state.scenarios = scenarioController.entries
         // The IDs the groups were made with, in their order: the fleet table names members by it.
-        var source = LiveEventSource(broadcaster: session.events, members: [
-            session.consumers.kind: backend.initialIDs(session.consumers.kind), session.drivers.kind: backend.initialIDs(session.drivers.kind),
-        ])
+        var source = LiveEventSource(
+            broadcaster: session.events,
+            members: [
+                session.consumers.kind: backend.initialIDs(session.consumers.kind),
+                session.drivers.kind: backend.initialIDs(session.drivers.kind),
+            ])
         let tail = EventTail()
         source.tail = tail
         let ramp = session.pacing.ramp
@@ -130,21 +151,25 @@ struct DashboardCommand: AsyncParsableCommand {
         let events = Task { [source] in await source.run(into: inbox) }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
         let debugCrash = self.debugCrash
-        let snapshots = SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
-        let effects = EffectRunner(session: session, catalog: catalog, events: source, snapshots: snapshots, scenarios: scenarioController)
+        let snapshots = SnapshotWriter(
+            recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
+        let effects = EffectRunner(
+            session: session, catalog: catalog, events: source, snapshots: snapshots, scenarios: scenarioController)
         if let startScenario {
             for action in await scenarioController.start(startScenario) { inbox.send(action) }
         }
         let noMouse = self.noMouse
-        await TerminalBootstrap.run(state: state, inbox: inbox, performer: effects, recorder: recorder, frames: caster, nextSignal: {
-            var signal = await signals.next()
-            while signal == SIGUSR1, let debugCrash {
-                // On the UI thread's side of the process, while the screen is up.
-                debugCrash.crash()
-                signal = await signals.next()
-            }
-            return signal
-        }, terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse) })
+        await TerminalBootstrap.run(
+            state: state, inbox: inbox, performer: effects, recorder: recorder, frames: caster,
+            nextSignal: {
+                var signal = await signals.next()
+                while signal == SIGUSR1, let debugCrash {
+                    // On the UI thread's side of the process, while the screen is up.
+                    debugCrash.crash()
+                    signal = await signals.next()
+                }
+                return signal
+            }, terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse) })
         await scenarioController.stop()
         loops.cancel()
         events.cancel()
@@ -157,14 +182,19 @@ struct DashboardCommand: AsyncParsableCommand {
     /// The theme to start with, from `--theme`, `NO_COLOR` and the theme folders; a typo or a
     /// broken file is reported (at its config line when the config file named it) before anything
     /// touches the terminal.
-    private func startingTheme(_ environment: [String: String], requested: String?, settings: ResolvedConfig) throws -> (ThemeCatalog, Theme, noColor: Bool) {
+    private func startingTheme(_ environment: [String: String], requested: String?, settings: ResolvedConfig) throws
+        -> (ThemeCatalog, Theme, noColor: Bool)
+    {
         let themeName = ThemeCatalog.initialThemeName(requested: requested, environment: environment)
         let noColor = ThemeCatalog.noColor(requested: requested, environment: environment)
-        let catalog = ThemeCatalog.standard(explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
+        let catalog = ThemeCatalog.standard(
+            explicit: themesDir, environment: environment, executable: CommandLine.arguments[0])
         do {
             return (catalog, try catalog.load(themeName), noColor)
         } catch {
-            let place = self.theme == nil ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
+            let place =
+                self.theme == nil
+                ? settings[.theme].flatMap { value in settings.file.map { "\($0):\(value.source.line): " } } : nil
             Self.fail((place ?? "") + "\(error)")
             throw ExitCode(2)
         }
@@ -193,19 +223,24 @@ struct DashboardCommand: AsyncParsableCommand {
     private static func requireTerminal(_ environment: [String: String]) throws {
         let term = environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-            fail("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`")
+            fail(
+                "the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`"
+            )
             throw ExitCode(2)
         }
     }
 
     /// The dashboard as the session starts it: its panes, fleet sizes, backend, theme and keys.
-    private static func initialState(_ session: BackendSession, backend: BackendOptions, keys: KeyMap, theme: Theme,
-                                     themeNames: [String]) async -> DashboardState {
+    private static func initialState(
+        _ session: BackendSession, backend: BackendOptions, keys: KeyMap, theme: Theme,
+        themeNames: [String]
+    ) async -> DashboardState {
         var state = DashboardState(
             consumerID: await session.consumers.id(at: 0), driverID: await session.drivers.id(at: 0), now: Date(),
             backend: session.backendDescription, faultsAvailable: session.faults.canInject,
             theme: theme, themeNames: themeNames, refreshMargin: backend.refreshMargin,
-            trips: backend.initialIDs(session.solution.consumerKind).count, vehicles: backend.initialIDs(session.solution.driverKind).count,
+            trips: backend.initialIDs(session.solution.consumerKind).count,
+            vehicles: backend.initialIDs(session.solution.driverKind).count,
             solution: session.solution, only: backend.only)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
@@ -218,11 +253,15 @@ struct DashboardCommand: AsyncParsableCommand {
     /// What scenarios drive: the session's SDKs and server. What a step changes outside the event
     /// stream reaches the header as the keys' changes do.
     private static func scenarioTarget(_ session: BackendSession, inbox: ActionInbox) -> LiveScenarioTarget {
-        LiveScenarioTarget(server: session.server, consumers: session.consumers, drivers: session.drivers,
-                           deviceClock: session.deviceClock, proxyFaults: session.faults.proxied) { change in
+        LiveScenarioTarget(
+            server: session.server, consumers: session.consumers, drivers: session.drivers,
+            deviceClock: session.deviceClock, proxyFaults: session.faults.proxied
+        ) { change in
             switch change {
             case .faults(let faults):
-                for setting in faults.values where setting.fault == .latency { inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds)) }
+                for setting in faults.values where setting.fault == .latency {
+                    inbox.send(.faultLatency(milliseconds: setting.latencyMilliseconds))
+                }
                 inbox.send(.faultsChanged(faults.mapValues(\.fault)))
             case .paused(let paused): inbox.send(.sdksPaused(paused))
             }

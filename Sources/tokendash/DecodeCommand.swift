@@ -28,10 +28,16 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(name: .customLong("vehicle-id"), help: "Require authorization.vehicleid to be this vehicle ID.")
     var vehicleID: String?
 
-    @Option(name: .customLong("tracking-id"), help: "Require a last-mile consumer token for this tracking ID (authorization.trackingid, or taskid/taskids naming it).")
+    @Option(
+        name: .customLong("tracking-id"),
+        help:
+            "Require a last-mile consumer token for this tracking ID (authorization.trackingid, or taskid/taskids naming it)."
+    )
     var trackingID: String?
 
-    @Option(name: .customLong("delivery-vehicle-id"), help: "Require authorization.deliveryvehicleid to be this delivery vehicle ID.")
+    @Option(
+        name: .customLong("delivery-vehicle-id"),
+        help: "Require authorization.deliveryvehicleid to be this delivery vehicle ID.")
     var deliveryVehicleID: String?
 
     @Option(name: .customLong("jwks"), help: "Verify the signature against this JWKS (file or http(s) URL).")
@@ -46,32 +52,55 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("insecure"), help: "Fetch an https --jwks URL without verifying its certificate.")
     var insecure = false
 
-    @Flag(name: .customLong("ask-fleet-engine"), help: "Make the one read call the token permits (GetTrip, GetVehicle, GetDeliveryVehicle, GetTaskTrackingInfo) to Fleet Engine and print its answer under the rules, as the last word: exit 1 if it refuses the token.")
+    @Flag(
+        name: .customLong("ask-fleet-engine"),
+        help:
+            "Make the one read call the token permits (GetTrip, GetVehicle, GetDeliveryVehicle, GetTaskTrackingInfo) to Fleet Engine and print its answer under the rules, as the last word: exit 1 if it refuses the token."
+    )
     var askFleetEngine = false
 
     // A flag and a URL option rather than `--ask-fleet-engine [URL]`: swift-argument-parser has
     // no option whose value may be left out.
-    @Option(name: .customLong("fleet-engine"), help: "The Fleet Engine --ask-fleet-engine asks, e.g. the embedded emulator of `tokendash serve`. (default: \(Self.googleFleetEngine))")
+    @Option(
+        name: .customLong("fleet-engine"),
+        help:
+            "The Fleet Engine --ask-fleet-engine asks, e.g. the embedded emulator of `tokendash serve`. (default: \(Self.googleFleetEngine))"
+    )
     var fleetEngineURL: String?
 
     static let googleFleetEngine = "https://fleetengine.googleapis.com"
 
-    private var trust: HTTPClientTransport.Trust { BackendOptions.trust(insecure: insecure, caCertificates: caCertificates) }
+    private var trust: HTTPClientTransport.Trust {
+        BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
+    }
 
     func validate() throws {
-        let given = [("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
-                     ("--delivery-vehicle-id", deliveryVehicleID)].filter { $0.1 != nil }.map(\.0)
+        let given = [
+            ("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
+            ("--delivery-vehicle-id", deliveryVehicleID),
+        ].filter { $0.1 != nil }.map(\.0)
         if given.count > 1 {
             // One token has one kind: two ID flags would judge it as two kinds at once.
-            throw ValidationError("give one of --trip-id, --vehicle-id, --tracking-id, --delivery-vehicle-id, not \(given.joined(separator: " and "))")
+            throw ValidationError(
+                "give one of --trip-id, --vehicle-id, --tracking-id, --delivery-vehicle-id, not \(given.joined(separator: " and "))"
+            )
         }
-        try BackendOptions.validateIDs([("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
-                                        ("--delivery-vehicle-id", deliveryVehicleID)].compactMap { name, id in id.map { (name, $0) } })
+        try BackendOptions.validateIDs(
+            [
+                ("--trip-id", tripID), ("--vehicle-id", vehicleID), ("--tracking-id", trackingID),
+                ("--delivery-vehicle-id", deliveryVehicleID),
+            ].compactMap { name, id in id.map { (name, $0) } })
         try BackendOptions.validateKeySet(jwks)
         if let url = fleetEngineURL {
-            guard askFleetEngine else { throw ValidationError("--fleet-engine is the Fleet Engine --ask-fleet-engine asks: give both") }
-            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()), parsed.host != nil else {
-                throw ValidationError("--fleet-engine must be an http(s) base URL such as \(Self.googleFleetEngine), got \(SecretRedactor.redact(url))")
+            guard askFleetEngine else {
+                throw ValidationError("--fleet-engine is the Fleet Engine --ask-fleet-engine asks: give both")
+            }
+            guard let parsed = URL(string: url), let scheme = parsed.scheme,
+                ["http", "https"].contains(scheme.lowercased()), parsed.host != nil
+            else {
+                throw ValidationError(
+                    "--fleet-engine must be an http(s) base URL such as \(Self.googleFleetEngine), got \(SecretRedactor.redact(url))"
+                )
             }
         }
     }
@@ -93,7 +122,9 @@ struct DecodeCommand: AsyncParsableCommand {
             // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
             let seconds = exp.timeIntervalSince(now).rounded(.down)
             let left = TokenResponseDecoder.wholeSeconds(seconds)
-            let when = abs(seconds) >= TokenResponseDecoder.implausibleSeconds ? (left > 0 ? "centuries left" : "expired centuries ago")
+            let when =
+                abs(seconds) >= TokenResponseDecoder.implausibleSeconds
+                ? (left > 0 ? "centuries left" : "expired centuries ago")
                 : left > 0 ? "\(left) s left" : "expired \(-left) s ago"
             print("expires: \(Self.local(exp)) (\(when))")
         }
@@ -115,13 +146,18 @@ struct DecodeCommand: AsyncParsableCommand {
         let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)"
         let failures = results.failures
         let warnings = results.filter { $0.level == .warn }.count
-        let verdict = failures.isEmpty
-            ? (warnings == 0 ? "Fleet Engine would accept it" : "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")")
+        let verdict =
+            failures.isEmpty
+            ? (warnings == 0
+                ? "Fleet Engine would accept it"
+                : "Fleet Engine would accept it, with \(warnings) warning\(warnings == 1 ? "" : "s")")
             : "Fleet Engine would refuse it: \(failures.count) rule\(failures.count == 1 ? "" : "s") failed"
         print("rules (\(subject)): \(verdict)")
         let width = results.map(\.rule.name.count).max() ?? 0
         for result in results {
-            print("  \(result.level.symbol) \(result.rule.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)")
+            print(
+                "  \(result.level.symbol) \(result.rule.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)"
+            )
         }
         if let answer {
             // Fleet Engine's own answer is the last word on whether it takes the token.
@@ -129,40 +165,56 @@ struct DecodeCommand: AsyncParsableCommand {
             return
         }
         if !failures.isEmpty {
-            throw Self.failure("Fleet Engine would refuse this token: " + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
+            throw Self.failure(
+                "Fleet Engine would refuse this token: "
+                    + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
         }
     }
 
     /// With `--ask-fleet-engine`: the read call the token's claim permits, for the ID asked (or
     /// the one the claim names), in the project asked (or the issuer's).
-    private func ask(_ token: String, jwt: DecodedJWT, kind: ProviderKind, id: String?, rules: RuleLevel,
-                     transport: HTTPClientTransport) async -> FleetEngineAnswer? {
+    private func ask(
+        _ token: String, jwt: DecodedJWT, kind: ProviderKind, id: String?, rules: RuleLevel,
+        transport: HTTPClientTransport
+    ) async -> FleetEngineAnswer? {
         guard askFleetEngine, let base = URL(string: fleetEngineURL ?? Self.googleFleetEngine) else { return nil }
         let claimed = kind.acceptedClaimNames.lazy.compactMap { jwt.claims["authorization"]?[$0]?.stringValue }.first
         let project = providerID ?? jwt.claims["iss"]?.stringValue.flatMap(TokenRules.serviceAccountProject)
         guard let resourceID = id ?? claimed.flatMap({ $0 == "*" ? nil : $0 }), let project else {
-            let missing = project == nil ? "--provider-id (the issuer names no project)" : "the \(kind.idNoun) flag (the claim names none)"
+            let missing =
+                project == nil
+                ? "--provider-id (the issuer names no project)" : "the \(kind.idNoun) flag (the claim names none)"
             print("Fleet Engine: not asked: give \(missing)")
             return nil
         }
         let target = FleetEngineTarget(base: base, provider: project, writes: false)
-        let caller = FleetEngineCaller(target: target, kind: kind, count: 1, transport: transport, events: EventBroadcaster())
+        let caller = FleetEngineCaller(
+            target: target, kind: kind, count: 1, transport: transport, events: EventBroadcaster())
         return await caller.call(id: resourceID, token: token, refusedByProvider: rules == .fail)
     }
 
     /// Fleet Engine's answer under the rules, and the exit status it sets.
     private static func report(_ answer: FleetEngineAnswer) throws {
-        print("Fleet Engine: \(answer.method.rawValue) \(answer.resource): " + (answer.httpStatus.map { "HTTP \($0) " } ?? "") + answer.status
-              + (answer.message.isEmpty ? "" : ": \(answer.message)"))
+        print(
+            "Fleet Engine: \(answer.method.rawValue) \(answer.resource): "
+                + (answer.httpStatus.map { "HTTP \($0) " } ?? "") + answer.status
+                + (answer.message.isEmpty ? "" : ": \(answer.message)"))
         switch answer.tokenVerdict {
         case .accepted:
-            print(answer.httpStatus == 404 ? "Fleet Engine accepted the token (the resource itself is not there)" : "Fleet Engine accepted the token")
+            print(
+                answer.httpStatus == 404
+                    ? "Fleet Engine accepted the token (the resource itself is not there)"
+                    : "Fleet Engine accepted the token")
             if answer.verdictDisagrees { print("⚠ the rules above failed it: a rules bug or a backend bug") }
         case .refused:
             if answer.verdictDisagrees { print("⚠ the rules above passed it: a rules bug or a backend bug") }
-            throw failure("Fleet Engine refused this token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)")
+            throw failure(
+                "Fleet Engine refused this token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)"
+            )
         case .unknown:
-            throw failure("Fleet Engine did not judge the token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)")
+            throw failure(
+                "Fleet Engine did not judge the token: \(answer.status)\(answer.message.isEmpty ? "" : ": " + answer.message)"
+            )
         }
     }
 

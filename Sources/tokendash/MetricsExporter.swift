@@ -15,10 +15,13 @@ struct MetricsExporter: Sendable {
 
     /// Subscribes to the session and binds `options`' address; nil without `--metrics`. On a
     /// bind failure it prints one line (`command: cannot listen on …`), stops the session and exits 1.
-    static func start(_ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String) async throws -> MetricsExporter? {
+    static func start(_ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String)
+        async throws -> MetricsExporter?
+    {
         guard let address = options.address else { return nil }
         let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }
-        let metrics = ProviderMetrics(members: Dictionary(uniqueKeysWithValues: kinds.map { ($0, backend.initialIDs($0)) }))
+        let metrics = ProviderMetrics(
+            members: Dictionary(uniqueKeysWithValues: kinds.map { ($0, backend.initialIDs($0)) }))
         let stream = session.events.subscribe(buffer: 1 << 16)
         let collector = Task { await metrics.consume(stream) }
         let page = MetricsPage { metrics.exposition(now: Date()) }

@@ -26,7 +26,9 @@ struct RenderTooSmallCommand: ParsableCommand {
             throw ValidationError("--width and --height must be from 1 to 1000")
         }
         guard !Layout.fits(width: width, height: height) else {
-            throw ValidationError("\(width)x\(height) is not too small: the dashboard needs \(Layout.compactWidth)x\(Layout.compactHeight)")
+            throw ValidationError(
+                "\(width)x\(height) is not too small: the dashboard needs \(Layout.compactWidth)x\(Layout.compactHeight)"
+            )
         }
     }
 

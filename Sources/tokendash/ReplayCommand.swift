@@ -29,10 +29,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Start paused.")
     var paused = false
 
-    @Flag(name: .customLong("to-watch"), help: "Print the recorded provider events as `tokendash watch` lines instead of showing them.")
+    @Flag(
+        name: .customLong("to-watch"),
+        help: "Print the recorded provider events as `tokendash watch` lines instead of showing them.")
     var toWatch = false
 
-    @Option(name: .customLong("to-cast"), help: "Write the session as an asciicast v2 file (asciinema play, agg) instead of showing it: frames as ANSI, markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps.")
+    @Option(
+        name: .customLong("to-cast"),
+        help:
+            "Write the session as an asciicast v2 file (asciinema play, agg) instead of showing it: frames as ANSI, markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps."
+    )
     var toCast: String?
 
     @OptionGroup var cast: CastOptions
@@ -42,41 +48,51 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ReplayStatus.speeds.contains(speed) else {
-            throw ValidationError("--speed must be one of \(ReplayStatus.speeds.map(String.init).joined(separator: ", "))")
+            throw ValidationError(
+                "--speed must be one of \(ReplayStatus.speeds.map(String.init).joined(separator: ", "))")
         }
-        if toCast != nil, toWatch { throw ValidationError("--to-cast and --to-watch each write the whole recording: give one") }
+        if toCast != nil, toWatch {
+            throw ValidationError("--to-cast and --to-watch each write the whole recording: give one")
+        }
         try cast.validate(casting: toCast != nil, castFlag: "--to-cast")
     }
 
     func run() async throws {
         if let toCast { return try writeCast(to: toCast) }
         let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        let catalog = ThemeCatalog.standard(
+            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
         let recording = try EvidenceInput.recording(file, catalog: catalog)
         if toWatch { return printWatchLines(recording) }
         let initialTheme = try EvidenceInput.theme(theme, catalog: catalog, environment: environment)
         let term = environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
-            DashboardCommand.fail("replay needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash replay FILE --to-watch`")
+            DashboardCommand.fail(
+                "replay needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash replay FILE --to-watch`"
+            )
             throw ExitCode(2)
         }
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         var state = recording.header.initialState(theme: initialTheme, themeNames: catalog.names)
         // What could not be read is said where the user looks; all before it is shown.
         state.message = recording.problems.isEmpty ? nil : recording.problems.joined(separator: "; ")
-        let source = ReplayEventSource(timeline: ReplayTimeline(recording, initial: state, marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)),
-                                       speed: speed, paused: paused)
+        let source = ReplayEventSource(
+            timeline: ReplayTimeline(
+                recording, initial: state, marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)),
+            speed: speed, paused: paused)
         state.replay = source.status
         let inbox = ActionInbox()
         let events = Task { await source.run(into: inbox) }
         // A snapshot taken while watching goes next to the recording, with its events up to there.
-        let snapshots = SnapshotWriter(recording: URL(fileURLWithPath: file), events: { source.recentEvents() }, version: TokenDash.version)
+        let snapshots = SnapshotWriter(
+            recording: URL(fileURLWithPath: file), events: { source.recentEvents() }, version: TokenDash.version)
         let performer = ReplayEffectPerformer(source: source, snapshots: snapshots) { name in
             do { return .themeLoaded(try catalog.load(name)) } catch { return .message("theme \(name): \(error)") }
         }
         let noColor = ThemeCatalog.noColor(requested: theme, environment: environment)
-        await TerminalBootstrap.run(state: state, inbox: inbox, performer: performer, ticks: false, nextSignal: { await signals.next() },
-                                    terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true) })
+        await TerminalBootstrap.run(
+            state: state, inbox: inbox, performer: performer, ticks: false, nextSignal: { await signals.next() },
+            terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true) })
         events.cancel()
     }
 

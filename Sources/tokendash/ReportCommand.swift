@@ -9,7 +9,8 @@ import UICore
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a recording (--record) as one self-contained HTML page: verdicts, timeline, fetch log, tokens, Fleet Engine's answers, marks with their frames.",
+        abstract:
+            "Write a recording (--record) as one self-contained HTML page: verdicts, timeline, fetch log, tokens, Fleet Engine's answers, marks with their frames.",
         discussion: """
             The page loads nothing from the network (inline style sheet and SVG) and reads in light \
             and dark schemes and on paper. Tokens are redacted, as on screen; a recording never holds \
@@ -39,7 +40,8 @@ struct ReportCommand: AsyncParsableCommand {
 enum EvidenceInput {
     static func read(_ file: String, theme requested: String?) throws -> (Recording, Theme) {
         let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        let catalog = ThemeCatalog.standard(
+            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
         return (try recording(file, catalog: catalog), try theme(requested, catalog: catalog, environment: environment))
     }
 
@@ -53,7 +55,9 @@ enum EvidenceInput {
 
     /// The theme asked for (or `NO_COLOR`'s, or the default); a bad name is one line and exit 2.
     static func theme(_ requested: String?, catalog: ThemeCatalog, environment: [String: String]) throws -> Theme {
-        do { return try catalog.load(ThemeCatalog.initialThemeName(requested: requested, environment: environment)) } catch {
+        do {
+            return try catalog.load(ThemeCatalog.initialThemeName(requested: requested, environment: environment))
+        } catch {
             DashboardCommand.fail("\(error)")
             throw ExitCode(2)
         }

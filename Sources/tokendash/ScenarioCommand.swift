@@ -11,7 +11,8 @@ struct ScenarioCommand: AsyncParsableCommand {
         subcommands: [Check.self, List.self, Show.self])
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check scenario files: file:line and the reason for each mistake; exit 2 if any.")
+        static let configuration = CommandConfiguration(
+            abstract: "Check scenario files: file:line and the reason for each mistake; exit 2 if any.")
 
         @Argument(help: "Scenario files (YAML).")
         var files: [String]
@@ -43,12 +44,15 @@ struct ScenarioCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a built-in scenario's YAML, to start a file of your own from.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a built-in scenario's YAML, to start a file of your own from.")
         @Argument(help: "A built-in scenario's name.")
         var name: String
         func run() async throws {
             guard let source = BuiltinScenarios.sources.first(where: { $0.name == name }) else {
-                DashboardCommand.fail("no built-in scenario \(name); built-in: \(BuiltinScenarios.sources.map(\.name).joined(separator: ", "))")
+                DashboardCommand.fail(
+                    "no built-in scenario \(name); built-in: \(BuiltinScenarios.sources.map(\.name).joined(separator: ", "))"
+                )
                 throw ExitCode(2)
             }
             print(source.yaml)

@@ -26,14 +26,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to bind. Anything but loopback needs --allow-remote.")
     var host = "127.0.0.1"
 
-    @Flag(name: .customLong("allow-remote"), help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
+    @Flag(
+        name: .customLong("allow-remote"),
+        help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
     var allowRemote = false
 
     // Tokens as long as Fleet Engine takes them, as Google's sample backend mints.
     @Option(parsing: .unconditional, help: ArgumentHelp("Token lifetime in seconds (\(Setting.lifetime.limit ?? ""))."))
     var lifetime: Int = Setting.lifetimes.upperBound
 
-    @Option(help: "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key.")
+    @Option(
+        help:
+            "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key."
+    )
     var key: String?
 
     func validate() throws {

@@ -4,7 +4,11 @@ import Fleet
 /// `--shard K/N`: this instance simulates the K-th of N disjoint slices of the fleet's IDs, so N
 /// machines together are one large fleet against the same backend (and one Prometheus scrapes them all).
 struct ShardOptions: ParsableArguments {
-    @Option(name: .customLong("shard"), help: "Simulate only the K-th of N disjoint slices of the fleet's IDs (K/N, e.g. 2/4); IDs keep their fleet-wide numbers.")
+    @Option(
+        name: .customLong("shard"),
+        help:
+            "Simulate only the K-th of N disjoint slices of the fleet's IDs (K/N, e.g. 2/4); IDs keep their fleet-wide numbers."
+    )
     var text: String?
 
     /// The whole fleet without the flag; validated before `run`, so the fallback is never a typo's.
@@ -20,7 +24,8 @@ struct ShardOptions: ParsableArguments {
         let n = shard.count
         guard n > 1 else { return }
         guard trips >= n, vehicles >= n else {
-            throw ValidationError("--shard \(shard) splits the fleet \(n) ways: give --trips and --vehicles of at least \(n)")
+            throw ValidationError(
+                "--shard \(shard) splits the fleet \(n) ways: give --trips and --vehicles of at least \(n)")
         }
     }
 }

@@ -41,8 +41,10 @@ struct SourceProviderSetup: Sendable {
     }
 
     /// `upstream`: the user's proxy settings, which the loopback proxies' own connections honour.
-    static func prepare(_ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
-                        events: EventBroadcaster, upstream: ProxySettings) async throws -> SourceProviderSetup {
+    static func prepare(
+        _ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
+        events: EventBroadcaster, upstream: ProxySettings
+    ) async throws -> SourceProviderSetup {
         var prepared: [ProviderKind.Role: Prepared] = [:]
         var settings: [ProviderKind.Role: SourceSettings] = [:]
         var notes: [String] = []
@@ -57,29 +59,37 @@ struct SourceProviderSetup: Sendable {
             do throws(SourceProblem) {
                 let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)
                 for filling in source.fillings {
-                    notes.append("\(source.fileName):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))")
+                    notes.append(
+                        "\(source.fileName):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))"
+                    )
                 }
                 do throws(BuildProblem) {
                     let swiftc = try HostBuilder.findSwiftc(given: options.swiftc)
-                    let builder = HostBuilder(swiftc: swiftc, sanitize: !options.noSanitize, cacheRoot: HostBuilder.defaultCacheRoot())
+                    let builder = HostBuilder(
+                        swiftc: swiftc, sanitize: !options.noSanitize, cacheRoot: HostBuilder.defaultCacheRoot())
                     let built = try await builder.build(source)
-                    let launch = HostLaunch(executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
-                                            sourceText: source.buildText, environment: hostEnvironment(proxy: proxy.url))
+                    let launch = HostLaunch(
+                        executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
+                        sourceText: source.buildText, environment: hostEnvironment(proxy: proxy.url))
                     // The title says the copy run is not the file as it stands; stderr and the README say what was filled.
-                    prepared[role] = .ready(launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))
-                    notes.append("\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")")
+                    prepared[role] = .ready(
+                        launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))
+                    notes.append(
+                        "\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")"
+                    )
                 } catch {
                     prepared[role] = .failed(error.description.split(separator: "\n").map(String.init), label: label)
                 }
             } catch {
                 prepared[role] = .failed([error.description], label: label)
             }
-            settings[role] = SourceSettings(completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize ? 1 : 2,
-                                            providerID: options.providerID, lifetimeChosen: server != nil,
-                                            announce: { [server] id in
-                                                server?.setSessionID(id, for: kind)
-                                                proxy.announce(id)
-                                            })
+            settings[role] = SourceSettings(
+                completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize ? 1 : 2,
+                providerID: options.providerID, lifetimeChosen: server != nil,
+                announce: { [server] id in
+                    server?.setSessionID(id, for: kind)
+                    proxy.announce(id)
+                })
         }
         return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes, proxies: proxies)
     }
@@ -100,13 +110,16 @@ struct SourceProviderSetup: Sendable {
     }
 
     /// The provider of `role`'s side: the customer's class in its host, or one failing with why it could not be.
-    func provider<Context: AuthorizationContext>(_: Context.Type, events: EventBroadcaster) -> ChosenTokenProvider<Context>? {
+    func provider<Context: AuthorizationContext>(_: Context.Type, events: EventBroadcaster) -> ChosenTokenProvider<
+        Context
+    >? {
         guard let prepared = prepared[Context.kind.role], let settings = settings[Context.kind.role] else { return nil }
         switch prepared {
         case .ready(let launch, _):
             return .external(SourceTokenProvider<Context>(launch: launch, settings: settings, events: events))
         case .failed(let lines, _):
-            return .external(UnbuiltSourceProvider<Context>(problem: lines.first ?? "your provider did not build", events: events))
+            return .external(
+                UnbuiltSourceProvider<Context>(problem: lines.first ?? "your provider did not build", events: events))
         }
     }
 }

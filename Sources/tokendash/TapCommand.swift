@@ -27,27 +27,43 @@ struct TapCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on, HOST:PORT (port 0 picks a free one).")
     var listen = "127.0.0.1:8088"
 
-    @Option(help: "The token backend to forward to, http(s)://HOST[:PORT]. Without it, a demo: the embedded server behind the tap, simulated devices in front (a few caching nothing).")
+    @Option(
+        help:
+            "The token backend to forward to, http(s)://HOST[:PORT]. Without it, a demo: the embedded server behind the tap, simulated devices in front (a few caching nothing)."
+    )
     var upstream: String?
 
-    @Option(name: .customLong("consumer-route"), help: "A consumer token route, e.g. '/token/consumer/{tripId}' or '/api/token?trip={id}' (repeatable; Google's sample routes are always read).")
+    @Option(
+        name: .customLong("consumer-route"),
+        help:
+            "A consumer token route, e.g. '/token/consumer/{tripId}' or '/api/token?trip={id}' (repeatable; Google's sample routes are always read)."
+    )
     var consumerRoutes: [String] = []
 
-    @Option(name: .customLong("driver-route"), help: "A driver token route, e.g. '/token/driver/{vehicleId}' (repeatable).")
+    @Option(
+        name: .customLong("driver-route"), help: "A driver token route, e.g. '/token/driver/{vehicleId}' (repeatable).")
     var driverRoutes: [String] = []
 
-    @Option(name: .customLong(Setting.churnLimit.rawValue), parsing: .unconditional, help: Setting.churnLimit.argumentHelp)
+    @Option(
+        name: .customLong(Setting.churnLimit.rawValue), parsing: .unconditional, help: Setting.churnLimit.argumentHelp)
     var givenChurnLimit: Int?
     var churnLimit: Int { givenChurnLimit ?? Setting.churnLimit.builtIn() }
 
     @Flag(help: "Print a JSON line per exchange instead of showing the dashboard.")
     var watch = false
 
-    @Option(name: .customLong(Setting.solution.rawValue), help: "Which solution's IDs the dashboard's two panes show: on-demand (trips, vehicles) or last-mile (shipments, delivery vans); --watch and --metrics show both.")
+    @Option(
+        name: .customLong(Setting.solution.rawValue),
+        help:
+            "Which solution's IDs the dashboard's two panes show: on-demand (trips, vehicles) or last-mile (shipments, delivery vans); --watch and --metrics show both."
+    )
     var givenSolution: ProviderKind.Solution?
     var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
 
-    @Option(help: "Also record every token exchange as provider events to FILE (tokens as fingerprints and claims); `tokendash replay FILE` shows it.")
+    @Option(
+        help:
+            "Also record every token exchange as provider events to FILE (tokens as fingerprints and claims); `tokendash replay FILE` shows it."
+    )
     var record: String?
 
     @Flag(help: "With --watch: print a final `churn` line listing the IDs over --churn-limit.")
@@ -65,7 +81,9 @@ struct TapCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --cert.")
     var key: String?
 
-    @Option(name: .customLong(Setting.cacert.rawValue), help: "Trust only these PEM CA certificates for an https --upstream.")
+    @Option(
+        name: .customLong(Setting.cacert.rawValue),
+        help: "Trust only these PEM CA certificates for an https --upstream.")
     var caCertificates: String?
 
     @Flag(help: "Do not verify an https --upstream's certificate.")
@@ -80,7 +98,9 @@ struct TapCommand: AsyncParsableCommand {
     @OptionGroup var metrics: MetricsOptions
 
     var listenAddress: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
             return nil
         }
         var host = String(listen[..<colon])
@@ -90,8 +110,9 @@ struct TapCommand: AsyncParsableCommand {
 
     func routes() throws -> TapRoutes {
         do {
-            return TapRoutes(try consumerRoutes.map { try RouteTemplate($0, role: .consumer) }
-                             + driverRoutes.map { try RouteTemplate($0, role: .driver) })
+            return TapRoutes(
+                try consumerRoutes.map { try RouteTemplate($0, role: .consumer) }
+                    + driverRoutes.map { try RouteTemplate($0, role: .driver) })
         } catch { throw ValidationError("\(error)") }
     }
 
@@ -112,7 +133,9 @@ struct TapCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let term = environment["TERM"] ?? ""
         if !watch, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
-            Self.say("the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash tap --watch`")
+            Self.say(
+                "the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash tap --watch`"
+            )
             throw ExitCode(2)
         }
         let trust = BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
@@ -149,7 +172,9 @@ struct TapCommand: AsyncParsableCommand {
             await transport?.shutdown()
             await demo?.stop()
         }
-        let verifier = jwks.flatMap { jwks in transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) } }
+        let verifier = jwks.flatMap { jwks in
+            transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) }
+        }
         let reader = ExchangeReader(routes: try routes(), verifier: verifier, providerID: providerID)
         let encoder = TapLineEncoder(reveal: reveal)
         var sinks: [@Sendable (TappedExchange) -> Void] = []
@@ -166,17 +191,26 @@ struct TapCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
-        let dashboard = watch ? nil : TapDashboard(analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description, environment: environment)
+        let dashboard =
+            watch
+            ? nil
+            : TapDashboard(
+                analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description,
+                environment: environment)
         let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: description)
-        recorder?.start(RecordingHeader(state: state, members: [solution.consumerKind: [], solution.driverKind: []],
-                                        command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
-                                        tokendash: TokenDash.version, ticks: !watch, start: Date(),
-                                        churnLimit: Double(churnLimit)))
+        recorder?.start(
+            RecordingHeader(
+                state: state, members: [solution.consumerKind: [], solution.driverKind: []],
+                command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
+                tokendash: TokenDash.version, ticks: !watch, start: Date(),
+                churnLimit: Double(churnLimit)))
         // `watch` records the events themselves; the dashboard records what it applies (the loop does).
-        let recording = watch ? recorder.map { recorder in
-            let stream = analysis.events.subscribe(buffer: 1 << 16)
-            return Task { for await event in stream { recorder.record(event) } }
-        } : nil
+        let recording =
+            watch
+            ? recorder.map { recorder in
+                let stream = analysis.events.subscribe(buffer: 1 << 16)
+                return Task { for await event in stream { recorder.record(event) } }
+            } : nil
         let exporter: TapMetricsExporter?
         do { exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis) } catch {
             Self.say("\(error)")
@@ -189,8 +223,9 @@ struct TapCommand: AsyncParsableCommand {
         do {
             let tls = try cert.map { try TapServer.tlsContext(certificate: $0, key: key ?? "") }
             guard let address = listenAddress else { throw ExitCode(2) }
-            server = try await TapServer.start(host: address.host, port: address.port, upstream: target, tls: tls,
-                                               report: analysis.submit)
+            server = try await TapServer.start(
+                host: address.host, port: address.port, upstream: target, tls: tls,
+                report: analysis.submit)
         } catch let error as TapServer.StartError {
             Self.say(error.description)
             await exporter?.stop()
@@ -200,10 +235,14 @@ struct TapCommand: AsyncParsableCommand {
             await abandon()
             throw ExitCode(2)
         }
-        Self.say("listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)")
+        Self.say(
+            "listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)"
+        )
         if !watch { Self.say("reading routes: \(reader.routes.templates.map(\.template).joined(separator: ", "))") }
         if demo != nil {
-            Self.say("demo: the embedded server at \(upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing")
+            Self.say(
+                "demo: the embedded server at \(upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing"
+            )
         }
         let devices = demo.map { demo in Task { [server] in await demo.run(tap: server.baseURL) } }
         let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
@@ -225,7 +264,9 @@ struct TapCommand: AsyncParsableCommand {
             let line = encoder.churn(analysis.churning(), limit: Double(churnLimit), exchanges: analysis.exchangeCount)
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
-        if analysis.droppedCount > 0 { Self.say("\(analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)") }
+        if analysis.droppedCount > 0 {
+            Self.say("\(analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)")
+        }
         await exporter?.stop()
         await transport?.shutdown()
     }

@@ -16,9 +16,13 @@ struct TapDashboard: Sendable {
     let theme: Theme
     let noColor: Bool
 
-    init(analysis: TapAnalysis, churnLimit: Double, solution: ProviderKind.Solution, backend: String, environment: [String: String]) {
+    init(
+        analysis: TapAnalysis, churnLimit: Double, solution: ProviderKind.Solution, backend: String,
+        environment: [String: String]
+    ) {
         catalog = ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
-        theme = (try? catalog.load(ThemeCatalog.initialThemeName(requested: nil, environment: environment)))
+        theme =
+            (try? catalog.load(ThemeCatalog.initialThemeName(requested: nil, environment: environment)))
             ?? Theme(name: "default", styles: [:])
         noColor = ThemeCatalog.noColor(requested: nil, environment: environment)
         state = Self.firstState(solution: solution, backend: backend, theme: theme, themeNames: catalog.names)
@@ -28,11 +32,14 @@ struct TapDashboard: Sendable {
     }
 
     /// The dashboard before any exchange: two fleets of IDs yet to be seen.
-    static func firstState(solution: ProviderKind.Solution, backend: String, theme: Theme = Theme(name: "default", styles: [:]),
-                           themeNames: [String] = ["default"]) -> DashboardState {
-        var state = DashboardState(consumerID: "", driverID: "", now: Date(), backend: backend, faultsAvailable: false, theme: theme,
-                       themeNames: themeNames, refreshMargin: 0,
-                       trips: TapFleet.size, vehicles: TapFleet.size, solution: solution)
+    static func firstState(
+        solution: ProviderKind.Solution, backend: String, theme: Theme = Theme(name: "default", styles: [:]),
+        themeNames: [String] = ["default"]
+    ) -> DashboardState {
+        var state = DashboardState(
+            consumerID: "", driverID: "", now: Date(), backend: backend, faultsAvailable: false, theme: theme,
+            themeNames: themeNames, refreshMargin: 0,
+            trips: TapFleet.size, vehicles: TapFleet.size, solution: solution)
         state.learnMembers()
         return state
     }
@@ -44,20 +51,27 @@ struct TapDashboard: Sendable {
         source.tail = tail
         let events = Task { [source] in await source.run(into: inbox) }
         let catalog = catalog
-        let snapshots = SnapshotWriter(recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
+        let snapshots = SnapshotWriter(
+            recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
         let performer = TapEffectPerformer(source: source, snapshots: snapshots) { name in
             do { return .themeLoaded(try catalog.load(name)) } catch { return .message("theme \(name): \(error)") }
         }
-        let theme = theme, noColor = noColor
-        await TerminalBootstrap.run(state: state, inbox: inbox, performer: performer, recorder: recorder, nextSignal: {
-            guard let duration else { return await nextSignal() }
-            return await withTaskGroup(of: Int32?.self) { group in
-                group.addTask { try? await Task.sleep(for: .seconds(duration)); return SIGTERM }
-                group.addTask { await nextSignal() }
-                defer { group.cancelAll() }
-                return await group.next() ?? nil
-            }
-        }, terminal: { TerminalScreen(theme: theme, noColor: noColor, mouse: true) })
+        let theme = theme
+        let noColor = noColor
+        await TerminalBootstrap.run(
+            state: state, inbox: inbox, performer: performer, recorder: recorder,
+            nextSignal: {
+                guard let duration else { return await nextSignal() }
+                return await withTaskGroup(of: Int32?.self) { group in
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(duration))
+                        return SIGTERM
+                    }
+                    group.addTask { await nextSignal() }
+                    defer { group.cancelAll() }
+                    return await group.next() ?? nil
+                }
+            }, terminal: { TerminalScreen(theme: theme, noColor: noColor, mouse: true) })
         events.cancel()
     }
 }

@@ -31,10 +31,13 @@ struct TapDemo: Sendable {
                 let caches = device >= Self.careless
                 group.addTask {
                     var expiresAt = Date.distantPast
-                    let decoder = TokenResponseDecoder(endpoint: TokenEndpoint(kind: kind, urlTemplate: tap + kind.defaultRoutePath))
+                    let decoder = TokenResponseDecoder(
+                        endpoint: TokenEndpoint(kind: kind, urlTemplate: tap + kind.defaultRoutePath))
                     while !Task.isCancelled {
-                        if !caches || expiresAt.timeIntervalSinceNow < 300, let url = try? decoder.endpoint.url(for: id),
-                           let answer = try? await transport.send(TransportRequest(url: url)) {
+                        if !caches || expiresAt.timeIntervalSinceNow < 300,
+                            let url = try? decoder.endpoint.url(for: id),
+                            let answer = try? await transport.send(TransportRequest(url: url))
+                        {
                             expiresAt = (try? decoder.decode(answer, id: id, now: Date()))?.expiresAt ?? .distantPast
                         }
                         try? await Task.sleep(for: Self.update)

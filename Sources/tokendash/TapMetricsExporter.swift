@@ -10,7 +10,9 @@ struct TapMetricsExporter: Sendable {
     private let server: NIORouteServer<MetricsPage>
 
     /// Nil without `--metrics`; a bind failure throws its one line.
-    static func start(_ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis) async throws -> TapMetricsExporter? {
+    static func start(_ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis) async throws
+        -> TapMetricsExporter?
+    {
         guard let address = options.address, let metrics else { return nil }
         let page = MetricsPage { metrics.exposition(churning: analysis.churning()) }
         let server = NIORouteServer(routes: page, host: address.host, port: address.port)

@@ -6,7 +6,11 @@ struct TokenDash: AsyncParsableCommand {
         commandName: "tokendash",
         abstract: "A terminal dashboard for Fleet Engine authorization tokens.",
         version: TokenDash.version,
-        subcommands: [DashboardCommand.self, WatchCommand.self, TapCommand.self, ServeCommand.self, DecodeCommand.self, ConfigCommand.self, ReplayCommand.self, ReportCommand.self, ScenarioCommand.self, RenderTooSmallCommand.self],
+        subcommands: [
+            DashboardCommand.self, WatchCommand.self, TapCommand.self, ServeCommand.self, DecodeCommand.self,
+            ConfigCommand.self, ReplayCommand.self, ReportCommand.self, ScenarioCommand.self,
+            RenderTooSmallCommand.self,
+        ],
         defaultSubcommand: DashboardCommand.self
     )
 

@@ -1,13 +1,13 @@
 import ArgumentParser
+import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
+import LiveSession
 import Pacing
 import Settings
-import LiveSession
 import Signals
 import Watch
-import DashboardRuntime
 
 /// Headless mode: every provider event as one JSON object per line on stdout, diagnostics on stderr.
 struct WatchCommand: AsyncParsableCommand {
@@ -36,7 +36,10 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Print only these events, comma-separated (e.g. fetched,fetch_failed); --summary still counts all.")
     var events: String?
 
-    @Option(help: "Also record every provider event to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it.")
+    @Option(
+        help:
+            "Also record every provider event to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it."
+    )
     var record: String?
 
     var shownEvents: Set<String>? {
@@ -47,10 +50,14 @@ struct WatchCommand: AsyncParsableCommand {
         if let duration { try Setting.duration.check(duration) }
         try Setting.callers.check(callers)
         if let shown = shownEvents {
-            guard !shown.subtracting([""]).isEmpty else { throw ValidationError("--events needs at least one event name") }
+            guard !shown.subtracting([""]).isEmpty else {
+                throw ValidationError("--events needs at least one event name")
+            }
             let unknown = shown.subtracting(ProviderEvent.allNames + [""]).sorted()
             guard unknown.isEmpty else {
-                throw ValidationError("--events: unknown \(unknown.joined(separator: ", ")); known: \(ProviderEvent.allNames.joined(separator: ", "))")
+                throw ValidationError(
+                    "--events: unknown \(unknown.joined(separator: ", ")); known: \(ProviderEvent.allNames.joined(separator: ", "))"
+                )
             }
         }
     }
@@ -70,7 +77,9 @@ struct WatchCommand: AsyncParsableCommand {
             session = try await BackendSession.start(backend)
         } catch let failure as SourceBuildFailure {
             // The compiler's own lines, file:line:col first, as an editor or CI reads them.
-            for line in failure.lines { FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8)) }
+            for line in failure.lines {
+                FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8))
+            }
             recorder?.discard()
             throw ExitCode(2)
         } catch {
@@ -78,7 +87,8 @@ struct WatchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if let server = session.server, let url = await server.baseURL {
-            FileHandle.standardError.write(Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
+            FileHandle.standardError.write(
+                Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
         } else {
             FileHandle.standardError.write(Data("tokendash watch: backend \(session.backendDescription)\n".utf8))
         }
@@ -86,10 +96,13 @@ struct WatchCommand: AsyncParsableCommand {
         let fleetEngine = session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval)
         FileHandle.standardError.write(Data("tokendash watch: \(fleetEngine)\n".utf8))
         if session.insecure {
-            FileHandle.standardError.write(Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
+            FileHandle.standardError.write(
+                Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
         }
         let exporter: MetricsExporter?
-        do { exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch") } catch {
+        do {
+            exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
+        } catch {
             recorder?.discard()
             throw error
         }
@@ -124,7 +137,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let (begun, total) = started.values.reduce((0, 0)) { ($0.0 + $1.started, $0.1 + $1.sdks) }
         if begun < total {
-            FileHandle.standardError.write(Data("tokendash watch: ramp: \(total - begun) of \(total) SDKs had not made their first call when the run ended (--ramp \(String(format: "%g", backend.ramp.duration)) s); they are not judged\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "tokendash watch: ramp: \(total - begun) of \(total) SDKs had not made their first call when the run ended (--ramp \(String(format: "%g", backend.ramp.duration)) s); they are not judged\n"
+                        .utf8))
         }
         // Judged before the server stops: a health check asks whether every SDK holds a token now.
         let now = Date()
@@ -133,13 +149,25 @@ struct WatchCommand: AsyncParsableCommand {
         await session.stop()
         await exporter?.stop()
         let counters = await printer.value
-        if let failure = recorder?.close() { FileHandle.standardError.write(Data("tokendash watch: \(failure)\n".utf8)) }
-        if summary { FileHandle.standardOutput.write(Data((marked(encoder.summary(counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) }, started: started)) + "\n").utf8)) }
+        if let failure = recorder?.close() {
+            FileHandle.standardError.write(Data("tokendash watch: \(failure)\n".utf8))
+        }
+        if summary {
+            FileHandle.standardOutput.write(
+                Data(
+                    (marked(
+                        encoder.summary(
+                            counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) },
+                            started: started)) + "\n").utf8))
+        }
         guard missing.isEmpty else {
             let first = missing[0]
             let cause = first.lastError.map { ": \($0)" } ?? ""
             let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
-            FileHandle.standardError.write(Data("tokendash watch: \(first.kind.idNoun) \(first.id) ended without a valid token\(cause)\(more)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "tokendash watch: \(first.kind.idNoun) \(first.id) ended without a valid token\(cause)\(more)\n"
+                        .utf8))
             throw ExitCode(1)
         }
     }
@@ -155,8 +183,11 @@ struct WatchCommand: AsyncParsableCommand {
         _ = fleetEngineNews.isNews(session.pacing.fleetEngine.status)
         let rampRuns = ramp.spreads && total > 1
         if rampRuns {
-            say(String(format: "ramp: %d SDKs make their first calls over %.1f s at most (%.0f a second), slower if the backend's answers slow",
-                       total, ramp.duration, Double(total) / ramp.duration))
+            say(
+                String(
+                    format:
+                        "ramp: %d SDKs make their first calls over %.1f s at most (%.0f a second), slower if the backend's answers slow",
+                    total, ramp.duration, Double(total) / ramp.duration))
         }
         let begin = ContinuousClock.now
         var said = 0
@@ -182,7 +213,9 @@ struct WatchCommand: AsyncParsableCommand {
             let tens = Int(elapsed.components.seconds) / 10
             if tens > said {
                 said = tens
-                let calls = session.fleetEngine == nil ? "" : "; Fleet Engine calls \(session.pacing.fleetEngine.status.summary("Fleet Engine"))"
+                let calls =
+                    session.fleetEngine == nil
+                    ? "" : "; Fleet Engine calls \(session.pacing.fleetEngine.status.summary("Fleet Engine"))"
                 say("ramp: started \(started)/\(total) SDKs at \(pace.summary())\(calls)")
             }
         }

@@ -40,7 +40,8 @@ import Yams
     @Test func aBombUsedAsAValueOrASequenceItemIsRefusedToo() {
         #expect(problem(Self.chain() + "y: *a8\n")?.line == 5)
         #expect(problem("- &a [1, 2]\n- [*a, *a, *a]\n") == nil)
-        let wide = "- &a [" + Array(repeating: "x", count: 100).joined(separator: ", ") + "]\n- ["
+        let wide =
+            "- &a [" + Array(repeating: "x", count: 100).joined(separator: ", ") + "]\n- ["
             + Array(repeating: "*a", count: 100).joined(separator: ", ") + "]\n"
         #expect(problem(wide)?.reason.hasPrefix("aliases expand past 10000") == true)
     }
@@ -80,9 +81,11 @@ import Yams
     }
 
     @Test func aFileLargerThanAMebibyteIsRefusedUnreadPastIt() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString).yaml")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data(repeating: UInt8(ascii: "#"), count: BoundedYAML.maximumBytes + 10).write(to: URL(fileURLWithPath: path))
+        try Data(repeating: UInt8(ascii: "#"), count: BoundedYAML.maximumBytes + 10).write(
+            to: URL(fileURLWithPath: path))
         #expect(throws: YAMLProblem(line: nil, "larger than 1 MiB")) { try BoundedYAML.read(path) }
         // /dev/zero never ends: reading stops at the limit all the same.
         #expect(throws: YAMLProblem(line: nil, "larger than 1 MiB")) { try BoundedYAML.read("/dev/zero") }

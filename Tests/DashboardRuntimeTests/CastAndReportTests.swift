@@ -1,11 +1,12 @@
 import Dashboard
-@testable import DashboardRuntime
-@testable import Evidence
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
 import UICore
+
+@testable import DashboardRuntime
+@testable import Evidence
 
 /// Evidence from a session: the live cast (`--cast`) and the recording's cast (`replay --to-cast`)
 /// show what the dashboard showed, with their markers; the report (`report`) holds the verdicts,
@@ -16,18 +17,23 @@ import UICore
     static func session() throws -> (rig: RecordReplayTests.LiveRig, cast: String, tokens: [String]) {
         let rig = try RecordReplayTests.LiveRig()
         let castPath = rig.path + ".cast"
-        let cast = try LiveCast(path: castPath, start: RecordReplayTests.t0, theme: Theme(name: "default", styles: [:]),
-                                idleTimeLimit: 2, title: "test session", environment: ["TERM": "xterm-256color", "SHELL": "/bin/bash"])
+        let cast = try LiveCast(
+            path: castPath, start: RecordReplayTests.t0, theme: Theme(name: "default", styles: [:]),
+            idleTimeLimit: 2, title: "test session", environment: ["TERM": "xterm-256color", "SHELL": "/bin/bash"])
         rig.loop.frames = cast
         try rig.playSession(closing: false)
-        rig.step(at: 31, [.marked(Mark(number: 1, at: RecordReplayTests.t0.addingTimeInterval(31), note: "customer saw the 403"))])
+        rig.step(
+            at: 31,
+            [.marked(Mark(number: 1, at: RecordReplayTests.t0.addingTimeInterval(31), note: "customer saw the 403"))])
         rig.step(at: 32, key: .character("x"))
         rig.step(at: 33)
         rig.writer.close()
         #expect(cast.close() == nil)
         defer { try? FileManager.default.removeItem(atPath: castPath) }
-        let tokens = try [RecordReplayTests.token(.consumer, id: "trip-0001", issued: rig.t(1)).token,
-                          RecordReplayTests.token(.driver, id: "vehicle-0001", issued: rig.t(1)).token]
+        let tokens = try [
+            RecordReplayTests.token(.consumer, id: "trip-0001", issued: rig.t(1)).token,
+            RecordReplayTests.token(.driver, id: "vehicle-0001", issued: rig.t(1)).token,
+        ]
         return (rig, try String(contentsOfFile: castPath, encoding: .utf8), tokens)
     }
 
@@ -38,7 +44,9 @@ import UICore
         let header = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
         let events = try lines.dropFirst().map { line -> (Double, String, String) in
             let array = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
-            return (try #require(array[0] as? Double), try #require(array[1] as? String), try #require(array[2] as? String))
+            return (
+                try #require(array[0] as? Double), try #require(array[1] as? String), try #require(array[2] as? String)
+            )
         }
         return (header, events)
     }
@@ -47,7 +55,8 @@ import UICore
     /// the encoder's own output; pyte checks it as a real terminal in the end-to-end tests.
     static func screen(_ output: String, width: Int, height: Int) -> [String] {
         var grid = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
-        var x = 0, y = 0
+        var x = 0
+        var y = 0
         var scalars = output.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
             guard scalar == "\u{1B}" else {
@@ -95,7 +104,8 @@ import UICore
         let output = events.filter { $0.1 == "o" }.map(\.2).joined()
         var unrevealed = rig.loop.state
         unrevealed.reveal = false
-        #expect(Self.screen(output, width: 100, height: 30) == Renderer.render(unrevealed, width: 100, height: 30).lines)
+        #expect(
+            Self.screen(output, width: 100, height: 30) == Renderer.render(unrevealed, width: 100, height: 30).lines)
         #expect(rig.loop.state.reveal)
         for token in tokens { #expect(!text.contains(token) && text.contains(TokenRedactor.redact(token))) }
         #expect(text.firstMatch(of: Self.wholeJWT) == nil)
@@ -104,7 +114,8 @@ import UICore
     @Test func aRecordingsCastShowsTheReplaysFrameAtEachMarker() throws {
         let (rig, _, _) = try Self.session()
         let recording = try Recording.read(rig.path)
-        let (header, events) = try Self.parse(RecordingCast.make(recording, options: .init(theme: Theme(name: "default", styles: [:]))))
+        let (header, events) = try Self.parse(
+            RecordingCast.make(recording, options: .init(theme: Theme(name: "default", styles: [:]))))
         #expect(header["width"] as? Int == 100 && header["height"] as? Int == 30 && header["idle_time_limit"] == nil)
         let timeline = ReplayTimeline(recording, initial: recording.header.initialState())
         let markers = events.enumerated().filter { $0.element.1 == "m" }
@@ -112,15 +123,21 @@ import UICore
         for (index, marker) in markers {
             let shown = events[..<index].filter { $0.1 == "o" }.map(\.2).joined()
             let replayed = timeline.fold(to: recording.start.addingTimeInterval(marker.0 + 1e-6)).state
-            #expect(Self.screen(shown, width: 100, height: 30) == Renderer.render(replayed, width: 100, height: 30).lines, "at \(marker.2)")
+            #expect(
+                Self.screen(shown, width: 100, height: 30) == Renderer.render(replayed, width: 100, height: 30).lines,
+                "at \(marker.2)")
         }
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "a cast's times never go back")
     }
 
     @Test func theReportHoldsVerdictsTablesMarksAndFramesAndNoWholeToken() throws {
         let (rig, _, tokens) = try Self.session()
-        let page = HTMLReport.make(try Recording.read(rig.path), theme: Theme(name: "default", styles: [:]), name: "session.jsonl", version: "tokendash test")
-        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("prefers-color-scheme: dark") && page.contains("@media print"))
+        let page = HTMLReport.make(
+            try Recording.read(rig.path), theme: Theme(name: "default", styles: [:]), name: "session.jsonl",
+            version: "tokendash test")
+        #expect(
+            page.hasPrefix("<!DOCTYPE html>") && page.contains("prefers-color-scheme: dark")
+                && page.contains("@media print"))
         #expect(page.contains("Trouble: 1 of 2 token requests failed"), "the driver's verdict")
         #expect(page.contains("<svg class=\"timeline\"") && page.contains("<title id=\"timeline-title\">"))
         #expect(page.contains("<td>PERMISSION_DENIED</td>") && page.contains("<tr class=\"disagree\">"))
@@ -137,7 +154,8 @@ import UICore
         let lines = text.split(separator: "\n").count
         text += "{\"t\":40,\"ev"
         try text.write(toFile: rig.path, atomically: true, encoding: .utf8)
-        let page = HTMLReport.make(try Recording.read(rig.path), theme: Theme(name: "default", styles: [:]), name: rig.path, version: "t")
+        let page = HTMLReport.make(
+            try Recording.read(rig.path), theme: Theme(name: "default", styles: [:]), name: rig.path, version: "t")
         #expect(page.contains("Cut short:</strong> \(rig.path):\(lines + 1): truncated or garbled last line"))
         #expect(throws: EvidenceError.cannotWrite("/nonexistent/dir/r.html", "No such file or directory")) {
             try EvidenceFile.write(page, to: "/nonexistent/dir/r.html")

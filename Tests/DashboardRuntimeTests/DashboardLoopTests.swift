@@ -1,5 +1,4 @@
 import Dashboard
-@testable import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
@@ -7,6 +6,8 @@ import Synchronization
 import TestSupport
 import Testing
 import UICore
+
+@testable import DashboardRuntime
 
 /// The loop driven through a fake terminal and a test clock: what is batched, drawn, dispatched and woken.
 @Suite(.timeLimit(.minutes(3))) struct DashboardLoopTests {
@@ -27,15 +28,21 @@ import UICore
         let terminal: FakeTerminal
         let loop: DashboardLoop
 
-        init(script: [Key?] = [], trips: Int = 1, colors: Int = 256, terminated: @escaping @Sendable () -> Bool = { false },
-             answer: @escaping @Sendable (Effect) -> [Action] = { _ in [] }) {
+        init(
+            script: [Key?] = [], trips: Int = 1, colors: Int = 256,
+            terminated: @escaping @Sendable () -> Bool = { false },
+            answer: @escaping @Sendable (Effect) -> [Action] = { _ in [] }
+        ) {
             terminal = FakeTerminal(script: script, clock: clock, colors: colors)
-            var state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: DashboardLoopTests.t0,
-                                       backend: "test", faultsAvailable: true,
-                                       themeNames: ["default", "high-contrast"], trips: trips, vehicles: 1)
+            var state = DashboardState(
+                consumerID: "trip-0001", driverID: "vehicle-0001", now: DashboardLoopTests.t0,
+                backend: "test", faultsAvailable: true,
+                themeNames: ["default", "high-contrast"], trips: trips, vehicles: 1)
             state.timeZone = TimeZone(identifier: "UTC") ?? .current
-            let inbox = self.inbox, dispatched = self.dispatched
-            loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: terminated) { effect in
+            let inbox = self.inbox
+            let dispatched = self.dispatched
+            loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: terminated) {
+                effect in
                 dispatched.record(effect)
                 for action in answer(effect) { inbox.send(action) }
             }
@@ -101,26 +108,36 @@ import UICore
     }
 
     @Test func effectsCarryTheFollowedMemberAndTheirAnswersWakeTheLoop() {
-        let rig = Rig(script: [.character("]"), .character("]"), .character("r")], trips: 5, answer: { effect in
-            if case .follow(let kind, let index) = effect { return [.following(kind, index: index, member: MemberSnapshot(id: "trip-000\(index + 1)"))] }
-            return []
-        })
+        let rig = Rig(
+            script: [.character("]"), .character("]"), .character("r")], trips: 5,
+            answer: { effect in
+                if case .follow(let kind, let index) = effect {
+                    return [.following(kind, index: index, member: MemberSnapshot(id: "trip-000\(index + 1)"))]
+                }
+                return []
+            })
         #expect(rig.loop.step())
-        #expect(rig.dispatched.all == [.follow(.consumer, index: 1), .follow(.consumer, index: 2), .forceRefresh(.consumer, member: 2)])
+        #expect(
+            rig.dispatched.all == [
+                .follow(.consumer, index: 1), .follow(.consumer, index: 2), .forceRefresh(.consumer, member: 2),
+            ])
         // The answers are queued and the terminal woken: the next wait ends at once, no time passes.
         let clockBefore = rig.clock.now()
         #expect(rig.loop.step())
         #expect(rig.terminal.waits.last == 0)
         #expect(rig.clock.now() == clockBefore)
-        #expect(rig.loop.state.consumer.id == "trip-0003", "the stale answer for member 1 is dropped, member 2's applies")
+        #expect(
+            rig.loop.state.consumer.id == "trip-0003", "the stale answer for member 1 is dropped, member 2's applies")
         #expect(rig.terminal.lastFrame?.lines.contains { $0.contains("trip-0003") } == true)
     }
 
     @Test func theThemeIsTheStatesAndReachesTheTerminalOnce() {
         let contrast = Theme(name: "high-contrast", styles: [.text: ThemeStyle(foreground: .index(15))])
-        let rig = Rig(script: [.character("T")], answer: { effect in
-            effect == .loadTheme("high-contrast") ? [.themeLoaded(contrast)] : []
-        })
+        let rig = Rig(
+            script: [.character("T")],
+            answer: { effect in
+                effect == .loadTheme("high-contrast") ? [.themeLoaded(contrast)] : []
+            })
         #expect(rig.loop.step())
         #expect(rig.dispatched.all == [.loadTheme("high-contrast")])
         #expect(rig.terminal.themes.map(\.name) == ["default"])
@@ -135,7 +152,10 @@ import UICore
     @Test func providerEventsFromTheInboxShowInTheNextFrame() {
         let rig = Rig()
         #expect(rig.loop.step())
-        rig.inbox.send(.event(ProviderEvent(time: Self.t0, provider: .driver, id: "vehicle-0001", kind: .fetchStarted(reason: .noToken))))
+        rig.inbox.send(
+            .event(
+                ProviderEvent(
+                    time: Self.t0, provider: .driver, id: "vehicle-0001", kind: .fetchStarted(reason: .noToken))))
         #expect(rig.loop.step())
         #expect(rig.terminal.waits.last == 0, "sending woke the wait")
         #expect(rig.loop.state.driver.counters.requests == 1)
@@ -156,8 +176,12 @@ import UICore
         let clock = ManualClock(Self.t0)
         let terminal = FakeTerminal(clock: clock)
         let inbox = ActionInbox()
-        let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "test", faultsAvailable: false)
-        let loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: { stop.withLock { $0 } }) { _ in }
+        let state = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "test", faultsAvailable: false)
+        let loop = DashboardLoop(
+            state: state, terminal: terminal, inbox: inbox, clock: clock, terminated: { stop.withLock { $0 } },
+            dispatch: { _ in }
+        )
         loop.start()
         #expect(loop.step())
         stop.withLock { $0 = true }
@@ -186,9 +210,11 @@ import UICore
         let t0 = DashboardLoopTests.t0
         let iat = Int(t0.timeIntervalSince1970)
         let jwt = TestJWT.make(kind: .consumer, id: "trip-0001", iat: iat, exp: iat + 3600)
-        let token = FetchedToken(token: jwt, id: "trip-0001", expiresAt: t0.addingTimeInterval(3600), receivedAt: t0,
-                                 jwt: try JWTInspector.decode(jwt))
-        rig.inbox.send(.event(ProviderEvent(time: t0, provider: .consumer, id: "trip-0001", kind: .fetched(token, latency: 0.01))))
+        let token = FetchedToken(
+            token: jwt, id: "trip-0001", expiresAt: t0.addingTimeInterval(3600), receivedAt: t0,
+            jwt: try JWTInspector.decode(jwt))
+        rig.inbox.send(
+            .event(ProviderEvent(time: t0, provider: .consumer, id: "trip-0001", kind: .fetched(token, latency: 0.01))))
         rig.terminal.script = [.character("y")]
         #expect(rig.loop.step())
         #expect(rig.terminal.clipboard == [TokenRedactor.redact(jwt)])

@@ -1,6 +1,6 @@
+import FleetAuth
 import Synchronization
 import UICore
-import FleetAuth
 
 /// A terminal in memory: keys come from a script, waiting moves a test clock instead of time,
 /// and every frame, theme and invalidation is kept for the test to read.
@@ -30,13 +30,25 @@ final class FakeTerminal: TerminalBackend {
         self.colors = colors
     }
 
-    func start() -> Int { started = true; return colors }
-    func stop() { stopped = true; onStop?() }
+    func start() -> Int {
+        started = true
+        return colors
+    }
+    func stop() {
+        stopped = true
+        onStop?()
+    }
     func setTheme(_ theme: Theme) { themes.append(theme) }
-    func draw(_ canvas: Canvas) { frames.append(canvas); onDraw?(canvas) }
+    func draw(_ canvas: Canvas) {
+        frames.append(canvas)
+        onDraw?(canvas)
+    }
     func invalidate() { invalidations += 1 }
     func copyToClipboard(_ text: String) { clipboard.append(text) }
-    var waker: @Sendable () -> Void { let flag = woken; return { flag.set() } }
+    var waker: @Sendable () -> Void {
+        let flag = woken
+        return { flag.set() }
+    }
 
     func readKey(timeoutMilliseconds milliseconds: Int) -> Key? {
         if !script.isEmpty {
@@ -64,5 +76,10 @@ final class WakeFlag: Sendable {
     // Guards the flag: the waker runs on effect tasks, the wait on the loop's thread.
     private let flag = Mutex(false)
     func set() { flag.withLock { $0 = true } }
-    func take() -> Bool { flag.withLock { v in defer { v = false }; return v } }
+    func take() -> Bool {
+        flag.withLock { v in
+            defer { v = false }
+            return v
+        }
+    }
 }

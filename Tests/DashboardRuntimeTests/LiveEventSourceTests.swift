@@ -1,10 +1,11 @@
 import Dashboard
-@testable import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DashboardRuntime
 
 /// The live providers as an event source: every event reaches the inbox, a fleet gets its rows.
 @Suite(.timeLimit(.minutes(3))) struct LiveEventSourceTests {
@@ -29,7 +30,10 @@ import Testing
         let task = Task { await source.run(into: inbox) }
         // Published before the source's task runs: subscribing at init means none is lost.
         for i in 0..<500 {
-            broadcaster.publish(ProviderEvent(time: Self.t0.addingTimeInterval(Double(i)), provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
+            broadcaster.publish(
+                ProviderEvent(
+                    time: Self.t0.addingTimeInterval(Double(i)), provider: .consumer, id: "trip-1",
+                    kind: .fetchStarted(reason: .noToken)))
         }
         let seen = await collect(inbox) { $0.count >= 500 }
         task.cancel()
@@ -42,17 +46,24 @@ import Testing
     @Test func aFleetGetsRowsCountingEveryMember() async {
         let broadcaster = EventBroadcaster()
         let clock = ManualClock(Self.t0)
-        let source = LiveEventSource(broadcaster: broadcaster, counts: [.consumer: 3, .driver: 1], clock: clock, summaryInterval: .milliseconds(10))
+        let source = LiveEventSource(
+            broadcaster: broadcaster, counts: [.consumer: 3, .driver: 1], clock: clock,
+            summaryInterval: .milliseconds(10))
         let inbox = ActionInbox()
         let task = Task { await source.run(into: inbox) }
         for id in ["trip-1", "trip-2", "trip-3"] {
-            broadcaster.publish(ProviderEvent(time: Self.t0, provider: .consumer, id: id, kind: .fetchStarted(reason: .noToken)))
+            broadcaster.publish(
+                ProviderEvent(time: Self.t0, provider: .consumer, id: id, kind: .fetchStarted(reason: .noToken)))
         }
         let seen = await collect(inbox) { actions in
-            actions.contains { if case .fleet(let rows) = $0 { rows[.consumer]?.counters.requests == 3 } else { false } }
+            actions.contains {
+                if case .fleet(let rows) = $0 { rows[.consumer]?.counters.requests == 3 } else { false }
+            }
         }
         task.cancel()
-        let rows = seen.compactMap { action -> [ProviderKind: FleetSummary]? in if case .fleet(let r) = action { r } else { nil } }.last
+        let rows = seen.compactMap { action -> [ProviderKind: FleetSummary]? in
+            if case .fleet(let r) = action { r } else { nil }
+        }.last
         #expect(rows?[.consumer]?.providers == 3)
         #expect(rows?[.driver]?.providers == 1)
     }
@@ -63,12 +74,15 @@ import Testing
         let broadcaster = EventBroadcaster()
         let clock = ManualClock(Self.t0)
         let trips = (1...600).map { "trip-\($0)" }
-        let source = LiveEventSource(broadcaster: broadcaster, members: [.consumer: trips, .driver: ["vehicle-1"]], clock: clock,
-                                     summaryInterval: .milliseconds(10))
+        let source = LiveEventSource(
+            broadcaster: broadcaster, members: [.consumer: trips, .driver: ["vehicle-1"]], clock: clock,
+            summaryInterval: .milliseconds(10))
         let inbox = ActionInbox()
         let task = Task { await source.run(into: inbox) }
-        broadcaster.publish(ProviderEvent(time: Self.t0, provider: .consumer, id: "trip-600",
-                                          kind: .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01)))
+        broadcaster.publish(
+            ProviderEvent(
+                time: Self.t0, provider: .consumer, id: "trip-600",
+                kind: .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01)))
         func tables(_ actions: [Action]) -> [[ProviderKind: FleetTable]] {
             actions.compactMap { if case .fleetTables(let t) = $0 { t } else { nil } }
         }

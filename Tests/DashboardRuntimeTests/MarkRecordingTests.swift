@@ -1,8 +1,9 @@
 import Dashboard
-@testable import DashboardRuntime
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DashboardRuntime
 
 /// Marks go into a recording as `mark` lines and come back from it as the same marks.
 @Suite(.timeLimit(.minutes(3))) struct MarkRecordingTests {
@@ -28,18 +29,25 @@ import Testing
     }
 
     @Test func aSeekBackKeepsTheViewersOwnMarks() {
-        var s = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: TestTime.t0, backend: "b", faultsAvailable: false)
-        s.replay = ReplayStatus(position: TestTime.t0, start: TestTime.t0, end: TestTime.t0.addingTimeInterval(60), speed: 1)
+        var s = DashboardState(
+            consumerID: "trip-1", driverID: "vehicle-1", now: TestTime.t0, backend: "b", faultsAvailable: false)
+        s.replay = ReplayStatus(
+            position: TestTime.t0, start: TestTime.t0, end: TestTime.t0.addingTimeInterval(60), speed: 1)
         var recorded = s
         recorded.marks = [Mark(number: 1, at: TestTime.t0.addingTimeInterval(5))]
-        s.marks = [Mark(number: 1, at: TestTime.t0.addingTimeInterval(5)), Mark(number: 2, at: TestTime.t0.addingTimeInterval(40), note: "viewer")]
+        s.marks = [
+            Mark(number: 1, at: TestTime.t0.addingTimeInterval(5)),
+            Mark(number: 2, at: TestTime.t0.addingTimeInterval(40), note: "viewer"),
+        ]
         _ = Reducer.reduce(&s, .restore(recorded))
         #expect(s.marks.map(\.number) == [1, 2])
     }
 
     @Test func aRecordedFreezeIsNotReplayedTheViewerFreezesWithTheirOwnKey() {
-        var s = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: TestTime.t0, backend: "b", faultsAvailable: false)
-        s.replay = ReplayStatus(position: TestTime.t0, start: TestTime.t0, end: TestTime.t0.addingTimeInterval(60), speed: 1)
+        var s = DashboardState(
+            consumerID: "trip-1", driverID: "vehicle-1", now: TestTime.t0, backend: "b", faultsAvailable: false)
+        s.replay = ReplayStatus(
+            position: TestTime.t0, start: TestTime.t0, end: TestTime.t0.addingTimeInterval(60), speed: 1)
         _ = Reducer.reduce(&s, .recorded(.key(.character("z"))))
         #expect(s.frozen == nil)
         _ = Reducer.reduce(&s, .key(.character("z")))

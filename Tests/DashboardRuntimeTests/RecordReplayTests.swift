@@ -1,11 +1,12 @@
 import Dashboard
-@testable import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
 import UICore
+
+@testable import DashboardRuntime
 
 /// `--record` then `replay`: a live loop driven through the fake terminal and a test clock writes
 /// a recording; replaying it must show the same screens at the same recorded times.
@@ -17,9 +18,10 @@ import UICore
     static func token(_ kind: ProviderKind, id: String, issued: Date, lifetime: Int = 60) throws -> FetchedToken {
         let iat = Int(issued.timeIntervalSince1970)
         let jwt = TestJWT.make(kind: kind, id: id, iat: iat, exp: iat + lifetime, signature: signature)
-        var token = FetchedToken(token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)), receivedAt: issued,
-                                 jwt: try JWTInspector.decode(jwt), findings: [RuleResult(.lifetime, .warn, "60 s is short")],
-                                 clockSkew: 1.5)
+        var token = FetchedToken(
+            token: jwt, id: id, expiresAt: issued.addingTimeInterval(TimeInterval(lifetime)), receivedAt: issued,
+            jwt: try JWTInspector.decode(jwt), findings: [RuleResult(.lifetime, .warn, "60 s is short")],
+            clockSkew: 1.5)
         token.refreshAt = issued.addingTimeInterval(TimeInterval(lifetime) - 20)
         token.shape = "jwt + expirationTimestamp"
         return token
@@ -40,15 +42,18 @@ import UICore
         init(command: [String] = ["tokendash", "--record", "r.jsonl"]) throws {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).jsonl").path
             terminal = FakeTerminal(clock: clock)
-            var state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0,
-                                       backend: "embedded on 127.0.0.1:40123", faultsAvailable: true,
-                                       themeNames: ["default", "high-contrast"])
+            var state = DashboardState(
+                consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0,
+                backend: "embedded on 127.0.0.1:40123", faultsAvailable: true,
+                themeNames: ["default", "high-contrast"])
             state.timeZone = RecordReplayTests.utc
             state.updateInterval = 5
             initial = state
             writer = try RecordingWriter(path: path)
-            writer.start(RecordingHeader(state: state, members: [.consumer: ["trip-0001"], .driver: ["vehicle-0001"]], command: command,
-                                         source: "dashboard", tokendash: "tokendash test", ticks: true, start: RecordReplayTests.t0))
+            writer.start(
+                RecordingHeader(
+                    state: state, members: [.consumer: ["trip-0001"], .driver: ["vehicle-0001"]], command: command,
+                    source: "dashboard", tokendash: "tokendash test", ticks: true, start: RecordReplayTests.t0))
             loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock) { _ in }
             loop.recorder = writer
             loop.start()
@@ -64,37 +69,75 @@ import UICore
         }
 
         func event(_ kind: ProviderKind, _ id: String, _ k: ProviderEvent.Kind, at seconds: TimeInterval) -> Action {
-            .event(ProviderEvent(time: RecordReplayTests.t0.addingTimeInterval(seconds), provider: kind, id: id, kind: k))
+            .event(
+                ProviderEvent(time: RecordReplayTests.t0.addingTimeInterval(seconds), provider: kind, id: id, kind: k))
         }
 
         /// A minute of a session: fetches, hits, keys, a failure, an ID switch, a fault, expiry;
         /// the recording closed at its end unless the test goes on (`closing` false).
         func playSession(closing: Bool = true) throws {
             step(at: 0)
-            step(at: 0.5, [event(.consumer, "trip-0001", .fetchStarted(reason: .noToken), at: 0.4),
-                           event(.driver, "vehicle-0001", .fetchStarted(reason: .noToken), at: 0.4)])
-            step(at: 1.2, [event(.consumer, "trip-0001", .fetched(try token(.consumer, id: "trip-0001", issued: t(1)), latency: 0.8), at: 1.2),
-                           event(.driver, "vehicle-0001", .fetched(try token(.driver, id: "vehicle-0001", issued: t(1)), latency: 0.7), at: 1.1)])
+            step(
+                at: 0.5,
+                [
+                    event(.consumer, "trip-0001", .fetchStarted(reason: .noToken), at: 0.4),
+                    event(.driver, "vehicle-0001", .fetchStarted(reason: .noToken), at: 0.4),
+                ])
+            step(
+                at: 1.2,
+                [
+                    event(
+                        .consumer, "trip-0001",
+                        .fetched(try token(.consumer, id: "trip-0001", issued: t(1)), latency: 0.8), at: 1.2),
+                    event(
+                        .driver, "vehicle-0001",
+                        .fetched(try token(.driver, id: "vehicle-0001", issued: t(1)), latency: 0.7), at: 1.1),
+                ])
             step(at: 2, key: .tab)
-            step(at: 3.3, [event(.consumer, "trip-0001", .cacheHit(count: 3, expiresAt: t(61)), at: 3.2),
-                           // Fleet Engine's answers: one accepted, one refused with its message, the rules disagreeing.
-                           event(.consumer, "trip-0001", .fleetEngineCall(FleetEngineAnswer(
-                               method: .getTrip, resource: "providers/p/trips/trip-0001", httpStatus: 200, status: "OK", message: "",
-                               latency: 0.004, fingerprint: "1a2b3c4d", rules: .ok)), at: 3.25),
-                           event(.driver, "vehicle-0001", .fleetEngineCall(FleetEngineAnswer(
-                               method: .updateVehicle, resource: "providers/p/vehicles/vehicle-0001", httpStatus: 403,
-                               status: "PERMISSION_DENIED", message: "no access to vehicle-0001", latency: 0.005, fingerprint: "5e6f7a8b",
-                               rules: .ok, refusedByProvider: false)), at: 3.26)])
+            step(
+                at: 3.3,
+                [
+                    event(.consumer, "trip-0001", .cacheHit(count: 3, expiresAt: t(61)), at: 3.2),
+                    // Fleet Engine's answers: one accepted, one refused with its message, the rules disagreeing.
+                    event(
+                        .consumer, "trip-0001",
+                        .fleetEngineCall(
+                            FleetEngineAnswer(
+                                method: .getTrip, resource: "providers/p/trips/trip-0001", httpStatus: 200,
+                                status: "OK", message: "",
+                                latency: 0.004, fingerprint: "1a2b3c4d", rules: .ok)), at: 3.25),
+                    event(
+                        .driver, "vehicle-0001",
+                        .fleetEngineCall(
+                            FleetEngineAnswer(
+                                method: .updateVehicle, resource: "providers/p/vehicles/vehicle-0001", httpStatus: 403,
+                                status: "PERMISSION_DENIED", message: "no access to vehicle-0001", latency: 0.005,
+                                fingerprint: "5e6f7a8b",
+                                rules: .ok, refusedByProvider: false)), at: 3.26),
+                ])
             step(at: 4.5, key: .character("+"))
-            step(at: 5, [event(.driver, "vehicle-0001", .fetchStarted(reason: .forced), at: 5),
-                         event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 429, body: "slow down", retryAfter: 30), latency: 0.05), at: 5.05),
-                         event(.driver, "vehicle-0001", .backingOff(until: t(35), attempt: 1), at: 5.05)])
+            step(
+                at: 5,
+                [
+                    event(.driver, "vehicle-0001", .fetchStarted(reason: .forced), at: 5),
+                    event(
+                        .driver, "vehicle-0001",
+                        .fetchFailed(.httpStatus(code: 429, body: "slow down", retryAfter: 30), latency: 0.05), at: 5.05
+                    ),
+                    event(.driver, "vehicle-0001", .backingOff(until: t(35), attempt: 1), at: 5.05),
+                ])
             step(at: 6, key: .character("i"))
             step(at: 6.2, key: .character("x"))
             step(at: 6.4, key: .escape)
-            step(at: 7, [event(.consumer, "trip-0001", .idChanged(from: "trip-0001", to: "trip-0002"), at: 7),
-                         event(.consumer, "trip-0002", .cacheDropped(reason: "ID changed"), at: 7),
-                         event(.consumer, "trip-0001", .fetchFailed(.superseded(requested: "trip-0001", current: "trip-0002"), latency: 0.3), at: 7.1)])
+            step(
+                at: 7,
+                [
+                    event(.consumer, "trip-0001", .idChanged(from: "trip-0001", to: "trip-0002"), at: 7),
+                    event(.consumer, "trip-0002", .cacheDropped(reason: "ID changed"), at: 7),
+                    event(
+                        .consumer, "trip-0001",
+                        .fetchFailed(.superseded(requested: "trip-0001", current: "trip-0002"), latency: 0.3), at: 7.1),
+                ])
             step(at: 8, [.faultsChanged([.consumer: .http500]), .message("theme x: no such theme")])
             step(at: 9, key: .character("f"))
             step(at: 9.5, key: .down)
@@ -125,7 +168,9 @@ import UICore
         mutating func apply(_ actions: [Action]) {
             for action in actions {
                 let effects = Reducer.reduce(&state, action)
-                #expect(effects.allSatisfy { if case .setTableFilter = $0 { true } else { false } }, "a recorded key's effect was carried out: \(effects)")
+                #expect(
+                    effects.allSatisfy { if case .setTableFilter = $0 { true } else { false } },
+                    "a recorded key's effect was carried out: \(effects)")
             }
         }
 
@@ -143,9 +188,13 @@ import UICore
         #expect(live.samples.count == 35)
         for (i, sample) in live.samples.enumerated() {
             viewer.apply(viewer.source.play(until: sample.time))
-            #expect(viewer.body == Array(sample.lines.dropFirst().dropLast(2)), "sample \(i) at \(sample.time.timeIntervalSince(Self.t0)) s")
+            #expect(
+                viewer.body == Array(sample.lines.dropFirst().dropLast(2)),
+                "sample \(i) at \(sample.time.timeIntervalSince(Self.t0)) s")
             // The clock in the header is the recorded one.
-            #expect(Renderer.render(viewer.state, width: 100, height: 30).lines[0].hasSuffix(String(sample.lines[0].suffix(8))))
+            #expect(
+                Renderer.render(viewer.state, width: 100, height: 30).lines[0].hasSuffix(
+                    String(sample.lines[0].suffix(8))))
         }
         // At the end it stops, and says so.
         #expect(viewer.state.replay?.text(Self.utc) == "replay 08:00:30 ‖ paused ×1 0:30/0:30")
@@ -238,17 +287,29 @@ import UICore
     }
 
     @Test func aRecordingHoldsNoWholeTokenNoURLPasswordAndNoHeaderValueEvenRevealed() throws {
-        let live = try LiveRig(command: ["tokendash", "--consumer-url", "https://demo:hunter2@tokens.example/t/{tripId}?key=apikey123",
-                                         "--header", "X-Api-Key:topsecret", "--header=Authorization:Bearer abc.def", "--record", "r.jsonl"])
+        let live = try LiveRig(command: [
+            "tokendash", "--consumer-url", "https://demo:hunter2@tokens.example/t/{tripId}?key=apikey123",
+            "--header", "X-Api-Key:topsecret", "--header=Authorization:Bearer abc.def", "--record", "r.jsonl",
+        ])
         let token = try RecordReplayTests.token(.consumer, id: "trip-0001", issued: Self.t0)
         live.step(at: 0, key: .character("x"))
         #expect(live.loop.state.reveal)
-        live.step(at: 1, [live.event(.consumer, "trip-0001", .fetched(token, latency: 0.1), at: 1),
-                          live.event(.driver, "vehicle-0001", .fetchFailed(.unreachable(url: "https://demo:hunter2@tokens.example/v/1", reason: "refused \(token.token)"), latency: 0.1), at: 1),
-                          .message("backend said https://demo:hunter2@tokens.example/?token=\(token.token)")])
+        live.step(
+            at: 1,
+            [
+                live.event(.consumer, "trip-0001", .fetched(token, latency: 0.1), at: 1),
+                live.event(
+                    .driver, "vehicle-0001",
+                    .fetchFailed(
+                        .unreachable(url: "https://demo:hunter2@tokens.example/v/1", reason: "refused \(token.token)"),
+                        latency: 0.1), at: 1),
+                .message("backend said https://demo:hunter2@tokens.example/?token=\(token.token)"),
+            ])
         live.writer.close()
         let text = try String(contentsOfFile: live.path, encoding: .utf8)
-        for secret in [token.token, String(Self.signature.dropLast(6)), "hunter2", "apikey123", "topsecret", "Bearer abc"] {
+        for secret in [
+            token.token, String(Self.signature.dropLast(6)), "hunter2", "apikey123", "topsecret", "Bearer abc",
+        ] {
             #expect(!text.contains(secret), "\(secret) is in the recording")
         }
         // What it keeps instead: the fingerprint, the claims and the redacted form.
@@ -258,7 +319,8 @@ import UICore
         #expect(text.contains("X-Api-Key:‹hidden›"))
         // Replayed, the pane shows what the live one showed unrevealed, and revealed says why there is no more.
         let recording = try Recording.read(live.path)
-        let replayed = try #require(recording.events.compactMap { if case .fetched(let t, _) = $0.kind { t } else { nil } }.first)
+        let replayed = try #require(
+            recording.events.compactMap { if case .fetched(let t, _) = $0.kind { t } else { nil } }.first)
         #expect(TokenRedactor.redact(replayed.token) == TokenRedactor.redact(token.token))
         #expect(replayed.fingerprint == token.fingerprint)
         #expect(replayed.token.contains("not recorded"))
@@ -274,7 +336,10 @@ import UICore
         try text.write(toFile: live.path, atomically: true, encoding: .utf8)
         let cut = try Recording.read(live.path)
         #expect(cut.actions == whole.actions)
-        #expect(cut.problems == ["\(live.path):\(lines + 1): truncated or garbled last line; showing the \(whole.actions.count) actions before it"])
+        #expect(
+            cut.problems == [
+                "\(live.path):\(lines + 1): truncated or garbled last line; showing the \(whole.actions.count) actions before it"
+            ])
         // Shown where the user looks.
         var viewer = Viewer(cut)
         viewer.state.message = cut.problems.last
@@ -289,8 +354,13 @@ import UICore
         lines.insert("{\"t\":2.5,\"type\":\"hologram\"}", at: 10)
         try (lines.joined(separator: "\n") + "\n").write(toFile: live.path, atomically: true, encoding: .utf8)
         let recording = try Recording.read(live.path)
-        #expect(recording.problems.first == "\(live.path):1: format version 2 is newer than this tokendash reads (1); showing what it can read")
-        #expect(recording.problems.last?.hasPrefix("\(live.path):11: unknown line type \"hologram\"; showing the 9 actions before it") == true, "\(recording.problems)")
+        #expect(
+            recording.problems.first
+                == "\(live.path):1: format version 2 is newer than this tokendash reads (1); showing what it can read")
+        #expect(
+            recording.problems.last?.hasPrefix(
+                "\(live.path):11: unknown line type \"hologram\"; showing the 9 actions before it") == true,
+            "\(recording.problems)")
         #expect(recording.actions.count == 9)
     }
 
@@ -311,8 +381,12 @@ import UICore
             pacer.tick()
         }
         let lines = { (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
-        let state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b", faultsAvailable: false)
-        writer.start(RecordingHeader(state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Date()))
+        let state = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b", faultsAvailable: false)
+        writer.start(
+            RecordingHeader(
+                state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Date()
+            ))
         #expect(lines() == 1, "the header at once")
         writer.record(.key(.character("x")), at: Date())
         #expect(lines() == 1, "queued until the flush is due")
@@ -323,14 +397,17 @@ import UICore
     /// A run on a sample's logic replays with that logic named in the panes' titles; older
     /// recordings, and a logic this version does not know, read as tokendash's.
     @Test func theProviderLogicIsRecordedAndShownInTheReplay() throws {
-        var state = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: Self.t0, backend: "b", faultsAvailable: true)
+        var state = DashboardState(
+            consumerID: "trip-1", driverID: "vehicle-1", now: Self.t0, backend: "b", faultsAvailable: true)
         state.providerLogic = .objcSample
-        let header = RecordingHeader(state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Self.t0)
+        let header = RecordingHeader(
+            state: state, members: [:], command: [], source: "dashboard", tokendash: "t", ticks: true, start: Self.t0)
         let encoded = try JSONEncoder().encode(header)
         #expect(String(decoding: encoded, as: UTF8.self).contains(#""provider_logic":"objc-sample""#))
         let replayed = try JSONDecoder().decode(RecordingHeader.self, from: encoded).initialState()
         #expect(replayed.providerLogic == .objcSample)
-        #expect(Renderer.render(replayed, width: 160, height: 48).lines[1].contains("Consumer (trip token) · ObjC sample"))
+        #expect(
+            Renderer.render(replayed, width: 160, height: 48).lines[1].contains("Consumer (trip token) · ObjC sample"))
         var unknown = header
         unknown.providerLogic = "kotlin-sample"
         #expect(unknown.initialState().providerLogic == .tokendash)
@@ -338,16 +415,23 @@ import UICore
 
     @Test func aRecordedFleetHasItsRowsAndTableInReplayFromTheRecordedEvents() throws {
         let trips = ["trip-0", "trip-1", "trip-2"]
-        let header = RecordingHeader(state: DashboardState(consumerID: "trip-0", driverID: "vehicle-0001", now: Self.t0, backend: "b",
-                                                           faultsAvailable: true, trips: 3),
-                                     members: [.consumer: trips, .driver: ["vehicle-0001"]], command: [], source: "dashboard",
-                                     tokendash: "t", ticks: true, start: Self.t0)
+        let header = RecordingHeader(
+            state: DashboardState(
+                consumerID: "trip-0", driverID: "vehicle-0001", now: Self.t0, backend: "b",
+                faultsAvailable: true, trips: 3),
+            members: [.consumer: trips, .driver: ["vehicle-0001"]], command: [], source: "dashboard",
+            tokendash: "t", ticks: true, start: Self.t0)
         let base = header.base
         var lines = [RecordedLine(.tick(Self.t0.addingTimeInterval(1)), at: Self.t0.addingTimeInterval(1), base: base)]
         for (i, id) in trips.enumerated() {
             let at = Self.t0.addingTimeInterval(1.5)
-            let kind: ProviderEvent.Kind = i == 2 ? .fetchFailed(.httpStatus(code: 500, body: ""), latency: 0.01) : .fetched(try Self.token(.consumer, id: id, issued: at), latency: 0.01)
-            lines.append(RecordedLine(.event(ProviderEvent(time: at, provider: .consumer, id: id, kind: kind)), at: at, base: base))
+            let kind: ProviderEvent.Kind =
+                i == 2
+                ? .fetchFailed(.httpStatus(code: 500, body: ""), latency: 0.01)
+                : .fetched(try Self.token(.consumer, id: id, issued: at), latency: 0.01)
+            lines.append(
+                RecordedLine(
+                    .event(ProviderEvent(time: at, provider: .consumer, id: id, kind: kind)), at: at, base: base))
         }
         lines.append(RecordedLine(.tick(Self.t0.addingTimeInterval(2)), at: Self.t0.addingTimeInterval(2), base: base))
         let encoder = JSONEncoder()
@@ -368,7 +452,10 @@ import UICore
         #expect(screen.contains("/ Filter") && !screen.contains("Enter Follow"), "\(screen)")
         // The table's filter is answered from the replay's own aggregate.
         let filtered = viewer.source.setTableFilter("trip-1", for: .consumer)
-        guard case .fleetTables(let tables) = filtered.first else { Issue.record("no table for the filter"); return }
+        guard case .fleetTables(let tables) = filtered.first else {
+            Issue.record("no table for the filter")
+            return
+        }
         #expect(tables[.consumer]?.rows.map(\.id) == ["trip-1"])
         // And seeking back rebuilds them as they were.
         viewer.apply(viewer.source.perform(.toStart))
@@ -377,22 +464,32 @@ import UICore
     }
 
     @Test func aMissingFileOrAnotherFileIsOneLine() throws {
-        #expect(throws: RecordingError.unreadable("/nonexistent/r.jsonl", "no such file")) { try Recording.read("/nonexistent/r.jsonl") }
+        #expect(throws: RecordingError.unreadable("/nonexistent/r.jsonl", "no such file")) {
+            try Recording.read("/nonexistent/r.jsonl")
+        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).json").path
         try "{\"event\":\"fetched\"}\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: RecordingError.notARecording(path, "its first line is not a tokendash recording header")) { try Recording.read(path) }
+        #expect(throws: RecordingError.notARecording(path, "its first line is not a tokendash recording header")) {
+            try Recording.read(path)
+        }
         #expect(RecordingError.notARecording(path, "x").description == "\(path):1: not a tokendash recording: x")
         #expect(throws: RecordingError.self) { try RecordingWriter(path: "/nonexistent/dir/r.jsonl") }
     }
 
     @Test func aWatchRecordingTicksEachSecondInReplay() throws {
         let base = RecordingTimeBase(start: Self.t0)
-        let header = RecordingHeader(state: DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b",
-                                                           faultsAvailable: false),
-                                     members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0)
-        let event = ProviderEvent(time: Self.t0.addingTimeInterval(3.5), provider: .consumer, id: "trip-0001", kind: .forcedRefresh)
+        let header = RecordingHeader(
+            state: DashboardState(
+                consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b",
+                faultsAvailable: false),
+            members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0
+        )
+        let event = ProviderEvent(
+            time: Self.t0.addingTimeInterval(3.5), provider: .consumer, id: "trip-0001", kind: .forcedRefresh)
         let encoder = JSONEncoder()
-        let data = try encoder.encode(header) + Data("\n".utf8) + encoder.encode(RecordedLine(.event(event), at: event.time, base: base)) + Data("\n".utf8)
+        let data =
+            try encoder.encode(header) + Data("\n".utf8)
+            + encoder.encode(RecordedLine(.event(event), at: event.time, base: base)) + Data("\n".utf8)
         let recording = try Recording.parse(data, name: "w.jsonl")
         let timeline = ReplayTimeline(recording, initial: header.initialState())
         #expect(timeline.actions.map(\.time) == [1, 2, 3, 3.5].map { Self.t0.addingTimeInterval($0) })
@@ -403,9 +500,12 @@ import UICore
 
     /// A watch recording's header and `lines` (JSON text), as a file would hold them.
     func recordingFile(_ lines: [String], start: Double? = nil) throws -> Data {
-        let header = RecordingHeader(state: DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b",
-                                                           faultsAvailable: false),
-                                     members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0)
+        let header = RecordingHeader(
+            state: DashboardState(
+                consumerID: "trip-0001", driverID: "vehicle-0001", now: Self.t0, backend: "b",
+                faultsAvailable: false),
+            members: [:], command: ["tokendash", "watch"], source: "watch", tokendash: "t", ticks: false, start: Self.t0
+        )
         var text = String(decoding: try JSONEncoder().encode(header), as: UTF8.self)
         // Up to the next key or the end: JSONEncoder's key order differs from run to run, and
         // "start" last once swallowed the closing brace (a flaky "not a recording header").
@@ -413,26 +513,37 @@ import UICore
         return Data(([text] + lines).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
     }
 
-    static let hit = #"{"t":1,"type":"event","event":{"time":1,"provider":"consumer","id":"trip-0001","event":"cache_hit","count":COUNT,"at":60}}"#
+    static let hit =
+        #"{"t":1,"type":"event","event":{"time":1,"provider":"consumer","id":"trip-0001","event":"cache_hit","count":COUNT,"at":60}}"#
 
     @Test func aCountPastWhatARunReachesEndsTheReadingThereWithItsLine() throws {
         // 2^63-1 hits twice overflowed the replay's sums (FleetStatistics), a crash.
         let line = Self.hit.replacingOccurrences(of: "COUNT", with: "9223372036854775807")
-        let recording = try Recording.parse(try recordingFile([Self.hit.replacingOccurrences(of: "COUNT", with: "3"), line, line]), name: "r.jsonl")
+        let recording = try Recording.parse(
+            try recordingFile([Self.hit.replacingOccurrences(of: "COUNT", with: "3"), line, line]), name: "r.jsonl")
         #expect(recording.events.count == 1)
-        #expect(recording.problems == ["r.jsonl:3: count 9223372036854775807 is outside 0...\(1 << 50); showing the 1 action before it"])
+        #expect(
+            recording.problems == [
+                "r.jsonl:3: count 9223372036854775807 is outside 0...\(1 << 50); showing the 1 action before it"
+            ])
     }
 
     @Test func aTimeFarFromTheStartEndsTheReadingThere() throws {
         let recording = try Recording.parse(try recordingFile([#"{"t":-1e300,"type":"tick"}"#]), name: "r.jsonl")
         #expect(recording.actions.isEmpty)
-        #expect(recording.problems == ["r.jsonl:2: t -1e+300 is not within 10 years of the recording's start; showing the 0 actions before it"])
-        let resize = try Recording.parse(try recordingFile([#"{"t":1,"type":"resize","width":100000,"height":30}"#]), name: "r.jsonl")
+        #expect(
+            recording.problems == [
+                "r.jsonl:2: t -1e+300 is not within 10 years of the recording's start; showing the 0 actions before it"
+            ])
+        let resize = try Recording.parse(
+            try recordingFile([#"{"t":1,"type":"resize","width":100000,"height":30}"#]), name: "r.jsonl")
         #expect(resize.problems.first?.hasPrefix("r.jsonl:2: width 100000 is outside 1...2000") == true)
     }
 
     @Test func aStartNoClockCanHoldIsNoRecording() throws {
-        #expect(throws: RecordingError.badHeader("r.jsonl", "start 1e+300 is not a time between the years 1901 and 2100")) {
+        #expect(
+            throws: RecordingError.badHeader("r.jsonl", "start 1e+300 is not a time between the years 1901 and 2100")
+        ) {
             try Recording.parse(try recordingFile([], start: 1e300), name: "r.jsonl")
         }
         #expect(RecordingError.badHeader("r.jsonl", "x").description == "r.jsonl:1: x")
@@ -440,7 +551,8 @@ import UICore
 
     @Test func aWatchRecordingsLongSilenceTicksForAnHourAtMost() throws {
         // One event ten years on made 3e8 ticks before: memory a replay never had.
-        let late = #"{"t":300000000,"type":"event","event":{"time":300000000,"provider":"consumer","id":"trip-0001","event":"forced_refresh"}}"#
+        let late =
+            #"{"t":300000000,"type":"event","event":{"time":300000000,"provider":"consumer","id":"trip-0001","event":"forced_refresh"}}"#
         let recording = try Recording.parse(try recordingFile([late]), name: "r.jsonl")
         let timeline = ReplayTimeline(recording, initial: recording.header.initialState())
         #expect(timeline.actions.count == 3601)
@@ -451,8 +563,12 @@ import UICore
 /// The replay's keys in the key table and the reducer.
 @Suite(.timeLimit(.minutes(3))) struct ReplayKeyTests {
     static func replaying() -> DashboardState {
-        var s = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0, backend: "b", faultsAvailable: true)
-        s.replay = ReplayStatus(position: RecordReplayTests.t0, start: RecordReplayTests.t0, end: RecordReplayTests.t0.addingTimeInterval(60))
+        var s = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0, backend: "b",
+            faultsAvailable: true)
+        s.replay = ReplayStatus(
+            position: RecordReplayTests.t0, start: RecordReplayTests.t0,
+            end: RecordReplayTests.t0.addingTimeInterval(60))
         return s
     }
 
@@ -514,7 +630,9 @@ import UICore
         let screen = Renderer.render(s, width: 100, height: 30).lines
         #expect(screen[0].contains("replay 08:00:00 ▶ ×1 0:00/1:00"), "\(screen[0])")
         let footer = screen.suffix(2).joined()
-        #expect(footer.contains("Space Pause") && footer.contains("←/→ Seek") && footer.contains("Home/End Jump"), "\(footer)")
+        #expect(
+            footer.contains("Space Pause") && footer.contains("←/→ Seek") && footer.contains("Home/End Jump"),
+            "\(footer)")
         #expect(!footer.contains("Refresh"))
     }
 }

@@ -1,5 +1,4 @@
 import Dashboard
-@testable import DashboardRuntime
 import Faults
 import FleetAuth
 import Foundation
@@ -9,6 +8,8 @@ import TestSupport
 import Testing
 import UICore
 
+@testable import DashboardRuntime
+
 /// Records what the scenario did, in order.
 final class StepLog: ScenarioTarget {
     // Guards the calls; appended by the runner's steps, read by the test.
@@ -16,7 +17,9 @@ final class StepLog: ScenarioTarget {
     var all: [String] { calls.withLock { $0 } }
     private func record(_ call: String) { calls.withLock { $0.append(call) } }
     func switchID(_ side: ScenarioSide, to id: String?) { record("switch \(side.rawValue)") }
-    func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) { record("fault \(fault?.rawValue ?? "off")") }
+    func setFault(_ fault: Fault?, _ scope: RoleScope, latencyMilliseconds: Int?) {
+        record("fault \(fault?.rawValue ?? "off")")
+    }
     func refresh(_ scope: RoleScope) { record("refresh \(scope.rawValue)") }
     func setServerClockOffset(_ seconds: TimeInterval) {}
     func setDeviceClockOffset(_ seconds: TimeInterval) {}
@@ -28,7 +31,8 @@ final class StepLog: ScenarioTarget {
 /// runs one step and the banner follows; nothing runs between presses.
 @Suite(.timeLimit(.minutes(3))) struct ScenarioSteppingTests {
     @Test func spaceRunsOneStepPerPressAndTheBannerFollows() async throws {
-        let scenario = try ScenarioParser.parse("""
+        let scenario = try ScenarioParser.parse(
+            """
             name: demo
             ending: all three done
             steps:
@@ -44,17 +48,20 @@ final class StepLog: ScenarioTarget {
         let terminal = FakeTerminal(clock: clock)
         let inbox = ActionInbox()
         let target = StepLog()
-        let controller = ScenarioController(catalog: ScenarioCatalog(scenarios: [scenario]), target: target, embeddedServer: true,
-                                            events: EventBroadcaster(), inbox: inbox, stepMode: true)
-        var state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: clock.now(), backend: "test", faultsAvailable: true)
+        let controller = ScenarioController(
+            catalog: ScenarioCatalog(scenarios: [scenario]), target: target, embeddedServer: true,
+            events: EventBroadcaster(), inbox: inbox, stepMode: true)
+        var state = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: clock.now(), backend: "test", faultsAvailable: true)
         state.scenarios = controller.entries
         let loop = DashboardLoop(state: state, terminal: terminal, inbox: inbox, clock: clock) { effect in
             Task {
-                let answer: [Action] = switch effect {
-                case .startScenario(let name): await controller.start(name)
-                case .scenarioControl(let control): await controller.control(control)
-                default: []
-                }
+                let answer: [Action] =
+                    switch effect {
+                    case .startScenario(let name): await controller.start(name)
+                    case .scenarioControl(let control): await controller.control(control)
+                    default: []
+                    }
                 for action in answer { inbox.send(action) }
             }
         }
@@ -78,7 +85,9 @@ final class StepLog: ScenarioTarget {
             #expect(target.all.count == resets + press)
             terminal.script = [.character(" ")]
             if press < 2 {
-                #expect(await turn { $0.scenario?.step == press + 1 && $0.scenario?.phase == .awaitingStep }, "after Space \(press + 1)")
+                #expect(
+                    await turn { $0.scenario?.step == press + 1 && $0.scenario?.phase == .awaitingStep },
+                    "after Space \(press + 1)")
                 #expect(loop.state.scenario?.caption == caption)
             }
         }

@@ -1,9 +1,10 @@
 import Dashboard
-@testable import DashboardRuntime
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DashboardRuntime
 
 /// `s`: one file holding the screen and the last events, next to the recording or in the folder given.
 @Suite(.timeLimit(.minutes(3))) struct SnapshotWriterTests {
@@ -16,15 +17,20 @@ import Testing
     func fetched(_ i: Int, jwt: String) -> ProviderEvent {
         let decoded = try? JWTInspector.decode(jwt)
         let token = decoded.map {
-            FetchedToken(token: jwt, id: "trip-\(i)", expiresAt: TestTime.t0.addingTimeInterval(60), receivedAt: TestTime.t0, jwt: $0)
+            FetchedToken(
+                token: jwt, id: "trip-\(i)", expiresAt: TestTime.t0.addingTimeInterval(60), receivedAt: TestTime.t0,
+                jwt: $0)
         }
         let kind: ProviderEvent.Kind = token.map { .fetched($0, latency: 0.01) } ?? .forcedRefresh
-        return ProviderEvent(time: TestTime.t0.addingTimeInterval(Double(i)), provider: .consumer, id: "trip-\(i)", kind: kind)
+        return ProviderEvent(
+            time: TestTime.t0.addingTimeInterval(Double(i)), provider: .consumer, id: "trip-\(i)", kind: kind)
     }
 
     @Test func theTailKeepsTheLastEventsOldestFirst() {
         let tail = EventTail(capacity: 3)
-        for i in 0..<5 { tail.record(ProviderEvent(time: TestTime.t0, provider: .driver, id: "v-\(i)", kind: .forcedRefresh)) }
+        for i in 0..<5 {
+            tail.record(ProviderEvent(time: TestTime.t0, provider: .driver, id: "v-\(i)", kind: .forcedRefresh))
+        }
         #expect(tail.events().map(\.id) == ["v-2", "v-3", "v-4"])
     }
 
@@ -36,7 +42,9 @@ import Testing
         let writer = SnapshotWriter(recording: nil, tail: tail, version: "tokendash 9.9", currentDirectory: dir)
         let answer = writer.write(screen: ["line one", "line two"], width: 80, at: TestTime.t0)
         let name = "tokendash-snapshot-20270115-080000.txt"
-        #expect(answer == [.message("snapshot written to \(dir.appendingPathComponent(name).path) (screen and 200 events)")])
+        #expect(
+            answer == [.message("snapshot written to \(dir.appendingPathComponent(name).path) (screen and 200 events)")]
+        )
         let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == "# tokendash 9.9 snapshot at 2027-01-15T08:00:00.000Z, tokens redacted")
@@ -49,18 +57,25 @@ import Testing
         #expect(!text.contains(jwt), "no whole token in a snapshot")
         // A second one in the same second does not overwrite the first.
         _ = writer.write(screen: ["again"], width: 1, at: TestTime.t0)
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("tokendash-snapshot-20270115-080000-2.txt").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: dir.appendingPathComponent("tokendash-snapshot-20270115-080000-2.txt").path))
     }
 
     @Test func itGoesNextToTheRecordingNamedAfterIt() throws {
         let dir = try folder()
-        let writer = SnapshotWriter(recording: dir.appendingPathComponent("outage.jsonl"), tail: EventTail(), version: "v")
+        let writer = SnapshotWriter(
+            recording: dir.appendingPathComponent("outage.jsonl"), tail: EventTail(), version: "v")
         _ = writer.write(screen: ["x"], width: 1, at: TestTime.t0)
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("outage-snapshot-20270115-080000.txt").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: dir.appendingPathComponent("outage-snapshot-20270115-080000.txt").path))
     }
 
     @Test func aFolderThatCannotBeWrittenIsSaidInOneLine() {
-        let writer = SnapshotWriter(recording: nil, tail: EventTail(), version: "v", currentDirectory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+        let writer = SnapshotWriter(
+            recording: nil, tail: EventTail(), version: "v",
+            currentDirectory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
         let answer = writer.write(screen: ["x"], width: 1, at: TestTime.t0)
         guard case .message(let text?)? = answer.first else {
             Issue.record("no message: \(answer)")

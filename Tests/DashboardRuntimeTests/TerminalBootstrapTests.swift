@@ -12,8 +12,9 @@ import UICore
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func state() -> DashboardState {
-        var state = DashboardState(consumerID: "trip-0001", driverID: "vehicle-0001", now: t0, backend: "test",
-                                   faultsAvailable: true, themeNames: ["default"], trips: 1, vehicles: 1)
+        var state = DashboardState(
+            consumerID: "trip-0001", driverID: "vehicle-0001", now: t0, backend: "test",
+            faultsAvailable: true, themeNames: ["default"], trips: 1, vehicles: 1)
         state.timeZone = TimeZone(identifier: "UTC") ?? .current
         return state
     }
@@ -50,16 +51,24 @@ import UICore
         let performer = AnsweringPerformer()
         let stopped = Flag()
         let initial = Self.state()
-        let ended = await TerminalBootstrap.run(state: initial, inbox: ActionInbox(), performer: performer, clock: clock,
-                                                nextSignal: { for await number in signals { return number }; return nil }) {
-            let terminal = FakeTerminal(script: [.character("r")], clock: clock)
-            // The signal comes once the answer is on the screen: the fact, not a wait.
-            terminal.onDraw = { canvas in
-                if canvas.lines.contains(where: { $0.contains(AnsweringPerformer.answer) }) { signal.yield(SIGTERM) }
+        let ended = await TerminalBootstrap.run(
+            state: initial, inbox: ActionInbox(), performer: performer, clock: clock,
+            nextSignal: {
+                for await number in signals { return number }
+                return nil
+            },
+            terminal: {
+                let terminal = FakeTerminal(script: [.character("r")], clock: clock)
+                // The signal comes once the answer is on the screen: the fact, not a wait.
+                terminal.onDraw = { canvas in
+                    if canvas.lines.contains(where: { $0.contains(AnsweringPerformer.answer) }) {
+                        signal.yield(SIGTERM)
+                    }
+                }
+                terminal.onStop = { stopped.set() }
+                return terminal
             }
-            terminal.onStop = { stopped.set() }
-            return terminal
-        }
+        )
         #expect(performer.asked.all == [.forceRefresh(initial.focus, member: 0)])
         #expect(ended.message == AnsweringPerformer.answer)
         #expect(!ended.quitting, "the signal ended the loop, not a key")
@@ -75,13 +84,19 @@ import UICore
             let (signals, _) = AsyncStream.makeStream(of: Int32.self)
             let recorded = Recorded()
             let stopped = Flag()
-            let ended = await TerminalBootstrap.run(state: Self.state(), inbox: ActionInbox(), performer: AnsweringPerformer(),
-                                                    recorder: recorded, ticks: ticks, clock: clock,
-                                                    nextSignal: { for await number in signals { return number }; return nil }) {
-                let terminal = FakeTerminal(script: script, clock: clock)
-                terminal.onStop = { stopped.set() }
-                return terminal
-            }
+            let ended = await TerminalBootstrap.run(
+                state: Self.state(), inbox: ActionInbox(), performer: AnsweringPerformer(),
+                recorder: recorded, ticks: ticks, clock: clock,
+                nextSignal: {
+                    for await number in signals { return number }
+                    return nil
+                },
+                terminal: {
+                    let terminal = FakeTerminal(script: script, clock: clock)
+                    terminal.onStop = { stopped.set() }
+                    return terminal
+                }
+            )
             #expect(ended.quitting)
             #expect(stopped.isSet)
             #expect(recorded.all.contains(.key(.character("q"))))

@@ -1,9 +1,10 @@
 import BoundedYAML
-@testable import Dashboard
 import DashboardRuntime
-@testable import UICore
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 @Suite(.timeLimit(.minutes(3))) struct ThemeTests {
     static let themesDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -14,14 +15,17 @@ import Testing
     @Test(arguments: ["default", "light", "high-contrast", "mono"])
     func shippedThemesParseAndMatchTheirEmbeddedCopies(name: String) throws {
         let file = try String(contentsOf: Self.themesDir.appendingPathComponent("\(name).yaml"), encoding: .utf8)
-        #expect(BuiltinThemes.sources[name]?.trimmingCharacters(in: .whitespacesAndNewlines) == file.trimmingCharacters(in: .whitespacesAndNewlines),
-                "run scripts/embed-themes.sh")
+        #expect(
+            BuiltinThemes.sources[name]?.trimmingCharacters(in: .whitespacesAndNewlines)
+                == file.trimmingCharacters(in: .whitespacesAndNewlines),
+            "run scripts/embed-themes.sh")
         let theme = try ThemeCatalog(directories: [Self.themesDir]).load(name)
         #expect(theme.styles.count == StyleRole.allCases.count, "every role is styled")
     }
 
     @Test func readsColoursInEveryNotation() throws {
-        let theme = try parse("""
+        let theme = try parse(
+            """
             palette:
               accent: &a "#ff8700"
             body: { fg: default, bg: 236 }
@@ -45,7 +49,10 @@ import Testing
             ("body: { fg: red\nstatus: x", "t.yaml:2: YAML syntax:"),
             ("body: {}\nframs:\n  border: red", "t.yaml:2: unknown key \"frams\""),
             ("status:\n  ok: green\n  okay: red", "t.yaml:3: unknown key \"status.okay\""),
-            ("status:\n  ok: purpel", "t.yaml:2: status.ok: \"purpel\" is not a colour (a name, 0-255, #rrggbb or default)"),
+            (
+                "status:\n  ok: purpel",
+                "t.yaml:2: status.ok: \"purpel\" is not a colour (a name, 0-255, #rrggbb or default)"
+            ),
             ("body: { fg: \"#12345\" }", "t.yaml:1: body.fg: \"#12345\" is not a colour"),
             ("body: { fg: 256 }", "t.yaml:1: body.fg: \"256\" is not a colour"),
             ("header:\n  bold: maybe", "t.yaml:2: header.bold must be true or false"),
@@ -65,7 +72,10 @@ import Testing
     }
 
     @Test func unknownNameListsTheAvailableThemes() {
-        #expect(throws: FileProblem(file: "neon", line: nil, "unknown theme; available: default, high-contrast, light, mono")) {
+        #expect(
+            throws: FileProblem(
+                file: "neon", line: nil, "unknown theme; available: default, high-contrast, light, mono")
+        ) {
             try ThemeCatalog(directories: []).load("neon")
         }
     }
@@ -74,8 +84,10 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-themes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "body: { fg: magenta }".write(to: dir.appendingPathComponent("neon.yaml"), atomically: true, encoding: .utf8)
-        try "body: { fg: bogus }".write(to: dir.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
+        try "body: { fg: magenta }".write(
+            to: dir.appendingPathComponent("neon.yaml"), atomically: true, encoding: .utf8)
+        try "body: { fg: bogus }".write(
+            to: dir.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
         let catalog = ThemeCatalog(directories: [dir])
         #expect(catalog.names == ["default", "high-contrast", "light", "mono", "neon"])
         #expect(try catalog.load("neon").style(.text).foreground == .index(5))
@@ -85,7 +97,9 @@ import Testing
     @Test func noColorMeansMono() {
         #expect(ThemeCatalog.initialThemeName(requested: nil, environment: ["NO_COLOR": "1"]) == "mono")
         #expect(ThemeCatalog.noColor(requested: nil, environment: ["NO_COLOR": "1"]))
-        #expect(ThemeCatalog.initialThemeName(requested: "light", environment: ["NO_COLOR": "1"]) == "light", "an explicit --theme wins")
+        #expect(
+            ThemeCatalog.initialThemeName(requested: "light", environment: ["NO_COLOR": "1"]) == "light",
+            "an explicit --theme wins")
         #expect(!ThemeCatalog.noColor(requested: "light", environment: ["NO_COLOR": "1"]))
         #expect(ThemeCatalog.initialThemeName(requested: nil, environment: ["NO_COLOR": ""]) == "default")
         #expect(ThemeCatalog.initialThemeName(requested: "light", environment: [:]) == "light")
@@ -94,7 +108,8 @@ import Testing
     @Test func monochromeKeepsBoldAndReverseOnly() throws {
         let theme = try ThemeCatalog(directories: []).load("default").monochrome
         for role in StyleRole.allCases {
-            #expect(theme.style(role).foreground == .terminalDefault && theme.style(role).background == .terminalDefault)
+            #expect(
+                theme.style(role).foreground == .terminalDefault && theme.style(role).background == .terminalDefault)
         }
         #expect(theme.style(.header).bold)
         #expect(theme.style(.selected).reverse)

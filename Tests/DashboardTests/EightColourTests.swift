@@ -1,5 +1,6 @@
-@testable import Dashboard
 import Testing
+
+@testable import Dashboard
 @testable import UICore
 
 /// On an 8-colour terminal (TERM=xterm, linux) greys must not turn into yellow, the warning colour.
@@ -18,8 +19,10 @@ import Testing
 
     @Test func noRoleOfTheDefaultThemeIsYellowOnEightColoursUnlessItWarns() throws {
         let theme = try #require(try ThemeLoader.builtin("default"))
-        let yellow = 3, brightYellow = 11
-        for role in StyleRole.allCases where ![.warning, .gaugeMargin, .logWarning, .keyLabel, .selected].contains(role) {
+        let yellow = 3
+        let brightYellow = 11
+        for role in StyleRole.allCases
+        where ![.warning, .gaugeMargin, .logWarning, .keyLabel, .selected].contains(role) {
             let fg = theme.style(role).foreground.resolved(colors: 8)
             #expect(fg != yellow && fg != brightYellow, "\(role) shows as yellow on 8 colours")
         }

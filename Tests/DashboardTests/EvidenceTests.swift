@@ -1,8 +1,9 @@
-@testable import Dashboard
-@testable import UICore
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// Marks (`m`), freeze (`z`) and snapshots (`s`): the evidence keys.
 @Suite(.timeLimit(.minutes(3))) struct EvidenceTests {
@@ -43,7 +44,9 @@ import Testing
         _ = key(&s, .character("m"))
         type(&s, String(repeating: "a", count: Mark.noteLimit))
         _ = key(&s, .character("b"))
-        #expect(s.overlay == .mark(String(repeating: "a", count: Mark.noteLimit), note: "at most 80 characters: \"b\" not added"))
+        #expect(
+            s.overlay
+                == .mark(String(repeating: "a", count: Mark.noteLimit), note: "at most 80 characters: \"b\" not added"))
     }
 
     @Test func marksShowOnTheTimelinesAxis() {
@@ -75,8 +78,9 @@ import Testing
         #expect(s.consumer.token?.fingerprint == token.fingerprint, "the state took the new token")
         let frozen = Fixtures.text(s)
         #expect(frozen.split(separator: "\n")[0].contains("2 events since"))
-        #expect(Array(frozen.split(separator: "\n").dropFirst()) == Array(before.split(separator: "\n").dropFirst()),
-                "everything below the header is the picture at the freeze")
+        #expect(
+            Array(frozen.split(separator: "\n").dropFirst()) == Array(before.split(separator: "\n").dropFirst()),
+            "everything below the header is the picture at the freeze")
         #expect(!frozen.contains(token.fingerprint))
         // Overlays still open over it, and name what they act on: the live focus.
         _ = key(&s, .tab)

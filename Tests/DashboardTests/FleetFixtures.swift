@@ -1,7 +1,8 @@
-@testable import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+
+@testable import Dashboard
 
 /// A fleet of 10,000 trips and 10,000 vehicles with members in every state. The fleet rows and
 /// tables come from `FleetStatistics` fed with provider events, as the live source makes them.
@@ -15,7 +16,9 @@ enum FleetFixtures {
         (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) }
     }
 
-    static func event(_ kind: ProviderKind, _ id: String, _ k: ProviderEvent.Kind, at offset: TimeInterval) -> ProviderEvent {
+    static func event(_ kind: ProviderKind, _ id: String, _ k: ProviderEvent.Kind, at offset: TimeInterval)
+        -> ProviderEvent
+    {
         ProviderEvent(time: t0.addingTimeInterval(offset), provider: kind, id: id, kind: k)
     }
 
@@ -39,9 +42,10 @@ enum FleetFixtures {
             if i % 4 == 0 { out.append(event(kind, id, .cacheHit(expiresAt: token.expiresAt), at: 6)) }
             // Each member's call to Fleet Engine with its token: most accepted, two not.
             let status = i == 3 ? "PERMISSION_DENIED" : i == 5 ? "UNAVAILABLE" : "OK"
-            let answer = FleetEngineAnswer(method: kind == .consumer ? .getTrip : .updateVehicle, resource: "providers/p/x/\(id)",
-                                           httpStatus: status == "OK" ? 200 : status == "UNAVAILABLE" ? 503 : 403, status: status,
-                                           message: "", latency: 0.003, fingerprint: token.fingerprint, rules: .ok)
+            let answer = FleetEngineAnswer(
+                method: kind == .consumer ? .getTrip : .updateVehicle, resource: "providers/p/x/\(id)",
+                httpStatus: status == "OK" ? 200 : status == "UNAVAILABLE" ? 503 : 403, status: status,
+                message: "", latency: 0.003, fingerprint: token.fingerprint, rules: .ok)
             if i < 8 { out.append(event(kind, id, .fleetEngineCall(answer), at: 7)) }
         }
         guard kind == .consumer else {
@@ -62,7 +66,10 @@ enum FleetFixtures {
         // Backing off: a 429 asked for 30 s at +40 s.
         expire(41, at: 20)
         out.append(event(kind, ids[41], .fetchStarted(reason: .expired), at: 40))
-        out.append(event(kind, ids[41], .fetchFailed(.httpStatus(code: 429, body: "slow down", retryAfter: 30), latency: 0.01), at: 40))
+        out.append(
+            event(
+                kind, ids[41], .fetchFailed(.httpStatus(code: 429, body: "slow down", retryAfter: 30), latency: 0.01),
+                at: 40))
         // Expired: the SDK saw its token run out at +48 s, no fetch yet.
         expire(99, at: 48)
         out.append(event(kind, ids[99], .expired(at: t0.addingTimeInterval(48)), at: 49))
@@ -76,8 +83,13 @@ enum FleetFixtures {
         // Failing with a long error: the table cuts it at its edge.
         expire(9998, at: 25)
         out.append(event(kind, ids[9998], .fetchStarted(reason: .expired), at: 47))
-        out.append(event(kind, ids[9998], .fetchFailed(.unreachable(url: "http://127.0.0.1:40123/token/consumer/trip-09999",
-                                                                    reason: "connection refused (is the token server running?)"), latency: 0.001), at: 47))
+        out.append(
+            event(
+                kind, ids[9998],
+                .fetchFailed(
+                    .unreachable(
+                        url: "http://127.0.0.1:40123/token/consumer/trip-09999",
+                        reason: "connection refused (is the token server running?)"), latency: 0.001), at: 47))
         return out
     }
 
@@ -104,6 +116,7 @@ enum FleetFixtures {
     /// What the aggregate answers to `Effect.setTableFilter`: the tables made under `filter`.
     static func tables(filter: String, for kind: ProviderKind = .consumer) -> Action {
         let stats: [ProviderKind: FleetStatistics] = [.consumer: statistics(.consumer), .driver: statistics(.driver)]
-        return .fleetTables(stats.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: $1.key == kind ? filter : "") })
+        return .fleetTables(
+            stats.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: $1.key == kind ? filter : "") })
     }
 }

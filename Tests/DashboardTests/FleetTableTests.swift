@@ -1,9 +1,10 @@
-@testable import Dashboard
-@testable import UICore
 import Fleet
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// The fleet table's keys: selection, follow, filter, trouble, follow by ID.
 @Suite(.timeLimit(.minutes(3))) struct FleetTableTests {
@@ -13,11 +14,17 @@ import Testing
 
     @Test func theTableListsTroubleFirst() {
         let s = FleetFixtures.state()
-        #expect(rows(s).prefix(8).map(\.id) == ["trip-00007", "trip-09999", "trip-00042", "trip-00100", "trip-x0500",
-                                                 "trip-00004", "trip-00006", "trip-01234"])
+        #expect(
+            rows(s).prefix(8).map(\.id) == [
+                "trip-00007", "trip-09999", "trip-00042", "trip-00100", "trip-x0500",
+                "trip-00004", "trip-00006", "trip-01234",
+            ])
         // Then those whose token Fleet Engine answered with anything but OK (their cache is ok),
         // before the stale one.
-        #expect(rows(s).prefix(9).map(\.status) == [.failing, .failing, .backingOff, .expired, .noToken, .ok, .ok, .stale, .ok])
+        #expect(
+            rows(s).prefix(9).map(\.status) == [
+                .failing, .failing, .backingOff, .expired, .noToken, .ok, .ok, .stale, .ok,
+            ])
         #expect(rows(s)[5...6].map(\.fleetEngine) == ["PERMISSION_DENIED", "UNAVAILABLE"])
         // Then the soonest expiry first.
         let expiries = rows(s).dropFirst(8).compactMap(\.expiresAt)
@@ -48,8 +55,10 @@ import Testing
     @Test func aNewlyFollowedMemberShowsItsCachedTokenAtOnce() throws {
         var s = FleetFixtures.state()
         #expect(key(&s, .enter) == [.follow(.consumer, index: 6)])
-        let token = Fixtures.token(.consumer, id: "trip-00007", issued: FleetFixtures.t0.addingTimeInterval(20), lifetime: 300)
-        let member = MemberSnapshot(id: "trip-00007", token: token, lastError: "backend answered HTTP 500 Internal Server Error: boom")
+        let token = Fixtures.token(
+            .consumer, id: "trip-00007", issued: FleetFixtures.t0.addingTimeInterval(20), lifetime: 300)
+        let member = MemberSnapshot(
+            id: "trip-00007", token: token, lastError: "backend answered HTTP 500 Internal Server Error: boom")
         Fixtures.apply(&s, .following(.consumer, index: 6, member: member))
         #expect(s.consumer.id == "trip-00007")
         #expect(s.consumer.token == token)
@@ -69,13 +78,19 @@ import Testing
         var s = FleetFixtures.state()
         var order: [Int] = []
         for _ in 0..<9 {
-            guard case .follow(_, let index) = key(&s, .character("n")).first else { Issue.record("n did not follow"); return }
+            guard case .follow(_, let index) = key(&s, .character("n")).first else {
+                Issue.record("n did not follow")
+                return
+            }
             order.append(index)
         }
-        #expect(order == [6, 9998, 41, 99, 499, 3, 5, 1233, 6], "in the table's order, Fleet Engine's refusals too, round again")
+        #expect(
+            order == [6, 9998, 41, 99, 499, 3, 5, 1233, 6],
+            "in the table's order, Fleet Engine's refusals too, round again")
         #expect(s.tables[.consumer]?.selected == 6, "the selection goes along")
         #expect(key(&s, .character("N")) == [.follow(.consumer, index: 1233)])
-        #expect(key(&s, .character("N")) == [.follow(.consumer, index: 5)], "a member Fleet Engine refused is trouble too")
+        #expect(
+            key(&s, .character("N")) == [.follow(.consumer, index: 5)], "a member Fleet Engine refused is trouble too")
         // With nothing in trouble, n says so.
         _ = key(&s, .tab)
         _ = key(&s, .character("/"))
@@ -117,7 +132,10 @@ import Testing
         #expect(Fixtures.text(s).contains("Follow trip ID"))
         type(&s, "trip-00042")
         #expect(key(&s, .enter) == [.findMember(.consumer, id: "trip-00042", from: 0)])
-        #expect(Fixtures.apply(&s, .memberFound(.consumer, id: "trip-00042", index: 41, from: 0)) == [.follow(.consumer, index: 41)])
+        #expect(
+            Fixtures.apply(&s, .memberFound(.consumer, id: "trip-00042", index: 41, from: 0)) == [
+                .follow(.consumer, index: 41)
+            ])
         #expect(s.consumer.memberIndex == 41)
         _ = key(&s, .character("i"))
         type(&s, "nope")
@@ -138,7 +156,11 @@ import Testing
         #expect(effects == (1...20).map { .follow(.consumer, index: $0) })
         // Answers come back in any order; only the last press's applies.
         for index in [20, 3, 19] {
-            Fixtures.apply(&s, .following(.consumer, index: index, member: MemberSnapshot(id: IDSequence.fleetID(prefix: "trip", index: index, count: 30))))
+            Fixtures.apply(
+                &s,
+                .following(
+                    .consumer, index: index,
+                    member: MemberSnapshot(id: IDSequence.fleetID(prefix: "trip", index: index, count: 30))))
         }
         #expect(s.consumer.id == "trip-0021")
         #expect(Fixtures.text(s).contains("Trip ID    trip-0021  (21 of 30)"))
@@ -148,7 +170,10 @@ import Testing
         let s = FleetFixtures.state()
         let canvas = Renderer.render(s, width: 160, height: 48)
         let lines = canvas.lines
-        #expect(lines[1].hasPrefix(" fleet (60 s)    SDKs   req/s hit ratio errors err rate  p50 ms  p99 ms refresh due failing backing off expired no token stale    ok"))
+        #expect(
+            lines[1].hasPrefix(
+                " fleet (60 s)    SDKs   req/s hit ratio errors err rate  p50 ms  p99 ms refresh due failing backing off expired no token stale    ok"
+            ))
         // 10,000 trips, two failing, one backing off, one expired, one without a token, one stale.
         #expect(lines[2].hasSuffix("      2           1       1        1     1  9994"))
         // The vehicles' one error is within the minute: coloured.

@@ -1,10 +1,11 @@
-@testable import Dashboard
-@testable import UICore
 import Fleet
 import FleetAuth
 import Foundation
 import Pacing
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// Whole frames, text and styles, compared with files in Golden/: a change anywhere on the
 /// screen shows up as a diff to review. `UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests`
@@ -26,7 +27,9 @@ import Testing
             for x in 0..<canvas.width { scalars.append(canvas[x, y].scalar) }
             out += "|" + String(scalars) + "|\n"
         }
-        out += "styles (" + StyleRole.allCases.map { "\(roleLetters[$0] ?? "?")=\($0.rawValue)" }.joined(separator: " ") + ")\n"
+        out +=
+            "styles (" + StyleRole.allCases.map { "\(roleLetters[$0] ?? "?")=\($0.rawValue)" }.joined(separator: " ")
+            + ")\n"
         for y in 0..<canvas.height {
             out += "|" + String((0..<canvas.width).map { roleLetters[canvas[$0, y].role] ?? "?" }) + "|\n"
         }
@@ -52,7 +55,8 @@ import Testing
             let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let line = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
-            Issue.record("""
+            Issue.record(
+                """
                 \(file.lastPathComponent) differs at line \(line + 1):
                 expected: \(line < e.count ? String(e[line]) : "<end>")
                 actual:   \(line < a.count ? String(a[line]) : "<end>")
@@ -62,7 +66,10 @@ import Testing
 
     static func failing() -> DashboardState {
         var state = Fixtures.running()
-        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 16))
         return state
     }
 
@@ -73,13 +80,15 @@ import Testing
         func call(_ kind: ProviderKind, _ id: String, _ answer: FleetEngineAnswer, at second: TimeInterval) {
             Fixtures.apply(&state, Fixtures.event(kind, id, .fleetEngineCall(answer), at: second))
         }
-        let trip = FleetEngineAnswer(method: .getTrip, resource: "providers/tokendash/trips/trip-0001", httpStatus: 200, status: "OK",
-                                     message: "", latency: 0.0042, fingerprint: "1a2b3c4d", rules: .ok)
+        let trip = FleetEngineAnswer(
+            method: .getTrip, resource: "providers/tokendash/trips/trip-0001", httpStatus: 200, status: "OK",
+            message: "", latency: 0.0042, fingerprint: "1a2b3c4d", rules: .ok)
         call(.consumer, "trip-0001", trip, at: 2)
         call(.consumer, "trip-0001", trip, at: 12)
-        let refused = FleetEngineAnswer(method: .updateVehicle, resource: "providers/tokendash/vehicles/vehicle-0001", httpStatus: 401,
-                                        status: "UNAUTHENTICATED", message: "JWT signature does not verify: its signing key was deleted",
-                                        latency: 0.0051, fingerprint: "5e6f7a8b", rules: .ok)
+        let refused = FleetEngineAnswer(
+            method: .updateVehicle, resource: "providers/tokendash/vehicles/vehicle-0001", httpStatus: 401,
+            status: "UNAUTHENTICATED", message: "JWT signature does not verify: its signing key was deleted",
+            latency: 0.0051, fingerprint: "5e6f7a8b", rules: .ok)
         call(.driver, "vehicle-0001", refused, at: 14)
         return state
     }
@@ -88,14 +97,35 @@ import Testing
     /// take a line of the pane and of the log; the consumer's class did not build.
     static func yourOwnProvider() -> DashboardState {
         var state = Fixtures.running()
-        state.sourceLabels = [.driver: "your code: SampleAccessTokenProvider.swift", .consumer: "your code: TripProvider.swift"]
-        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .breach(ContractBreach(
-            .dataRace, "data race: line 63 writes authToken while line 34 reads it (the SDK calls from several threads)",
-            lines: [34, 63])), at: 6))
-        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .breach(ContractBreach(
-            .servedAfterExp, "served after exp: your code handed back a token that had expired (exp was 0.4 s ago); Fleet Engine refuses it")), at: 14))
-        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.other(
-            "/home/me/TripProvider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'"), latency: 0), at: 15))
+        state.sourceLabels = [
+            .driver: "your code: SampleAccessTokenProvider.swift", .consumer: "your code: TripProvider.swift",
+        ]
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001",
+                .breach(
+                    ContractBreach(
+                        .dataRace,
+                        "data race: line 63 writes authToken while line 34 reads it (the SDK calls from several threads)",
+                        lines: [34, 63])), at: 6))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001",
+                .breach(
+                    ContractBreach(
+                        .servedAfterExp,
+                        "served after exp: your code handed back a token that had expired (exp was 0.4 s ago); Fleet Engine refuses it"
+                    )), at: 14))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .consumer, "trip-0001",
+                .fetchFailed(
+                    .other(
+                        "/home/me/TripProvider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'"
+                    ), latency: 0), at: 15))
         return state
     }
 
@@ -125,10 +155,14 @@ import Testing
     /// Fleet Engine's answers: a line in each pane, entries in the fetch logs, a lane in the
     /// timelines, and the disagreement with tokendash's rules said in the driver's pane.
     @Test(arguments: [(160, 48), (80, 24)])
-    func fleetEngineAnswers(_ width: Int, _ height: Int) throws { try check("fleet-engine", Self.fleetEngineCalls(), width, height) }
+    func fleetEngineAnswers(_ width: Int, _ height: Int) throws {
+        try check("fleet-engine", Self.fleetEngineCalls(), width, height)
+    }
 
     @Test(arguments: [(160, 48), (80, 24)])
-    func yourOwnProvider(_ width: Int, _ height: Int) throws { try check("your-code", Self.yourOwnProvider(), width, height) }
+    func yourOwnProvider(_ width: Int, _ height: Int) throws {
+        try check("your-code", Self.yourOwnProvider(), width, height)
+    }
 
     /// The fleet rows above the focused kind's table, the panes below, the fleet keys in the footer.
     @Test(arguments: [(160, 48), (80, 24)])
@@ -138,33 +172,46 @@ import Testing
     @Test(arguments: [(160, 48), (80, 24)])
     func aFleetRampingUp(_ width: Int, _ height: Int) throws {
         var state = Self.fleet()
-        var consumers = ProviderCountersFixture.summary(providers: 10_000), drivers = consumers
+        var consumers = ProviderCountersFixture.summary(providers: 10_000)
+        var drivers = consumers
         consumers.started = 6_001
         drivers.started = 5_999
         Fixtures.apply(&state, .fleet([.consumer: consumers, .driver: drivers]))
         // The backend held the ramp back to 420 of its 1,000 a second.
-        Fixtures.apply(&state, .rampPace(Pacer.Status(rate: 420, ceiling: 1000, floor: 10, reason: .slow(p99: 2.1), inFlight: 300, active: true)))
+        Fixtures.apply(
+            &state,
+            .rampPace(
+                Pacer.Status(rate: 420, ceiling: 1000, floor: 10, reason: .slow(p99: 2.1), inFlight: 300, active: true))
+        )
         try check("fleet-ramping", state, width, height)
     }
 
     /// The member table with members in every state, trouble first.
     @Test(arguments: [(160, 48), (80, 24)])
-    func theFleetTable(_ width: Int, _ height: Int) throws { try check("fleet-table", FleetFixtures.state(), width, height) }
+    func theFleetTable(_ width: Int, _ height: Int) throws {
+        try check("fleet-table", FleetFixtures.state(), width, height)
+    }
 
     /// Filtered to IDs containing "0004" (the aggregate's answer applied), the third row selected.
     @Test(arguments: [(160, 48), (80, 24)])
     func theFleetTableFiltered(_ width: Int, _ height: Int) throws {
-        var state = Self.with(FleetFixtures.state(), keys: [.character("/"), .character("0"), .character("0"), .character("0"), .character("4"), .enter])
+        var state = Self.with(
+            FleetFixtures.state(),
+            keys: [.character("/"), .character("0"), .character("0"), .character("0"), .character("4"), .enter])
         Fixtures.apply(&state, FleetFixtures.tables(filter: "0004"))
         try check("fleet-filtered", Self.with(state, keys: [.down, .down]), width, height)
     }
 
     @Test func theFilterPrompt() throws {
-        try check("fleet-filter-prompt", Self.with(FleetFixtures.state(), keys: [.character("/"), .character("0"), .character("4")]), 80, 24)
+        try check(
+            "fleet-filter-prompt",
+            Self.with(FleetFixtures.state(), keys: [.character("/"), .character("0"), .character("4")]), 80, 24)
     }
 
     /// Every key of a fleet run listed at the minimum size.
-    @Test func theFleetHelp() throws { try check("fleet-help", Self.with(FleetFixtures.state(), keys: [.character("?")]), 80, 24) }
+    @Test func theFleetHelp() throws {
+        try check("fleet-help", Self.with(FleetFixtures.state(), keys: [.character("?")]), 80, 24)
+    }
 
     @Test(arguments: [(160, 48), (80, 24)])
     func theFaultMenu(_ width: Int, _ height: Int) throws {
@@ -183,12 +230,14 @@ import Testing
     /// token's fingerprint.
     @Test func theVerdictShowsItsWorstFindingAndTheClock() throws {
         var state = Fixtures.state()
-        var token = Fixtures.token(.consumer, id: "trip-0001", findings: [
-            RuleResult(.alg, .ok, "RS256"),
-            RuleResult(.lifetime, .warn, "60 s, under 300 s"),
-            RuleResult(.clock, .warn, "backend clock is 1200 s behind this machine's (Date header)"),
-            RuleResult(.signature, .ok, "RS256 verified"),
-        ])
+        var token = Fixtures.token(
+            .consumer, id: "trip-0001",
+            findings: [
+                RuleResult(.alg, .ok, "RS256"),
+                RuleResult(.lifetime, .warn, "60 s, under 300 s"),
+                RuleResult(.clock, .warn, "backend clock is 1200 s behind this machine's (Date header)"),
+                RuleResult(.signature, .ok, "RS256 verified"),
+            ])
         // This machine runs 1200 s ahead of the backend's Date header, and so does the token's iat.
         token.clockSkew = 1200
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
@@ -202,7 +251,9 @@ import Testing
 
     @Test(arguments: [(160, 48), (80, 24)])
     func typingAnID(_ width: Int, _ height: Int) throws {
-        try check("input", Self.with(Fixtures.running(), keys: [.character("i"), .character("a"), .character("b")]), width, height)
+        try check(
+            "input", Self.with(Fixtures.running(), keys: [.character("i"), .character("a"), .character("b")]), width,
+            height)
     }
 
     /// A mark being noted, then the screen frozen with two marks on the timelines and events since.
@@ -223,7 +274,9 @@ import Testing
     }
 
     /// Each status the dot can show, with what happens next, at 80x24.
-    @Test(arguments: ["expired-paused", "refresh-due", "refreshing", "failing", "fetching", "backing-off", "stale-retrying"])
+    @Test(arguments: [
+        "expired-paused", "refresh-due", "refreshing", "failing", "fetching", "backing-off", "stale-retrying",
+    ])
     func statuses(_ name: String) throws {
         var state = Fixtures.running()
         switch name {
@@ -238,17 +291,34 @@ import Testing
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(32)))
         case "backing-off":
             state = Fixtures.state()
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 503, body: "busy"), latency: 0.01)))
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(12), attempt: 6)))
+            Fixtures.apply(
+                &state,
+                Fixtures.event(
+                    .consumer, "trip-0001", .fetchFailed(.httpStatus(code: 503, body: "busy"), latency: 0.01)))
+            Fixtures.apply(
+                &state,
+                Fixtures.event(
+                    .consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(12), attempt: 6)))
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(2)))
         case "stale-retrying":
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01), at: 16))
-            Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(28), attempt: 2), at: 16))
+            Fixtures.apply(
+                &state,
+                Fixtures.event(
+                    .consumer, "trip-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01), at: 16))
+            Fixtures.apply(
+                &state,
+                Fixtures.event(
+                    .consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(28), attempt: 2), at: 16))
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(17)))
         case "failing":
             state = Fixtures.state()
             for i in 0..<3 {
-                Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0), at: Double(i)))
+                Fixtures.apply(
+                    &state,
+                    Fixtures.event(
+                        .consumer, "trip-0001",
+                        .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0),
+                        at: Double(i)))
             }
             Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(name == "failing" ? 6 : 3)))
         default:
@@ -267,15 +337,21 @@ import Testing
             var t: TimeInterval = 0
             for issued in [0.0, 30, 60] {
                 t = issued
-                Fixtures.apply(&state, Fixtures.event(kind, id, .fetchStarted(reason: issued == 0 ? .noToken : .refreshAhead), at: t))
+                Fixtures.apply(
+                    &state,
+                    Fixtures.event(kind, id, .fetchStarted(reason: issued == 0 ? .noToken : .refreshAhead), at: t))
                 var token = Fixtures.token(kind, id: id, issued: Fixtures.t0.addingTimeInterval(issued))
                 token.refreshAt = token.expiresAt.addingTimeInterval(-30)
-                Fixtures.apply(&state, Fixtures.event(kind, id, .fetched(token, latency: 0.01 + issued / 1000), at: t + 0.2))
+                Fixtures.apply(
+                    &state, Fixtures.event(kind, id, .fetched(token, latency: 0.01 + issued / 1000), at: t + 0.2))
             }
             Fixtures.apply(&state, Fixtures.event(kind, id, .fetchStarted(reason: .refreshAhead), at: 90))
-            Fixtures.apply(&state, Fixtures.event(kind, id, .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.2), at: 90.2))
+            Fixtures.apply(
+                &state,
+                Fixtures.event(kind, id, .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.2), at: 90.2))
             if kind == .consumer {
-                Fixtures.apply(&state, Fixtures.event(kind, "trip-0002", .idChanged(from: id, to: "trip-0002"), at: 100))
+                Fixtures.apply(
+                    &state, Fixtures.event(kind, "trip-0002", .idChanged(from: id, to: "trip-0002"), at: 100))
                 Fixtures.apply(&state, Fixtures.event(kind, "trip-0002", .fetchStarted(reason: .idChanged), at: 100))
                 var token = Fixtures.token(kind, id: "trip-0002", issued: Fixtures.t0.addingTimeInterval(100))
                 token.refreshAt = token.expiresAt.addingTimeInterval(-30)
@@ -293,7 +369,8 @@ import Testing
     /// Below 80x24 the focused pane alone, down to 60x16; Tab shows the other.
     @Test(arguments: [(79, 24, false), (60, 16, false), (70, 20, true)])
     func compact(_ width: Int, _ height: Int, _ tab: Bool) throws {
-        try check(tab ? "compact-tab" : "compact", Self.with(Fixtures.running(), keys: tab ? [.tab] : []), width, height)
+        try check(
+            tab ? "compact-tab" : "compact", Self.with(Fixtures.running(), keys: tab ? [.tab] : []), width, height)
     }
 
     /// Too narrow, too short, or both: both sizes, and how to leave.

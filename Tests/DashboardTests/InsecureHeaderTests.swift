@@ -1,6 +1,6 @@
 import Dashboard
-import UICore
 import Testing
+import UICore
 
 /// `--insecure` must never be silent: the header says so in the error colour.
 @Suite(.timeLimit(.minutes(3))) struct InsecureHeaderTests {
@@ -22,10 +22,13 @@ import Testing
     @Test(arguments: [(120, 40), (160, 48)])
     func theProxyStaysInViewWhenTheURLsGiveWay(_ width: Int, _ height: Int) {
         var state = Fixtures.running()
-        state.backend = "https://tokens.example.com/token/consumer/{tripId} | https://tokens.example.com/token/driver/{vehicleId}"
+        state.backend =
+            "https://tokens.example.com/token/consumer/{tripId} | https://tokens.example.com/token/driver/{vehicleId}"
             + " via proxy http://‹hidden›@10.0.0.1:3128"
         let header = Renderer.render(state, width: width, height: height).lines[0]
-        #expect(header.contains(width >= 160 ? "https://tokens.example.com/token/consumer/" : "https://"), "the URL's start shows: \(header)")
+        #expect(
+            header.contains(width >= 160 ? "https://tokens.example.com/token/consumer/" : "https://"),
+            "the URL's start shows: \(header)")
         #expect(header.contains("… via proxy http://‹hidden›@10.0.0.1:3128"), "\(header)")
     }
 }

@@ -1,16 +1,19 @@
-@testable import Dashboard
 import FleetAuth
 import Foundation
 import Testing
 import UICore
+
+@testable import Dashboard
 
 /// A remapped key table (as a config file's `keys:` makes it) is the one table the footer, the
 /// help and the handling read.
 @Suite(.timeLimit(.minutes(3))) struct KeyRemapTests {
     /// r and R swapped (still a pair: "R/r Refresh"), help on h, quit on Q.
     static func remapped() throws -> KeyMap {
-        try KeyMap(remapping: [.refreshFocused: [.character("R")], .refreshBoth: [.character("r")],
-                               .help: [.character("h")], .quit: [.character("Q")], .toggleReveal: [.character("X")]])
+        try KeyMap(remapping: [
+            .refreshFocused: [.character("R")], .refreshBoth: [.character("r")],
+            .help: [.character("h")], .quit: [.character("Q")], .toggleReveal: [.character("X")],
+        ])
     }
 
     static func state() throws -> DashboardState {
@@ -36,9 +39,12 @@ import UICore
 
     @Test func theRemappedKeyDoesTheCommandAndTheOldOneNoLonger() throws {
         var state = try Self.state()
-        #expect(Fixtures.apply(&state, .key(.character("R"))) == [.forceRefresh(.consumer, member: 0)], "R now refreshes the focused pane")
+        #expect(
+            Fixtures.apply(&state, .key(.character("R"))) == [.forceRefresh(.consumer, member: 0)],
+            "R now refreshes the focused pane")
         #expect(Fixtures.apply(&state, .key(.character("r"))).count == 2, "r now refreshes both")
-        #expect(Fixtures.apply(&state, .key(.character("?"))) == [] && state.overlay == .none, "? no longer opens the help")
+        #expect(
+            Fixtures.apply(&state, .key(.character("?"))) == [] && state.overlay == .none, "? no longer opens the help")
         #expect(Fixtures.apply(&state, .key(.character("q"))) == [] && !state.quitting, "q no longer quits")
         Fixtures.apply(&state, .key(.character("Q")))
         #expect(state.quitting)
@@ -67,7 +73,8 @@ import UICore
         state.keys = try KeyMap(remapping: [.toggleReveal: [.character("X")], .copyToken: [.character("Y")]])
         let effects = Fixtures.apply(&state, .key(.character("Y")))
         #expect(effects.count == 1)
-        #expect(state.message?.contains("press X to reveal, then Y, to copy it whole") == true, "\(state.message ?? "")")
+        #expect(
+            state.message?.contains("press X to reveal, then Y, to copy it whole") == true, "\(state.message ?? "")")
     }
 
     @Test func aKeyTakenByAnotherCommandIsAConflict() {
@@ -75,12 +82,16 @@ import UICore
             try KeyMap(remapping: [.refreshFocused: [.character("R")]])
         }
         let error = KeyMapError.conflict(key: .character("R"), remapped: .refreshFocused, taken: .refreshBoth)
-        #expect(error.description == "key R for refresh is already bound to refresh-both; remap refresh-both too to swap them")
+        #expect(
+            error.description
+                == "key R for refresh is already bound to refresh-both; remap refresh-both too to swap them")
     }
 
     @Test func everyCommandHasADistinctName() {
         #expect(Set(Command.allCases.map(\.rawValue)).count == Command.allCases.count)
-        #expect(Set((KeyBinding.table + KeyBinding.replayRows + KeyBinding.menuRows).map(\.command)) == Set(Command.allCases), "every command has a row to remap")
+        #expect(
+            Set((KeyBinding.table + KeyBinding.replayRows + KeyBinding.menuRows).map(\.command))
+                == Set(Command.allCases), "every command has a row to remap")
     }
 
     @Test func keyNames() {

@@ -1,17 +1,21 @@
-@testable import Dashboard
-@testable import UICore
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// `--solution last-mile`: the same two pane slots, holding the delivery consumer (left) and the
 /// delivery driver (right); events, keys and effects go to the slot of their kind's role.
 @Suite(.timeLimit(.minutes(3))) struct LastMileDashboardTests {
     static func running() -> DashboardState {
-        var s = DashboardState(consumerID: "tracking-0001", driverID: "delivery-vehicle-0001", now: Fixtures.t0,
-                               backend: "embedded on 127.0.0.1:40123", faultsAvailable: true, solution: .lastMile)
+        var s = DashboardState(
+            consumerID: "tracking-0001", driverID: "delivery-vehicle-0001", now: Fixtures.t0,
+            backend: "embedded on 127.0.0.1:40123", faultsAvailable: true, solution: .lastMile)
         s.timeZone = TimeZone(identifier: "UTC") ?? .current
-        for (kind, id) in [(ProviderKind.deliveryConsumer, "tracking-0001"), (.deliveryDriver, "delivery-vehicle-0001")] {
+        for (kind, id) in [
+            (ProviderKind.deliveryConsumer, "tracking-0001"), (.deliveryDriver, "delivery-vehicle-0001"),
+        ] {
             Fixtures.apply(&s, Fixtures.event(kind, id, .fetchStarted(reason: .noToken)))
             Fixtures.apply(&s, Fixtures.event(kind, id, .fetched(Fixtures.token(kind, id: id), latency: 0.012)))
         }
@@ -24,8 +28,12 @@ import Testing
         #expect(s.consumer.kind == .deliveryConsumer && s.driver.kind == .deliveryDriver)
         #expect(s.consumer.token?.id == "tracking-0001" && s.driver.token?.id == "delivery-vehicle-0001")
         let lines = Renderer.render(s, width: 160, height: 48).lines
-        #expect(lines[1].contains("┌─ ▶ Delivery consumer (tracking token) ─") && lines[1].contains("┌─ Delivery driver (delivery vehicle token) ─"))
-        #expect(lines[2].contains("Tracking   tracking-0001  ● ok") && lines[2].contains("Vehicle ID delivery-vehicle-0001  ● ok"))
+        #expect(
+            lines[1].contains("┌─ ▶ Delivery consumer (tracking token) ─")
+                && lines[1].contains("┌─ Delivery driver (delivery vehicle token) ─"))
+        #expect(
+            lines[2].contains("Tracking   tracking-0001  ● ok")
+                && lines[2].contains("Vehicle ID delivery-vehicle-0001  ● ok"))
         let text = lines.joined(separator: "\n")
         // The verdict names the kind's own claim (cut at the pane's width).
         #expect(text.contains("60 s lifetime, trackingid tracking-"))
@@ -36,7 +44,8 @@ import Testing
 
     @Test func onDemandEventsDoNotReachDeliveryPanes() {
         var s = Self.running()
-        Fixtures.apply(&s, Fixtures.event(.consumer, "tracking-0001", .fetchFailed(.httpStatus(code: 500, body: "x"), latency: 0)))
+        Fixtures.apply(
+            &s, Fixtures.event(.consumer, "tracking-0001", .fetchFailed(.httpStatus(code: 500, body: "x"), latency: 0)))
         #expect(s.consumer.lastError == nil)
         #expect(s.consumer.counters.requests == 1)
     }
@@ -47,7 +56,10 @@ import Testing
         #expect(Fixtures.apply(&s, .key(.character("r"))) == [.forceRefresh(.deliveryConsumer)])
         Fixtures.apply(&s, .key(.tab))
         #expect(s.focus == .deliveryDriver)
-        #expect(Fixtures.apply(&s, .key(.character("R"))) == [.forceRefresh(.deliveryConsumer), .forceRefresh(.deliveryDriver)])
+        #expect(
+            Fixtures.apply(&s, .key(.character("R"))) == [
+                .forceRefresh(.deliveryConsumer), .forceRefresh(.deliveryDriver),
+            ])
         #expect(Fixtures.apply(&s, .key(.character("t"))) == [.switchID(.deliveryConsumer, "tracking-0002")])
         #expect(Fixtures.apply(&s, .key(.character("v"))) == [.switchID(.deliveryDriver, "delivery-vehicle-0002")])
         Fixtures.apply(&s, .key(.character("i")))

@@ -8,7 +8,9 @@ import UICore
 /// reaches both, their hints name the keys in effect, and the old keys stop working.
 @Suite(.timeLimit(.minutes(3))) struct MenuKeyTests {
     static func remapped() throws -> KeyMap {
-        try KeyMap(remapping: [.menuDown: [.character("n")], .menuClose: [.character("x")], .latencyUp: [.character("+")]])
+        try KeyMap(remapping: [
+            .menuDown: [.character("n")], .menuClose: [.character("x")], .latencyUp: [.character("+")],
+        ])
     }
 
     @Test func aRemapReachesTheFaultMenu() throws {

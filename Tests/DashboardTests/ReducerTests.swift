@@ -1,10 +1,11 @@
-@testable import Dashboard
-@testable import UICore
-import Fleet
 import Faults
+import Fleet
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 @Suite(.timeLimit(.minutes(3))) struct ReducerTests {
     func key(_ state: inout DashboardState, _ k: Key) -> [Effect] { Fixtures.apply(&state, .key(k)) }
@@ -34,9 +35,12 @@ import Testing
         #expect(char(&s, "v") == [.switchID(.driver, "vehicle-0002")])
         #expect(s.focus == .driver)
         // The pane changes when the provider reports the switch.
-        Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0002", .idChanged(from: "trip-0001", to: "trip-0002"), at: 20))
+        Fixtures.apply(
+            &s, Fixtures.event(.consumer, "trip-0002", .idChanged(from: "trip-0001", to: "trip-0002"), at: 20))
         #expect(s.consumer.id == "trip-0002")
-        #expect(s.consumer.history.first == IDChange(time: Fixtures.t0.addingTimeInterval(20), from: "trip-0001", to: "trip-0002"))
+        #expect(
+            s.consumer.history.first
+                == IDChange(time: Fixtures.t0.addingTimeInterval(20), from: "trip-0001", to: "trip-0002"))
         #expect(Fixtures.text(s).contains("08:00:20  trip-0001 → trip-0002"))
         #expect(char(&s, "t") == [.switchID(.consumer, "trip-0003")])
     }
@@ -118,7 +122,9 @@ import Testing
             for k in binding.keys {
                 // The fleet table's own keys have their own tests (FleetTableTests); here they
                 // must at least do something.
-                let tableCommands: [Command] = [.nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable]
+                let tableCommands: [Command] = [
+                    .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable,
+                ]
                 if tableCommands.contains(binding.command) {
                     var s = fleet
                     let before = s
@@ -130,32 +136,62 @@ import Testing
                 var expected = s
                 let effects: [Effect]
                 switch binding.command {
-                case .focusNext: expected.focus = .driver; effects = []
+                case .focusNext:
+                    expected.focus = .driver
+                    effects = []
                 case .refreshFocused: effects = [.forceRefresh(.consumer)]
                 case .refreshBoth: effects = [.forceRefresh(.consumer), .forceRefresh(.driver)]
                 case .newTrip: effects = [.switchID(.consumer, "trip-0002")]
-                case .newVehicle: expected.focus = .driver; effects = [.switchID(.driver, "vehicle-0002")]
-                case .typeID: expected.overlay = .input(""); effects = []
-                case .faultMenu: expected.overlay = .faults(selection: 0, scope: RoleScope(ProviderKind.consumer)); effects = []
-                case .toggleReveal: expected.reveal = true; effects = []
-                case .togglePause: expected.paused = true; effects = [.setPaused(true)]
+                case .newVehicle:
+                    expected.focus = .driver
+                    effects = [.switchID(.driver, "vehicle-0002")]
+                case .typeID:
+                    expected.overlay = .input("")
+                    effects = []
+                case .faultMenu:
+                    expected.overlay = .faults(selection: 0, scope: RoleScope(ProviderKind.consumer))
+                    effects = []
+                case .toggleReveal:
+                    expected.reveal = true
+                    effects = []
+                case .togglePause:
+                    expected.paused = true
+                    effects = [.setPaused(true)]
                 case .nextTheme: effects = [.loadTheme("high-contrast")]
-                case .help: expected.overlay = .help; effects = []
+                case .help:
+                    expected.overlay = .help
+                    effects = []
                 case .clearFaults: effects = [.setFault(nil, .both)]
                 case .copyToken:
                     let token = s.consumer.token.map { TokenRedactor.redact($0.token) } ?? ""
-                    expected.message = "copied the redacted token (#\(s.consumer.token?.fingerprint ?? "")); press x to reveal, then y, to copy it whole"
+                    expected.message =
+                        "copied the redacted token (#\(s.consumer.token?.fingerprint ?? "")); press x to reveal, then y, to copy it whole"
                     effects = [.copyToClipboard(token)]
-                case .zoomIn: expected.timelineMinutes = 2; effects = []
-                case .zoomOut: expected.timelineMinutes = 60; effects = []
-                case .nextFleetMember: expected.consumer.memberIndex = 1; effects = [.follow(.consumer, index: 1)]
-                case .previousFleetMember: expected.consumer.memberIndex = 2; effects = [.follow(.consumer, index: 2)]
-                case .quit: expected.quitting = true; effects = []
-                case .mark: expected.overlay = .mark(""); effects = []
+                case .zoomIn:
+                    expected.timelineMinutes = 2
+                    effects = []
+                case .zoomOut:
+                    expected.timelineMinutes = 60
+                    effects = []
+                case .nextFleetMember:
+                    expected.consumer.memberIndex = 1
+                    effects = [.follow(.consumer, index: 1)]
+                case .previousFleetMember:
+                    expected.consumer.memberIndex = 2
+                    effects = [.follow(.consumer, index: 2)]
+                case .quit:
+                    expected.quitting = true
+                    effects = []
+                case .mark:
+                    expected.overlay = .mark("")
+                    effects = []
                 // Tested on their own (EvidenceTests): a freeze is a new picture, a snapshot a rendered screen.
-                case .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .freeze, .snapshot: continue
+                case .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected, .filterTable, .freeze,
+                    .snapshot:
+                    continue
                 // Only in a replay (ReplayKeyTests).
-                case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed: continue
+                case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed:
+                    continue
                 // Shown and working only with scenarios: ScenarioDashboardTests.
                 case .scenarioMenu, .scenarioStep, .scenarioPause: continue
                 // Only in an open list menu (MenuKeyTests).
@@ -197,7 +233,9 @@ import Testing
 
     @Test func repeatedCacheHitsFoldIntoOneLine() {
         var s = Fixtures.state()
-        for i in 0..<40 { Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .cacheHit(expiresAt: Fixtures.t0), at: Double(i))) }
+        for i in 0..<40 {
+            Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .cacheHit(expiresAt: Fixtures.t0), at: Double(i)))
+        }
         #expect(s.consumer.log.count == 1)
         #expect(s.consumer.log[0].count == 40)
         Fixtures.apply(&s, Fixtures.event(.consumer, "trip-0001", .fetchStarted(reason: .refreshAhead), at: 41))
@@ -221,7 +259,10 @@ import Testing
 
     @Test func eventsOfTheOtherKindAreIgnored() {
         var s = Fixtures.state()
-        Fixtures.apply(&s, Fixtures.event(.driver, "vehicle-0001", .fetched(Fixtures.token(.driver, id: "vehicle-0001"), latency: 0.01)))
+        Fixtures.apply(
+            &s,
+            Fixtures.event(
+                .driver, "vehicle-0001", .fetched(Fixtures.token(.driver, id: "vehicle-0001"), latency: 0.01)))
         #expect(s.consumer.token == nil)
         #expect(s.driver.token?.id == "vehicle-0001")
     }
@@ -251,9 +292,15 @@ import Testing
         Fixtures.apply(&s, .key(.character("i")))
         type(String(repeating: "a", count: Reducer.idLimit - 1), into: &s)
         type("b", into: &s)
-        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "64 characters: the limit"))
+        #expect(
+            s.overlay
+                == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "64 characters: the limit"))
         type("c", into: &s)
-        #expect(s.overlay == .input(String(repeating: "a", count: Reducer.idLimit - 1) + "b", note: "at most 64 characters: \"c\" not added"))
+        #expect(
+            s.overlay
+                == .input(
+                    String(repeating: "a", count: Reducer.idLimit - 1) + "b",
+                    note: "at most 64 characters: \"c\" not added"))
         // The prompt shows the end of a long ID, where the typing is.
         #expect(Fixtures.text(s, 80, 24).contains("aaab█"))
         Fixtures.apply(&s, .key(.character("\u{15}")))
@@ -277,7 +324,13 @@ import Testing
         // 80 columns, a few rows more than the minimum so the log has room.
         Fixtures.apply(&s, .following(.consumer, index: 0, member: MemberSnapshot(id: long)))
         Fixtures.apply(&s, Fixtures.event(.consumer, long, .idChanged(from: "trip-0001", to: long), at: 15))
-        Fixtures.apply(&s, Fixtures.event(.consumer, long, .fetched(Fixtures.token(.consumer, id: long, issued: Fixtures.t0.addingTimeInterval(15)), latency: 0.01), at: 15))
+        Fixtures.apply(
+            &s,
+            Fixtures.event(
+                .consumer, long,
+                .fetched(
+                    Fixtures.token(.consumer, id: long, issued: Fixtures.t0.addingTimeInterval(15)), latency: 0.01),
+                at: 15))
         let text = Fixtures.text(s, 80, 30)
         #expect(text.contains("Trip ID    trip-xxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxx-end  ● ok"))
         #expect(text.contains("ID                      trip-0001 → trip-xxxxxxx…xxxxxxx-end"))
@@ -295,14 +348,18 @@ import Testing
         let lines = Renderer.render(s, width: 80, height: 24).lines
         let footer = lines.suffix(fleet ? 3 : 2).joined(separator: "\n")
         #expect(footer.hasPrefix("Tab Focus"), "the footer is \(fleet ? 3 : 2) rows")
-        let visible = KeyMap.standard.visible(fleet: fleet).filter { $0.command != .newTrip && $0.command != .newVehicle }
+        let visible = KeyMap.standard.visible(fleet: fleet).filter {
+            $0.command != .newTrip && $0.command != .newVehicle
+        }
         // Pairs show as one ("]/[ Member"); the table's keys are on the table's border.
         for binding in KeyBinding.paired(visible.filter { !$0.inTable }) {
             #expect(footer.contains("\(binding.label) \(binding.hint)"), "\(binding.label) \(binding.hint) missing")
         }
         let text = lines.joined(separator: "\n")
         for binding in KeyBinding.paired(visible.filter(\.inTable)) {
-            #expect(text.contains("\(binding.label) \(binding.hint)"), "\(binding.label) \(binding.hint) missing from the table")
+            #expect(
+                text.contains("\(binding.label) \(binding.hint)"),
+                "\(binding.label) \(binding.hint) missing from the table")
         }
         #expect(footer.contains("t Trip") && footer.contains("v Vehicle"))
     }

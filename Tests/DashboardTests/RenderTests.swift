@@ -1,9 +1,10 @@
-@testable import Dashboard
-@testable import UICore
 import Fleet
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// One fact of a frame each: a whole row of the screen or of a pane, compared exactly. Whole
 /// frames are GoldenFrameTests': both panes side by side at 160x48 and stacked at 80x24
@@ -20,7 +21,9 @@ import Testing
     static func row(_ label: String, in pane: [String]) -> String? { pane.first { $0.hasPrefix("│ \(label)") } }
 
     /// A pane's row 80 columns wide holding `text`: what `row` and a stacked pane's lines compare with.
-    static func paneRow(_ text: String) -> String { "│ " + text + String(repeating: " ", count: max(0, 77 - text.count)) + "│" }
+    static func paneRow(_ text: String) -> String {
+        "│ " + text + String(repeating: " ", count: max(0, 77 - text.count)) + "│"
+    }
 
     /// The header row at `width` columns: `left`, then the clock at the right edge.
     static func headerRow(_ left: String, clock: String = "08:00:15", width: Int = 160) -> String {
@@ -33,8 +36,9 @@ import Testing
         // Received 0.8 s after iat, as a real fetch is: the token still lives 60 s by its claims.
         token.receivedAt = Fixtures.t0.addingTimeInterval(0.8)
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.8), at: 0.8))
-        #expect(Self.row("Checks", in: Self.consumerPane(state))
-            == Self.paneRow("Checks     ✓ ok  signature not checked, 60 s lifetime, tripid trip-0001"))
+        #expect(
+            Self.row("Checks", in: Self.consumerPane(state))
+                == Self.paneRow("Checks     ✓ ok  signature not checked, 60 s lifetime, tripid trip-0001"))
     }
 
     /// (A token with warnings: GoldenFrameTests.theVerdictShowsItsWorstFindingAndTheClock.)
@@ -42,7 +46,9 @@ import Testing
         var signed = Fixtures.state()
         let good = Fixtures.token(.consumer, id: "trip-0001", findings: [RuleResult(.signature, .ok, "RS256 verified")])
         Fixtures.apply(&signed, Fixtures.event(.consumer, "trip-0001", .fetched(good, latency: 0.01), at: 0))
-        #expect(Self.row("Checks", in: Self.consumerPane(signed)) == Self.paneRow("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
+        #expect(
+            Self.row("Checks", in: Self.consumerPane(signed))
+                == Self.paneRow("Checks     ✓ ok  signature ✓, 60 s lifetime, tripid trip-0001"))
     }
 
     @Test func thePaneTitleSaysWhichResponseShapeWasRead() {
@@ -50,25 +56,33 @@ import Testing
         var token = Fixtures.token(.consumer, id: "trip-0001")
         token.shape = "{access_token, expires_in s}"
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: 0))
-        #expect(Self.consumerPane(state)[1] == "┌─ ▶ Consumer (trip token) · {access_token, expires_in s} ─────────────────────┐")
+        #expect(
+            Self.consumerPane(state)[1]
+                == "┌─ ▶ Consumer (trip token) · {access_token, expires_in s} ─────────────────────┐")
     }
 
     @Test func aWarningEveryTokenCarriesIsLoggedOnce() {
         var state = Fixtures.state()
         let short = [RuleResult(.lifetime, .warn, "60 s, under 300 s")]
         for (i, at) in [0.0, 30, 60].enumerated() {
-            let token = Fixtures.token(.consumer, id: "trip-0001", issued: Fixtures.t0.addingTimeInterval(at), findings: short)
+            let token = Fixtures.token(
+                .consumer, id: "trip-0001", issued: Fixtures.t0.addingTimeInterval(at), findings: short)
             Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(token, latency: 0.01), at: at))
             #expect(state.consumer.log.filter { $0.event == .warning }.count == 1, "after fetch \(i + 1)")
         }
-        let skewed = Fixtures.token(.consumer, id: "trip-0001", findings: short + [RuleResult(.issuedAt, .warn, "iat is 90 s in the future")])
+        let skewed = Fixtures.token(
+            .consumer, id: "trip-0001", findings: short + [RuleResult(.issuedAt, .warn, "iat is 90 s in the future")])
         Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetched(skewed, latency: 0.01), at: 90))
-        #expect(state.consumer.log.filter { $0.event == .warning }.map(\.detail) == ["iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s"])
+        #expect(
+            state.consumer.log.filter { $0.event == .warning }.map(\.detail) == [
+                "iat: iat is 90 s in the future", "lifetime: 60 s, under 300 s",
+            ])
     }
 
     @Test func longBackendURLsGiveWayToThemeAndStatus() {
         var state = Fixtures.running()
-        state.backend = "https://tokens.example.com/fleet/v1/token/consumer/{tripId} | https://tokens.example.com/fleet/v1/token/driver/{vehicleId}"
+        state.backend =
+            "https://tokens.example.com/fleet/v1/token/consumer/{tripId} | https://tokens.example.com/fleet/v1/token/driver/{vehicleId}"
         state.faultsAvailable = false
         Fixtures.apply(&state, .key(.character("p")))
         let header = Renderer.render(state, width: 80, height: 24).lines[0]
@@ -78,11 +92,13 @@ import Testing
     @Test func headerSaysWhenColoursAreOff() {
         var state = Fixtures.running()
         state.colorless = true
-        #expect(Renderer.render(state, width: 160, height: 48).lines[0]
-            == Self.headerRow(" tokendash │ embedded on 127.0.0.1:40123 │ theme: default (no colour) │ ● live"))
+        #expect(
+            Renderer.render(state, width: 160, height: 48).lines[0]
+                == Self.headerRow(" tokendash │ embedded on 127.0.0.1:40123 │ theme: default (no colour) │ ● live"))
         state.theme = Theme(name: "mono", styles: [:])
-        #expect(Renderer.render(state, width: 160, height: 48).lines[0]
-            == Self.headerRow(" tokendash │ embedded on 127.0.0.1:40123 │ theme: mono │ ● live"))
+        #expect(
+            Renderer.render(state, width: 160, height: 48).lines[0]
+                == Self.headerRow(" tokendash │ embedded on 127.0.0.1:40123 │ theme: mono │ ● live"))
     }
 
     /// (The screen itself: GoldenFrameTests.tooSmall.)
@@ -102,8 +118,9 @@ import Testing
         #expect(!redacted.contains(Fixtures.signature.prefix(20)))
         #expect(!redacted.contains(String(whole.dropFirst(12).prefix(20))))
         let fingerprint = TokenFingerprint.of(whole)
-        #expect(Self.row("Token", in: Self.consumerPane(state))
-            == Self.paneRow("Token      #\(fingerprint)  \(whole.prefix(12))…\(whole.suffix(6))  (x reveals)"))
+        #expect(
+            Self.row("Token", in: Self.consumerPane(state))
+                == Self.paneRow("Token      #\(fingerprint)  \(whole.prefix(12))…\(whole.suffix(6))  (x reveals)"))
         Fixtures.apply(&state, .key(.character("x")))
         // Revealed, the token wraps over rows of the pane from its Token row on: read back, they
         // are the whole token.
@@ -118,7 +135,10 @@ import Testing
         func gauge(_ s: DashboardState) -> (String, StyleRole) {
             let canvas = Renderer.render(s, width: 160, height: 48)
             let row = (0..<canvas.height).first { canvas.lines[$0].contains("Expires") } ?? 0
-            let x = canvas.lines[row].distance(from: canvas.lines[row].startIndex, to: canvas.lines[row].range(of: "Expires")?.lowerBound ?? canvas.lines[row].startIndex) + 11
+            let x =
+                canvas.lines[row].distance(
+                    from: canvas.lines[row].startIndex,
+                    to: canvas.lines[row].range(of: "Expires")?.lowerBound ?? canvas.lines[row].startIndex) + 11
             return (String(canvas.lines[row].dropFirst(x).prefix(12)), canvas[x, row].role)
         }
         #expect(gauge(state).0.hasPrefix("in 45 s"))
@@ -137,11 +157,21 @@ import Testing
     /// (A failing driver with a token: GoldenFrameTests.aFailingDriver.)
     @Test func errorsShowInThePane() {
         var fresh = Fixtures.state()
-        Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
-        #expect(Self.row("Token", in: Self.consumerPane(fresh)) == Self.paneRow("Token      none: backend unreachable at http://x: connection refused"))
+        Fixtures.apply(
+            &fresh,
+            Fixtures.event(
+                .consumer, "trip-0001",
+                .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0)))
+        #expect(
+            Self.row("Token", in: Self.consumerPane(fresh))
+                == Self.paneRow("Token      none: backend unreachable at http://x: connection refused"))
         // The provider says it waits out its backoff (1 s after one failure), then asks at the next call.
-        Fixtures.apply(&fresh, Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(1), attempt: 1)))
-        #expect(Self.row("Trip ID", in: Self.consumerPane(fresh)) == Self.paneRow("Trip ID    trip-0001  ● backing off · retry in 1 s (attempt 1)"))
+        Fixtures.apply(
+            &fresh,
+            Fixtures.event(.consumer, "trip-0001", .backingOff(until: Fixtures.t0.addingTimeInterval(1), attempt: 1)))
+        #expect(
+            Self.row("Trip ID", in: Self.consumerPane(fresh))
+                == Self.paneRow("Trip ID    trip-0001  ● backing off · retry in 1 s (attempt 1)"))
         Fixtures.apply(&fresh, .tick(Fixtures.t0.addingTimeInterval(2)))
         #expect(Self.row("Trip ID", in: Self.consumerPane(fresh)) == Self.paneRow("Trip ID    trip-0001  ● failing"))
     }
@@ -190,8 +220,9 @@ enum ProviderCountersFixture {
         counters.requests = 3
         var window = counters
         window.errors = 0
-        return FleetSummary(providers: providers, requestsPerSecond: 0, counters: counters, window: window, p50LatencyMs: 4.2,
-                            p99LatencyMs: 31.5, inRefreshMargin: 12)
+        return FleetSummary(
+            providers: providers, requestsPerSecond: 0, counters: counters, window: window, p50LatencyMs: 4.2,
+            p99LatencyMs: 31.5, inRefreshMargin: 12)
     }
 }
 
@@ -199,17 +230,24 @@ enum ProviderCountersFixture {
     @Test func anErrorQuotingATokenShowsItRedactedInThePaneAndLog() {
         let leaked = Fixtures.token(.consumer, id: "trip-0001").token
         var state = Fixtures.running()
-        Fixtures.apply(&state, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.httpStatus(code: 400, body: leaked), latency: 0.004), at: 16))
-        #expect(RenderTests.row("Last error", in: RenderTests.consumerPane(state))
-            == RenderTests.paneRow("Last error backend answered HTTP 400 Bad Request: \(leaked.prefix(12))…\(leaked.suffix(6))"))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .consumer, "trip-0001", .fetchFailed(.httpStatus(code: 400, body: leaked), latency: 0.004), at: 16))
+        #expect(
+            RenderTests.row("Last error", in: RenderTests.consumerPane(state))
+                == RenderTests.paneRow(
+                    "Last error backend answered HTTP 400 Bad Request: \(leaked.prefix(12))…\(leaked.suffix(6))"))
         let text = Fixtures.text(state)
-        #expect(!text.contains(leaked.split(separator: ".")[1].prefix(12)), "no part of the payload anywhere on the screen")
+        #expect(
+            !text.contains(leaked.split(separator: ".")[1].prefix(12)), "no part of the payload anywhere on the screen")
         #expect(!text.contains(Fixtures.signature.suffix(20)), "no more of the signature than the redacted form")
     }
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ErrorWrappingTests {
-    static let error = FleetAuthError.httpStatus(code: 401, body: "{\"error\":\"session expired, please sign in again\"}")
+    static let error = FleetAuthError.httpStatus(
+        code: 401, body: "{\"error\":\"session expired, please sign in again\"}")
 
     @Test func aLongErrorWrapsSoItsCauseShowsInATallPane() throws {
         var state = Fixtures.state()
@@ -218,11 +256,12 @@ enum ProviderCountersFixture {
         let row = try #require(pane.firstIndex { $0.hasPrefix("│ Token") })
         // The body, at the end of the message, is on the pane: it is what tells one 401 from
         // another. Continuation rows are indented under the value.
-        #expect(Array(pane[row...(row + 2)]) == [
-            RenderTests.paneRow("Token      none: backend answered HTTP 401 Unauthorized (the backend did not"),
-            RenderTests.paneRow(#"           accept our credentials; check --header): {"error":"session"#),
-            RenderTests.paneRow(#"           expired, please sign in again"}"#),
-        ])
+        #expect(
+            Array(pane[row...(row + 2)]) == [
+                RenderTests.paneRow("Token      none: backend answered HTTP 401 Unauthorized (the backend did not"),
+                RenderTests.paneRow(#"           accept our credentials; check --header): {"error":"session"#),
+                RenderTests.paneRow(#"           expired, please sign in again"}"#),
+            ])
     }
 
     @Test func aShortPaneKeepsTheErrorToOneLine() {
@@ -231,15 +270,19 @@ enum ProviderCountersFixture {
         let lines = Renderer.render(state, width: 80, height: 24).lines
         let row = lines.firstIndex { $0.hasPrefix("│ Token") } ?? 0
         // Cut at the pane's edge, and the next row is the next field.
-        #expect(lines[row] == RenderTests.paneRow("Token      none: backend answered HTTP 401 Unauthorized (the backend did no…"))
+        #expect(
+            lines[row]
+                == RenderTests.paneRow("Token      none: backend answered HTTP 401 Unauthorized (the backend did no…"))
         #expect(lines[row + 1] == RenderTests.paneRow("Expires    –"))
     }
 
     @Test func wrappingBreaksAtSpacesAndMarksWhatIsCut() {
-        let lines = PaneRenderer.wrapped("Token", "aaaa bbbb cccc dddd eeee", role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 2)
+        let lines = PaneRenderer.wrapped(
+            "Token", "aaaa bbbb cccc dddd eeee", role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 2)
         #expect(lines.map { $0.segments.map(\.0).joined() } == ["aaaa bbbb", "cccc dddd…"])
         #expect(lines.map(\.label) == ["Token", ""])
-        let long = PaneRenderer.wrapped("Token", String(repeating: "x", count: 25), role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 3)
+        let long = PaneRenderer.wrapped(
+            "Token", String(repeating: "x", count: 25), role: .error, width: PaneRenderer.labelWidth + 10, maxLines: 3)
         #expect(long.map { $0.segments.map(\.0).joined() } == ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"])
     }
 }
@@ -264,7 +307,9 @@ enum ProviderCountersFixture {
     }
 
     @Test func truncationMarksTheCutInEveryPath() {
-        for (text, expected) in [("abcdefgh", "abcd…"), ("──────────", "────…"), ("é漢é漢é漢", "é?é?…"), ("abcde", "abcde")] {
+        for (text, expected) in [
+            ("abcdefgh", "abcd…"), ("──────────", "────…"), ("é漢é漢é漢", "é?é?…"), ("abcde", "abcde"),
+        ] {
             var canvas = Canvas(width: 10, height: 1)
             canvas.putTruncated(text, x: 0, y: 0, width: 5)
             #expect(canvas.lines == [expected], "\(text)")
@@ -279,7 +324,9 @@ enum ProviderCountersFixture {
         b.put("xy", x: 3, y: 1, role: .ok)
         b.put("z", x: 5, y: 1, role: .warning)
         var runs: [String] = []
-        b.forEachChangedRun(since: a) { x, y, run in runs.append("\(x),\(y):" + String(String.UnicodeScalarView(run.map(\.scalar)))) }
+        b.forEachChangedRun(since: a) { x, y, run in
+            runs.append("\(x),\(y):" + String(String.UnicodeScalarView(run.map(\.scalar))))
+        }
         #expect(runs == ["0,0:J", "3,1:xy", "5,1:z"])
         var none = 0
         b.forEachChangedRun(since: b) { _, _, _ in none += 1 }

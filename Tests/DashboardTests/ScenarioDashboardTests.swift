@@ -1,14 +1,19 @@
-@testable import Dashboard
-@testable import UICore
 import FleetAuth
 import Foundation
 import Testing
 
+@testable import Dashboard
+@testable import UICore
+
 /// The scenario banner, the S menu and the keys that drive a scenario.
 @Suite(.timeLimit(.minutes(3))) struct ScenarioDashboardTests {
     static let entries = [
-        ScenarioEntry(name: "refresh-ahead", description: "tokens are replaced before they expire, while the old one is still served"),
-        ScenarioEntry(name: "backend-outage", description: "the backend fails with HTTP 500; the providers back off, keep the valid token, recover"),
+        ScenarioEntry(
+            name: "refresh-ahead",
+            description: "tokens are replaced before they expire, while the old one is still served"),
+        ScenarioEntry(
+            name: "backend-outage",
+            description: "the backend fails with HTTP 500; the providers back off, keep the valid token, recover"),
     ]
 
     static func listed() -> DashboardState {
@@ -17,16 +22,26 @@ import Testing
         return s
     }
 
-    static func running(_ phase: ScenarioBanner.Phase = .waiting("backing_off driver"), stepMode: Bool = false) -> DashboardState {
+    static func running(_ phase: ScenarioBanner.Phase = .waiting("backing_off driver"), stepMode: Bool = false)
+        -> DashboardState
+    {
         var s = listed()
-        Fixtures.apply(&s, .scenario(ScenarioBanner(name: "backend-outage", step: 5, count: 9,
-                                                      caption: "A refresh fails; the provider backs off before it tries again",
-                                                      phase: phase, stepMode: stepMode)))
+        Fixtures.apply(
+            &s,
+            .scenario(
+                ScenarioBanner(
+                    name: "backend-outage", step: 5, count: 9,
+                    caption: "A refresh fails; the provider backs off before it tries again",
+                    phase: phase, stepMode: stepMode)))
         return s
     }
 
     static func finished() -> DashboardState {
-        running(.finished(ending: "Shown: while the backend failed, the providers backed off (1 s, 2 s, 4 s... between attempts) instead of hammering it, kept serving the valid token until it expired, and got a new one on the first attempt after the backend recovered."))
+        running(
+            .finished(
+                ending:
+                    "Shown: while the backend failed, the providers backed off (1 s, 2 s, 4 s... between attempts) instead of hammering it, kept serving the valid token until it expired, and got a new one on the first attempt after the backend recovered."
+            ))
     }
 
     func key(_ state: inout DashboardState, _ key: Key) -> [Effect] { Fixtures.apply(&state, .key(key)) }
@@ -87,7 +102,10 @@ import Testing
 
     @Test func theBannerSaysNameStepCaptionAndWait() {
         let text = Fixtures.text(Self.running(), 160, 48).split(separator: "\n")
-        #expect(text[1].hasPrefix(" ▶ backend-outage │ step 5/9 │ A refresh fails; the provider backs off before it tries again │ waiting for backing_off driver"))
+        #expect(
+            text[1].hasPrefix(
+                " ▶ backend-outage │ step 5/9 │ A refresh fails; the provider backs off before it tries again │ waiting for backing_off driver"
+            ))
         let paused = Fixtures.text(Self.running(.paused), 160, 48).split(separator: "\n")
         #expect(paused[1].contains("‖ paused (P resumes)"))
         // The panes move down a line for it.

@@ -29,7 +29,11 @@ import UICore
         s.only = .driver
         s.providerLogic = .objcSample
         s.sourceLabels = [.driver: "your code: P.swift"]
-        s.fleet = [.consumer: FleetSummary(providers: 7, requestsPerSecond: 1, counters: ProviderCounters(), p50LatencyMs: nil, p99LatencyMs: nil, inRefreshMargin: 0)]
+        s.fleet = [
+            .consumer: FleetSummary(
+                providers: 7, requestsPerSecond: 1, counters: ProviderCounters(), p50LatencyMs: nil, p99LatencyMs: nil,
+                inRefreshMargin: 0)
+        ]
         s.rampPace = Pacer.Status(rate: 1, ceiling: 2, floor: 1, reason: .givingWay, inFlight: 0, active: true)
         s.fleetTables = [.consumer: FleetTable(filter: "x")]
         s.marks = [Mark(number: 1, at: base.now, note: "n")]
@@ -72,7 +76,9 @@ import UICore
                 var s = Self.replaying()
                 let session = s.session
                 _ = Fixtures.apply(&s, .key(key))
-                #expect(s.session == session, "\(key.displayName) (\(binding.command.rawValue)) changed the session in a replay")
+                #expect(
+                    s.session == session,
+                    "\(key.displayName) (\(binding.command.rawValue)) changed the session in a replay")
             }
         }
     }
@@ -93,7 +99,9 @@ import UICore
 
         _ = Fixtures.apply(&s, .key(.character("+")))
         #expect(!s.viewer.followsRecording, "the viewer's own zoom takes the look over")
-        #expect(s.message == "your own view from now: the recording's focus and overlays no longer move it", "and says so once")
+        #expect(
+            s.message == "your own view from now: the recording's focus and overlays no longer move it",
+            "and says so once")
         _ = Fixtures.apply(&s, .recorded(.key(.tab)))
         #expect(s.focus == .driver, "a recorded Tab no longer moves this viewer's focus")
         #expect(s.recorded?.look.focus == .consumer, "it moved the recorded one")

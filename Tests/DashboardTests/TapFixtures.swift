@@ -1,7 +1,8 @@
-@testable import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+
+@testable import Dashboard
 
 /// A tap's dashboard after 50 minutes in front of a backend: real IDs learnt as they asked, each
 /// row with the tap's columns as `TapTableMarks` sets them (Dashboard's tests cannot import Tap:
@@ -50,13 +51,18 @@ enum TapFixtures {
             for fetch in 0..<device.fetches {
                 // Spread over the 50 minutes before the frame.
                 let at = t0.addingTimeInterval(Double(i) + Double(fetch) * 2900 / Double(device.fetches))
-                stats.record(ProviderEvent(time: at, provider: kind, id: device.id, kind: .fetchStarted(reason: .noToken)))
-                let outcome: ProviderEvent.Kind = if let failure = device.failure {
-                    .fetchFailed(failure, latency: 0.02)
-                } else {
-                    .fetched(Fixtures.token(kind, id: device.id, issued: at, lifetime: device.lifetime ?? 3600), latency: 0.02)
-                }
-                stats.record(ProviderEvent(time: at.addingTimeInterval(0.02), provider: kind, id: device.id, kind: outcome))
+                stats.record(
+                    ProviderEvent(time: at, provider: kind, id: device.id, kind: .fetchStarted(reason: .noToken)))
+                let outcome: ProviderEvent.Kind =
+                    if let failure = device.failure {
+                        .fetchFailed(failure, latency: 0.02)
+                    } else {
+                        .fetched(
+                            Fixtures.token(kind, id: device.id, issued: at, lifetime: device.lifetime ?? 3600),
+                            latency: 0.02)
+                    }
+                stats.record(
+                    ProviderEvent(time: at.addingTimeInterval(0.02), provider: kind, id: device.id, kind: outcome))
             }
         }
         return stats
@@ -66,12 +72,14 @@ enum TapFixtures {
     static func table(_ kind: ProviderKind, filter: String = "") -> FleetTable {
         var table = statistics(kind).table(now: now, filter: filter)
         let byID = Dictionary(uniqueKeysWithValues: devices(kind).map { ($0.id, $0) })
-        var churning: [(Double, FleetMemberRow)] = [], rest: [FleetMemberRow] = []
+        var churning: [(Double, FleetMemberRow)] = []
+        var rest: [FleetMemberRow] = []
         for var row in table.rows {
             guard let device = byID[row.id] else { continue }
-            row.tapped = TappedColumns(fetches: device.fetches, tokens: device.failure == nil ? device.fetches : 0,
-                                       verdict: device.verdict, level: device.level, lifetime: device.lifetime.map(TimeInterval.init),
-                                       churnBrief: device.churn.map { "\(Int($0))× per token: not caching" })
+            row.tapped = TappedColumns(
+                fetches: device.fetches, tokens: device.failure == nil ? device.fetches : 0,
+                verdict: device.verdict, level: device.level, lifetime: device.lifetime.map(TimeInterval.init),
+                churnBrief: device.churn.map { "\(Int($0))× per token: not caching" })
             if let ratio = device.churn {
                 row.churn = "fetches \(Int(ratio))× per token: the app's provider is not caching"
                 churning.append((ratio, row))
@@ -85,13 +93,15 @@ enum TapFixtures {
 
     /// The tap's first state, as `tokendash tap` makes it, then a second's summaries and tables.
     static func state() -> DashboardState {
-        var s = DashboardState(consumerID: "", driverID: "", now: t0, backend: "tap 127.0.0.1:8088 → https://tokens.internal:8443",
-                               faultsAvailable: false, themeNames: ["default"], refreshMargin: 0,
-                               trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
+        var s = DashboardState(
+            consumerID: "", driverID: "", now: t0, backend: "tap 127.0.0.1:8088 → https://tokens.internal:8443",
+            faultsAvailable: false, themeNames: ["default"], refreshMargin: 0,
+            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
         s.learnMembers()
         Fixtures.apply(&s, .tick(now))
         let kinds: [ProviderKind] = [.consumer, .driver]
-        Fixtures.apply(&s, .fleet(Dictionary(uniqueKeysWithValues: kinds.map { ($0, statistics($0).summary(now: now)) })))
+        Fixtures.apply(
+            &s, .fleet(Dictionary(uniqueKeysWithValues: kinds.map { ($0, statistics($0).summary(now: now)) })))
         Fixtures.apply(&s, .fleetTables(Dictionary(uniqueKeysWithValues: kinds.map { ($0, table($0)) })))
         return s
     }

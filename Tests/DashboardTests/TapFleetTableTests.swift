@@ -1,9 +1,10 @@
-@testable import Dashboard
-@testable import UICore
 import Fleet
 import FleetAuth
 import Foundation
 import Testing
+
+@testable import Dashboard
+@testable import UICore
 
 /// A tap's fleet table: its real IDs counted as they arrive, and its own columns (fetches/h,
 /// tokens, verdict, lifetime, last error or churn) that give way in order on a narrow screen.
@@ -52,9 +53,12 @@ import Testing
     @Test func narrowTheLifetimeAndExpiryGiveWayAndTheChurnSentenceStays() throws {
         var state = TapFixtures.state()
         Fixtures.apply(&state, .key(.tab))
-        let wide = Self.lines(state, 160, 48), narrow = Self.lines(state, 80, 24)
+        let wide = Self.lines(state, 160, 48)
+        let narrow = Self.lines(state, 80, 24)
         let header = try #require(wide.first { $0.contains("fetches/h") })
-        for column in ["verdict", "fetches/h", "tokens", "lifetime", "expires in", "last error"] { #expect(header.contains(column)) }
+        for column in ["verdict", "fetches/h", "tokens", "lifetime", "expires in", "last error"] {
+            #expect(header.contains(column))
+        }
         let narrowHeader = try #require(narrow.first { $0.contains("fetches/h") })
         for column in ["verdict", "fetches/h", "tokens", "last error"] { #expect(narrowHeader.contains(column)) }
         #expect(!narrowHeader.contains("lifetime") && !narrowHeader.contains("expires in"))
@@ -64,7 +68,8 @@ import Testing
         // Narrow, the sentence is cut to its ratio and cause, not at the edge.
         #expect(try #require(narrow.first { $0.contains("vehicle-003") }).contains("25× per token: not caching"))
         // The rows under the header: churn first, most fetches per token first.
-        let order = wide.compactMap { line in ["vehicle-003", "vehicle-002", "vehicle-006"].first { line.contains($0) } }
+        let order = wide.compactMap { line in ["vehicle-003", "vehicle-002", "vehicle-006"].first { line.contains($0) }
+        }
         #expect(order == ["vehicle-003", "vehicle-002", "vehicle-006"])
     }
 }

@@ -30,17 +30,24 @@ import Testing
 /// `--only`: one side runs, with one backend URL.
 @Suite(.timeLimit(.minutes(10))) struct OnlyOneSideEndToEndTests {
     @Test func watchRunsTheDriverAlone() async throws {
-        let result = try await BinaryRunner.run(["watch", "--only", "driver", "--duration", "1.5", "--update-interval", "0.5"])
+        let result = try await BinaryRunner.run([
+            "watch", "--only", "driver", "--duration", "1.5", "--update-interval", "0.5",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let providers = Set(result.stdout.split(separator: "\n").compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return object["provider"] as? String
-        })
+        let providers = Set(
+            result.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return nil
+                }
+                return object["provider"] as? String
+            })
         #expect(providers == ["driver"])
     }
 
     @Test func aURLForTheSideThatDoesNotRunIsRefused() async throws {
-        let result = try await BinaryRunner.run(["watch", "--only", "consumer", "--driver-url", "http://127.0.0.1:1/{vehicleId}"])
+        let result = try await BinaryRunner.run([
+            "watch", "--only", "consumer", "--driver-url", "http://127.0.0.1:1/{vehicleId}",
+        ])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--only consumer runs no driver: drop --driver-url"))
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import TestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A long-running program for an end-to-end test (a `tokendash watch`, a Prometheus): started
@@ -46,7 +47,8 @@ final class BackgroundProcess: Sendable {
         for end in [reading, writing] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let pid: pid_t
         do {
-            pid = try BinaryRunner.spawnCleanly([executable.path] + arguments, outputDescriptor: writing, environment: environment)
+            pid = try BinaryRunner.spawnCleanly(
+                [executable.path] + arguments, outputDescriptor: writing, environment: environment)
         } catch {
             close(reading)
             close(writing)
@@ -87,11 +89,14 @@ final class BackgroundProcess: Sendable {
         var seen = -1
         while true {
             try Task.checkCancellation()
-            let (text, ended, count) = shared.output.withLock { (String(decoding: $0.data, as: UTF8.self), $0.ended, $0.data.count) }
+            let (text, ended, count) = shared.output.withLock {
+                (String(decoding: $0.data, as: UTF8.self), $0.ended, $0.data.count)
+            }
             if count != seen {
                 seen = count
                 if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                   let range = Range(match.range(at: 1), in: text) {
+                    let range = Range(match.range(at: 1), in: text)
+                {
                     return String(text[range])
                 }
             }
@@ -112,7 +117,10 @@ final class BackgroundProcess: Sendable {
                 if now { woken.resume() }
             }
         } onCancel: {
-            for waiter in shared.output.withLock({ output in defer { output.waiters = [] }; return output.waiters }) { waiter.resume() }
+            for waiter in shared.output.withLock({ output in
+                defer { output.waiters = [] }
+                return output.waiters
+            }) { waiter.resume() }
         }
     }
 
@@ -142,7 +150,9 @@ final class BackgroundProcess: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
         return Int(UInt16(bigEndian: address.sin_port))

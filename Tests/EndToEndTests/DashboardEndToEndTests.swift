@@ -3,12 +3,16 @@ import Testing
 
 /// The real dashboard on a real pty: scripts/e2e-tmux.sh drives it in tmux.
 @Suite(.timeLimit(.minutes(10))) struct DashboardEndToEndTests {
-    static let tmuxInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tmuxInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(.enabled(if: tmuxInstalled, "needs tmux"))
     func drivesTheDashboardInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path])
+        let (status, text) = try await BinaryRunner.runScript([
+            "/usr/bin/env", "bash", script, BinaryRunner.binary.path,
+        ])
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }
@@ -17,7 +21,10 @@ import Testing
         // stdin and stdout are pipes here.
         let result = try await BinaryRunner.run([])
         #expect(result.status == 2)
-        #expect(result.stderr == "tokendash: the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`\n")
+        #expect(
+            result.stderr
+                == "tokendash: the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`\n"
+        )
     }
 
     @Test func anUnknownThemeListsTheAvailableOnes() async throws {
@@ -39,13 +46,17 @@ import Testing
     }
 
     @Test func aBrokenThemeFileNamesFileAndLine() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-e2e-themes-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-e2e-themes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("broken.yaml")
         try "body: { fg: default }\nstatus:\n  ok: chartreuse\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try await BinaryRunner.run(["--theme", "broken", "--themes-dir", dir.path])
         #expect(result.status == 2)
-        #expect(result.stderr == "tokendash: \(file.path):3: status.ok: \"chartreuse\" is not a colour (a name, 0-255, #rrggbb or default)\n")
+        #expect(
+            result.stderr
+                == "tokendash: \(file.path):3: status.ok: \"chartreuse\" is not a colour (a name, 0-255, #rrggbb or default)\n"
+        )
     }
 }

@@ -8,8 +8,9 @@ import Testing
     /// A well-formed 600 s token whose issuer is no Google service account, so no key set is fetched.
     static func token(trip: String, expiresIn: Int, header: [String: Any?] = [:], iat: Int? = nil) -> String {
         let now = Int(Date().timeIntervalSince1970)
-        return TestJWT.make(id: trip, iat: iat ?? (now + expiresIn - 600), exp: now + expiresIn, account: TestJWT.nonServiceAccount,
-                            header: header)
+        return TestJWT.make(
+            id: trip, iat: iat ?? (now + expiresIn - 600), exp: now + expiresIn, account: TestJWT.nonServiceAccount,
+            header: header)
     }
 
     @Test func aGoodTokenPrintsEveryRule() async throws {
@@ -19,16 +20,22 @@ import Testing
         #expect(result.stdout.contains(#""tripid" : "trip-7""#))
         #expect(result.stdout.contains("fingerprint: \(TokenFingerprint.of(token))\n"))
         #expect(result.stdout.contains("rules (trip token, any trip ID): Fleet Engine would accept it, with 1 warning"))
-        for rule in ["✓ alg ", "✓ typ ", "✓ kid ", "! iss/sub ", "✓ aud ", "✓ iat ", "✓ exp ", "✓ lifetime ", "✓ authorization ", "· signature "] {
+        for rule in [
+            "✓ alg ", "✓ typ ", "✓ kid ", "! iss/sub ", "✓ aud ", "✓ iat ", "✓ exp ", "✓ lifetime ", "✓ authorization ",
+            "· signature ",
+        ] {
             #expect(result.stdout.contains("  \(rule)"), "no line for \(rule) in \(result.stdout)")
         }
         #expect(!result.stdout.contains("✗"))
     }
 
     @Test func aTokenForAnotherTripFails() async throws {
-        let result = try await BinaryRunner.run(["decode", "--trip-id", "trip-8", Self.token(trip: "trip-7", expiresIn: 300)])
+        let result = try await BinaryRunner.run([
+            "decode", "--trip-id", "trip-8", Self.token(trip: "trip-7", expiresIn: 300),
+        ])
         #expect(result.status == 1)
-        #expect(result.stdout.contains(#"✗ authorization  authorization.tripid is "trip-7", not the requested "trip-8""#))
+        #expect(
+            result.stdout.contains(#"✗ authorization  authorization.tripid is "trip-7", not the requested "trip-8""#))
         #expect(result.stderr.contains(#"authorization: authorization.tripid is "trip-7", not the requested "trip-8""#))
     }
 
@@ -45,10 +52,16 @@ import Testing
     /// java-fleetengine-auth's impersonating signers mint without one and Fleet Engine accepts them.
     @Test func aFutureIatFailsAndAMissingKidIsANote() async throws {
         let now = Int(Date().timeIntervalSince1970)
-        let result = try await BinaryRunner.run(["decode", Self.token(trip: "trip-7", expiresIn: 2400, header: ["kid": nil], iat: now + 1200)])
+        let result = try await BinaryRunner.run([
+            "decode", Self.token(trip: "trip-7", expiresIn: 2400, header: ["kid": nil], iat: now + 1200),
+        ])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("  · kid ") && result.stdout.contains("no kid: the signature is checked against every key"))
-        #expect(result.stdout.contains("  ✗ iat ") && result.stdout.contains("s in the future; Fleet Engine refuses beyond 600 s"))
+        #expect(
+            result.stdout.contains("  · kid ")
+                && result.stdout.contains("no kid: the signature is checked against every key"))
+        #expect(
+            result.stdout.contains("  ✗ iat ")
+                && result.stdout.contains("s in the future; Fleet Engine refuses beyond 600 s"))
         #expect(result.stdout.contains("Fleet Engine would refuse it: 1 rule failed"))
     }
 
@@ -56,18 +69,26 @@ import Testing
         let token = TestJWT.make(id: "t", lifetime: 600, account: "minter@their-project.iam.gserviceaccount.com")
         // A key set nobody serves (port 9), so the run never depends on reaching Google's: the
         // signature line is neutral and only the issuer rule decides.
-        let result = try await BinaryRunner.run(["decode", "--provider-id", "my-project", "--jwks", "http://127.0.0.1:9/jwks.json", token])
+        let result = try await BinaryRunner.run([
+            "decode", "--provider-id", "my-project", "--jwks", "http://127.0.0.1:9/jwks.json", token,
+        ])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("  ✗ iss/sub        minter@their-project.iam.gserviceaccount.com belongs to project their-project, not --provider-id my-project"),
-                "\(result.stdout)")
-        #expect(result.stdout.contains("· signature      not checked: key set http://127.0.0.1:9/jwks.json unavailable"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "  ✗ iss/sub        minter@their-project.iam.gserviceaccount.com belongs to project their-project, not --provider-id my-project"
+            ),
+            "\(result.stdout)")
+        #expect(
+            result.stdout.contains("· signature      not checked: key set http://127.0.0.1:9/jwks.json unavailable"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("Fleet Engine would refuse it: 1 rule failed"), "\(result.stdout)")
     }
 
     /// Found after fuzzing the decoders: `decode` itself turned exp into an Int and trapped.
     @Test(arguments: ["1e300", "-1e300", "9223372036854775807", "-9223372036854775808"])
     func anAbsurdExpIsReportedNotACrash(exp: String) async throws {
-        let claims = "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iat\":1,\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
+        let claims =
+            "{\"aud\":\"https://fleetengine.googleapis.com/\",\"iat\":1,\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
         let token = TestJWT.encode(["alg": "RS256"]) + "." + TestJWT.encode(json: claims) + ".c2ln"
         let result = try await BinaryRunner.run(["decode", token])
         #expect(result.status == 1, "\(result.stderr)")
@@ -96,19 +117,38 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "alg", header: ["alg": "HS256"], claims: [:], line: "✗ alg            alg is HS256, expected RS256", status: 1),
-        Case(name: "typ", header: ["typ": "jwt+at"], claims: [:], line: "✗ typ            typ is jwt+at, expected JWT", status: 1),
-        Case(name: "kid", header: ["kid": nil], claims: [:], line: "· kid            no kid: the signature is checked against every key", status: 0),
+        Case(
+            name: "alg", header: ["alg": "HS256"], claims: [:], line: "✗ alg            alg is HS256, expected RS256",
+            status: 1),
+        Case(
+            name: "typ", header: ["typ": "jwt+at"], claims: [:], line: "✗ typ            typ is jwt+at, expected JWT",
+            status: 1),
+        Case(
+            name: "kid", header: ["kid": nil], claims: [:],
+            line: "· kid            no kid: the signature is checked against every key", status: 0),
         Case(name: "iss", header: [:], claims: ["iss": nil], line: "✗ iss/sub        no iss claim", status: 1),
-        Case(name: "aud", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")], line: "✗ aud            aud is https://fleetengine.googleapis.com, expected", status: 1),
-        Case(name: "iat integer", header: [:], claims: ["iat": .double(1e9 + 0.5)], line: "✗ iat            iat is 1000000000.5, not an integer", status: 1),
-        Case(name: "lifetime", header: [:], claims: ["iat": .int(Int64(Date().timeIntervalSince1970) - 10), "exp": .int(Int64(Date().timeIntervalSince1970) + 7200)],
-             line: "✗ lifetime       exp - iat is 7210 s, over Fleet Engine's 3600 s", status: 1),
-        Case(name: "authorization", header: [:], claims: ["authorization": nil], line: "✗ authorization  no authorization claim", status: 1),
-        Case(name: "wildcard", header: [:], claims: ["authorization": .object(["vehicleid": .string("*")])],
-             line: "! authorization  vehicleid is \"*\": covers every vehicle", status: 0),
-        Case(name: "short lifetime", header: [:], claims: ["exp": .int(Int64(Date().timeIntervalSince1970) + 120)],
-             line: "! lifetime       ", status: 0),
+        Case(
+            name: "aud", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")],
+            line: "✗ aud            aud is https://fleetengine.googleapis.com, expected", status: 1),
+        Case(
+            name: "iat integer", header: [:], claims: ["iat": .double(1e9 + 0.5)],
+            line: "✗ iat            iat is 1000000000.5, not an integer", status: 1),
+        Case(
+            name: "lifetime", header: [:],
+            claims: [
+                "iat": .int(Int64(Date().timeIntervalSince1970) - 10),
+                "exp": .int(Int64(Date().timeIntervalSince1970) + 7200),
+            ],
+            line: "✗ lifetime       exp - iat is 7210 s, over Fleet Engine's 3600 s", status: 1),
+        Case(
+            name: "authorization", header: [:], claims: ["authorization": nil],
+            line: "✗ authorization  no authorization claim", status: 1),
+        Case(
+            name: "wildcard", header: [:], claims: ["authorization": .object(["vehicleid": .string("*")])],
+            line: "! authorization  vehicleid is \"*\": covers every vehicle", status: 0),
+        Case(
+            name: "short lifetime", header: [:], claims: ["exp": .int(Int64(Date().timeIntervalSince1970) + 120)],
+            line: "! lifetime       ", status: 0),
     ]
 
     static func token(_ c: Case) -> String { TestJWT.make(lifetime: 600, header: c.header, claims: c.claims) }
@@ -120,6 +160,7 @@ import Testing
         let result = try await BinaryRunner.run(["decode", "--jwks", "http://127.0.0.1:9/jwks.json", Self.token(c)])
         #expect(result.status == c.status, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("  " + c.line), "\(result.stdout)")
-        #expect(result.stdout.contains("· signature      not checked: key set http://127.0.0.1:9/jwks.json unavailable"))
+        #expect(
+            result.stdout.contains("· signature      not checked: key set http://127.0.0.1:9/jwks.json unavailable"))
     }
 }

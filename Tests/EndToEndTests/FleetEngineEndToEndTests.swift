@@ -1,6 +1,6 @@
 import FleetAuth
-import Foundation
 import FlyingFox
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -44,21 +44,28 @@ import Testing
                 return HTTPResponse(statusCode: .ok, body: Data(TestJWT.responseBody(jwt, expiresAtSeconds: exp).utf8))
             }
             let body = try await request.bodyData
-            seen.receive(Received(method: request.method.rawValue, path: request.path,
-                                   query: request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"),
-                                   authorization: request.headers[FlyingFox.HTTPHeader("Authorization")],
-                                   contentType: request.headers[FlyingFox.HTTPHeader("Content-Type")],
-                                   body: String(decoding: body, as: UTF8.self)))
+            seen.receive(
+                Received(
+                    method: request.method.rawValue, path: request.path,
+                    query: request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"),
+                    authorization: request.headers[FlyingFox.HTTPHeader("Authorization")],
+                    contentType: request.headers[FlyingFox.HTTPHeader("Content-Type")],
+                    body: String(decoding: body, as: UTF8.self)))
             if request.path.contains("/vehicles/") {
-                let error = #"{"error":{"code":403,"message":"The caller does not have permission to update vehicle-0001","status":"PERMISSION_DENIED"}}"#
-                return HTTPResponse(statusCode: .forbidden, headers: [.contentType: "application/json"], body: Data(error.utf8))
+                let error =
+                    #"{"error":{"code":403,"message":"The caller does not have permission to update vehicle-0001","status":"PERMISSION_DENIED"}}"#
+                return HTTPResponse(
+                    statusCode: .forbidden, headers: [.contentType: "application/json"], body: Data(error.utf8))
             }
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data(#"{"name":"trip"}"#.utf8))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"], body: Data(#"{"name":"trip"}"#.utf8))
         }
     }
 
     static func lines(_ stdout: String, event: String) -> [FleetAuth.JSONValue] {
-        stdout.split(separator: "\n").compactMap { try? FleetAuth.JSONValue.decode(Data($0.utf8)) }.filter { $0["event"]?.stringValue == event }
+        stdout.split(separator: "\n").compactMap { try? FleetAuth.JSONValue.decode(Data($0.utf8)) }.filter {
+            $0["event"]?.stringValue == event
+        }
     }
 
     /// `watch` running until each of `providers` has printed a `fleet_engine_call` line (or a
@@ -69,7 +76,9 @@ import Testing
         var lines: [String: FleetAuth.JSONValue] = [:]
         for provider in providers {
             let pattern = #"(\{"time":[^\n]*"provider":""# + provider + #""[^\n]*"event":"fleet_engine_call"[^\n]*\})"#
-            if let line = try await watch.await(pattern) { lines[provider] = try? FleetAuth.JSONValue.decode(Data(line.utf8)) }
+            if let line = try await watch.await(pattern) {
+                lines[provider] = try? FleetAuth.JSONValue.decode(Data(line.utf8))
+            }
         }
         await watch.stop()
         return lines
@@ -79,22 +88,30 @@ import Testing
         let seen = Seen()
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
-        let answers = try await Self.watchCalls([
-            "--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url", server.base + "/token/driver/{vehicleId}",
-            "--fleet-engine", server.base, "--provider-id", "my-project", "--fleet-engine-writes",
-        ], providers: ["driver", "consumer"])
+        let answers = try await Self.watchCalls(
+            [
+                "--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url",
+                server.base + "/token/driver/{vehicleId}",
+                "--fleet-engine", server.base, "--provider-id", "my-project", "--fleet-engine-writes",
+            ], providers: ["driver", "consumer"])
         let calls = seen.received
         let tokens = seen.minted
-        let tripToken = try #require(tokens["trip-0001"]), vehicleToken = try #require(tokens["vehicle-0001"])
+        let tripToken = try #require(tokens["trip-0001"])
+        let vehicleToken = try #require(tokens["vehicle-0001"])
         // One call each: the interval is 10 s, and the test stops watch once both have answered.
         #expect(calls.count == 2, "\(calls)")
-        #expect(calls.contains(Received(
-            method: "PUT", path: "/v1/providers/my-project/vehicles/vehicle-0001", query: "updateMask=lastLocation",
-            authorization: "Bearer " + vehicleToken, contentType: "application/json",
-            body: #"{"lastLocation":{"location":{"latitude":37.422,"longitude":-122.0841}}}"#)))
-        #expect(calls.contains(Received(
-            method: "GET", path: "/v1/providers/my-project/trips/trip-0001", query: "",
-            authorization: "Bearer " + tripToken, contentType: nil, body: "")))
+        #expect(
+            calls.contains(
+                Received(
+                    method: "PUT", path: "/v1/providers/my-project/vehicles/vehicle-0001",
+                    query: "updateMask=lastLocation",
+                    authorization: "Bearer " + vehicleToken, contentType: "application/json",
+                    body: #"{"lastLocation":{"location":{"latitude":37.422,"longitude":-122.0841}}}"#)))
+        #expect(
+            calls.contains(
+                Received(
+                    method: "GET", path: "/v1/providers/my-project/trips/trip-0001", query: "",
+                    authorization: "Bearer " + tripToken, contentType: nil, body: "")))
 
         let vehicle = try #require(answers["driver"])
         #expect(vehicle["method"]?.stringValue == "UpdateVehicle")
@@ -112,8 +129,12 @@ import Testing
         let seen = Seen()
         let server = try await Self.standIn(seen)
         defer { Task { await server.stop() } }
-        let urls = ["--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url", server.base + "/token/driver/{vehicleId}"]
-        let answers = try await Self.watchCalls(["--fleet-engine", server.base, "--provider-id", "my-project"] + urls, providers: ["driver", "consumer"])
+        let urls = [
+            "--consumer-url", server.base + "/token/consumer/{tripId}", "--driver-url",
+            server.base + "/token/driver/{vehicleId}",
+        ]
+        let answers = try await Self.watchCalls(
+            ["--fleet-engine", server.base, "--provider-id", "my-project"] + urls, providers: ["driver", "consumer"])
         #expect(answers["driver"]?["method"]?.stringValue == "GetVehicle")
         let reads = seen.received
         #expect(reads.map(\.method).sorted() == ["GET", "GET"])
@@ -131,7 +152,10 @@ import Testing
         let answers = try await Self.watchCalls([], providers: ["consumer", "driver"])
         #expect(answers["consumer"]?["method"]?.stringValue == "GetTrip")
         #expect(answers["driver"]?["method"]?.stringValue == "UpdateVehicle")
-        #expect(answers.count == 2 && answers.values.allSatisfy { $0["status"]?.stringValue == "OK" && $0["http_status"]?.intValue == 200 })
+        #expect(
+            answers.count == 2
+                && answers.values.allSatisfy { $0["status"]?.stringValue == "OK" && $0["http_status"]?.intValue == 200 }
+        )
     }
 
     @Test func decodeAsksFleetEngineAndItsAnswerIsTheLastWord() async throws {
@@ -141,23 +165,40 @@ import Testing
         let trip = TestJWT.make(kind: .consumer, id: "trip-7", lifetime: 600)
         let accepted = try await BinaryRunner.run(["decode", trip, "--ask-fleet-engine", "--fleet-engine", server.base])
         #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
-        #expect(accepted.stdout.hasSuffix("Fleet Engine: GetTrip providers/my-project/trips/trip-7: HTTP 200 OK\nFleet Engine accepted the token\n"))
+        #expect(
+            accepted.stdout.hasSuffix(
+                "Fleet Engine: GetTrip providers/my-project/trips/trip-7: HTTP 200 OK\nFleet Engine accepted the token\n"
+            ))
         // The one read call, with the token, in the issuer's project.
-        #expect(seen.received == [Received(method: "GET", path: "/v1/providers/my-project/trips/trip-7", query: "",
-                                           authorization: "Bearer " + trip, contentType: nil, body: "")])
+        #expect(
+            seen.received == [
+                Received(
+                    method: "GET", path: "/v1/providers/my-project/trips/trip-7", query: "",
+                    authorization: "Bearer " + trip, contentType: nil, body: "")
+            ])
 
         let vehicle = TestJWT.make(kind: .driver, id: "vehicle-0001", lifetime: 600)
-        let refused = try await BinaryRunner.run(["decode", vehicle, "--ask-fleet-engine", "--fleet-engine", server.base])
+        let refused = try await BinaryRunner.run([
+            "decode", vehicle, "--ask-fleet-engine", "--fleet-engine", server.base,
+        ])
         #expect(refused.status == 1)
-        #expect(refused.stdout.contains("Fleet Engine: GetVehicle providers/my-project/vehicles/vehicle-0001: HTTP 403 PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n"))
-        #expect(refused.stderr == "tokendash decode: Fleet Engine refused this token: PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n")
+        #expect(
+            refused.stdout.contains(
+                "Fleet Engine: GetVehicle providers/my-project/vehicles/vehicle-0001: HTTP 403 PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n"
+            ))
+        #expect(
+            refused.stderr
+                == "tokendash decode: Fleet Engine refused this token: PERMISSION_DENIED: The caller does not have permission to update vehicle-0001\n"
+        )
     }
 
     @Test func fleetEngineFlagsAreCheckedBeforeAnythingStarts() async throws {
         let missing = try await BinaryRunner.run(["watch", "--fleet-engine", "https://fleetengine.googleapis.com"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("--fleet-engine needs --provider-id PROJECT"))
-        let both = try await BinaryRunner.run(["watch", "--fleet-engine", "https://x.test", "--provider-id", "p", "--no-fleet-engine"])
+        let both = try await BinaryRunner.run([
+            "watch", "--fleet-engine", "https://x.test", "--provider-id", "p", "--no-fleet-engine",
+        ])
         #expect(both.stderr.contains("give --fleet-engine or --no-fleet-engine, not both"))
         let fast = try await BinaryRunner.run(["watch", "--fleet-engine-interval", "0.1"])
         #expect(fast.stderr.contains("--fleet-engine-interval must be 1 second to 30 days"))

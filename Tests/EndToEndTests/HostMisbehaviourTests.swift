@@ -14,24 +14,33 @@ struct HostMisbehaviourTests {
 
     /// The fixture built (without ThreadSanitizer, for speed: these breaches need none) and its provider.
     static func provider(_ name: String, clock: SteppedClock, completionTimeout: TimeInterval = 10)
-        async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder) {
-        let source = try ProviderSourceFile.read(fixtures.appendingPathComponent(name + ".swift").path, role: .driver,
-                                                 providerURL: "http://127.0.0.1:9/unused")
+        async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder)
+    {
+        let source = try ProviderSourceFile.read(
+            fixtures.appendingPathComponent(name + ".swift").path, role: .driver,
+            providerURL: "http://127.0.0.1:9/unused")
         let swiftc = try HostBuilder.findSwiftc(given: nil)
         let built = try await HostBuilder(swiftc: swiftc, sanitize: false, cacheRoot: cache).build(source)
-        let launch = HostLaunch(executable: built.executable, fileName: name + ".swift", sourceText: source.buildText,
-                                environment: ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"])
+        let launch = HostLaunch(
+            executable: built.executable, fileName: name + ".swift", sourceText: source.buildText,
+            environment: ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"])
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
         let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-            launch: launch, settings: SourceSettings(completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: 1),
+            launch: launch,
+            settings: SourceSettings(completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: 1),
             clock: clock, events: events)
         return (provider, recorder)
     }
 
     /// One call of the SDK's, as a task the test can wait on later.
     static func fetch(_ provider: SourceTokenProvider<VehicleAuthorizationContext>) -> Call {
-        Call(task: Task { do { return .success(try await provider.fetchToken(for: VehicleAuthorizationContext(id: "vehicle-1"))) } catch { return .failure(error) } })
+        Call(
+            task: Task {
+                do {
+                    return .success(try await provider.fetchToken(for: VehicleAuthorizationContext(id: "vehicle-1")))
+                } catch { return .failure(error) }
+            })
     }
 
     struct Call {
@@ -51,9 +60,15 @@ struct HostMisbehaviourTests {
         #expect(await provider.callsAwaitingCompletion == 1)
         clock.advance(by: 1)
         let breach = try await recorder.next(named: "completion_missing")
-        guard case .breach(let detail) = breach.kind else { Issue.record("not a breach"); return }
+        guard case .breach(let detail) = breach.kind else {
+            Issue.record("not a breach")
+            return
+        }
         #expect(detail.sentence.contains("never called its completion within 10 s"))
-        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         #expect("\(error)".contains("never called its completion"))
         await provider.shutdown()
     }
@@ -62,7 +77,10 @@ struct HostMisbehaviourTests {
         let (provider, recorder) = try await Self.provider("CompletesTwice", clock: SteppedClock())
         _ = await Self.fetch(provider).cancellingValue
         let breach = try await recorder.next(named: "completion_repeated")
-        guard case .breach(let detail) = breach.kind else { Issue.record("not a breach"); return }
+        guard case .breach(let detail) = breach.kind else {
+            Issue.record("not a breach")
+            return
+        }
         #expect(detail.sentence.contains("called its completion twice"))
         await provider.shutdown()
     }
@@ -70,14 +88,23 @@ struct HostMisbehaviourTests {
     @Test func aForceUnwrappedNilIsACrashThatTokendashOutlivesAndRestarts() async throws {
         let clock = SteppedClock()
         let (provider, recorder) = try await Self.provider("ForceUnwrapsNil", clock: clock)
-        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         let crash = try await recorder.next(named: "provider_crashed")
-        guard case .breach(let detail) = crash.kind else { Issue.record("not a breach"); return }
+        guard case .breach(let detail) = crash.kind else {
+            Issue.record("not a breach")
+            return
+        }
         #expect(detail.sentence.contains("died of SIG"))
         #expect(detail.sentence.contains("Unexpectedly found nil"))
         #expect("\(error)".contains("provider crashed"))
         // Within the backoff the host is not started again; after it, it is (and crashes again).
-        guard case .failure(let early) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let early) = await Self.fetch(provider).cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         #expect("\(early)".contains("restarted in 1 s"))
         clock.advance(by: 1)
         _ = await Self.fetch(provider).cancellingValue
@@ -91,7 +118,10 @@ struct HostMisbehaviourTests {
         let call = Self.fetch(provider)
         #expect(await eventually { await provider.callsNotReturned == 1 })
         clock.advance(by: 5)
-        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         #expect("\(error)".contains("blocked its caller's thread for 5 s"))
         #expect(await eventually { await !provider.hostReady })
         await provider.shutdown()
@@ -104,14 +134,20 @@ struct HostMisbehaviourTests {
         // The start's deadline is set as the host starts: stepping past it then ends the wait.
         #expect(await eventually { await provider.hostStarted })
         clock.advance(by: 30)
-        guard case .failure(let error) = await call.cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await call.cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         #expect("\(error)".contains("init() did not return within 30 s"))
         await provider.shutdown()
     }
 
     @Test func aFloodOfPrintsIsStopped() async throws {
         let (provider, _) = try await Self.provider("PrintsMegabytes", clock: SteppedClock())
-        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else { Issue.record("the call succeeded"); return }
+        guard case .failure(let error) = await Self.fetch(provider).cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
         #expect("\(error)".contains("printed more than 1 MiB in a second"))
         await provider.shutdown()
     }
@@ -120,7 +156,10 @@ struct HostMisbehaviourTests {
         let (provider, recorder) = try await Self.provider("PrintsItsToken", clock: SteppedClock())
         _ = await Self.fetch(provider).cancellingValue
         let printed = try await recorder.next(named: "provider_output")
-        guard case .printed(let text) = printed.kind else { Issue.record("not a print"); return }
+        guard case .printed(let text) = printed.kind else {
+            Issue.record("not a print")
+            return
+        }
         #expect(text.hasPrefix("fetched token eyJ"))
         #expect(text.hasSuffix(" for vehicle-1"))
         #expect(!text.contains("c2lnbmF0dXJlLW9mLXRoZS1wcmludGVkLXRva2Vu"), "\(text)")

@@ -9,7 +9,8 @@ import Testing
     static let folder = BinaryRunner.packageRoot.appendingPathComponent("Tests/Hostile")
 
     static func files(_ prefix: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(prefix) }
+            .sorted()
     }
 
     /// Runs `arguments`; expects exit 2 and exactly one line on stderr, starting with `starts`,
@@ -17,7 +18,8 @@ import Testing
     /// 9^9 nodes) burned CPU until killed, while a full test run on two cores stretched a 0.2 s
     /// refusal to 1.7 s of wall time, and a wall-clock bound failed there. The run is still killed
     /// after 20 s, so a hang fails rather than waits.
-    func refused(_ arguments: [String], starts: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func refused(_ arguments: [String], starts: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    {
         let began = Date()
         let (result, cpu) = try await BinaryRunner.runCountingCPU(arguments)
         let wall = Date().timeIntervalSince(began)
@@ -47,16 +49,20 @@ import Testing
     @Test(arguments: files("theme-"))
     func aHostileThemeIsOneLineBeforeTheScreen(_ name: String) async throws {
         // A theme is found by name in a folder: the file goes in one of its own.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-themes-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hostile-themes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent(name), to: folder.appendingPathComponent("hostile.yaml"))
-        try await refused(["--themes-dir", folder.path, "--theme", "hostile"], starts: "tokendash: \(folder.path)/hostile.yaml:")
+        try FileManager.default.copyItem(
+            at: Self.folder.appendingPathComponent(name), to: folder.appendingPathComponent("hostile.yaml"))
+        try await refused(
+            ["--themes-dir", folder.path, "--theme", "hostile"], starts: "tokendash: \(folder.path)/hostile.yaml:")
     }
 
     @Test func aRecordingWithAnImpossibleStartIsOneLine() async throws {
         let path = Self.folder.appendingPathComponent("recording-start-1e300.jsonl").path
-        try await refused(["replay", path, "--to-watch"], starts: "tokendash: replay \(path):1: start 1e+300 is not a time between")
+        try await refused(
+            ["replay", path, "--to-watch"], starts: "tokendash: replay \(path):1: start 1e+300 is not a time between")
         try await refused(["replay", path], starts: "tokendash: replay \(path):1: start 1e+300")
     }
 
@@ -74,7 +80,9 @@ import Testing
     @Test func serveOnAnAddressForTheNetworkNeedsAllowRemoteLikeMetrics() async throws {
         let result = try await BinaryRunner.run(["serve", "--host", "0.0.0.0"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("refusing to bind 0.0.0.0: it is not a loopback address; pass --allow-remote"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("refusing to bind 0.0.0.0: it is not a loopback address; pass --allow-remote"),
+            "\(result.stderr)")
     }
 
     @Test(arguments: [

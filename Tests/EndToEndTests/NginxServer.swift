@@ -4,8 +4,12 @@ import Foundation
 /// with a config, prefix, pid file, temp folders and logs of its own in a temp folder, so it runs
 /// beside (and without touching) a system nginx. In the foreground (`daemon off`), so stopping it ends it.
 enum NginxServer {
-    static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static var missing: String? { executable == nil ? "nginx is not installed (apt-get install nginx; scripts/setup.sh installs it)" : nil }
+    static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    static var missing: String? {
+        executable == nil ? "nginx is not installed (apt-get install nginx; scripts/setup.sh installs it)" : nil
+    }
 
     /// The config the README's "Watching real devices" shows, on loopback ports, logs in `folder`.
     static func configuration(port: Int, upstream: String, folder: URL) -> String {

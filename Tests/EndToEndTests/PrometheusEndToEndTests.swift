@@ -9,13 +9,15 @@ import Testing
     /// Both programs, or a failure that says how to get them: CI installs them, so a missing one
     /// must not pass as a skip.
     func tools() throws -> (prometheus: URL, promtool: URL) {
-        let prometheus = BackgroundProcess.find("prometheus"), promtool = BackgroundProcess.find("promtool")
+        let prometheus = BackgroundProcess.find("prometheus")
+        let promtool = BackgroundProcess.find("promtool")
         guard let prometheus, let promtool else { throw MissingPrometheus() }
         return (prometheus, promtool)
     }
 
     func get(_ url: String) async throws -> String {
-        let response = try await sharedTransport.send(TransportRequest(url: try #require(URL(string: url)), maxBodyBytes: 1 << 20))
+        let response = try await sharedTransport.send(
+            TransportRequest(url: try #require(URL(string: url)), maxBodyBytes: 1 << 20))
         #expect(response.status == 200, "GET \(url)")
         return String(decoding: response.body, as: UTF8.self)
     }
@@ -33,16 +35,24 @@ import Testing
     }
 
     struct MissingPrometheus: Error, CustomStringConvertible {
-        var description: String { "prometheus and promtool are not installed: `apt-get install prometheus` (scripts/setup.sh does it)" }
+        var description: String {
+            "prometheus and promtool are not installed: `apt-get install prometheus` (scripts/setup.sh does it)"
+        }
     }
 
     @Test func prometheusScrapesWatchAndTheEmbeddedServer() async throws {
         let (prometheusBinary, promtool) = try tools()
-        let watch = try BackgroundProcess(BinaryRunner.binary, ["watch", "--metrics", "127.0.0.1:0", "--update-interval", "0.5",
-                                                                "--duration", "120", "--events", "fetched"], name: "watch")
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "watch", "--metrics", "127.0.0.1:0", "--update-interval", "0.5",
+                "--duration", "120", "--events", "fetched",
+            ], name: "watch")
         defer { Task { await watch.stop() } }
-        let metrics = try #require(try await watch.await(#"metrics on http://(127\.0\.0\.1:\d+)/metrics"#), "watch: \(watch.output)")
-        let server = try #require(try await watch.await(#"embedded token server on http://(127\.0\.0\.1:\d+)"#), "watch: \(watch.output)")
+        let metrics = try #require(
+            try await watch.await(#"metrics on http://(127\.0\.0\.1:\d+)/metrics"#), "watch: \(watch.output)")
+        let server = try #require(
+            try await watch.await(#"embedded token server on http://(127\.0\.0\.1:\d+)"#), "watch: \(watch.output)")
 
         // Both endpoints in the format Prometheus' own linter accepts.
         for target in [metrics, server] {
@@ -51,7 +61,8 @@ import Testing
             #expect(check.status == 0, "promtool check metrics on \(target): \(check.stdout)\(check.stderr)")
         }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-prometheus-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-prometheus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = """
@@ -65,13 +76,16 @@ import Testing
             """
         try config.write(to: folder.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
         let port = try BackgroundProcess.freePort()
-        let prometheus = try BackgroundProcess(prometheusBinary, [
-            "--config.file=\(folder.appendingPathComponent("prometheus.yml").path)",
-            "--storage.tsdb.path=\(folder.appendingPathComponent("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)",
-        ], name: "prometheus")
+        let prometheus = try BackgroundProcess(
+            prometheusBinary,
+            [
+                "--config.file=\(folder.appendingPathComponent("prometheus.yml").path)",
+                "--storage.tsdb.path=\(folder.appendingPathComponent("data").path)",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ], name: "prometheus")
         defer { Task { await prometheus.stop() } }
-        _ = try #require(try await prometheus.await("(Server is ready to receive web requests)"), "prometheus: \(prometheus.output)")
+        _ = try #require(
+            try await prometheus.await("(Server is ready to receive web requests)"), "prometheus: \(prometheus.output)")
 
         // Wait for the scrapes that carry both providers' first requests (a second apart).
         let base = "http://127.0.0.1:\(port)"
@@ -81,7 +95,9 @@ import Testing
         while true {
             requests = try await query(base, #"sum by (provider) (tokendash_requests_total{result="ok"})"#)
             up = try await query(base, "up")
-            let scraped = requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2 && up.values.allSatisfy { $0 == 1 }
+            let scraped =
+                requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2
+                && up.values.allSatisfy { $0 == 1 }
             if scraped { break }
             // Prometheus has no way to say it scraped or to be asked to: its query API is polled at
             // half its scrape interval, the one poll left in the tests.

@@ -14,8 +14,10 @@ import TokenServer
 /// faults acting at the proxy, whatever the backend. The proxy's latency runs on a stepped clock.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct ProviderProxyEndToEndTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/AsksEveryTime.swift")
-    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-proxy-tests-\(getpid())")
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/AsksEveryTime.swift")
+    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "tokendash-proxy-tests-\(getpid())")
     static let key: SigningKey = {
         do { return try SigningKey.generate() } catch { fatalError("cannot generate a test key: \(error)") }
     }()
@@ -26,29 +28,39 @@ struct ProviderProxyEndToEndTests {
         let proxy: ProviderProxy
         let recorder: EventRecorder
 
-        static func start(url: String, clock: SteppedClock, server: EmbeddedTokenServer? = nil, upstream: ProxySettings = .direct) async throws -> Rig {
+        static func start(
+            url: String, clock: SteppedClock, server: EmbeddedTokenServer? = nil, upstream: ProxySettings = .direct
+        ) async throws -> Rig {
             let source = try ProviderSourceFile.read(fixture.path, role: .driver, providerURL: url)
-            let built = try await HostBuilder(swiftc: try HostBuilder.findSwiftc(given: nil), sanitize: false, cacheRoot: cache).build(source)
+            let built = try await HostBuilder(
+                swiftc: try HostBuilder.findSwiftc(given: nil), sanitize: false, cacheRoot: cache
+            ).build(source)
             let events = EventBroadcaster()
             let recorder = EventRecorder(events)
             let proxy = try await ProviderProxy.start(kind: .driver, upstream: upstream, events: events, clock: clock)
             // What tokendash gives the host: its proxy for both schemes, loopback included.
             var environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
             for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"] { environment[name] = proxy.url }
-            let launch = HostLaunch(executable: built.executable, fileName: "AsksEveryTime.swift", sourceText: source.buildText,
-                                    environment: environment)
-            let settings = SourceSettings(parallelCalls: 1, announce: { id in
-                server?.setSessionID(id, for: .driver)
-                proxy.announce(id)
-            })
-            let provider = SourceTokenProvider<VehicleAuthorizationContext>(launch: launch, settings: settings, events: events)
+            let launch = HostLaunch(
+                executable: built.executable, fileName: "AsksEveryTime.swift", sourceText: source.buildText,
+                environment: environment)
+            let settings = SourceSettings(
+                parallelCalls: 1,
+                announce: { id in
+                    server?.setSessionID(id, for: .driver)
+                    proxy.announce(id)
+                })
+            let provider = SourceTokenProvider<VehicleAuthorizationContext>(
+                launch: launch, settings: settings, events: events)
             return Rig(provider: provider, proxy: proxy, recorder: recorder)
         }
 
         /// One SDK call, cancelled with the test.
         func fetch() async -> Result<String, any Error> {
             let task = Task { () -> Result<String, any Error> in
-                do { return .success(try await provider.fetchToken(for: VehicleAuthorizationContext(id: "vehicle-1"))) } catch { return .failure(error) }
+                do {
+                    return .success(try await provider.fetchToken(for: VehicleAuthorizationContext(id: "vehicle-1")))
+                } catch { return .failure(error) }
             }
             return await task.cancellingValue
         }
@@ -73,14 +85,18 @@ struct ProviderProxyEndToEndTests {
     }
 
     @Test func plainHTTPIsOneLinePerRequestAndLatencyAnd500ActAtTheProxy() async throws {
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: Self.key)
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: 600), key: Self.key)
         _ = try await server.start()
         let url = try #require(await server.sessionURL(.driver))
         let clock = SteppedClock()
         let rig = try await Rig.start(url: url, clock: clock, server: server)
         let faults = SessionFaults(server: server, proxied: [.driver: rig.proxy.faults])
 
-        guard case .success = await rig.fetch() else { Issue.record("the first call failed"); return }
+        guard case .success = await rig.fetch() else {
+            Issue.record("the first call failed")
+            return
+        }
         let plain = try await rig.nextExchange()
         #expect(plain.way == .http && plain.method == "GET" && plain.target == url && plain.status == 200)
         #expect(plain.bytesDown > 100 && plain.fault == nil)
@@ -90,13 +106,19 @@ struct ProviderProxyEndToEndTests {
         #expect(await server.faults().isEmpty)
         async let late = rig.fetch()
         await Self.stepPastLatency(clock, seconds: 2.5)
-        guard case .success = await late else { Issue.record("the late call failed"); return }
+        guard case .success = await late else {
+            Issue.record("the late call failed")
+            return
+        }
         let slow = try await rig.nextExchange()
         #expect(slow.status == 200 && slow.latency >= 2.5 && slow.fault == "latency")
 
         let before = await server.stats().driver.requests
         await faults.set(.http500, latencyMilliseconds: Fault.defaultLatencyMilliseconds, for: [.driver])
-        guard case .failure(let error) = await rig.fetch() else { Issue.record("the 500 call succeeded"); return }
+        guard case .failure(let error) = await rig.fetch() else {
+            Issue.record("the 500 call succeeded")
+            return
+        }
         #expect("\(error)".contains("missingData"))
         let refused = try await rig.nextExchange()
         #expect(refused.status == 500 && refused.fault == "http500")
@@ -114,7 +136,8 @@ struct ProviderProxyEndToEndTests {
     @Test func anHTTPSBackendIsATunnelWithItsHostAndBytesAndLatencyDelaysIt() async throws {
         let pki = try TestPKI()
         let (certificate, key) = try pki.leaf()
-        let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: Data(#"{"jwt":"x"}"#.utf8))
+        let backend = try await TLSTestServer.start(
+            certificate: certificate, key: key, body: Data(#"{"jwt":"x"}"#.utf8))
         let clock = SteppedClock()
         let rig = try await Rig.start(url: backend.base + "/token", clock: clock)
 
@@ -132,7 +155,10 @@ struct ProviderProxyEndToEndTests {
         #expect(slow.way == .tunnel && slow.latency >= 4 && slow.fault == "latency")
 
         rig.proxy.faults.set(FaultSetting(.drop))
-        guard case .failure = await rig.fetch() else { Issue.record("a dropped tunnel succeeded"); return }
+        guard case .failure = await rig.fetch() else {
+            Issue.record("a dropped tunnel succeeded")
+            return
+        }
         let dropped = try await rig.nextExchange()
         #expect(dropped.problem?.contains("drop") == true && dropped.bytesDown == 0)
         await rig.stop()
@@ -142,17 +168,23 @@ struct ProviderProxyEndToEndTests {
     /// The user's own proxy (here the tests' `ForwardProxy`) carries the loopback proxy's requests
     /// as tokendash's transport sends them: the absolute form for http, a tunnel for https.
     @Test func theUsersOwnProxyCarriesTheRequestsOnward() async throws {
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: Self.key)
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: 600), key: Self.key)
         _ = try await server.start()
         let url = try #require(await server.sessionURL(.driver))
         let pki = try TestPKI()
         let (certificate, key) = try pki.leaf()
-        let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: Data(#"{"jwt":"x"}"#.utf8))
+        let backend = try await TLSTestServer.start(
+            certificate: certificate, key: key, body: Data(#"{"jwt":"x"}"#.utf8))
         let users = try await ForwardProxy.start(names: [:])
-        let upstream = ProxySettings.single(try ProxyServer(parsing: users.url(), origin: "test"), environment: [:], source: "test")
+        let upstream = ProxySettings.single(
+            try ProxyServer(parsing: users.url(), origin: "test"), environment: [:], source: "test")
 
         let plain = try await Rig.start(url: url, clock: SteppedClock(), server: server, upstream: upstream)
-        guard case .success = await plain.fetch() else { Issue.record("the call through both proxies failed"); return }
+        guard case .success = await plain.fetch() else {
+            Issue.record("the call through both proxies failed")
+            return
+        }
         #expect(try await plain.nextExchange().status == 200)
         let tunnelled = try await Rig.start(url: backend.base + "/token", clock: SteppedClock(), upstream: upstream)
         _ = await tunnelled.fetch()

@@ -1,6 +1,6 @@
 import FleetAuth
-import Foundation
 import FlyingFox
+import Foundation
 import LoopbackProxy
 import TestSupport
 import Testing
@@ -17,7 +17,9 @@ import Testing
             let id = request.path.split(separator: "/").last.map(String.init) ?? ""
             let kind: ProviderKind = request.path.hasPrefix("/t/") ? .consumer : .driver
             let jwt = TestJWT.make(kind: kind, id: id, lifetime: 600, account: TestJWT.nonServiceAccount)
-            return HTTPResponse(statusCode: .ok, body: Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8))
+            return HTTPResponse(
+                statusCode: .ok,
+                body: Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8))
         }
     }
 
@@ -26,16 +28,25 @@ import Testing
     @Test func watchReachesABackendOnlyTheProxyCanResolveThroughHTTPProxy() async throws {
         let backend = try await Self.backend()
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"], credentials: Self.credentials)
-        defer { Task { await backend.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await backend.stop()
+                await proxy.stop()
+            }
+        }
         let base = "http://\(Self.hidden):\(Self.port(backend))"
         let result = try await BinaryRunner.run(
-            ["watch", "--duration", "2", "--update-interval", "0.5", "--summary",
-             "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}"],
+            [
+                "watch", "--duration", "2", "--update-interval", "0.5", "--summary",
+                "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}",
+            ],
             environment: ["http_proxy": proxy.url(credentials: Self.credentials), "no_proxy": "localhost"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("\"event\":\"fetched\""))
-        #expect(result.stderr.contains("backend \(base)/t/{tripId} | \(base)/v/{vehicleId} via proxy http://‹hidden›@127.0.0.1:\(proxy.port)"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "backend \(base)/t/{tripId} | \(base)/v/{vehicleId} via proxy http://‹hidden›@127.0.0.1:\(proxy.port)"),
+            "\(result.stderr)")
         #expect(!(result.stdout + result.stderr).contains("hunter2-proxy"), "the proxy password never shows")
         // Plain http goes to the proxy in absolute form, as curl sends it, with the proxy's login.
         #expect(proxy.seen.contains { $0.line.hasPrefix("GET \(base)/") && $0.authorization != nil }, "\(proxy.seen)")
@@ -47,20 +58,32 @@ import Testing
     @Test func proxyTunnelAsksForCONNECTForHTTP() async throws {
         let backend = try await Self.backend()
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"])
-        defer { Task { await backend.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await backend.stop()
+                await proxy.stop()
+            }
+        }
         let base = "http://\(Self.hidden):\(Self.port(backend))"
         let result = try await BinaryRunner.run(
-            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--proxy-tunnel",
-             "--consumer-url", "\(base)/t/{tripId}"],
+            [
+                "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--proxy-tunnel",
+                "--consumer-url", "\(base)/t/{tripId}",
+            ],
             environment: ["http_proxy": proxy.url()])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(proxy.seen.contains { $0.line == "CONNECT \(Self.hidden):\(Self.port(backend)) HTTP/1.1" }, "\(proxy.seen)")
+        #expect(
+            proxy.seen.contains { $0.line == "CONNECT \(Self.hidden):\(Self.port(backend)) HTTP/1.1" }, "\(proxy.seen)")
         #expect(!proxy.seen.contains { $0.line.hasPrefix("GET") }, "\(proxy.seen)")
-        let check = try await BinaryRunner.run(["config", "check", "--proxy-tunnel"], environment: ["http_proxy": proxy.url()])
-        #expect(check.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("CONNECT") },
-                "\(check.stdout)")
+        let check = try await BinaryRunner.run(
+            ["config", "check", "--proxy-tunnel"], environment: ["http_proxy": proxy.url()])
+        #expect(
+            check.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("CONNECT") },
+            "\(check.stdout)")
         let plain = try await BinaryRunner.run(["config", "check"], environment: ["http_proxy": proxy.url()])
-        #expect(plain.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("absolute form") }, "\(plain.stdout)")
+        #expect(
+            plain.stdout.split(separator: "\n").contains { $0.hasPrefix("proxy-http") && $0.contains("absolute form") },
+            "\(plain.stdout)")
     }
 
     /// A gateway behind the proxy that quotes the proxy's login in its error page (some corporate
@@ -69,17 +92,27 @@ import Testing
     @Test func aBackendQuotingTheProxysCredentialsNeverShowsThem() async throws {
         let basic = Data("fleet:hunter2-proxy".utf8).base64EncodedString()
         let backend = try await LoopbackServer.start { _ in
-            HTTPResponse(statusCode: .badGateway,
-                         body: Data("gateway refused: login fleet:hunter2-proxy (Proxy-Authorization: Basic \(basic))".utf8))
+            HTTPResponse(
+                statusCode: .badGateway,
+                body: Data("gateway refused: login fleet:hunter2-proxy (Proxy-Authorization: Basic \(basic))".utf8))
         }
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"], credentials: Self.credentials)
-        defer { Task { await backend.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await backend.stop()
+                await proxy.stop()
+            }
+        }
         let base = "http://\(Self.hidden):\(Self.port(backend))"
         let result = try await BinaryRunner.run(
-            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--consumer-url", "\(base)/t/{tripId}"],
+            [
+                "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--consumer-url",
+                "\(base)/t/{tripId}",
+            ],
             environment: ["http_proxy": proxy.url(credentials: Self.credentials)])
         let output = result.stdout + result.stderr
-        #expect(output.contains("gateway refused: login fleet:‹hidden›"), "the backend's text is still shown: \(output)")
+        #expect(
+            output.contains("gateway refused: login fleet:‹hidden›"), "the backend's text is still shown: \(output)")
         #expect(!output.contains("hunter2-proxy"), "\(output)")
         #expect(!output.contains(basic), "\(output)")
     }
@@ -91,10 +124,17 @@ import Testing
         let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8)
         let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: body)
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"])
-        defer { Task { await backend.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await backend.stop()
+                await proxy.stop()
+            }
+        }
         let result = try await BinaryRunner.run(
-            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--cacert", pki.caFile,
-             "--consumer-url", "https://\(Self.hidden):\(backend.port)/t/{tripId}"],
+            [
+                "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--cacert", pki.caFile,
+                "--consumer-url", "https://\(Self.hidden):\(backend.port)/t/{tripId}",
+            ],
             environment: ["HTTPS_PROXY": proxy.url()])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("via proxy http://127.0.0.1:\(proxy.port)"), "\(result.stderr)")
@@ -108,19 +148,31 @@ import Testing
         let fleetEngineHost = "fleetengine.proxy-only.test"
         let pki = try TestPKI(name: "Proxy Fleet Engine CA")
         let (certificate, key) = try pki.leaf(dnsNames: [fleetEngineHost], ips: [])
-        let fleetEngine = try await TLSTestServer.start(certificate: certificate, key: key, body: Data(#"{"name":"trip"}"#.utf8))
+        let fleetEngine = try await TLSTestServer.start(
+            certificate: certificate, key: key, body: Data(#"{"name":"trip"}"#.utf8))
         let backend = try await Self.backend()
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1", fleetEngineHost: "127.0.0.1"])
-        defer { Task { await backend.stop(); await fleetEngine.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await backend.stop()
+                await fleetEngine.stop()
+                await proxy.stop()
+            }
+        }
         let base = "http://\(Self.hidden):\(Self.port(backend))"
         let answers = try await FleetEngineEndToEndTests.watchCalls(
-            ["--only", "consumer", "--consumer-url", "\(base)/t/{tripId}", "--cacert", pki.caFile, "--proxy", proxy.url(),
-             "--fleet-engine", "https://\(fleetEngineHost):\(fleetEngine.port)", "--provider-id", "my-project"],
+            [
+                "--only", "consumer", "--consumer-url", "\(base)/t/{tripId}", "--cacert", pki.caFile, "--proxy",
+                proxy.url(),
+                "--fleet-engine", "https://\(fleetEngineHost):\(fleetEngine.port)", "--provider-id", "my-project",
+            ],
             providers: ["consumer"])
         let call = try #require(answers["consumer"], "no fleet_engine_call line")
         #expect(call["method"]?.stringValue == "GetTrip")
         #expect(call["status"]?.stringValue == "OK", "\(call)")
-        #expect(proxy.seen.contains { $0.line == "CONNECT \(fleetEngineHost):\(fleetEngine.port) HTTP/1.1" }, "\(proxy.seen)")
+        #expect(
+            proxy.seen.contains { $0.line == "CONNECT \(fleetEngineHost):\(fleetEngine.port) HTTP/1.1" },
+            "\(proxy.seen)")
     }
 
     @Test func aDeadProxyIsNamedInTheFailure() async throws {
@@ -136,20 +188,30 @@ import Testing
         defer { Task { await backend.stop() } }
         // The variable points at nothing: only going direct can succeed.
         let result = try await BinaryRunner.run(
-            ["watch", "--duration", "1.5", "--update-interval", "0.5", "--no-proxy",
-             "--consumer-url", "\(backend.base)/t/{tripId}", "--driver-url", "\(backend.base)/v/{vehicleId}"],
+            [
+                "watch", "--duration", "1.5", "--update-interval", "0.5", "--no-proxy",
+                "--consumer-url", "\(backend.base)/t/{tripId}", "--driver-url", "\(backend.base)/v/{vehicleId}",
+            ],
             environment: ["http_proxy": "http://127.0.0.1:1"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("via proxy"))
     }
 
     @Test(arguments: [
-        (["--proxy", "socks5://127.0.0.1:1080"], [String: String](), "--proxy: only http:// proxies are supported, not socks5://"),
-        (["--proxy", "http://u:secret@proxy:99999"], [:], "--proxy: port out of range: \"http://‹hidden›@proxy:99999\""),
+        (
+            ["--proxy", "socks5://127.0.0.1:1080"], [String: String](),
+            "--proxy: only http:// proxies are supported, not socks5://"
+        ),
+        (
+            ["--proxy", "http://u:secret@proxy:99999"], [:],
+            "--proxy: port out of range: \"http://‹hidden›@proxy:99999\""
+        ),
         (["--proxy", "http://p:1", "--no-proxy"], [:], "give --proxy or --no-proxy, not both"),
         ([], ["https_proxy": "http://u:secret@:3128"], "https_proxy: no host"),
     ])
-    func aBadProxyIsOneLineAndExit64(_ arguments: [String], _ environment: [String: String], _ message: String) async throws {
+    func aBadProxyIsOneLineAndExit64(_ arguments: [String], _ environment: [String: String], _ message: String)
+        async throws
+    {
         let result = try await BinaryRunner.run(["watch", "--duration", "1"] + arguments, environment: environment)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -157,28 +219,41 @@ import Testing
     }
 
     @Test func configCheckShowsTheProxyAndWhereItCameFrom() async throws {
-        let fromEnvironment = try await BinaryRunner.run(["config", "check"],
-                                                         environment: ["https_proxy": "http://fleet:hunter2@127.0.0.1:3128", "NO_PROXY": ".corp.test"])
+        let fromEnvironment = try await BinaryRunner.run(
+            ["config", "check"],
+            environment: ["https_proxy": "http://fleet:hunter2@127.0.0.1:3128", "NO_PROXY": ".corp.test"])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
-        let proxyLine = fromEnvironment.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
-        #expect(proxyLine.contains("http://‹hidden›@127.0.0.1:3128 (https only)") && proxyLine.hasSuffix("environment https_proxy"), "\(fromEnvironment.stdout)")
+        let proxyLine =
+            fromEnvironment.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
+        #expect(
+            proxyLine.contains("http://‹hidden›@127.0.0.1:3128 (https only)")
+                && proxyLine.hasSuffix("environment https_proxy"), "\(fromEnvironment.stdout)")
         #expect(fromEnvironment.stdout.contains("no-proxy"), "\(fromEnvironment.stdout)")
         #expect(!fromEnvironment.stdout.contains("hunter2"))
-        let fromFlag = try await BinaryRunner.run(["config", "check", "--proxy", "http://127.0.0.1:8080"], environment: ["https_proxy": "http://127.0.0.1:3128"])
+        let fromFlag = try await BinaryRunner.run(
+            ["config", "check", "--proxy", "http://127.0.0.1:8080"],
+            environment: ["https_proxy": "http://127.0.0.1:3128"])
         let flagLine = fromFlag.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
         #expect(flagLine.contains("http://127.0.0.1:8080") && flagLine.hasSuffix("flag --proxy"), "\(fromFlag.stdout)")
     }
 
     @Test func aProfilesProxyReplacesTheVariablesAndNoProxyStillWins() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-proxy-\(UUID().uuidString).yaml")
-        try "profiles:\n  corp:\n    proxy: http://fleet:hunter2@127.0.0.1:3128\n".write(to: file, atomically: true, encoding: .utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-proxy-\(UUID().uuidString).yaml")
+        try "profiles:\n  corp:\n    proxy: http://fleet:hunter2@127.0.0.1:3128\n".write(
+            to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let fromProfile = try await BinaryRunner.run(["config", "check", "--config", file.path, "--profile", "corp"],
-                                                     environment: ["https_proxy": "http://127.0.0.1:9999"])
+        let fromProfile = try await BinaryRunner.run(
+            ["config", "check", "--config", file.path, "--profile", "corp"],
+            environment: ["https_proxy": "http://127.0.0.1:9999"])
         let line = fromProfile.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
-        #expect(line.contains("http://‹hidden›@127.0.0.1:3128 ") && line.contains("profile corp"), "\(fromProfile.stdout) \(fromProfile.stderr)")
+        #expect(
+            line.contains("http://‹hidden›@127.0.0.1:3128 ") && line.contains("profile corp"),
+            "\(fromProfile.stdout) \(fromProfile.stderr)")
         #expect(!fromProfile.stdout.contains("hunter2"))
-        let overridden = try await BinaryRunner.run(["config", "check", "--config", file.path, "--profile", "corp", "--no-proxy"])
+        let overridden = try await BinaryRunner.run([
+            "config", "check", "--config", file.path, "--profile", "corp", "--no-proxy",
+        ])
         let none = overridden.stdout.split(separator: "\n").first { $0.hasPrefix("proxy ") }.map(String.init) ?? ""
         #expect(none.contains(" none ") && none.hasSuffix("flag --no-proxy"), "\(overridden.stdout)")
     }

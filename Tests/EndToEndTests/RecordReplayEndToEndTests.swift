@@ -10,8 +10,10 @@ import Testing
     @Test func aWatchRecordingReplaysAsTheLinesWatchPrinted() async throws {
         let path = Self.temporaryPath("watch.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let watch = try await BinaryRunner.run(["watch", "--record", path, "--duration", "3", "--update-interval", "0.5", "--lifetime", "1",
-                                                "--header", "X-Api-Key:topsecret", "--reveal"])
+        let watch = try await BinaryRunner.run([
+            "watch", "--record", path, "--duration", "3", "--update-interval", "0.5", "--lifetime", "1",
+            "--header", "X-Api-Key:topsecret", "--reveal",
+        ])
         // Tokens of 1 s expire between updates: fetches, hits, expiries and refreshes all happen.
         let printed = watch.stdout.split(separator: "\n")
         #expect(printed.count > 10, "\(watch.stderr)")
@@ -22,7 +24,9 @@ import Testing
         #expect(header.contains("X-Api-Key:‹hidden›") && !recording.contains("topsecret"))
         // --reveal printed whole tokens; the recording holds none of them.
         let wholeTokens = printed.compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return object["token"] as? String
         }
         #expect(!wholeTokens.isEmpty)
@@ -33,7 +37,9 @@ import Testing
         #expect(replay.stderr.isEmpty)
         // The same lines, tokens redacted as watch prints them without --reveal.
         let expected = printed.map { line in
-            wholeTokens.reduce(String(line)) { text, token in text.replacingOccurrences(of: token, with: Self.redacted(token)) }
+            wholeTokens.reduce(String(line)) { text, token in
+                text.replacingOccurrences(of: token, with: Self.redacted(token))
+            }
         }
         #expect(replay.stdout.split(separator: "\n").map(String.init) == expected)
     }
@@ -42,7 +48,9 @@ import Testing
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func recordsTheDashboardAndReplaysItInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript(["/usr/bin/env", "bash", script, BinaryRunner.binary.path])
+        let (status, text) = try await BinaryRunner.runScript([
+            "/usr/bin/env", "bash", script, BinaryRunner.binary.path,
+        ])
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-replay: ok"))
     }
@@ -58,7 +66,9 @@ import Testing
         let replay = try await BinaryRunner.run(["replay", path, "--to-watch"])
         #expect(replay.status == 0)
         #expect(replay.stdout == watch.stdout)
-        #expect(replay.stderr.hasPrefix("tokendash: \(path):\(lines + 1): truncated or garbled last line; showing the"), "\(replay.stderr)")
+        #expect(
+            replay.stderr.hasPrefix("tokendash: \(path):\(lines + 1): truncated or garbled last line; showing the"),
+            "\(replay.stderr)")
         #expect(replay.stderr.split(separator: "\n").count == 1)
     }
 
@@ -71,7 +81,10 @@ import Testing
         try "{\"hello\":1}\n".write(toFile: path, atomically: true, encoding: .utf8)
         let foreign = try await BinaryRunner.run(["replay", path])
         #expect(foreign.status == 2)
-        #expect(foreign.stderr == "tokendash: replay \(path):1: not a tokendash recording: its first line is not a tokendash recording header\n")
+        #expect(
+            foreign.stderr
+                == "tokendash: replay \(path):1: not a tokendash recording: its first line is not a tokendash recording header\n"
+        )
     }
 
     @Test func anUnwritableRecordingIsOneLineBeforeAnythingStarts() async throws {

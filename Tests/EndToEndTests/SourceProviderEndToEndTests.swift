@@ -20,10 +20,16 @@ struct SourceProviderEndToEndTests {
     static func sample(_ index: Int, bang: Bool) throws -> String {
         let (seed, lines, role) = samples[index]
         let text = try String(contentsOf: seeds.appendingPathComponent(seed), encoding: .utf8)
-        var code = text.split(separator: "\n", omittingEmptySubsequences: false)[(lines.lowerBound - 1)...(lines.upperBound - 1)]
+        var code =
+            text.split(separator: "\n", omittingEmptySubsequences: false)[
+                (lines.lowerBound - 1)...(lines.upperBound - 1)
+            ]
             .joined(separator: "\n") + "\n"
-        if bang { code = code.replacingOccurrences(of: "URL(string: providerURL))", with: "URL(string: providerURL)!)") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-seed-\(role)-\(bang)-\(getpid())")
+        if bang {
+            code = code.replacingOccurrences(of: "URL(string: providerURL))", with: "URL(string: providerURL)!)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-seed-\(role)-\(bang)-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("SampleAccessTokenProvider.swift").path
         try Data(code.utf8).write(to: URL(fileURLWithPath: path))
@@ -33,11 +39,14 @@ struct SourceProviderEndToEndTests {
     @Test(arguments: [0, 1])
     func aVerbatimSampleFailsAtItsURLLineLocated(_ index: Int) async throws {
         let path = try Self.sample(index, bang: false)
-        let line = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-            .firstIndex { $0.contains("URL(string: providerURL)") }.map { $0 + 1 }
+        let line = try String(contentsOfFile: path, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .firstIndex { $0.contains("URL(string: providerURL)") }.map { $0 + 1 }
         let role = Self.samples[index].role
-        let result = try await BinaryRunner.run(["watch", "--\(role)-source", path, "--only", role, "--duration", "1"],
-                                                environment: ["XDG_CACHE_HOME": Self.cache.path])
+        let result = try await BinaryRunner.run(
+            ["watch", "--\(role)-source", path, "--only", role, "--duration", "1"],
+            environment: ["XDG_CACHE_HOME": Self.cache.path])
         #expect(result.status == 2)
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("\(path):\(line ?? 0):"))
@@ -49,20 +58,30 @@ struct SourceProviderEndToEndTests {
     /// lifetime and two intervals each serves its expired token, Fleet Engine refuses it, and
     /// ThreadSanitizer names the sample's two lines.
     @Test func samplesWithTheBangShowServedAfterExpTheRefusalAndTheRace() async throws {
-        let driver = try Self.sample(0, bang: true), consumer = try Self.sample(1, bang: true)
-        let watch = try BackgroundProcess(BinaryRunner.binary, [
-            "watch", "--driver-source", driver, "--consumer-source", consumer, "--lifetime", "8", "--update-interval", "1",
-            "--fleet-engine-interval", "1", "--duration", "60",
-        ], name: "source-watch", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
+        let driver = try Self.sample(0, bang: true)
+        let consumer = try Self.sample(1, bang: true)
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "watch", "--driver-source", driver, "--consumer-source", consumer, "--lifetime", "8",
+                "--update-interval", "1",
+                "--fleet-engine-interval", "1", "--duration", "60",
+            ], name: "source-watch", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
         // Either sample's race, at its own two lines (the same code; ThreadSanitizer sees a race
         // when the two threads' first calls interleave, which the load on the machine decides).
         let race = try await watch.await(#"("provider":"[a-z]+","id":"[a-z]+-0001","event":"data_race".*)"#)
         let driverRace = race?.hasPrefix(#""provider":"driver""#) == true
-        #expect(race?.contains(driverRace ? "line 63 writes authToken while line 34 reads it" : "line 57 writes authToken while line 31 reads it") == true)
+        #expect(
+            race?.contains(
+                driverRace
+                    ? "line 63 writes authToken while line 34 reads it"
+                    : "line 57 writes authToken while line 31 reads it") == true)
         #expect(race?.contains(driverRace ? #""lines":[34,63]"# : #""lines":[31,57]"#) == true)
         for role in ["driver", "consumer"] {
-            #expect(try await watch.await(#""provider":"\#(role)","id":"[a-z]+-0001","event":"(served_after_exp)""#) != nil)
-            let refusal = try await watch.await(#"("provider":"\#(role)".*"event":"fleet_engine_call".*"status":"UNAUTHENTICATED".*)"#)
+            #expect(
+                try await watch.await(#""provider":"\#(role)","id":"[a-z]+-0001","event":"(served_after_exp)""#) != nil)
+            let refusal = try await watch.await(
+                #"("provider":"\#(role)".*"event":"fleet_engine_call".*"status":"UNAUTHENTICATED".*)"#)
             #expect(refusal?.contains("JWT expired") == true)
         }
         #expect(watch.output.contains("SampleAccessTokenProvider.swift:3: filled INSERT_YOUR_TOKEN_PROVIDER_URL"))
@@ -72,21 +91,33 @@ struct SourceProviderEndToEndTests {
     /// The fault menu's faults act on the customer's class through the embedded server's session
     /// route: a 500 makes its completion fail, a latency makes its answer late, and the server counts both.
     @Test func faultsActOnTheCustomersRequests() async throws {
-        let fixture = BinaryRunner.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/AsksEveryTime.swift").path
-        let watch = try BackgroundProcess(BinaryRunner.binary, [
-            "watch", "--driver-source", fixture, "--only", "driver", "--no-sanitize", "--update-interval", "0.5", "--duration", "120",
-        ], name: "source-faults", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
+        let fixture = BinaryRunner.packageRoot.appendingPathComponent(
+            "Tests/EndToEndTests/Fixtures/AsksEveryTime.swift"
+        ).path
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "watch", "--driver-source", fixture, "--only", "driver", "--no-sanitize", "--update-interval", "0.5",
+                "--duration", "120",
+            ], name: "source-faults", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
         let base = try #require(try await watch.await(#"embedded token server on (http://127\.0\.0\.1:[0-9]+)"#))
         #expect(try await watch.await(#""event":"(fetched)""#) != nil)
-        _ = try await BinaryRunner.run(["-s", "-X", "PUT", base + "/faults/driver/http500"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        _ = try await BinaryRunner.run(
+            ["-s", "-X", "PUT", base + "/faults/driver/http500"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
         let failed = try await watch.await(#""event":"fetch_failed","error":"([^"]*missingData[^"]*)""#)
         #expect(failed == "your code's completion gave an error: missingData")
-        _ = try await BinaryRunner.run(["-s", "-X", "PUT", base + "/faults/driver/latency?ms=1500"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        _ = try await BinaryRunner.run(
+            ["-s", "-X", "PUT", base + "/faults/driver/latency?ms=1500"],
+            executable: URL(fileURLWithPath: "/usr/bin/curl"))
         // The first answer at least 1.5 s late (the request before the switch may still be a 500's).
-        let late = try await watch.await(#""event":"fetched"[^\n]*"latency_ms":(1[5-9][0-9][0-9]|[2-9][0-9][0-9][0-9])\."#)
+        let late = try await watch.await(
+            #""event":"fetched"[^\n]*"latency_ms":(1[5-9][0-9][0-9]|[2-9][0-9][0-9][0-9])\."#)
         #expect(late != nil)
-        let stats = try await BinaryRunner.run(["-s", base + "/stats"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
-        let counts = (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["driver"] as? [String: Any]
+        let stats = try await BinaryRunner.run(
+            ["-s", base + "/stats"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let counts =
+            (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["driver"]
+            as? [String: Any]
         #expect((counts?["faulted"] as? Int ?? 0) >= 2)
         #expect((counts?["errors"] as? Int ?? 0) >= 1)
         await watch.stop()

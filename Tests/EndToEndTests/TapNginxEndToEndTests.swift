@@ -11,25 +11,37 @@ import Testing
     func nginxCarriesDevicesThroughTheTap() async throws {
         let serve = try BackgroundProcess(BinaryRunner.binary, ["serve", "--port", "0"], name: "serve")
         defer { Task { await serve.stop() } }
-        let backend = try #require(try await serve.await(#"listening on (http://127\.0\.0\.1:\d+)"#), "serve: \(serve.output)")
-        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-tap-\(UUID().uuidString).jsonl").path
+        let backend = try #require(
+            try await serve.await(#"listening on (http://127\.0\.0\.1:\d+)"#), "serve: \(serve.output)")
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-tap-\(UUID().uuidString).jsonl"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: recording) }
-        let tap = try BackgroundProcess(BinaryRunner.binary, ["tap", "--listen", "127.0.0.1:0", "--upstream", backend, "--watch",
-                                                              "--record", recording], name: "tap")
+        let tap = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "tap", "--listen", "127.0.0.1:0", "--upstream", backend, "--watch",
+                "--record", recording,
+            ], name: "tap")
         defer { Task { await tap.stop() } }
-        let listening = try #require(try await tap.await(#"listening on http://(127\.0\.0\.1:\d+)"#), "tap: \(tap.output)")
+        let listening = try #require(
+            try await tap.await(#"listening on http://(127\.0\.0\.1:\d+)"#), "tap: \(tap.output)")
 
         try await NginxServer.run(upstream: listening) { nginx in
             let secretCookie = "session=cookie-secret-4711"
             let secretCredential = "Bearer app-credential-0815"
-            let request = TransportRequest(url: try #require(URL(string: "\(nginx.url)/token/consumer/trip-nginx")),
-                                           headers: [HTTPHeader(name: "Cookie", value: secretCookie),
-                                                     HTTPHeader(name: "Authorization", value: secretCredential)],
-                                           timeout: 600)
+            let request = TransportRequest(
+                url: try #require(URL(string: "\(nginx.url)/token/consumer/trip-nginx")),
+                headers: [
+                    HTTPHeader(name: "Cookie", value: secretCookie),
+                    HTTPHeader(name: "Authorization", value: secretCredential),
+                ],
+                timeout: 600)
             let answer = try await sharedTransport.send(request)
             #expect(answer.status == 200)
             let json = try JSONValue.decode(answer.body)
-            let token = try #require(json["jwt"]?.stringValue, "backend's answer: \(String(decoding: answer.body, as: UTF8.self))")
+            let token = try #require(
+                json["jwt"]?.stringValue, "backend's answer: \(String(decoding: answer.body, as: UTF8.self))")
 
             let line = try #require(try await tap.await(#"(\{[^\n]*"event":"tapped"[^\n]*\})"#), "tap: \(tap.output)")
             let tapped = try JSONValue.decode(Data(line.utf8))

@@ -31,13 +31,16 @@ final class TestDaemon: Sendable {
     /// Starts a daemon of `kind` and waits until it serves.
     static func start(_ kind: Kind) async throws -> TestDaemon {
         guard let executable = kind.executable else { throw TestDaemonError(message: "\(kind.name) is not installed") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-\(kind.name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: kind.folderOpenToAll ? [.posixPermissions: 0o777] : nil)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-\(kind.name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true,
+            attributes: kind.folderOpenToAll ? [.posixPermissions: 0o777] : nil)
         let port = try BackgroundProcess.freePort()
         let file = folder.appendingPathComponent("\(kind.name).conf")
         try kind.configuration(port, folder).write(to: file, atomically: true, encoding: .utf8)
-        let process = try BackgroundProcess(URL(fileURLWithPath: executable), kind.arguments(file.path, folder), name: kind.name)
+        let process = try BackgroundProcess(
+            URL(fileURLWithPath: executable), kind.arguments(file.path, folder), name: kind.name)
         let daemon = TestDaemon(port: port, folder: folder, process: process)
         guard try await process.await(kind.ready(port)) != nil else {
             let output = process.output
@@ -62,7 +65,9 @@ final class TestDaemon: Sendable {
     }
 
     /// The access log so far (both daemons are configured to write it in the folder).
-    var accessLog: String { (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
+    var accessLog: String {
+        (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    }
 
     /// The first access-log line containing every one of `parts`, once written (squid logs a
     /// tunnel only when it closes). No deadline of its own: the suite's time limit cancels the

@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func printsEventsAsJSONLinesAndASummary() async throws {
-        let result = try await BinaryRunner.run(["watch", "--duration", "2.5", "--update-interval", "0.5", "--callers", "3", "--summary"])
+        let result = try await BinaryRunner.run([
+            "watch", "--duration", "2.5", "--update-interval", "0.5", "--callers", "3", "--summary",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = try objects(result.stdout)
         let fetched = lines.filter { $0["event"] as? String == "fetched" }
@@ -22,7 +24,9 @@ import Testing
             #expect(token.contains("…") && token.count < 30, "tokens are redacted by default")
             let claims = event["claims"] as? [String: Any]
             #expect(claims?["aud"] as? String == "https://fleetengine.googleapis.com/")
-            #expect((event["time"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil)
+            #expect(
+                (event["time"] as? String)?.range(
+                    of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil)
         }
         let summary = try #require(lines.last)
         #expect(summary["event"] as? String == "summary")
@@ -41,34 +45,55 @@ import Testing
     }
 
     @Test func aDeadBackendIsReportedPerEvent() async throws {
-        let result = try await BinaryRunner.run(["watch", "--duration", "1", "--consumer-url", "http://127.0.0.1:1/t/{tripId}",
-                                           "--driver-url", "http://127.0.0.1:1/v/{vehicleId}", "--summary"])
+        let result = try await BinaryRunner.run([
+            "watch", "--duration", "1", "--consumer-url", "http://127.0.0.1:1/t/{tripId}",
+            "--driver-url", "http://127.0.0.1:1/v/{vehicleId}", "--summary",
+        ])
         // No SDK holds a token at the end: a script or health check sees exit 1 and the reason.
         #expect(result.status == 1)
-        #expect(result.stderr.contains("tokendash watch: trip ID trip-0001 ended without a valid token: backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused (and 1 more)"), "\(result.stderr)")
-        let failures = try objects(result.stdout).filter { $0["event"] as? String == "fetch_failed" && $0["provider"] as? String == "consumer" }
-        #expect(failures.first?["error"] as? String == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
+        #expect(
+            result.stderr.contains(
+                "tokendash watch: trip ID trip-0001 ended without a valid token: backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused (and 1 more)"
+            ), "\(result.stderr)")
+        let failures = try objects(result.stdout).filter {
+            $0["event"] as? String == "fetch_failed" && $0["provider"] as? String == "consumer"
+        }
+        #expect(
+            failures.first?["error"] as? String
+                == "backend unreachable at http://127.0.0.1:1/t/trip-0001: connection refused")
     }
 
     /// 400 SDKs over a 4 s ramp, stopped after 2.5 s: some started, each with its token; the
     /// rest never asked, are named on stderr, and do not fail the run.
     @Test func aRampStartsTheFleetGraduallyAndSaysHowFarItGot() async throws {
-        let result = try await BinaryRunner.run(["watch", "--trips", "200", "--vehicles", "200", "--ramp", "4", "--duration", "2.5",
-                                                 "--events", "fetch_failed", "--summary"])
+        let result = try await BinaryRunner.run([
+            "watch", "--trips", "200", "--vehicles", "200", "--ramp", "4", "--duration", "2.5",
+            "--events", "fetch_failed", "--summary",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("tokendash watch: ramp: 400 SDKs make their first calls over 4.0 s at most (100 a second), slower if the backend's answers slow"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "tokendash watch: ramp: 400 SDKs make their first calls over 4.0 s at most (100 a second), slower if the backend's answers slow"
+            ), "\(result.stderr)")
         let summary = try #require(try objects(result.stdout).last)
-        let consumer = try #require(summary["consumer"] as? [String: Any]), driver = try #require(summary["driver"] as? [String: Any])
+        let consumer = try #require(summary["consumer"] as? [String: Any])
+        let driver = try #require(summary["driver"] as? [String: Any])
         let started = (consumer["started"] as? Int ?? 0) + (driver["started"] as? Int ?? 0)
         #expect(consumer["sdks"] as? Int == 200 && driver["sdks"] as? Int == 200)
         // Gradual: some, not all. How many depends on how fast this machine's backend answers,
         // which the ramp listens to; the schedule itself is FleetRampTests', on a stepped clock.
         #expect((1..<400).contains(started), "2.5 s of a 4 s ramp of 400: \(started)")
         // One first call per SDK started, none for the rest (those still in the window at the end may be cut off).
-        let requests = consumer["requests"] as? Int ?? -1, consumersStarted = consumer["started"] as? Int ?? 0
-        #expect(requests <= consumersStarted && requests >= consumersStarted - 20, "\(requests) requests, \(consumersStarted) started")
-        #expect(result.stderr.contains("tokendash watch: ramp: \(400 - started) of 400 SDKs had not made their first call when the run ended (--ramp 4 s); they are not judged"),
-                "\(result.stderr)")
+        let requests = consumer["requests"] as? Int ?? -1
+        let consumersStarted = consumer["started"] as? Int ?? 0
+        #expect(
+            requests <= consumersStarted && requests >= consumersStarted - 20,
+            "\(requests) requests, \(consumersStarted) started")
+        #expect(
+            result.stderr.contains(
+                "tokendash watch: ramp: \(400 - started) of 400 SDKs had not made their first call when the run ended (--ramp 4 s); they are not judged"
+            ),
+            "\(result.stderr)")
     }
 
     @Test func aBadFlagIsOneClearLine() async throws {

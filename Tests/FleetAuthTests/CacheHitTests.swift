@@ -8,10 +8,13 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct CacheHitTests {
     let clock = ManualClock()
 
-    func consumer(_ transport: FakeTransport, events: EventBroadcaster = EventBroadcaster(), margin: TimeInterval = 300,
-                  random: @escaping @Sendable () -> Double = { 0.5 }) -> ConsumerTokenProvider {
-        ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: margin,
-                              clock: clock, events: events, random: random)
+    func consumer(
+        _ transport: FakeTransport, events: EventBroadcaster = EventBroadcaster(), margin: TimeInterval = 300,
+        random: @escaping @Sendable () -> Double = { 0.5 }
+    ) -> ConsumerTokenProvider {
+        ConsumerTokenProvider(
+            endpoint: consumerEndpoint(), transport: transport, refreshMargin: margin,
+            clock: clock, events: events, random: random)
     }
 
     /// Every event until the broadcaster finishes (which publishes the counts still waiting).
@@ -50,7 +53,8 @@ import Testing
 
     @Test func aThousandHitsReachEveryReaderAsCounts() async throws {
         let events = EventBroadcaster()
-        let a = events.subscribe(), b = events.subscribe()
+        let a = events.subscribe()
+        let b = events.subscribe()
         let transport = mintingTransport(kind: .consumer, clock: clock)
         let provider = consumer(transport, events: events)
         let token = try await provider.fetchToken(for: trip("t"))
@@ -94,7 +98,10 @@ import Testing
         _ = try await provider.fetchToken(for: trip("t"))
         for _ in 0..<7 { _ = try await provider.fetchToken(for: trip("t")) }
         if asked { events.flushCountedEvents() }
-        let batch = try await recorder.next { if case .cacheHit = $0.kind { return true }; return false }
+        let batch = try await recorder.next {
+            if case .cacheHit = $0.kind { return true }
+            return false
+        }
         #expect(batch.kind == .cacheHit(count: 7, expiresAt: clock.now().addingTimeInterval(3600)))
     }
 
@@ -111,10 +118,11 @@ import Testing
         _ = try await provider.forceRefresh()
         for _ in 0..<100 { _ = try await provider.fetchToken(for: trip("trip-2")) }
         let seen = await drain(stream, finishing: events)
-        #expect(seen.map(\.name) == [
-            "fetch_started", "fetched", "cache_hit", "id_changed", "cache_dropped", "fetch_started", "fetched",
-            "cache_hit", "forced_refresh", "fetch_started", "fetched", "cache_hit",
-        ])
+        #expect(
+            seen.map(\.name) == [
+                "fetch_started", "fetched", "cache_hit", "id_changed", "cache_dropped", "fetch_started", "fetched",
+                "cache_hit", "forced_refresh", "fetch_started", "fetched", "cache_hit",
+            ])
         #expect(hits(seen, id: "trip-1") == (300, 1), "trip-1's hits come before the switch, under its ID")
         #expect(hits(seen, id: "trip-2") == (300, 2))
         #expect(seen[2].kind == .cacheHit(count: 300, expiresAt: firstExpiry), "with the token they were served from")
@@ -152,7 +160,10 @@ import Testing
             return try await group.reduce(0, +)
         }
         let seen = await drain(stream, finishing: events)
-        let onFirst = seen.filter { if case .cacheHit(_, let expiresAt) = $0.kind { return expiresAt == firstExpiry }; return false }
+        let onFirst = seen.filter {
+            if case .cacheHit(_, let expiresAt) = $0.kind { return expiresAt == firstExpiry }
+            return false
+        }
         #expect(servedFirst > 0)
         #expect(hits(onFirst).total == servedFirst)
         #expect(onFirst.allSatisfy { $0.id == "trip-1" })
@@ -168,7 +179,9 @@ import Testing
         let stream = events.subscribe()
         #expect(events.isObserved)
         for _ in 0..<5 { _ = try await provider.fetchToken(for: trip("t")) }
-        #expect(hits(await drain(stream, finishing: events)) == (5, 1), "hits served before anyone listened are not carried over")
+        #expect(
+            hits(await drain(stream, finishing: events)) == (5, 1),
+            "hits served before anyone listened are not carried over")
         #expect(!events.isObserved)
     }
 
@@ -190,7 +203,12 @@ import Testing
         let requests = Mutex(0)
         let minting = mintingTransport(kind: .consumer, clock: clock, lifetime: 600)
         let transport = FakeTransport { request in
-            if requests.withLock({ $0 += 1; return $0 }) > 1 { await gate.wait() }
+            if requests.withLock({
+                $0 += 1
+                return $0
+            }) > 1 {
+                await gate.wait()
+            }
             return try await minting.send(request)
         }
         let events = EventBroadcaster(hitFlushInterval: .seconds(3600))

@@ -7,9 +7,12 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct CachingTokenProviderTests {
     let clock = ManualClock()
 
-    func consumer(_ transport: FakeTransport, margin: TimeInterval = 300, events: EventBroadcaster = EventBroadcaster()) -> ConsumerTokenProvider {
-        ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: margin,
-                              clock: clock, events: events, random: { 0.5 })
+    func consumer(_ transport: FakeTransport, margin: TimeInterval = 300, events: EventBroadcaster = EventBroadcaster())
+        -> ConsumerTokenProvider
+    {
+        ConsumerTokenProvider(
+            endpoint: consumerEndpoint(), transport: transport, refreshMargin: margin,
+            clock: clock, events: events, random: { 0.5 })
     }
 
     @Test func reusesAValidTokenForTheSameID() async throws {
@@ -42,7 +45,8 @@ import Testing
         #expect(transport.count == 2)
         #expect(try JWTInspector.decode(b).claims["authorization"]?["tripid"] == .string("trip-2"))
         try await recorder.next("fetch_started (ID changed)") { $0.fetchReason == .idChanged }
-        #expect(recorder.all.map(\.name) == ["fetch_started", "fetched", "id_changed", "cache_dropped", "fetch_started"])
+        #expect(
+            recorder.all.map(\.name) == ["fetch_started", "fetched", "id_changed", "cache_dropped", "fetch_started"])
         #expect(recorder.all.contains { $0.kind == .idChanged(from: "trip-1", to: "trip-2") })
         // Going back to trip-1 is a change too: its old token is not resurrected.
         let again = try await provider.fetchToken(for: trip("trip-1"))
@@ -82,8 +86,11 @@ import Testing
         #expect(await !provider.isFetching, "31 s left is outside the capped 30 s margin")
         #expect(transport.count == 1)
         clock.advance(by: 2)
-        #expect(try await provider.fetchToken(for: trip("t")) == first, "29 s left: the old token is served while the refresh runs")
-        let refreshed = try #require(try await recorder.next("refresh-ahead fetched") { $0.isFetched && $0.time == clock.now() }.token)
+        #expect(
+            try await provider.fetchToken(for: trip("t")) == first,
+            "29 s left: the old token is served while the refresh runs")
+        let refreshed = try #require(
+            try await recorder.next("refresh-ahead fetched") { $0.isFetched && $0.time == clock.now() }.token)
         #expect(refreshed.token != first)
         #expect(recorder.all.compactMap(\.fetchReason) == [.noToken, .refreshAhead])
         #expect(await eventually { await provider.cachedToken?.token == refreshed.token })
@@ -94,8 +101,9 @@ import Testing
     func theRefreshPointIsJitteredSoAFleetDoesNotRefreshInStep(unit: Double, marginSeen: Double) async throws {
         // A 300 s margin is ±10 %: between 270 and 330 s before expiry, drawn once per token.
         let transport = mintingTransport(kind: .consumer, clock: clock, lifetime: 3600)
-        let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
-                                             clock: clock, random: { unit })
+        let provider = ConsumerTokenProvider(
+            endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
+            clock: clock, random: { unit })
         let first = try await provider.fetchToken(for: trip("t"))
         let token = try #require(await provider.cachedToken)
         #expect(token.token == first)
@@ -105,7 +113,8 @@ import Testing
         #expect(try await provider.fetchToken(for: trip("t")) == first)
         #expect(await !provider.isFetching && transport.count == 1, "a second before the drawn point the cache answers")
         clock.set(refreshAt)
-        #expect(try await provider.fetchToken(for: trip("t")) == first, "the valid token is served while the refresh runs")
+        #expect(
+            try await provider.fetchToken(for: trip("t")) == first, "the valid token is served while the refresh runs")
         #expect(await eventually { transport.count == 2 }, "at the drawn point the refresh starts")
     }
 
@@ -133,14 +142,20 @@ import Testing
 
     @Test func forceRefreshWithoutAnIDIsAnError() async throws {
         let provider = consumer(mintingTransport(kind: .consumer, clock: clock))
-        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.forceRefresh() }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) {
+            try await provider.forceRefresh()
+        }
     }
 
     @Test func missingContextIsAnError() async throws {
         let transport = mintingTransport(kind: .consumer, clock: clock)
         let provider = consumer(transport)
-        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.fetchToken(for: nil) }
-        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.fetchToken(for: trip("")) }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) {
+            try await provider.fetchToken(for: nil)
+        }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) {
+            try await provider.fetchToken(for: trip(""))
+        }
         #expect(transport.count == 0)
     }
 
@@ -184,7 +199,10 @@ import Testing
         let errors = await withTaskGroup(of: FleetAuthError?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    do { _ = try await provider.fetchToken(for: trip("t")); return nil } catch { return error as? FleetAuthError }
+                    do {
+                        _ = try await provider.fetchToken(for: trip("t"))
+                        return nil
+                    } catch { return error as? FleetAuthError }
                 }
             }
             #expect(await eventually { await provider.waitingCallers == 50 })
@@ -204,10 +222,14 @@ import Testing
         let transport = FakeTransport { request in
             let id = requestedID(request)
             if id == "trip-old" { await slowGate.wait() }
-            let n = serial.withLock { $0 += 1; return $0 }
+            let n = serial.withLock {
+                $0 += 1
+                return $0
+            }
             let now = Int(clock.now().timeIntervalSince1970)
-            return TestJWT.response(TestJWT.make(kind: .consumer, id: id, iat: now, exp: now + 3600, signature: "s\(n)"),
-                                    expiresAtSeconds: now + 3600)
+            return TestJWT.response(
+                TestJWT.make(kind: .consumer, id: id, iat: now, exp: now + 3600, signature: "s\(n)"),
+                expiresAtSeconds: now + 3600)
         }
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
@@ -216,11 +238,15 @@ import Testing
         #expect(await eventually { await provider.waitingCallers == 1 })
         let newToken = try await provider.fetchToken(for: trip("trip-new"))
         await slowGate.open()
-        await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) { try await oldCaller.cancellingValue }
+        await #expect(throws: FleetAuthError.superseded(requested: "trip-old", current: "trip-new")) {
+            try await oldCaller.cancellingValue
+        }
         #expect(try JWTInspector.decode(newToken).claims["authorization"]?["tripid"] == .string("trip-new"))
         #expect(try await provider.fetchToken(for: trip("trip-new")) == newToken)
         #expect(await provider.cachedToken?.id == "trip-new")
-        try await recorder.next("superseded failure") { $0.failure == .superseded(requested: "trip-old", current: "trip-new") }
+        try await recorder.next("superseded failure") {
+            $0.failure == .superseded(requested: "trip-old", current: "trip-new")
+        }
     }
 
     @Test func failuresBackOffAndRecover() async throws {
@@ -229,21 +255,32 @@ import Testing
         let transport = FakeTransport { request in
             if failing.withLock({ $0 }) { return TransportResponse(status: 500, body: Data()) }
             let now = Int(clock.now().timeIntervalSince1970)
-            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 3600),
-                                    expiresAtSeconds: now + 3600)
+            return TestJWT.response(
+                TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 3600),
+                expiresAtSeconds: now + 3600)
         }
         let provider = consumer(transport)
-        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         // Within the 1 s backoff the caller is told so at once, without a request.
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
+        await #expect(
+            throws: FleetAuthError.backingOff(
+                retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")
+        ) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(transport.count == 1)
         clock.advance(by: 1)
-        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         #expect(transport.count == 2)
         clock.advance(by: 1.5)
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
+        await #expect(
+            throws: FleetAuthError.backingOff(
+                retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")
+        ) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(transport.count == 2, "the second failure doubled the delay to 2 s")
@@ -262,11 +299,15 @@ import Testing
         let recorder = EventRecorder(events)
         let provider = consumer(FakeTransport { _ in TransportResponse(status: 500, body: Data()) }, events: events)
         let start = clock.now()
-        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         let first = try await recorder.next(named: "backing_off")
         #expect(first.kind == .backingOff(until: start.addingTimeInterval(1), attempt: 1))
         clock.advance(by: 1)
-        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         let second = try await recorder.next(named: "backing_off")
         #expect(second.kind == .backingOff(until: start.addingTimeInterval(3), attempt: 2), "the delay doubled")
     }
@@ -274,8 +315,13 @@ import Testing
     @Test func forceRefreshIgnoresBackoff() async throws {
         let transport = FakeTransport { _ in TransportResponse(status: 500, body: Data()) }
         let provider = consumer(transport)
-        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.fetchToken(for: trip("t")) }
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")) {
+        await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) {
+            try await provider.fetchToken(for: trip("t"))
+        }
+        await #expect(
+            throws: FleetAuthError.backingOff(
+                retryInSeconds: 1, lastError: "backend answered HTTP 500 Internal Server Error")
+        ) {
             try await provider.fetchToken(for: trip("t"))
         }
         await #expect(throws: FleetAuthError.httpStatus(code: 500, body: "")) { try await provider.forceRefresh() }
@@ -288,8 +334,9 @@ import Testing
         let transport = FakeTransport { request in
             if failing.withLock({ $0 }) { return TransportResponse(status: 502, body: Data("bad gateway".utf8)) }
             let now = Int(clock.now().timeIntervalSince1970)
-            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 600),
-                                    expiresAtSeconds: now + 600)
+            return TestJWT.response(
+                TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 600),
+                expiresAtSeconds: now + 600)
         }
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
@@ -329,7 +376,8 @@ import Testing
 
     @Test func everySubscriberSeesEveryEvent() async throws {
         let events = EventBroadcaster()
-        let a = EventRecorder(events), b = EventRecorder(events)
+        let a = EventRecorder(events)
+        let b = EventRecorder(events)
         let provider = consumer(mintingTransport(kind: .consumer, clock: clock), events: events)
         let first = try await provider.fetchToken(for: trip("t"))
         #expect(try await provider.fetchToken(for: trip("t")) == first)
@@ -350,18 +398,23 @@ import Testing
         let transport = FakeTransport { _ in TestJWT.response(jwt, expiresAtSeconds: t + 600) }
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
-        let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
-                                             backoff: BackoffPolicy(initial: 10, maximum: 60, jitter: 0), clock: clock,
-                                             events: events, random: { 0.5 })
+        let provider = ConsumerTokenProvider(
+            endpoint: consumerEndpoint(), transport: transport, refreshMargin: 300,
+            backoff: BackoffPolicy(initial: 10, maximum: 60, jitter: 0), clock: clock,
+            events: events, random: { 0.5 })
         #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
         #expect(transport.count == 1)
 
         // Past the refresh point: one refresh-ahead, which brings back the same token.
         clock.advance(by: 301)
         #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
-        let token = try #require(try await recorder.next("re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
+        let token = try #require(
+            try await recorder.next("re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
         #expect(token.token == jwt)
-        #expect(token.warnings == ["refresh: the backend re-served the token we hold (299 s left); refresh-ahead backs off instead of asking at every update"])
+        #expect(
+            token.warnings == [
+                "refresh: the backend re-served the token we hold (299 s left); refresh-ahead backs off instead of asking at every update"
+            ])
         #expect(transport.count == 2)
 
         // SDK updates every second for 9 s: no request (the first backoff is 10 s).
@@ -372,7 +425,8 @@ import Testing
         #expect(transport.count == 2, "no request at every update")
         clock.advance(by: 1.5)
         #expect(try await provider.fetchToken(for: trip("trip-1")) == jwt)
-        let again = try #require(try await recorder.next("second re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
+        let again = try #require(
+            try await recorder.next("second re-served fetched") { $0.isFetched && $0.time == clock.now() }.token)
         #expect(transport.count == 3)
         #expect(again.token == jwt)
         #expect(again.warnings.isEmpty, "said once, not at every re-serve")

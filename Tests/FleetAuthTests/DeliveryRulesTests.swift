@@ -20,74 +20,105 @@ import Testing
     // MARK: - Delivery driver
 
     @Test func deliveryDriverTokenNamesItsDeliveryVehicle() throws {
-        #expect(try authorization(["deliveryvehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
+        #expect(
+            try authorization(["deliveryvehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
                 == RuleResult(.authorization, .ok, "deliveryvehicleid dv-1"))
-        #expect(try authorization(["deliveryvehicleid": "dv-2"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult(.authorization, .fail, "authorization.deliveryvehicleid is \"dv-2\", not the requested \"dv-1\""))
+        #expect(
+            try authorization(["deliveryvehicleid": "dv-2"], kind: .deliveryDriver, id: "dv-1")
+                == RuleResult(
+                    .authorization, .fail, "authorization.deliveryvehicleid is \"dv-2\", not the requested \"dv-1\""))
     }
 
     @Test func anOnDemandVehicleTokenIsNoDeliveryVehicleToken() throws {
         // vehicleid and deliveryvehicleid are different claims: Fleet Engine refuses one for the other.
-        #expect(try authorization(["vehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
+        #expect(
+            try authorization(["vehicleid": "dv-1"], kind: .deliveryDriver, id: "dv-1")
                 == RuleResult(.authorization, .fail, "no authorization.deliveryvehicleid (has vehicleid)"))
-        #expect(try authorization(["deliveryvehicleid": "v-1"], kind: .driver, id: "v-1")
+        #expect(
+            try authorization(["deliveryvehicleid": "v-1"], kind: .driver, id: "v-1")
                 == RuleResult(.authorization, .fail, "no authorization.vehicleid (has deliveryvehicleid)"))
     }
 
     @Test func aDeliveryVehicleWildcardIsWarned() throws {
-        #expect(try authorization(["deliveryvehicleid": "*"], kind: .deliveryDriver, id: "dv-1")
-                == RuleResult(.authorization, .warn, "deliveryvehicleid is \"*\": covers every delivery vehicle, too broad for a device"))
+        #expect(
+            try authorization(["deliveryvehicleid": "*"], kind: .deliveryDriver, id: "dv-1")
+                == RuleResult(
+                    .authorization, .warn,
+                    "deliveryvehicleid is \"*\": covers every delivery vehicle, too broad for a device"))
     }
 
     // MARK: - Delivery consumer
 
     @Test func deliveryConsumerTokenByTrackingID() throws {
-        #expect(try authorization(["trackingid": "track-1"], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["trackingid": "track-1"], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .ok, "trackingid track-1"))
-        #expect(try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult(.authorization, .fail, "authorization.trackingid is \"track-2\", not the requested \"track-1\""))
+        #expect(
+            try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: "track-1")
+                == RuleResult(
+                    .authorization, .fail, "authorization.trackingid is \"track-2\", not the requested \"track-1\""))
     }
 
     @Test func deliveryConsumerTokenByTaskID() throws {
-        #expect(try authorization(["taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .ok, "taskid track-1"))
-        #expect(try authorization(["taskid": "task-9"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult(.authorization, .fail, "authorization.taskid is \"task-9\", not the requested \"track-1\""))
+        #expect(
+            try authorization(["taskid": "task-9"], kind: .deliveryConsumer, id: "track-1")
+                == RuleResult(
+                    .authorization, .fail, "authorization.taskid is \"task-9\", not the requested \"track-1\""))
     }
 
     @Test func deliveryConsumerTokenByTaskIDs() throws {
-        #expect(try authorization(["taskids": ["task-1", "track-1"]], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["taskids": ["task-1", "track-1"]], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .ok, "taskids track-1"))
-        #expect(try authorization(["taskids": ["task-1", "task-2"]], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult(.authorization, .fail, "authorization.taskids is [\"task-1\", \"task-2\"], without the requested \"track-1\""))
-        #expect(try authorization(["taskids": "track-1"], kind: .deliveryConsumer, id: "track-1")
-                == RuleResult(.authorization, .fail, "authorization.taskids is a JSON string, expected an array of strings"))
+        #expect(
+            try authorization(["taskids": ["task-1", "task-2"]], kind: .deliveryConsumer, id: "track-1")
+                == RuleResult(
+                    .authorization, .fail,
+                    "authorization.taskids is [\"task-1\", \"task-2\"], without the requested \"track-1\""))
+        #expect(
+            try authorization(["taskids": "track-1"], kind: .deliveryConsumer, id: "track-1")
+                == RuleResult(
+                    .authorization, .fail, "authorization.taskids is a JSON string, expected an array of strings"))
         #expect(try authorization(["taskids": ["track-1", 7]], kind: .deliveryConsumer, id: "track-1").level == .fail)
         #expect(try authorization(["taskids": [String]()], kind: .deliveryConsumer, id: nil).level == .fail)
     }
 
     @Test func anyAcceptedMemberNamingTheIDIsEnough() throws {
-        #expect(try authorization(["trackingid": "other", "taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["trackingid": "other", "taskid": "track-1"], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .ok, "taskid track-1"))
-        #expect(try authorization(["trackingid": "a", "taskid": "b"], kind: .deliveryConsumer, id: "c")
-                == RuleResult(.authorization, .fail, "authorization.trackingid is \"a\"; authorization.taskid is \"b\", not the requested \"c\""))
+        #expect(
+            try authorization(["trackingid": "a", "taskid": "b"], kind: .deliveryConsumer, id: "c")
+                == RuleResult(
+                    .authorization, .fail,
+                    "authorization.trackingid is \"a\"; authorization.taskid is \"b\", not the requested \"c\""))
     }
 
     @Test func aDeliveryConsumerTokenNeedsOneOfItsClaims() throws {
-        #expect(try authorization(["tripid": "track-1"], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["tripid": "track-1"], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .fail, "no authorization.trackingid, taskid or taskids (has tripid)"))
-        #expect(try authorization(nil, kind: .deliveryConsumer, id: "track-1")
-                == RuleResult(.authorization, .fail, "no authorization claim; a tracking token needs authorization.trackingid, taskid or taskids"))
+        #expect(
+            try authorization(nil, kind: .deliveryConsumer, id: "track-1")
+                == RuleResult(
+                    .authorization, .fail,
+                    "no authorization claim; a tracking token needs authorization.trackingid, taskid or taskids"))
         // taskid is no trip token's claim.
         #expect(try authorization(["taskid": "trip-1"], kind: .consumer, id: "trip-1").level == .fail)
     }
 
     @Test func trackingWildcardAndUnknownClaims() throws {
-        #expect(try authorization(["taskids": ["*"]], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["taskids": ["*"]], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .warn, "taskids is \"*\": covers every tracking, too broad for a device"))
-        #expect(try authorization(["trackingid": "track-1", "shipmentid": "s"], kind: .deliveryConsumer, id: "track-1")
+        #expect(
+            try authorization(["trackingid": "track-1", "shipmentid": "s"], kind: .deliveryConsumer, id: "track-1")
                 == RuleResult(.authorization, .warn, "trackingid track-1; unknown claim shipmentid"))
-        #expect(try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: nil)
+        #expect(
+            try authorization(["trackingid": "track-2"], kind: .deliveryConsumer, id: nil)
                 == RuleResult(.authorization, .ok, "trackingid track-2"))
     }
 
@@ -111,9 +142,11 @@ import Testing
         // No keys fixed: the last-mile sample's answer is recognised by its shape.
         #expect(consumer.tokenKey == nil && consumer.expiryKey == nil && consumer.expiryMode == .auto)
         let ms = (1_800_000_600) * 1000
-        let body = "{\"token\":\"\(TestJWT.make(kind: .deliveryConsumer, id: "track 1", iat: 1_800_000_000, exp: 1_800_000_600))\",\"expiration_timestamp_ms\":\(ms)}"
-        let token = try TokenResponseDecoder(endpoint: consumer).decode(TransportResponse(status: 200, body: Data(body.utf8)), id: "track 1",
-                                                                       now: Date(timeIntervalSince1970: 1_800_000_000))
+        let body =
+            "{\"token\":\"\(TestJWT.make(kind: .deliveryConsumer, id: "track 1", iat: 1_800_000_000, exp: 1_800_000_600))\",\"expiration_timestamp_ms\":\(ms)}"
+        let token = try TokenResponseDecoder(endpoint: consumer).decode(
+            TransportResponse(status: 200, body: Data(body.utf8)), id: "track 1",
+            now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(token.shape == "last-mile sample {token, expiration_timestamp_ms}")
         #expect(token.expiresAt == Date(timeIntervalSince1970: 1_800_000_600))
         let driver = TokenEndpoint.sampleBackend(.deliveryDriver, base: "http://b")
@@ -136,9 +169,11 @@ import Testing
         func transport(_ kind: ProviderKind, claim: @escaping @Sendable (String) -> [String: Any]) -> FakeTransport {
             FakeTransport { request in
                 let now = Int(clock.now().timeIntervalSince1970)
-                let jwt = TestJWT.make(kind: kind, iat: now, exp: now + 3600, account: Self.account,
-                                       claims: ["authorization": claim(requestedID(request))])
-                let body = "{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(now * 1000),\"expiration_timestamp_ms\":\((now + 3600) * 1000)}"
+                let jwt = TestJWT.make(
+                    kind: kind, iat: now, exp: now + 3600, account: Self.account,
+                    claims: ["authorization": claim(requestedID(request))])
+                let body =
+                    "{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(now * 1000),\"expiration_timestamp_ms\":\((now + 3600) * 1000)}"
                 return TransportResponse(status: 200, body: Data(body.utf8))
             }
         }
@@ -146,7 +181,9 @@ import Testing
             endpoint: .sampleBackend(.deliveryConsumer, base: "http://b"),
             transport: transport(.deliveryConsumer) { ["taskids": ["task-0", $0]] }, clock: clock)
         let token = try await tracking.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "track-1"))
-        #expect(try JWTInspector.decode(token).claims["authorization"]?["taskids"] == .array([.string("task-0"), .string("track-1")]))
+        #expect(
+            try JWTInspector.decode(token).claims["authorization"]?["taskids"]
+                == .array([.string("task-0"), .string("track-1")]))
         let cached = try #require(await tracking.cachedToken)
         #expect(cached.expiresAt == clock.now().addingTimeInterval(3600))
 
@@ -155,7 +192,9 @@ import Testing
             transport: transport(.deliveryDriver) { ["deliveryvehicleid": $0] }, clock: clock)
         let vanToken = try await van.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "dv-1"))
         #expect(van.kind == .deliveryDriver)
-        #expect(try JWTInspector.decode(vanToken).claims["authorization"] == .object(["deliveryvehicleid": .string("dv-1")]))
+        #expect(
+            try JWTInspector.decode(vanToken).claims["authorization"] == .object(["deliveryvehicleid": .string("dv-1")])
+        )
         #expect(await van.cachedToken?.token == vanToken)
 
         let wrong = DeliveryConsumerTokenProvider(

@@ -21,14 +21,19 @@ import Testing
             (.getTaskTrackingInfo, "GET", "/v1/providers/my-project/taskTrackingInfo/v-1"),
         ]
         for (method, verb, path) in expected {
-            let request = try #require(method.request(base: Self.base, provider: "my-project", id: "v-1", token: "a.b.c",
-                                                      location: FleetEngineLocation(latitude: 1.25, longitude: -3.5), timeout: 7))
+            let request = try #require(
+                method.request(
+                    base: Self.base, provider: "my-project", id: "v-1", token: "a.b.c",
+                    location: FleetEngineLocation(latitude: 1.25, longitude: -3.5), timeout: 7))
             #expect(request.method == verb)
             #expect(request.url.absoluteString == "https://fleetengine.googleapis.com" + path)
             #expect(request.headers == [HTTPHeader(name: "Authorization", value: "Bearer a.b.c")])
             #expect(request.timeout == 7)
             let body = request.body.map { String(decoding: $0, as: UTF8.self) }
-            #expect(body == (method.isWrite ? "{\"lastLocation\":{\"location\":{\"latitude\":1.25,\"longitude\":-3.5}}}" : nil))
+            #expect(
+                body
+                    == (method.isWrite
+                        ? "{\"lastLocation\":{\"location\":{\"latitude\":1.25,\"longitude\":-3.5}}}" : nil))
         }
     }
 
@@ -42,12 +47,14 @@ import Testing
     }
 
     static func answer(_ status: Int, _ body: String, rules: RuleLevel = .ok) -> FleetEngineAnswer {
-        FleetEngineAnswer.reading(TransportResponse(status: status, body: Data(body.utf8)), method: .updateVehicle,
-                                  resource: "providers/p/vehicles/v", latency: 0.01, fingerprint: "abcd1234", rules: rules)
+        FleetEngineAnswer.reading(
+            TransportResponse(status: status, body: Data(body.utf8)), method: .updateVehicle,
+            resource: "providers/p/vehicles/v", latency: 0.01, fingerprint: "abcd1234", rules: rules)
     }
 
     @Test func googlesErrorFormatIsReadAndAForeignBodyIsKeptInWords() {
-        let denied = Self.answer(403, #"{"error":{"code":403,"message":"no access to v","status":"PERMISSION_DENIED"}}"#)
+        let denied = Self.answer(
+            403, #"{"error":{"code":403,"message":"no access to v","status":"PERMISSION_DENIED"}}"#)
         #expect(denied.status == "PERMISSION_DENIED" && denied.message == "no access to v")
         #expect(denied.summary == "UpdateVehicle 403 PERMISSION_DENIED: no access to v")
         let proxy = Self.answer(502, "<html>bad gateway</html>\n")
@@ -55,7 +62,8 @@ import Testing
         #expect(Self.answer(200, "{}").status == "OK")
         // A token quoted back in a message is redacted, as every error text is.
         let jwt = TestJWT.make(kind: .driver, id: "v", lifetime: 600)
-        let quoted = Self.answer(401, #"{"error":{"code":401,"message":"bad token \#(jwt)","status":"UNAUTHENTICATED"}}"#)
+        let quoted = Self.answer(
+            401, #"{"error":{"code":401,"message":"bad token \#(jwt)","status":"UNAUTHENTICATED"}}"#)
         #expect(!quoted.message.contains(jwt))
     }
 
@@ -79,7 +87,8 @@ import Testing
             return TransportResponse(status: 200, body: Data("{}".utf8))
         }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
-        let caller = FleetEngineCaller(target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock)
+        let caller = FleetEngineCaller(
+            target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock)
         let now = Int(clock.now().timeIntervalSince1970)
         let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
         #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token)?.status == "OK")
@@ -107,14 +116,17 @@ import Testing
         let clock = ManualClock()
         let transport = FakeTransport { _ in TransportResponse(status: 200, body: Data("{}".utf8)) }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true)
-        let caller = FleetEngineCaller(target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock)
+        let caller = FleetEngineCaller(
+            target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock)
         let now = Int(clock.now().timeIntervalSince1970)
         let wrong = TestJWT.make(kind: .driver, id: "not-v-1", iat: now, exp: now + 3600)
         let answer = await caller.call(id: "v-1", token: wrong)
         #expect(answer.rules == .fail)
         #expect(answer.verdictDisagrees)
         #expect(answer.fingerprint == TokenFingerprint.of(wrong))
-        #expect(answer.disagreement == "tokendash's rules failed this token and Fleet Engine accepted it: a rules bug or a backend bug")
+        #expect(
+            answer.disagreement
+                == "tokendash's rules failed this token and Fleet Engine accepted it: a rules bug or a backend bug")
     }
 
     /// Fleet Engine answering 503: the run's budget halves each second it does, so 100 SDKs due
@@ -125,12 +137,14 @@ import Testing
         let transport = FakeTransport { _ in TransportResponse(status: 503, body: Data(unavailable.utf8)) }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
         let budget = CallBudget(ceiling: 40, timeout: 10)
-        let caller = FleetEngineCaller(target: target, kind: .driver, count: 100, transport: transport, events: EventBroadcaster(),
-                                       clock: clock, budget: budget)
+        let caller = FleetEngineCaller(
+            target: target, kind: .driver, count: 100, transport: transport, events: EventBroadcaster(),
+            clock: clock, budget: budget)
         let token = TestJWT.make(kind: .driver, id: "v-1", lifetime: 600)
         func round() async -> Int {
             var sent = 0
-            for index in 0..<100 where await caller.afterTokenCall(index: index, id: "v-\(index)", token: token) != nil { sent += 1 }
+            for index in 0..<100 where await caller.afterTokenCall(index: index, id: "v-\(index)", token: token) != nil
+            { sent += 1 }
             return sent
         }
         #expect(await round() == 40, "a second's worth of the ceiling at once")

@@ -7,7 +7,9 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct HostileResponseTests {
     func decode(_ response: TransportResponse) -> Result<FetchedToken, FleetAuthError> {
         let decoder = TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b"))
-        return Result { () throws(FleetAuthError) in try decoder.decode(response, id: HostileMatrix.id, now: HostileMatrix.now) }
+        return Result { () throws(FleetAuthError) in
+            try decoder.decode(response, id: HostileMatrix.id, now: HostileMatrix.now)
+        }
     }
 
     @Test(arguments: HostileMatrix.cases)
@@ -44,7 +46,8 @@ import Testing
     @Test func retryAfterCountsOnlyOn429And503() {
         let response = HostileMatrix.body("", status: 500, headers: ["Retry-After": "30"])
         #expect(throws: FleetAuthError.httpStatus(code: 500, body: "", retryAfter: nil)) {
-            try TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b")).decode(response, id: "t", now: HostileMatrix.now)
+            try TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b")).decode(
+                response, id: "t", now: HostileMatrix.now)
         }
     }
 
@@ -64,7 +67,8 @@ import Testing
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://b")
         endpoint.expiryMode = mode
         let response = HostileMatrix.token(HostileMatrix.jwt(), expiry: expiry)
-        let token = try TokenResponseDecoder(endpoint: endpoint).decode(response, id: HostileMatrix.id, now: HostileMatrix.now)
+        let token = try TokenResponseDecoder(endpoint: endpoint).decode(
+            response, id: HostileMatrix.id, now: HostileMatrix.now)
         #expect(token.expiresAt == HostileMatrix.now.addingTimeInterval(600))
         #expect(token.warnings.count == 1)
         #expect(token.warnings.first?.contains(reason) == true, "\(token.warnings)")
@@ -75,7 +79,8 @@ import Testing
         // Fuzzing regression: exp - iat overflowed Int64 and trapped.
         let header = TestJWT.encode(["alg": "RS256"])
         for (iat, exp) in [(Int64.min, Int64.max), (Int64.max, Int64.min), (0, Int64.max)] {
-            let claims = "{\"aud\":\"\(JWTInspector.fleetEngineAudience)\",\"iat\":\(iat),\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
+            let claims =
+                "{\"aud\":\"\(JWTInspector.fleetEngineAudience)\",\"iat\":\(iat),\"exp\":\(exp),\"authorization\":{\"tripid\":\"t\"}}"
             let jwt = try JWTInspector.decode("\(header).\(TestJWT.encode(json: claims)).sig")
             #expect(!TokenRules.evaluate(jwt, kind: .consumer, id: "t", now: Date()).failures.isEmpty)
         }
@@ -112,7 +117,10 @@ import Testing
     @Test func paddedAndMangledTokensAreRedactedWhole() {
         // Found by fuzzing: the run stopped at `=` or `+` and the rest, signature included, showed.
         let parts = HostileMatrix.jwt(signature: "SIGNATURE-SECRET-PART-1234567890").split(separator: ".")
-        for token in ["\(parts[0])=.\(parts[1])==.\(parts[2])", "\(parts[0]).\(parts[1].prefix(10))+/\(parts[1].dropFirst(10)).\(parts[2])"] {
+        for token in [
+            "\(parts[0])=.\(parts[1])==.\(parts[2])",
+            "\(parts[0]).\(parts[1].prefix(10))+/\(parts[1].dropFirst(10)).\(parts[2])",
+        ] {
             let shown = TokenRedactor.redactJWTs(in: "body: \(token) end")
             #expect(!shown.contains("SIGNATURE-SECRET"), "\(shown)")
             #expect(shown.hasSuffix(" end"))
@@ -120,8 +128,10 @@ import Testing
     }
 
     @Test func ordinaryTextIsLeftAlone() {
-        for text in ["backend unreachable at http://api.example.com/token/consumer/trip-1: connection refused",
-                     "they.said.something honey.example.com", "key \"expirationTimestamp\" is -5"] {
+        for text in [
+            "backend unreachable at http://api.example.com/token/consumer/trip-1: connection refused",
+            "they.said.something honey.example.com", "key \"expirationTimestamp\" is -5",
+        ] {
             #expect(TokenRedactor.redactJWTs(in: text) == text)
         }
     }

@@ -50,12 +50,14 @@ final class SharedRandom: Sendable {
             try? await Task.sleep(for: .microseconds(draw(0..<4000)))
             if draw(0..<20) == 0 { return TransportResponse(status: 503, body: Data()) }
             let now = Int(Date().timeIntervalSince1970)
-            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 3600),
-                                    expiresAtSeconds: now + 3600)
+            return TestJWT.response(
+                TestJWT.make(kind: .consumer, id: requestedID(request), iat: now, exp: now + 3600),
+                expiresAtSeconds: now + 3600)
         }
         // No backoff, so a failure does not hide the races that follow it.
-        let provider = ConsumerTokenProvider(endpoint: consumerEndpoint(), transport: transport,
-                                             backoff: BackoffPolicy(initial: 0, maximum: 0, jitter: 0))
+        let provider = ConsumerTokenProvider(
+            endpoint: consumerEndpoint(), transport: transport,
+            backoff: BackoffPolicy(initial: 0, maximum: 0, jitter: 0))
         let tally = SwitchTally()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<1000 {
@@ -63,7 +65,8 @@ final class SharedRandom: Sendable {
                 group.addTask {
                     guard let token = try? await provider.fetchToken(for: trip(id)) else { return }
                     tally.served()
-                    let owner = (try? JWTInspector.decode(token))?.claims["authorization"]?["tripid"]?.stringValue ?? "?"
+                    let owner =
+                        (try? JWTInspector.decode(token))?.claims["authorization"]?["tripid"]?.stringValue ?? "?"
                     if owner != id { tally.mismatch("asked \(id), got \(owner)'s token") }
                 }
                 let (current, cached) = await provider.snapshot

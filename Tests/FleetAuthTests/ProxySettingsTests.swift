@@ -17,7 +17,9 @@ import Testing
 
     @Test func upperCaseCountsExceptForHTTPProxyAndLowerCaseWins() throws {
         #expect(try proxy(["HTTPS_PROXY": "http://upper:1"], for: "https://b.example/") == "upper:1")
-        #expect(try proxy(["HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:2"], for: "https://b.example/") == "lower:2")
+        #expect(
+            try proxy(["HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:2"], for: "https://b.example/")
+                == "lower:2")
         // curl never reads HTTP_PROXY: a CGI server sets it from a request's Proxy: header.
         #expect(try proxy(["HTTP_PROXY": "http://attacker:1"], for: "http://b.example/") == nil)
         #expect(try proxy(["https_proxy": ""], for: "https://b.example/") == nil, "empty is unset")
@@ -31,7 +33,10 @@ import Testing
 
     @Test func noProxyMatchesNamesAndEverythingUnderThem() throws {
         let env = ["https_proxy": "http://p:1", "no_proxy": "example.com, .corp.test"]
-        for direct in ["https://example.com/", "https://www.example.com/", "https://EXAMPLE.com./", "https://a.corp.test/", "https://corp.test/"] {
+        for direct in [
+            "https://example.com/", "https://www.example.com/", "https://EXAMPLE.com./", "https://a.corp.test/",
+            "https://corp.test/",
+        ] {
             #expect(try proxy(env, for: direct) == nil, "\(direct)")
         }
         for proxied in ["https://notexample.com/", "https://example.com.evil/", "https://corp.test.example/"] {
@@ -41,7 +46,10 @@ import Testing
     }
 
     @Test func noProxyMatchesAddressesNetworksAndPorts() throws {
-        let env = ["https_proxy": "http://p:1", "no_proxy": "10.0.0.0/8,192.168.1.7,::1,fd00::/8,[2001:db8::1]:8443,internal.test:8443"]
+        let env = [
+            "https_proxy": "http://p:1",
+            "no_proxy": "10.0.0.0/8,192.168.1.7,::1,fd00::/8,[2001:db8::1]:8443,internal.test:8443",
+        ]
         #expect(try proxy(env, for: "https://10.20.30.40/") == nil)
         #expect(try proxy(env, for: "https://11.0.0.1/") == "p:1")
         #expect(try proxy(env, for: "https://192.168.1.7/") == nil)
@@ -66,13 +74,21 @@ import Testing
 
     @Test func anUnusableProxyURLIsOneLineWithoutItsPassword() {
         func message(_ text: String) -> String {
-            do { _ = try ProxyServer(parsing: text, origin: "https_proxy"); return "accepted" } catch { return error.message }
+            do {
+                _ = try ProxyServer(parsing: text, origin: "https_proxy")
+                return "accepted"
+            } catch { return error.message }
         }
-        #expect(message("socks5://u:secret@h:1080") == "https_proxy: only http:// proxies are supported, not socks5://: \"socks5://‹hidden›@h:1080\" (expected http://[user:password@]host[:port])")
+        #expect(
+            message("socks5://u:secret@h:1080")
+                == "https_proxy: only http:// proxies are supported, not socks5://: \"socks5://‹hidden›@h:1080\" (expected http://[user:password@]host[:port])"
+        )
         #expect(message("http://u:secret@h:99999").hasPrefix("https_proxy: "))
         #expect(!message("http://u:secret@h:99999").contains("secret"))
         #expect(message("http://:3128").contains("no host"))
-        #expect(throws: ProxyURLError.self) { try ProxySettings.fromEnvironment(["http_proxy": "https://tls-proxy:443"]) }
+        #expect(throws: ProxyURLError.self) {
+            try ProxySettings.fromEnvironment(["http_proxy": "https://tls-proxy:443"])
+        }
     }
 
     @Test func theEmbeddedServerIsReachedDirect() throws {

@@ -16,7 +16,9 @@ import Testing
         #expect(RetryAfter.seconds("120", now: instant) == 120)
         #expect(RetryAfter.seconds(" 0 ", now: instant) == 0)
         #expect(RetryAfter.seconds("86400", now: instant) == 3600, "capped at an hour")
-        #expect(RetryAfter.seconds("99999999999999999999999", now: instant) == 3600, "too many digits is still capped, not refused")
+        #expect(
+            RetryAfter.seconds("99999999999999999999999", now: instant) == 3600,
+            "too many digits is still capped, not refused")
     }
 
     @Test func aDateInThePastMeansNow() {
@@ -26,13 +28,19 @@ import Testing
     @Test func rfc850YearsMoreThan50YearsAheadAreLastCentury() {
         let in2030 = Date(timeIntervalSince1970: 1_893_456_000)
         #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT", now: in2030) == instant)
-        #expect(RetryAfter.httpDate("Friday, 01-Jan-99 00:00:00 GMT", now: in2030) == Date(timeIntervalSince1970: 915_148_800))
-        #expect(RetryAfter.httpDate("Tuesday, 01-Jan-75 00:00:00 GMT", now: in2030) == Date(timeIntervalSince1970: 3_313_526_400), "45 years ahead stays ahead")
+        #expect(
+            RetryAfter.httpDate("Friday, 01-Jan-99 00:00:00 GMT", now: in2030)
+                == Date(timeIntervalSince1970: 915_148_800))
+        #expect(
+            RetryAfter.httpDate("Tuesday, 01-Jan-75 00:00:00 GMT", now: in2030)
+                == Date(timeIntervalSince1970: 3_313_526_400), "45 years ahead stays ahead")
     }
 
-    @Test(arguments: ["", "-5", "+5", "1.5", "soon", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC",
-                      "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
-                      "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov  6 08:49 1994", "Sun, 29 Feb 1994 08:49:37 GMT"])
+    @Test(arguments: [
+        "", "-5", "+5", "1.5", "soon", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov  6 08:49 1994", "Sun, 29 Feb 1994 08:49:37 GMT",
+    ])
     func junkIsNoRetryAfter(_ text: String) {
         #expect(RetryAfter.seconds(text, now: instant) == nil, "\(text)")
     }

@@ -88,8 +88,10 @@ final class ParkingBackend: TokenTransport {
     // Guards the arrivals and the parked requests; parked by callers' tasks, released by the test.
     private let state = Mutex(State())
 
-    init(kind: ProviderKind = .consumer, clock: ManualClock, lifetime: Int = 3600, facts: Facts = Facts(),
-         answer: @escaping Answer = { jwt, exp in TestJWT.response(jwt, expiresAtSeconds: exp) }) {
+    init(
+        kind: ProviderKind = .consumer, clock: ManualClock, lifetime: Int = 3600, facts: Facts = Facts(),
+        answer: @escaping Answer = { jwt, exp in TestJWT.response(jwt, expiresAtSeconds: exp) }
+    ) {
         self.kind = kind
         self.clock = clock
         self.lifetime = lifetime
@@ -119,9 +121,12 @@ final class ParkingBackend: TokenTransport {
     /// Answers request `number`; returns the token it carries.
     @discardableResult
     func release(_ number: Int) -> String? {
-        guard let (request, continuation) = state.withLock({ $0.parked.removeValue(forKey: number) }) else { return nil }
+        guard let (request, continuation) = state.withLock({ $0.parked.removeValue(forKey: number) }) else {
+            return nil
+        }
         let exp = request.mintedAt + lifetime
-        let jwt = TestJWT.make(kind: kind, id: request.id, iat: request.mintedAt, exp: exp, signature: "sig\(request.number)")
+        let jwt = TestJWT.make(
+            kind: kind, id: request.id, iat: request.mintedAt, exp: exp, signature: "sig\(request.number)")
         continuation.resume(returning: answer(jwt, exp))
         return jwt
     }
@@ -182,16 +187,22 @@ enum SampleModel {
 @Suite(.timeLimit(.minutes(10))) struct SampleProviderTests {
     static let ids = ["trip-A", "trip-B", "trip-C", "trip-D"]
 
-    static func provider(_ logic: ProviderLogic, _ backend: ParkingBackend, events: EventBroadcaster = EventBroadcaster())
-        -> ChosenTokenProvider<TripAuthorizationContext> {
-        ChosenTokenProvider(logic, endpoint: consumerEndpoint(), transport: backend, refreshMargin: 300,
-                            clock: backend.clock, events: events)
+    static func provider(
+        _ logic: ProviderLogic, _ backend: ParkingBackend, events: EventBroadcaster = EventBroadcaster()
+    )
+        -> ChosenTokenProvider<TripAuthorizationContext>
+    {
+        ChosenTokenProvider(
+            logic, endpoint: consumerEndpoint(), transport: backend, refreshMargin: 300,
+            clock: backend.clock, events: events)
     }
 
     /// Starts call `number` for `id` on its own task, as an SDK's location update does. The task
     /// records "call N returned" and then "call N settled" (a parked request records "settled" first).
-    static func startCall(_ number: Int, id: String, on provider: ChosenTokenProvider<TripAuthorizationContext>,
-                          facts: Facts) -> Task<String?, Never> {
+    static func startCall(
+        _ number: Int, id: String, on provider: ChosenTokenProvider<TripAuthorizationContext>,
+        facts: Facts
+    ) -> Task<String?, Never> {
         Task {
             await CallTag.$number.withValue(number) {
                 let token = try? await provider.fetchToken(for: trip(id))
@@ -237,11 +248,12 @@ enum SampleModel {
             run.calls += 1
             let number = run.calls
             asked[number] = current
-            let expected: SampleModel.Outcome? = switch logic {
-            case .swiftSample: swiftModel.call(current, now: now)
-            case .objcSample: objcModel.call(current, now: now)
-            case .tokendash: nil
-            }
+            let expected: SampleModel.Outcome? =
+                switch logic {
+                case .swiftSample: swiftModel.call(current, now: now)
+                case .objcSample: objcModel.call(current, now: now)
+                case .tokendash: nil
+                }
             // Calls still open now: one that settles meanwhile (superseded by a switch) leaves the
             // waiting callers as this one joins them, and the count alone would not move.
             let open = (1..<number).filter { !facts.holds("call \($0) settled") }
@@ -267,11 +279,14 @@ enum SampleModel {
             case .hit(let token)?:
                 let got = returned ? await tasks[number]?.cancellingValue : nil
                 if got != token {
-                    run.modelMismatches.append("call \(number) for \(current): the sample serves \(owner(of: token) ?? "?")'s cached token, the port \(returned ? "served another" : "made a request")")
+                    run.modelMismatches.append(
+                        "call \(number) for \(current): the sample serves \(owner(of: token) ?? "?")'s cached token, the port \(returned ? "served another" : "made a request")"
+                    )
                 }
             case .request?:
                 if returned || !backend.parked.contains(where: { $0.call == number && $0.id == current }) {
-                    run.modelMismatches.append("call \(number) for \(current): the sample makes a request, the port did not")
+                    run.modelMismatches.append(
+                        "call \(number) for \(current): the sample makes a request, the port did not")
                 }
             case nil: break
             }
@@ -290,10 +305,12 @@ enum SampleModel {
                 }
                 swiftModel.answer(token, expiration: Double(request.mintedAt + backend.lifetime), id: request.id)
             } else if logic == .objcSample {
-                objcModel.answer(token, seconds: Double(backend.lifetime), answeredAt: clock.now().timeIntervalSince1970)
+                objcModel.answer(
+                    token, seconds: Double(backend.lifetime), answeredAt: clock.now().timeIntervalSince1970)
             }
             if logic != .tokendash, got != token {
-                run.modelMismatches.append("request \(request.number) for \(request.id): its caller did not get its answer")
+                run.modelMismatches.append(
+                    "request \(request.number) for \(request.id): its caller did not get its answer")
             }
         }
 
@@ -390,19 +407,25 @@ enum SampleModel {
     // MARK: - No refresh-ahead, and where each sample's expiry falls
 
     /// Fetches for `id` through the parking backend: the call, its request, its release.
-    static func fetch(_ provider: ChosenTokenProvider<TripAuthorizationContext>, _ backend: ParkingBackend, id: String = "trip-1",
-                      latency: TimeInterval = 0) async throws -> String {
+    static func fetch(
+        _ provider: ChosenTokenProvider<TripAuthorizationContext>, _ backend: ParkingBackend, id: String = "trip-1",
+        latency: TimeInterval = 0
+    ) async throws -> String {
         let before = backend.arrivals
         let task = Task { try await provider.fetchToken(for: trip(id)) }
-        guard await backend.facts.wait(for: "arrived \(before + 1)") else { throw FleetAuthError.other("no request was made") }
+        guard await backend.facts.wait(for: "arrived \(before + 1)") else {
+            throw FleetAuthError.other("no request was made")
+        }
         backend.clock.advance(by: latency)
         backend.release(before + 1)
         return try await task.cancellingValue
     }
 
     /// A call that must be served from the cache: it returns without a request.
-    static func hit(_ provider: ChosenTokenProvider<TripAuthorizationContext>, _ backend: ParkingBackend,
-                    id: String = "trip-1") async throws -> String? {
+    static func hit(
+        _ provider: ChosenTokenProvider<TripAuthorizationContext>, _ backend: ParkingBackend,
+        id: String = "trip-1"
+    ) async throws -> String? {
         let facts = backend.facts
         let before = backend.arrivals
         let number = Int.random(in: 1_000_000..<Int.max)
@@ -433,9 +456,12 @@ enum SampleModel {
             #expect(await backend.facts.wait(for: "arrived 2"), "tokendash refreshes ahead")
             backend.releaseAll()
         } else {
-            #expect(try await Self.hit(provider, backend) == first, "\(logic): the token is still served 200 s before expiry")
+            #expect(
+                try await Self.hit(provider, backend) == first,
+                "\(logic): the token is still served 200 s before expiry")
             clock.advance(by: 199)
-            #expect(try await Self.hit(provider, backend) == first, "\(logic): 1 s before expiry, still the cached token")
+            #expect(
+                try await Self.hit(provider, backend) == first, "\(logic): 1 s before expiry, still the cached token")
             #expect(backend.arrivals == 1, "\(logic): no request before expiry")
         }
     }
@@ -466,7 +492,10 @@ enum SampleModel {
         let backend = ParkingBackend(clock: clock)
         let provider = Self.provider(.objcSample, backend)
         let token = try await Self.fetch(provider, backend, latency: 120)
-        guard case .objcSample(let objc) = provider else { Issue.record("not the ObjC port"); return }
+        guard case .objcSample(let objc) = provider else {
+            Issue.record("not the ObjC port")
+            return
+        }
         #expect(objc.sampleExpiration == start.addingTimeInterval(3720))
         clock.set(start.addingTimeInterval(3700))
         let expired = try #require(try JWTInspector.decode(token).expiresAt)
@@ -498,7 +527,9 @@ enum SampleModel {
     /// (003:86-92 / 000:72-78); the Objective-C sample caches the token but keeps `_tokenExpiration`
     /// as it was (003:185 / 000:157), 0 after an ID change, so each call asks again.
     @Test func anAnswerWithoutAnExpiryNumber() async throws {
-        let tokenOnly: ParkingBackend.Answer = { jwt, _ in TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\"}".utf8)) }
+        let tokenOnly: ParkingBackend.Answer = { jwt, _ in
+            TransportResponse(status: 200, body: Data("{\"jwt\":\"\(jwt)\"}".utf8))
+        }
         let swiftBackend = ParkingBackend(clock: ManualClock(), answer: tokenOnly)
         let swift = Self.provider(.swiftSample, swiftBackend)
         await #expect(throws: FleetAuthError.self) { try await Self.fetch(swift, swiftBackend) }
@@ -518,8 +549,12 @@ enum SampleModel {
     @Test(arguments: [ProviderLogic.swiftSample, .objcSample])
     func aMissingContextIsAnError(logic: ProviderLogic) async {
         let provider = Self.provider(logic, ParkingBackend(clock: ManualClock()))
-        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.fetchToken(for: nil) }
-        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) { try await provider.forceRefresh() }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) {
+            try await provider.fetchToken(for: nil)
+        }
+        await #expect(throws: FleetAuthError.missingAuthorizationContext(.consumer)) {
+            try await provider.forceRefresh()
+        }
     }
 
     /// The Swift sample keeps its token across a switch (it is only not served for the new ID), so
@@ -562,7 +597,9 @@ enum SampleModel {
         _ = try await Self.fetch(provider, backend, id: "trip-B")
         try await recorder.next("ID change") { $0.kind == .idChanged(from: "trip-A", to: "trip-B") }
         if logic == .objcSample { try await recorder.next(named: "cache_dropped") }
-        try await recorder.next("fetch for the new ID") { $0.kind == .fetchStarted(reason: .idChanged) && $0.id == "trip-B" }
+        try await recorder.next("fetch for the new ID") {
+            $0.kind == .fetchStarted(reason: .idChanged) && $0.id == "trip-B"
+        }
         try await recorder.next("fetched trip-B") { $0.name == "fetched" && $0.id == "trip-B" }
         #expect(await provider.snapshot.id == "trip-B")
     }
@@ -574,12 +611,15 @@ enum SampleModel {
         let provider = ChosenTokenProvider<DeliveryDriverAuthorizationContext>(
             logic, endpoint: .sampleBackend(.deliveryDriver, base: "http://backend.test"), transport: backend,
             refreshMargin: 300, clock: backend.clock)
-        let task = Task { try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1")) }
+        let task = Task {
+            try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1"))
+        }
         #expect(await backend.facts.wait(for: "arrived 1"))
         backend.release(1)
         let token = try await task.cancellingValue
         #expect(owner(of: token, kind: .deliveryDriver) == "van-1")
-        #expect(try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1")) == token)
+        #expect(
+            try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van-1")) == token)
         #expect(provider.logic == logic)
     }
 }

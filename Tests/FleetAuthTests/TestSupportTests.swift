@@ -17,8 +17,9 @@ import Testing
     }
 
     @Test func overridesReplaceOrRemoveSingleFields() throws {
-        let token = TestJWT.make(iat: 10, exp: 20, header: ["alg": "HS256", "kid": nil],
-                                 claims: ["iat": 10.5, "aud": ["a", "b"], "authorization": nil, "extra": true])
+        let token = TestJWT.make(
+            iat: 10, exp: 20, header: ["alg": "HS256", "kid": nil],
+            claims: ["iat": 10.5, "aud": ["a", "b"], "authorization": nil, "extra": true])
         let jwt = try JWTInspector.decode(token)
         #expect(jwt.header == .object(["alg": .string("HS256"), "typ": .string("JWT")]))
         #expect(jwt.claims["iat"] == .double(10.5))
@@ -33,7 +34,8 @@ import Testing
     @Test func aRecorderWhoseWaitIsCancelledThrowsWhatItSaw() async throws {
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
-        events.publish(ProviderEvent(time: TestTime.t0, provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
+        events.publish(
+            ProviderEvent(time: TestTime.t0, provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
         let found = try await recorder.next(named: "fetch_started")
         #expect(found.fetchReason == .noToken)
         events.publish(ProviderEvent(time: TestTime.t0, provider: .driver, id: "v-1", kind: .forcedRefresh))
@@ -45,7 +47,9 @@ import Testing
             _ = try await waiting.cancellingValue
             Issue.record("a wait for an event never published returned")
         } catch let notSeen as EventRecorder.NotSeen {
-            #expect(notSeen.description == "no fetched event; seen: fetch_started consumer trip-1, forced_refresh driver v-1")
+            #expect(
+                notSeen.description
+                    == "no fetched event; seen: fetch_started consumer trip-1, forced_refresh driver v-1")
         }
     }
 }

@@ -21,12 +21,15 @@ import Testing
         TransportResponse(status: status, body: Data(json.utf8))
     }
 
-    func expectError(_ expected: FleetAuthError, _ response: TransportResponse, mode: ExpiryMode = .auto, id: String = "t1") {
+    func expectError(
+        _ expected: FleetAuthError, _ response: TransportResponse, mode: ExpiryMode = .auto, id: String = "t1"
+    ) {
         #expect(throws: expected) { try decoder(mode).decode(response, id: id, now: now) }
     }
 
     @Test func acceptsGoogleSampleBackendShape() throws {
-        let token = try decoder().decode(TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
+        let token = try decoder().decode(
+            TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
         #expect(token.warnings.isEmpty)
         #expect(token.jwt.claims["authorization"]?["tripid"] == .string("t1"))
@@ -55,7 +58,9 @@ import Testing
         let token = try decoder(mode).decode(response, id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3))
         let reading = mode == .auto ? "" : " read as \(mode.rawValue)"
-        #expect(token.warnings.contains("expiry field: \"expirationTimestamp\"\(reading) says 1800 s left but the JWT exp says 3 s; using exp"))
+        #expect(
+            token.warnings.contains(
+                "expiry field: \"expirationTimestamp\"\(reading) says 1800 s left but the JWT exp says 3 s; using exp"))
     }
 
     @Test(arguments: [ExpiryMode.auto, .absolute, .relative])
@@ -71,28 +76,35 @@ import Testing
 
     @Test func aValidHourTokenWhoseBodySaysNinetyMinutesIsAccepted() throws {
         // Seen: refused with "expires in 5399 s, more than 3600 s".
-        let response = body("{\"jwt\":\"\(jwt(lifetime: 3600))\",\"expirationTimestamp\":\((nowSeconds + 5400) * 1000)}")
+        let response = body(
+            "{\"jwt\":\"\(jwt(lifetime: 3600))\",\"expirationTimestamp\":\((nowSeconds + 5400) * 1000)}")
         let token = try decoder(.absoluteMilliseconds).decode(response, id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
-        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" read as absolute-ms says 5400 s left, beyond Fleet Engine's 3600 s; the JWT exp says 3600 s, using exp (check --expiry)"])
+        #expect(
+            token.warnings == [
+                "expiry field: \"expirationTimestamp\" read as absolute-ms says 5400 s left, beyond Fleet Engine's 3600 s; the JWT exp says 3600 s, using exp (check --expiry)"
+            ])
     }
 
     @Test func relativeModeOnAnEpochFallsBackToExp() throws {
         // The Objective-C sample's reading of a Swift-sample backend: 57 years from now.
-        let token = try decoder(.relative).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":1800003600}"), id: "t1", now: now)
+        let token = try decoder(.relative).decode(
+            body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":1800003600}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
         #expect(token.warnings.first?.contains("read as relative says 1800003600 s left, beyond") == true)
     }
 
     @Test func absoluteModeOnADurationFallsBackToExp() throws {
         // The Swift sample's reading of an Objective-C-sample backend: 1970.
-        let token = try decoder(.absolute).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":3600}"), id: "t1", now: now)
+        let token = try decoder(.absolute).decode(
+            body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":3600}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
         #expect(token.warnings.first?.contains("in the past; the JWT exp says 3600 s, using exp") == true)
     }
 
     @Test func jwtModeReadsOnlyExp() throws {
-        let token = try decoder(.jwt).decode(body("{\"jwt\":\"\(jwt(lifetime: 900))\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
+        let token = try decoder(.jwt).decode(
+            body("{\"jwt\":\"\(jwt(lifetime: 900))\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(900))
         #expect(token.warnings.isEmpty && token.notes.isEmpty)
     }
@@ -106,9 +118,13 @@ import Testing
     }
 
     @Test func anExpiryThatIsNotANumberIsReportedNotFatal() throws {
-        let token = try decoder(.auto).decode(body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
+        let token = try decoder(.auto).decode(
+            body("{\"jwt\":\"\(jwt())\",\"expirationTimestamp\":\"soon\"}"), id: "t1", now: now)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
-        #expect(token.warnings == ["expiry field: \"expirationTimestamp\" is a string \"soon\", not a number or an ISO-8601 time; using the JWT exp (3600 s left)"])
+        #expect(
+            token.warnings == [
+                "expiry field: \"expirationTimestamp\" is a string \"soon\", not a number or an ISO-8601 time; using the JWT exp (3600 s left)"
+            ])
     }
 
     @Test func errorsAreDistinct() {
@@ -118,23 +134,39 @@ import Testing
         expectError(.notJSON("cannot parse \"<xml/>\""), body("<xml/>"))
         expectError(.notJSON("backend answered HTTP 200 with an empty body"), body(""))
         expectError(.notJSON("top level is a array, not an object"), body("[1]"))
-        expectError(.missingKey("jwt\" or \"token\" or \"access_token", present: ["data"], flag: "--token-key"), body("{\"data\":\"x\"}"))
-        expectError(.missingKey("expirationTimestamp\" or \"expiration_timestamp_ms\" or \"expires_in", present: ["jwt"], flag: "--expiry-key (or --expiry jwt)"),
-                    body("{\"jwt\":\"\(good)\"}"), mode: .absolute)
-        expectError(.wrongType(key: "jwt", expected: "string", found: "number 5"), body("{\"jwt\":5,\"expirationTimestamp\":1}"))
-        expectError(.notAJWT("expected 3 dot-separated parts, found 1"), body("{\"jwt\":\"opaque\",\"expirationTimestamp\":600}"))
-        expectError(.notAJWT("payload is not base64url"), body("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.!!!.sig\",\"expirationTimestamp\":600}"))
-        expectError(.alreadyExpired(expiredSecondsAgo: 10),
-                    body("{\"jwt\":\"\(TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds - 70, exp: nowSeconds - 10))\",\"expirationTimestamp\":\((nowSeconds - 10) * 1000)}"))
+        expectError(
+            .missingKey("jwt\" or \"token\" or \"access_token", present: ["data"], flag: "--token-key"),
+            body("{\"data\":\"x\"}"))
+        expectError(
+            .missingKey(
+                "expirationTimestamp\" or \"expiration_timestamp_ms\" or \"expires_in", present: ["jwt"],
+                flag: "--expiry-key (or --expiry jwt)"),
+            body("{\"jwt\":\"\(good)\"}"), mode: .absolute)
+        expectError(
+            .wrongType(key: "jwt", expected: "string", found: "number 5"), body("{\"jwt\":5,\"expirationTimestamp\":1}")
+        )
+        expectError(
+            .notAJWT("expected 3 dot-separated parts, found 1"),
+            body("{\"jwt\":\"opaque\",\"expirationTimestamp\":600}"))
+        expectError(
+            .notAJWT("payload is not base64url"),
+            body("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.!!!.sig\",\"expirationTimestamp\":600}"))
+        expectError(
+            .alreadyExpired(expiredSecondsAgo: 10),
+            body(
+                "{\"jwt\":\"\(TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds - 70, exp: nowSeconds - 10))\",\"expirationTimestamp\":\((nowSeconds - 10) * 1000)}"
+            ))
     }
 
     @Test func aTokenForAnotherIDIsRejected() {
-        expectError(.wrongID(claim: "tripid", expected: "t1", found: "t2"),
-                    TestJWT.response(jwt(id: "t2"), expiresAtSeconds: nowSeconds + 3600))
+        expectError(
+            .wrongID(claim: "tripid", expected: "t1", found: "t2"),
+            TestJWT.response(jwt(id: "t2"), expiresAtSeconds: nowSeconds + 3600))
     }
 
     @Test func aWildcardTokenIsAcceptedWithAWarning() throws {
-        let token = try decoder().decode(TestJWT.response(jwt(id: "*"), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
+        let token = try decoder().decode(
+            TestJWT.response(jwt(id: "*"), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
         #expect(token.id == "t1")
         #expect(token.warnings == ["authorization: tripid is \"*\": covers every trip, too broad for a device"])
     }
@@ -142,19 +174,27 @@ import Testing
     @Test func aDriverTokenNeedsAVehicleClaim() {
         // A trip token handed to the driver provider carries no authorization.vehicleid.
         let response = TestJWT.response(jwt(kind: .consumer), expiresAtSeconds: nowSeconds + 3600)
-        #expect(throws: FleetAuthError.rejected([RuleResult(.authorization, .fail, "no authorization.vehicleid (has tripid)")])) {
+        #expect(
+            throws: FleetAuthError.rejected([
+                RuleResult(.authorization, .fail, "no authorization.vehicleid (has tripid)")
+            ])
+        ) {
             try decoder(kind: .driver).decode(response, id: "t1", now: now)
         }
     }
 
     @Test func everyFailingRuleIsAFetchErrorNamingIt() {
-        let bad = TestJWT.make(id: "t1", iat: nowSeconds, exp: nowSeconds + 7200,
-                                header: ["alg": "HS256"], claims: ["aud": "https://example.com/"])
-        #expect(throws: FleetAuthError.rejected([
-            RuleResult(.alg, .fail, "alg is HS256, expected RS256"),
-            RuleResult(.audience, .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),
-            RuleResult(.lifetime, .fail, "exp - iat is 7200 s, over Fleet Engine's 3600 s"),
-        ])) { try decoder().decode(TestJWT.response(bad, expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now) }
+        let bad = TestJWT.make(
+            id: "t1", iat: nowSeconds, exp: nowSeconds + 7200,
+            header: ["alg": "HS256"], claims: ["aud": "https://example.com/"])
+        #expect(
+            throws: FleetAuthError.rejected([
+                RuleResult(.alg, .fail, "alg is HS256, expected RS256"),
+                RuleResult(
+                    .audience, .fail, "aud is https://example.com/, expected https://fleetengine.googleapis.com/"),
+                RuleResult(.lifetime, .fail, "exp - iat is 7200 s, over Fleet Engine's 3600 s"),
+            ])
+        ) { try decoder().decode(TestJWT.response(bad, expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now) }
     }
 
     @Test func aDateHeaderTwentyMinutesOffIsReported() throws {
@@ -163,26 +203,38 @@ import Testing
         let future = TestJWT.make(kind: .consumer, id: "t1", iat: nowSeconds + 1200, exp: nowSeconds + 4800)
         var response = TestJWT.response(future, expiresAtSeconds: nowSeconds + 4800)
         response = TransportResponse(status: 200, body: response.body, headers: ["Date": HTTPDate.format(ahead)])
-        #expect(throws: FleetAuthError.rejected([
-            RuleResult(.issuedAt, .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"),
-            // The likely cause travels with the failure.
-            RuleResult(.clock, .warn, "backend clock is 1200 s ahead of this machine's (Date header); iat is +0 s from the backend's time; "
-                       + "one of the clocks is wrong by more than 600 s and Fleet Engine will refuse tokens minted by the wrong one"),
-        ])) {
+        #expect(
+            throws: FleetAuthError.rejected([
+                RuleResult(
+                    .issuedAt, .fail,
+                    "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"),
+                // The likely cause travels with the failure.
+                RuleResult(
+                    .clock, .warn,
+                    "backend clock is 1200 s ahead of this machine's (Date header); iat is +0 s from the backend's time; "
+                        + "one of the clocks is wrong by more than 600 s and Fleet Engine will refuse tokens minted by the wrong one"
+                ),
+            ])
+        ) {
             try decoder().decode(response, id: "t1", now: now)
         }
         // Its own clock in step with ours, the backend's tokens pass, and the skew is measured.
-        let inStep = TransportResponse(status: 200, body: TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600).body,
-                                       headers: ["Date": HTTPDate.format(now.addingTimeInterval(-1200))])
+        let inStep = TransportResponse(
+            status: 200, body: TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600).body,
+            headers: ["Date": HTTPDate.format(now.addingTimeInterval(-1200))])
         let token = try decoder().decode(inStep, id: "t1", now: now)
         #expect(token.clockSkew == 1200)
         let clock = try #require(token.findings.first { $0.rule == .clock })
         #expect(clock.level == .warn)
-        #expect(clock.reason.hasPrefix("backend clock is 1200 s behind this machine's (Date header); iat is +1200 s from the backend's time; one of the clocks is wrong by more than 600 s"))
+        #expect(
+            clock.reason.hasPrefix(
+                "backend clock is 1200 s behind this machine's (Date header); iat is +1200 s from the backend's time; one of the clocks is wrong by more than 600 s"
+            ))
     }
 
     @Test func aTokenGetsAFingerprintOfItsSHA256() throws {
-        let token = try decoder().decode(TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
+        let token = try decoder().decode(
+            TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
         #expect(token.fingerprint.count == 8 && token.fingerprint.allSatisfy(\.isHexDigit))
         // SHA-256("abc") begins ba7816bf: the known answer, so it is that hash and not another.
         #expect(TokenFingerprint.of("abc") == "ba7816bf")
@@ -208,21 +260,29 @@ import Testing
             .timeout(seconds: 10), .httpStatus(code: 500, body: "x"), .bodyTooLarge(limit: 65536), .notJSON("x"),
             .missingKey("jwt"), .wrongType(key: "a", expected: "b", found: "c"), .alreadyExpired(expiredSecondsAgo: 3),
             .notAJWT("x"), .wrongID(claim: "tripid", expected: "a", found: "b"),
-            .rejected([RuleResult(.audience, .fail, "x"), RuleResult(.lifetime, .fail, "y")]), .superseded(requested: "a", current: "b"),
+            .rejected([RuleResult(.audience, .fail, "x"), RuleResult(.lifetime, .fail, "y")]),
+            .superseded(requested: "a", current: "b"),
             .backingOff(retryInSeconds: 4, lastError: "x"), .cancelled,
         ]
         for e in errors { #expect(!e.description.isEmpty && !e.description.contains("\n")) }
-        #expect(FleetAuthError.missingAuthorizationContext(.driver).description == "no authorization context: the SDK asked for a token without a vehicle ID")
+        #expect(
+            FleetAuthError.missingAuthorizationContext(.driver).description
+                == "no authorization context: the SDK asked for a token without a vehicle ID")
         #expect(Set(errors.map(\.description)).count == errors.count)
     }
 }
 
 @Suite(.timeLimit(.minutes(3))) struct JWTInspectorTests {
     @Test func rejectsWhatIsNotAJWT() {
-        #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) { try JWTInspector.decode("a.b") }
-        let header = TestJWT.encode(["alg": "RS256"]), claims = TestJWT.encode(["aud": "x"])
+        #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) {
+            try JWTInspector.decode("a.b")
+        }
+        let header = TestJWT.encode(["alg": "RS256"])
+        let claims = TestJWT.encode(["aud": "x"])
         #expect(throws: FleetAuthError.notAJWT("empty signature")) { try JWTInspector.decode("\(header).\(claims).") }
-        #expect(throws: FleetAuthError.notAJWT("signature is not base64url")) { try JWTInspector.decode("\(header).\(claims).sig+/ne") }
+        #expect(throws: FleetAuthError.notAJWT("signature is not base64url")) {
+            try JWTInspector.decode("\(header).\(claims).sig+/ne")
+        }
         #expect(throws: Never.self) { try JWTInspector.decode("\(header).\(claims).c2ln==") }
         #expect(throws: FleetAuthError.notAJWT("header is not JSON")) { try JWTInspector.decode("aGVsbG8.b.c") }
         #expect(throws: FleetAuthError.notAJWT("header is not a JSON object")) { try JWTInspector.decode("WzFd.b.c") }
@@ -249,7 +309,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct TokenRedactorTests {
     @Test func keepsOnlyHeaderPrefixAndSignatureSuffix() {
-        let token = TestJWT.make(kind: .consumer, id: "secret-trip", iat: 1, exp: 2, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAsigEND")
+        let token = TestJWT.make(
+            kind: .consumer, id: "secret-trip", iat: 1, exp: 2, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAsigEND")
         let shown = TokenRedactor.redact(token)
         #expect(shown == "\(token.prefix(12))…sigEND")
         #expect(!shown.contains("secret"))
@@ -264,23 +325,29 @@ import Testing
     var t: Int { Int(now.timeIntervalSince1970) }
     var jwt: String { TestJWT.make(kind: .consumer, id: "t1", iat: t, exp: t + 900) }
 
-    func decode(_ body: String, tokenKey: String? = nil, expiryKey: String? = nil, mode: ExpiryMode = .auto,
-                headers: [String: String] = [:]) throws -> FetchedToken {
+    func decode(
+        _ body: String, tokenKey: String? = nil, expiryKey: String? = nil, mode: ExpiryMode = .auto,
+        headers: [String: String] = [:]
+    ) throws -> FetchedToken {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://b")
         endpoint.tokenKey = tokenKey
         endpoint.expiryKey = expiryKey
         endpoint.expiryMode = mode
-        return try TokenResponseDecoder(endpoint: endpoint).decode(TransportResponse(status: 200, body: Data(body.utf8), headers: headers), id: "t1", now: now)
+        return try TokenResponseDecoder(endpoint: endpoint).decode(
+            TransportResponse(status: 200, body: Data(body.utf8), headers: headers), id: "t1", now: now)
     }
 
     @Test func googlesOnDemandSample() throws {
-        let token = try decode("{\"jwt\":\"\(jwt)\",\"creationTimestamp\":\(t * 1000),\"expirationTimestamp\":\((t + 600) * 1000)}")
+        let token = try decode(
+            "{\"jwt\":\"\(jwt)\",\"creationTimestamp\":\(t * 1000),\"expirationTimestamp\":\((t + 600) * 1000)}")
         #expect(token.shape == "on-demand sample {jwt, expirationTimestamp}")
         #expect(token.expiresAt == now.addingTimeInterval(600), "the earlier expiry, the body's, is used")
     }
 
     @Test func googlesLastMileSample() throws {
-        let token = try decode("{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(t * 1000),\"expiration_timestamp_ms\":\((t + 600) * 1000)}")
+        let token = try decode(
+            "{\"token\":\"\(jwt)\",\"creation_timestamp_ms\":\(t * 1000),\"expiration_timestamp_ms\":\((t + 600) * 1000)}"
+        )
         #expect(token.shape == "last-mile sample {token, expiration_timestamp_ms}")
         #expect(token.expiresAt == now.addingTimeInterval(600))
     }
@@ -308,7 +375,9 @@ import Testing
     }
 
     @Test func dottedKeyPaths() throws {
-        let token = try decode("{\"data\":{\"token\":\"\(jwt)\",\"expiry\":{\"ms\":\((t + 300) * 1000)}}}", tokenKey: "data.token", expiryKey: "data.expiry.ms")
+        let token = try decode(
+            "{\"data\":{\"token\":\"\(jwt)\",\"expiry\":{\"ms\":\((t + 300) * 1000)}}}", tokenKey: "data.token",
+            expiryKey: "data.expiry.ms")
         #expect(token.expiresAt == now.addingTimeInterval(300))
         #expect(token.shape == "{data.token, data.expiry.ms} as configured")
         #expect(throws: FleetAuthError.missingKey("data.tok", present: ["data"], flag: "--token-key")) {
@@ -318,9 +387,13 @@ import Testing
 
     @Test func anExpiryAsISO8601OrANumericString() throws {
         let iso = ISO8601DateFormatter().string(from: now.addingTimeInterval(300))
-        #expect(try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\(iso)\"}").expiresAt == now.addingTimeInterval(300))
+        #expect(
+            try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\(iso)\"}").expiresAt
+                == now.addingTimeInterval(300))
         // protobuf's JSON form of an int64.
-        #expect(try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\((t + 300) * 1000)\"}").expiresAt == now.addingTimeInterval(300))
+        #expect(
+            try decode("{\"jwt\":\"\(jwt)\",\"expirationTimestamp\":\"\((t + 300) * 1000)\"}").expiresAt
+                == now.addingTimeInterval(300))
     }
 
     @Test func aBearerPrefixIsStrippedWithANote() throws {
@@ -330,7 +403,10 @@ import Testing
     }
 
     @Test func aMissingKeyListsThePresentKeysAndTheFlag() {
-        #expect(throws: FleetAuthError.missingKey("jwt\" or \"token\" or \"access_token", present: ["expires", "id_token"], flag: "--token-key")) {
+        #expect(
+            throws: FleetAuthError.missingKey(
+                "jwt\" or \"token\" or \"access_token", present: ["expires", "id_token"], flag: "--token-key")
+        ) {
             try decode("{\"id_token\":\"\(jwt)\",\"expires\":1}")
         }
         let message = FleetAuthError.missingKey("jwt", present: ["a", "b"], flag: "--token-key").description

@@ -10,8 +10,10 @@ import Testing
     var t: Int { Int(now.timeIntervalSince1970) }
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
 
-    func judge(header: [String: Any?] = [:], claims: [String: Any?] = [:], kind: ProviderKind = .consumer,
-               id: String? = "trip-1", providerID: String? = nil) throws -> [RuleResult] {
+    func judge(
+        header: [String: Any?] = [:], claims: [String: Any?] = [:], kind: ProviderKind = .consumer,
+        id: String? = "trip-1", providerID: String? = nil
+    ) throws -> [RuleResult] {
         let token = TestJWT.make(iat: t, exp: t + 3600, account: Self.account, header: header, claims: claims)
         return TokenRules.evaluate(try JWTInspector.decode(token), kind: kind, id: id, now: now, providerID: providerID)
     }
@@ -22,19 +24,28 @@ import Testing
 
     @Test func aGoodTokenPassesEveryRule() throws {
         let results = try judge()
-        #expect(results.map(\.rule.name) == ["alg", "typ", "kid", "iss/sub", "aud", "iat", "exp", "lifetime", "authorization"])
+        #expect(
+            results.map(\.rule.name) == [
+                "alg", "typ", "kid", "iss/sub", "aud", "iat", "exp", "lifetime", "authorization",
+            ])
         #expect(results.allSatisfy { $0.level == .ok }, "\(results)")
         #expect(try result(.issuer, in: results).reason == "\(Self.account) (project my-project)")
     }
 
     @Test func alg() throws {
-        #expect(try result(.alg, in: judge(header: ["alg": "HS256"])) == RuleResult(.alg, .fail, "alg is HS256, expected RS256"))
-        #expect(try result(.alg, in: judge(header: ["alg": "none"])).reason == "alg is none (an unsigned token), expected RS256")
+        #expect(
+            try result(.alg, in: judge(header: ["alg": "HS256"]))
+                == RuleResult(.alg, .fail, "alg is HS256, expected RS256"))
+        #expect(
+            try result(.alg, in: judge(header: ["alg": "none"])).reason
+                == "alg is none (an unsigned token), expected RS256")
     }
 
     @Test func typ() throws {
         #expect(try result(.typ, in: judge(header: ["typ": nil])).level == .warn)
-        #expect(try result(.typ, in: judge(header: ["typ": "at+jwt"])) == RuleResult(.typ, .fail, "typ is at+jwt, expected JWT"))
+        #expect(
+            try result(.typ, in: judge(header: ["typ": "at+jwt"]))
+                == RuleResult(.typ, .fail, "typ is at+jwt, expected JWT"))
     }
 
     @Test func kid() throws {
@@ -49,15 +60,23 @@ import Testing
     @Test func issuerAndSubject() throws {
         #expect(try result(.issuer, in: judge(claims: ["iss": nil, "sub": nil])).level == .fail)
         #expect(try result(.issuer, in: judge(claims: ["sub": nil])) == RuleResult(.issuer, .fail, "no sub claim"))
-        #expect(try result(.issuer, in: judge(claims: ["sub": "other@my-project.iam.gserviceaccount.com"])).level == .fail)
-        let notAnAccount = try result(.issuer, in: judge(claims: ["iss": "backend@example.com", "sub": "backend@example.com"]))
-        #expect(notAnAccount == RuleResult(.issuer, .warn, "backend@example.com is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)"))
+        #expect(
+            try result(.issuer, in: judge(claims: ["sub": "other@my-project.iam.gserviceaccount.com"])).level == .fail)
+        let notAnAccount = try result(
+            .issuer, in: judge(claims: ["iss": "backend@example.com", "sub": "backend@example.com"]))
+        #expect(
+            notAnAccount
+                == RuleResult(
+                    .issuer, .warn,
+                    "backend@example.com is not a service-account email (NAME@PROJECT.iam.gserviceaccount.com)"))
     }
 
     @Test func providerID() throws {
         #expect(try result(.issuer, in: judge(providerID: "my-project")).level == .ok)
-        #expect(try result(.issuer, in: judge(providerID: "their-project"))
-                == RuleResult(.issuer, .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project"))
+        #expect(
+            try result(.issuer, in: judge(providerID: "their-project"))
+                == RuleResult(
+                    .issuer, .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project"))
         #expect(TokenRules.serviceAccountProject("app@demo-1.iam.gserviceaccount.com") == "demo-1")
         #expect(TokenRules.serviceAccountProject("demo-2@appspot.gserviceaccount.com") == "demo-2")
         #expect(TokenRules.serviceAccountProject("someone@gmail.com") == nil)
@@ -65,15 +84,21 @@ import Testing
 
     @Test func audienceIsExact() throws {
         #expect(try result(.audience, in: judge()).level == .ok)
-        #expect(try result(.audience, in: judge(claims: ["aud": "https://fleetengine.googleapis.com"])).reason
-                == "aud is https://fleetengine.googleapis.com, expected https://fleetengine.googleapis.com/ (exact match required)")
+        #expect(
+            try result(.audience, in: judge(claims: ["aud": "https://fleetengine.googleapis.com"])).reason
+                == "aud is https://fleetengine.googleapis.com, expected https://fleetengine.googleapis.com/ (exact match required)"
+        )
         #expect(try result(.audience, in: judge(claims: ["aud": [JWTInspector.fleetEngineAudience]])).level == .fail)
         #expect(try result(.audience, in: judge(claims: ["aud": nil])).level == .fail)
     }
 
     @Test func timesAreIntegers() throws {
-        #expect(try result(.issuedAt, in: judge(claims: ["iat": Double(t) + 0.5])) == RuleResult(.issuedAt, .fail, "iat is \(Double(t) + 0.5), not an integer"))
-        #expect(try result(.expiry, in: judge(claims: ["exp": "\(t + 60)"])) == RuleResult(.expiry, .fail, "exp is a JSON string, not an integer"))
+        #expect(
+            try result(.issuedAt, in: judge(claims: ["iat": Double(t) + 0.5]))
+                == RuleResult(.issuedAt, .fail, "iat is \(Double(t) + 0.5), not an integer"))
+        #expect(
+            try result(.expiry, in: judge(claims: ["exp": "\(t + 60)"]))
+                == RuleResult(.expiry, .fail, "exp is a JSON string, not an integer"))
         #expect(try result(.issuedAt, in: judge(claims: ["iat": nil])) == RuleResult(.issuedAt, .fail, "no iat claim"))
     }
 
@@ -81,13 +106,18 @@ import Testing
         #expect(try result(.issuedAt, in: judge(claims: ["iat": t + 30, "exp": t + 3630])).level == .ok)
         #expect(try result(.issuedAt, in: judge(claims: ["iat": t + 120, "exp": t + 3700])).level == .warn)
         // Seen: decode said "checks: ok" for a token issued 20 minutes ahead.
-        #expect(try result(.issuedAt, in: judge(claims: ["iat": t + 1200, "exp": t + 3700]))
-                == RuleResult(.issuedAt, .fail, "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"))
+        #expect(
+            try result(.issuedAt, in: judge(claims: ["iat": t + 1200, "exp": t + 3700]))
+                == RuleResult(
+                    .issuedAt, .fail,
+                    "iat is 1200 s in the future; Fleet Engine refuses beyond 600 s (a clock is wrong)"))
     }
 
     @Test func expIsAfterNow() throws {
         #expect(try result(.expiry, in: judge(claims: ["iat": t - 100, "exp": t + 1])).level == .ok)
-        #expect(try result(.expiry, in: judge(claims: ["iat": t - 100, "exp": t - 10])) == RuleResult(.expiry, .fail, "expired 10 s ago"))
+        #expect(
+            try result(.expiry, in: judge(claims: ["iat": t - 100, "exp": t - 10]))
+                == RuleResult(.expiry, .fail, "expired 10 s ago"))
         #expect(try result(.expiry, in: judge(claims: ["iat": t - 100, "exp": t])).level == .fail)
     }
 
@@ -96,37 +126,50 @@ import Testing
         #expect(try result(.lifetime, in: judge(claims: ["exp": t + 3601])).level == .fail)
         #expect(try result(.lifetime, in: judge(claims: ["exp": t + 299])).level == .warn)
         #expect(try result(.lifetime, in: judge(claims: ["exp": t + 300])).level == .ok)
-        #expect(try result(.lifetime, in: judge(claims: ["iat": t, "exp": t - 5])).reason == "exp \(t - 5) is before iat \(t)")
+        #expect(
+            try result(.lifetime, in: judge(claims: ["iat": t, "exp": t - 5])).reason
+                == "exp \(t - 5) is before iat \(t)")
     }
 
     @Test func authorization() throws {
-        #expect(try result(.authorization, in: judge(claims: ["authorization": ["tripid": "trip-2"]]))
-                == RuleResult(.authorization, .fail, "authorization.tripid is \"trip-2\", not the requested \"trip-1\""))
+        #expect(
+            try result(.authorization, in: judge(claims: ["authorization": ["tripid": "trip-2"]]))
+                == RuleResult(.authorization, .fail, "authorization.tripid is \"trip-2\", not the requested \"trip-1\"")
+        )
         #expect(try result(.authorization, in: judge(claims: ["authorization": nil])).level == .fail)
-        #expect(try result(.authorization, in: judge(claims: ["authorization": ["vehicleid": "v"]]))
+        #expect(
+            try result(.authorization, in: judge(claims: ["authorization": ["vehicleid": "v"]]))
                 == RuleResult(.authorization, .fail, "no authorization.tripid (has vehicleid)"))
         // Any ID when none is asked for (decode without --trip-id).
-        #expect(try result(.authorization, in: judge(claims: ["authorization": ["tripid": "trip-2"]], id: nil)).level == .ok)
+        #expect(
+            try result(.authorization, in: judge(claims: ["authorization": ["tripid": "trip-2"]], id: nil)).level == .ok
+        )
     }
 
     @Test func aWildcardCoversEveryVehicle() throws {
         let claims: [String: Any?] = ["authorization": ["vehicleid": "*"]]
-        #expect(try result(.authorization, in: judge(claims: claims, kind: .driver, id: "v-1"))
-                == RuleResult(.authorization, .warn, "vehicleid is \"*\": covers every vehicle, too broad for a device"))
+        #expect(
+            try result(.authorization, in: judge(claims: claims, kind: .driver, id: "v-1"))
+                == RuleResult(.authorization, .warn, "vehicleid is \"*\": covers every vehicle, too broad for a device")
+        )
     }
 
     @Test func unknownAuthorizationClaimsAreListed() throws {
         let claims: [String: Any?] = ["authorization": ["tripid": "trip-1", "tripids": ["a"], "admin": true]]
-        #expect(try result(.authorization, in: judge(claims: claims))
+        #expect(
+            try result(.authorization, in: judge(claims: claims))
                 == RuleResult(.authorization, .warn, "tripid trip-1; unknown claims admin, tripids"))
     }
 
     @Test func clock() {
         let inStep = TokenRules.clock(serverDate: now.addingTimeInterval(-1), now: now, iat: Int64(t))
         #expect(inStep.level == .ok && inStep.reason.hasPrefix("backend clock agrees"))
-        #expect(TokenRules.clock(serverDate: now.addingTimeInterval(90), now: now, iat: nil)
+        #expect(
+            TokenRules.clock(serverDate: now.addingTimeInterval(90), now: now, iat: nil)
                 == RuleResult(.clock, .warn, "backend clock is 90 s ahead of this machine's (Date header): clock skew"))
-        #expect(TokenRules.clock(serverDate: now.addingTimeInterval(1200), now: now, iat: nil).reason.contains("Fleet Engine will refuse"))
+        #expect(
+            TokenRules.clock(serverDate: now.addingTimeInterval(1200), now: now, iat: nil).reason.contains(
+                "Fleet Engine will refuse"))
     }
 
     @Test func theVerdictIsTheWorstResult() throws {
@@ -175,22 +218,34 @@ import Testing
         Variant(name: "alg HS256", header: ["alg": "HS256"], claims: [:], rule: .alg),
         Variant(name: "typ other", header: ["typ": "at+jwt"], claims: [:], rule: .typ),
         Variant(name: "no iss", header: [:], claims: ["iss": nil], rule: .issuer),
-        Variant(name: "iss and sub differ", header: [:], claims: ["sub": .string("x@y.iam.gserviceaccount.com")], rule: .issuer),
-        Variant(name: "aud not exact", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")], rule: .audience),
+        Variant(
+            name: "iss and sub differ", header: [:], claims: ["sub": .string("x@y.iam.gserviceaccount.com")],
+            rule: .issuer),
+        Variant(
+            name: "aud not exact", header: [:], claims: ["aud": .string("https://fleetengine.googleapis.com")],
+            rule: .audience),
         Variant(name: "iat fractional", header: [:], claims: ["iat": .double(Double(t) + 0.5)], rule: .issuedAt),
-        Variant(name: "iat 20 min ahead", header: [:], claims: ["iat": .int(Int64(t + 1200)), "exp": .int(Int64(t + 3000))], rule: .issuedAt),
+        Variant(
+            name: "iat 20 min ahead", header: [:],
+            claims: ["iat": .int(Int64(t + 1200)), "exp": .int(Int64(t + 3000))], rule: .issuedAt),
         Variant(name: "lifetime 2 h", header: [:], claims: ["exp": .int(Int64(t + 7200))], rule: .lifetime),
         Variant(name: "no authorization", header: [:], claims: ["authorization": nil], rule: .authorization),
-        Variant(name: "tripid of another trip with a bad aud", header: [:],
-                claims: ["authorization": .object(["tripid": .string("trip-2")]), "aud": .string("x")], rule: .authorization),
+        Variant(
+            name: "tripid of another trip with a bad aud", header: [:],
+            claims: ["authorization": .object(["tripid": .string("trip-2")]), "aud": .string("x")], rule: .authorization
+        ),
     ]
 
     static let warning: [Variant] = [
         Variant(name: "no typ", header: ["typ": nil], claims: [:], rule: .typ),
-        Variant(name: "issuer not a service account", header: [:], claims: ["iss": .string("a@example.com"), "sub": .string("a@example.com")], rule: .issuer),
+        Variant(
+            name: "issuer not a service account", header: [:],
+            claims: ["iss": .string("a@example.com"), "sub": .string("a@example.com")], rule: .issuer),
         Variant(name: "iat 2 min ahead", header: [:], claims: ["iat": .int(Int64(t + 120))], rule: .issuedAt),
         Variant(name: "lifetime 2 min", header: [:], claims: ["exp": .int(Int64(t + 120))], rule: .lifetime),
-        Variant(name: "wildcard", header: [:], claims: ["authorization": .object(["tripid": .string("*")])], rule: .authorization),
+        Variant(
+            name: "wildcard", header: [:], claims: ["authorization": .object(["tripid": .string("*")])],
+            rule: .authorization),
     ]
 
     func provider(serving token: String, providerID: String? = nil) -> (ConsumerTokenProvider, EventRecorder) {
@@ -199,9 +254,14 @@ import Testing
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
         let transport = FakeTransport { _ in
-            TransportResponse(status: 200, body: Data("{\"jwt\":\"\(token)\",\"expirationTimestamp\":\((Self.t + 3600) * 1000)}".utf8))
+            TransportResponse(
+                status: 200, body: Data("{\"jwt\":\"\(token)\",\"expirationTimestamp\":\((Self.t + 3600) * 1000)}".utf8)
+            )
         }
-        return (ConsumerTokenProvider(endpoint: endpoint, transport: transport, clock: ManualClock(Self.now), events: events), recorder)
+        return (
+            ConsumerTokenProvider(
+                endpoint: endpoint, transport: transport, clock: ManualClock(Self.now), events: events), recorder
+        )
     }
 
     @Test(arguments: failing)
@@ -246,7 +306,12 @@ import Testing
         // Accepted: a passed rule says nothing the token keeps (only warnings, notes, clock, signature).
         #expect(await matching.cachedToken?.findings.contains { $0.rule == .issuer } == false)
         let (other, _) = provider(serving: good, providerID: "their-project")
-        await #expect(throws: FleetAuthError.rejected([RuleResult(.issuer, .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project")])) {
+        await #expect(
+            throws: FleetAuthError.rejected([
+                RuleResult(
+                    .issuer, .fail, "\(Self.account) belongs to project my-project, not --provider-id their-project")
+            ])
+        ) {
             try await other.fetchToken(for: trip("trip-1"))
         }
     }
@@ -267,28 +332,39 @@ import Testing
     func idsFleetEngineAcceptsPass(_ id: String) {
         #expect(id == "*" || FleetEngineID.problem(id) == nil)
         let token = TestJWT.make(iat: 1_800_000_000, exp: 1_800_003_600, claims: ["authorization": ["tripid": id]])
-        let results = (try? JWTInspector.decode(token)).map { TokenRules.evaluate($0, kind: .consumer, id: nil, now: now) } ?? []
+        let results =
+            (try? JWTInspector.decode(token)).map { TokenRules.evaluate($0, kind: .consumer, id: nil, now: now) } ?? []
         #expect(results.first { $0.rule == .authorization }?.level != .fail, "\(results)")
     }
 
     @Test func idsFleetEngineRefusesAreNamedWithTheReason() {
         #expect(FleetEngineID.problem("") == "it is empty")
-        #expect(FleetEngineID.problem(String(repeating: "x", count: 65)) == "it is 65 characters long; Fleet Engine IDs are at most 64")
+        #expect(
+            FleetEngineID.problem(String(repeating: "x", count: 65))
+                == "it is 65 characters long; Fleet Engine IDs are at most 64")
         for bad in ["/", ":", "?", ",", "#"] {
-            #expect(FleetEngineID.problem("a\(bad)b") == "it contains '\(bad)'; Fleet Engine IDs may not contain / : ? , #")
+            #expect(
+                FleetEngineID.problem("a\(bad)b") == "it contains '\(bad)'; Fleet Engine IDs may not contain / : ? , #")
         }
         // "e" and a combining acute accent: the same text as "é", but not in NFC.
-        #expect(FleetEngineID.problem("cafe\u{301}") == "it is not in Unicode normalisation form C (NFC), which Fleet Engine requires")
+        #expect(
+            FleetEngineID.problem("cafe\u{301}")
+                == "it is not in Unicode normalisation form C (NFC), which Fleet Engine requires")
         // 64 characters of "é" are 128 UTF-8 bytes, and fine: the limit counts code points.
         #expect(FleetEngineID.problem(String(repeating: "é", count: 64)) == nil)
     }
 
     @Test func anyClaimedIDIsJudgedNotOnlyTheKindsOwn() throws {
-        let token = TestJWT.make(kind: .driver, id: "vehicle-7", iat: 1_800_000_000, exp: 1_800_003_600,
-                                 claims: ["authorization": ["vehicleid": "vehicle-7", "tripid": "trip:9"]])
+        let token = TestJWT.make(
+            kind: .driver, id: "vehicle-7", iat: 1_800_000_000, exp: 1_800_003_600,
+            claims: ["authorization": ["vehicleid": "vehicle-7", "tripid": "trip:9"]])
         let results = TokenRules.evaluate(try JWTInspector.decode(token), kind: .driver, id: "vehicle-7", now: now)
-        #expect(results.first { $0.rule == .authorization }
-            == RuleResult(.authorization, .fail, "authorization.tripid \"trip:9\" can never name a Fleet Engine resource: it contains ':'; Fleet Engine IDs may not contain / : ? , #"))
+        #expect(
+            results.first { $0.rule == .authorization }
+                == RuleResult(
+                    .authorization, .fail,
+                    "authorization.tripid \"trip:9\" can never name a Fleet Engine resource: it contains ':'; Fleet Engine IDs may not contain / : ? , #"
+                ))
     }
 
     /// The embedded server's lifetime is the user's choice: a short one is a note there, and
@@ -296,8 +372,11 @@ import Testing
     @Test func aShortLifetimeIsANoteOnlyWhenTheUserChoseIt() throws {
         let jwt = try JWTInspector.decode(TestJWT.make(iat: 1_800_000_000, exp: 1_800_000_060))
         let chosen = TokenRules.evaluate(jwt, kind: .consumer, id: "trip-1", now: now, lifetimeChosen: true)
-        #expect(chosen.first { $0.rule == .lifetime }
-            == RuleResult(.lifetime, .note, "60 s, as set for the embedded server (under 300 s the SDKs fetch again at every call)"))
+        #expect(
+            chosen.first { $0.rule == .lifetime }
+                == RuleResult(
+                    .lifetime, .note,
+                    "60 s, as set for the embedded server (under 300 s the SDKs fetch again at every call)"))
         let foreign = TokenRules.evaluate(jwt, kind: .consumer, id: "trip-1", now: now)
         #expect(foreign.first { $0.rule == .lifetime }?.level == .warn)
     }

@@ -1,37 +1,51 @@
 import FleetAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct URLRedactorTests {
     @Test func userInfoIsHidden() {
-        #expect(URLRedactor.redact("https://fleet:hunter2@api.example.com/token/{tripId}") == "https://‹hidden›@api.example.com/token/{tripId}")
+        #expect(
+            URLRedactor.redact("https://fleet:hunter2@api.example.com/token/{tripId}")
+                == "https://‹hidden›@api.example.com/token/{tripId}")
         #expect(URLRedactor.redact("https://APIKEY123@api.example.com/") == "https://‹hidden›@api.example.com/")
         #expect(URLRedactor.redact("https://u:p@ss@h/x") == "https://‹hidden›@h/x", "the last @ ends the user info")
     }
 
-    @Test(arguments: ["key", "api_key", "apikey", "API_KEY", "token", "access_token", "secret", "client_secret", "password",
-                      "signature", "sig", "X-Goog-Signature", "X-Amz-Credential"])
+    @Test(arguments: [
+        "key", "api_key", "apikey", "API_KEY", "token", "access_token", "secret", "client_secret", "password",
+        "signature", "sig", "X-Goog-Signature", "X-Amz-Credential",
+    ])
     func secretQueryValuesAreHidden(_ name: String) {
-        #expect(URLRedactor.redact("https://h/t/{tripId}?region=eu&\(name)=S3CR3T#frag") == "https://h/t/{tripId}?region=eu&\(name)=‹hidden›#frag")
+        #expect(
+            URLRedactor.redact("https://h/t/{tripId}?region=eu&\(name)=S3CR3T#frag")
+                == "https://h/t/{tripId}?region=eu&\(name)=‹hidden›#frag")
     }
 
     @Test func ordinaryURLsAreLeftAlone() {
-        for url in ["http://127.0.0.1:8080/token/consumer/{tripId}", "https://h/t?tripId=a%2Fb&region=eu", "https://[::1]:9/t?x=1"] {
+        for url in [
+            "http://127.0.0.1:8080/token/consumer/{tripId}", "https://h/t?tripId=a%2Fb&region=eu",
+            "https://[::1]:9/t?x=1",
+        ] {
             #expect(URLRedactor.redact(url) == url)
         }
     }
 
     @Test func urlsInsideTextAreRedacted() {
-        let text = "redirect loop: after 2 hops (http://a/x?token=T1 -> https://u:p@b/y -> http://a/x?token=T1): \"see https://c/?sig=ZZ\""
-        #expect(URLRedactor.redactURLs(in: text)
-            == "redirect loop: after 2 hops (http://a/x?token=‹hidden› -> https://‹hidden›@b/y -> http://a/x?token=‹hidden›): \"see https://c/?sig=‹hidden›\"")
+        let text =
+            "redirect loop: after 2 hops (http://a/x?token=T1 -> https://u:p@b/y -> http://a/x?token=T1): \"see https://c/?sig=ZZ\""
+        #expect(
+            URLRedactor.redactURLs(in: text)
+                == "redirect loop: after 2 hops (http://a/x?token=‹hidden› -> https://‹hidden›@b/y -> http://a/x?token=‹hidden›): \"see https://c/?sig=‹hidden›\""
+        )
     }
 
     @Test func everyErrorThatPrintsAURLHidesItsSecrets() {
         let url = "https://me:pw123@h/t/{tripId}?key=K123"
-        for error in [FleetAuthError.invalidURL(url), .unreachable(url: url, reason: "connection refused"),
-                      .other("redirected to \(url)")] {
+        for error in [
+            FleetAuthError.invalidURL(url), .unreachable(url: url, reason: "connection refused"),
+            .other("redirected to \(url)"),
+        ] {
             #expect(!error.description.contains("pw123") && !error.description.contains("K123"), "\(error.description)")
         }
     }
@@ -51,8 +65,12 @@ import TestSupport
 
     @Test func queryIDsEncodePlusAmpersandEqualsAndSemicolon() throws {
         let endpoint = TokenEndpoint(kind: .driver, urlTemplate: "https://h/token?kind=v#top")
-        #expect(try endpoint.url(for: "a+b&c=d;e").absoluteString == "https://h/token?kind=v&vehicleId=a%2Bb%26c%3Dd%3Be#top")
-        #expect(try TokenEndpoint(kind: .driver, urlTemplate: "https://h/token").url(for: "..").absoluteString == "https://h/token?vehicleId=..")
+        #expect(
+            try endpoint.url(for: "a+b&c=d;e").absoluteString
+                == "https://h/token?kind=v&vehicleId=a%2Bb%26c%3Dd%3Be#top")
+        #expect(
+            try TokenEndpoint(kind: .driver, urlTemplate: "https://h/token").url(for: "..").absoluteString
+                == "https://h/token?vehicleId=..")
     }
 }
 
@@ -70,10 +88,15 @@ import TestSupport
         SecretRedactor.register("Bearer header-secret-for-redactor-test")
         SecretRedactor.register("session=cookie-secret-for-redactor-test; theme=dark")
         SecretRedactor.register("1")
-        let body = #"{"you_sent":"Authorization: Bearer header-secret-for-redactor-test","token":"header-secret-for-redactor-test","c":"cookie-secret-for-redactor-test"}"#
+        let body =
+            #"{"you_sent":"Authorization: Bearer header-secret-for-redactor-test","token":"header-secret-for-redactor-test","c":"cookie-secret-for-redactor-test"}"#
         let shown = SecretRedactor.redact(body)
-        #expect(!shown.contains("header-secret-for-redactor-test") && !shown.contains("cookie-secret-for-redactor-test"), "\(shown)")
+        #expect(
+            !shown.contains("header-secret-for-redactor-test") && !shown.contains("cookie-secret-for-redactor-test"),
+            "\(shown)")
         #expect(shown.contains("Authorization: ‹hidden›"))
-        #expect(SecretRedactor.redact("retry 1 of 10") == "retry 1 of 10", "a value too short to be a credential garbles nothing")
+        #expect(
+            SecretRedactor.redact("retry 1 of 10") == "retry 1 of 10",
+            "a value too short to be a credential garbles nothing")
     }
 }

@@ -1,8 +1,8 @@
 import Fleet
 import FleetAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Watch
 
 /// Providers publish cache hits as counts; everything that tallies them adds the counts.
@@ -10,8 +10,9 @@ import Watch
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     func hits(_ count: Int, at offset: TimeInterval = 0) -> ProviderEvent {
-        ProviderEvent(time: t0.addingTimeInterval(offset), provider: .consumer, id: "trip-1",
-                      kind: .cacheHit(count: count, expiresAt: t0.addingTimeInterval(600)))
+        ProviderEvent(
+            time: t0.addingTimeInterval(offset), provider: .consumer, id: "trip-1",
+            kind: .cacheHit(count: count, expiresAt: t0.addingTimeInterval(600)))
     }
 
     @Test func countersAddTheCounts() {
@@ -19,7 +20,8 @@ import Watch
         counters.record(hits(250))
         counters.record(hits(749))
         counters.record(hits(1))
-        counters.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
+        counters.record(
+            ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .noToken)))
         #expect(counters.hits == 1000)
         #expect(counters.requests == 1)
         #expect(counters.hitRatio == 1000.0 / 1001.0)
@@ -42,15 +44,26 @@ import Watch
         #expect(summary.window.hits == Int.max)
         #expect(summary.counters.hitRatio == 1)
         // And an event at a time no clock shows lands nowhere, without a trap.
-        stats.record(ProviderEvent(time: Date(timeIntervalSince1970: -1e300), provider: .consumer, id: "trip-1",
-                                   kind: .cacheHit(count: 1, expiresAt: t0)))
+        stats.record(
+            ProviderEvent(
+                time: Date(timeIntervalSince1970: -1e300), provider: .consumer, id: "trip-1",
+                kind: .cacheHit(count: 1, expiresAt: t0)))
         #expect(stats.summary(now: t0.addingTimeInterval(1), providers: 1).window.hits == Int.max)
     }
 
     @Test func watchLinesCarryTheCount() {
         let line = WatchEventEncoder().encode(hits(42))
-        #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"cache_hit","count":42,"expires_at":"2027-01-15T08:10:00.250Z"}"#)
-        let summary = WatchEventEncoder().summary([.consumer: { var c = ProviderCounters(); c.record(hits(42)); return c }()])
+        #expect(
+            line
+                == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"cache_hit","count":42,"expires_at":"2027-01-15T08:10:00.250Z"}"#
+        )
+        let summary = WatchEventEncoder().summary([
+            .consumer: {
+                var c = ProviderCounters()
+                c.record(hits(42))
+                return c
+            }()
+        ])
         #expect(summary.contains(#""hits":42,"requests":0}"#))
     }
 

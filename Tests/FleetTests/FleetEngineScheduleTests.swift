@@ -21,7 +21,8 @@ import Testing
             }
             return try await minting.send(request)
         }
-        let target = FleetEngineTarget(base: URL(string: "http://fleet-engine.test")!, provider: "p", writes: true, interval: 10)
+        let target = FleetEngineTarget(
+            base: URL(string: "http://fleet-engine.test")!, provider: "p", writes: true, interval: 10)
         let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
             ids: ["vehicle-1"], endpoint: .sampleBackend(.driver, base: "http://backend.test"), transport: transport,
             events: EventBroadcaster(), refreshMargin: 60, fleetEngine: target)

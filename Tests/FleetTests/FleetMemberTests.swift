@@ -36,20 +36,25 @@ import Testing
         // trip-3: three failures in a row, the last at +10 s: the provider waits 4 s.
         for i in 0..<3 {
             stats.record(event("trip-3", .fetchStarted(reason: .noToken), at: Double(i) * 5))
-            stats.record(event("trip-3", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0), at: Double(i) * 5))
+            stats.record(
+                event(
+                    "trip-3", .fetchFailed(.unreachable(url: "http://x", reason: "connection refused"), latency: 0),
+                    at: Double(i) * 5))
         }
         // trip-4 becomes trip-9: a new member in the same place, nothing fetched yet.
         stats.record(event("trip-4", .fetchStarted(reason: .noToken), at: 0))
         stats.record(event("trip-9", .idChanged(from: "trip-4", to: "trip-9"), at: 5))
-        stats.record(event("trip-4", .fetchFailed(.superseded(requested: "trip-4", current: "trip-9"), latency: 0), at: 5))
+        stats.record(
+            event("trip-4", .fetchFailed(.superseded(requested: "trip-4", current: "trip-9"), latency: 0), at: 5))
         stats.record(event("trip-4", .cacheDropped(reason: "trip ID changed from trip-4"), at: 5))
         // An ID that is no member is not counted as one.
         stats.record(event("trip-77", .fetchStarted(reason: .noToken), at: 5))
         #expect(stats.memberCount == 5)
 
-        #expect(statuses(stats, at: 12) == [
-            "trip-1": .ok, "trip-2": .stale, "trip-3": .backingOff, "trip-9": .noToken, "trip-5": .noToken,
-        ])
+        #expect(
+            statuses(stats, at: 12) == [
+                "trip-1": .ok, "trip-2": .stale, "trip-3": .backingOff, "trip-9": .noToken, "trip-5": .noToken,
+            ])
         // The backoff is over at +14 s: trip-3 would ask at its next call, and is failing.
         #expect(statuses(stats, at: 15)["trip-3"] == .failing)
         // Its retry is in flight: still failing, not backing off.
@@ -85,8 +90,10 @@ import Testing
         stats.record(event("trip-2", .fetchStarted(reason: .refreshAhead), at: 10))
         stats.record(event("trip-2", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01), at: 10))
         func answer(_ id: String, _ status: String, _ http: Int) -> ProviderEvent.Kind {
-            .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/\(id)", httpStatus: http, status: status,
-                                               message: "", latency: 0.003, fingerprint: "f", rules: .ok))
+            .fleetEngineCall(
+                FleetEngineAnswer(
+                    method: .getTrip, resource: "providers/p/trips/\(id)", httpStatus: http, status: status,
+                    message: "", latency: 0.003, fingerprint: "f", rules: .ok))
         }
         stats.record(event("trip-4", answer("trip-4", "PERMISSION_DENIED", 403), at: 11))
         stats.record(event("trip-5", answer("trip-5", "OK", 200), at: 11))
@@ -135,7 +142,10 @@ import Testing
         for s in 0..<60 {
             let t = Double(s)
             stats.record(event("trip-1", .fetchStarted(reason: .refreshAhead), at: t))
-            stats.record(event("trip-1", .fetched(try token("trip-1", expiresAt: t + 300), latency: s < 40 ? 0.100 : 0.010), at: t + 0.5))
+            stats.record(
+                event(
+                    "trip-1", .fetched(try token("trip-1", expiresAt: t + 300), latency: s < 40 ? 0.100 : 0.010),
+                    at: t + 0.5))
             for _ in 0..<3 { stats.record(event("trip-1", .cacheHit(expiresAt: at(t + 300)), at: t + 0.6)) }
         }
         stats.record(event("trip-2", .fetchStarted(reason: .noToken), at: 5))
@@ -165,8 +175,13 @@ import Testing
         #expect(stats.memberCount == FleetStatistics.defaultCapacity)
         // Thousands of fetches in one second keep a bounded sample, whose percentiles still hold.
         for i in 0..<20_000 {
-            stats.record(event("trip-\(i)", .fetched(FetchedToken(token: "x", id: "trip-\(i)", expiresAt: at(300), receivedAt: t0,
-                                                                  jwt: DecodedJWTFixture.jwt), latency: Double(i % 100) / 1000), at: 0.5))
+            stats.record(
+                event(
+                    "trip-\(i)",
+                    .fetched(
+                        FetchedToken(
+                            token: "x", id: "trip-\(i)", expiresAt: at(300), receivedAt: t0,
+                            jwt: DecodedJWTFixture.jwt), latency: Double(i % 100) / 1000), at: 0.5))
         }
         let summary = stats.summary(now: at(1))
         #expect(summary.states[.ok] == 20_000)

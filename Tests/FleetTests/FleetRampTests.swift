@@ -24,11 +24,14 @@ struct Expectation: Error, CustomStringConvertible {
 @Suite(.timeLimit(.minutes(3))) struct FleetRampTests {
     /// `count` SDKs of `Context`'s kind numbered as a fleet, on a backend minting tokens by `clock`.
     func group<Context: AuthorizationContext>(_: Context.Type, _ count: Int, clock: ManualClock)
-        -> (SimulatedSDKs<Context>, FakeTransport) {
+        -> (SimulatedSDKs<Context>, FakeTransport)
+    {
         let kind = Context.kind
         let transport = mintingTransport(kind: kind, clock: clock)
         let sdks = SimulatedSDKs<Context>(
-            ids: (0..<count).map { IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count) },
+            ids: (0..<count).map {
+                IDSequence.fleetID(prefix: kind == .consumer ? "trip" : "vehicle", index: $0, count: count)
+            },
             endpoint: .sampleBackend(kind, base: "http://backend.test"), transport: transport,
             events: EventBroadcaster(), refreshMargin: 300, clock: clock)
         return (sdks, transport)
@@ -72,7 +75,8 @@ struct Expectation: Error, CustomStringConvertible {
                 clock.advance(by: 0.125)
                 try await eventually("the ramp asleep, its calls answered") {
                     let started = await sdks.started
-                    return pacer.status.inFlight == 0 && (clock.sleeping == 2 || (started == 1000 && clock.sleeping == 1))
+                    return pacer.status.inFlight == 0
+                        && (clock.sleeping == 2 || (started == 1000 && clock.sleeping == 1))
                 }
             }
         }
@@ -82,7 +86,9 @@ struct Expectation: Error, CustomStringConvertible {
         try await run(for: 4)
         try await settle(501)
         let urls = Set(transport.urls.map(\.lastPathComponent))
-        #expect(urls == Set((0..<501).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) }), "the first 501, in order")
+        #expect(
+            urls == Set((0..<501).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 1000) }),
+            "the first 501, in order")
         try await run(for: 5)
         try await settle(1000)
         loop.cancel()
@@ -98,7 +104,9 @@ struct Expectation: Error, CustomStringConvertible {
         let pacer = Pacer(RateControl(ceiling: 100, timeout: 10))
         let loop = Task { await sdks.run(interval: 3600, ramp: FleetRamp(duration: 10), clock: clock, pacer: pacer) }
         func asleep() async throws {
-            try await eventually("the ramp asleep, its calls answered") { pacer.status.inFlight == 0 && clock.sleeping == 2 }
+            try await eventually("the ramp asleep, its calls answered") {
+                pacer.status.inFlight == 0 && clock.sleeping == 2
+            }
         }
         try await eventually("the first call") { transport.count == 1 }
         try await asleep()
@@ -181,24 +189,29 @@ struct Expectation: Error, CustomStringConvertible {
         let t0 = TestTime.t0
         var stats = FleetStatistics(ids: (1...10).map { "trip-\($0)" })
         for i in 1...3 {
-            stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
+            stats.record(
+                ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
         }
         stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .cacheHit(expiresAt: t0)))
-        stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-x", kind: .idChanged(from: "trip-2", to: "trip-x")))
+        stats.record(
+            ProviderEvent(time: t0, provider: .consumer, id: "trip-x", kind: .idChanged(from: "trip-2", to: "trip-x")))
         let summary = stats.summary(now: t0, providers: 10)
         #expect(summary.started == 3)
         #expect(summary.isStarting)
         for i in 4...10 {
-            stats.record(ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
+            stats.record(
+                ProviderEvent(time: t0, provider: .consumer, id: "trip-\(i)", kind: .fetchStarted(reason: .noToken)))
         }
         #expect(stats.summary(now: t0, providers: 10).started == 10)
         #expect(!stats.summary(now: t0, providers: 10).isStarting)
     }
 
     @Test func theWatchSummarySaysHowManyStarted() {
-        let line = WatchEventEncoder(reveal: false).summary([:], kinds: [.consumer, .driver],
-                                                           started: [.consumer: (12_000, 50_000), .driver: (11_999, 50_000)])
-        #expect(line.contains(#""started":12000"#) && line.contains(#""sdks":50000"#) && line.contains(#""started":11999"#))
+        let line = WatchEventEncoder(reveal: false).summary(
+            [:], kinds: [.consumer, .driver],
+            started: [.consumer: (12_000, 50_000), .driver: (11_999, 50_000)])
+        #expect(
+            line.contains(#""started":12000"#) && line.contains(#""sdks":50000"#) && line.contains(#""started":11999"#))
         #expect(!WatchEventEncoder(reveal: false).summary([:]).contains("started"), "only when the groups were asked")
     }
 }

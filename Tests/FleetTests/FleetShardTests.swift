@@ -24,7 +24,9 @@ import Testing
         #expect(throws: FleetShardError.outOfRange(k: 1, n: 0)) { try FleetShard(parsing: "1/0") }
         #expect(throws: FleetShardError.notAShard("2")) { try FleetShard(parsing: "2") }
         #expect(throws: FleetShardError.notAShard("a/b")) { try FleetShard(parsing: "a/b") }
-        #expect(FleetShardError.outOfRange(k: 5, n: 4).description == "--shard 5/4: K must be between 1 and N, and N at least 1")
+        #expect(
+            FleetShardError.outOfRange(k: 5, n: 4).description
+                == "--shard 5/4: K must be between 1 and N, and N at least 1")
         #expect(FleetShard.whole.range(of: 12) == 0..<12)
     }
 }

@@ -37,11 +37,14 @@ import Watch
         ProviderEvent(time: t0.addingTimeInterval(offset), provider: .consumer, id: id, kind: kind)
     }
 
-    func fetched(id: String, expiresIn: TimeInterval, latency: TimeInterval, at offset: TimeInterval) throws -> ProviderEvent {
+    func fetched(id: String, expiresIn: TimeInterval, latency: TimeInterval, at offset: TimeInterval) throws
+        -> ProviderEvent
+    {
         let now = Int(t0.timeIntervalSince1970 + offset)
         let jwt = try JWTInspector.decode("eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.c2ln")
-        let token = FetchedToken(token: "x", id: id, expiresAt: t0.addingTimeInterval(offset + expiresIn),
-                                 receivedAt: Date(timeIntervalSince1970: TimeInterval(now)), jwt: jwt)
+        let token = FetchedToken(
+            token: "x", id: id, expiresAt: t0.addingTimeInterval(offset + expiresIn),
+            receivedAt: Date(timeIntervalSince1970: TimeInterval(now)), jwt: jwt)
         return event(.fetched(token, latency: latency), id: id, at: offset)
     }
 
@@ -85,42 +88,69 @@ import Watch
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     @Test func printsOneJSONObjectPerEvent() throws {
-        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDAsImF1dGhvcml6YXRpb24iOnsidHJpcGlkIjoidHJpcC0xIn19.c2lnbmF0dXJlLWxvbmc"
-        let token = FetchedToken(token: jwt, id: "trip-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_600),
-                                 receivedAt: t0, jwt: try JWTInspector.decode(jwt))
+        let jwt =
+            "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDAsImF1dGhvcml6YXRpb24iOnsidHJpcGlkIjoidHJpcC0xIn19.c2lnbmF0dXJlLWxvbmc"
+        let token = FetchedToken(
+            token: jwt, id: "trip-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_600),
+            receivedAt: t0, jwt: try JWTInspector.decode(jwt))
         let encoder = WatchEventEncoder()
-        let line = encoder.encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0.0123)))
-        #expect(line == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","fingerprint":"fa331d30","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#)
+        let line = encoder.encode(
+            ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0.0123)))
+        #expect(
+            line
+                == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","fingerprint":"fa331d30","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#
+        )
         #expect(!line.contains("c2lnbmF0dXJl"))
-        let revealed = WatchEventEncoder(reveal: true).encode(ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0)))
+        let revealed = WatchEventEncoder(reveal: true).encode(
+            ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0)))
         #expect(revealed.contains(jwt))
         #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
     }
 
     @Test func carriesEachEventsOwnFields() {
         let encoder = WatchEventEncoder()
-        func line(_ kind: ProviderEvent.Kind) -> String { encoder.encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: kind)) }
-        #expect(line(.fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.5)).hasSuffix(#""event":"fetch_failed","error":"backend answered HTTP 500 Internal Server Error: boom","latency_ms":500}"#))
+        func line(_ kind: ProviderEvent.Kind) -> String {
+            encoder.encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: kind))
+        }
+        #expect(
+            line(.fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.5)).hasSuffix(
+                #""event":"fetch_failed","error":"backend answered HTTP 500 Internal Server Error: boom","latency_ms":500}"#
+            ))
         #expect(line(.idChanged(from: "v-1", to: "v-2")).hasSuffix(#""event":"id_changed","from":"v-1","to":"v-2"}"#))
-        #expect(line(.cacheDropped(reason: "vehicle ID changed from v-1")).hasSuffix(#""event":"cache_dropped","reason":"vehicle ID changed from v-1"}"#))
+        #expect(
+            line(.cacheDropped(reason: "vehicle ID changed from v-1")).hasSuffix(
+                #""event":"cache_dropped","reason":"vehicle ID changed from v-1"}"#))
         #expect(line(.forcedRefresh).hasSuffix(#""provider":"driver","id":"v-2","event":"forced_refresh"}"#))
-        #expect(line(.backingOff(until: Date(timeIntervalSince1970: 1_800_000_012), attempt: 3))
-            .hasSuffix(#""event":"backing_off","retry_at":"2027-01-15T08:00:12.000Z","attempt":3}"#))
+        #expect(
+            line(.backingOff(until: Date(timeIntervalSince1970: 1_800_000_012), attempt: 3))
+                .hasSuffix(#""event":"backing_off","retry_at":"2027-01-15T08:00:12.000Z","attempt":3}"#))
     }
 
     @Test func aFleetEngineCallIsALineWithItsAnswerAndTheVerdictComparison() {
-        let answer = FleetEngineAnswer(method: .updateVehicle, resource: "providers/p/vehicles/v-2", httpStatus: 403,
-                                       status: "PERMISSION_DENIED", message: "no", latency: 0.0125, fingerprint: "0badf00d", rules: .ok)
-        let line = WatchEventEncoder().encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .fleetEngineCall(answer)))
-        #expect(line.hasSuffix(#""event":"fleet_engine_call","method":"UpdateVehicle","resource":"providers/p/vehicles/v-2","http_status":403,"status":"PERMISSION_DENIED","message":"no","latency_ms":12.5,"fingerprint":"0badf00d","rules":"ok","verdict_disagrees":true}"#), "\(line)")
+        let answer = FleetEngineAnswer(
+            method: .updateVehicle, resource: "providers/p/vehicles/v-2", httpStatus: 403,
+            status: "PERMISSION_DENIED", message: "no", latency: 0.0125, fingerprint: "0badf00d", rules: .ok)
+        let line = WatchEventEncoder().encode(
+            ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .fleetEngineCall(answer)))
+        #expect(
+            line.hasSuffix(
+                #""event":"fleet_engine_call","method":"UpdateVehicle","resource":"providers/p/vehicles/v-2","http_status":403,"status":"PERMISSION_DENIED","message":"no","latency_ms":12.5,"fingerprint":"0badf00d","rules":"ok","verdict_disagrees":true}"#
+            ), "\(line)")
     }
 
     @Test func aBackendRequestIsALineWithItsURLRedactedStatusAndSize() {
-        let exchange = BackendExchange(way: .http, method: "GET", target: "http://127.0.0.1:1/token?api_key=K1234567", status: 500,
-                                       latency: 0.0125, bytesUp: 0, bytesDown: 37, fault: "http500")
-        let line = WatchEventEncoder().encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .backendRequest(exchange)))
-        #expect(line.contains(#""event":"backend_request","way":"http","method":"GET","url":"http://127.0.0.1:1/token?api_key="#), "\(line)")
-        #expect(line.hasSuffix(#","status":500,"latency_ms":12.5,"bytes_up":0,"bytes_down":37,"fault":"http500"}"#), "\(line)")
+        let exchange = BackendExchange(
+            way: .http, method: "GET", target: "http://127.0.0.1:1/token?api_key=K1234567", status: 500,
+            latency: 0.0125, bytesUp: 0, bytesDown: 37, fault: "http500")
+        let line = WatchEventEncoder().encode(
+            ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .backendRequest(exchange)))
+        #expect(
+            line.contains(
+                #""event":"backend_request","way":"http","method":"GET","url":"http://127.0.0.1:1/token?api_key="#),
+            "\(line)")
+        #expect(
+            line.hasSuffix(#","status":500,"latency_ms":12.5,"bytes_up":0,"bytes_down":37,"fault":"http500"}"#),
+            "\(line)")
         #expect(!line.contains("K1234567"))
     }
 
@@ -128,23 +158,35 @@ import Watch
         // `--events` validates against allNames; a new event kind must be added there too.
         let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDB9.c2ln"
         let token = FetchedToken(token: jwt, id: "t", expiresAt: t0, receivedAt: t0, jwt: try JWTInspector.decode(jwt))
-        let kinds: [ProviderEvent.Kind] = [
-            .cacheHit(expiresAt: t0), .fetchStarted(reason: .noToken), .fetched(token, latency: 0), .fetchFailed(.cancelled, latency: 0),
-            .idChanged(from: nil, to: "t"), .cacheDropped(reason: ""), .expired(at: t0), .forcedRefresh,
-            .backingOff(until: t0, attempt: 1),
-            .fleetEngineCall(FleetEngineAnswer(method: .getTrip, resource: "providers/p/trips/t", httpStatus: 200, status: "OK",
-                                               message: "", latency: 0, fingerprint: "", rules: .ok)),
-        ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) } + [
-            .printed(""), .backendRequest(BackendExchange(way: .http, method: "GET", target: "", latency: 0, bytesUp: 0, bytesDown: 0)),
-        ]
-        #expect(kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames)
+        let kinds: [ProviderEvent.Kind] =
+            [
+                .cacheHit(expiresAt: t0), .fetchStarted(reason: .noToken), .fetched(token, latency: 0),
+                .fetchFailed(.cancelled, latency: 0),
+                .idChanged(from: nil, to: "t"), .cacheDropped(reason: ""), .expired(at: t0), .forcedRefresh,
+                .backingOff(until: t0, attempt: 1),
+                .fleetEngineCall(
+                    FleetEngineAnswer(
+                        method: .getTrip, resource: "providers/p/trips/t", httpStatus: 200, status: "OK",
+                        message: "", latency: 0, fingerprint: "", rules: .ok)),
+            ] + ContractBreach.Kind.allCases.map { .breach(ContractBreach($0, "")) } + [
+                .printed(""),
+                .backendRequest(
+                    BackendExchange(way: .http, method: "GET", target: "", latency: 0, bytesUp: 0, bytesDown: 0)),
+            ]
+        #expect(
+            kinds.map { ProviderEvent(time: t0, provider: .consumer, id: "t", kind: $0).name } == ProviderEvent.allNames
+        )
     }
 
     @Test func summarisesPerProvider() {
         var consumer = ProviderCounters()
-        consumer.requests = 1; consumer.hits = 3
+        consumer.requests = 1
+        consumer.hits = 3
         let line = WatchEventEncoder().summary([.consumer: consumer])
-        #expect(line == #"{"event":"summary","consumer":{"errors":0,"hit_ratio":0.75,"hits":3,"requests":1},"driver":{"errors":0,"hit_ratio":null,"hits":0,"requests":0}}"#)
+        #expect(
+            line
+                == #"{"event":"summary","consumer":{"errors":0,"hit_ratio":0.75,"hits":3,"requests":1},"driver":{"errors":0,"hit_ratio":null,"hits":0,"requests":0}}"#
+        )
     }
 }
 
@@ -154,7 +196,8 @@ import Watch
         let stream = events.subscribe(buffer: 10_000)
         let ids = (0..<50).map { IDSequence.fleetID(prefix: "trip", index: $0, count: 50) }
         let sdks = SimulatedSDKs<TripAuthorizationContext>(
-            ids: ids, endpoint: .sampleBackend(.consumer, base: "http://b"), transport: mintingTransport(kind: .consumer),
+            ids: ids, endpoint: .sampleBackend(.consumer, base: "http://b"),
+            transport: mintingTransport(kind: .consumer),
             events: events, refreshMargin: 300)
         await sdks.update(callers: 4)
         await sdks.update(callers: 4)
@@ -175,7 +218,8 @@ import Watch
         let events = EventBroadcaster()
         let stream = events.subscribe()
         let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: ["v-1"], endpoint: .sampleBackend(.driver, base: "http://b"), transport: mintingTransport(kind: .driver),
+            ids: ["v-1"], endpoint: .sampleBackend(.driver, base: "http://b"),
+            transport: mintingTransport(kind: .driver),
             events: events, refreshMargin: 300)
         sdks.setPaused(true)
         let loop = Task { await sdks.run(interval: 0.01) }

@@ -10,7 +10,9 @@ import Foundation
 // almost never change into other valid numbers.
 
 /// The IDs the seed corpus's tokens are minted for, so accepted paths stay reachable.
-private let fuzzIDs: [ProviderKind: String] = [.consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1"]
+private let fuzzIDs: [ProviderKind: String] = [
+    .consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1",
+]
 
 /// Fixed so that a crash reproduces whatever the date the input is replayed on.
 private let now = Date(timeIntervalSince1970: 1_800_000_000)

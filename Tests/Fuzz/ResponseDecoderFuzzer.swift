@@ -15,7 +15,9 @@ import Foundation
 private let statuses = [200, 200, 200, 429, 201, 299, 300, 199, 404, 500, 0, -1, Int.min, Int.max, 204, 503]
 
 /// The IDs the seed corpus's tokens are minted for, so accepted paths stay reachable.
-private let fuzzIDs: [ProviderKind: String] = [.consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1"]
+private let fuzzIDs: [ProviderKind: String] = [
+    .consumer: "trip-1", .driver: "vehicle-1", .deliveryConsumer: "tracking-1", .deliveryDriver: "delivery-vehicle-1",
+]
 
 /// Fixed so that a crash reproduces whatever the date the input is replayed on.
 private let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -41,7 +43,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var rest = bytes[2...]
     var fields: [String: String] = [:]
     if bytes[0] & 0b100_0000 != 0 { (fields, rest) = headers(rest) }
-    let response = TransportResponse(status: status, body: config & 0b100_0000 == 0 ? Data(rest) : body(rest), headers: fields)
+    let response = TransportResponse(
+        status: status, body: config & 0b100_0000 == 0 ? Data(rest) : body(rest), headers: fields)
 
     do {
         let token = try TokenResponseDecoder(endpoint: endpoint).decode(response, id: id, now: now)
@@ -58,8 +61,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         keep(error.description)
     }
     // The same bytes as Fleet Engine's answer to an SDK's call: Google's error format or not.
-    let answer = FleetEngineAnswer.reading(response, method: FleetEngineMethod.allCases[Int(bytes[1]) % FleetEngineMethod.allCases.count],
-                                           resource: "providers/p/vehicles/\(id)", latency: 0, fingerprint: "", rules: .ok)
+    let answer = FleetEngineAnswer.reading(
+        response, method: FleetEngineMethod.allCases[Int(bytes[1]) % FleetEngineMethod.allCases.count],
+        resource: "providers/p/vehicles/\(id)", latency: 0, fingerprint: "", rules: .ok)
     keep(answer.summary)
     keep(answer.disagreement)
     return 0
@@ -69,12 +73,16 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 /// and Content-Type change how a refusal is worded, so they need to reach the decoder too.
 private func headers(_ input: Slice<UnsafeRawBufferPointer>) -> ([String: String], Slice<UnsafeRawBufferPointer>) {
     let newline = UInt8(ascii: "\n")
-    guard let end = input.indices.first(where: { input[$0] == newline && $0 + 1 < input.endIndex && input[$0 + 1] == newline })
+    guard
+        let end = input.indices.first(where: {
+            input[$0] == newline && $0 + 1 < input.endIndex && input[$0 + 1] == newline
+        })
     else { return ([:], input) }
     var fields: [String: String] = [:]
     for line in String(decoding: input[..<end], as: UTF8.self).split(separator: "\n") {
         guard let colon = line.firstIndex(of: ":") else { continue }
-        fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
     return (fields, input[(end + 2)...])
 }
@@ -85,7 +93,9 @@ private func headers(_ input: Slice<UnsafeRawBufferPointer>) -> ([String: String
 private func body(_ template: Slice<UnsafeRawBufferPointer>) -> Data {
     let parts = template.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
     guard parts.count == 3 else { return Data(template) }
-    let jwt = JWTInspector.base64URLEncode(Data(parts[1])) + "." + JWTInspector.base64URLEncode(Data(parts[2])) + ".c2lnbmF0dXJl"
+    let jwt =
+        JWTInspector.base64URLEncode(Data(parts[1])) + "." + JWTInspector.base64URLEncode(Data(parts[2]))
+        + ".c2lnbmF0dXJl"
     return Data(String(decoding: parts[0], as: UTF8.self).replacingOccurrences(of: "$JWT", with: jwt).utf8)
 }
 

@@ -10,8 +10,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     do {
         let theme = try ThemeLoader.parse(try BoundedYAML.text(data), name: "fuzz", file: "/fuzz/fuzz.yaml")
-        let state = DashboardState(consumerID: "trip-1", driverID: "vehicle-1", now: Date(timeIntervalSince1970: 1_800_000_000),
-                                   backend: "fuzz", faultsAvailable: false, theme: theme)
+        let state = DashboardState(
+            consumerID: "trip-1", driverID: "vehicle-1", now: Date(timeIntervalSince1970: 1_800_000_000),
+            backend: "fuzz", faultsAvailable: false, theme: theme)
         keep(Renderer.render(state, width: 40, height: 12))
     } catch {
         keep("\(error)")

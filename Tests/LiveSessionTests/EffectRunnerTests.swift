@@ -31,14 +31,21 @@ import TokenServer
             let events = EventBroadcaster()
             let consumerEndpoint = TokenEndpoint.sampleBackend(.consumer, base: "http://backend.test")
             let driverEndpoint = TokenEndpoint.sampleBackend(.driver, base: "http://backend.test")
-            consumers = SimulatedSDKs(ids: ["trip-1", "trip-2"], endpoint: consumerEndpoint, transport: trips, events: events, refreshMargin: 300)
-            drivers = SimulatedSDKs(ids: ["vehicle-1", "vehicle-2"], endpoint: driverEndpoint, transport: vehicles, events: events, refreshMargin: 300)
-            let session = BackendSession(server: server, events: events, solution: .onDemand, consumers: consumers, drivers: drivers,
-                                         deviceClock: DeviceClock(), fleetEngine: nil, consumerEndpoint: consumerEndpoint,
-                                         driverEndpoint: driverEndpoint, transport: QuietTransport(), roles: ProviderKind.Role.allCases)
-            let source = LiveEventSource(broadcaster: events, members: [.consumer: ["trip-1", "trip-2"], .driver: ["vehicle-1", "vehicle-2"]])
-            runner = EffectRunner(session: session, catalog: ThemeCatalog(directories: []), events: source,
-                                  snapshots: SnapshotWriter(recording: nil, events: { [] }, version: "test"))
+            consumers = SimulatedSDKs(
+                ids: ["trip-1", "trip-2"], endpoint: consumerEndpoint, transport: trips, events: events,
+                refreshMargin: 300)
+            drivers = SimulatedSDKs(
+                ids: ["vehicle-1", "vehicle-2"], endpoint: driverEndpoint, transport: vehicles, events: events,
+                refreshMargin: 300)
+            let session = BackendSession(
+                server: server, events: events, solution: .onDemand, consumers: consumers, drivers: drivers,
+                deviceClock: DeviceClock(), fleetEngine: nil, consumerEndpoint: consumerEndpoint,
+                driverEndpoint: driverEndpoint, transport: QuietTransport(), roles: ProviderKind.Role.allCases)
+            let source = LiveEventSource(
+                broadcaster: events, members: [.consumer: ["trip-1", "trip-2"], .driver: ["vehicle-1", "vehicle-2"]])
+            runner = EffectRunner(
+                session: session, catalog: ThemeCatalog(directories: []), events: source,
+                snapshots: SnapshotWriter(recording: nil, events: { [] }, version: "test"))
         }
     }
 
@@ -63,9 +70,11 @@ import TokenServer
         let rig = Rig()
         let followed = await rig.runner.perform(.follow(.consumer, index: 1))
         #expect(followed == [.following(.consumer, index: 1, member: MemberSnapshot(id: "trip-2"))])
-        #expect(await rig.runner.perform(.findMember(.driver, id: "vehicle-2", from: 0))
+        #expect(
+            await rig.runner.perform(.findMember(.driver, id: "vehicle-2", from: 0))
                 == [.memberFound(.driver, id: "vehicle-2", index: 1, from: 0)])
-        #expect(await rig.runner.perform(.findMember(.driver, id: "nobody", from: 1))
+        #expect(
+            await rig.runner.perform(.findMember(.driver, id: "nobody", from: 1))
                 == [.memberFound(.driver, id: "nobody", index: nil, from: 1)])
     }
 
@@ -79,11 +88,17 @@ import TokenServer
 
     @Test func aFaultIsSetOnTheServerAndAnsweredWithWhatItHolds() async throws {
         let without = Rig()
-        #expect(await without.runner.perform(.setFault(.http500, .both)) == [.message("fault injection needs the embedded token server or a source provider (--driver-source)")])
+        #expect(
+            await without.runner.perform(.setFault(.http500, .both)) == [
+                .message("fault injection needs the embedded token server or a source provider (--driver-source)")
+            ])
         let server = try await EmbeddedTokenServer()
         let rig = Rig(server: server)
         #expect(await rig.runner.perform(.setFault(.http500, .driver)) == [.faultsChanged([.driver: .http500])])
-        #expect(await rig.runner.perform(.setFault(.wrongID, .both)) == [.faultsChanged([.consumer: .wrongID, .driver: .wrongID])])
+        #expect(
+            await rig.runner.perform(.setFault(.wrongID, .both)) == [
+                .faultsChanged([.consumer: .wrongID, .driver: .wrongID])
+            ])
         #expect(await rig.runner.perform(.setFault(nil, .both)) == [.faultsChanged([:])])
     }
 

@@ -44,7 +44,9 @@ import Testing
         // Each round the window's calls; the backend takes 0.2 s for 8 of them, queueing the rest.
         for _ in 0..<20 {
             let tickets = (0..<pacer.room(now: now)).map { _ in pacer.begin(now: now) }
-            for (i, ticket) in tickets.enumerated() { pacer.end(ticket, now: now + 0.2 * Double(i / 8 + 1), overloaded: false) }
+            for (i, ticket) in tickets.enumerated() {
+                pacer.end(ticket, now: now + 0.2 * Double(i / 8 + 1), overloaded: false)
+            }
             now += 0.2 * Double((tickets.count + 7) / 8)
         }
         let status = pacer.status
@@ -108,8 +110,12 @@ import Testing
     @Test func theRateAndWhyInAFewWords() {
         #expect(status(420, .slow(p99: 2.1)).summary() == "420/s (backend p99 2.1 s, slowing)")
         #expect(status(1000, .calm(p99: 0.004)).summary() == "1000/s (backend p99 4 ms)")
-        #expect(status(2.5, .stalled(waiting: 3)).summary("emulator") == "2.5/s (a call to the emulator unanswered for 3.0 s)")
-        #expect(status(500, .overloaded(count: 3, p99: nil)).summary() == "500/s (3 overloaded answers (timeouts, 429, 5xx))")
+        #expect(
+            status(2.5, .stalled(waiting: 3)).summary("emulator")
+                == "2.5/s (a call to the emulator unanswered for 3.0 s)")
+        #expect(
+            status(500, .overloaded(count: 3, p99: nil)).summary()
+                == "500/s (3 overloaded answers (timeouts, 429, 5xx))")
     }
 
     @Test func saidAgainOnlyWhenItChanges() {

@@ -7,8 +7,10 @@ import Testing
 /// against a backend that answers so.
 @Suite(.timeLimit(.minutes(1))) struct RateControlTests {
     /// `n` answers of `latency`, then the period's end.
-    func period(_ control: inout RateControl, answers n: Int, latency: TimeInterval, overloaded: Int = 0,
-                oldestWaiting: TimeInterval? = nil) {
+    func period(
+        _ control: inout RateControl, answers n: Int, latency: TimeInterval, overloaded: Int = 0,
+        oldestWaiting: TimeInterval? = nil
+    ) {
         for i in 0..<n { control.answered(latency: latency, overloaded: i < overloaded) }
         control.endPeriod(oldestWaiting: oldestWaiting)
     }

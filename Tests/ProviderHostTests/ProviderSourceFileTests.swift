@@ -1,22 +1,28 @@
 import FleetAuth
 import Foundation
-import Testing
-@testable import ProviderHost
 import TestSupport
+import Testing
+
+@testable import ProviderHost
 
 @Suite(.timeLimit(.minutes(1)))
 struct ProviderSourceFileTests {
     @Test func placeholdersAreFilledAndReported() {
-        let text = "let u = \"INSERT_YOUR_TOKEN_PROVIDER_URL\"\nlet k = \"VEHICLE_TOKEN_KEY\"\nlet e = \"TOKEN_EXPIRATION\"\n"
-        let (filled, fillings) = Placeholders.fill(text, role: .driver, providerURL: "http://127.0.0.1:1/session/driver")
-        #expect(filled == "let u = \"http://127.0.0.1:1/session/driver\"\nlet k = \"jwt\"\nlet e = \"expirationTimestamp\"\n")
+        let text =
+            "let u = \"INSERT_YOUR_TOKEN_PROVIDER_URL\"\nlet k = \"VEHICLE_TOKEN_KEY\"\nlet e = \"TOKEN_EXPIRATION\"\n"
+        let (filled, fillings) = Placeholders.fill(
+            text, role: .driver, providerURL: "http://127.0.0.1:1/session/driver")
+        #expect(
+            filled
+                == "let u = \"http://127.0.0.1:1/session/driver\"\nlet k = \"jwt\"\nlet e = \"expirationTimestamp\"\n")
         #expect(fillings.map(\.line) == [1, 2, 3])
     }
 }
 
 extension ProviderSourceFileTests {
     static func file(_ text: String, name: String = "Provider.swift") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-source-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-source-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent(name).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -34,7 +40,8 @@ extension ProviderSourceFileTests {
     }
 
     @Test func oneConformingClassIsFoundAcrossLinesAndNotInComments() throws {
-        let path = try Self.file("""
+        let path = try Self.file(
+            """
             import GoogleRidesharingDriver
             // class Old: NSObject, GMTDAuthorization {
             let note = "class Fake: GMTDAuthorization {"
@@ -47,16 +54,26 @@ extension ProviderSourceFileTests {
     }
 
     @Test func eachMistakeIsOneLocatedLine() throws {
-        #expect(try Self.problem("let x = 1\n") == "FILE:1: error: no class conforming to GMTDAuthorization (the Driver SDK's token provider protocol) was found; is this the provider's Swift file?")
-        #expect(try Self.problem("\n\nclass C: NSObject, GMTCAuthorization {}\n")
-            == "FILE:3: error: C conforms to GMTCAuthorization, a consumer provider; pass it with --consumer-source")
-        #expect(try Self.problem("class A: NSObject, GMTDAuthorization {}\nclass B: NSObject, GMTDAuthorization {}\n")
-            == "FILE:2: error: 2 classes conform to GMTDAuthorization (A at line 1, B at line 2); choose one with --driver-class NAME")
-        #expect(try Self.problem("class A: NSObject, GMTDAuthorization {}\n", className: "B")
-            == "FILE:1: error: no class B conforming to GMTDAuthorization; found A")
+        #expect(
+            try Self.problem("let x = 1\n")
+                == "FILE:1: error: no class conforming to GMTDAuthorization (the Driver SDK's token provider protocol) was found; is this the provider's Swift file?"
+        )
+        #expect(
+            try Self.problem("\n\nclass C: NSObject, GMTCAuthorization {}\n")
+                == "FILE:3: error: C conforms to GMTCAuthorization, a consumer provider; pass it with --consumer-source"
+        )
+        #expect(
+            try Self.problem("class A: NSObject, GMTDAuthorization {}\nclass B: NSObject, GMTDAuthorization {}\n")
+                == "FILE:2: error: 2 classes conform to GMTDAuthorization (A at line 1, B at line 2); choose one with --driver-class NAME"
+        )
+        #expect(
+            try Self.problem("class A: NSObject, GMTDAuthorization {}\n", className: "B")
+                == "FILE:1: error: no class B conforming to GMTDAuthorization; found A")
         let binary = try Self.file("")
         try Data([0xff, 0xfe, 0x00, 0x41]).write(to: URL(fileURLWithPath: binary))
-        #expect(throws: SourceProblem.self) { try ProviderSourceFile.read(binary, role: .driver, providerURL: "http://x") }
+        #expect(throws: SourceProblem.self) {
+            try ProviderSourceFile.read(binary, role: .driver, providerURL: "http://x")
+        }
     }
 
     @Test func compilerErrorsNameTheCustomersFile() {
@@ -65,10 +82,11 @@ extension ProviderSourceFileTests {
             Provider.swift:42:35: note: force-unwrap using '!' to abort execution if the optional value contains 'nil'
             main.swift:80:16: error: missing argument for parameter 'url' in call
             """
-        #expect(CompilerOutput.errors(output, copyName: "Provider.swift", userPath: "/home/me/Provider.swift") == [
-            "/home/me/Provider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'",
-            "(tokendash's provider host) main.swift:80:16: error: missing argument for parameter 'url' in call (the class needs an init() with no arguments)",
-        ])
+        #expect(
+            CompilerOutput.errors(output, copyName: "Provider.swift", userPath: "/home/me/Provider.swift") == [
+                "/home/me/Provider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'",
+                "(tokendash's provider host) main.swift:80:16: error: missing argument for parameter 'url' in call (the class needs an init() with no arguments)",
+            ])
     }
 
     @Test func aRaceReportNamesTheTwoLinesAndTheVariable() {

@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import Testing
+
 @testable import ProviderProxy
 
 /// The loopback proxy's pure parts: a request's head as curl sends it to a proxy, what it sends
@@ -8,14 +9,18 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ProxyParsingTests {
     @Test func anAbsoluteFormRequestNamesItsHostPortAndGoesOnInOriginForm() throws {
-        let head = try ProxyRequestHead(parsing: "GET http://127.0.0.1:8080/session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
-                                            + "Proxy-Connection: Keep-Alive\r\nAccept: */*")
+        let head = try ProxyRequestHead(
+            parsing: "GET http://127.0.0.1:8080/session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
+                + "Proxy-Connection: Keep-Alive\r\nAccept: */*")
         #expect(head.host == "127.0.0.1" && head.port == 8080 && !head.isConnect)
-        #expect(head.forwarded(toProxy: false, proxyAuthorization: nil)
-            == "GET /session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\nConnection: close\r\n\r\n")
-        #expect(head.forwarded(toProxy: true, proxyAuthorization: "Basic dTpw")
-            == "GET http://127.0.0.1:8080/session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n"
-            + "Proxy-Authorization: Basic dTpw\r\nConnection: close\r\n\r\n")
+        #expect(
+            head.forwarded(toProxy: false, proxyAuthorization: nil)
+                == "GET /session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+        )
+        #expect(
+            head.forwarded(toProxy: true, proxyAuthorization: "Basic dTpw")
+                == "GET http://127.0.0.1:8080/session/driver?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n"
+                + "Proxy-Authorization: Basic dTpw\r\nConnection: close\r\n\r\n")
     }
 
     @Test func connectNamesItsTunnelAndDefaultsAreCurls() throws {
@@ -28,7 +33,10 @@ struct ProxyParsingTests {
 
     @Test func whatTheProxyDoesNotTakeIsOneStatusAndOneLine() {
         func refusal(_ head: String) -> ProxyHeadError? {
-            do { _ = try ProxyRequestHead(parsing: head); return nil } catch { return error }
+            do {
+                _ = try ProxyRequestHead(parsing: head)
+                return nil
+            } catch { return error }
         }
         #expect(refusal("GET /path HTTP/1.1") == .notAbsolute)
         #expect(refusal("GET https://example.com/ HTTP/1.1") == .notPlainHTTP)
@@ -40,11 +48,17 @@ struct ProxyParsingTests {
 
     @Test func eachFaultIsOneActionAndInsideATunnelOnlyLatencyAndDropAct() {
         #expect(ProxyFaultAction.decide(nil, tunnel: false) == .forward(delayMilliseconds: 0))
-        #expect(ProxyFaultAction.decide(FaultSetting(.latency, latencyMilliseconds: 1500), tunnel: true) == .forward(delayMilliseconds: 1500))
+        #expect(
+            ProxyFaultAction.decide(FaultSetting(.latency, latencyMilliseconds: 1500), tunnel: true)
+                == .forward(delayMilliseconds: 1500))
         #expect(ProxyFaultAction.decide(FaultSetting(.drop), tunnel: true) == .close)
         #expect(ProxyFaultAction.decide(FaultSetting(.http500), tunnel: true) == .forward(delayMilliseconds: 0))
-        guard case .answer(let status, _, let headers, _) = ProxyFaultAction.decide(FaultSetting(.rateLimited), tunnel: false) else {
-            Issue.record("429 not answered"); return
+        guard
+            case .answer(let status, _, let headers, _) = ProxyFaultAction.decide(
+                FaultSetting(.rateLimited), tunnel: false)
+        else {
+            Issue.record("429 not answered")
+            return
         }
         #expect(status == 429 && headers.contains("Retry-After: \(Fault.retryAfterSeconds)"))
         for fault in Fault.allCases {
@@ -55,8 +69,12 @@ struct ProxyParsingTests {
     }
 
     @Test func aFaultsAnswerIsWholeHTTP() {
-        guard case .answer(let status, let reason, let headers, let body) = ProxyFaultAction.decide(FaultSetting(.malformed), tunnel: false) else {
-            Issue.record("not answered"); return
+        guard
+            case .answer(let status, let reason, let headers, let body) = ProxyFaultAction.decide(
+                FaultSetting(.malformed), tunnel: false)
+        else {
+            Issue.record("not answered")
+            return
         }
         let text = ProxyFaultAction.response(status: status, reason: reason, headerLines: headers, body: body)
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -81,11 +99,14 @@ struct ProxyParsingTests {
     }
 
     @Test func theLogLineSaysWhatAUserNeeds() {
-        let http = BackendExchange(way: .http, method: "GET", target: "http://127.0.0.1:1/session/driver", status: 500, latency: 0.01,
-                                   bytesUp: 0, bytesDown: 1234, fault: "http500")
-        #expect(http.summary == "GET http://127.0.0.1:1/session/driver -> 500, 1.2 kB (fault http500 at tokendash's proxy)")
+        let http = BackendExchange(
+            way: .http, method: "GET", target: "http://127.0.0.1:1/session/driver", status: 500, latency: 0.01,
+            bytesUp: 0, bytesDown: 1234, fault: "http500")
+        #expect(
+            http.summary == "GET http://127.0.0.1:1/session/driver -> 500, 1.2 kB (fault http500 at tokendash's proxy)")
         #expect(http.failed)
-        let tunnel = BackendExchange(way: .tunnel, method: "CONNECT", target: "example.com:443", latency: 0.2, bytesUp: 517, bytesDown: 4100)
+        let tunnel = BackendExchange(
+            way: .tunnel, method: "CONNECT", target: "example.com:443", latency: 0.2, bytesUp: 517, bytesDown: 4100)
         #expect(tunnel.summary == "tunnel example.com:443: 517 B up, 4.1 kB down")
         #expect(!tunnel.failed)
     }

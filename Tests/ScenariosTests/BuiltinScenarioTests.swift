@@ -8,8 +8,11 @@ import Testing
 /// the driven clock, shows what its ending says it showed.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct BuiltinScenarioTests {
     @Test func everyBuiltinParsesAndSaysWhatItShowed() throws {
-        #expect(ScenarioCatalog.builtins.map(\.name) == ["refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited",
-                                                       "revoked-key", "skewed-phone", "sample-race"])
+        #expect(
+            ScenarioCatalog.builtins.map(\.name) == [
+                "refresh-ahead", "id-switch", "backend-outage", "clock-skew", "wrong-id", "rate-limited",
+                "revoked-key", "skewed-phone", "sample-race",
+            ])
         for (name, yaml) in BuiltinScenarios.sources {
             let scenario = try ScenarioParser.parse(yaml, file: name)
             #expect(scenario.ending.hasPrefix("Shown:"), "\(name)")
@@ -36,7 +39,10 @@ import Testing
         #expect(events[next].time < old.expiresAt)
         #expect(new.fingerprint != old.fingerprint)
         // Meanwhile calls were answered from the cache with the old token.
-        #expect(events[start..<next].contains { if case .cacheHit(_, let expiresAt) = $0.kind { expiresAt == old.expiresAt } else { false } })
+        #expect(
+            events[start..<next].contains {
+                if case .cacheHit(_, let expiresAt) = $0.kind { expiresAt == old.expiresAt } else { false }
+            })
         #expect(!events.contains { if case .expired = $0.kind { true } else { false } })
     }
 
@@ -47,7 +53,10 @@ import Testing
         let switched = try #require(events.firstIndex { $0.kind == .idChanged(from: "trip-0001", to: "trip-0002") })
         let after = events[switched...]
         #expect(after.contains { if case .cacheDropped = $0.kind { $0.id == "trip-0001" } else { false } })
-        #expect(after.contains { if case .superseded(requested: "trip-0001", current: "trip-0002")? = $0.failure { true } else { false } })
+        #expect(
+            after.contains {
+                if case .superseded(requested: "trip-0001", current: "trip-0002")? = $0.failure { true } else { false }
+            })
         // Nothing for the old trip was cached after the switch; the new trip got its own token.
         #expect(!after.contains { $0.isFetched && $0.id == "trip-0001" })
         #expect(after.contains { $0.isFetched && $0.token?.id == "trip-0002" })
@@ -57,7 +66,8 @@ import Testing
         let run = try await ScenarioRun.run("backend-outage")
         expectFinished(run)
         let events = run.events(.driver)
-        let firstFailure = try #require(events.firstIndex { if case .httpStatus(500, _, _)? = $0.failure { true } else { false } })
+        let firstFailure = try #require(
+            events.firstIndex { if case .httpStatus(500, _, _)? = $0.failure { true } else { false } })
         let held = try #require(events[..<firstFailure].last { $0.isFetched }?.token)
         let expired = try #require(events.firstIndex { $0.kind == .expired(at: held.expiresAt) })
         let outage = events[firstFailure..<expired]
@@ -65,13 +75,20 @@ import Testing
         let attempts = outage.compactMap { if case .backingOff(_, let attempt) = $0.kind { attempt } else { nil } }
         #expect(attempts.count >= 2 && attempts == Array(1...attempts.count), "\(attempts)")
         // The valid token kept being served, and nothing replaced it, until it expired.
-        #expect(outage.contains { if case .cacheHit(_, let expiresAt) = $0.kind { expiresAt == held.expiresAt } else { false } })
+        #expect(
+            outage.contains {
+                if case .cacheHit(_, let expiresAt) = $0.kind { expiresAt == held.expiresAt } else { false }
+            })
         #expect(!outage.contains { $0.isFetched })
         // No request went out before the backoff allowed it.
         var allowedAt = Date.distantPast
         for event in events[firstFailure...] {
             if case .backingOff(let until, _) = event.kind { allowedAt = until }
-            if event.fetchReason != nil { #expect(event.time >= allowedAt.addingTimeInterval(-0.001), "\(event.name) at \(event.time) before \(allowedAt)") }
+            if event.fetchReason != nil {
+                #expect(
+                    event.time >= allowedAt.addingTimeInterval(-0.001),
+                    "\(event.name) at \(event.time) before \(allowedAt)")
+            }
         }
         // Recovery: a token again after the backend came back.
         #expect(events[expired...].contains { $0.isFetched })
@@ -85,7 +102,14 @@ import Testing
         // This machine's clock minus the backend's: 2 minutes behind it.
         #expect(abs((ahead.clockSkew ?? 0) + 120) < 2)
         #expect(ahead.findings.contains { $0.rule == .clock && $0.level == .warn })
-        let refused = try #require(events.firstIndex { if case .rejected(let results)? = $0.failure { results.contains { $0.rule == .issuedAt && $0.level == .fail } } else { false } })
+        let refused = try #require(
+            events.firstIndex {
+                if case .rejected(let results)? = $0.failure {
+                    results.contains { $0.rule == .issuedAt && $0.level == .fail }
+                } else {
+                    false
+                }
+            })
         let recovered = try #require(events[refused...].first { $0.isFetched }?.token)
         #expect(abs(recovered.clockSkew ?? 99) < 2)
     }
@@ -94,11 +118,17 @@ import Testing
         let run = try await ScenarioRun.run("wrong-id")
         expectFinished(run)
         let events = run.events(.driver)
-        let refused = try #require(events.firstIndex { $0.failure == .wrongID(claim: "vehicleid", expected: "vehicle-0001", found: "not-vehicle-0001") })
+        let refused = try #require(
+            events.firstIndex {
+                $0.failure == .wrongID(claim: "vehicleid", expected: "vehicle-0001", found: "not-vehicle-0001")
+            })
         let held = try #require(events[..<refused].last { $0.isFetched }?.token)
         let next = try #require(events[refused...].firstIndex { $0.isFetched })
         // Until the backend was fixed, the token in use was the one held before.
-        #expect(events[refused..<next].allSatisfy { if case .cacheHit(_, let at) = $0.kind { at == held.expiresAt } else { true } })
+        #expect(
+            events[refused..<next].allSatisfy {
+                if case .cacheHit(_, let at) = $0.kind { at == held.expiresAt } else { true }
+            })
         // Accepted only because its claim names this vehicle: the rules refuse any other.
         #expect(events[next].token?.id == "vehicle-0001")
     }
@@ -107,7 +137,8 @@ import Testing
         let run = try await ScenarioRun.run("rate-limited")
         expectFinished(run)
         let events = run.events(.consumer)
-        let limited = try #require(events.firstIndex { if case .httpStatus(429, _, 30)? = $0.failure { true } else { false } })
+        let limited = try #require(
+            events.firstIndex { if case .httpStatus(429, _, 30)? = $0.failure { true } else { false } })
         let backoff = try #require(events[limited...].first { if case .backingOff = $0.kind { true } else { false } })
         guard case .backingOff(let until, _) = backoff.kind else { return }
         #expect(until.timeIntervalSince(backoff.time) >= 29.9)
@@ -155,7 +186,9 @@ import Testing
 /// one and Fleet Engine refuses it; tokendash's core never does.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct SampleRaceTests {
     static func refusals(_ run: ScenarioRun) -> [ProviderEvent] {
-        run.events(.driver).filter { if case .fleetEngineCall(let answer) = $0.kind { answer.tokenVerdict == .refused } else { false } }
+        run.events(.driver).filter {
+            if case .fleetEngineCall(let answer) = $0.kind { answer.tokenVerdict == .refused } else { false }
+        }
     }
 
     @Test func theObjCSampleSendsTheOldVehiclesTokenAndIsRefused() async throws {
@@ -174,6 +207,9 @@ import Testing
         #expect(Self.refusals(run).isEmpty)
         #expect(run.events(.driver).contains { if case .superseded? = $0.failure { true } else { false } })
         // The new vehicle was reported to Fleet Engine, and accepted.
-        #expect(run.events(.driver).contains { if case .fleetEngineCall(let a) = $0.kind { $0.id == "vehicle-0002" && a.succeeded } else { false } })
+        #expect(
+            run.events(.driver).contains {
+                if case .fleetEngineCall(let a) = $0.kind { $0.id == "vehicle-0002" && a.succeeded } else { false }
+            })
     }
 }

@@ -28,7 +28,9 @@ final class Changes: Sendable {
     /// Returns once `condition` holds, checked now and after every change; records an issue and
     /// returns false when the wait is cancelled first (the suite's time limit).
     @discardableResult
-    func until(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping @Sendable () -> Bool) async -> Bool {
+    func until(
+        _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping @Sendable () -> Bool
+    ) async -> Bool {
         let id = waiters.withLock { waiters in
             defer { waiters.nextID += 1 }
             return waiters.nextID

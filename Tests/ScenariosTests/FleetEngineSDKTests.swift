@@ -10,9 +10,14 @@ import TokenServer
 /// Simulated SDKs calling the embedded Fleet Engine with their tokens, over loopback: the
 /// answers are events, and a token the provider refused is still put to Fleet Engine.
 @Suite(.timeLimit(.minutes(5))) struct FleetEngineSDKTests {
-    static func withGroups(_ body: (EmbeddedTokenServer, SimulatedSDKs<TripAuthorizationContext>,
-                                    SimulatedSDKs<VehicleAuthorizationContext>, EventRecorder) async throws -> Void) async throws {
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: SharedKey.key)
+    static func withGroups(
+        _ body: (
+            EmbeddedTokenServer, SimulatedSDKs<TripAuthorizationContext>,
+            SimulatedSDKs<VehicleAuthorizationContext>, EventRecorder
+        ) async throws -> Void
+    ) async throws {
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: 600), key: SharedKey.key)
         let base = try await server.start()
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
@@ -21,7 +26,8 @@ import TokenServer
             ids: ["trip-1"], endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: sharedTransport,
             events: events, refreshMargin: 60, fleetEngine: target)
         let vehicles = SimulatedSDKs<VehicleAuthorizationContext>(
-            ids: ["vehicle-1"], endpoint: .sampleBackend(.driver, base: base.absoluteString), transport: sharedTransport,
+            ids: ["vehicle-1"], endpoint: .sampleBackend(.driver, base: base.absoluteString),
+            transport: sharedTransport,
             events: events, refreshMargin: 60, fleetEngine: target)
         do { try await body(server, trips, vehicles, recorder) } catch {
             await server.stop()
@@ -57,7 +63,10 @@ import TokenServer
             await vehicles.update()
             let answer = try await Self.answer(recorder, .driver)
             #expect(answer.httpStatus == 403 && answer.status == "PERMISSION_DENIED")
-            #expect(answer.message == "authorization.vehicleid is \"not-vehicle-1\", which does not cover providers/tokendash/vehicles/vehicle-1")
+            #expect(
+                answer.message
+                    == "authorization.vehicleid is \"not-vehicle-1\", which does not cover providers/tokendash/vehicles/vehicle-1"
+            )
             #expect(answer.refusedByProvider)
             // Both refused it: no disagreement.
             #expect(!answer.verdictDisagrees)

@@ -25,7 +25,10 @@ final class DrivenClock: SleepingClock {
     let consumers: SimulatedSDKs<TripAuthorizationContext>
     let drivers: SimulatedSDKs<VehicleAuthorizationContext>
 
-    init(manual: ManualClock, consumers: SimulatedSDKs<TripAuthorizationContext>, drivers: SimulatedSDKs<VehicleAuthorizationContext>) {
+    init(
+        manual: ManualClock, consumers: SimulatedSDKs<TripAuthorizationContext>,
+        drivers: SimulatedSDKs<VehicleAuthorizationContext>
+    ) {
         self.manual = manual
         self.consumers = consumers
         self.drivers = drivers
@@ -96,12 +99,15 @@ struct ScenarioRun {
     let final: ScenarioProgress
     let server: EmbeddedTokenServer
 
-    static func run(_ name: String, lifetime: TimeInterval = 60, logic: ProviderLogic = .tokendash) async throws -> ScenarioRun {
+    static func run(_ name: String, lifetime: TimeInterval = 60, logic: ProviderLogic = .tokendash) async throws
+        -> ScenarioRun
+    {
         guard let scenario = ScenarioCatalog.builtins.first(where: { $0.name == name }) else {
             throw FileProblem(file: name, line: nil, "no such built-in")
         }
         let manual = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: lifetime), key: SharedKey.key, clock: manual)
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: lifetime), key: SharedKey.key, clock: manual)
         let base = try await server.start().absoluteString
         let broadcaster = EventBroadcaster()
         // The phones' clock, which skewed-phone puts wrong, over the test's manual one.
@@ -122,8 +128,11 @@ struct ScenarioRun {
         await drivers.update()
         let reports = Reports()
         let runner = ScenarioRunner(
-            scenario: scenario, target: LiveScenarioTarget(server: server, consumers: consumers, drivers: drivers, deviceClock: phones),
-            events: { broadcaster.subscribe() }, clock: clock, tick: 1) { reports.append($0) }
+            scenario: scenario,
+            target: LiveScenarioTarget(server: server, consumers: consumers, drivers: drivers, deviceClock: phones),
+            events: { broadcaster.subscribe() }, clock: clock, tick: 1,
+            progress: { reports.append($0) }
+        )
         await runner.start()
         await runner.waitUntilDone()
         let final = await runner.progress

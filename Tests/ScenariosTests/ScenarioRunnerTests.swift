@@ -42,24 +42,34 @@ final class RecordingTarget: ScenarioTarget {
     let resetCalls = ["fault off both", "clock 0", "device clock 0", "lifetime 0", "resume"]
 
     func scenario(_ steps: String) throws -> Scenario {
-        try ScenarioParser.parse("name: demo\ndescription: d\nending: \"Shown: all\"\nsteps:\n" + steps, file: "demo.yaml")
+        try ScenarioParser.parse(
+            "name: demo\ndescription: d\nending: \"Shown: all\"\nsteps:\n" + steps, file: "demo.yaml")
     }
 
-    func runner(_ scenario: Scenario, automaticClock: Bool = false, stepMode: Bool = false, events: EventBroadcaster = EventBroadcaster())
-        -> (ScenarioRunner, RecordingTarget, ManualScenarioClock, Reports, Changes) {
+    func runner(
+        _ scenario: Scenario, automaticClock: Bool = false, stepMode: Bool = false,
+        events: EventBroadcaster = EventBroadcaster()
+    )
+        -> (ScenarioRunner, RecordingTarget, ManualScenarioClock, Reports, Changes)
+    {
         let changes = Changes()
         let clock = ManualScenarioClock(automatic: automaticClock, changes: changes)
         let target = RecordingTarget(clock: clock, changes: changes)
         let reports = Reports(changes: changes)
-        let runner = ScenarioRunner(scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,
-                                    stepMode: stepMode, tick: 1) { reports.append($0) }
+        let runner = ScenarioRunner(
+            scenario: scenario, target: target, events: { events.subscribe() }, clock: clock,
+            stepMode: stepMode, tick: 1,
+            progress: { reports.append($0) }
+        )
         return (runner, target, clock, reports, changes)
     }
 
     /// Waits for the run's end as reported, then for `waitUntilDone`: bounded, so a run that never
     /// ends fails the test instead of hanging it.
-    func ended(_ runner: ScenarioRunner, _ reports: Reports, _ changes: Changes,
-               sourceLocation: SourceLocation = #_sourceLocation) async {
+    func ended(
+        _ runner: ScenarioRunner, _ reports: Reports, _ changes: Changes,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let ended = await changes.until("the run's end", sourceLocation: sourceLocation) {
             switch reports.last?.status {
             case .finished, .stopped: true
@@ -70,16 +80,18 @@ final class RecordingTarget: ScenarioTarget {
     }
 
     @Test func stepsRunAtTheirTimesAndTheEndingIsReported() async throws {
-        let (runner, target, _, reports, changes) = runner(try scenario("""
-              - at: 2s
-                caption: first
-                refresh: both
-              - after: 5s
-                fault: http500
-              - at: 30s
-                caption: last
-                clear: faults
-            """), automaticClock: true)
+        let (runner, target, _, reports, changes) = runner(
+            try scenario(
+                """
+                  - at: 2s
+                    caption: first
+                    refresh: both
+                  - after: 5s
+                    fault: http500
+                  - at: 30s
+                    caption: last
+                    clear: faults
+                """), automaticClock: true)
         await runner.start()
         await ended(runner, reports, changes)
         #expect(target.names == resetCalls + ["refresh both", "fault http500 both", "fault off both"])
@@ -96,14 +108,16 @@ final class RecordingTarget: ScenarioTarget {
     }
 
     @Test func stepModeRunsOneStepPerAdvance() async throws {
-        let (runner, target, _, reports, changes) = runner(try scenario("  - at: 1h\n    refresh: both\n  - switch: trip\n"),
-                                                           automaticClock: true, stepMode: true)
+        let (runner, target, _, reports, changes) = runner(
+            try scenario("  - at: 1h\n    refresh: both\n  - switch: trip\n"),
+            automaticClock: true, stepMode: true)
         await runner.start()
         await changes.until("awaiting the first step") { reports.last?.status == .awaitingStep }
         #expect(target.names == resetCalls)
         await runner.advance()
         await changes.until("the first step run, awaiting the second") {
-            target.names.count == resetCalls.count + 1 && reports.last.map { $0.status == .awaitingStep && $0.step == 1 } ?? false
+            target.names.count == resetCalls.count + 1
+                && reports.last.map { $0.status == .awaitingStep && $0.step == 1 } ?? false
         }
         #expect(target.names.last == "refresh both")
         // The hour of the first step's at: is not waited for: the presenter sets the pace. (Every
@@ -115,7 +129,8 @@ final class RecordingTarget: ScenarioTarget {
     }
 
     @Test func pausedTimeDoesNotCount() async throws {
-        let (runner, target, clock, reports, changes) = runner(try scenario("  - at: 0s\n    caption: go\n  - at: 100s\n    refresh: driver\n"))
+        let (runner, target, clock, reports, changes) = runner(
+            try scenario("  - at: 0s\n    caption: go\n  - at: 100s\n    refresh: driver\n"))
         await runner.start()
         await changes.until("step 1 run, asleep toward step 2") { reports.last?.step == 1 && clock.sleeping == 1 }
         await runner.pause()
@@ -124,7 +139,9 @@ final class RecordingTarget: ScenarioTarget {
         clock.advance(by: 1000)
         await runner.resume()
         // Had the paused time counted, step 2 would have run by now (at 1000 s); it sleeps again instead.
-        await changes.until("asleep again, or step 2 run") { clock.sleeping == 1 || target.names.count > resetCalls.count }
+        await changes.until("asleep again, or step 2 run") {
+            clock.sleeping == 1 || target.names.count > resetCalls.count
+        }
         #expect(target.names == resetCalls)
         clock.advance(by: 100)
         await ended(runner, reports, changes)
@@ -135,18 +152,23 @@ final class RecordingTarget: ScenarioTarget {
 
     @Test func untilWaitsForTheEventAndGivesUpAfterItsTimeout() async throws {
         let events = EventBroadcaster()
-        let (runner, target, clock, reports, changes) = runner(try scenario("""
-              - refresh: driver
-              - until: fetch_started driver
-                timeout: 1h
-              - until: backing_off
-                timeout: 5s
-              - switch: vehicle
-            """), events: events)
+        let (runner, target, clock, reports, changes) = runner(
+            try scenario(
+                """
+                  - refresh: driver
+                  - until: fetch_started driver
+                    timeout: 1h
+                  - until: backing_off
+                    timeout: 5s
+                  - switch: vehicle
+                """), events: events)
         await runner.start()
-        await changes.until("waiting for fetch_started driver") { reports.last?.status == .waiting(for: "fetch_started driver") }
+        await changes.until("waiting for fetch_started driver") {
+            reports.last?.status == .waiting(for: "fetch_started driver")
+        }
         // An event of the other side does not count.
-        events.publish(ProviderEvent(time: Date(), provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .forced)))
+        events.publish(
+            ProviderEvent(time: Date(), provider: .consumer, id: "trip-1", kind: .fetchStarted(reason: .forced)))
         events.publish(ProviderEvent(time: Date(), provider: .driver, id: "v-1", kind: .fetchStarted(reason: .forced)))
         await changes.until("waiting for backing_off, its timeout asleep") {
             reports.last?.status == .waiting(for: "backing_off") && clock.sleeping == 1
@@ -164,7 +186,8 @@ final class RecordingTarget: ScenarioTarget {
     }
 
     @Test func aPauseStopsAnUntilsTimeoutToo() async throws {
-        let (runner, _, clock, reports, changes) = runner(try scenario("  - until: expired driver\n    timeout: 200s\n"))
+        let (runner, _, clock, reports, changes) = runner(
+            try scenario("  - until: expired driver\n    timeout: 200s\n"))
         await runner.start()
         await changes.until("waiting for expired driver, its timeout asleep") {
             reports.last?.status == .waiting(for: "expired driver") && clock.sleeping == 1
@@ -185,8 +208,9 @@ final class RecordingTarget: ScenarioTarget {
 
     @Test func anEventThatComesWhilePausedLeavesTheBannerPaused() async throws {
         let events = EventBroadcaster()
-        let (runner, target, clock, reports, changes) = runner(try scenario("  - until: fetched driver\n    timeout: 1h\n  - refresh: both\n"),
-                                                               events: events)
+        let (runner, target, clock, reports, changes) = runner(
+            try scenario("  - until: fetched driver\n    timeout: 1h\n  - refresh: both\n"),
+            events: events)
         await runner.start()
         await changes.until("waiting for fetched driver, its timeout asleep") {
             reports.last?.status == .waiting(for: "fetched driver") && clock.sleeping == 1
@@ -213,7 +237,8 @@ final class RecordingTarget: ScenarioTarget {
     }
 
     @Test func restartGoesBackToTheFirstStepWithTheTargetReset() async throws {
-        let (runner, target, _, reports, changes) = runner(try scenario("  - fault: drop\n  - at: 1h\n    switch: trip\n"))
+        let (runner, target, _, reports, changes) = runner(
+            try scenario("  - fault: drop\n  - at: 1h\n    switch: trip\n"))
         await runner.start()
         await changes.until("the first step run") { target.names.contains("fault drop both") }
         await runner.restart()

@@ -7,7 +7,10 @@ import Testing
 /// not the other fails here, with the setting and both texts.
 @Suite("README Limits match the settings table", .timeLimit(.minutes(2)))
 struct ReadmeLimitsTests {
-    struct Row { var input: String; var bound: String }
+    struct Row {
+        var input: String
+        var bound: String
+    }
 
     /// The rows of the table under `## Limits`, header and rule left out.
     static func rows() throws -> [Row] {
@@ -29,9 +32,13 @@ struct ReadmeLimitsTests {
     func eachNumberHasOneRowWithItsRange(_ setting: Setting) throws {
         let rows = try Self.rows().filter { $0.input.contains("\(setting.flag)`") }
         try #require(rows.count == 1, "\(setting.flag) is in \(rows.count) rows of the README's Limits table, not one")
-        #expect(rows[0].bound == setting.limit, "README says \(setting.flag) is \(rows[0].bound); the table says \(setting.limit ?? "")")
+        #expect(
+            rows[0].bound == setting.limit,
+            "README says \(setting.flag) is \(rows[0].bound); the table says \(setting.limit ?? "")")
         if setting.entry.file != .none {
-            #expect(rows[0].input.contains("`\(setting.rawValue):`"), "the row of \(setting.flag) does not name config `\(setting.rawValue):`")
+            #expect(
+                rows[0].input.contains("`\(setting.rawValue):`"),
+                "the row of \(setting.flag) does not name config `\(setting.rawValue):`")
         }
     }
 
@@ -45,7 +52,9 @@ struct ReadmeLimitsTests {
     @Test func otherDurationsEndWhereTheFlagsDo() throws {
         let others = try Self.rows().filter { $0.input.hasPrefix("other durations") }
         try #require(others.count == 1)
-        #expect(others[0].bound.hasPrefix("at most \(InputBounds.describe(InputBounds.longestDuration))"), "README: \(others[0].bound)")
+        #expect(
+            others[0].bound.hasPrefix("at most \(InputBounds.describe(InputBounds.longestDuration))"),
+            "README: \(others[0].bound)")
     }
 
     /// A README edit that breaks the table's shape would otherwise pass as "no rows, nothing to compare".

@@ -8,8 +8,12 @@ struct SettingTableTests {
     @Test(arguments: Setting.allCases)
     func theDefaultObeysItsOwnRule(_ setting: Setting) {
         guard let value = setting.entry.defaultValue else { return }
-        #expect(setting.refusal(text: value) == nil, "\(setting.flag)'s default \(value) is refused: \(setting.refusal(text: value) ?? "")")
-        if case .choice(let choices) = setting.kind { #expect(choices.contains(value), "\(setting.flag)'s default \(value) is no choice") }
+        #expect(
+            setting.refusal(text: value) == nil,
+            "\(setting.flag)'s default \(value) is refused: \(setting.refusal(text: value) ?? "")")
+        if case .choice(let choices) = setting.kind {
+            #expect(choices.contains(value), "\(setting.flag)'s default \(value) is no choice")
+        }
         #expect(setting.help.hasSuffix("(default: \(value))"))
     }
 
@@ -28,7 +32,9 @@ struct SettingTableTests {
         #expect(Setting.timeout.refusal(0) == "must be more than 0 seconds and at most 30 days")
         #expect(Setting.ramp.refusal(86_401) == "must be 0 seconds to 1 day")
         #expect(Setting.timeout.refusal(text: "inf") == "must be a number of seconds, got inf")
-        #expect(Setting.vehicles.refusal(text: "99999999999999999999") == "must be a whole number, got 99999999999999999999")
+        #expect(
+            Setting.vehicles.refusal(text: "99999999999999999999") == "must be a whole number, got 99999999999999999999"
+        )
         #expect(Setting.timeout.refusal(10) == nil && Setting.lifetime.refusal(3600) == nil)
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import Tap
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client slower than the upstream: the tap stops reading the upstream while the client's

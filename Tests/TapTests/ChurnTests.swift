@@ -16,9 +16,13 @@ import Testing
             let id = String(path.split(separator: "/").last ?? "")
             // A fresh token each time, as a backend that mints on every request does.
             let iat = Int(Date().timeIntervalSince1970)
-            let jwt = TestJWT.make(kind: .driver, id: id, iat: iat, exp: iat + lifetime, claims: ["jti": UUID().uuidString])
+            let jwt = TestJWT.make(
+                kind: .driver, id: id, iat: iat, exp: iat + lifetime, claims: ["jti": UUID().uuidString])
             let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: iat + lifetime).utf8)
-            return ScriptedBackend.Answer(bytes: Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            return ScriptedBackend.Answer(
+                bytes: Data(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                    + body)
         }
     }
 
@@ -32,7 +36,8 @@ import Testing
         let events = analysis.events.subscribe(buffer: 1 << 12)
         let collecting = Task { for await event in events { fleet.record(event) } }
         let reading = Task { await analysis.run() }
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
         // Kept-alive connections to the tap, as apps keep them; the backend closes its side after
         // every answer, so the tap's kept-alive upstream connections are closed under it too.
         let transport = try HTTPClientTransport()
@@ -64,7 +69,10 @@ import Testing
         let table = try #require(TapTableMarks.apply(analysis.rows(), to: fleet.tables(now: Date()))[.driver])
         #expect(table.rows.count == 200)
         #expect(Set(table.rows.prefix(3).map(\.id)) == careless)
-        #expect(table.rows.prefix(3).allSatisfy { $0.churn == "fetches 12× per token: the app's provider is not caching" && $0.isTrouble })
+        #expect(
+            table.rows.prefix(3).allSatisfy {
+                $0.churn == "fetches 12× per token: the app's provider is not caching" && $0.isTrouble
+            })
         #expect(table.rows.dropFirst(3).allSatisfy { !$0.isTrouble })
 
         let rows = analysis.rows()
@@ -76,7 +84,10 @@ import Testing
         let summary = TapLineEncoder().churn(analysis.churning(), limit: 4, exchanges: analysis.exchangeCount)
         let line = try JSONValue.decode(Data(summary.utf8))
         #expect(line["event"] == .string("churn"))
-        guard case .array(let ids)? = line["ids"] else { Issue.record("no ids in \(summary)"); return }
+        guard case .array(let ids)? = line["ids"] else {
+            Issue.record("no ids in \(summary)")
+            return
+        }
         #expect(Set(ids.compactMap { $0["id"]?.stringValue }) == careless)
         #expect(ids.first?["fetches_per_token"]?.numberValue == 12)
     }
@@ -86,10 +97,13 @@ import Testing
         let t0 = TestTime.t0
         func fetch(_ id: String, at seconds: Double, lifetime: Int) throws {
             let jwt = TestJWT.make(kind: .consumer, id: id, iat: TestTime.seconds, exp: TestTime.seconds + lifetime)
-            let token = FetchedToken(token: jwt, id: id, expiresAt: t0.addingTimeInterval(Double(lifetime)), receivedAt: t0,
-                                     jwt: try JWTInspector.decode(jwt), findings: [])
-            ledger.record(TappedExchange(time: t0.addingTimeInterval(seconds), kind: .consumer, id: id, method: "GET", status: 200,
-                                         latency: 0.001, verdict: .ok, token: token))
+            let token = FetchedToken(
+                token: jwt, id: id, expiresAt: t0.addingTimeInterval(Double(lifetime)), receivedAt: t0,
+                jwt: try JWTInspector.decode(jwt), findings: [])
+            ledger.record(
+                TappedExchange(
+                    time: t0.addingTimeInterval(seconds), kind: .consumer, id: id, method: "GET", status: 200,
+                    latency: 0.001, verdict: .ok, token: token))
         }
         // A 60 s token fetched every 50 s for 20 minutes: once per lifetime, no churn.
         for i in 0..<24 { try fetch("trip-short", at: Double(i * 50), lifetime: 60) }

@@ -12,8 +12,10 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ForwardingTests {
     static let now = TestTime.t0
     static let jwt = TestJWT.make(kind: .consumer, id: "trip-1", iat: TestTime.seconds, exp: TestTime.seconds + 3600)
-    static let gzip = Data([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 202, 42, 47, 81, 178, 82, 202, 203, 47, 81, 40, 74, 77, 204,
-                            201, 169, 84, 170, 5, 0, 191, 29, 177, 228, 20, 0, 0, 0])
+    static let gzip = Data([
+        31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 202, 42, 47, 81, 178, 82, 202, 203, 47, 81, 40, 74, 77, 204,
+        201, 169, 84, 170, 5, 0, 191, 29, 177, 228, 20, 0, 0, 0,
+    ])
 
     static func answer(_ head: String, _ body: Data = Data(), stall: Bool = false) -> ScriptedBackend.Answer {
         ScriptedBackend.Answer(bytes: Data((head + "\r\n\r\n").utf8) + body, stall: stall)
@@ -23,25 +25,39 @@ import Testing
         let token = Data(TestJWT.responseBody(jwt, expiresAtSeconds: TestTime.seconds + 3600).utf8)
         switch path {
         case "/token/consumer/trip-1":
-            return answer("HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Path=/\r\nSet-Cookie: session=s3cr3t-cookie; HttpOnly\r\n"
-                          + "X-Odd_Header:   spaced  value \r\nx-lower: v\r\nCache-Control: no-store\r\nContent-Type: application/json\r\n"
-                          + "Content-Length: \(token.count)", token)
+            return answer(
+                "HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Path=/\r\nSet-Cookie: session=s3cr3t-cookie; HttpOnly\r\n"
+                    + "X-Odd_Header:   spaced  value \r\nx-lower: v\r\nCache-Control: no-store\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(token.count)", token)
         case "/redirect":
             return answer("HTTP/1.1 302 Found\r\nLocation: /token/consumer/trip-1?from=redirect\r\nContent-Length: 0")
         case "/token/driver/vehicle-500":
-            return answer("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 5", Data("oops\n".utf8))
+            return answer(
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 5",
+                Data("oops\n".utf8))
         case "/token/consumer/trip-gzip":
-            return answer("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Type: application/json\r\nContent-Length: \(gzip.count)", gzip)
+            return answer(
+                "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Type: application/json\r\nContent-Length: \(gzip.count)",
+                gzip)
         case "/token/consumer/trip-text":
-            return answer("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 22", Data("<html>login</html>\r\n\r\n".utf8))
+            return answer(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 22",
+                Data("<html>login</html>\r\n\r\n".utf8))
         case "/token/consumer/trip-chunked":
-            let jwt = TestJWT.make(kind: .consumer, id: "trip-chunked", iat: TestTime.seconds, exp: TestTime.seconds + 3600)
+            let jwt = TestJWT.make(
+                kind: .consumer, id: "trip-chunked", iat: TestTime.seconds, exp: TestTime.seconds + 3600)
             let token = Data(TestJWT.responseBody(jwt, expiresAtSeconds: TestTime.seconds + 3600).utf8)
             let parts = [token.prefix(10), token.dropFirst(10).prefix(40), token.dropFirst(50)]
-            let chunks = parts.reduce(Data()) { $0 + Data((String($1.count, radix: 16) + "\r\n").utf8) + $1 + Data("\r\n".utf8) }
-            return answer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json", chunks + Data("0\r\n\r\n".utf8))
+            let chunks = parts.reduce(Data()) {
+                $0 + Data((String($1.count, radix: 16) + "\r\n").utf8) + $1 + Data("\r\n".utf8)
+            }
+            return answer(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json",
+                chunks + Data("0\r\n\r\n".utf8))
         case "/token/consumer/trip-stall":
-            return answer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500", Data("{\"jwt\":\"eyJ-partial".utf8), stall: true)
+            return answer(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500",
+                Data("{\"jwt\":\"eyJ-partial".utf8), stall: true)
         default:
             return answer("HTTP/1.1 404 Not Found\r\nContent-Length: 0")
         }
@@ -62,13 +78,18 @@ import Testing
         let backend = try ScriptedBackend(script: Self.script)
         defer { backend.stop() }
         let readings = Readings()
-        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
+        let analysis = TapAnalysis(
+            reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
         let reading = Task { await analysis.run() }
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
-        let paths = ["/token/consumer/trip-1", "/redirect", "/token/driver/vehicle-500", "/token/consumer/trip-gzip",
-                     "/token/consumer/trip-text", "/token/consumer/trip-chunked"]
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
+        let paths = [
+            "/token/consumer/trip-1", "/redirect", "/token/driver/vehicle-500", "/token/consumer/trip-gzip",
+            "/token/consumer/trip-text", "/token/consumer/trip-chunked",
+        ]
         for path in paths {
-            let request = "GET \(path) HTTP/1.1\r\nHost: tokens.example\r\nCookie: sid=client-cookie-value\r\n"
+            let request =
+                "GET \(path) HTTP/1.1\r\nHost: tokens.example\r\nCookie: sid=client-cookie-value\r\n"
                 + "Authorization: Bearer app-credential-123\r\nX-App-Version: 4.2\r\nConnection: close\r\n\r\n"
             let direct = try RawHTTP.exchange(port: Int(backend.port), request)
             let tapped = try RawHTTP.exchange(port: tap.port, request)
@@ -86,7 +107,8 @@ import Testing
         }
         // A POST's body goes upstream unchanged.
         let body = Data("{\"tripId\":\"trip-1\",\"x\":[1,2,3]}".utf8)
-        let post = "POST /token/consumer/trip-1 HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let post =
+            "POST /token/consumer/trip-1 HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         _ = try RawHTTP.exchange(port: tap.port, post, body: body)
         #expect(backend.requests.last?.hasSuffix(String(decoding: body, as: UTF8.self)) == true)
 
@@ -118,11 +140,14 @@ import Testing
         let port = closed.port
         closed.stop()
         let readings = Readings()
-        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
+        let analysis = TapAnalysis(
+            reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
         let reading = Task { await analysis.run() }
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:\(port)"),
-                                            report: analysis.submit)
-        let answer = try RawHTTP.exchange(port: tap.port, "GET /token/driver/v-9 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:\(port)"),
+            report: analysis.submit)
+        let answer = try RawHTTP.exchange(
+            port: tap.port, "GET /token/driver/v-9 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         #expect(answer.statusLine == "HTTP/1.1 502 Bad Gateway")
         let text = String(decoding: answer.body, as: UTF8.self)
         #expect(text == "tokendash tap: upstream 127.0.0.1:\(port): connection refused\n")
@@ -136,20 +161,25 @@ import Testing
     }
 
     @Test func aTakenAddressAndABadUpstreamAreOneLine() async throws {
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:9"), report: nil)
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:9"), report: nil)
         await #expect {
-            _ = try await TapServer.start(host: "127.0.0.1", port: tap.port, upstream: Upstream("http://127.0.0.1:9"), report: nil)
+            _ = try await TapServer.start(
+                host: "127.0.0.1", port: tap.port, upstream: Upstream("http://127.0.0.1:9"), report: nil)
         } throws: { "\($0)" == "--listen 127.0.0.1:\(tap.port): address already in use" }
         await tap.stop()
         #expect { try Upstream("ftp://x") } throws: { "\($0)".contains("not an http:// or https:// URL") }
-        #expect { try Upstream("http://backend:8080/api") } throws: { "\($0)".contains("give only scheme, host and port") }
+        #expect { try Upstream("http://backend:8080/api") } throws: {
+            "\($0)".contains("give only scheme, host and port")
+        }
     }
 
     @Test func aClientThatSendsNothingIsClosed() async throws {
         var limits = TapLimits()
         // nginx's 60 s, shortened: the connection must end without a request ever coming.
         limits.clientTimeout = .milliseconds(200)
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:9"), limits: limits, report: nil)
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream("http://127.0.0.1:9"), limits: limits, report: nil)
         let silent = try RawHTTP.exchange(port: tap.port, "")
         #expect(silent.closed && silent.statusLine.isEmpty)
         await tap.stop()
@@ -163,13 +193,18 @@ import Testing
         var limits = TapLimits()
         limits.upstreamReadTimeout = .milliseconds(300)
         let readings = Readings()
-        let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
+        let analysis = TapAnalysis(
+            reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(Self.now), sinks: [readings.add])
         let reading = Task { await analysis.run() }
-        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), limits: limits,
-                                            report: analysis.submit)
-        let answer = try RawHTTP.exchange(port: tap.port, "GET /token/driver/v-7 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let tap = try await TapServer.start(
+            host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), limits: limits,
+            report: analysis.submit)
+        let answer = try RawHTTP.exchange(
+            port: tap.port, "GET /token/driver/v-7 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         #expect(answer.statusLine == "HTTP/1.1 504 Gateway Timeout")
-        #expect(String(decoding: answer.body, as: UTF8.self) == "tokendash tap: upstream 127.0.0.1:\(backend.port) did not answer within 300 ms\n")
+        #expect(
+            String(decoding: answer.body, as: UTF8.self)
+                == "tokendash tap: upstream 127.0.0.1:\(backend.port) did not answer within 300 ms\n")
         let read = await readings.wait(for: 1)
         #expect(read.first?.verdict == .unreachable)
         #expect(read.first?.status == 504)
@@ -185,7 +220,8 @@ import Testing
         let backend = try ScriptedBackend(script: Self.script)
         defer { backend.stop() }
         let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: nil)
-        let answer = try RawHTTP.exchange(port: tap.port, "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n")
+        let answer = try RawHTTP.exchange(
+            port: tap.port, "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n")
         #expect(answer.statusLine == "HTTP/1.1 413 Payload Too Large")
         let garbage = try RawHTTP.exchange(port: tap.port, "\u{1}\u{2} nonsense\r\n\r\n")
         #expect(garbage.statusLine.hasPrefix("HTTP/1.1 400"))
@@ -197,7 +233,8 @@ import Testing
 /// The readings a tap's analysis handed out, awaited by count.
 final class Readings: Sendable {
     // Guards the readings so far and the waiters for a count of them.
-    private let state = Mutex<(all: [TappedExchange], waiters: [(Int, CheckedContinuation<[TappedExchange], Never>)])>(([], []))
+    private let state = Mutex<(all: [TappedExchange], waiters: [(Int, CheckedContinuation<[TappedExchange], Never>)])>(
+        ([], []))
 
     @Sendable func add(_ reading: TappedExchange) {
         let ready = state.withLock { state -> [(CheckedContinuation<[TappedExchange], Never>, [TappedExchange])] in

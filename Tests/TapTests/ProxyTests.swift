@@ -64,7 +64,8 @@ import Testing
         let backend = try await TLSTestServer.start(certificate: certificate, key: key, body: body)
         let proxy = try await ForwardProxy.start(names: Self.names)
         let trust = HTTPClientTransport.Trust.certificates(pemFile: pki.caFile)
-        let upstream = try Upstream("https://\(Self.hidden):\(backend.port)", trust: trust, proxies: try Self.settings(proxy))
+        let upstream = try Upstream(
+            "https://\(Self.hidden):\(backend.port)", trust: trust, proxies: try Self.settings(proxy))
         let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: upstream, report: nil)
         let got = try await Self.get(tap.port)
         #expect(got.status == 200)

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// HTTP/1.1 by hand over blocking sockets: a client that sends exactly the bytes given and reads
@@ -23,7 +24,9 @@ enum RawHTTP {
 
     /// Sends `request` to 127.0.0.1:`port`, reads the answer to its end (or until `until` holds
     /// for the body so far, for an answer that never ends) and closes.
-    static func exchange(port: Int, _ request: String, body: Data = Data(), until: ((Data) -> Bool)? = nil) throws -> Message {
+    static func exchange(port: Int, _ request: String, body: Data = Data(), until: ((Data) -> Bool)? = nil) throws
+        -> Message
+    {
         let fd = try connected(port: port)
         defer { close(fd) }
         send(fd, Data(request.utf8) + body)
@@ -41,7 +44,9 @@ enum RawHTTP {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -84,11 +89,23 @@ enum RawHTTP {
         var body = Data()
         while true {
             let sofar = Data(raw[start...])
-            if chunked, let decoded = dechunk(sofar) { body = decoded; break }
-            if !chunked, let length, sofar.count >= length { body = sofar.prefix(length); break }
+            if chunked, let decoded = dechunk(sofar) {
+                body = decoded
+                break
+            }
+            if !chunked, let length, sofar.count >= length {
+                body = sofar.prefix(length)
+                break
+            }
             if !chunked, length == nil, expectBody { break }
-            if let until, until(chunked ? dechunkedSoFar(sofar) : sofar) { body = chunked ? dechunkedSoFar(sofar) : sofar; break }
-            if !more() { body = chunked ? dechunkedSoFar(sofar) : sofar; break }
+            if let until, until(chunked ? dechunkedSoFar(sofar) : sofar) {
+                body = chunked ? dechunkedSoFar(sofar) : sofar
+                break
+            }
+            if !more() {
+                body = chunked ? dechunkedSoFar(sofar) : sofar
+                break
+            }
         }
         let first = lines.first ?? ""
         let path = first.split(separator: " ").dropFirst().first.map(String.init) ?? ""
@@ -101,7 +118,8 @@ enum RawHTTP {
         var out = Data()
         var index = data.startIndex
         while let lineEnd = data[index...].range(of: Data("\r\n".utf8)) {
-            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            let sizeText =
+                String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
             let start = lineEnd.upperBound
             if size == 0 { return data[start...].range(of: Data("\r\n".utf8)) == nil ? nil : out }
@@ -117,8 +135,9 @@ enum RawHTTP {
         var out = Data()
         var index = data.startIndex
         while let lineEnd = data[index...].range(of: Data("\r\n".utf8)),
-              let size = Int(String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0,
-              data.endIndex >= lineEnd.upperBound + size {
+            let size = Int(String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0,
+            data.endIndex >= lineEnd.upperBound + size
+        {
             out.append(data[lineEnd.upperBound..<(lineEnd.upperBound + size)])
             index = min(data.endIndex, lineEnd.upperBound + size + 2)
         }

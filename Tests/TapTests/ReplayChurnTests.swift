@@ -14,17 +14,22 @@ import Testing
     static let t0 = TestTime.t0
 
     /// A fresh token at each fetch, as a backend minting on every request gives it.
-    static func reading(_ id: String, at offset: TimeInterval, status: Int = 200, kind: ProviderKind = .driver) throws -> TappedExchange {
+    static func reading(_ id: String, at offset: TimeInterval, status: Int = 200, kind: ProviderKind = .driver) throws
+        -> TappedExchange
+    {
         let time = t0.addingTimeInterval(offset)
         guard status == 200 else {
-            return TappedExchange(time: time, kind: kind, id: id, method: "GET", status: status, latency: 0.02, verdict: .httpError,
-                                  error: "backend answered HTTP 503", failure: .httpStatus(code: 503, body: "busy"))
+            return TappedExchange(
+                time: time, kind: kind, id: id, method: "GET", status: status, latency: 0.02, verdict: .httpError,
+                error: "backend answered HTTP 503", failure: .httpStatus(code: 503, body: "busy"))
         }
         let iat = Int(time.timeIntervalSince1970)
         let jwt = TestJWT.make(kind: kind, id: id, iat: iat, exp: iat + 3600, claims: ["jti": "\(id)-\(offset)"])
-        let token = FetchedToken(token: jwt, id: id, expiresAt: time.addingTimeInterval(3600), receivedAt: time,
-                                 jwt: try JWTInspector.decode(jwt), findings: [])
-        return TappedExchange(time: time, kind: kind, id: id, method: "GET", status: 200, latency: 0.02, verdict: .ok, token: token)
+        let token = FetchedToken(
+            token: jwt, id: id, expiresAt: time.addingTimeInterval(3600), receivedAt: time,
+            jwt: try JWTInspector.decode(jwt), findings: [])
+        return TappedExchange(
+            time: time, kind: kind, id: id, method: "GET", status: 200, latency: 0.02, verdict: .ok, token: token)
     }
 
     @Test func aReplayedTapShowsTheChurnTheLiveTableShowed() throws {
@@ -55,23 +60,30 @@ import Testing
         // Recorded as `tap --record` writes it, read back, replayed to the end.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var first = DashboardState(consumerID: "", driverID: "", now: Self.t0, backend: "tap", faultsAvailable: false,
-                                   trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
+        var first = DashboardState(
+            consumerID: "", driverID: "", now: Self.t0, backend: "tap", faultsAvailable: false,
+            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
         first.learnMembers()
         let writer = try RecordingWriter(path: path)
-        writer.start(RecordingHeader(state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
-                                     tokendash: "test", ticks: false, start: Self.t0, churnLimit: 4))
+        writer.start(
+            RecordingHeader(
+                state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
+                tokendash: "test", ticks: false, start: Self.t0, churnLimit: 4))
         for reading in readings { for event in reading.providerEvents { writer.record(event) } }
         #expect(writer.close() == nil)
         let recording = try Recording.read(path)
-        let timeline = ReplayTimeline(recording, initial: recording.header.initialState(),
-                                      marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
+        let timeline = ReplayTimeline(
+            recording, initial: recording.header.initialState(),
+            marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
         let replayed = timeline.fold(to: recording.end).state
         let table = replayed.session.fleetTables[.driver]
         #expect(table?.rows.map(\.churn) == live.rows.map(\.churn))
         #expect(table?.rows.map(\.tapped) == live.rows.map(\.tapped))
-        #expect(table?.rows.first?.tapped == TappedColumns(fetches: 7, tokens: 7, verdict: "ok", level: .ok, lifetime: 3600,
-                                                                    churnBrief: "7× per token: not caching"))
+        #expect(
+            table?.rows.first?.tapped
+                == TappedColumns(
+                    fetches: 7, tokens: 7, verdict: "ok", level: .ok, lifetime: 3600,
+                    churnBrief: "7× per token: not caching"))
         #expect(table?.rows.first { $0.id == "vehicle-188" }?.tapped?.verdict == "http_error")
         // The title counts the three IDs seen, as live.
         #expect(replayed[.driver].fleetSize == 3)

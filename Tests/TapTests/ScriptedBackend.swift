@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import TestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A token backend on 127.0.0.1 that answers each request with the raw bytes its script gives for
@@ -33,9 +34,14 @@ final class ScriptedBackend: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -67,7 +73,10 @@ final class ScriptedBackend: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         held.withLock { open in
-            for c in open { shutdown(c, Int32(SHUT_RDWR)); close(c) }
+            for c in open {
+                shutdown(c, Int32(SHUT_RDWR))
+                close(c)
+            }
             open.removeAll()
         }
     }

@@ -4,12 +4,24 @@
 /// passes the test's cancellation on, so the limit ends the wait with the test's name.
 extension Task where Failure == Never {
     public var cancellingValue: Success {
-        get async { await withTaskCancellationHandler { await value } onCancel: { cancel() } }
+        get async {
+            await withTaskCancellationHandler {
+                await value
+            } onCancel: {
+                cancel()
+            }
+        }
     }
 }
 
 extension Task where Failure == any Error {
     public var cancellingValue: Success {
-        get async throws { try await withTaskCancellationHandler { try await value } onCancel: { cancel() } }
+        get async throws {
+            try await withTaskCancellationHandler {
+                try await value
+            } onCancel: {
+                cancel()
+            }
+        }
     }
 }

@@ -26,7 +26,9 @@ public final class EventRecorder: Sendable {
     /// Waits for the next event matching `predicate` and returns it; earlier events that do not
     /// match are kept in `all`. Throws `NotSeen` if the wait is cancelled or the stream ends first.
     @discardableResult
-    public func next(_ awaited: String = "matching", where predicate: @escaping @Sendable (ProviderEvent) -> Bool) async throws -> ProviderEvent {
+    public func next(_ awaited: String = "matching", where predicate: @escaping @Sendable (ProviderEvent) -> Bool)
+        async throws -> ProviderEvent
+    {
         // An AsyncStream's iteration ends when the waiting task is cancelled.
         for await event in stream {
             seen.withLock { $0.append(event) }
@@ -46,13 +48,25 @@ public final class EventRecorder: Sendable {
 }
 
 extension ProviderEvent {
-    public var isFetched: Bool { if case .fetched = kind { return true }; return false }
+    public var isFetched: Bool {
+        if case .fetched = kind { return true }
+        return false
+    }
     /// The token of a `fetched` event.
-    public var token: FetchedToken? { if case .fetched(let token, _) = kind { return token }; return nil }
+    public var token: FetchedToken? {
+        if case .fetched(let token, _) = kind { return token }
+        return nil
+    }
     /// The error of a `fetch_failed` event.
-    public var failure: FleetAuthError? { if case .fetchFailed(let e, _) = kind { return e }; return nil }
+    public var failure: FleetAuthError? {
+        if case .fetchFailed(let e, _) = kind { return e }
+        return nil
+    }
     /// The reason of a `fetch_started` event.
-    public var fetchReason: FetchReason? { if case .fetchStarted(let reason) = kind { return reason }; return nil }
+    public var fetchReason: FetchReason? {
+        if case .fetchStarted(let reason) = kind { return reason }
+        return nil
+    }
 }
 
 /// Polls `condition` until it holds: for a state inside an actor or a fleet that publishes no

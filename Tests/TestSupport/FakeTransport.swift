@@ -44,14 +44,20 @@ public func requestedID(_ request: TransportRequest) -> String { request.url.las
 
 /// A backend that mints a valid token for whatever ID is asked, `lifetime` seconds from the clock's
 /// now, numbering the signatures (`sig1`, `sig2`, …) so tests can tell a new token from a cached one.
-public func mintingTransport(kind: ProviderKind, clock: any ProviderClock = SystemClock(), lifetime: Int = 3600,
-                             gate: Gate? = nil) -> FakeTransport {
+public func mintingTransport(
+    kind: ProviderKind, clock: any ProviderClock = SystemClock(), lifetime: Int = 3600,
+    gate: Gate? = nil
+) -> FakeTransport {
     let serial = Mutex(0)
     return FakeTransport { request in
         if let gate { await gate.wait() }
-        let n = serial.withLock { $0 += 1; return $0 }
+        let n = serial.withLock {
+            $0 += 1
+            return $0
+        }
         let now = Int(clock.now().timeIntervalSince1970)
-        let jwt = TestJWT.make(kind: kind, id: requestedID(request), iat: now, exp: now + lifetime, signature: "sig\(n)")
+        let jwt = TestJWT.make(
+            kind: kind, id: requestedID(request), iat: now, exp: now + lifetime, signature: "sig\(n)")
         return TestJWT.response(jwt, expiresAtSeconds: now + lifetime)
     }
 }

@@ -10,7 +10,9 @@ public struct LoopbackServer: Sendable {
     public let base: String
 
     /// Serves every path with `handler`.
-    public static func start(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LoopbackServer {
+    public static func start(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws
+        -> LoopbackServer
+    {
         // Seen once in a full run: listening, yet no address to read. A second server is made
         // rather than the test failing on the harness.
         for _ in 0..<3 {
@@ -35,7 +37,9 @@ public struct LoopbackServer: Sendable {
 /// One real HTTP client for the whole run, with the system's trust. It lives as long as the
 /// process and is never shut down: AsyncHTTPClient traps on a client dropped while running.
 public let sharedTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport(reuseConnections: false) } catch { fatalError("cannot make the test transport: \(error)") }
+    do { return try HTTPClientTransport(reuseConnections: false) } catch {
+        fatalError("cannot make the test transport: \(error)")
+    }
 }()
 
 /// A request timeout for tests that judge an answer, not a timeout: AsyncHTTPClient's own deadline

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The socket constants whose Swift types differ between glibc and Darwin, for the tests that
@@ -10,9 +10,9 @@ public enum SocketConstants {
     /// `SOCK_STREAM` as `socket()` takes it: glibc's module imports it as an enum.
     public static var stream: Int32 {
         #if canImport(Glibc)
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #else
-        SOCK_STREAM
+            SOCK_STREAM
         #endif
     }
 
@@ -21,9 +21,9 @@ public enum SocketConstants {
     /// yet do), so no flag is the fallback that compiles.
     public static var noSignal: Int32 {
         #if canImport(Glibc)
-        Int32(MSG_NOSIGNAL)
+            Int32(MSG_NOSIGNAL)
         #else
-        0
+            0
         #endif
     }
 }

@@ -23,7 +23,10 @@ public final class SteppedClock: SleepingClock {
 
     public func sleep(until deadline: Date) async throws {
         if deadline <= manual.now() { return try Task.checkCancellation() }
-        let id = state.withLock { s in defer { s.nextID += 1 }; return s.nextID }
+        let id = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (wake: CheckedContinuation<Void, any Error>) in
                 // Judged under the lock `advance` scans with: time that moved on since the check

@@ -19,9 +19,11 @@ public enum TestJWT {
     /// A token as a backend would send it. `header` and `claims` override single fields; nil
     /// removes one. Values are Swift literals (String, Int, Double, Bool, arrays, dictionaries)
     /// or `JSONValue`.
-    public static func make(kind: ProviderKind = .consumer, id: String = "trip-1", iat: Int, exp: Int,
-                            account: String = account, header: [String: Any?] = [:], claims: [String: Any?] = [:],
-                            signature: String = signature) -> String {
+    public static func make(
+        kind: ProviderKind = .consumer, id: String = "trip-1", iat: Int, exp: Int,
+        account: String = account, header: [String: Any?] = [:], claims: [String: Any?] = [:],
+        signature: String = signature
+    ) -> String {
         var h: [String: Any] = ["alg": "RS256", "typ": "JWT", "kid": kid]
         for (k, v) in header { h[k] = v }
         var c: [String: Any] = [
@@ -34,12 +36,15 @@ public enum TestJWT {
 
     /// A token issued now (wall clock) that expires `lifetime` seconds later, for tests that run
     /// the real binary or a real server.
-    public static func make(kind: ProviderKind = .consumer, id: String = "trip-1", lifetime: Int,
-                            account: String = account, header: [String: Any?] = [:], claims: [String: Any?] = [:],
-                            signature: String = signature) -> String {
+    public static func make(
+        kind: ProviderKind = .consumer, id: String = "trip-1", lifetime: Int,
+        account: String = account, header: [String: Any?] = [:], claims: [String: Any?] = [:],
+        signature: String = signature
+    ) -> String {
         let now = Int(Date().timeIntervalSince1970)
-        return make(kind: kind, id: id, iat: now, exp: now + lifetime, account: account, header: header, claims: claims,
-                    signature: signature)
+        return make(
+            kind: kind, id: id, iat: now, exp: now + lifetime, account: account, header: header, claims: claims,
+            signature: signature)
     }
 
     /// One part of a token: `object` as compact JSON with sorted keys (so tokens are byte-identical

@@ -29,23 +29,32 @@ public struct TestPKI: Sendable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
             },
             issuerPrivateKey: .init(caKey))
-        caFile = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-ca-\(UUID().uuidString).pem").path
+        caFile =
+            FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-ca-\(UUID().uuidString).pem").path
         try ca.serializeAsPEM().pemString.write(toFile: caFile, atomically: true, encoding: .utf8)
     }
 
     /// A server certificate for `dnsNames` and `ips` (dotted IPv4), valid over `validity`.
-    public func leaf(dnsNames: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]],
-              validity: ClosedRange<Date> = Date() - 3600...Date() + 86_400) throws -> (NIOSSLCertificate, NIOSSLPrivateKey) {
+    public func leaf(
+        dnsNames: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]],
+        validity: ClosedRange<Date> = Date() - 3600...Date() + 86_400
+    ) throws -> (NIOSSLCertificate, NIOSSLPrivateKey) {
         let (certificate, key) = try leafPEM(dnsNames: dnsNames, ips: ips, validity: validity)
-        return (try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem), try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
+        return (
+            try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem),
+            try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem)
+        )
     }
 
     /// A server certificate for 127.0.0.1 and its key written as PEM files, as `--cert` and `--key` take them.
     public func leafFiles() throws -> (certificate: String, key: String) {
-        let (certificate, key) = try leafPEM(dnsNames: ["localhost"], ips: [[127, 0, 0, 1]], validity: Date() - 3600...Date() + 86_400)
+        let (certificate, key) = try leafPEM(
+            dnsNames: ["localhost"], ips: [[127, 0, 0, 1]], validity: Date() - 3600...Date() + 86_400)
         let folder = FileManager.default.temporaryDirectory
-        let files = (folder.appendingPathComponent("tokendash-leaf-\(UUID().uuidString).pem").path,
-                     folder.appendingPathComponent("tokendash-leaf-key-\(UUID().uuidString).pem").path)
+        let files = (
+            folder.appendingPathComponent("tokendash-leaf-\(UUID().uuidString).pem").path,
+            folder.appendingPathComponent("tokendash-leaf-key-\(UUID().uuidString).pem").path
+        )
         try certificate.write(toFile: files.0, atomically: true, encoding: .utf8)
         try key.write(toFile: files.1, atomically: true, encoding: .utf8)
         return files
@@ -53,7 +62,9 @@ public struct TestPKI: Sendable {
 
     private func leafPEM(dnsNames: [String], ips: [[UInt8]], validity: ClosedRange<Date>) throws -> (String, String) {
         let key = P256.Signing.PrivateKey()
-        let names = dnsNames.map { GeneralName.dnsName($0) } + ips.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: ArraySlice($0))) }
+        let names =
+            dnsNames.map { GeneralName.dnsName($0) }
+            + ips.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: ArraySlice($0))) }
         let certificate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
             notValidBefore: validity.lowerBound, notValidAfter: validity.upperBound,
@@ -76,8 +87,12 @@ public struct TLSTestServer: Sendable {
     public var base: String { "https://127.0.0.1:\(port)" }
 
     /// - Parameter port: 0 for any free port; a fixed one (443 as root) for a test that needs it.
-    public static func start(certificate: NIOSSLCertificate, key: NIOSSLPrivateKey, body: Data, port: Int = 0) async throws -> TLSTestServer {
-        let context = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
+    public static func start(certificate: NIOSSLCertificate, key: NIOSSLPrivateKey, body: Data, port: Int = 0)
+        async throws -> TLSTestServer
+    {
+        let context = try NIOSSLContext(
+            configuration: .makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -107,7 +122,8 @@ public final class FixedResponder: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.count))
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }

@@ -1,9 +1,9 @@
 import Fleet
 import FleetAuth
 import Foundation
-import TokenMetrics
 import TestSupport
 import Testing
+import TokenMetrics
 
 /// Fake provider events in, a scrape's text out and read back: each event lands in its series,
 /// the clock-dependent gauges follow the scrape's instant, and no ID reaches a label.
@@ -12,7 +12,9 @@ import Testing
 
     func at(_ offset: TimeInterval) -> Date { t0.addingTimeInterval(offset) }
 
-    func event(_ id: String, _ kind: ProviderEvent.Kind, at offset: TimeInterval = 0, provider: ProviderKind = .consumer) -> ProviderEvent {
+    func event(
+        _ id: String, _ kind: ProviderEvent.Kind, at offset: TimeInterval = 0, provider: ProviderKind = .consumer
+    ) -> ProviderEvent {
         ProviderEvent(time: at(offset), provider: provider, id: id, kind: kind)
     }
 
@@ -21,7 +23,9 @@ import Testing
         return FetchedToken(token: "x", id: id, expiresAt: at(offset), receivedAt: t0, jwt: jwt, clockSkew: skew)
     }
 
-    func fetched(_ metrics: ProviderMetrics, _ id: String, expiresAt offset: TimeInterval, provider: ProviderKind = .consumer) throws {
+    func fetched(
+        _ metrics: ProviderMetrics, _ id: String, expiresAt offset: TimeInterval, provider: ProviderKind = .consumer
+    ) throws {
         metrics.record(event(id, .fetchStarted(reason: .noToken), provider: provider))
         metrics.record(event(id, .fetched(try token(id, expiresAt: offset), latency: 0.02), provider: provider))
     }
@@ -32,16 +36,25 @@ import Testing
         metrics.record(event("trip-2", .fetchFailed(.httpStatus(code: 503, body: "", retryAfter: 3), latency: 0.3)))
         metrics.record(event("trip-2", .fetchFailed(.httpStatus(code: 403, body: ""), latency: 0.01)))
         metrics.record(event("trip-2", .fetchFailed(.timeout(seconds: 10), latency: 10)))
-        metrics.record(event("trip-2", .fetchFailed(.rejected([RuleResult(.audience, .fail, "wrong"), RuleResult(.issuedAt, .ok, "fine"),
-                                                                 RuleResult(.signature, .fail, "bad")]), latency: 0.01)))
+        metrics.record(
+            event(
+                "trip-2",
+                .fetchFailed(
+                    .rejected([
+                        RuleResult(.audience, .fail, "wrong"), RuleResult(.issuedAt, .ok, "fine"),
+                        RuleResult(.signature, .fail, "bad"),
+                    ]), latency: 0.01)))
         // Batched hits count as many as they carry.
         metrics.record(event("trip-1", .cacheHit(count: 40, expiresAt: at(100))))
         metrics.record(event("trip-1", .cacheHit(count: 2, expiresAt: at(100))))
         metrics.record(event("trip-3", .idChanged(from: "trip-2", to: "trip-3")))
         // Abandoned by the provider: no result class.
         metrics.record(event("trip-1", .fetchFailed(.superseded(requested: "trip-1", current: "trip-3"), latency: 0)))
-        metrics.record(event("vehicle-1", .fetchFailed(.unreachable(url: "https://x", reason: "TLS: untrusted certificate"), latency: 0.1),
-                             provider: .driver))
+        metrics.record(
+            event(
+                "vehicle-1",
+                .fetchFailed(.unreachable(url: "https://x", reason: "TLS: untrusted certificate"), latency: 0.1),
+                provider: .driver))
 
         let scrape = ScrapeText(metrics.exposition(now: at(10)))
         #expect(scrape[#"tokendash_requests_total{provider="consumer",result="ok"}"#] == 1)
@@ -71,8 +84,10 @@ import Testing
     @Test func fleetEngineAnswersAreCountedByMethodAndStatusAndDisagreementsApart() {
         let metrics = ProviderMetrics(members: [.driver: ["vehicle-1"]])
         func answer(_ http: Int, _ status: String, rules: RuleLevel = .ok) -> ProviderEvent.Kind {
-            .fleetEngineCall(FleetEngineAnswer(method: .updateVehicle, resource: "providers/p/vehicles/vehicle-1", httpStatus: http,
-                                               status: status, message: "m", latency: 0.01, fingerprint: "f", rules: rules))
+            .fleetEngineCall(
+                FleetEngineAnswer(
+                    method: .updateVehicle, resource: "providers/p/vehicles/vehicle-1", httpStatus: http,
+                    status: status, message: "m", latency: 0.01, fingerprint: "f", rules: rules))
         }
         metrics.record(event("vehicle-1", answer(200, "OK"), provider: .driver))
         metrics.record(event("vehicle-1", answer(200, "OK"), provider: .driver))
@@ -80,9 +95,15 @@ import Testing
         // A backend's own status text makes no series of its own.
         metrics.record(event("vehicle-1", answer(418, "I_AM_A_TEAPOT: vehicle-1"), provider: .driver))
         let scrape = ScrapeText(metrics.exposition(now: at(10)))
-        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OK"}"#] == 2)
-        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="PERMISSION_DENIED"}"#] == 1)
-        #expect(scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OTHER"}"#] == 1)
+        #expect(
+            scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OK"}"#] == 2)
+        #expect(
+            scrape[
+                #"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="PERMISSION_DENIED"}"#
+            ] == 1)
+        #expect(
+            scrape[#"tokendash_fleet_engine_calls_total{method="UpdateVehicle",provider="driver",status="OTHER"}"#] == 1
+        )
         #expect(scrape[#"tokendash_fleet_engine_verdict_disagreements_total{provider="driver"}"#] == 1)
     }
 
@@ -125,7 +146,9 @@ import Testing
         let text = String(decoding: fleet.exposition(now: at(1)), as: UTF8.self)
         #expect(!text.contains("trip-"))
         #expect(ScrapeText(Array(text.utf8)).values.count == ScrapeText(single.exposition(now: at(1))).values.count)
-        #expect(ScrapeText(Array(text.utf8))[#"tokendash_requests_total{provider="consumer",result="invalid_token"}"#] == 2000)
+        #expect(
+            ScrapeText(Array(text.utf8))[#"tokendash_requests_total{provider="consumer",result="invalid_token"}"#]
+                == 2000)
     }
 
     @Test func resultClassesOfEveryFailure() {
@@ -149,9 +172,12 @@ import Testing
         let metrics = ProviderMetrics(members: [.driver: ["vehicle-1"]])
         let stream = broadcaster.subscribe()
         let collector = Task { await metrics.consume(stream) }
-        broadcaster.publish(event("vehicle-1", .fetched(try token("vehicle-1", expiresAt: 100), latency: 0.01), provider: .driver))
+        broadcaster.publish(
+            event("vehicle-1", .fetched(try token("vehicle-1", expiresAt: 100), latency: 0.01), provider: .driver))
         broadcaster.finish()
         await collector.cancellingValue
-        #expect(ScrapeText(metrics.exposition(now: at(1)))[#"tokendash_requests_total{provider="driver",result="ok"}"#] == 1)
+        #expect(
+            ScrapeText(metrics.exposition(now: at(1)))[#"tokendash_requests_total{provider="driver",result="ok"}"#] == 1
+        )
     }
 }

@@ -11,8 +11,9 @@ import TokenMetrics
     @Test func exchangesAreCountedWithoutIDs() {
         let metrics = TapMetrics()
         func reading(_ id: String?, status: Int, verdict: TapVerdict, ratio: Double?) -> TappedExchange {
-            var reading = TappedExchange(time: TestTime.t0, kind: id == nil ? nil : .driver, id: id, method: "GET", status: status,
-                                         latency: 0.003, verdict: verdict)
+            var reading = TappedExchange(
+                time: TestTime.t0, kind: id == nil ? nil : .driver, id: id, method: "GET", status: status,
+                latency: 0.003, verdict: verdict)
             reading.fetchesPerToken = ratio
             return reading
         }
@@ -20,8 +21,12 @@ import TokenMetrics
         metrics.record(reading("vehicle-fine", status: 200, verdict: .ok, ratio: 1))
         metrics.record(reading("vehicle-down", status: 502, verdict: .unreachable, ratio: nil))
         metrics.record(reading(nil, status: 404, verdict: .httpError, ratio: nil))
-        let churning = [TapRow(kind: .driver, id: "vehicle-careless", fetches: 12, tokens: 12, verdict: .ok, lifetime: 3600, lastError: nil,
-                               lastStatus: 200, lastSeen: TestTime.t0, fetchesPerToken: 12, churning: true)]
+        let churning = [
+            TapRow(
+                kind: .driver, id: "vehicle-careless", fetches: 12, tokens: 12, verdict: .ok, lifetime: 3600,
+                lastError: nil,
+                lastStatus: 200, lastSeen: TestTime.t0, fetchesPerToken: 12, churning: true)
+        ]
         let text = String(decoding: metrics.exposition(churning: churning), as: UTF8.self)
         #expect(text.contains(#"tokendash_tap_exchanges_total{provider="driver",code="2xx"} 13"#))
         #expect(text.contains(#"tokendash_tap_exchanges_total{provider="driver",code="5xx"} 1"#))

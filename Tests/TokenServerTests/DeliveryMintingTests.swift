@@ -3,6 +3,7 @@ import FleetAuth
 import Foundation
 import JWTKit
 import Testing
+
 @testable import TokenServer
 
 /// The embedded server as Google's last-mile sample backend: its routes, its snake_case
@@ -10,8 +11,10 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct DeliveryMintingTests {
     @Test func deliveryConsumerProviderGetsAVerifiableTrackingToken() async throws {
         try await withServer { s in
-            let provider = DeliveryConsumerTokenProvider(endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)
-            let token = try await provider.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "tracking-42"))
+            let provider = DeliveryConsumerTokenProvider(
+                endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)
+            let token = try await provider.fetchToken(
+                for: DeliveryConsumerAuthorizationContext(trackingID: "tracking-42"))
             let claims = try await s.verify(token)
             #expect(claims.authorization == ["trackingid": "tracking-42"])
             #expect(claims.exp - claims.iat == 3600)
@@ -25,7 +28,8 @@ import Testing
     @Test func deliveryDriverProviderGetsAVerifiableDeliveryVehicleToken() async throws {
         try await withServer(lifetime: 600) { s in
             let provider = DeliveryDriverTokenProvider(endpoint: s.endpoint(.deliveryDriver), transport: s.transport)
-            let token = try await provider.fetchToken(for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van_7.b"))
+            let token = try await provider.fetchToken(
+                for: DeliveryDriverAuthorizationContext(deliveryVehicleID: "van_7.b"))
             let claims = try await s.verify(token)
             #expect(claims.authorization == ["deliveryvehicleid": "van_7.b"])
             #expect(claims.exp - claims.iat == 600)
@@ -61,8 +65,10 @@ import Testing
             let vehicle = DriverTokenProvider(endpoint: s.endpoint(.driver), transport: s.transport)
             let vehicleToken = try await vehicle.fetchToken(for: VehicleAuthorizationContext(vehicleID: "v-1"))
             #expect(try await s.verify(vehicleToken).authorization == ["vehicleid": "v-1"])
-            let tracking = DeliveryConsumerTokenProvider(endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)
-            let trackingToken = try await tracking.fetchToken(for: DeliveryConsumerAuthorizationContext(trackingID: "t-1"))
+            let tracking = DeliveryConsumerTokenProvider(
+                endpoint: s.endpoint(.deliveryConsumer), transport: s.transport)
+            let trackingToken = try await tracking.fetchToken(
+                for: DeliveryConsumerAuthorizationContext(trackingID: "t-1"))
             #expect(try await s.verify(trackingToken).authorization == ["trackingid": "t-1"])
 
             let (status, json) = try await s.json("/faults/deliveries/wrong-id", method: "PUT")

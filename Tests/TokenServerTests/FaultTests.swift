@@ -2,16 +2,20 @@ import Faults
 import FleetAuth
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 /// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
 @Suite(.timeLimit(.minutes(3))) struct FaultTests {
     /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
-    func consumerError(with fault: Fault, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, timeout: TimeInterval = 5) async throws -> FleetAuthError? {
+    func consumerError(
+        with fault: Fault, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, timeout: TimeInterval = 5
+    ) async throws -> FleetAuthError? {
         var result: FleetAuthError?
         try await withServer(lifetime: 60) { s in
             await s.server.setFault(fault, latencyMilliseconds: latencyMilliseconds, for: .consumer)
-            let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer, timeout: timeout), transport: s.transport)
+            let provider = ConsumerTokenProvider(
+                endpoint: s.endpoint(.consumer, timeout: timeout), transport: s.transport)
             do {
                 let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
                 Issue.record("\(fault) still gave a token: \(token.prefix(20))…")
@@ -29,7 +33,10 @@ import Testing
 
     @Test func malformedJSON() async throws {
         let error = try await consumerError(with: .malformed)
-        guard case .notJSON(let why)? = error else { Issue.record("expected notJSON, got \(String(describing: error))"); return }
+        guard case .notJSON(let why)? = error else {
+            Issue.record("expected notJSON, got \(String(describing: error))")
+            return
+        }
         #expect(why.hasPrefix("cannot parse"))
     }
 
@@ -40,7 +47,10 @@ import Testing
 
     @Test func expired() async throws {
         let error = try await consumerError(with: .expired)
-        guard case .alreadyExpired(let ago)? = error else { Issue.record("expected alreadyExpired, got \(String(describing: error))"); return }
+        guard case .alreadyExpired(let ago)? = error else {
+            Issue.record("expected alreadyExpired, got \(String(describing: error))")
+            return
+        }
         // A minute before it was sent, plus however long the answer took to arrive: on a loaded
         // machine that was 6 s once (a full run's 66), so only the minute is asserted.
         #expect(ago >= 60 && ago < 600, "\(ago) s")
@@ -48,7 +58,10 @@ import Testing
 
     @Test func drop() async throws {
         let error = try await consumerError(with: .drop)
-        guard case .unreachable(let url, _)? = error else { Issue.record("expected unreachable, got \(String(describing: error))"); return }
+        guard case .unreachable(let url, _)? = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))")
+            return
+        }
         #expect(url.hasSuffix("/token/consumer/trip-9"))
     }
 
@@ -74,7 +87,9 @@ import Testing
             #expect(await s.server.faults() == [.driver: FaultSetting(.http500)])
             let consumer = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)
             let token = try await consumer.fetchToken(for: TripAuthorizationContext(tripID: "t"))
-            #expect(try await s.verify(token).authorization == ["tripid": "t"], "the driver's fault leaves the consumer alone")
+            #expect(
+                try await s.verify(token).authorization == ["tripid": "t"],
+                "the driver's fault leaves the consumer alone")
             await s.server.setFault(.drop, for: .both)
             #expect(await s.server.faults() == [.driver: FaultSetting(.drop), .consumer: FaultSetting(.drop)])
             await s.server.setFault(nil, for: .consumer)
@@ -96,14 +111,20 @@ import Testing
 
             let (_, latency) = try await s.json("/faults/both/latency?ms=250", method: "PUT")
             #expect(latency["consumer"]?["milliseconds"] == .int(250))
-            #expect(await s.server.faults() == [.driver: FaultSetting(.latency, latencyMilliseconds: 250), .consumer: FaultSetting(.latency, latencyMilliseconds: 250)])
+            #expect(
+                await s.server.faults() == [
+                    .driver: FaultSetting(.latency, latencyMilliseconds: 250),
+                    .consumer: FaultSetting(.latency, latencyMilliseconds: 250),
+                ])
 
             let (cleared, empty) = try await s.json("/faults", method: "DELETE")
             #expect(cleared == 200)
             #expect(empty["driver"] == .null && empty["consumer"] == .null)
             #expect(await s.server.faults().isEmpty)
             let refreshed = try await provider.forceRefresh()
-            #expect(try await s.verify(refreshed).authorization == ["vehicleid": "v"], "with the fault cleared the right ID is minted")
+            #expect(
+                try await s.verify(refreshed).authorization == ["vehicleid": "v"],
+                "with the fault cleared the right ID is minted")
         }
     }
 
@@ -123,8 +144,11 @@ import Testing
             #expect(Fault(name: fault.rawValue) == fault, "recordings and old scenario files name faults by case")
             #expect(!fault.label().isEmpty)
         }
-        #expect(Fault.names == ["latency", "http500", "http401", "rate-limited", "malformed", "wrong-id", "expired", "drop",
-                               "fleet-engine-unavailable", "revoked-key", "clock-skew"])
+        #expect(
+            Fault.names == [
+                "latency", "http500", "http401", "rate-limited", "malformed", "wrong-id", "expired", "drop",
+                "fleet-engine-unavailable", "revoked-key", "clock-skew",
+            ])
         #expect(Fault(name: "explode") == nil)
     }
 }

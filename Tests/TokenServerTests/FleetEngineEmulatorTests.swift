@@ -4,6 +4,7 @@ import Foundation
 import JWTKit
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// The embedded Fleet Engine over loopback: each SDK call as the SDKs send it (the client's own
@@ -17,19 +18,26 @@ import Testing
         return try #require(json["jwt"]?.stringValue ?? json["token"]?.stringValue)
     }
 
-    static func call(_ s: RunningServer, _ method: FleetEngineMethod, id: String, token: String,
-                     provider: String? = nil) async throws -> FleetEngineAnswer {
-        let request = try #require(method.request(base: s.base, provider: provider ?? s.server.fleetEngineProject, id: id,
-                                                  token: token, location: .start, timeout: 5))
+    static func call(
+        _ s: RunningServer, _ method: FleetEngineMethod, id: String, token: String,
+        provider: String? = nil
+    ) async throws -> FleetEngineAnswer {
+        let request = try #require(
+            method.request(
+                base: s.base, provider: provider ?? s.server.fleetEngineProject, id: id,
+                token: token, location: .start, timeout: 5))
         let response = try await sharedTransport.send(request)
-        return FleetEngineAnswer.reading(response, method: method, resource: method.resource(provider: provider ?? s.server.fleetEngineProject, id: id),
-                                         latency: 0, fingerprint: "", rules: .ok)
+        return FleetEngineAnswer.reading(
+            response, method: method,
+            resource: method.resource(provider: provider ?? s.server.fleetEngineProject, id: id),
+            latency: 0, fingerprint: "", rules: .ok)
     }
 
     @Test func eachSDKCallWithItsOwnTokenIsAnswered() async throws {
         try await withServer { s in
             let calls: [(FleetEngineMethod, ProviderKind, String)] = [
-                (.updateVehicle, .driver, "vehicle-1"), (.getVehicle, .driver, "vehicle-1"), (.getTrip, .consumer, "trip-1"),
+                (.updateVehicle, .driver, "vehicle-1"), (.getVehicle, .driver, "vehicle-1"),
+                (.getTrip, .consumer, "trip-1"),
                 (.updateDeliveryVehicle, .deliveryDriver, "van-1"), (.getDeliveryVehicle, .deliveryDriver, "van-1"),
                 (.getTaskTrackingInfo, .deliveryConsumer, "tracking-1"),
             ]
@@ -44,9 +52,10 @@ import Testing
     @Test func anUpdateEchoesTheLocationItWasSent() async throws {
         try await withServer { s in
             let token = try await Self.routeToken(s, .driver, "vehicle-1")
-            let request = try #require(FleetEngineMethod.updateVehicle.request(
-                base: s.base, provider: s.server.fleetEngineProject, id: "vehicle-1", token: token,
-                location: FleetEngineLocation(latitude: 1.5, longitude: -2.25), timeout: 5))
+            let request = try #require(
+                FleetEngineMethod.updateVehicle.request(
+                    base: s.base, provider: s.server.fleetEngineProject, id: "vehicle-1", token: token,
+                    location: FleetEngineLocation(latitude: 1.5, longitude: -2.25), timeout: 5))
             let response = try await sharedTransport.send(request)
             let json = try JSONValue.decode(response.body)
             #expect(json["name"]?.stringValue == "providers/\(s.server.fleetEngineProject)/vehicles/vehicle-1")
@@ -61,7 +70,10 @@ import Testing
             let answer = try await Self.call(s, .updateVehicle, id: "vehicle-2", token: other)
             #expect(answer.httpStatus == 403)
             #expect(answer.status == "PERMISSION_DENIED")
-            #expect(answer.message == "authorization.vehicleid is \"vehicle-1\", which does not cover providers/tokendash/vehicles/vehicle-2")
+            #expect(
+                answer.message
+                    == "authorization.vehicleid is \"vehicle-1\", which does not cover providers/tokendash/vehicles/vehicle-2"
+            )
         }
     }
 
@@ -71,7 +83,9 @@ import Testing
             let trip = try await Self.routeToken(s, .consumer, "vehicle-1")
             let answer = try await Self.call(s, .updateVehicle, id: "vehicle-1", token: trip)
             #expect(answer.httpStatus == 403)
-            #expect(answer.message == "a token with authorization.tripid may not call UpdateVehicle: it needs authorization.vehicleid")
+            #expect(
+                answer.message
+                    == "a token with authorization.tripid may not call UpdateVehicle: it needs authorization.vehicleid")
         }
     }
 
@@ -98,11 +112,16 @@ import Testing
         try await withServer { s in
             _ = try await Self.routeToken(s, .driver, "vehicle-1")
             let now = Date()
-            let expired = try await s.server.minter.mint(.driver, id: "vehicle-1", now: now.addingTimeInterval(-700), lifetime: 600)
-            #expect(try await Self.call(s, .getVehicle, id: "vehicle-1", token: expired.jwt).message.hasPrefix("JWT expired"))
-            let skewed = try await s.server.minter.mint(.driver, id: "vehicle-1", now: now.addingTimeInterval(540), lifetime: 600)
+            let expired = try await s.server.minter.mint(
+                .driver, id: "vehicle-1", now: now.addingTimeInterval(-700), lifetime: 600)
+            #expect(
+                try await Self.call(s, .getVehicle, id: "vehicle-1", token: expired.jwt).message.hasPrefix(
+                    "JWT expired"))
+            let skewed = try await s.server.minter.mint(
+                .driver, id: "vehicle-1", now: now.addingTimeInterval(540), lifetime: 600)
             #expect(try await Self.call(s, .getVehicle, id: "vehicle-1", token: skewed.jwt).httpStatus == 200)
-            let future = try await s.server.minter.mint(.driver, id: "vehicle-1", now: now.addingTimeInterval(720), lifetime: 600)
+            let future = try await s.server.minter.mint(
+                .driver, id: "vehicle-1", now: now.addingTimeInterval(720), lifetime: 600)
             let refused = try await Self.call(s, .getVehicle, id: "vehicle-1", token: future.jwt)
             #expect(refused.httpStatus == 401 && refused.status == "UNAUTHENTICATED")
             #expect(refused.message.contains("in the future, beyond 600 s"))
@@ -112,12 +131,15 @@ import Testing
     @Test func aSignatureFromAnotherKeyOrNoBearerIsUnauthenticated() async throws {
         try await withServer { s in
             _ = try await Self.routeToken(s, .driver, "vehicle-1")
-            let forged = TestJWT.make(kind: .driver, id: "vehicle-1", lifetime: 600, account: TokenServerConfiguration.defaultIssuer)
+            let forged = TestJWT.make(
+                kind: .driver, id: "vehicle-1", lifetime: 600, account: TokenServerConfiguration.defaultIssuer)
             let answer = try await Self.call(s, .getVehicle, id: "vehicle-1", token: forged)
             #expect(answer.httpStatus == 401)
             #expect(answer.message.hasPrefix("JWT signature does not verify against the keys of tokendash-local@"))
-            let request = try #require(FleetEngineMethod.getVehicle.request(base: s.base, provider: "tokendash", id: "vehicle-1",
-                                                                            token: "", location: .start, timeout: 5))
+            let request = try #require(
+                FleetEngineMethod.getVehicle.request(
+                    base: s.base, provider: "tokendash", id: "vehicle-1",
+                    token: "", location: .start, timeout: 5))
             let bare = try await sharedTransport.send(request)
             #expect(bare.status == 401)
         }
@@ -137,7 +159,9 @@ import Testing
         try await withServer { s in
             _ = try await Self.routeToken(s, .driver, "vehicle-1")
             let keys = JWTKeyCollection()
-            await keys.add(rsa: SharedKey.key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: SharedKey.key.keyID))
+            await keys.add(
+                rsa: SharedKey.key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: SharedKey.key.keyID)
+            )
             let now = Int64(Date().timeIntervalSince1970)
             let base: [String: JSONValue] = [
                 "iss": .string(s.server.minter.issuer), "sub": .string(s.server.minter.issuer),
@@ -145,17 +169,25 @@ import Testing
                 "authorization": .object(["vehicleid": .string("vehicle-1")]),
             ]
             func refusal(_ changes: [String: JSONValue]) async throws -> String {
-                let token = try await keys.sign(AnyClaims(base.merging(changes) { $1 }), kid: JWKIdentifier(string: SharedKey.key.keyID))
+                let token = try await keys.sign(
+                    AnyClaims(base.merging(changes) { $1 }), kid: JWKIdentifier(string: SharedKey.key.keyID))
                 let answer = try await Self.call(s, .getVehicle, id: "vehicle-1", token: token)
                 #expect(answer.httpStatus == 401 || answer.httpStatus == 403, "\(answer.summary)")
                 return answer.message
             }
-            #expect(try await refusal(["aud": .array([.string(FleetEngineLimits.audience)])]).hasPrefix("JWT aud is [\""))
+            #expect(
+                try await refusal(["aud": .array([.string(FleetEngineLimits.audience)])]).hasPrefix("JWT aud is [\""))
             #expect(try await refusal(["iat": .double(Double(now) + 0.5)]) == "JWT iat and exp must both be integers")
-            #expect(try await refusal(["iat": .int(Int64.min), "exp": .int(Int64.max)]).hasPrefix("JWT lifetime exp - iat is beyond any"))
+            #expect(
+                try await refusal(["iat": .int(Int64.min), "exp": .int(Int64.max)]).hasPrefix(
+                    "JWT lifetime exp - iat is beyond any"))
             #expect(try await refusal(["iat": .int(Int64.max)]).contains("s in the future, beyond 600 s"))
-            #expect(try await refusal(["authorization": .object(["vehicleid": .int(7)])]) == "authorization.vehicleid is not a string")
-            #expect(try await refusal(["authorization": .string("vehicle-1")]).hasPrefix("the token has no authorization claim"))
+            #expect(
+                try await refusal(["authorization": .object(["vehicleid": .int(7)])])
+                    == "authorization.vehicleid is not a string")
+            #expect(
+                try await refusal(["authorization": .string("vehicle-1")]).hasPrefix(
+                    "the token has no authorization claim"))
         }
     }
 
@@ -164,7 +196,8 @@ import Testing
             let token = try await Self.routeToken(s, .driver, "vehicle-1")
             let answer = try await Self.call(s, .getVehicle, id: "vehicle-1", token: token, provider: "someone-else")
             #expect(answer.httpStatus == 403)
-            #expect(answer.message.contains("belongs to project tokendash, not providers/someone-else/vehicles/vehicle-1"))
+            #expect(
+                answer.message.contains("belongs to project tokendash, not providers/someone-else/vehicles/vehicle-1"))
         }
     }
 

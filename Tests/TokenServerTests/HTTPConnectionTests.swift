@@ -2,6 +2,7 @@ import Faults
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// The server's HTTP/1.1 on a raw socket, where URLSession would hide it: keep-alive, pipelining,
@@ -26,9 +27,14 @@ import Testing
             address.sin_port = port.bigEndian
             inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
-            guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+            guard connected == 0 else {
+                close(fd)
+                throw POSIXError(.ECONNREFUSED)
+            }
             return fd
         }
 
@@ -40,7 +46,9 @@ import Testing
         }
 
         /// Everything the server sends until `done` says it is enough, or the connection closes or times out.
-        func read(until done: @escaping @Sendable (String) -> Bool = { _ in false }) async -> (text: String, closed: Bool) {
+        func read(until done: @escaping @Sendable (String) -> Bool = { _ in false }) async -> (
+            text: String, closed: Bool
+        ) {
             await withCheckedContinuation { continuation in
                 Thread { continuation.resume(returning: self.readBlocking(until: done)) }.start()
             }
@@ -77,7 +85,8 @@ import Testing
                 #expect(text.lowercased().contains("\r\ncontent-type: application/json\r\n"))
                 #expect(text.lowercased().contains("\r\ncache-control: no-store\r\n"))
                 #expect(text.contains("\r\nDate: ") && text.contains(" GMT\r\n"))
-                let jwt = try #require(text.components(separatedBy: "\"jwt\":\"").last?.components(separatedBy: "\"").first)
+                let jwt = try #require(
+                    text.components(separatedBy: "\"jwt\":\"").last?.components(separatedBy: "\"").first)
                 #expect(try await s.verify(jwt).authorization == ["tripid": "trip-\(id)"])
             }
             // Pipelined: both sent at once, answered in the order asked.

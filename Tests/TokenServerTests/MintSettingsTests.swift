@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 /// A demo sets the server's clock off and shortens tokens while it runs.
@@ -24,7 +25,8 @@ import Testing
             #expect(ahead.contains(date.timeIntervalSince1970))
             await s.server.setClockOffset(0)
             let start = Date().timeIntervalSince1970.rounded(.down)
-            let again = try #require(try JSONValue.decode(try await s.request("/token/consumer/trip-1").body)["jwt"]?.stringValue)
+            let again = try #require(
+                try JSONValue.decode(try await s.request("/token/consumer/trip-1").body)["jwt"]?.stringValue)
             #expect((start...Date().timeIntervalSince1970).contains(Double(try await s.verify(again).iat)))
         }
     }
@@ -33,7 +35,8 @@ import Testing
         try await withServer(lifetime: 3600) { s in
             try await s.server.setLifetime(90)
             #expect(await s.server.lifetime == 90)
-            let token = try #require(try JSONValue.decode(try await s.request("/token/driver/v-1").body)["jwt"]?.stringValue)
+            let token = try #require(
+                try JSONValue.decode(try await s.request("/token/driver/v-1").body)["jwt"]?.stringValue)
             let claims = try await s.verify(token)
             #expect(claims.exp - claims.iat == 90)
             await #expect(throws: TokenServerError.self) { try await s.server.setLifetime(7200) }

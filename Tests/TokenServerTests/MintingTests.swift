@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import JWTKit
 import Testing
+
 @testable import TokenServer
 
 @Suite(.timeLimit(.minutes(3))) struct MintingTests {
@@ -40,7 +41,8 @@ import Testing
 
     @Test func aTokenFromAnotherKeyDoesNotVerify() async throws {
         // Guards the verification itself: a signature by a different key must be refused.
-        let other = await TokenMinter(key: try SigningKey.generate(), issuer: "x@y.iam.gserviceaccount.com", lifetime: 60)
+        let other = await TokenMinter(
+            key: try SigningKey.generate(), issuer: "x@y.iam.gserviceaccount.com", lifetime: 60)
         let foreign = try await other.mint(.driver, id: "v")
         try await withServer { s in
             await #expect(throws: (any Error).self) { _ = try await s.verify(foreign.jwt) }
@@ -80,7 +82,10 @@ import Testing
         try await withServer { s in
             let (status, json) = try await s.json("/.well-known/jwks.json")
             #expect(status == 200)
-            guard case .array(let keys)? = json["keys"] else { Issue.record("no keys array in \(json)"); return }
+            guard case .array(let keys)? = json["keys"] else {
+                Issue.record("no keys array in \(json)")
+                return
+            }
             #expect(keys.count == 1)
             let key = try #require(keys.first)
             #expect(key["kty"] == .string("RSA"))
@@ -106,7 +111,8 @@ import Testing
         // Fleet Engine's ID rule (FleetEngineID): empty, the wildcard, over 64 code points, any of
         // / : ? , #, or not in NFC (an e and a combining acute accent).
         "/token/consumer/", "/token/consumer/*", "/token/consumer/" + String(repeating: "x", count: 65),
-        "/token/driver/a%2Fb", "/token/consumer/a%3Ab", "/token/consumer/a%3Fb", "/token/consumer/a%2Cb", "/token/consumer/a%23b",
+        "/token/driver/a%2Fb", "/token/consumer/a%3Ab", "/token/consumer/a%3Fb", "/token/consumer/a%2Cb",
+        "/token/consumer/a%23b",
         "/token/driver/cafe%CC%81",
     ])
     func badIDsGet400WithAJSONError(path: String) async throws {
@@ -121,13 +127,16 @@ import Testing
     }
 
     /// What Fleet Engine accepts is minted: 64 code points, a space, another script, `;`.
-    @Test(arguments: [String(repeating: "x", count: 64), "a%20b", "caf%C3%A9", "%E8%BB%8A%E4%B8%A1-7", "a%3Bb",
-                      String(repeating: "%C3%A9", count: 64)])
+    @Test(arguments: [
+        String(repeating: "x", count: 64), "a%20b", "caf%C3%A9", "%E8%BB%8A%E4%B8%A1-7", "a%3Bb",
+        String(repeating: "%C3%A9", count: 64),
+    ])
     func idsFleetEngineAcceptsAreMinted(id: String) async throws {
         try await withServer { s in
             let (status, _, body) = try await s.request("/token/consumer/" + id)
             #expect(status == 200, "\(id): \(String(decoding: body, as: UTF8.self))")
-            let jwt = try JWTInspector.decode(String(decoding: body, as: UTF8.self).split(separator: "\"")[3].description)
+            let jwt = try JWTInspector.decode(
+                String(decoding: body, as: UTF8.self).split(separator: "\"")[3].description)
             #expect(jwt.claims["authorization"]?["tripid"]?.stringValue == id.removingPercentEncoding)
         }
     }
@@ -142,13 +151,15 @@ import Testing
 
     @Test func aLifetimeOverAnHourIsRefused() async throws {
         await #expect(throws: TokenServerError.invalidLifetime(3601)) {
-            _ = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3601), key: SharedKey.key)
+            _ = try await EmbeddedTokenServer(
+                configuration: TokenServerConfiguration(lifetime: 3601), key: SharedKey.key)
         }
     }
 
     @Test func aRemoteHostNeedsAllowRemote() async throws {
         await #expect(throws: TokenServerError.remoteNotAllowed("0.0.0.0")) {
-            _ = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(host: "0.0.0.0"), key: SharedKey.key)
+            _ = try await EmbeddedTokenServer(
+                configuration: TokenServerConfiguration(host: "0.0.0.0"), key: SharedKey.key)
         }
     }
 
@@ -157,7 +168,9 @@ import Testing
             let port = try #require(s.base.port)
             let second = try await EmbeddedTokenServer(
                 configuration: TokenServerConfiguration(port: UInt16(port)), key: SharedKey.key)
-            await #expect(throws: TokenServerError.bindFailed(address: "127.0.0.1:\(port)", reason: "address already in use")) {
+            await #expect(
+                throws: TokenServerError.bindFailed(address: "127.0.0.1:\(port)", reason: "address already in use")
+            ) {
                 _ = try await second.start()
             }
         }

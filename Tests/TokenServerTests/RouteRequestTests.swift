@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 /// The request target as the routes see it: what FlyingFox used to hand over (dot segments

@@ -4,9 +4,11 @@ import HTTPTransport
 import JWTKit
 import TestSupport
 import Testing
+
 @testable import TokenServer
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One RSA key for the whole test run: generating one per server would dominate test time.
@@ -37,7 +39,9 @@ struct RunningServer {
     }
 
     /// A raw request, for what providers do not show: status, headers, body.
-    func request(_ path: String, method: String = "GET") async throws -> (status: Int, headers: [String: String], body: Data) {
+    func request(_ path: String, method: String = "GET") async throws -> (
+        status: Int, headers: [String: String], body: Data
+    ) {
         guard let url = URL(string: base.absoluteString + path) else { throw FleetAuthError.invalidURL(path) }
         var request = URLRequest(url: url)
         request.httpMethod = method

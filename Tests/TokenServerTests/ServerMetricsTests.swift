@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 /// The embedded server's `/metrics`: what it minted, how it answered, which faults are on; over
@@ -22,8 +23,10 @@ import Testing
     @Test func countsMintsRequestsByRouteAndFaults() async throws {
         try await withServer { s in
             var statuses: [Int] = []
-            for path in ["/token/consumer/trip-1", "/token/consumer/trip-2", "/token/driver/vehicle-1", "/token/consumer/",
-                         "/no/such/path-\(UUID().uuidString)"] {
+            for path in [
+                "/token/consumer/trip-1", "/token/consumer/trip-2", "/token/driver/vehicle-1", "/token/consumer/",
+                "/no/such/path-\(UUID().uuidString)",
+            ] {
                 statuses.append(try await s.request(path).status)
             }
             await s.server.setFault(.http500, for: .driver)
@@ -41,7 +44,8 @@ import Testing
             #expect(samples[#"tokendash_server_active_faults{kind="driver"}"#] == 1)
             #expect(samples[#"tokendash_server_active_faults{kind="consumer"}"#] == 0)
             // No ID or random path becomes a label.
-            #expect(!samples.keys.contains { $0.contains("trip-") || $0.contains("vehicle-") || $0.contains("no/such") })
+            #expect(
+                !samples.keys.contains { $0.contains("trip-") || $0.contains("vehicle-") || $0.contains("no/such") })
             // /stats stays, counting the same mints.
             let stats = try await s.json("/stats")
             #expect(stats.status == 200)

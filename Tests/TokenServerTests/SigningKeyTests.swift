@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TokenServer
 
 /// Key files are written at test time into a private temporary directory, never into the repo.
@@ -10,13 +11,17 @@ struct KeyDirectory {
 
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-keys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Writes `contents` to `name` with `mode`; returns the path.
     func write(_ name: String, _ contents: String, mode: Int = 0o600) throws -> String {
         let path = url.appendingPathComponent(name).path
-        guard FileManager.default.createFile(atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: mode]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: mode])
+        else {
             throw FleetAuthError.other("cannot create \(path)")
         }
         // createFile's mode is filtered by the umask; set it exactly.
@@ -27,8 +32,9 @@ struct KeyDirectory {
     /// A new RSA-2048 private key from openssl: PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY").
     func opensslKey(pkcs1: Bool) async throws -> String {
         let out = url.appendingPathComponent("openssl-\(UUID().uuidString).pem")
-        let pid = try ChildProcess.spawn(["/usr/bin/env", "openssl", "genrsa"] + (pkcs1 ? ["-traditional"] : []) + ["2048"],
-                                         output: out.path, errors: "/dev/null")
+        let pid = try ChildProcess.spawn(
+            ["/usr/bin/env", "openssl", "genrsa"] + (pkcs1 ? ["-traditional"] : []) + ["2048"],
+            output: out.path, errors: "/dev/null")
         guard await ChildProcess.exit(of: pid).0 == 0 else { throw FleetAuthError.other("openssl genrsa failed") }
         return try String(contentsOf: out, encoding: .utf8)
     }
@@ -45,7 +51,8 @@ struct KeyDirectory {
         #expect(pem.hasPrefix(pkcs1 ? "-----BEGIN RSA PRIVATE KEY-----" : "-----BEGIN PRIVATE KEY-----"))
         let path = try dir.write("key.pem", pem)
 
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 60, signingKey: .file(path)))
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: 60, signingKey: .file(path)))
         let base = try await server.start()
         let s = RunningServer(server: server, base: base)
         defer { Task { await server.stop() } }
@@ -81,7 +88,10 @@ struct KeyDirectory {
         #expect(claims.sub == "fleet-minter@demo.iam.gserviceaccount.com")
         #expect(try JWTInspector.decode(token).header["kid"] == .string("0123abcd"))
         let (_, jwks) = try await s.json("/.well-known/jwks.json")
-        guard case .array(let keys)? = jwks["keys"] else { Issue.record("no keys"); return }
+        guard case .array(let keys)? = jwks["keys"] else {
+            Issue.record("no keys")
+            return
+        }
         #expect(keys.first?["kid"] == .string("0123abcd"))
     }
 
@@ -121,7 +131,10 @@ struct KeyDirectory {
             _ = try SigningKey.load(path: path)
             Issue.record("loaded \(contents)")
         } catch {
-            guard case .invalidKey(let p, let why) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .invalidKey(let p, let why) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(p == path)
             #expect(why.contains(reason), "\(why)")
         }

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+
 @testable import TokenServer
 
 @Suite(.timeLimit(.minutes(3))) struct StatsTests {

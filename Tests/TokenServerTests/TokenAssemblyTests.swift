@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import JWTKit
 import Testing
+
 @testable import TokenServer
 
 /// The minter assembles tokens itself around jwt-kit's signer; they must be byte for byte what
@@ -13,7 +14,9 @@ import Testing
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let keys = JWTKeyCollection()
         let kid = JWKIdentifier(string: SharedKey.key.keyID)
-        await keys.add(rsa: SharedKey.key.privateKey, digestAlgorithm: .sha256, kid: kid, serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+        await keys.add(
+            rsa: SharedKey.key.privateKey, digestAlgorithm: .sha256, kid: kid,
+            serializer: DefaultJWTSerializer(jsonEncoder: encoder))
         return try await keys.sign(claims, kid: kid)
     }
 
@@ -29,7 +32,8 @@ import Testing
         let minter = await TokenMinter(key: SharedKey.key, issuer: issuer, lifetime: 3600)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let minted = try await minter.mint(kind, id: id, now: now)
-        let claims = FleetEngineClaims(issuer: issuer, kind: kind, id: id, issuedAt: 1_800_000_000, expiresAt: 1_800_003_600)
+        let claims = FleetEngineClaims(
+            issuer: issuer, kind: kind, id: id, issuedAt: 1_800_000_000, expiresAt: 1_800_003_600)
         #expect(minted.jwt == (try await jwtKitToken(claims)))
     }
 
@@ -37,9 +41,11 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for kind in ProviderKind.allCases {
-            let claims = FleetEngineClaims(issuer: "svc@p.iam.gserviceaccount.com", kind: kind, id: "id-1", issuedAt: 0, expiresAt: 3600)
+            let claims = FleetEngineClaims(
+                issuer: "svc@p.iam.gserviceaccount.com", kind: kind, id: "id-1", issuedAt: 0, expiresAt: 3600)
             let fast = try #require(claims.sortedJSON)
-            #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try encoder.encode(claims), as: UTF8.self))
+            #expect(
+                String(decoding: fast, as: UTF8.self) == String(decoding: try encoder.encode(claims), as: UTF8.self))
         }
         let awkward = FleetEngineClaims(issuer: "tab\there", kind: .driver, id: "v", issuedAt: 0, expiresAt: 1)
         #expect(awkward.sortedJSON == nil)
@@ -51,7 +57,9 @@ import Testing
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             var encoded: [UInt8] = []
             Base64URL.append(bytes, to: &encoded)
-            #expect(String(decoding: encoded, as: UTF8.self) == JWTInspector.base64URLEncode(Data(bytes)), "\(length) bytes")
+            #expect(
+                String(decoding: encoded, as: UTF8.self) == JWTInspector.base64URLEncode(Data(bytes)), "\(length) bytes"
+            )
         }
     }
 }

@@ -4,6 +4,7 @@ import JWTKit
 import TestSupport
 import Testing
 import TokenSignatures
+
 @testable import TokenServer
 
 /// Tokens shaped byte for byte as Google's own tools mint them, signed with real RSA keys, each
@@ -40,7 +41,9 @@ import TokenSignatures
     /// tried past a key that does not verify it.
     static let keys: (file: SigningKey, managed: SigningKey, spare: SigningKey) = {
         func key(_ kid: String) -> SigningKey {
-            do { return SigningKey(privateKey: try SigningKey.generate().privateKey, keyID: kid, accountEmail: nil) } catch {
+            do {
+                return SigningKey(privateKey: try SigningKey.generate().privateKey, keyID: kid, accountEmail: nil)
+            } catch {
                 fatalError("cannot generate a test key: \(error)")
             }
         }
@@ -74,26 +77,34 @@ import TokenSignatures
             let (iss, aud, iat, exp) = (account, TokenRules.fleetEngineAudience, issuedAt, issuedAt + 3600)
             switch self {
             case .impersonatedSigner, .defaultServiceAccountSigner, .localSigner:
-                return #"{"authorization":\#(authorization),"sub":"\#(iss)","aud":"\#(aud)","iss":"\#(iss)","exp":\#(exp),"iat":\#(iat)}"#
+                return
+                    #"{"authorization":\#(authorization),"sub":"\#(iss)","aud":"\#(aud)","iss":"\#(iss)","exp":\#(exp),"iat":\#(iat)}"#
             case .iamSignJwt:
                 // The claim set file as a person writes it, sent as it is.
-                return "{\n  \"iss\": \"\(iss)\",\n  \"sub\": \"\(iss)\",\n  \"aud\": \"\(aud)\",\n  \"iat\": \(iat),\n  \"exp\": \(exp),\n  \"authorization\": \(authorization)\n}\n"
+                return
+                    "{\n  \"iss\": \"\(iss)\",\n  \"sub\": \"\(iss)\",\n  \"aud\": \"\(aud)\",\n  \"iat\": \(iat),\n  \"exp\": \(exp),\n  \"authorization\": \(authorization)\n}\n"
             case .googleAuthPython:
-                let spaced = authorization.replacingOccurrences(of: "\":", with: "\": ").replacingOccurrences(of: ",\"", with: ", \"")
-                return #"{"iss": "\#(iss)", "sub": "\#(iss)", "aud": "\#(aud)", "iat": \#(iat), "exp": \#(exp), "authorization": \#(spaced)}"#
+                let spaced = authorization.replacingOccurrences(of: "\":", with: "\": ").replacingOccurrences(
+                    of: ",\"", with: ", \"")
+                return
+                    #"{"iss": "\#(iss)", "sub": "\#(iss)", "aud": "\#(aud)", "iat": \#(iat), "exp": \#(exp), "authorization": \#(spaced)}"#
             }
         }
 
         /// The rule lines every token of this tool gets before `authorization`.
         var commonLines: [String] {
-            let kid = switch self {
-            case .impersonatedSigner, .defaultServiceAccountSigner:
-                "· kid: no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"
-            case .localSigner, .googleAuthPython: "✓ kid: \(fileKid)"
-            case .iamSignJwt: "✓ kid: \(managedKid)"
-            }
-            return ["✓ alg: RS256", "✓ typ: JWT", kid, "✓ iss/sub: \(account) (project my-project)",
-                    "✓ aud: https://fleetengine.googleapis.com/", "✓ iat: 10 s ago", "✓ exp: 3590 s left", "✓ lifetime: 3600 s"]
+            let kid =
+                switch self {
+                case .impersonatedSigner, .defaultServiceAccountSigner:
+                    "· kid: no kid: the signature is checked against every key of the issuer's key set; java-fleetengine-auth's impersonating signers mint this way"
+                case .localSigner, .googleAuthPython: "✓ kid: \(fileKid)"
+                case .iamSignJwt: "✓ kid: \(managedKid)"
+                }
+            return [
+                "✓ alg: RS256", "✓ typ: JWT", kid, "✓ iss/sub: \(account) (project my-project)",
+                "✓ aud: https://fleetengine.googleapis.com/", "✓ iat: 10 s ago", "✓ exp: 3590 s left",
+                "✓ lifetime: 3600 s",
+            ]
         }
 
         func signatureLine(keySet path: String) -> String {
@@ -117,31 +128,45 @@ import TokenSignatures
 
     static let types: [TokenType] = [
         TokenType(name: "consumer", authorization: #"{"tripid":"trip-42"}"#, line: "✓ authorization: tripid trip-42"),
-        TokenType(name: "driver", authorization: #"{"vehicleid":"vehicle-7"}"#, line: "✓ authorization: vehicleid vehicle-7"),
-        TokenType(name: "server", authorization: #"{"tripid":"*","vehicleid":"*"}"#,
-                  line: "! authorization: tripid is \"*\": covers every trip, too broad for a device"),
-        TokenType(name: "fleet reader", authorization: #"{"tripid":"*","taskid":"*","trackingid":"*","vehicleid":"*","deliveryvehicleid":"*"}"#,
-                  line: "! authorization: tripid is \"*\": covers every trip, too broad for a device"),
-        TokenType(name: "delivery consumer (tracking)", authorization: #"{"trackingid":"tracking-9"}"#,
-                  line: "✓ authorization: trackingid tracking-9"),
-        TokenType(name: "delivery consumer (task)", authorization: #"{"taskid":"task-3"}"#, line: "✓ authorization: taskid task-3"),
-        TokenType(name: "untrusted delivery driver", authorization: #"{"deliveryvehicleid":"dv-5"}"#,
-                  line: "✓ authorization: deliveryvehicleid dv-5"),
-        TokenType(name: "trusted delivery driver", authorization: #"{"deliveryvehicleid":"dv-5"}"#,
-                  line: "✓ authorization: deliveryvehicleid dv-5"),
-        TokenType(name: "trusted delivery driver with a task", authorization: #"{"deliveryvehicleid":"dv-5","taskid":"task-3"}"#,
-                  line: "✓ authorization: deliveryvehicleid dv-5"),
-        TokenType(name: "delivery server", authorization: #"{"taskid":"*","trackingid":"*","deliveryvehicleid":"*"}"#,
-                  line: "! authorization: trackingid is \"*\": covers every tracking, too broad for a device"),
-        TokenType(name: "delivery fleet reader", authorization: #"{"taskid":"*","trackingid":"*","deliveryvehicleid":"*"}"#,
-                  line: "! authorization: trackingid is \"*\": covers every tracking, too broad for a device"),
+        TokenType(
+            name: "driver", authorization: #"{"vehicleid":"vehicle-7"}"#, line: "✓ authorization: vehicleid vehicle-7"),
+        TokenType(
+            name: "server", authorization: #"{"tripid":"*","vehicleid":"*"}"#,
+            line: "! authorization: tripid is \"*\": covers every trip, too broad for a device"),
+        TokenType(
+            name: "fleet reader",
+            authorization: #"{"tripid":"*","taskid":"*","trackingid":"*","vehicleid":"*","deliveryvehicleid":"*"}"#,
+            line: "! authorization: tripid is \"*\": covers every trip, too broad for a device"),
+        TokenType(
+            name: "delivery consumer (tracking)", authorization: #"{"trackingid":"tracking-9"}"#,
+            line: "✓ authorization: trackingid tracking-9"),
+        TokenType(
+            name: "delivery consumer (task)", authorization: #"{"taskid":"task-3"}"#,
+            line: "✓ authorization: taskid task-3"),
+        TokenType(
+            name: "untrusted delivery driver", authorization: #"{"deliveryvehicleid":"dv-5"}"#,
+            line: "✓ authorization: deliveryvehicleid dv-5"),
+        TokenType(
+            name: "trusted delivery driver", authorization: #"{"deliveryvehicleid":"dv-5"}"#,
+            line: "✓ authorization: deliveryvehicleid dv-5"),
+        TokenType(
+            name: "trusted delivery driver with a task",
+            authorization: #"{"deliveryvehicleid":"dv-5","taskid":"task-3"}"#,
+            line: "✓ authorization: deliveryvehicleid dv-5"),
+        TokenType(
+            name: "delivery server", authorization: #"{"taskid":"*","trackingid":"*","deliveryvehicleid":"*"}"#,
+            line: "! authorization: trackingid is \"*\": covers every tracking, too broad for a device"),
+        TokenType(
+            name: "delivery fleet reader", authorization: #"{"taskid":"*","trackingid":"*","deliveryvehicleid":"*"}"#,
+            line: "! authorization: trackingid is \"*\": covers every tracking, too broad for a device"),
     ]
 
     /// `header.payload` as the tool writes them, signed with its key through jwt-kit's RS256.
     static func mint(_ tool: Tool, header: String, payload: String, key: SigningKey? = nil) async throws -> String {
         let signingKey = key ?? tool.key
         let collection = JWTKeyCollection()
-        await collection.add(rsa: signingKey.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: signingKey.keyID))
+        await collection.add(
+            rsa: signingKey.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: signingKey.keyID))
         let signer = try await collection.getKey(for: JWKIdentifier(string: signingKey.keyID))
         var headerSegment: [UInt8] = []
         Base64URL.append(Array(header.utf8), to: &headerSegment)
@@ -149,11 +174,16 @@ import TokenSignatures
     }
 
     /// The kind `decode` judges the token as.
-    static func kind(of jwt: DecodedJWT) -> ProviderKind { ProviderKind.named(by: jwt.claims["authorization"]) ?? .consumer }
+    static func kind(of jwt: DecodedJWT) -> ProviderKind {
+        ProviderKind.named(by: jwt.claims["authorization"]) ?? .consumer
+    }
 
     static func keySetFile() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("google-corpus-\(UUID().uuidString).json").path
-        let set = JSONWebKeySet(keys: try [keys.spare, keys.managed, keys.file].map { try RSAPublicJWK($0.publicKey, keyID: $0.keyID) })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "google-corpus-\(UUID().uuidString).json"
+        ).path
+        let set = JSONWebKeySet(
+            keys: try [keys.spare, keys.managed, keys.file].map { try RSAPublicJWK($0.publicKey, keyID: $0.keyID) })
         try JSONEncoder().encode(set).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -180,10 +210,14 @@ import TokenSignatures
 
     /// The header bytes are the tool's own: a reviewer can compare them with a real token.
     @Test func theHeadersAreTheToolsOwnBytes() async throws {
-        let token = try await Self.mint(.impersonatedSigner, header: Tool.impersonatedSigner.header, payload: Tool.impersonatedSigner.payload("{}"))
-        #expect(token.hasPrefix("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9."), "java-jwt's {\"typ\":\"JWT\",\"alg\":\"RS256\"}")
+        let token = try await Self.mint(
+            .impersonatedSigner, header: Tool.impersonatedSigner.header, payload: Tool.impersonatedSigner.payload("{}"))
+        #expect(
+            token.hasPrefix("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9."), "java-jwt's {\"typ\":\"JWT\",\"alg\":\"RS256\"}")
         let python = try await Self.mint(.googleAuthPython, header: Tool.googleAuthPython.header, payload: "{}")
-        #expect(python.hasPrefix("eyJ0eXAiOiAiSldUIiwgImFsZyI6ICJSUzI1NiIs"), "json.dumps' {\"typ\": \"JWT\", \"alg\": \"RS256\", ...}")
+        #expect(
+            python.hasPrefix("eyJ0eXAiOiAiSldUIiwgImFsZyI6ICJSUzI1NiIs"),
+            "json.dumps' {\"typ\": \"JWT\", \"alg\": \"RS256\", ...}")
     }
 
     /// What Fleet Engine refuses stays refused in the same shapes: a kid-less token altered after
@@ -195,29 +229,44 @@ import TokenSignatures
         let tool = Tool.impersonatedSigner
         let good = try await Self.mint(tool, header: tool.header, payload: tool.payload(#"{"vehicleid":"vehicle-7"}"#))
         let parts = good.split(separator: ".").map(String.init)
-        let altered = [parts[0], TestJWT.encode(json: tool.payload(#"{"vehicleid":"vehicle-8"}"#)), parts[2]].joined(separator: ".")
-        #expect(try await Self.judge(altered, keySet: path).last
-            == "✗ signature: signature does not verify against any of the 3 keys from \(path) (no kid): the token was altered or signed by another key")
+        let altered = [parts[0], TestJWT.encode(json: tool.payload(#"{"vehicleid":"vehicle-8"}"#)), parts[2]].joined(
+            separator: ".")
+        #expect(
+            try await Self.judge(altered, keySet: path).last
+                == "✗ signature: signature does not verify against any of the 3 keys from \(path) (no kid): the token was altered or signed by another key"
+        )
 
         let stranger = SigningKey(privateKey: Keys.b.privateKey, keyID: "unused", accountEmail: nil)
-        let foreign = try await Self.mint(tool, header: tool.header, payload: tool.payload(#"{"vehicleid":"vehicle-7"}"#), key: stranger)
-        #expect(try await Self.judge(foreign, keySet: path).last?.hasPrefix("✗ signature: signature does not verify against any of the 3 keys") == true)
+        let foreign = try await Self.mint(
+            tool, header: tool.header, payload: tool.payload(#"{"vehicleid":"vehicle-7"}"#), key: stranger)
+        #expect(
+            try await Self.judge(foreign, keySet: path).last?.hasPrefix(
+                "✗ signature: signature does not verify against any of the 3 keys") == true)
 
-        let unknownKid = try await Self.mint(.localSigner, header: #"{"kid":"deleted-key","typ":"JWT","alg":"RS256"}"#,
-                                             payload: Tool.localSigner.payload(#"{"tripid":"trip-42"}"#))
-        #expect(try await Self.judge(unknownKid, keySet: path).last
-            == "✗ signature: kid deleted-key not in the JWKS at \(path) (key rotated or deleted?)")
+        let unknownKid = try await Self.mint(
+            .localSigner, header: #"{"kid":"deleted-key","typ":"JWT","alg":"RS256"}"#,
+            payload: Tool.localSigner.payload(#"{"tripid":"trip-42"}"#))
+        #expect(
+            try await Self.judge(unknownKid, keySet: path).last
+                == "✗ signature: kid deleted-key not in the JWKS at \(path) (key rotated or deleted?)")
 
         let long = String(repeating: "v", count: 65)
-        let tooLong = try await Self.mint(tool, header: tool.header, payload: tool.payload(#"{"vehicleid":"\#(long)"}"#))
-        #expect(try await Self.judge(tooLong, keySet: path).contains(
-            "✗ authorization: authorization.vehicleid \"vvvvvvvvvvvvvvvvvvvv…\" can never name a Fleet Engine resource: it is 65 characters long; Fleet Engine IDs are at most 64"))
-        let slash = try await Self.mint(tool, header: tool.header, payload: tool.payload(#"{"tripid":"trip-42","vehicleid":"fleet/7"}"#))
-        #expect(try await Self.judge(slash, keySet: path).contains(
-            "✗ authorization: authorization.vehicleid \"fleet/7\" can never name a Fleet Engine resource: it contains '/'; Fleet Engine IDs may not contain / : ? , #"),
+        let tooLong = try await Self.mint(
+            tool, header: tool.header, payload: tool.payload(#"{"vehicleid":"\#(long)"}"#))
+        #expect(
+            try await Self.judge(tooLong, keySet: path).contains(
+                "✗ authorization: authorization.vehicleid \"vvvvvvvvvvvvvvvvvvvv…\" can never name a Fleet Engine resource: it is 65 characters long; Fleet Engine IDs are at most 64"
+            ))
+        let slash = try await Self.mint(
+            tool, header: tool.header, payload: tool.payload(#"{"tripid":"trip-42","vehicleid":"fleet/7"}"#))
+        #expect(
+            try await Self.judge(slash, keySet: path).contains(
+                "✗ authorization: authorization.vehicleid \"fleet/7\" can never name a Fleet Engine resource: it contains '/'; Fleet Engine IDs may not contain / : ? , #"
+            ),
             "an ID in any claim, not only the one the kind reads")
         let taskString = try await Self.mint(tool, header: tool.header, payload: tool.payload(#"{"taskids":"task-3"}"#))
-        #expect(try await Self.judge(taskString, keySet: path).contains(
-            "✗ authorization: authorization.taskids is a JSON string, expected an array of strings"))
+        #expect(
+            try await Self.judge(taskString, keySet: path).contains(
+                "✗ authorization: authorization.taskids is a JSON string, expected an array of strings"))
     }
 }

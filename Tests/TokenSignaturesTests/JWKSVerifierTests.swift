@@ -1,11 +1,12 @@
 import FleetAuth
-import Foundation
 import FlyingFox
+import Foundation
 import HTTPTransport
 import Synchronization
 import TestSupport
 import Testing
 import TokenSignatures
+
 @testable import TokenServer
 
 /// The key-set fetch timeout in tests that must succeed: the end-to-end suites block the
@@ -50,7 +51,10 @@ final class KeySetServer: Sendable {
     init(_ body: Data) async throws {
         let state = State(body)
         server = try await LoopbackServer.start { request in
-            let body = state.guarded.withLock { $0.paths.append(request.path); return $0.body }
+            let body = state.guarded.withLock {
+                $0.paths.append(request.path)
+                return $0.body
+            }
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
         }
         self.state = state
@@ -88,12 +92,17 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         defer { try? FileManager.default.removeItem(atPath: path) }
         let verifier = JWKSVerifier(keySet: .file(path), transport: sharedTransport)
         let token = try await Keys.mint(Keys.a)
-        #expect(await verifier.verify(token, jwt: try decoded(token)) == RuleResult(.signature, .ok, "RS256 verified with key key-a from \(path)"))
+        #expect(
+            await verifier.verify(token, jwt: try decoded(token))
+                == RuleResult(.signature, .ok, "RS256 verified with key key-a from \(path)"))
         // The claims now name another trip, under the signature made for trip-1.
         let forged = try tampered(token, replacing: "trip-1", with: "trip-2")
         let result = await verifier.verify(forged, jwt: try decoded(forged))
         #expect(result.level == .fail)
-        #expect(result.reason == "signature does not verify against key key-a from \(path): the token was altered or signed by another key")
+        #expect(
+            result.reason
+                == "signature does not verify against key key-a from \(path): the token was altered or signed by another key"
+        )
     }
 
     @Test func aTokenSignedByAnotherKeyUnderTheSameKidFails() async throws {
@@ -101,7 +110,8 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         defer { try? FileManager.default.removeItem(atPath: path) }
         let impostor = SigningKey(privateKey: Keys.b.privateKey, keyID: "key-a", accountEmail: nil)
         let token = try await Keys.mint(impostor)
-        let result = await JWKSVerifier(keySet: .file(path), transport: sharedTransport).verify(token, jwt: try decoded(token))
+        let result = await JWKSVerifier(keySet: .file(path), transport: sharedTransport).verify(
+            token, jwt: try decoded(token))
         #expect(result.level == .fail)
         #expect(result.reason.hasPrefix("signature does not verify against key key-a from \(path)"))
     }
@@ -110,7 +120,8 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         let server = try await KeySetServer(try Keys.jwks(Keys.a))
         defer { Task { await server.stop() } }
         let clock = ManualClock()
-        let verifier = JWKSVerifier(keySet: .url(server.url), transport: sharedTransport, clock: clock, timeout: slowMachineTimeout)
+        let verifier = JWKSVerifier(
+            keySet: .url(server.url), transport: sharedTransport, clock: clock, timeout: slowMachineTimeout)
         let first = try await Keys.mint(Keys.a)
         #expect(await verifier.verify(first, jwt: try decoded(first)).level == .ok)
         #expect(await verifier.verify(first, jwt: try decoded(first)).level == .ok)
@@ -120,7 +131,11 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         server.serve(try Keys.jwks(Keys.a, Keys.b))
         let rotated = try await Keys.mint(Keys.b)
         let early = await verifier.verify(rotated, jwt: try decoded(rotated))
-        #expect(early == RuleResult(.signature, .fail, "kid key-b not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)"))
+        #expect(
+            early
+                == RuleResult(
+                    .signature, .fail,
+                    "kid key-b not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)"))
         #expect(server.requests.count == 1, "no refetch within a minute of the last")
         clock.advance(by: 61)
         #expect(await verifier.verify(rotated, jwt: try decoded(rotated)).level == .ok)
@@ -129,7 +144,9 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         // A kid that is nowhere: one refetch a minute at most, then the failure names it.
         let stranger = SigningKey(privateKey: Keys.b.privateKey, keyID: "deleted-key", accountEmail: nil)
         let gone = try await Keys.mint(stranger)
-        #expect(await verifier.verify(gone, jwt: try decoded(gone)).reason == "kid deleted-key not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)")
+        #expect(
+            await verifier.verify(gone, jwt: try decoded(gone)).reason
+                == "kid deleted-key not in the JWKS at \(server.url.absoluteString) (key rotated or deleted?)")
         #expect(await verifier.verify(gone, jwt: try decoded(gone)).level == .fail)
         #expect(server.requests.count == 2)
     }
@@ -138,19 +155,22 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         let server = try await KeySetServer(try Keys.jwks(Keys.a))
         defer { Task { await server.stop() } }
         let base = server.base
-        let verifier = JWKSVerifier(keySet: nil, transport: sharedTransport, timeout: slowMachineTimeout,
-                                    googleURL: { URL(string: "\(base)/service_accounts/v1/metadata/jwk/\($0)") })
+        let verifier = JWKSVerifier(
+            keySet: nil, transport: sharedTransport, timeout: slowMachineTimeout,
+            googleURL: { URL(string: "\(base)/service_accounts/v1/metadata/jwk/\($0)") })
         let token = try await Keys.mint(Keys.a)
         #expect(await verifier.verify(token, jwt: try decoded(token)).level == .ok)
         #expect(server.requests == ["/service_accounts/v1/metadata/jwk/\(Keys.account)"])
-        #expect(JWKSVerifier.googleKeySetURL(for: Keys.account)?.absoluteString
+        #expect(
+            JWKSVerifier.googleKeySetURL(for: Keys.account)?.absoluteString
                 == "https://www.googleapis.com/service_accounts/v1/metadata/jwk/\(Keys.account)")
     }
 
     @Test func anUnreachableKeySetIsNotCheckedRatherThanFailed() async throws {
         // Port 9 on loopback: nothing listens, the connection is refused at once.
-        let verifier = JWKSVerifier(keySet: nil, transport: sharedTransport,
-                                    googleURL: { URL(string: "http://127.0.0.1:9/jwk/\($0)") })
+        let verifier = JWKSVerifier(
+            keySet: nil, transport: sharedTransport,
+            googleURL: { URL(string: "http://127.0.0.1:9/jwk/\($0)") })
         let token = try await Keys.mint(Keys.a)
         let result = await verifier.verify(token, jwt: try decoded(token))
         #expect(result.level == .note)
@@ -158,9 +178,15 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     }
 
     @Test func anIssuerThatIsNoServiceAccountIsNotChecked() async throws {
-        let token = try await TokenMinter(key: Keys.a, issuer: "backend@example.com", lifetime: 600).mint(.consumer, id: "t").jwt
+        let token = try await TokenMinter(key: Keys.a, issuer: "backend@example.com", lifetime: 600).mint(
+            .consumer, id: "t"
+        ).jwt
         let result = await JWKSVerifier(keySet: nil, transport: sharedTransport).verify(token, jwt: try decoded(token))
-        #expect(result == RuleResult(.signature, .note, "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched"))
+        #expect(
+            result
+                == RuleResult(
+                    .signature, .note,
+                    "not checked: no --jwks, and iss is not a Google service account whose keys could be fetched"))
     }
 
     @Test func aBadKeySetFileIsOneLineNamingIt() throws {
@@ -176,7 +202,9 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
         }
         let empty = try keySetFile(Data("{\"keys\": []}".utf8))
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        #expect(throws: FleetAuthError.other("\(empty) is a JWKS with no keys")) { try JWKSVerifier.validate(file: empty) }
+        #expect(throws: FleetAuthError.other("\(empty) is a JWKS with no keys")) {
+            try JWKSVerifier.validate(file: empty)
+        }
     }
 }
 
@@ -195,9 +223,12 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     @Test func theEmbeddedServersTokensVerifyAgainstItsOwnJWKS() async throws {
         try await withServer { _, base in
             let transport = sharedTransport
-            let verifier = JWKSVerifier(keySet: .url(base.appendingPathComponent(".well-known/jwks.json")), transport: transport,
-                                        timeout: slowMachineTimeout)
-            let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: transport, verifier: verifier)
+            let verifier = JWKSVerifier(
+                keySet: .url(base.appendingPathComponent(".well-known/jwks.json")), transport: transport,
+                timeout: slowMachineTimeout)
+            let provider = ConsumerTokenProvider(
+                endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: transport, verifier: verifier
+            )
             let token = try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
             let cached = try #require(await provider.cachedToken)
             #expect(cached.token == token)
@@ -210,13 +241,22 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     @Test func aTokenThatDoesNotVerifyIsAFetchErrorAndNotCached() async throws {
         try await withServer { _, base in
             // The key set of another key: every token the server mints fails.
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-b-\(UUID().uuidString).json").path
-            try Keys.jwks(SigningKey(privateKey: Keys.b.privateKey, keyID: "key-a", accountEmail: nil)).write(to: URL(fileURLWithPath: path))
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-b-\(UUID().uuidString).json")
+                .path
+            try Keys.jwks(SigningKey(privateKey: Keys.b.privateKey, keyID: "key-a", accountEmail: nil)).write(
+                to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: sharedTransport,
-                                                 verifier: JWKSVerifier(keySet: .file(path), transport: sharedTransport))
-            await #expect(throws: FleetAuthError.rejected([RuleResult(.signature, .fail,
-                "signature does not verify against key key-a from \(path): the token was altered or signed by another key")])) {
+            let provider = ConsumerTokenProvider(
+                endpoint: .sampleBackend(.consumer, base: base.absoluteString), transport: sharedTransport,
+                verifier: JWKSVerifier(keySet: .file(path), transport: sharedTransport))
+            await #expect(
+                throws: FleetAuthError.rejected([
+                    RuleResult(
+                        .signature, .fail,
+                        "signature does not verify against key key-a from \(path): the token was altered or signed by another key"
+                    )
+                ])
+            ) {
                 try await provider.fetchToken(for: TripAuthorizationContext(tripID: "trip-9"))
             }
             #expect(await provider.cachedToken == nil)

@@ -11,15 +11,19 @@ import TokenSignatures
 @Suite(.timeLimit(.minutes(3))) struct TapSignatureTests {
     static func exchange(_ jwt: String, id: String = "trip-1") -> TapExchange {
         let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8)
-        return TapExchange(method: "GET", target: "/token/consumer/\(id)", status: 200, body: body, latency: 0.002, time: Date())
+        return TapExchange(
+            method: "GET", target: "/token/consumer/\(id)", status: 200, body: body, latency: 0.002, time: Date())
     }
 
     static func reader(_ argument: String) -> ExchangeReader {
-        ExchangeReader(verifier: JWKSVerifier(keySet: KeySetLocation(argument: argument), transport: sharedTransport, timeout: slowMachineTimeout))
+        ExchangeReader(
+            verifier: JWKSVerifier(
+                keySet: KeySetLocation(argument: argument), transport: sharedTransport, timeout: slowMachineTimeout))
     }
 
     @Test func aKeySetFileJudgesEachTokensSignature() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-jwks-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-jwks-\(UUID().uuidString).json")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Keys.jwks(Keys.a).write(to: URL(fileURLWithPath: path))
         let reader = Self.reader(path)

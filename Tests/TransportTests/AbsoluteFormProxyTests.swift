@@ -1,10 +1,11 @@
 import FleetAuth
 import FlyingFox
 import Foundation
-@testable import HTTPTransport
 import LoopbackProxy
 import TestSupport
 import Testing
+
+@testable import HTTPTransport
 
 /// Plain http through a proxy in absolute form reads its answers exactly as a direct request
 /// does: gzip and deflate decoded, a zip bomb and an oversized body refused in the same words,
@@ -17,10 +18,15 @@ import Testing
         return "http://\(hidden):\(port)\(path)"
     }
 
-    static func outcome(_ url: String, proxy: ForwardProxy, method: String = "GET", body: Data? = nil) async throws -> String {
-        let request = TransportRequest(method: method, url: try #require(URL(string: url)), body: body, timeout: patientTimeout)
+    static func outcome(_ url: String, proxy: ForwardProxy, method: String = "GET", body: Data? = nil) async throws
+        -> String
+    {
+        let request = TransportRequest(
+            method: method, url: try #require(URL(string: url)), body: body, timeout: patientTimeout)
         do {
-            let response = try await withTransport(.system, proxy: try ProxyTransportTests.settings(proxy.url())) { try await $0.send(request) }
+            let response = try await withTransport(.system, proxy: try ProxyTransportTests.settings(proxy.url())) {
+                try await $0.send(request)
+            }
             return "\(response.status) " + String(decoding: response.body, as: UTF8.self)
         } catch {
             return (error as? FleetAuthError)?.description ?? "not a FleetAuthError: \(error)"
@@ -31,7 +37,12 @@ import Testing
     func aCompressedAnswerIsReadDecoded(encoding: String) async throws {
         let server = try await CompressingServer.start(body: CompressedAnswerTests.json, encoding: encoding)
         let proxy = try await ForwardProxy.start(names: ProxyTransportTests.names)
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let url = try Self.viaProxy(server.base, "/token/consumer/trip-1")
         let answer = try await Self.outcome(url, proxy: proxy)
         #expect(answer == "200 " + String(decoding: CompressedAnswerTests.json, as: UTF8.self))
@@ -42,25 +53,45 @@ import Testing
     @Test func aZipBombIsRefusedInTheSameWords() async throws {
         let server = try await CompressingServer.start(body: Data(count: 400_000), encoding: "gzip")
         let proxy = try await ForwardProxy.start(names: ProxyTransportTests.names)
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let message = try await Self.outcome(try Self.viaProxy(server.base, "/t"), proxy: proxy)
-        #expect(message == "backend's gzip answer expands more than \(HTTPClientTransport.maximumCompressionRatio)× its compressed size: refused as a possible zip bomb")
+        #expect(
+            message
+                == "backend's gzip answer expands more than \(HTTPClientTransport.maximumCompressionRatio)× its compressed size: refused as a possible zip bomb"
+        )
     }
 
     @Test func anOversizedBodyStopsAtTheCap() async throws {
         let server = try await LoopbackServer.start { _ in HTTPResponse(statusCode: .ok, body: Data(count: 200_000)) }
         let proxy = try await ForwardProxy.start(names: ProxyTransportTests.names)
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let message = try await Self.outcome(try Self.viaProxy(server.base, "/t"), proxy: proxy)
         #expect(message == FleetAuthError.bodyTooLarge(limit: 64 * 1024).description)
     }
 
     @Test func aRequestBodyIsCarried() async throws {
         let server = try await LoopbackServer.start { request in
-            HTTPResponse(statusCode: .ok, body: Data("\(request.method.rawValue) ".utf8) + ((try? await request.bodyData) ?? Data()))
+            HTTPResponse(
+                statusCode: .ok,
+                body: Data("\(request.method.rawValue) ".utf8) + ((try? await request.bodyData) ?? Data()))
         }
         let proxy = try await ForwardProxy.start(names: ProxyTransportTests.names)
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let url = try Self.viaProxy(server.base, "/v1/providers/p/vehicles/v-1?updateMask=lastLocation")
         let answer = try await Self.outcome(url, proxy: proxy, method: "PUT", body: Data(#"{"name":"v-1"}"#.utf8))
         #expect(answer == #"200 PUT {"name":"v-1"}"#)
@@ -72,6 +103,8 @@ import Testing
         let target = try #require(AbsoluteFormExchange.target(url))
         #expect(target.target == "http://[::1]:8080/a%20b/c?x=1&y=%2F")
         #expect(target.host == "[::1]:8080")
-        #expect(AbsoluteFormExchange.target(try #require(URL(string: "http://example.test")))?.target == "http://example.test/")
+        #expect(
+            AbsoluteFormExchange.target(try #require(URL(string: "http://example.test")))?.target
+                == "http://example.test/")
     }
 }

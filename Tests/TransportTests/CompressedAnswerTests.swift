@@ -12,10 +12,13 @@ import Testing
 /// Backends that answer `Content-Encoding: gzip` or `deflate`, compressed by SwiftNIO's own
 /// response compressor on loopback: read like any answer, and a zip bomb refused in words.
 @Suite(.timeLimit(.minutes(3))) struct CompressedAnswerTests {
-    static let json = Data("{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.e30.c2ln\",\"expirationTimestamp\":1767225600000,\"padding\":\"\(String(repeating: "token ", count: 200))\"}".utf8)
+    static let json = Data(
+        "{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.e30.c2ln\",\"expirationTimestamp\":1767225600000,\"padding\":\"\(String(repeating: "token ", count: 200))\"}"
+            .utf8)
 
     static func get(_ server: CompressingServer) async throws -> TransportResponse {
-        let request = TransportRequest(url: try #require(URL(string: server.base + "/token/consumer/trip-1")), timeout: patientTimeout)
+        let request = TransportRequest(
+            url: try #require(URL(string: server.base + "/token/consumer/trip-1")), timeout: patientTimeout)
         return try await patientTransport.send(request)
     }
 
@@ -41,11 +44,14 @@ import Testing
 
     @Test func aCompressedTokenAnswerDecodesAsJSON() async throws {
         let t = Int(Date().timeIntervalSince1970)
-        let body = TestJWT.response(TestJWT.make(kind: .consumer, id: "trip-1", iat: t, exp: t + 600), expiresAtSeconds: t + 600).body
+        let body = TestJWT.response(
+            TestJWT.make(kind: .consumer, id: "trip-1", iat: t, exp: t + 600), expiresAtSeconds: t + 600
+        ).body
         let server = try await CompressingServer.start(body: body, encoding: "gzip")
         defer { Task { await server.stop() } }
         let response = try await Self.get(server)
-        let token = try TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: server.base)).decode(response, id: "trip-1", now: Date())
+        let token = try TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: server.base)).decode(
+            response, id: "trip-1", now: Date())
         #expect(token.id == "trip-1")
     }
 
@@ -54,18 +60,22 @@ import Testing
         let server = try await CompressingServer.start(body: Data(count: 400_000), encoding: "gzip")
         defer { Task { await server.stop() } }
         let message = try await Self.failure(server)
-        #expect(message == "backend's gzip answer expands more than \(HTTPClientTransport.maximumCompressionRatio)× its compressed size: refused as a possible zip bomb")
+        #expect(
+            message
+                == "backend's gzip answer expands more than \(HTTPClientTransport.maximumCompressionRatio)× its compressed size: refused as a possible zip bomb"
+        )
     }
 
     @Test func anAnswerUnderTheRatioStillStopsAtTheCapOnTheDecodedBody() async throws {
         // 1 MB, a letter every 32 spaces: about 40 kB compressed (under the 64 KiB cap, about 25
         // times smaller, under the ratio), so only a cap on the decoded body refuses it.
         var seed: UInt32 = 12_345
-        let body = Data((0..<1_000_000).map { i -> UInt8 in
-            guard i % 32 == 0 else { return 32 }
-            seed = seed &* 1_103_515_245 &+ 12_345
-            return 97 + UInt8((seed >> 16) % 26)
-        })
+        let body = Data(
+            (0..<1_000_000).map { i -> UInt8 in
+                guard i % 32 == 0 else { return 32 }
+                seed = seed &* 1_103_515_245 &+ 12_345
+                return 97 + UInt8((seed >> 16) % 26)
+            })
         let server = try await CompressingServer.start(body: body, encoding: "gzip")
         defer { Task { await server.stop() } }
         let message = try await Self.failure(server)
@@ -108,7 +118,8 @@ final class CompressingServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(ForcedEncoding(encoding: encoding) { value in seen.value.withLock { $0 = value } })
+                    try channel.pipeline.syncOperations.addHandler(
+                        ForcedEncoding(encoding: encoding) { value in seen.value.withLock { $0 = value } })
                     try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
                     try channel.pipeline.syncOperations.addHandler(FixedResponder(body: body))
                 }

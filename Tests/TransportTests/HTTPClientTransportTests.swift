@@ -11,17 +11,22 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct TLSTransportTests {
     let body: Data = {
         let t = Int(Date().timeIntervalSince1970)
-        return TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600).body
+        return TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600)
+            .body
     }()
 
-    func serve(_ pki: TestPKI, dnsNames: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]],
-               validity: ClosedRange<Date> = Date() - 3600...Date() + 86_400) async throws -> TLSTestServer {
+    func serve(
+        _ pki: TestPKI, dnsNames: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]],
+        validity: ClosedRange<Date> = Date() - 3600...Date() + 86_400
+    ) async throws -> TLSTestServer {
         let (certificate, key) = try pki.leaf(dnsNames: dnsNames, ips: ips, validity: validity)
         return try await TLSTestServer.start(certificate: certificate, key: key, body: body)
     }
 
     func request(_ server: TLSTestServer) throws -> TransportRequest {
-        guard let url = URL(string: server.base + "/token/consumer/t") else { throw FleetAuthError.invalidURL(server.base) }
+        guard let url = URL(string: server.base + "/token/consumer/t") else {
+            throw FleetAuthError.invalidURL(server.base)
+        }
         return TransportRequest(url: url, timeout: patientTimeout)
     }
 
@@ -52,7 +57,10 @@ import Testing
         let server = try await serve(pki)
         defer { Task { await server.stop() } }
         let message = try await failure(.system, server)
-        #expect(message == "backend unreachable at \(server.base)/token/consumer/t: TLS: untrusted certificate (issuer: CN=Private Fleet CA); pass its CA with --cacert FILE")
+        #expect(
+            message
+                == "backend unreachable at \(server.base)/token/consumer/t: TLS: untrusted certificate (issuer: CN=Private Fleet CA); pass its CA with --cacert FILE"
+        )
     }
 
     @Test func anotherCAsFileDoesNotHelp() async throws {
@@ -60,7 +68,9 @@ import Testing
         let other = try TestPKI(name: "Some Other CA")
         let server = try await serve(pki)
         defer { Task { await server.stop() } }
-        #expect(try await failure(.certificates(pemFile: other.caFile), server).contains("untrusted certificate (issuer: CN=Private Fleet CA)"))
+        #expect(
+            try await failure(.certificates(pemFile: other.caFile), server).contains(
+                "untrusted certificate (issuer: CN=Private Fleet CA)"))
     }
 
     @Test func aCertificateForAnotherNameIsRefusedAndSaysSo() async throws {
@@ -68,7 +78,9 @@ import Testing
         let server = try await serve(pki, dnsNames: ["api.example.com"], ips: [])
         defer { Task { await server.stop() } }
         let message = try await failure(.certificates(pemFile: pki.caFile), server)
-        #expect(message.hasSuffix("TLS: wrong host name: the certificate is for api.example.com, not 127.0.0.1"), "\(message)")
+        #expect(
+            message.hasSuffix("TLS: wrong host name: the certificate is for api.example.com, not 127.0.0.1"),
+            "\(message)")
     }
 
     @Test func anExpiredCertificateIsRefusedAndSaysSo() async throws {
@@ -77,12 +89,14 @@ import Testing
         let server = try await serve(pki, validity: expiry - 86_400...expiry)
         defer { Task { await server.stop() } }
         let message = try await failure(.certificates(pemFile: pki.caFile), server)
-        #expect(message.contains("TLS: the backend's certificate expired on \(expiry.formatted(.iso8601))"), "\(message)")
+        #expect(
+            message.contains("TLS: the backend's certificate expired on \(expiry.formatted(.iso8601))"), "\(message)")
     }
 
     @Test func insecureSkipsVerification() async throws {
         let pki = try TestPKI()
-        let server = try await serve(pki, dnsNames: ["api.example.com"], ips: [], validity: Date() - 7200...Date() - 3600)
+        let server = try await serve(
+            pki, dnsNames: ["api.example.com"], ips: [], validity: Date() - 7200...Date() - 3600)
         defer { Task { await server.stop() } }
         let request = try request(server)
         let response = try await withTransport(.insecure) { transport in
@@ -93,16 +107,21 @@ import Testing
     }
 
     @Test func anUnreadableCAFileStopsAtStart() throws {
-        #expect(throws: FleetAuthError.self) { _ = try HTTPClientTransport(trust: .certificates(pemFile: "/nonexistent/ca.pem")) }
+        #expect(throws: FleetAuthError.self) {
+            _ = try HTTPClientTransport(trust: .certificates(pemFile: "/nonexistent/ca.pem"))
+        }
     }
 }
 
 /// What URLSession on Linux got wrong or could not say, over real sockets.
 @Suite(.timeLimit(.minutes(3))) struct HTTPClientTransportTests {
     /// Without a timeout, the patient transport: the answer is judged, not its time.
-    func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval? = nil) async throws -> TransportResponse {
+    func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval? = nil) async throws
+        -> TransportResponse
+    {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
-        return try await (timeout == nil ? patientTransport : sharedTransport).send(TransportRequest(url: url, headers: headers, timeout: timeout ?? patientTimeout))
+        return try await (timeout == nil ? patientTransport : sharedTransport).send(
+            TransportRequest(url: url, headers: headers, timeout: timeout ?? patientTimeout))
     }
 
     /// The failure a GET ends in, on the patient transport: a redirect chain is 11 round trips to
@@ -122,14 +141,21 @@ import Testing
         await server.appendRoute("*") { request in
             let now = Int(Date().timeIntervalSince1970)
             let id = request.path.split(separator: "/").last.map(String.init) ?? ""
-            return HTTPResponse(statusCode: .ok, body: TestJWT.response(TestJWT.make(kind: .driver, id: id, iat: now, exp: now + 600), expiresAtSeconds: now + 600).body)
+            return HTTPResponse(
+                statusCode: .ok,
+                body: TestJWT.response(
+                    TestJWT.make(kind: .driver, id: id, iat: now, exp: now + 600), expiresAtSeconds: now + 600
+                ).body)
         }
         let running = Task { try await server.run() }
         defer { running.cancel() }
         // FlyingFox's own 5 s default is a wall-clock bound a loaded run missed; the suite's limit bounds it instead.
         try await server.waitUntilListening(timeout: patientTimeout)
-        guard case .ip6(_, let port)? = await server.listeningAddress else { throw FleetAuthError.other("no IPv6 port") }
-        let provider = DriverTokenProvider(endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: patientTransport)
+        guard case .ip6(_, let port)? = await server.listeningAddress else {
+            throw FleetAuthError.other("no IPv6 port")
+        }
+        let provider = DriverTokenProvider(
+            endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: patientTransport)
         let token = try await provider.fetchToken(for: vehicle("v-6"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("v-6"))
         await server.stop(timeout: 1)
@@ -150,7 +176,10 @@ import Testing
     }
 
     @Test func anUnknownHostIsADNSFailure() async {
-        #expect(await failure("http://no-such-host.invalid:8080/t") == .unreachable(url: "http://no-such-host.invalid:8080/t", reason: "DNS: no such host \"no-such-host.invalid\""))
+        #expect(
+            await failure("http://no-such-host.invalid:8080/t")
+                == .unreachable(
+                    url: "http://no-such-host.invalid:8080/t", reason: "DNS: no such host \"no-such-host.invalid\""))
     }
 
     @Test func aRedirectLoopIsNamedWithItsHopCount() async throws {
@@ -158,8 +187,13 @@ import Testing
             HTTPResponse(statusCode: .found, headers: [.location: request.path.hasSuffix("/a") ? "/loop/b" : "/loop/a"])
         }
         defer { Task { await server.stop() } }
-        let a = "\(server.base)/loop/a", b = "\(server.base)/loop/b"
-        #expect(await failure(a) == .unreachable(url: a, reason: "redirect loop: after 2 hops the backend sent us back to \(a) (\(a) -> \(b) -> \(a))"))
+        let a = "\(server.base)/loop/a"
+        let b = "\(server.base)/loop/b"
+        #expect(
+            await failure(a)
+                == .unreachable(
+                    url: a,
+                    reason: "redirect loop: after 2 hops the backend sent us back to \(a) (\(a) -> \(b) -> \(a))"))
     }
 
     @Test func tooManyRedirectsAreCounted() async throws {
@@ -171,43 +205,65 @@ import Testing
         }
         defer { Task { await server.stop() } }
         let start = "\(server.base)/hop/0"
-        #expect(await failure(start) == .unreachable(url: start, reason: "too many redirects: gave up after 10 (the next was to \(server.base)/hop/11)"))
+        #expect(
+            await failure(start)
+                == .unreachable(
+                    url: start, reason: "too many redirects: gave up after 10 (the next was to \(server.base)/hop/11)"))
         #expect(hits.withLock { $0 } == 11, "the first request and 10 redirects")
     }
 
     @Test func aRedirectIsFollowedAndCredentialsStayWithTheirOrigin() async throws {
         let seen = Mutex<[String]>([])
         let other = try await LoopbackServer.start { request in
-            seen.withLock { $0.append("other \(request.path) cookie=\(request.headers[FlyingFox.HTTPHeader("Cookie")] ?? "-")") }
+            seen.withLock {
+                $0.append("other \(request.path) cookie=\(request.headers[FlyingFox.HTTPHeader("Cookie")] ?? "-")")
+            }
             return HTTPResponse(statusCode: .ok, body: Data("{}".utf8))
         }
         defer { Task { await other.stop() } }
         let first = try await LoopbackServer.start { request in
-            seen.withLock { $0.append("first \(request.path) cookie=\(request.headers[FlyingFox.HTTPHeader("Cookie")] ?? "-")") }
-            return request.path == "/start" ? HTTPResponse(statusCode: .movedPermanently, headers: [.location: "/moved"])
+            seen.withLock {
+                $0.append("first \(request.path) cookie=\(request.headers[FlyingFox.HTTPHeader("Cookie")] ?? "-")")
+            }
+            return request.path == "/start"
+                ? HTTPResponse(statusCode: .movedPermanently, headers: [.location: "/moved"])
                 : HTTPResponse(statusCode: .found, headers: [.location: "\(other.base)/elsewhere"])
         }
         defer { Task { await first.stop() } }
-        let response = try await get("\(first.base)/start", headers: [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")])
+        let response = try await get(
+            "\(first.base)/start", headers: [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")])
         #expect(response.status == 200)
-        #expect(seen.withLock { $0 } == ["first /start cookie=session=s3cret", "first /moved cookie=session=s3cret", "other /elsewhere cookie=-"])
+        #expect(
+            seen.withLock { $0 } == [
+                "first /start cookie=session=s3cret", "first /moved cookie=session=s3cret", "other /elsewhere cookie=-",
+            ])
     }
 
     @Test(arguments: [(HTTPStatusCode.noContent, 204), (HTTPStatusCode.ok, 200)])
     func anEmptyAnswerNamesItsStatus(_ status: HTTPStatusCode, _ code: Int) async throws {
         let server = try await LoopbackServer.start { _ in HTTPResponse(statusCode: status) }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.notJSON("backend answered HTTP \(code) with an empty body")) {
             try await provider.fetchToken(for: trip("t"))
         }
     }
 
     @Test func secretsInTheURLNeverReachTheMessage() async {
-        let url = "http://fleet:hunter2@127.0.0.1:1/token/consumer/t?api_key=SECRET-KEY-123&region=eu&X-Goog-Signature=abcdef0123"
-        guard let error = await failure(url) else { Issue.record("no failure"); return }
-        #expect(error == .unreachable(url: url, reason: "connection refused"), "the error keeps the URL, only its sentence hides")
-        #expect(error.description == "backend unreachable at http://‹hidden›@127.0.0.1:1/token/consumer/t?api_key=‹hidden›&region=eu&X-Goog-Signature=‹hidden›: connection refused")
+        let url =
+            "http://fleet:hunter2@127.0.0.1:1/token/consumer/t?api_key=SECRET-KEY-123&region=eu&X-Goog-Signature=abcdef0123"
+        guard let error = await failure(url) else {
+            Issue.record("no failure")
+            return
+        }
+        #expect(
+            error == .unreachable(url: url, reason: "connection refused"),
+            "the error keeps the URL, only its sentence hides")
+        #expect(
+            error.description
+                == "backend unreachable at http://‹hidden›@127.0.0.1:1/token/consumer/t?api_key=‹hidden›&region=eu&X-Goog-Signature=‹hidden›: connection refused"
+        )
     }
 
     @Test(arguments: ["a/b", "..", ".", "a+b&c=d;e", "ü space", "%41", "q?x#y", "a.b"])
@@ -227,10 +283,18 @@ import Testing
         let requests = seen.withLock { $0 }
         try #require(requests.count == 2)
         let pathPrefix = "/token/consumer/"
-        #expect(requests[0].path.hasPrefix(pathPrefix) && String(requests[0].path.dropFirst(pathPrefix.count)) == id, "path: \(requests[0].path)")
-        let items = requests[1].query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false) }
-        #expect(items.count == 2 && items.first?.first == "kind" && items.last?.first == "tripId", "query: \(requests[1].query)")
-        #expect(items.last.flatMap { $0.count == 2 ? String($0[1]).removingPercentEncoding : nil } == id, "query: \(requests[1].query)")
+        #expect(
+            requests[0].path.hasPrefix(pathPrefix) && String(requests[0].path.dropFirst(pathPrefix.count)) == id,
+            "path: \(requests[0].path)")
+        let items = requests[1].query.split(separator: "&").map {
+            $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        }
+        #expect(
+            items.count == 2 && items.first?.first == "kind" && items.last?.first == "tripId",
+            "query: \(requests[1].query)")
+        #expect(
+            items.last.flatMap { $0.count == 2 ? String($0[1]).removingPercentEncoding : nil } == id,
+            "query: \(requests[1].query)")
     }
 
     @Test func anHTTPDateRetryAfterIsObeyedByTheProvider() async throws {
@@ -241,20 +305,30 @@ import Testing
         let hits = Mutex(0)
         let server = try await LoopbackServer.start { _ in
             hits.withLock { $0 += 1 }
-            return HTTPResponse(statusCode: .serviceUnavailable, headers: [FlyingFox.HTTPHeader("Retry-After"): retryAt], body: Data("busy".utf8))
+            return HTTPResponse(
+                statusCode: .serviceUnavailable, headers: [FlyingFox.HTTPHeader("Retry-After"): retryAt],
+                body: Data("busy".utf8))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport,
-                                             backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
-        await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 30)) { try await provider.fetchToken(for: trip("t")) }
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport,
+            backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
+        await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 30)) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         clock.advance(by: 29)
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 503 Service Unavailable (Retry-After 30 s): busy")) {
+        await #expect(
+            throws: FleetAuthError.backingOff(
+                retryInSeconds: 1, lastError: "backend answered HTTP 503 Service Unavailable (Retry-After 30 s): busy")
+        ) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(hits.withLock { $0 } == 1, "no request before the server's Retry-After")
         clock.advance(by: 1)
         // Asked again at the server's date, which is now: Retry-After 0 s.
-        await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 0)) { try await provider.fetchToken(for: trip("t")) }
+        await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 0)) {
+            try await provider.fetchToken(for: trip("t"))
+        }
         #expect(hits.withLock { $0 } == 2)
     }
 }
@@ -262,8 +336,14 @@ import Testing
 /// Each response shape over real HTTP, through the provider, with no --token-key/--expiry-key.
 @Suite(.timeLimit(.minutes(3))) struct ResponseShapeLoopbackTests {
     static let shapes: [(String, String)] = [
-        ("on-demand sample {jwt, expirationTimestamp}", #"{"jwt":"JWT","creationTimestamp":NOWMS,"expirationTimestamp":EXPMS}"#),
-        ("last-mile sample {token, expiration_timestamp_ms}", #"{"token":"JWT","creation_timestamp_ms":NOWMS,"expiration_timestamp_ms":EXPMS}"#),
+        (
+            "on-demand sample {jwt, expirationTimestamp}",
+            #"{"jwt":"JWT","creationTimestamp":NOWMS,"expirationTimestamp":EXPMS}"#
+        ),
+        (
+            "last-mile sample {token, expiration_timestamp_ms}",
+            #"{"token":"JWT","creation_timestamp_ms":NOWMS,"expiration_timestamp_ms":EXPMS}"#
+        ),
         ("{access_token, expires_in s}", #"{"access_token":"JWT","expires_in":600,"token_type":"Bearer"}"#),
         ("{token, expires_in s}", #"{"token":"JWT","expires_in":"600"}"#),
         ("a bare JWT (text body), expiry from exp", "JWT"),
@@ -279,16 +359,24 @@ import Testing
         let clock = ManualClock(Date(timeIntervalSince1970: TimeInterval(Int(Date().timeIntervalSince1970))))
         let server = try await LoopbackServer.start { request in
             let now = Int(clock.now().timeIntervalSince1970)
-            let jwt = TestJWT.make(kind: .consumer, id: requestedID(TransportRequest(url: URL(fileURLWithPath: request.path))), iat: now, exp: now + 600)
+            let jwt = TestJWT.make(
+                kind: .consumer, id: requestedID(TransportRequest(url: URL(fileURLWithPath: request.path))), iat: now,
+                exp: now + 600)
             let body = template.replacingOccurrences(of: "JWT", with: jwt)
-                .replacingOccurrences(of: "NOWMS", with: "\(now * 1000)").replacingOccurrences(of: "EXPMS", with: "\((now + 600) * 1000)")
-                .replacingOccurrences(of: "ISO", with: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now + 600))))
+                .replacingOccurrences(of: "NOWMS", with: "\(now * 1000)").replacingOccurrences(
+                    of: "EXPMS", with: "\((now + 600) * 1000)"
+                )
+                .replacingOccurrences(
+                    of: "ISO",
+                    with: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now + 600))))
             let type = template == "JWT" ? "text/plain" : "application/json"
             return HTTPResponse(statusCode: .ok, headers: [.contentType: type], body: Data(body.utf8))
         }
         defer { Task { await server.stop() } }
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
-        if name.hasSuffix("as configured") { (endpoint.tokenKey, endpoint.expiryKey) = ("data.token", "data.expires_at") }
+        if name.hasSuffix("as configured") {
+            (endpoint.tokenKey, endpoint.expiryKey) = ("data.token", "data.expires_at")
+        }
         endpoint.timeout = patientTimeout
         let provider = ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport, clock: clock)
         let token = try await provider.fetchToken(for: trip("trip-5"))

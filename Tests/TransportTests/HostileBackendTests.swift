@@ -4,10 +4,11 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The hardening matrix through the provider: a bad answer is reported, nothing from it is cached,
@@ -20,10 +21,13 @@ import Darwin
         let transport = FakeTransport { request in
             if hostileNow.withLock({ $0 }) { return hostile.response }
             let t = Int(clock.now().timeIntervalSince1970)
-            return TestJWT.response(TestJWT.make(kind: .consumer, id: requestedID(request), iat: t, exp: t + 600), expiresAtSeconds: t + 600)
+            return TestJWT.response(
+                TestJWT.make(kind: .consumer, id: requestedID(request), iat: t, exp: t + 600), expiresAtSeconds: t + 600
+            )
         }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://b"), transport: transport,
-                                             refreshMargin: 0, clock: clock)
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: "http://b"), transport: transport,
+            refreshMargin: 0, clock: clock)
         let good = try await provider.fetchToken(for: trip(HostileMatrix.id))
         hostileNow.withLock { $0 = true }
         do {
@@ -47,13 +51,18 @@ import Darwin
             TransportResponse(status: 429, body: Data("slow down".utf8), headers: ["Retry-After": "30"])
         }
         // Without Retry-After the first retry would come after 1 s.
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://b"), transport: transport,
-                                             backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: "http://b"), transport: transport,
+            backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
         await #expect(throws: FleetAuthError.httpStatus(code: 429, body: "slow down", retryAfter: 30)) {
             try await provider.fetchToken(for: trip("t"))
         }
         clock.advance(by: 29)
-        await #expect(throws: FleetAuthError.backingOff(retryInSeconds: 1, lastError: "backend answered HTTP 429 Too Many Requests (Retry-After 30 s): slow down")) {
+        await #expect(
+            throws: FleetAuthError.backingOff(
+                retryInSeconds: 1,
+                lastError: "backend answered HTTP 429 Too Many Requests (Retry-After 30 s): slow down")
+        ) {
             try await provider.fetchToken(for: trip("t"))
         }
         #expect(transport.count == 1, "no request before the server's Retry-After")
@@ -67,7 +76,9 @@ import Darwin
 
 /// The same over real sockets on loopback, for what only a real connection can do wrong.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HostileBackendTests {
-    func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock()) -> ConsumerTokenProvider {
+    func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock())
+        -> ConsumerTokenProvider
+    {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         endpoint.timeout = timeout
         return ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport, refreshMargin: 0, clock: clock)
@@ -75,11 +86,19 @@ import Darwin
 
     @Test func aConnectionResetMidBodyIsReported() async throws {
         let server = try RawSocketServer { connection in
-            RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9.".utf8))
+            RawSocketServer.send(
+                connection,
+                Data(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"jwt\":\"eyJhbGciOiJSUzI1NiJ9."
+                        .utf8))
             return .reset
         }
         defer { server.stop() }
-        await #expect(throws: FleetAuthError.unreachable(url: "\(server.base)/token/consumer/t", reason: "connection reset by the backend (TCP RST) before the response was complete")) {
+        await #expect(
+            throws: FleetAuthError.unreachable(
+                url: "\(server.base)/token/consumer/t",
+                reason: "connection reset by the backend (TCP RST) before the response was complete")
+        ) {
             try await provider(server.base).fetchToken(for: trip("t"))
         }
     }
@@ -88,10 +107,19 @@ import Darwin
         // The first connection gets a good token; every later one is accepted and never answered (30 s and more).
         let answered = Mutex(0)
         let server = try RawSocketServer { connection in
-            guard answered.withLock({ $0 += 1; return $0 }) == 1 else { return .hold }
+            guard
+                answered.withLock({
+                    $0 += 1
+                    return $0
+                }) == 1
+            else { return .hold }
             let t = Int(Date().timeIntervalSince1970)
-            let body = TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600).body
-            RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
+            let body = TestJWT.response(
+                TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600
+            ).body
+            RawSocketServer.send(
+                connection,
+                Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
             return .close
         }
         defer { server.stop() }
@@ -111,7 +139,12 @@ import Darwin
 
     @Test func anEndlessChunkedBodyIsCutAtTheCap() async throws {
         let server = try RawSocketServer { connection in
-            guard RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return .close }
+            guard
+                RawSocketServer.send(
+                    connection,
+                    Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+                )
+            else { return .close }
             let chunk = Data("4000\r\n".utf8) + Data(repeating: 0x20, count: 0x4000) + Data("\r\n".utf8)
             // 10 MB at most; the client hangs up long before.
             var chunks = 0
@@ -127,17 +160,27 @@ import Darwin
     @Test func statusesAndRetryAfterArriveOverHTTP() async throws {
         let server = try await LoopbackServer.start { request in
             switch request.path.split(separator: "/").last {
-            case "t429": HTTPResponse(statusCode: .tooManyRequests, headers: [FlyingFox.HTTPHeader("Retry-After"): "7"], body: Data("slow down".utf8))
+            case "t429":
+                HTTPResponse(
+                    statusCode: .tooManyRequests, headers: [FlyingFox.HTTPHeader("Retry-After"): "7"],
+                    body: Data("slow down".utf8))
             case "t401": HTTPResponse(statusCode: .unauthorized, body: Data())
-            default: HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                                  body: Data("<html><title>Gateway</title></html>".utf8))
+            default:
+                HTTPResponse(
+                    statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                    body: Data("<html><title>Gateway</title></html>".utf8))
             }
         }
         defer { Task { await server.stop() } }
         let p = provider(server.base)
-        await #expect(throws: FleetAuthError.httpStatus(code: 429, body: "slow down", retryAfter: 7)) { try await p.fetchToken(for: trip("t429")) }
-        await #expect(throws: FleetAuthError.httpStatus(code: 401, body: "")) { try await p.fetchToken(for: trip("t401")) }
-        await #expect(throws: FleetAuthError.notJSON("an HTML page titled \"Gateway\", often a proxy's or login page")) {
+        await #expect(throws: FleetAuthError.httpStatus(code: 429, body: "slow down", retryAfter: 7)) {
+            try await p.fetchToken(for: trip("t429"))
+        }
+        await #expect(throws: FleetAuthError.httpStatus(code: 401, body: "")) {
+            try await p.fetchToken(for: trip("t401"))
+        }
+        await #expect(throws: FleetAuthError.notJSON("an HTML page titled \"Gateway\", often a proxy's or login page"))
+        {
             try await p.fetchToken(for: trip("html"))
         }
     }

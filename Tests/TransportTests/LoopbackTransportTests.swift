@@ -25,7 +25,9 @@ import Testing
         let provider = DriverTokenProvider(endpoint: endpoint, transport: sharedTransport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))
-        #expect(try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42")) == token, "the second call is served from the cache")
+        #expect(
+            try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42")) == token,
+            "the second call is served from the cache")
         #expect(seen.withLock { $0 } == ["/token/driver/vehicle-42 cookie=session=s3cret"])
     }
 
@@ -45,8 +47,11 @@ import Testing
 
     @Test func aDeadServerIsUnreachable() async throws {
         // Nothing listens on port 1 of loopback; the connection is refused at once.
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: sharedTransport)
-        await #expect(throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")) {
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: sharedTransport)
+        await #expect(
+            throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")
+        ) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
     }
@@ -56,7 +61,8 @@ import Testing
             HTTPResponse(statusCode: .ok, body: Data(repeating: 0x41, count: 1 << 20))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -67,7 +73,8 @@ import Testing
             HTTPResponse(statusCode: .forbidden, body: Data("{\"error\":\"session expired\"}".utf8))
         }
         defer { Task { await server.stop() } }
-        let provider = ConsumerTokenProvider(endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+        let provider = ConsumerTokenProvider(
+            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
         await #expect(throws: FleetAuthError.httpStatus(code: 403, body: "{\"error\":\"session expired\"}")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import TestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP listener on 127.0.0.1 that hands each connection, after its request head, to a closure
@@ -38,9 +39,14 @@ final class RawSocketServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -51,7 +57,10 @@ final class RawSocketServer: Sendable {
             while true {
                 let connection = accept(fd, nil, nil)
                 if connection < 0 { return }
-                if stopped.withLock({ $0 }) { close(connection); return }
+                if stopped.withLock({ $0 }) {
+                    close(connection)
+                    return
+                }
                 connections.withLock { $0.append(connection) }
                 Thread { [self] in
                     Self.readRequestHead(connection)
@@ -60,7 +69,8 @@ final class RawSocketServer: Sendable {
                     case .close: break
                     case .reset:
                         var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                        setsockopt(
+                            connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
                     }
                     connections.withLock { open in
                         open.removeAll { $0 == connection }
@@ -77,7 +87,10 @@ final class RawSocketServer: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         connections.withLock { open in
-            for c in open { shutdown(c, Int32(SHUT_RDWR)); close(c) }
+            for c in open {
+                shutdown(c, Int32(SHUT_RDWR))
+                close(c)
+            }
             open.removeAll()
         }
     }

@@ -7,10 +7,11 @@ import UICore
 /// The fleet's aggregate rows under the header: one per kind.
 enum FleetRowsRenderer {
     /// The fleet rows' columns: header, width, and whether the value is right-aligned.
-    static let columns: [(String, Int)] = [
-        ("fleet (60 s)", 13), ("SDKs", 6), ("req/s", 7), ("hit ratio", 9), ("errors", 6), ("err rate", 8),
-        ("p50 ms", 7), ("p99 ms", 7), ("refresh due", 11),
-    ] + MemberStatus.allCases.map { ($0.label, max(5, $0.label.count)) }
+    static let columns: [(String, Int)] =
+        [
+            ("fleet (60 s)", 13), ("SDKs", 6), ("req/s", 7), ("hit ratio", 9), ("errors", 6), ("err rate", 8),
+            ("p50 ms", 7), ("p99 ms", 7), ("refresh due", 11),
+        ] + MemberStatus.allCases.map { ($0.label, max(5, $0.label.count)) }
 
     /// Lines the fleet rows take: a header and one per kind, in a fleet, and the ramp's line while
     /// SDKs are still starting; what the layout leaves them.
@@ -29,7 +30,9 @@ enum FleetRowsRenderer {
     /// 60 s; the state counts are every member's now.
     static func draw(_ state: DashboardState, _ canvas: inout Canvas, in rect: Rect) {
         let y = rect.y
-        let headers = columns.enumerated().map { i, column in i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ") }
+        let headers = columns.enumerated().map { i, column in
+            i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ")
+        }
         canvas.putTruncated(" " + headers.joined(separator: " "), x: rect.x, y: y, width: rect.width, role: .title)
         for (row, kind) in state.kinds.enumerated() {
             let pane = state[kind]
@@ -66,10 +69,12 @@ enum FleetRowsRenderer {
         }
         if let (started, total) = startedSDKs(state) {
             // The pace first: when the backend holds the ramp back, that is the news.
-            let rest = state.session.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
+            let rest =
+                state.session.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
                 ?? " (the rest have made no call yet)"
-            canvas.putTruncated(" started \(started)/\(total) SDKs\(rest)",
-                                x: rect.x, y: y + 1 + state.kinds.count, width: rect.width, role: .warning)
+            canvas.putTruncated(
+                " started \(started)/\(total) SDKs\(rest)",
+                x: rect.x, y: y + 1 + state.kinds.count, width: rect.width, role: .warning)
         }
     }
 }

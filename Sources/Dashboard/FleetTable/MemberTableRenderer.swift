@@ -24,8 +24,10 @@ struct MemberTableRenderer {
         let kind = state.focus
         let table = state.table(kind)
         let rows = table.rows
-        canvas.box(x: x, y: y, width: width, height: height, title: title(kind, table), role: .border, titleRole: .title)
-        let inner = width - 4, left = x + 2
+        canvas.box(
+            x: x, y: y, width: width, height: height, title: title(kind, table), role: .border, titleRole: .title)
+        let inner = width - 4
+        let left = x + 2
         let visible = height - 3
         let selected = table.selectedRow(in: rows)
         let first = Self.firstShown(selected: selected, visible: visible)
@@ -36,19 +38,25 @@ struct MemberTableRenderer {
         let header = tap?.header ?? simulatedHeader(idWidth: idWidth, inner: inner)
         canvas.putTruncated(header, x: left, y: y + 1, width: inner, role: .dim)
         if rows.isEmpty {
-            let why = table.filter.isEmpty ? "no \(kind.idNoun) has reported yet" : "no \(kind.idNoun) contains \"\(table.filter)\""
+            let why =
+                table.filter.isEmpty
+                ? "no \(kind.idNoun) has reported yet" : "no \(kind.idNoun) contains \"\(table.filter)\""
             canvas.putTruncated(" " + why, x: left, y: y + 2, width: inner, role: .dim)
         }
         for (offset, row) in shown.enumerated() {
-            draw(row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner, idWidth: idWidth, tap: tap)
+            draw(
+                row, selected: first + offset == selected, &canvas, x: left, y: y + 2 + offset, width: inner,
+                idWidth: idWidth, tap: tap)
         }
         drawKeys(table, rows: rows.count, selected: selected, &canvas, x: x, y: y + height - 1, width: width)
     }
 
     private func simulatedHeader(idWidth: Int, inner: Int) -> String {
         " " + "ID".fitted(idWidth) + "  " + "state".fitted(Self.stateWidth) + "  "
-            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  " + "requests".leftPadded(Self.requestsWidth, with: " ")
-            + (inner >= Self.fleetEngineFromWidth ? "  " + "Fleet Engine".fitted(Self.fleetEngineWidth) : "") + "  last error"
+            + "expires in".leftPadded(Self.expiresWidth, with: " ") + "  "
+            + "requests".leftPadded(Self.requestsWidth, with: " ")
+            + (inner >= Self.fleetEngineFromWidth ? "  " + "Fleet Engine".fitted(Self.fleetEngineWidth) : "")
+            + "  last error"
     }
 
     /// The first row in view: the selected row stays in view, the table scrolling once it
@@ -65,28 +73,32 @@ struct MemberTableRenderer {
         return row
     }
 
-    private func draw(_ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int,
-                      tap: TapTableColumns?) {
+    private func draw(
+        _ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int,
+        tap: TapTableColumns?
+    ) {
         // The aggregate judged the state up to a second ago; a token that ran out since is expired now.
         var status = row.status
         if status >= .stale, let exp = row.expiresAt, exp <= state.now { status = .expired }
         let followed = row.index == state[state.focus].memberIndex
         let (expires, expiresRole) = expiresText(row.expiresAt)
-        let errorRole: StyleRole = switch status {
-        case .failing, .backingOff: .error
-        case .stale: .warning
-        default: .dim
-        }
+        let errorRole: StyleRole =
+            switch status {
+            case .failing, .backingOff: .error
+            case .stale: .warning
+            default: .dim
+            }
         // Narrow, without the Fleet Engine column, a failed call takes the empty last-error place:
         // the member's state reads ok, and this is why it sorts among the troubles.
-        let lastError: (String, StyleRole) = if let churn = row.churn {
-            (churn, .warning)
-        } else if row.lastError == nil, row.fleetEngineFailed, width < Self.fleetEngineFromWidth {
-            // The status first: at 80 columns only about 25 characters are left here.
-            ((row.fleetEngine ?? "") + " from Fleet Engine", Self.role(ofFleetEngine: row.fleetEngine))
-        } else {
-            (row.lastError ?? "", errorRole)
-        }
+        let lastError: (String, StyleRole) =
+            if let churn = row.churn {
+                (churn, .warning)
+            } else if row.lastError == nil, row.fleetEngineFailed, width < Self.fleetEngineFromWidth {
+                // The status first: at 80 columns only about 25 characters are left here.
+                ((row.fleetEngine ?? "") + " from Fleet Engine", Self.role(ofFleetEngine: row.fleetEngine))
+            } else {
+                (row.lastError ?? "", errorRole)
+            }
         var segments: [(String, StyleRole)] = [
             followed ? ("▶", .title) : (" ", .text),
             (Format.elideMiddle(row.id, idWidth).fitted(idWidth) + "  ", .text),
@@ -96,14 +108,21 @@ struct MemberTableRenderer {
             lastError,
         ]
         if let tap {
-            segments = Array(segments.prefix(2)) + tap.cells(row, width: width, expires: (expires, expiresRole), errorRole: errorRole)
+            segments =
+                Array(segments.prefix(2))
+                + tap.cells(row, width: width, expires: (expires, expiresRole), errorRole: errorRole)
         } else if width >= Self.fleetEngineFromWidth {
-            segments.insert(((row.fleetEngine ?? "–").fitted(Self.fleetEngineWidth) + "  ", Self.role(ofFleetEngine: row.fleetEngine)), at: 5)
+            segments.insert(
+                (
+                    (row.fleetEngine ?? "–").fitted(Self.fleetEngineWidth) + "  ",
+                    Self.role(ofFleetEngine: row.fleetEngine)
+                ), at: 5)
         }
         if selected { canvas.fill(x: x - 1, y: y, width: width + 2, height: 1, role: .selected) }
         var column = 0
         for (text, role) in segments where column < width {
-            column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: selected ? .selected : role)
+            column += canvas.putTruncated(
+                text, x: x + column, y: y, width: width - column, role: selected ? .selected : role)
         }
     }
 
@@ -137,7 +156,9 @@ struct MemberTableRenderer {
             title += " containing \"\(table.filter)\" (\(matching) of \(count))"
         }
         if let states = state.fleet[kind]?.states {
-            let counts = MemberStatus.allCases.compactMap { status in states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil } }
+            let counts = MemberStatus.allCases.compactMap { status in
+                states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil }
+            }
             if !counts.isEmpty { title += ": " + counts.joined(separator: " · ") }
             if let failing = state.fleet[kind]?.fleetEngineFailing, failing > 0 {
                 title += " · \(failing) Fleet Engine " + (failing == 1 ? "error" : "errors")
@@ -147,7 +168,9 @@ struct MemberTableRenderer {
     }
 
     /// The table's keys from the key table, on the lower border; the selected row's place at its right.
-    private func drawKeys(_ table: MemberTable, rows: Int, selected: Int?, _ canvas: inout Canvas, x: Int, y: Int, width: Int) {
+    private func drawKeys(
+        _ table: MemberTable, rows: Int, selected: Int?, _ canvas: inout Canvas, x: Int, y: Int, width: Int
+    ) {
         var column = x + 2
         for binding in KeyBinding.paired(state.activeKeys.filter(\.inTable)) where column < x + width - 2 {
             column += canvas.put(" " + binding.label, x: column, y: y, role: .title, limit: x + width - 2 - column)

@@ -53,23 +53,28 @@ struct TapTableColumns {
     }
 
     var header: String {
-        " " + "ID".fitted(idWidth) + "  " + columns.map { column in
-            (column == .verdict ? column.header.fitted(column.width) : column.header.leftPadded(column.width, with: " ")) + "  "
-        }.joined() + "last error"
+        " " + "ID".fitted(idWidth) + "  "
+            + columns.map { column in
+                (column == .verdict
+                    ? column.header.fitted(column.width) : column.header.leftPadded(column.width, with: " ")) + "  "
+            }.joined() + "last error"
     }
 
     /// The row's cells after the ID, each with its role; `expires` is the expiry column's text and
     /// role. The churn sentence whole when `width` (the table's inner width) has room for it, else its brief form.
-    func cells(_ row: FleetMemberRow, width: Int, expires: (String, StyleRole), errorRole: StyleRole) -> [(String, StyleRole)] {
+    func cells(_ row: FleetMemberRow, width: Int, expires: (String, StyleRole), errorRole: StyleRole) -> [(
+        String, StyleRole
+    )] {
         let tapped = row.tapped
         var cells: [(String, StyleRole)] = columns.map { column in
-            let (text, role): (String, StyleRole) = switch column {
-            case .verdict: (tapped?.verdict ?? "–", Self.role(tapped?.level))
-            case .fetches: (tapped.map { String($0.fetches) } ?? "–", row.churn == nil ? .text : .warning)
-            case .tokens: (tapped.map { String($0.tokens) } ?? "–", .text)
-            case .lifetime: (tapped?.lifetime.map(Format.duration) ?? "–", tapped?.lifetime == nil ? .dim : .text)
-            case .expires: expires
-            }
+            let (text, role): (String, StyleRole) =
+                switch column {
+                case .verdict: (tapped?.verdict ?? "–", Self.role(tapped?.level))
+                case .fetches: (tapped.map { String($0.fetches) } ?? "–", row.churn == nil ? .text : .warning)
+                case .tokens: (tapped.map { String($0.tokens) } ?? "–", .text)
+                case .lifetime: (tapped?.lifetime.map(Format.duration) ?? "–", tapped?.lifetime == nil ? .dim : .text)
+                case .expires: expires
+                }
             let shown = column == .verdict ? text.fitted(column.width) : text.leftPadded(column.width, with: " ")
             return (shown + "  ", role)
         }

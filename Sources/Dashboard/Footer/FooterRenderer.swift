@@ -35,7 +35,8 @@ enum FooterRenderer {
         // Three rows only where two cannot hold every key (a fleet at 80 columns): a key that
         // works but shows nowhere would be found by no one.
         while rows(bindings).count > maxFooterRows,
-              let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit }) {
+            let drop = bindings.lastIndex(where: { $0.command != .help && $0.command != .quit })
+        {
             bindings.remove(at: drop)
         }
         return rows(bindings)

@@ -6,15 +6,21 @@ import UICore
 enum HeaderRenderer {
     static func draw(_ state: DashboardState, _ canvas: inout Canvas, in rect: Rect) {
         canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, role: .header)
-        let status = state.freezeBadge != nil ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")
-        var rest = ["theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")", status]
+        let status =
+            state.freezeBadge != nil
+            ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")
+        var rest = [
+            "theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")", status,
+        ]
         let clock = Format.clock(state.now, state.timeZone)
         // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
         var warnings: [String] = []
         if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
         if let badge = state.freezeBadge { warnings.append(badge) }
         if state.reveal { warnings.append("REVEALED") }
-        if !state.activeFaults.isEmpty { warnings.append("⚠ FAULT \(state.activeFaultsText) (\(state.keys.label(.clearFaults)) clears)") }
+        if !state.activeFaults.isEmpty {
+            warnings.append("⚠ FAULT \(state.activeFaultsText) (\(state.keys.label(.clearFaults)) clears)")
+        }
         // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
         var warning = warnings.joined(separator: " ")
         let warningRoom = rect.width - clock.count - 14

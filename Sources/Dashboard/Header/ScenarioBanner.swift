@@ -24,7 +24,9 @@ public struct ScenarioBanner: Equatable, Sendable {
     /// A step that gave up waiting, say.
     public var note: String?
 
-    public init(name: String, step: Int, count: Int, caption: String?, phase: Phase, stepMode: Bool, note: String? = nil) {
+    public init(
+        name: String, step: Int, count: Int, caption: String?, phase: Phase, stepMode: Bool, note: String? = nil
+    ) {
         self.name = name
         self.step = step
         self.count = count
@@ -44,7 +46,9 @@ public struct ScenarioBanner: Equatable, Sendable {
         case .finished(let ending):
             // Continued lines are indented under the first.
             let text = "✔ \(name) done: \(ending)" + (note.map { " (\($0))" } ?? "")
-            return Format.wrap(text, width: room, rest: room - 2, maxLines: 3).enumerated().map { $0 == 0 ? $1 : "  " + $1 }
+            return Format.wrap(text, width: room, rest: room - 2, maxLines: 3).enumerated().map {
+                $0 == 0 ? $1 : "  " + $1
+            }
         default:
             // The caption before the wait: it is what the audience reads; a cut falls on the wait.
             var parts = ["▶ \(name)", "step \(step)/\(count)"]
@@ -92,7 +96,9 @@ extension DashboardState {
     public var scenarioMenuRows: [ScenarioMenuRow] {
         var rows: [ScenarioMenuRow] = []
         if let scenario = session.scenario {
-            rows += scenario.isFinished ? [.control(.restart), .control(.stop)] : [.control(.togglePause), .control(.restart), .control(.stop)]
+            rows +=
+                scenario.isFinished
+                ? [.control(.restart), .control(.stop)] : [.control(.togglePause), .control(.restart), .control(.stop)]
         }
         return rows + session.scenarios.map(ScenarioMenuRow.start)
     }

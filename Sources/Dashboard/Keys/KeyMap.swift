@@ -13,7 +13,10 @@ public struct KeyMap: Equatable, Sendable {
 
     public static let standard = KeyMap(bindings: KeyBinding.table)
 
-    public init(bindings: [KeyBinding], replayBindings: [KeyBinding] = KeyBinding.replayRows, menuBindings: [KeyBinding] = KeyBinding.menuRows) {
+    public init(
+        bindings: [KeyBinding], replayBindings: [KeyBinding] = KeyBinding.replayRows,
+        menuBindings: [KeyBinding] = KeyBinding.menuRows
+    ) {
         self.bindings = bindings
         self.replayBindings = replayBindings
         self.menuBindings = menuBindings
@@ -63,14 +66,20 @@ public struct KeyMap: Equatable, Sendable {
     /// can be refused with a reason.
     /// `scenarios`: the run's scenario level (`DashboardState.scenarioKeys`): S shows only when
     /// there are scenarios, Space and P only while one runs.
-    public func command(for key: Key, fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> Command? {
+    public func command(for key: Key, fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none)
+        -> Command?
+    {
         if replay, let row = replayBindings.first(where: { $0.keys.contains(key) }) { return row.command }
-        return bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) && scenarios >= $0.scenarios }?.command
+        return bindings.first { $0.keys.contains(key) && (fleet || !$0.fleetOnly) && scenarios >= $0.scenarios }?
+            .command
     }
 
-    public func visible(fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> [KeyBinding] {
+    public func visible(fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> [KeyBinding]
+    {
         (replay ? replayBindings : [])
-            + bindings.filter { (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) && scenarios >= $0.scenarios }
+            + bindings.filter {
+                (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) && scenarios >= $0.scenarios
+            }
     }
 
     /// What `key` does in an open list menu; nil for a key that is not a menu key.
@@ -105,10 +114,13 @@ public enum KeyMapError: Error, Equatable, CustomStringConvertible {
 extension DashboardState {
     /// The keys that work now, in the order the footer and the help show them: fleet keys in a
     /// fleet, a replay's keys in a replay, scenario keys as far as the run's scenarios go.
-    var activeKeys: [KeyBinding] { viewer.display.keys.visible(fleet: session.isFleet, replay: viewer.replay != nil, scenarios: scenarioKeys) }
+    var activeKeys: [KeyBinding] {
+        viewer.display.keys.visible(fleet: session.isFleet, replay: viewer.replay != nil, scenarios: scenarioKeys)
+    }
 
     /// What `key` does now, by the same rules.
     func command(for key: Key) -> Command? {
-        viewer.display.keys.command(for: key, fleet: session.isFleet, replay: viewer.replay != nil, scenarios: scenarioKeys)
+        viewer.display.keys.command(
+            for: key, fleet: session.isFleet, replay: viewer.replay != nil, scenarios: scenarioKeys)
     }
 }

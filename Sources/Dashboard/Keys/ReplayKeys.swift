@@ -4,26 +4,44 @@ import UICore
 /// main table so they win over a live key on the same key (p pauses the replay, not the SDKs).
 extension KeyBinding {
     public static let replayRows: [KeyBinding] = [
-        KeyBinding(keys: [.character(" "), .character("p")], label: "Space", hint: "Pause", help: "replay: pause or play", command: .replayPause),
-        KeyBinding(keys: [.character(".")], label: ".", hint: "Step", help: "replay: pause and play to the next recorded event", command: .replayStep),
+        KeyBinding(
+            keys: [.character(" "), .character("p")], label: "Space", hint: "Pause", help: "replay: pause or play",
+            command: .replayPause),
+        KeyBinding(
+            keys: [.character(".")], label: ".", hint: "Step",
+            help: "replay: pause and play to the next recorded event", command: .replayStep),
         KeyBinding(keys: [.left], label: "←", hint: "Seek", help: "replay: back / forward 10 s", command: .replayBack),
         KeyBinding(keys: [.right], label: "→", hint: "Seek", help: "replay: forward 10 s", command: .replayForward),
-        KeyBinding(keys: [.home], label: "Home", hint: "Jump", help: "replay: jump to the start / end", command: .replayStart),
+        KeyBinding(
+            keys: [.home], label: "Home", hint: "Jump", help: "replay: jump to the start / end", command: .replayStart),
         KeyBinding(keys: [.end], label: "End", hint: "Jump", help: "replay: jump to the end", command: .replayEnd),
-        KeyBinding(keys: [.character(">")], label: ">", hint: "Speed", help: "replay: speed 1×, 4×, 16×", command: .replaySpeed),
+        KeyBinding(
+            keys: [.character(">")], label: ">", hint: "Speed", help: "replay: speed 1×, 4×, 16×", command: .replaySpeed
+        ),
     ]
 
     /// The keys of the list menus (faults, scenarios), apart from the main table: they work only
     /// while a menu is open, so they may share keys with it (`q` closes a menu, Tab changes the
     /// fault menu's scope). Remapped like any other.
     public static let menuRows: [KeyBinding] = [
-        KeyBinding(keys: [.up, .character("k")], label: "↑", hint: "Up", help: "menu: the row above", command: .menuUp),
-        KeyBinding(keys: [.down, .character("j")], label: "↓", hint: "Down", help: "menu: the row below", command: .menuDown),
-        KeyBinding(keys: [.enter], label: "Enter", hint: "Choose", help: "menu: choose the highlighted row", command: .menuChoose),
-        KeyBinding(keys: [.escape, .character("q")], label: "Esc", hint: "Close", help: "menu: close", command: .menuClose),
-        KeyBinding(keys: [.tab], label: "Tab", hint: "Scope", help: "fault menu: consumer, driver or both", command: .faultScope),
-        KeyBinding(keys: [.character("<")], label: "<", hint: "Less", help: "fault menu: half a second less latency", command: .latencyDown),
-        KeyBinding(keys: [.character(">")], label: ">", hint: "More", help: "fault menu: half a second more latency", command: .latencyUp),
+        KeyBinding(
+            keys: [.up, .character("k")], label: "↑", hint: "Up", help: "menu: the row above", command: .menuUp),
+        KeyBinding(
+            keys: [.down, .character("j")], label: "↓", hint: "Down", help: "menu: the row below", command: .menuDown),
+        KeyBinding(
+            keys: [.enter], label: "Enter", hint: "Choose", help: "menu: choose the highlighted row",
+            command: .menuChoose),
+        KeyBinding(
+            keys: [.escape, .character("q")], label: "Esc", hint: "Close", help: "menu: close", command: .menuClose),
+        KeyBinding(
+            keys: [.tab], label: "Tab", hint: "Scope", help: "fault menu: consumer, driver or both",
+            command: .faultScope),
+        KeyBinding(
+            keys: [.character("<")], label: "<", hint: "Less", help: "fault menu: half a second less latency",
+            command: .latencyDown),
+        KeyBinding(
+            keys: [.character(">")], label: ">", hint: "More", help: "fault menu: half a second more latency",
+            command: .latencyUp),
     ]
 
     /// Seconds a ←/→ press seeks.
@@ -42,10 +60,11 @@ extension Command {
         case .replayEnd: .toEnd
         case .replaySpeed: .nextSpeed
         case .focusNext, .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults,
-             .toggleReveal, .togglePause, .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn,
-             .zoomOut, .copyToken, .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected,
-             .filterTable, .mark, .freeze, .snapshot, .scenarioMenu, .scenarioStep, .scenarioPause,
-             .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: nil
+            .toggleReveal, .togglePause, .nextTheme, .help, .nextFleetMember, .previousFleetMember, .quit, .zoomIn,
+            .zoomOut, .copyToken, .nextTrouble, .previousTrouble, .selectUp, .selectDown, .followSelected,
+            .filterTable, .mark, .freeze, .snapshot, .scenarioMenu, .scenarioStep, .scenarioPause,
+            .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp:
+            nil
         }
     }
 
@@ -55,11 +74,14 @@ extension Command {
     public var isLiveOnly: Bool {
         switch self {
         case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
-             .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected,
-             .scenarioMenu, .scenarioStep, .scenarioPause: true
+            .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected,
+            .scenarioMenu, .scenarioStep, .scenarioPause:
+            true
         case .focusNext, .toggleReveal, .nextTheme, .help, .quit, .zoomIn, .zoomOut, .copyToken, .selectUp, .selectDown,
-             .filterTable, .mark, .freeze, .snapshot, .replayPause, .replayStep, .replayBack, .replayForward,
-             .replayStart, .replayEnd, .replaySpeed, .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope, .latencyDown, .latencyUp: false
+            .filterTable, .mark, .freeze, .snapshot, .replayPause, .replayStep, .replayBack, .replayForward,
+            .replayStart, .replayEnd, .replaySpeed, .menuUp, .menuDown, .menuChoose, .menuClose, .faultScope,
+            .latencyDown, .latencyUp:
+            false
         }
     }
 }

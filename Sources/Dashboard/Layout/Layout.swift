@@ -56,10 +56,11 @@ public struct Layout: Equatable, Sendable {
         let fleetLines = FleetRowsRenderer.rowCount(state)
         let footerRows = FooterRenderer.rows(state, width: width)
         var top = 1
-        var layout = Layout(header: Rect(x: 0, y: 0, width: width, height: 1),
-                            banner: Rect(x: 0, y: top, width: width, height: bannerLines.count), bannerLines: bannerLines,
-                            footer: Rect(x: 0, y: height - footerRows.count, width: width, height: footerRows.count),
-                            footerRows: footerRows)
+        var layout = Layout(
+            header: Rect(x: 0, y: 0, width: width, height: 1),
+            banner: Rect(x: 0, y: top, width: width, height: bannerLines.count), bannerLines: bannerLines,
+            footer: Rect(x: 0, y: height - footerRows.count, width: width, height: footerRows.count),
+            footerRows: footerRows)
         top += bannerLines.count
         if state.message != nil {
             layout.message = Rect(x: 0, y: top, width: width, height: 1)
@@ -93,12 +94,16 @@ public struct Layout: Equatable, Sendable {
             layout.panes = [frame(state.focus, y: top, height: bottom - top)]
         } else if width >= sideBySideWidth {
             let left = width / 2
-            layout.panes = [frame(state.consumer.kind, y: top, width: left, height: bottom - top),
-                            frame(state.driver.kind, x: left, y: top, width: width - left, height: bottom - top)]
+            layout.panes = [
+                frame(state.consumer.kind, y: top, width: left, height: bottom - top),
+                frame(state.driver.kind, x: left, y: top, width: width - left, height: bottom - top),
+            ]
         } else {
             let upper = (bottom - top) / 2
-            layout.panes = [frame(state.consumer.kind, y: top, height: upper),
-                            frame(state.driver.kind, y: top + upper, height: bottom - top - upper)]
+            layout.panes = [
+                frame(state.consumer.kind, y: top, height: upper),
+                frame(state.driver.kind, y: top + upper, height: bottom - top - upper),
+            ]
         }
         return layout
     }

@@ -39,22 +39,32 @@ extension Reducer {
 enum ScenarioMenuRenderer {
     static func rows(_ state: DashboardState, selection: Int) -> [(String, StyleRole)] {
         let menu = state.scenarioMenuRows
-        guard !menu.isEmpty else { return [("No scenarios in this run.", .overlay), ("", .overlay), ("\(state.keys.label(.menuClose)) closes", .dim)] }
+        guard !menu.isEmpty else {
+            return [
+                ("No scenarios in this run.", .overlay), ("", .overlay),
+                ("\(state.keys.label(.menuClose)) closes", .dim),
+            ]
+        }
         let nameWidth = max(8, (state.scenarios.map(\.name.count).max() ?? 0) + 2)
         var rows: [(String, StyleRole)] = []
         for (i, row) in menu.enumerated() {
             if i > 0, case .start = row, case .control = menu[i - 1] { rows.append(("", .overlay)) }
-            let text: String = switch row {
-            case .control(.togglePause): state.scenario?.phase == .paused ? "resume \(state.scenario?.name ?? "")" : "pause \(state.scenario?.name ?? "")"
-            case .control(.restart): "restart \(state.scenario?.name ?? "")"
-            case .control(.stop): state.scenario?.isFinished == true ? "close the banner" : "stop \(state.scenario?.name ?? "")"
-            case .control(.advance): "next step"
-            case .start(let entry): entry.name.fitted(nameWidth) + entry.description
-            }
+            let text: String =
+                switch row {
+                case .control(.togglePause):
+                    state.scenario?.phase == .paused
+                        ? "resume \(state.scenario?.name ?? "")" : "pause \(state.scenario?.name ?? "")"
+                case .control(.restart): "restart \(state.scenario?.name ?? "")"
+                case .control(.stop):
+                    state.scenario?.isFinished == true ? "close the banner" : "stop \(state.scenario?.name ?? "")"
+                case .control(.advance): "next step"
+                case .start(let entry): entry.name.fitted(nameWidth) + entry.description
+                }
             rows.append((text, i == selection ? .selected : .overlay))
         }
         let keys = state.keys
-        let hint = "\(ListMenu.hint(keys)) starts or acts; \(keys.label(.scenarioStep)) steps; \(keys.label(.scenarioPause)) pauses; \(keys.label(.menuClose)) closes"
+        let hint =
+            "\(ListMenu.hint(keys)) starts or acts; \(keys.label(.scenarioStep)) steps; \(keys.label(.scenarioPause)) pauses; \(keys.label(.menuClose)) closes"
         return rows + [("", .overlay), (hint, .dim)]
     }
 }

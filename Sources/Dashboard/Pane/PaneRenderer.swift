@@ -1,6 +1,6 @@
-import UICore
 import FleetAuth
 import Foundation
+import UICore
 
 /// Draws one provider's pane: ID, token, claims, countdown, checks, counters, ID history, fetch log.
 /// On a short pane the essentials come first; claims shrink, then history and log get what is left.
@@ -21,8 +21,9 @@ struct PaneRenderer {
         let shape = pane.token?.shape.map { " · \($0)" } ?? ""
         // A sample's logic before the shape: which code runs matters more than how it was answered.
         let logic = (state.sourceLabels[pane.kind.role] ?? state.providerLogic.paneLabel).map { " · \($0)" } ?? ""
-        canvas.box(x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + logic + shape,
-                   role: focused ? .borderFocused : .border, titleRole: .title)
+        canvas.box(
+            x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + logic + shape,
+            role: focused ? .borderFocused : .border, titleRole: .title)
         var lines: [Line] = []
         let innerWidth = width - 4
         let innerHeight = height - 2
@@ -32,8 +33,10 @@ struct PaneRenderer {
         lines.append(checksLine)
         // The contract's breaches come before Fleet Engine's lines: they are why its answers fail.
         for breach in pane.breaches.suffix(innerHeight >= 20 ? 4 : 1) {
-            lines.append(contentsOf: Self.wrapped("Your code", breach.sentence, role: .error, width: innerWidth,
-                                                  maxLines: innerHeight >= 20 ? 2 : 1))
+            lines.append(
+                contentsOf: Self.wrapped(
+                    "Your code", breach.sentence, role: .error, width: innerWidth,
+                    maxLines: innerHeight >= 20 ? 2 : 1))
         }
         lines.append(contentsOf: fleetEngineLines(width: innerWidth, room: innerHeight))
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
@@ -41,7 +44,9 @@ struct PaneRenderer {
             lines.append(clockLine)
         }
         if let error = pane.lastError, pane.token != nil {
-            lines.append(contentsOf: Self.wrapped("Last error", error, role: .error, width: innerWidth, maxLines: errorLines(innerHeight)))
+            lines.append(
+                contentsOf: Self.wrapped(
+                    "Last error", error, role: .error, width: innerWidth, maxLines: errorLines(innerHeight)))
         }
         lines.append(countersLine(width: innerWidth))
         let rest = innerHeight - lines.count
@@ -56,7 +61,8 @@ struct PaneRenderer {
             // The log keeps a rule and two lines; the timeline shrinks (then goes) before it does.
             let shared = innerHeight - lines.count
             let renderer = TimelineRenderer(state: state, pane: pane)
-            let full = TimelineRenderer.fullRows + renderer.laneRows, compact = TimelineRenderer.compactRows + renderer.laneRows
+            let full = TimelineRenderer.fullRows + renderer.laneRows
+            let compact = TimelineRenderer.compactRows + renderer.laneRows
             let timelineRows = shared - 3 >= full ? full : (shared - 3 >= compact ? compact : 0)
             let timeline = renderer.lines(width: innerWidth, rows: timelineRows)
             lines.append(Self.rule("Fetch log", width: innerWidth))
@@ -132,7 +138,15 @@ struct PaneRenderer {
             return Self.wrapped("Token", "none: \(error)", role: .error, width: width, maxLines: errorLines(room))
         }
         guard state.reveal else {
-            return [Line(label: "Token", [("#" + token.fingerprint + "  ", .title), (pane.redactedToken ?? TokenRedactor.redact(token.token), .text), ("  (\(state.keys.label(.toggleReveal)) reveals)", .dim)])]
+            return [
+                Line(
+                    label: "Token",
+                    [
+                        ("#" + token.fingerprint + "  ", .title),
+                        (pane.redactedToken ?? TokenRedactor.redact(token.token), .text),
+                        ("  (\(state.keys.label(.toggleReveal)) reveals)", .dim),
+                    ])
+            ]
         }
         // Revealed: wrapped over as many lines as the pane can spare, so it can be copied.
         return Self.wrapped("Token", token.token, role: .warning, width: width, maxLines: max(1, room - 12))
@@ -143,7 +157,8 @@ struct PaneRenderer {
         let left = token.expiresAt.timeIntervalSince(state.now)
         let lifetime = max(1, token.lifetime)
         // The provider's own (jittered) refresh point when it set one, else the configured margin.
-        let margin = token.refreshAt.map { token.expiresAt.timeIntervalSince($0) }
+        let margin =
+            token.refreshAt.map { token.expiresAt.timeIntervalSince($0) }
             ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
@@ -152,11 +167,14 @@ struct PaneRenderer {
         let barWidth = max(4, width - Self.labelWidth - text.count - note.count - 4)
         let filled = left <= 0 ? 0 : min(barWidth, Int((left / lifetime * Double(barWidth)).rounded(.up)))
         // The refresh point as a mark in the bar: when the time left reaches it, the SDKs refresh.
-        let mark = margin > 0 && margin < lifetime ? min(barWidth - 1, Int((margin / lifetime * Double(barWidth)).rounded(.down))) : nil
+        let mark =
+            margin > 0 && margin < lifetime
+            ? min(barWidth - 1, Int((margin / lifetime * Double(barWidth)).rounded(.down))) : nil
         var segments: [(String, StyleRole)] = [(text + "  ", role)]
         func bar(_ range: Range<Int>) {
             guard !range.isEmpty else { return }
-            let full = range.clamped(to: 0..<filled), empty = range.clamped(to: filled..<barWidth)
+            let full = range.clamped(to: 0..<filled)
+            let empty = range.clamped(to: filled..<barWidth)
             if !full.isEmpty { segments.append((String(repeating: "█", count: full.count), role)) }
             if !empty.isEmpty { segments.append((String(repeating: "░", count: empty.count), .gaugeEmpty)) }
         }
@@ -182,7 +200,8 @@ struct PaneRenderer {
         }
         switch status {
         case .refreshing, .fetching: return ("refreshing…", .warning)
-        case .expired: return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
+        case .expired:
+            return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
         case .stale:
             if state.paused { return ("last fetch failed · paused", .warning) }
             if let retryAt = pane.retryAt, retryAt > state.now {
@@ -234,10 +253,15 @@ struct PaneRenderer {
         guard let answer = pane.fleetEngine else { return [] }
         var lines: [Line]
         if answer.succeeded {
-            lines = [Line(label: "Fleet Eng.", [("✓ ", .ok), (answer.summary, .text), ("  " + Format.milliseconds(answer.latency), .dim)])]
+            lines = [
+                Line(
+                    label: "Fleet Eng.",
+                    [("✓ ", .ok), (answer.summary, .text), ("  " + Format.milliseconds(answer.latency), .dim)])
+            ]
         } else {
             let (mark, role): (String, StyleRole) = answer.tokenVerdict == .refused ? ("✗ ", .error) : ("! ", .warning)
-            lines = Self.wrapped("Fleet Eng.", mark + answer.summary, role: role, width: width, maxLines: errorLines(room))
+            lines = Self.wrapped(
+                "Fleet Eng.", mark + answer.summary, role: role, width: width, maxLines: errorLines(room))
         }
         if answer.verdictDisagrees {
             let rules = answer.tokenVerdict == .refused ? "passed" : "failed"
@@ -251,7 +275,8 @@ struct PaneRenderer {
     /// The level is the `clock` rule's (`TokenRules.clock`), so the pane and the rule agree on skew.
     private var clockLine: (Line, RuleLevel)? {
         guard let token = pane.token, let skew = token.clockSkew,
-              let rule = token.findings.last(where: { $0.rule == .clock }) else { return nil }
+            let rule = token.findings.last(where: { $0.rule == .clock })
+        else { return nil }
         let serverTime = token.receivedAt.addingTimeInterval(-skew)
         let iat = token.jwt.claims["iat"]?.intValue.map { Double($0) - serverTime.timeIntervalSince1970 }
         func signed(_ t: TimeInterval) -> String {
@@ -287,7 +312,8 @@ struct PaneRenderer {
     private func claimLines(full: Bool) -> [Line] {
         guard let token = pane.token else { return [] }
         let claims = token.jwt.claims
-        let times = "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
+        let times =
+            "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
             + " → \(claims["exp"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
         let authorization = pane.authorizationText ?? "missing"
         if !full { return [Line(label: "Claims", [("authorization \(authorization)  iat/exp \(times)", .text)])] }
@@ -302,7 +328,9 @@ struct PaneRenderer {
     /// `── Title ─────…` across the pane: drawn as cells, it costs no string per frame.
     static func rule(_ title: String, width: Int) -> Line {
         var cells = [Cell](repeating: Cell("─", role: .border), count: max(0, width))
-        for (i, scalar) in " \(title) ".unicodeScalars.enumerated() where i + 2 < cells.count { cells[i + 2].scalar = scalar }
+        for (i, scalar) in " \(title) ".unicodeScalars.enumerated() where i + 2 < cells.count {
+            cells[i + 2].scalar = scalar
+        }
         return Line(label: nil, cells: cells)
     }
 
@@ -311,8 +339,10 @@ struct PaneRenderer {
         // Each side of "old → new" gets half the room, cut in its middle, so the new ID stays in view.
         let side = max(5, (width - 10 - 3) / 2)
         return pane.history.prefix(count).map { change in
-            Line([(Format.clock(change.time, state.timeZone) + "  ", .dim),
-                  ("\(Format.elideMiddle(change.from ?? "none", side)) → \(Format.elideMiddle(change.to, side))", .text)])
+            Line([
+                (Format.clock(change.time, state.timeZone) + "  ", .dim),
+                ("\(Format.elideMiddle(change.from ?? "none", side)) → \(Format.elideMiddle(change.to, side))", .text),
+            ])
         }
     }
 
@@ -320,12 +350,13 @@ struct PaneRenderer {
         guard count > 0 else { return [] }
         guard !pane.log.isEmpty else { return [Line([("no fetches yet", .dim)])] }
         return pane.log.prefix(count).map { entry in
-            let role: StyleRole = switch entry.level {
-            case .hit: .logHit
-            case .info: .logInfo
-            case .warning: .logWarning
-            case .error: .logError
-            }
+            let role: StyleRole =
+                switch entry.level {
+                case .hit: .logHit
+                case .info: .logInfo
+                case .warning: .logWarning
+                case .error: .logError
+                }
             let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
             let latency = entry.latency.map(Format.milliseconds) ?? ""
             var detail = entry.detail

@@ -9,6 +9,9 @@ enum Sparkline {
         let current = Int(now.timeIntervalSince1970 / 60)
         let counts = ((current - minutes + 1)...current).map { perMinute[$0] ?? 0 }
         let peak = max(1, counts.max() ?? 1)
-        return String(counts.map { c in c == 0 ? sparkBlocks[0] : sparkBlocks[max(1, Int((Double(c) / Double(peak) * 8).rounded(.up)))] })
+        return String(
+            counts.map { c in
+                c == 0 ? sparkBlocks[0] : sparkBlocks[max(1, Int((Double(c) / Double(peak) * 8).rounded(.up)))]
+            })
     }
 }

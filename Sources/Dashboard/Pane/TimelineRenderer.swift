@@ -35,7 +35,10 @@ struct TimelineRenderer {
 
         var out: [Line] = []
         out.append(PaneRenderer.rule("Timeline · last \(state.timelineMinutes) min  (+/- zoom)", width: width))
-        out.append(Line(label: "tokens", cells: tokenLane(plot: plot, start: start, step: step, column: column, idMarks: idMarks)))
+        out.append(
+            Line(
+                label: "tokens",
+                cells: tokenLane(plot: plot, start: start, step: step, column: column, idMarks: idMarks)))
         out.append(Line(label: "requests", cells: outcomeLane(plot: plot, column: column, idMarks: idMarks)))
         if laneRows > 0 {
             out.append(Line(label: "Fleet Eng.", cells: callLane(plot: plot, column: column, idMarks: idMarks)))
@@ -50,7 +53,9 @@ struct TimelineRenderer {
         return out
     }
 
-    private func tokenLane(plot: Int, start: Date, step: TimeInterval, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+    private func tokenLane(plot: Int, start: Date, step: TimeInterval, column: (Date) -> Int?, idMarks: Set<Int>)
+        -> [Cell]
+    {
         let spans = pane.timeline.spans
         var cells = [Cell](repeating: Cell(), count: plot)
         // The token each column shows: the newest one valid there.
@@ -96,7 +101,9 @@ struct TimelineRenderer {
     }
 
     /// ✓ and ✗ at their times, ID changes as `┊`; a failure in a column outweighs a success there.
-    private func markLane(_ marks: some Sequence<(Date, Bool)>, plot: Int, column: (Date) -> Int?, idMarks: Set<Int>) -> [Cell] {
+    private func markLane(_ marks: some Sequence<(Date, Bool)>, plot: Int, column: (Date) -> Int?, idMarks: Set<Int>)
+        -> [Cell]
+    {
         var cells = [Cell](repeating: Cell(), count: plot)
         for c in idMarks { cells[c] = Cell("┊", role: .warning) }
         for (time, ok) in marks {
@@ -142,7 +149,9 @@ struct TimelineRenderer {
             cells[c].scalar = "┴"
             // Labels after their tick; the last one ends at it.
             let at = k == ticks ? c - text.count : c + 1
-            guard at >= 0, at + text.count <= plot, !(at..<(at + text.count)).contains(where: taken.contains) else { continue }
+            guard at >= 0, at + text.count <= plot, !(at..<(at + text.count)).contains(where: taken.contains) else {
+                continue
+            }
             for (i, ch) in text.unicodeScalars.enumerated() { cells[at + i].scalar = ch }
         }
         return cells
@@ -154,12 +163,16 @@ struct TimelineRenderer {
         var cells: [Int: Cell] = [:]
         for mark in state.marks {
             // "Now" is the column after the last: a mark made this instant goes in the last one.
-            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? plot - 1 : nil) else { continue }
+            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? plot - 1 : nil) else {
+                continue
+            }
             cells[c] = Cell("▲", role: .title)
             let number = Array(String(mark.number).unicodeScalars)
             // After the mark, or before it at the right edge (a mark made just now).
             let at = c + 1 + number.count <= plot ? c + 1 : max(0, c - number.count)
-            for (k, ch) in number.enumerated() where at + k != c && cells[at + k]?.scalar != "▲" { cells[at + k] = Cell(ch, role: .title) }
+            for (k, ch) in number.enumerated() where at + k != c && cells[at + k]?.scalar != "▲" {
+                cells[at + k] = Cell(ch, role: .title)
+            }
         }
         return cells
     }

@@ -17,15 +17,19 @@ public struct DashboardState: Equatable, Sendable {
     /// viewer takes over (`ViewerState.followsRecording`). nil when live.
     public var recorded: ViewerState?
 
-    public init(consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
-                theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"], refreshMargin: TimeInterval = 300,
-                trips: Int = 1, vehicles: Int = 1, solution: ProviderKind.Solution = .onDemand, only: ProviderKind.Role? = nil) {
+    public init(
+        consumerID: String, driverID: String, now: Date, backend: String, faultsAvailable: Bool,
+        theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"],
+        refreshMargin: TimeInterval = 300,
+        trips: Int = 1, vehicles: Int = 1, solution: ProviderKind.Solution = .onDemand, only: ProviderKind.Role? = nil
+    ) {
         var consumer = PaneState(kind: solution.consumerKind, id: consumerID)
         var driver = PaneState(kind: solution.driverKind, id: driverID)
         consumer.memberCount = trips
         driver.memberCount = vehicles
-        session = SessionState(consumer: consumer, driver: driver, now: now, backend: backend, faultsAvailable: faultsAvailable,
-                               refreshMargin: refreshMargin)
+        session = SessionState(
+            consumer: consumer, driver: driver, now: now, backend: backend, faultsAvailable: faultsAvailable,
+            refreshMargin: refreshMargin)
         viewer = ViewerState(look: Look(focus: solution.consumerKind), theme: theme, themeNames: themeNames)
         runOnly(only)
     }
@@ -40,7 +44,9 @@ public struct DashboardState: Equatable, Sendable {
     /// `--only`: runs one side alone, focused; nil runs both.
     public mutating func runOnly(_ role: ProviderKind.Role?) {
         session.only = role
-        if let role { viewer.look.focus = session[role == .consumer ? session.consumer.kind : session.driver.kind].kind }
+        if let role {
+            viewer.look.focus = session[role == .consumer ? session.consumer.kind : session.driver.kind].kind
+        }
     }
 
     public init(session: SessionState, viewer: ViewerState) {
@@ -91,7 +97,8 @@ public struct DashboardState: Equatable, Sendable {
     public var freezeBadge: String? {
         guard let frozen = viewer.frozen else { return nil }
         let count = viewer.eventsWhileFrozen
-        return "❄ FROZEN at \(Format.clock(frozen.now, viewer.display.timeZone)) · \(count) event\(count == 1 ? "" : "s") since (\(viewer.display.keys.label(.freeze)) resumes)"
+        return
+            "❄ FROZEN at \(Format.clock(frozen.now, viewer.display.timeZone)) · \(count) event\(count == 1 ? "" : "s") since (\(viewer.display.keys.label(.freeze)) resumes)"
     }
 
     /// Each kind's table as drawn and acted on: the session's latest rows under the viewer's query.
@@ -104,17 +111,21 @@ public struct DashboardState: Equatable, Sendable {
     }
 
     public func table(_ kind: ProviderKind) -> MemberTable {
-        MemberTable(latest: session.fleetTables[kind] ?? FleetTable(), query: viewer.look.tableQueries[kind] ?? TableQuery())
+        MemberTable(
+            latest: session.fleetTables[kind] ?? FleetTable(), query: viewer.look.tableQueries[kind] ?? TableQuery())
     }
 
     /// `consumer=HTTP 500, driver=…`: the active faults as the header and the fault menu show them.
     public var activeFaultsText: String {
-        session.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\(faultLabel($0.value))" }.joined(separator: ", ")
+        session.activeFaults.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            "\($0.key.rawValue)=\(faultLabel($0.value))"
+        }.joined(separator: ", ")
     }
 
     /// A fault's label with the menu's keys for the latency: the one name the menu and header show.
     public func faultLabel(_ fault: Fault) -> String {
-        fault.label(latencyMilliseconds: session.faultLatencyMilliseconds,
-                    adjustHint: "\(viewer.display.keys.label(.latencyDown)) \(viewer.display.keys.label(.latencyUp)) adjust")
+        fault.label(
+            latencyMilliseconds: session.faultLatencyMilliseconds,
+            adjustHint: "\(viewer.display.keys.label(.latencyDown)) \(viewer.display.keys.label(.latencyUp)) adjust")
     }
 }

@@ -41,6 +41,8 @@ public struct SnapshotRequest: Equatable, Sendable {
 
     /// The screen's rows, trailing blanks trimmed.
     public var screen: [String] {
-        Renderer.render(picture, width: width, height: height).lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        Renderer.render(picture, width: width, height: height).lines.map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
     }
 }

@@ -1,7 +1,7 @@
-import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import UICore
 
 /// One trip or vehicle ID switch, as the history list shows it.
 public struct IDChange: Equatable, Sendable {
@@ -137,7 +137,8 @@ public struct PaneState: Equatable, Sendable {
                 first.time = event.time
                 log[0] = first
             } else {
-                append(LogEntry(time: event.time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
+                append(
+                    LogEntry(time: event.time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
             }
         case .fetchStarted(let reason):
             fetching = true
@@ -154,22 +155,30 @@ public struct PaneState: Equatable, Sendable {
             token = fetched
             lastError = nil
             timeline.record(Timeline.Outcome(time: event.time, ok: true, latency: latency))
-            timeline.record(Timeline.Span(from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
-                                          refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: event.time)
-            append(LogEntry(time: event.time, event: .gotToken, detail: "expires", latency: latency, level: .info,
-                            at: fetched.expiresAt, fingerprint: fetched.fingerprint))
+            timeline.record(
+                Timeline.Span(
+                    from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
+                    refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: event.time)
+            append(
+                LogEntry(
+                    time: event.time, event: .gotToken, detail: "expires", latency: latency, level: .info,
+                    at: fetched.expiresAt, fingerprint: fetched.fingerprint))
             for warning in fetched.warnings where !known.contains(warning) {
                 append(LogEntry(time: event.time, event: .warning, detail: warning, latency: nil, level: .warning))
             }
         case .fetchFailed(let error, let latency):
             if case .superseded = error {
-                append(LogEntry(time: event.time, event: .discarded, detail: error.description, latency: latency, level: .warning))
+                append(
+                    LogEntry(
+                        time: event.time, event: .discarded, detail: error.description, latency: latency,
+                        level: .warning))
                 return
             }
             fetching = false
             lastError = error.description
             timeline.record(Timeline.Outcome(time: event.time, ok: false, latency: latency))
-            append(LogEntry(time: event.time, event: .failed, detail: error.description, latency: latency, level: .error))
+            append(
+                LogEntry(time: event.time, event: .failed, detail: error.description, latency: latency, level: .error))
         case .idChanged(let from, let to):
             id = to
             retryAt = nil
@@ -194,10 +203,15 @@ public struct PaneState: Equatable, Sendable {
         case .fleetEngineCall(let answer):
             fleetEngine = answer
             timeline.record(Timeline.Call(time: event.time, ok: answer.succeeded))
-            let level: LogEntry.Level = answer.verdictDisagrees || answer.tokenVerdict == .refused ? .error
+            let level: LogEntry.Level =
+                answer.verdictDisagrees || answer.tokenVerdict == .refused
+                ? .error
                 : answer.succeeded ? .info : .warning
-            append(LogEntry(time: event.time, event: .fleetEngine, detail: answer.summary, latency: answer.latency, level: level,
-                            fingerprint: answer.fingerprint))
+            append(
+                LogEntry(
+                    time: event.time, event: .fleetEngine, detail: answer.summary, latency: answer.latency,
+                    level: level,
+                    fingerprint: answer.fingerprint))
         case .breach(let breach):
             // A race is shown once per pair of lines, a late completion once per kind: the log keeps each time.
             breaches.removeAll { $0.kind == breach.kind && $0.lines == breach.lines }
@@ -205,10 +219,15 @@ public struct PaneState: Equatable, Sendable {
             if breaches.count > Self.breachLimit { breaches.removeFirst(breaches.count - Self.breachLimit) }
             append(LogEntry(time: event.time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
         case .printed(let text):
-            append(LogEntry(time: event.time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
+            append(
+                LogEntry(
+                    time: event.time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
         case .backendRequest(let exchange):
-            append(LogEntry(time: event.time, event: .backend, detail: SecretRedactor.redact(exchange.summary), latency: exchange.latency,
-                            level: exchange.failed ? .warning : .info))
+            append(
+                LogEntry(
+                    time: event.time, event: .backend, detail: SecretRedactor.redact(exchange.summary),
+                    latency: exchange.latency,
+                    level: exchange.failed ? .warning : .info))
         }
     }
 

@@ -29,7 +29,8 @@ public struct ReplayStatus: Equatable, Sendable {
     public func text(_ timeZone: TimeZone) -> String {
         let played = Int(position.timeIntervalSince(start).rounded(.down))
         let total = Int(end.timeIntervalSince(start).rounded(.down))
-        return "replay \(Format.clock(position, timeZone)) \(paused ? "‖ paused" : "▶") ×\(speed) \(Self.minutes(played))/\(Self.minutes(total))"
+        return
+            "replay \(Format.clock(position, timeZone)) \(paused ? "‖ paused" : "▶") ×\(speed) \(Self.minutes(played))/\(Self.minutes(total))"
     }
 
     static func minutes(_ seconds: Int) -> String {

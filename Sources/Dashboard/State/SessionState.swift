@@ -1,8 +1,8 @@
 import Faults
 import Fleet
 import FleetAuth
-import Pacing
 import Foundation
+import Pacing
 
 /// What happened: the providers' panes, the fleet, the server's faults, marks, the scenario and
 /// the time, as events, effects' answers and recorded actions made them. A freeze holds one
@@ -49,7 +49,10 @@ public struct SessionState: Equatable, Sendable {
     /// The scenarios the S menu offers; empty hides the S key.
     public var scenarios: [ScenarioEntry] = []
 
-    public init(consumer: PaneState, driver: PaneState, now: Date, backend: String, faultsAvailable: Bool, refreshMargin: TimeInterval) {
+    public init(
+        consumer: PaneState, driver: PaneState, now: Date, backend: String, faultsAvailable: Bool,
+        refreshMargin: TimeInterval
+    ) {
         self.consumer = consumer
         self.driver = driver
         self.now = now

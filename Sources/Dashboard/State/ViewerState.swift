@@ -77,7 +77,8 @@ public struct Look: Equatable, Sendable {
 
     /// The same look but for the notice: a notice is an answer, not a choice of what to see.
     func sameView(as other: Look) -> Bool {
-        var a = self, b = other
+        var a = self
+        var b = other
         (a.message, b.message) = (nil, nil)
         return a == b
     }

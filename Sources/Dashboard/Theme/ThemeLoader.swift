@@ -1,6 +1,6 @@
 import BoundedYAML
-import UICore
 import Foundation
+import UICore
 import Yams
 
 /// Reads the YAML theme format:
@@ -25,13 +25,15 @@ public enum ThemeLoader {
         return try parse(source, name: name, file: "built-in theme \(name)")
     }
 
-    static let groups: Set<String> = Set(Theme.keys.keys.compactMap { $0.split(separator: ".").count == 2 ? String($0.split(separator: ".")[0]) : nil })
+    static let groups: Set<String> = Set(
+        Theme.keys.keys.compactMap { $0.split(separator: ".").count == 2 ? String($0.split(separator: ".")[0]) : nil })
 
     public static func parse(_ yaml: String, name: String, file: String) throws(FileProblem) -> Theme {
         let root: Node?
         do { root = try BoundedYAML.compose(yaml) } catch { throw FileProblem(file: file, error) }
         guard let root, let mapping = root.mapping else {
-            throw FileProblem(file: file, line: root?.mark?.line ?? 1, "a theme is a mapping of keys such as frame: and status:")
+            throw FileProblem(
+                file: file, line: root?.mark?.line ?? 1, "a theme is a mapping of keys such as frame: and status:")
         }
         var styles: [StyleRole: ThemeStyle] = [:]
         for (keyNode, value) in mapping {
@@ -47,7 +49,8 @@ public enum ThemeLoader {
                 for (subNode, subValue) in group {
                     let path = "\(key).\(subNode.string ?? "")"
                     guard let role = Theme.keys[path] else {
-                        throw FileProblem(file: file, line: subNode.mark?.line, "unknown key \"\(path)\"; known: \(knownKeys)")
+                        throw FileProblem(
+                            file: file, line: subNode.mark?.line, "unknown key \"\(path)\"; known: \(knownKeys)")
                     }
                     styles[role] = try style(subValue, key: path, file: file)
                 }
@@ -74,8 +77,9 @@ public enum ThemeLoader {
             case "reverse": style.reverse = try flag(value, key: "\(key).reverse", file: file)
             case "underline": style.underline = try flag(value, key: "\(key).underline", file: file)
             default:
-                throw FileProblem(file: file, line: attributeNode.mark?.line,
-                                  "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
+                throw FileProblem(
+                    file: file, line: attributeNode.mark?.line,
+                    "unknown attribute \"\(attribute)\" in \(key); use fg, bg, bold, reverse, underline")
             }
         }
         return style
@@ -83,8 +87,9 @@ public enum ThemeLoader {
 
     private static func color(_ node: Node, key: String, file: String) throws(FileProblem) -> ThemeColor {
         guard let text = node.scalar?.string, let color = ThemeColor(parsing: text) else {
-            throw FileProblem(file: file, line: node.mark?.line,
-                              "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
+            throw FileProblem(
+                file: file, line: node.mark?.line,
+                "\(key): \"\(node.scalar?.string ?? "a mapping")\" is not a colour (a name, 0-255, #rrggbb or default)")
         }
         return color
     }

@@ -1,9 +1,9 @@
 import Faults
-import UICore
 import Fleet
 import FleetAuth
-import Pacing
 import Foundation
+import Pacing
+import UICore
 
 /// Everything that can change the dashboard: provider events, keys, time, and reports from effects.
 public enum Action: Equatable, Sendable {

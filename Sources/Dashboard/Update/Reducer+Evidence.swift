@@ -16,7 +16,8 @@ extension Reducer {
         case .character("\u{15}"):
             state.overlay = .mark("")
         case .character(let c) where !c.isNewline && !(c.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false):
-            state.overlay = text.count >= Mark.noteLimit
+            state.overlay =
+                text.count >= Mark.noteLimit
                 ? .mark(text, note: "at most \(Mark.noteLimit) characters: \"\(c.printable)\" not added")
                 : .mark(text + String(c))
         case .escape:
@@ -45,7 +46,8 @@ extension Reducer {
             state.eventsWhileFrozen = 0
         } else {
             state.frozen = nil
-            state.message = "unfrozen: \(state.eventsWhileFrozen) event\(state.eventsWhileFrozen == 1 ? "" : "s") came in while frozen"
+            state.message =
+                "unfrozen: \(state.eventsWhileFrozen) event\(state.eventsWhileFrozen == 1 ? "" : "s") came in while frozen"
         }
     }
 

@@ -20,7 +20,9 @@ extension Reducer {
             state.timelineMinutes = levels[next]
         case .nextTheme:
             let names = state.themeNames
-            let next = names.isEmpty ? state.themeName : names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
+            let next =
+                names.isEmpty
+                ? state.themeName : names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
             return [.loadTheme(next)]
         case .help:
             state.overlay = .help
@@ -137,7 +139,8 @@ extension Reducer {
         }
         // A token is a credential: only a revealed one leaves the screen whole.
         let text = state.reveal ? token.token : TokenRedactor.redact(token.token)
-        state.message = state.reveal
+        state.message =
+            state.reveal
             ? "copied the \(state.focus.idNoun)'s token (#\(token.fingerprint)) to the clipboard, whole"
             : "copied the redacted token (#\(token.fingerprint)); press \(state.keys.label(.toggleReveal)) to reveal, then \(state.keys.label(.copyToken)), to copy it whole"
         return [.copyToClipboard(text)]
@@ -145,7 +148,8 @@ extension Reducer {
 
     /// The fault menu: a list menu over the faults and "off", with Tab for the scope, < > for the
     /// latency and a digit to choose at once; its own key closes it too.
-    static func handleFaultMenu(_ key: Key, selection: Int, scope: RoleScope, _ state: inout DashboardState) -> [Effect] {
+    static func handleFaultMenu(_ key: Key, selection: Int, scope: RoleScope, _ state: inout DashboardState) -> [Effect]
+    {
         let rows = faultMenuRows
         let command = state.keys.menuCommand(for: key)
         func choose(_ row: Int) -> [Effect] {
@@ -169,7 +173,8 @@ extension Reducer {
                 if state.command(for: key) == .faultMenu {
                     state.overlay = .none
                 } else if case .character(let c) = key, let n = c.wholeNumberValue,
-                          let row = rows.indices.first(where: { faultMenuDigit($0) == n }) {
+                    let row = rows.indices.first(where: { faultMenuDigit($0) == n })
+                {
                     return choose(row)
                 }
             }

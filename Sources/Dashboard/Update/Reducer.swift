@@ -1,8 +1,8 @@
 import Faults
-import UICore
 import Fleet
 import FleetAuth
 import Foundation
+import UICore
 
 /// The one place state changes. Side effects come back as `Effect`s for the caller to run.
 public enum Reducer {
@@ -12,7 +12,8 @@ public enum Reducer {
     public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
         // Every action is routed here, so a new one must be placed.
         switch action {
-        case .event, .tick, .faultsChanged, .fleet, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency, .marked:
+        case .event, .tick, .faultsChanged, .fleet, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency,
+            .marked:
             happened(action, &state)
             return []
         case .resized(let width, let height):
@@ -33,7 +34,8 @@ public enum Reducer {
             let effects = handle(key, &state)
             if state.viewer.followsRecording, !state.look.sameView(as: before) {
                 state.viewer.followsRecording = false
-                state.message = state.message ?? "your own view from now: the recording's focus and overlays no longer move it"
+                state.message =
+                    state.message ?? "your own view from now: the recording's focus and overlays no longer move it"
             }
             return effects
         case .recorded(let inner):
@@ -117,7 +119,9 @@ public enum Reducer {
         if state.viewer.followsRecording { state.viewer.look = (rebuilt.recorded ?? rebuilt.viewer).look }
         // Marks the viewer made while watching are theirs, not the recording's: kept.
         let recordedNumbers = Set(rebuilt.marks.map(\.number))
-        state.marks = (rebuilt.marks + viewerMarks.filter { !recordedNumbers.contains($0.number) }).sorted { $0.at < $1.at }
+        state.marks = (rebuilt.marks + viewerMarks.filter { !recordedNumbers.contains($0.number) }).sorted {
+            $0.at < $1.at
+        }
     }
 
     /// A recorded action in a replay. It changes the session as it did live (a recorded p paused
@@ -131,7 +135,11 @@ public enum Reducer {
         // the replay's viewer freezes (or not) with their own z. Holding a second session is waste.
         let recordedViewer = state.recorded ?? state.viewer.forRecording(focus: state.consumer.kind)
         if case .key(let key) = inner, recordedViewer.look.overlay == .none,
-           recordedViewer.display.keys.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys) == .freeze { return [] }
+            recordedViewer.display.keys.command(for: key, fleet: state.isFleet, scenarios: state.scenarioKeys)
+                == .freeze
+        {
+            return []
+        }
         // The viewers change places for the action, not the session: a copy of the session
         // would be copied again on write, at every recorded event of a seek's fold.
         let ownViewer = state.viewer
@@ -181,13 +189,14 @@ public enum Reducer {
         }
         // Every command is routed here, so a new one must be placed in a group.
         switch command {
-        case .focusNext, .toggleReveal, .zoomIn, .zoomOut, .nextTheme, .help, .copyToken, .mark, .freeze, .snapshot, .quit:
+        case .focusNext, .toggleReveal, .zoomIn, .zoomOut, .nextTheme, .help, .copyToken, .mark, .freeze, .snapshot,
+            .quit:
             return viewCommand(command, &state)
         case .refreshFocused, .refreshBoth, .newTrip, .newVehicle, .typeID, .faultMenu, .clearFaults, .togglePause,
-             .scenarioMenu, .scenarioStep, .scenarioPause:
+            .scenarioMenu, .scenarioStep, .scenarioPause:
             return liveCommand(command, &state)
         case .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .selectUp, .selectDown,
-             .followSelected, .filterTable:
+            .followSelected, .filterTable:
             return fleetCommand(command, &state)
         case .replayPause, .replayStep, .replayBack, .replayForward, .replayStart, .replayEnd, .replaySpeed:
             guard state.replay != nil, let control = command.replayControl else { return [] }
@@ -220,7 +229,9 @@ public enum Reducer {
             return []
         }
         let current = trouble.firstIndex { $0.index == state[kind].memberIndex }
-        let next = forward ? current.map { ($0 + 1) % trouble.count } ?? 0
+        let next =
+            forward
+            ? current.map { ($0 + 1) % trouble.count } ?? 0
             : current.map { ($0 + trouble.count - 1) % trouble.count } ?? trouble.count - 1
         state.tableQueries[kind, default: TableQuery()].selected = trouble[next].index
         return follow(kind, trouble[next].index, &state)
@@ -228,7 +239,9 @@ public enum Reducer {
 
     /// A fresh pane for a newly followed member, showing what its provider holds now: the cached
     /// token (and its span on the timeline), the last failure, a fetch in flight.
-    private static func followed(_ member: MemberSnapshot, index: Int, count: Int, kind: ProviderKind, now: Date) -> PaneState {
+    private static func followed(_ member: MemberSnapshot, index: Int, count: Int, kind: ProviderKind, now: Date)
+        -> PaneState
+    {
         var pane = PaneState(kind: kind, id: member.id)
         pane.memberIndex = index
         pane.memberCount = count
@@ -236,10 +249,15 @@ public enum Reducer {
         pane.lastError = member.lastError
         pane.fetching = member.fetching
         if let token = member.token {
-            pane.timeline.record(Timeline.Span(from: token.jwt.issuedAt ?? token.receivedAt, to: token.expiresAt,
-                                               refreshAt: token.refreshAt, fingerprint: token.fingerprint), at: now)
-            pane.log = [LogEntry(time: now, event: .cachedToken, detail: "expires", latency: nil, level: .info,
-                                 at: token.expiresAt, fingerprint: token.fingerprint)]
+            pane.timeline.record(
+                Timeline.Span(
+                    from: token.jwt.issuedAt ?? token.receivedAt, to: token.expiresAt,
+                    refreshAt: token.refreshAt, fingerprint: token.fingerprint), at: now)
+            pane.log = [
+                LogEntry(
+                    time: now, event: .cachedToken, detail: "expires", latency: nil, level: .info,
+                    at: token.expiresAt, fingerprint: token.fingerprint)
+            ]
         }
         return pane
     }
@@ -264,7 +282,7 @@ public enum Reducer {
         switch key {
         case .backspace:
             return (String(text.dropLast()), nil)
-        case .character("\u{15}"): // Ctrl-U, as in a shell: clear the line.
+        case .character("\u{15}"):  // Ctrl-U, as in a shell: clear the line.
             return ("", nil)
         case .character(let c):
             // Fleet Engine's ID rule (`FleetEngineID`): anything but / : ? , # and at most 64
@@ -273,7 +291,10 @@ public enum Reducer {
                 return (text, "\"\(c.printable)\" is a control key, not part of an ID")
             }
             if !FleetEngineID.allows(c) {
-                return (text, "\"\(c.printable)\" is not allowed in a Fleet Engine ID (none of \(FleetEngineID.forbiddenList))")
+                return (
+                    text,
+                    "\"\(c.printable)\" is not allowed in a Fleet Engine ID (none of \(FleetEngineID.forbiddenList))"
+                )
             }
             let length = text.unicodeScalars.count + c.unicodeScalars.count
             if length > idLimit { return (text, "at most \(idLimit) characters: \"\(c.printable)\" not added") }
@@ -297,7 +318,9 @@ public enum Reducer {
             // Fleet Engine wants IDs in NFC; a terminal may send an accent as a combining mark.
             let text = text.precomposedStringWithCanonicalMapping
             guard !text.isEmpty, text != pane.id else {
-                state.message = pane.memberCount > 1 ? "following \(pane.id) already" : "\(state.focus.idNoun) unchanged (\(pane.id))"
+                state.message =
+                    pane.memberCount > 1
+                    ? "following \(pane.id) already" : "\(state.focus.idNoun) unchanged (\(pane.id))"
                 return []
             }
             // In a fleet the ID names a member to follow; alone, it is the pane's new ID.

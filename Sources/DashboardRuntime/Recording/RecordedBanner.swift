@@ -15,7 +15,9 @@ public struct RecordedBanner: Codable, Equatable, Sendable {
     public var note: String?
 
     init(_ banner: ScenarioBanner) {
-        (name, step, count, caption, stepMode) = (banner.name, banner.step, banner.count, banner.caption.map(Redaction.text), banner.stepMode)
+        (name, step, count, caption, stepMode) = (
+            banner.name, banner.step, banner.count, banner.caption.map(Redaction.text), banner.stepMode
+        )
         note = banner.note.map(Redaction.text)
         switch banner.phase {
         case .running: phase = "running"
@@ -37,6 +39,7 @@ public struct RecordedBanner: Codable, Equatable, Sendable {
         case "finished": phase = .finished(ending: detail ?? "")
         default: return nil
         }
-        return ScenarioBanner(name: name, step: step, count: count, caption: caption, phase: phase, stepMode: stepMode, note: note)
+        return ScenarioBanner(
+            name: name, step: step, count: count, caption: caption, phase: phase, stepMode: stepMode, note: note)
     }
 }

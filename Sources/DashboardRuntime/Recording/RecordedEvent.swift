@@ -179,7 +179,8 @@ public struct RecordedFleetEngineAnswer: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case method, resource, status, message, latency, fingerprint, rules
-        case httpStatus = "http_status", refusedByProvider = "refused_by_provider"
+        case httpStatus = "http_status"
+        case refusedByProvider = "refused_by_provider"
     }
 
     public init(_ answer: FleetEngineAnswer) {
@@ -197,9 +198,11 @@ public struct RecordedFleetEngineAnswer: Codable, Equatable, Sendable {
     /// The answer again; nil for a method or rule level this version does not know.
     public var answer: FleetEngineAnswer? {
         guard let method = FleetEngineMethod(rawValue: method),
-              let rules = RuleLevel.allCases.first(where: { $0.name == self.rules }) else { return nil }
-        return FleetEngineAnswer(method: method, resource: resource, httpStatus: httpStatus, status: status, message: message,
-                                 latency: latency, fingerprint: fingerprint, rules: rules,
-                                 refusedByProvider: refusedByProvider ?? false)
+            let rules = RuleLevel.allCases.first(where: { $0.name == self.rules })
+        else { return nil }
+        return FleetEngineAnswer(
+            method: method, resource: resource, httpStatus: httpStatus, status: status, message: message,
+            latency: latency, fingerprint: fingerprint, rules: rules,
+            refusedByProvider: refusedByProvider ?? false)
     }
 }

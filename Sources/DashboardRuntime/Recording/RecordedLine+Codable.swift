@@ -8,7 +8,9 @@ extension RecordedLine: Codable {
     /// The `type` of each kind of line, as files hold it.
     public enum Kind: String, CaseIterable, Sendable {
         case event, key, tick, resize, theme, faults, message, following, mark, scenario
-        case memberFound = "member_found", sdksPaused = "sdks_paused", faultLatency = "fault_latency"
+        case memberFound = "member_found"
+        case sdksPaused = "sdks_paused"
+        case faultLatency = "fault_latency"
     }
 
     enum CodingKeys: String, CodingKey {
@@ -82,14 +84,18 @@ extension RecordedLine: Codable {
         let type = try c.decode(String.self, forKey: .type)
         guard let kind = Kind(rawValue: type) else { throw RecordingLineError.invalid("unknown line type \"\(type)\"") }
         func need<T: Decodable>(_ type: T.Type, _ key: CodingKeys, _ what: String? = nil) throws -> T {
-            guard let value = try c.decodeIfPresent(type, forKey: key) else { throw RecordingLineError.missing(what ?? key.rawValue) }
+            guard let value = try c.decodeIfPresent(type, forKey: key) else {
+                throw RecordingLineError.missing(what ?? key.rawValue)
+            }
             return value
         }
         let content: Content
         switch kind {
         case .event:
             // A newer tokendash's event is named as such, not taken for a garbled line.
-            if let probe = try? c.decodeIfPresent(EventNameProbe.self, forKey: .event), ProviderEvent.Name(rawValue: probe.event) == nil {
+            if let probe = try? c.decodeIfPresent(EventNameProbe.self, forKey: .event),
+                ProviderEvent.Name(rawValue: probe.event) == nil
+            {
                 throw RecordingLineError.invalid("unknown event \"\(probe.event)\"")
             }
             guard let event = try c.decodeIfPresent(RecordedEvent.self, forKey: .event) else {
@@ -99,7 +105,9 @@ extension RecordedLine: Codable {
         case .key:
             let name = try need(String.self, .key)
             if name == "click" {
-                guard let x = try c.decodeIfPresent(Int.self, forKey: .x), let y = try c.decodeIfPresent(Int.self, forKey: .y) else {
+                guard let x = try c.decodeIfPresent(Int.self, forKey: .x),
+                    let y = try c.decodeIfPresent(Int.self, forKey: .y)
+                else {
                     throw RecordingLineError.missing("x and y")
                 }
                 content = .click(x: x, y: y)
@@ -109,28 +117,34 @@ extension RecordedLine: Codable {
         case .tick: content = .tick
         case .resize:
             guard let width = try c.decodeIfPresent(Int.self, forKey: .width),
-                  let height = try c.decodeIfPresent(Int.self, forKey: .height) else { throw RecordingLineError.missing("width and height") }
+                let height = try c.decodeIfPresent(Int.self, forKey: .height)
+            else { throw RecordingLineError.missing("width and height") }
             content = .resize(width: width, height: height)
         case .theme: content = .theme(name: try need(String.self, .name))
         case .faults: content = .faults(try need([String: String].self, .faults))
         case .message: content = .message(try c.decodeIfPresent(String.self, forKey: .text))
         case .following:
             guard let provider = try c.decodeIfPresent(ProviderKind.self, forKey: .provider),
-                  let index = try c.decodeIfPresent(Int.self, forKey: .index),
-                  let member = try c.decodeIfPresent(RecordedMember.self, forKey: .member) else {
+                let index = try c.decodeIfPresent(Int.self, forKey: .index),
+                let member = try c.decodeIfPresent(RecordedMember.self, forKey: .member)
+            else {
                 throw RecordingLineError.missing("provider, index and member")
             }
             content = .following(provider: provider, index: index, member: member)
         case .memberFound:
             guard let provider = try c.decodeIfPresent(ProviderKind.self, forKey: .provider),
-                  let id = try c.decodeIfPresent(String.self, forKey: .id),
-                  let from = try c.decodeIfPresent(Int.self, forKey: .from) else {
+                let id = try c.decodeIfPresent(String.self, forKey: .id),
+                let from = try c.decodeIfPresent(Int.self, forKey: .from)
+            else {
                 throw RecordingLineError.missing("provider, id and from")
             }
-            content = .memberFound(provider: provider, id: id, index: try c.decodeIfPresent(Int.self, forKey: .index), from: from)
+            content = .memberFound(
+                provider: provider, id: id, index: try c.decodeIfPresent(Int.self, forKey: .index), from: from)
         case .mark:
-            content = .mark(index: try need(Int.self, .index, "index (the mark's number)"),
-                            at: try c.decodeIfPresent(Double.self, forKey: .at), note: try c.decodeIfPresent(String.self, forKey: .text))
+            content = .mark(
+                index: try need(Int.self, .index, "index (the mark's number)"),
+                at: try c.decodeIfPresent(Double.self, forKey: .at),
+                note: try c.decodeIfPresent(String.self, forKey: .text))
         case .scenario: content = .scenario(try c.decodeIfPresent(RecordedBanner.self, forKey: .banner))
         case .sdksPaused: content = .sdksPaused(try need(Bool.self, .paused))
         case .faultLatency: content = .faultLatency(milliseconds: try need(Int.self, .milliseconds))

@@ -59,7 +59,8 @@ public struct RecordedLine: Equatable, Sendable {
             content = .following(provider: kind, index: index, member: RecordedMember(member, base: base))
         case .memberFound(let kind, let id, let index, let from):
             content = .memberFound(provider: kind, id: id, index: index, from: from)
-        case .marked(let mark): content = .mark(index: mark.number, at: base.offset(mark.at), note: mark.note.map(Redaction.text))
+        case .marked(let mark):
+            content = .mark(index: mark.number, at: base.offset(mark.at), note: mark.note.map(Redaction.text))
         case .scenario(let banner): content = .scenario(banner.map(RecordedBanner.init))
         case .sdksPaused(let paused): content = .sdksPaused(paused)
         case .faultLatency(let milliseconds): content = .faultLatency(milliseconds: milliseconds)
@@ -96,7 +97,8 @@ public struct RecordedLine: Equatable, Sendable {
         case .message(let text): return .message(text)
         case .following(let provider, let index, let member):
             return .following(provider, index: index, member: member.snapshot(base: base))
-        case .memberFound(let provider, let id, let index, let from): return .memberFound(provider, id: id, index: index, from: from)
+        case .memberFound(let provider, let id, let index, let from):
+            return .memberFound(provider, id: id, index: index, from: from)
         case .mark(let index, let at, let note): return .marked(Mark(number: index, at: base.date(at ?? t), note: note))
         case .scenario(let banner): return .scenario(banner?.banner)
         case .sdksPaused(let paused): return .sdksPaused(paused)
@@ -106,7 +108,8 @@ public struct RecordedLine: Equatable, Sendable {
 
     static let keyNames: [(Key, String)] = [
         (.tab, "tab"), (.enter, "enter"), (.escape, "escape"), (.backspace, "backspace"), (.up, "up"), (.down, "down"),
-        (.left, "left"), (.right, "right"), (.home, "home"), (.end, "end"), (.interrupt, "interrupt"), (.resize, "resize"),
+        (.left, "left"), (.right, "right"), (.home, "home"), (.end, "end"), (.interrupt, "interrupt"),
+        (.resize, "resize"),
     ]
 
     /// A character key is the character itself; the others have names longer than one character.

@@ -20,7 +20,10 @@ public struct RecordedToken: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case fingerprint, redacted, id, header, claims, findings, shape
-        case expiresAt = "expires_at", receivedAt = "received_at", refreshAt = "refresh_at", clockSkew = "clock_skew"
+        case expiresAt = "expires_at"
+        case receivedAt = "received_at"
+        case refreshAt = "refresh_at"
+        case clockSkew = "clock_skew"
     }
 
     public init(_ token: FetchedToken, base: RecordingTimeBase) {
@@ -40,10 +43,11 @@ public struct RecordedToken: Codable, Equatable, Sendable {
     /// The token as a replay shows it. Its text is made so that redacting it gives the recorded
     /// display form again, and revealing it says the token was not recorded.
     public func token(base: RecordingTimeBase) -> FetchedToken {
-        var token = FetchedToken(token: Self.standIn(for: redacted), id: id, expiresAt: base.date(expiresAt),
-                                 receivedAt: base.date(receivedAt),
-                                 jwt: DecodedJWT(header: header, claims: claims, signature: ""),
-                                 findings: findings.compactMap(\.result), clockSkew: clockSkew)
+        var token = FetchedToken(
+            token: Self.standIn(for: redacted), id: id, expiresAt: base.date(expiresAt),
+            receivedAt: base.date(receivedAt),
+            jwt: DecodedJWT(header: header, claims: claims, signature: ""),
+            findings: findings.compactMap(\.result), clockSkew: clockSkew)
         token.fingerprint = fingerprint
         token.shape = shape
         token.refreshAt = refreshAt.map(base.date)

@@ -27,37 +27,47 @@ public struct Recording: Sendable {
 
     /// Reads `path`. A file that cannot be read or is no recording throws; a line that cannot be
     /// read ends the reading there, with a note, and what came before it is kept.
-    public static func read(_ path: String, themes: (String) -> Theme? = { _ in nil }) throws(RecordingError) -> Recording {
+    public static func read(_ path: String, themes: (String) -> Theme? = { _ in nil }) throws(RecordingError)
+        -> Recording
+    {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path, FileManager.default.fileExists(atPath: path) ? "cannot read it" : "no such file")
         }
         return try parse(data, name: path, themes: themes)
     }
 
-    public static func parse(_ data: Data, name: String, themes: (String) -> Theme? = { _ in nil }) throws(RecordingError) -> Recording {
+    public static func parse(_ data: Data, name: String, themes: (String) -> Theme? = { _ in nil })
+        throws(RecordingError) -> Recording
+    {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         // A file ends with a newline: the empty piece after it is no line.
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { throw .notARecording(name, "the file is empty") }
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(RecordingHeader.self, from: Data(first)),
-              header.format == RecordingHeader.formatName else {
+            header.format == RecordingHeader.formatName
+        else {
             throw .notARecording(name, "its first line is not a tokendash recording header")
         }
         do { try RecordingBounds.header(header) } catch { throw .badHeader(name, error.description) }
         var recording = Recording(header: header, actions: [], problems: [])
         if header.version > RecordingHeader.currentVersion {
-            recording.problems.append("\(name):1: format version \(header.version) is newer than this tokendash reads (\(RecordingHeader.currentVersion)); showing what it can read")
+            recording.problems.append(
+                "\(name):1: format version \(header.version) is newer than this tokendash reads (\(RecordingHeader.currentVersion)); showing what it can read"
+            )
         }
         let base = header.base
         for (offset, bytes) in lines.enumerated().dropFirst() {
             let number = offset + 1
             do {
                 let line: RecordedLine
-                do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch let error as RecordingLineError {
+                do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch let error
+                    as RecordingLineError
+                {
                     throw error
                 } catch {
-                    throw RecordingLineError.invalid(number == lines.count ? "truncated or garbled last line" : "garbled line")
+                    throw RecordingLineError.invalid(
+                        number == lines.count ? "truncated or garbled last line" : "garbled line")
                 }
                 try RecordingBounds.line(line)
                 if let action = try line.action(base: base, themes: themes) {
@@ -65,7 +75,8 @@ public struct Recording: Sendable {
                 }
             } catch {
                 let kept = recording.actions.count
-                recording.problems.append("\(name):\(number): \(error); showing the \(kept) action\(kept == 1 ? "" : "s") before it")
+                recording.problems.append(
+                    "\(name):\(number): \(error); showing the \(kept) action\(kept == 1 ? "" : "s") before it")
                 break
             }
         }

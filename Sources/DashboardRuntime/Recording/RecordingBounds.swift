@@ -48,7 +48,8 @@ enum RecordingBounds {
         case .mark(let index, let at, _):
             if let at { try offset("at", at) }
             try count("index", index, 0...largestIndex)
-        case .faultLatency(let milliseconds): try count("milliseconds", milliseconds, 0...Int(InputBounds.longestDuration) * 1000)
+        case .faultLatency(let milliseconds):
+            try count("milliseconds", milliseconds, 0...Int(InputBounds.longestDuration) * 1000)
         case .key, .tick, .theme, .faults, .message, .scenario, .sdksPaused: break
         }
     }
@@ -92,7 +93,8 @@ enum RecordingBounds {
 
     private static func duration(_ field: String, _ value: Double) throws(RecordingLineError) {
         guard value.isFinite, value >= 0, value <= InputBounds.longestDuration else {
-            throw .invalid("\(field) \(number(value)) is not 0 to \(InputBounds.describe(InputBounds.longestDuration)) of seconds")
+            throw .invalid(
+                "\(field) \(number(value)) is not 0 to \(InputBounds.describe(InputBounds.longestDuration)) of seconds")
         }
     }
 

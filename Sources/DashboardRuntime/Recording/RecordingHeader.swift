@@ -47,14 +47,22 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case format, version, tokendash, command, start, source, ticks, solution, members, backend, only, insecure
-        case startedAt = "started_at", consumerID = "consumer_id", driverID = "driver_id"
-        case faultsAvailable = "faults_available", refreshMargin = "refresh_margin", updateInterval = "update_interval"
-        case providerLogic = "provider_logic", sources, churnLimit = "churn_limit"
+        case startedAt = "started_at"
+        case consumerID = "consumer_id"
+        case driverID = "driver_id"
+        case faultsAvailable = "faults_available"
+        case refreshMargin = "refresh_margin"
+        case updateInterval = "update_interval"
+        case providerLogic = "provider_logic"
+        case sources
+        case churnLimit = "churn_limit"
     }
 
     /// The header of a recording of `state`, the dashboard's (or `watch`'s) state when it starts.
-    public init(state: DashboardState, members: [ProviderKind: [String]], command: [String], source: String,
-                tokendash: String, ticks: Bool, start: Date, churnLimit: Double? = nil) {
+    public init(
+        state: DashboardState, members: [ProviderKind: [String]], command: [String], source: String,
+        tokendash: String, ticks: Bool, start: Date, churnLimit: Double? = nil
+    ) {
         format = Self.formatName
         version = Self.currentVersion
         self.tokendash = tokendash
@@ -75,13 +83,16 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         insecure = state.insecure
         providerLogic = state.providerLogic == .tokendash ? nil : state.providerLogic.rawValue
         self.churnLimit = churnLimit
-        sources = state.sourceLabels.isEmpty ? nil : Dictionary(uniqueKeysWithValues: state.sourceLabels.map { ($0.key.rawValue, $0.value) })
+        sources =
+            state.sourceLabels.isEmpty
+            ? nil : Dictionary(uniqueKeysWithValues: state.sourceLabels.map { ($0.key.rawValue, $0.value) })
     }
 
     public var base: RecordingTimeBase { RecordingTimeBase(reference: start) }
 
     public var memberIDs: [ProviderKind: [String]] {
-        Dictionary(uniqueKeysWithValues: members.compactMap { key, ids in ProviderKind(rawValue: key).map { ($0, ids) } })
+        Dictionary(
+            uniqueKeysWithValues: members.compactMap { key, ids in ProviderKind(rawValue: key).map { ($0, ids) } })
     }
 
     /// A kind's members as the dashboard counts them; an empty list is a fleet learnt from the events (`tap`).
@@ -91,13 +102,16 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
     }
 
     /// The dashboard as it was when the recording started, in the viewer's theme.
-    public func initialState(theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"]) -> DashboardState {
+    public func initialState(theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"])
+        -> DashboardState
+    {
         let ids = memberIDs
-        var state = DashboardState(consumerID: consumerID, driverID: driverID, now: base.startDate, backend: backend,
-                                   faultsAvailable: faultsAvailable, theme: theme, themeNames: themeNames,
-                                   refreshMargin: refreshMargin, trips: Self.fleetSize(ids[solution.consumerKind]),
-                                   vehicles: Self.fleetSize(ids[solution.driverKind]), solution: solution,
-                                   only: only.flatMap(ProviderKind.Role.init(rawValue:)))
+        var state = DashboardState(
+            consumerID: consumerID, driverID: driverID, now: base.startDate, backend: backend,
+            faultsAvailable: faultsAvailable, theme: theme, themeNames: themeNames,
+            refreshMargin: refreshMargin, trips: Self.fleetSize(ids[solution.consumerKind]),
+            vehicles: Self.fleetSize(ids[solution.driverKind]), solution: solution,
+            only: only.flatMap(ProviderKind.Role.init(rawValue:)))
         state.updateInterval = updateInterval
         // A fleet learnt from the events (`tap`) counts the IDs seen, as live.
         if !ids.isEmpty, ids.values.allSatisfy(\.isEmpty) { state.learnMembers() }

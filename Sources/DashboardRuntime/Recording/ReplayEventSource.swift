@@ -28,8 +28,10 @@ public final class ReplayEventSource: EventSource, Sendable {
 
     public init(timeline: ReplayTimeline, speed: Int = 1, paused: Bool = false) {
         self.timeline = timeline
-        playback = Mutex(Playback(position: timeline.start, speed: speed, paused: paused,
-                                  aggregate: timeline.makeAggregate(filters: [:])))
+        playback = Mutex(
+            Playback(
+                position: timeline.start, speed: speed, paused: paused,
+                aggregate: timeline.makeAggregate(filters: [:])))
     }
 
     public var status: ReplayStatus { playback.withLock { status($0) } }
@@ -84,7 +86,8 @@ public final class ReplayEventSource: EventSource, Sendable {
     private func statusUpdate(_ p: inout Playback, force: Bool = false) -> [Action] {
         let now = status(p)
         if !force, let sent = p.sent, sent.speed == now.speed, sent.paused == now.paused,
-           Int(sent.position.timeIntervalSince(timeline.start)) == Int(now.position.timeIntervalSince(timeline.start)) {
+            Int(sent.position.timeIntervalSince(timeline.start)) == Int(now.position.timeIntervalSince(timeline.start))
+        {
             return []
         }
         p.sent = now
@@ -100,7 +103,9 @@ public final class ReplayEventSource: EventSource, Sendable {
                 p.paused.toggle()
                 return statusUpdate(&p)
             case .nextSpeed:
-                p.speed = ReplayStatus(position: p.position, start: timeline.start, end: timeline.end, speed: p.speed).nextSpeed
+                p.speed =
+                    ReplayStatus(position: p.position, start: timeline.start, end: timeline.end, speed: p.speed)
+                    .nextSpeed
                 return statusUpdate(&p)
             case .step:
                 p.paused = true
@@ -170,7 +175,9 @@ public struct ReplayEffectPerformer: EffectPerformer {
     /// The viewer's snapshots (`s`), with the recorded events up to where playback stands.
     let snapshots: SnapshotWriter?
 
-    public init(source: ReplayEventSource, snapshots: SnapshotWriter? = nil, loadTheme: @escaping @Sendable (String) -> Action) {
+    public init(
+        source: ReplayEventSource, snapshots: SnapshotWriter? = nil, loadTheme: @escaping @Sendable (String) -> Action
+    ) {
         self.source = source
         self.snapshots = snapshots
         self.loadTheme = loadTheme

@@ -40,11 +40,15 @@ public struct ReplayTimeline: Sendable {
             // never quiet longer): one line ten years on must not make 3e8 ticks.
             var ticks = 0
             while Date(timeIntervalSince1970: second) < entry.time && ticks < Self.longestTickedGap {
-                merged.append(TimedAction(time: Date(timeIntervalSince1970: second), action: .tick(Date(timeIntervalSince1970: second))))
+                merged.append(
+                    TimedAction(
+                        time: Date(timeIntervalSince1970: second), action: .tick(Date(timeIntervalSince1970: second))))
                 second += 1
                 ticks += 1
             }
-            if Date(timeIntervalSince1970: second) < entry.time { second = entry.time.timeIntervalSince1970.rounded(.down) + 1 }
+            if Date(timeIntervalSince1970: second) < entry.time {
+                second = entry.time.timeIntervalSince1970.rounded(.down) + 1
+            }
             merged.append(entry)
         }
         actions = merged
@@ -70,7 +74,8 @@ public struct ReplayTimeline: Sendable {
 
     /// The index of the first action after `time`.
     func index(after time: Date) -> Int {
-        var low = 0, high = actions.count
+        var low = 0
+        var high = actions.count
         while low < high {
             let mid = (low + high) / 2
             if actions[mid].time <= time { low = mid + 1 } else { high = mid }
@@ -80,7 +85,8 @@ public struct ReplayTimeline: Sendable {
 
     /// The state after every action up to `time`, from the start, and the aggregate and table
     /// filters as they then are. Fleet rows are made once, at the last tick, not at every one.
-    public func fold(to time: Date) -> (state: DashboardState, aggregate: ReplayFleet?, filters: [ProviderKind: String]) {
+    public func fold(to time: Date) -> (state: DashboardState, aggregate: ReplayFleet?, filters: [ProviderKind: String])
+    {
         var state = initial
         var filters: [ProviderKind: String] = [:]
         let aggregate = makeAggregate(filters: [:])

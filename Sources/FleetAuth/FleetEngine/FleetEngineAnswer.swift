@@ -22,8 +22,10 @@ public struct FleetEngineAnswer: Sendable, Equatable {
     /// hands its SDK no token it refused; the call shows whether Fleet Engine agrees).
     public var refusedByProvider: Bool
 
-    public init(method: FleetEngineMethod, resource: String, httpStatus: Int?, status: String, message: String,
-                latency: TimeInterval, fingerprint: String, rules: RuleLevel, refusedByProvider: Bool = false) {
+    public init(
+        method: FleetEngineMethod, resource: String, httpStatus: Int?, status: String, message: String,
+        latency: TimeInterval, fingerprint: String, rules: RuleLevel, refusedByProvider: Bool = false
+    ) {
         self.method = method
         self.resource = resource
         self.httpStatus = httpStatus
@@ -72,9 +74,11 @@ public struct FleetEngineAnswer: Sendable, Equatable {
 
     /// The answer read from an HTTP response. Google's APIs answer errors as
     /// `{"error":{"code":403,"message":"…","status":"PERMISSION_DENIED"}}` (AIP-193).
-    public static func reading(_ response: TransportResponse, method: FleetEngineMethod, resource: String,
-                               latency: TimeInterval, fingerprint: String, rules: RuleLevel,
-                               refusedByProvider: Bool = false) -> FleetEngineAnswer {
+    public static func reading(
+        _ response: TransportResponse, method: FleetEngineMethod, resource: String,
+        latency: TimeInterval, fingerprint: String, rules: RuleLevel,
+        refusedByProvider: Bool = false
+    ) -> FleetEngineAnswer {
         var status = (200..<300).contains(response.status) ? "OK" : grpcName(httpStatus: response.status)
         var message = ""
         if !(200..<300).contains(response.status) {
@@ -86,18 +90,22 @@ public struct FleetEngineAnswer: Sendable, Equatable {
                     .split(whereSeparator: \.isNewline).joined(separator: " ")
             }
         }
-        return FleetEngineAnswer(method: method, resource: resource, httpStatus: response.status, status: status,
-                                 message: clipped(SecretRedactor.redact(message)), latency: latency,
-                                 fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+        return FleetEngineAnswer(
+            method: method, resource: resource, httpStatus: response.status, status: status,
+            message: clipped(SecretRedactor.redact(message)), latency: latency,
+            fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
     }
 
     /// No answer: the call failed before Fleet Engine said anything.
-    public static func failed(_ error: FleetAuthError, method: FleetEngineMethod, resource: String, latency: TimeInterval,
-                              fingerprint: String, rules: RuleLevel, refusedByProvider: Bool = false) -> FleetEngineAnswer {
+    public static func failed(
+        _ error: FleetAuthError, method: FleetEngineMethod, resource: String, latency: TimeInterval,
+        fingerprint: String, rules: RuleLevel, refusedByProvider: Bool = false
+    ) -> FleetEngineAnswer {
         let status = if case .timeout = error { "DEADLINE_EXCEEDED" } else { "UNAVAILABLE" }
-        return FleetEngineAnswer(method: method, resource: resource, httpStatus: nil, status: status,
-                                 message: clipped(error.description), latency: latency, fingerprint: fingerprint,
-                                 rules: rules, refusedByProvider: refusedByProvider)
+        return FleetEngineAnswer(
+            method: method, resource: resource, httpStatus: nil, status: status,
+            message: clipped(error.description), latency: latency, fingerprint: fingerprint,
+            rules: rules, refusedByProvider: refusedByProvider)
     }
 
     /// gRPC's status codes by the names Google's error bodies give them (google.rpc.Code), in code order.

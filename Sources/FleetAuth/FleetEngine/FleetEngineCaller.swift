@@ -25,7 +25,9 @@ public struct FleetEngineTarget: Sendable, Equatable {
         max(asked, Double(max(0, sdks)) / maximumRate)
     }
 
-    public init(base: URL, provider: String, writes: Bool, interval: TimeInterval = defaultInterval, timeout: TimeInterval = 10) {
+    public init(
+        base: URL, provider: String, writes: Bool, interval: TimeInterval = defaultInterval, timeout: TimeInterval = 10
+    ) {
         self.base = base
         self.provider = provider
         self.writes = writes
@@ -51,8 +53,10 @@ public final class FleetEngineCaller: Sendable {
     /// The run's pace for these calls, shared by both kinds' groups; nil: every due call goes.
     public let budget: CallBudget?
 
-    public init(target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
-                events: EventBroadcaster, clock: any ProviderClock = SystemClock(), budget: CallBudget? = nil) {
+    public init(
+        target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
+        events: EventBroadcaster, clock: any ProviderClock = SystemClock(), budget: CallBudget? = nil
+    ) {
         self.target = target
         self.kind = kind
         self.transport = transport
@@ -74,7 +78,9 @@ public final class FleetEngineCaller: Sendable {
     /// After SDK `index`'s token call for `id`: Fleet Engine's answer to the SDK's call with
     /// `token`, if the SDK is due to call (else nil, and nothing is sent).
     @discardableResult
-    public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async -> FleetEngineAnswer? {
+    public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async
+        -> FleetEngineAnswer?
+    {
         guard let slot = claim(index: index) else { return nil }
         return await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot)
     }
@@ -124,19 +130,25 @@ public final class FleetEngineCaller: Sendable {
         let resource = method.resource(provider: target.provider, id: id)
         let fingerprint = TokenFingerprint.of(token)
         let rules = refusedByProvider ? RuleLevel.fail : Self.rulesVerdict(token, kind: kind, id: id, now: started)
-        guard let request = method.request(base: target.base, provider: target.provider, id: id, token: token,
-                                           location: .start, timeout: target.timeout) else {
-            return .failed(.invalidURL(target.base.absoluteString), method: method, resource: resource, latency: 0,
-                           fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+        guard
+            let request = method.request(
+                base: target.base, provider: target.provider, id: id, token: token,
+                location: .start, timeout: target.timeout)
+        else {
+            return .failed(
+                .invalidURL(target.base.absoluteString), method: method, resource: resource, latency: 0,
+                fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
         }
         do {
             let response = try await transport.send(request)
-            return .reading(response, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
-                            fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+            return .reading(
+                response, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
+                fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
         } catch {
             let failure = error as? FleetAuthError ?? .other("\(error)")
-            return .failed(failure, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
-                           fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
+            return .failed(
+                failure, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
+                fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
         }
     }
 

@@ -67,15 +67,18 @@ public enum FleetEngineMethod: String, Sendable, CaseIterable, Codable {
 
     /// The request as the SDK sends it: the token as a bearer credential, a location update's
     /// field mask in the query and the location in the body.
-    public func request(base: URL, provider: String, id: String, token: String, location: FleetEngineLocation,
-                        timeout: TimeInterval) -> TransportRequest? {
+    public func request(
+        base: URL, provider: String, id: String, token: String, location: FleetEngineLocation,
+        timeout: TimeInterval
+    ) -> TransportRequest? {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += "/v1/" + resource(provider: provider, id: id)
         if isWrite { text += "?updateMask=lastLocation" }
         guard let url = URL(string: text) else { return nil }
-        return TransportRequest(method: httpMethod, url: url, headers: [HTTPHeader(name: "Authorization", value: "Bearer " + token)],
-                                body: isWrite ? location.body : nil, timeout: timeout)
+        return TransportRequest(
+            method: httpMethod, url: url, headers: [HTTPHeader(name: "Authorization", value: "Bearer " + token)],
+            body: isWrite ? location.body : nil, timeout: timeout)
     }
 
     /// A path segment as Fleet Engine's IDs allow it: they hold no `/`, but a user's project
@@ -85,13 +88,16 @@ public enum FleetEngineMethod: String, Sendable, CaseIterable, Codable {
         // and Foundation's escaping costs a bridge on Linux at every call.
         let plain = segment.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
             default: false
             }
         }
         if plain { return segment }
-        return segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        return segment.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 }
 
