@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "Tap",
             dependencies: [
-                "Fleet", "FleetAuth", "HTTPTransport", "Watch",
+                "Fleet", "FleetAuth", "HTTPTransport", "EventLines",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -110,8 +110,9 @@ let package = Package(
         .target(name: "Settings", dependencies: ["FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(name: "Fleet", dependencies: ["FleetAuth", "Pacing"]),
-        // Headless output: provider events as JSON lines.
-        .target(name: "Watch", dependencies: ["Fleet", "FleetAuth"]),
+        // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
+        // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
+        .target(name: "EventLines", dependencies: ["Fleet", "FleetAuth"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
@@ -124,11 +125,15 @@ let package = Package(
         // The leaf both the screen logic and the terminal need: Canvas (plain-data cells), Key,
         // Theme, styles. Nothing else, so the terminal does not drag in providers or YAML.
         .target(name: "UICore"),
+        // The key table: commands, their default keys, remaps and their conflicts. Its own module
+        // because the config file's reader checks remaps against it and needs nothing else of the
+        // dashboard.
+        .target(name: "KeyTable", dependencies: ["UICore", "FleetAuth"]),
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
             dependencies: [
-                "UICore", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML",
+                "UICore", "KeyTable", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -137,7 +142,7 @@ let package = Package(
         .target(
             name: "DashboardRuntime",
             dependencies: [
-                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Watch", "Scenarios", "Settings",
+                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "EventLines", "Scenarios", "Settings",
             ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
@@ -159,7 +164,7 @@ let package = Package(
         .target(
             name: "ConfigFile",
             dependencies: [
-                "Dashboard", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams"),
+                "KeyTable", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams"),
             ]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
@@ -192,8 +197,9 @@ let package = Package(
             name: "tokendash",
             dependencies: [
                 "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard",
-                "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals", "Fleet", "Pacing",
-                "Watch", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals",
+                "Fleet", "Pacing",
+                "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -295,7 +301,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Watch", "FleetAuth", "Pacing", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
         .testTarget(
             name: "TokenServerTests",
@@ -317,7 +323,7 @@ let package = Package(
             name: "DashboardRuntimeTests",
             dependencies: [
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
-                "TestSupport", "Scenarios",
+                "TestSupport", "Scenarios", "KeyTable",
             ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(
@@ -329,7 +335,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["Faults", "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
+            dependencies: ["Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
@@ -339,7 +345,7 @@ let package = Package(
             name: "ProviderHostTests",
             dependencies: ["ProviderHost", "ProviderProxy", "Faults", "FleetAuth", "TestSupport"]),
         .testTarget(
-            name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "Dashboard", "UICore", "FleetAuth"]),
+            name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore", "FleetAuth"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,9 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-# Every @Suite names a .timeLimit.
-if grep -rn --include='*.swift' '^@Suite' Tests | grep -v 'timeLimit'; then
-    echo "check-tests: the suites above have no .timeLimit" >&2; status=1
+# Every @Suite names a .timeLimit. The formatter may break an @Suite's traits over lines, so each
+# attribute is read up to the declaration it marks.
+missing=$(find Tests -name '*.swift' -print0 | xargs -0 perl -0777 -ne '
+    while (/^(\@Suite\b.*?)^(?:public |final |private )*(?:struct|class|enum|actor|extension)\b/msg) {
+        my $attr = $1; next if $attr =~ /timeLimit/;
+        my $line = 1 + (() = substr($_, 0, $-[0]) =~ /\n/g);
+        print "$ARGV:$line: \@Suite\n";
+    }')
+if [[ -n $missing ]]; then
+    echo "$missing" >&2; echo "check-tests: the suites above have no .timeLimit" >&2; status=1
 fi
 # Every file with @Test has an @Suite (a bare struct of tests would have no time limit).
 for file in $(grep -rl --include='*.swift' '@Test' Tests); do

@@ -1,7 +1,7 @@
 import BoundedYAML
-import Dashboard
 import FleetAuth
 import Foundation
+import KeyTable
 import Settings
 import UICore
 import Yams

@@ -1,6 +1,6 @@
 import BoundedYAML
-import Dashboard
 import Foundation
+import KeyTable
 import Settings
 
 /// The settings the config file gives one run: the chosen profile's over `defaults`, headers

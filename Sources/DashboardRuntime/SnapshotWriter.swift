@@ -1,7 +1,7 @@
 import Dashboard
+import EventLines
 import FleetAuth
 import Foundation
-import Watch
 
 /// Writes `s`'s snapshot: the screen as text and the last events as `watch` JSON lines, in one
 /// file a support engineer can attach to a ticket. It goes next to the recording when there is
@@ -40,8 +40,8 @@ public struct SnapshotWriter: Sendable {
     public func write(screen: [String], width: Int, at: Date) -> [Action] {
         let events = self.events()
         // Redacted always, as the screen text is: a snapshot is evidence, not a place for credentials.
-        let encoder = WatchEventEncoder(reveal: false)
-        var text = "# \(version) snapshot at \(WatchEventEncoder.timestamp(at)), tokens redacted\n"
+        let encoder = EventLineEncoder(reveal: false)
+        var text = "# \(version) snapshot at \(EventLineEncoder.timestamp(at)), tokens redacted\n"
         text += "# screen (\(width)x\(screen.count))\n"
         text += screen.joined(separator: "\n") + "\n"
         text += "# last \(events.count) events, as `tokendash watch` prints them\n"

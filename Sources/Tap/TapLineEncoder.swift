@@ -1,9 +1,9 @@
+import EventLines
 import FleetAuth
 import Foundation
-import Watch
 
 /// `tap --watch`'s JSON lines: a `tapped` line per exchange and, with `--summary`, a final `churn`
-/// line, in the shape and redaction of `watch`'s (`WatchEventEncoder`). The token is shown only
+/// line, in the shape and redaction of `watch`'s (`EventLineEncoder`). The token is shown only
 /// under `--reveal`; the fingerprint names it either way. Cookies and `Authorization` never get here.
 public struct TapLineEncoder: Sendable {
     public var reveal: Bool
@@ -11,13 +11,13 @@ public struct TapLineEncoder: Sendable {
 
     public func tapped(_ reading: TappedExchange) -> String {
         var fields: [(String, JSONValue)] = [
-            ("time", .string(WatchEventEncoder.timestamp(reading.time))),
+            ("time", .string(EventLineEncoder.timestamp(reading.time))),
             ("event", .string("tapped")),
             ("provider", reading.kind.map { .string($0.rawValue) } ?? .null),
             ("id", reading.id.map(JSONValue.string) ?? .null),
             ("method", .string(reading.method)),
             ("http_status", .int(Int64(reading.status))),
-            ("latency_ms", WatchEventEncoder.milliseconds(reading.latency)),
+            ("latency_ms", EventLineEncoder.milliseconds(reading.latency)),
             ("fingerprint", reading.fingerprint.map(JSONValue.string) ?? .null),
             ("verdict", .string(reading.verdict.rawValue)),
         ]
@@ -27,7 +27,7 @@ public struct TapLineEncoder: Sendable {
             if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
         }
         if let error = reading.error { fields.append(("error", .string(SecretRedactor.redact(error)))) }
-        return WatchEventEncoder.object(fields)
+        return EventLineEncoder.object(fields)
     }
 
     /// The IDs over the churn limit, most fetches per token first.
@@ -43,7 +43,7 @@ public struct TapLineEncoder: Sendable {
             }
             return .object(fields)
         }
-        return WatchEventEncoder.object([
+        return EventLineEncoder.object([
             ("event", .string("churn")), ("limit", .double(limit)), ("exchanges", .int(Int64(exchanges))),
             ("ids", .array(ids)),
         ])

@@ -3,6 +3,7 @@ import Dashboard
 import FleetAuth
 import Foundation
 import HTTPTransport
+import KeyTable
 
 /// What `config check` prints: the file, the profile, then each setting with its value (URL
 /// credentials and header values redacted) and where it came from: flag, profile, defaults or

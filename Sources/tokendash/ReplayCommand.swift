@@ -1,13 +1,13 @@
 import ArgumentParser
 import Dashboard
 import DashboardRuntime
+import EventLines
 import Evidence
 import Foundation
 import Signals
 import Tap
 import Terminal
 import UICore
-import Watch
 
 /// Shows a recording (`--record`) in the dashboard, or prints its events as `watch` lines.
 struct ReplayCommand: AsyncParsableCommand {
@@ -109,10 +109,10 @@ struct ReplayCommand: AsyncParsableCommand {
     /// The recorded events as `watch` printed them (tokens redacted; a recording has no other form).
     private func printWatchLines(_ recording: Recording) {
         signal(SIGPIPE, SIG_IGN)
-        let encoder = WatchEventEncoder()
+        let encoder = EventLineEncoder()
         var out = ""
         for event in recording.events {
-            out += WatchEventEncoder.marked(encoder.encode(event), insecure: recording.header.insecure) + "\n"
+            out += EventLineEncoder.marked(encoder.encode(event), insecure: recording.header.insecure) + "\n"
             if out.utf8.count > 1 << 16 {
                 FileHandle.standardOutput.write(Data(out.utf8))
                 out = ""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashboardRuntime
+import EventLines
 import Fleet
 import FleetAuth
 import Foundation
@@ -7,7 +8,6 @@ import LiveSession
 import Pacing
 import Settings
 import Signals
-import Watch
 
 /// Headless mode: every provider event as one JSON object per line on stdout, diagnostics on stderr.
 struct WatchCommand: AsyncParsableCommand {
@@ -107,8 +107,8 @@ struct WatchCommand: AsyncParsableCommand {
             throw error
         }
         let insecure = session.insecure
-        func marked(_ line: String) -> String { WatchEventEncoder.marked(line, insecure: insecure) }
-        let encoder = WatchEventEncoder(reveal: reveal)
+        func marked(_ line: String) -> String { EventLineEncoder.marked(line, insecure: insecure) }
+        let encoder = EventLineEncoder(reveal: reveal)
         let shown = shownEvents
         let stream = session.events.subscribe(buffer: 1 << 16)
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }

@@ -1,7 +1,7 @@
 import BoundedYAML
 import ConfigFile
-import Dashboard
 import Foundation
+import KeyTable
 import Testing
 import UICore
 

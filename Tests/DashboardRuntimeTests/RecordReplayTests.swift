@@ -2,6 +2,7 @@ import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import TestSupport
 import Testing
 import UICore

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import KeyTable
 import Testing
 import UICore
 

@@ -1,6 +1,7 @@
 import Dashboard
 import Faults
 import FleetAuth
+import KeyTable
 import Testing
 import UICore
 

@@ -2,6 +2,7 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import Testing
 
 @testable import Dashboard

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import Testing
 
 @testable import Dashboard

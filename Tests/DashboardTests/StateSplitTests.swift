@@ -3,6 +3,7 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import Pacing
 import Testing
 import UICore

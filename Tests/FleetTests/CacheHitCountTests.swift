@@ -1,9 +1,9 @@
+import EventLines
 import Fleet
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
-import Watch
 
 /// Providers publish cache hits as counts; everything that tallies them adds the counts.
 @Suite(.timeLimit(.minutes(3))) struct CacheHitCountTests {
@@ -52,12 +52,12 @@ import Watch
     }
 
     @Test func watchLinesCarryTheCount() {
-        let line = WatchEventEncoder().encode(hits(42))
+        let line = EventLineEncoder().encode(hits(42))
         #expect(
             line
                 == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"cache_hit","count":42,"expires_at":"2027-01-15T08:10:00.250Z"}"#
         )
-        let summary = WatchEventEncoder().summary([
+        let summary = EventLineEncoder().summary([
             .consumer: {
                 var c = ProviderCounters()
                 c.record(hits(42))

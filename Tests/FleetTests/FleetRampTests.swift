@@ -1,3 +1,4 @@
+import EventLines
 import Fleet
 import FleetAuth
 import Foundation
@@ -5,7 +6,6 @@ import Pacing
 import Synchronization
 import TestSupport
 import Testing
-import Watch
 
 /// The fleet's tests step the shared clock of TestSupport.
 typealias SteppedFleetClock = SteppedClock
@@ -207,11 +207,11 @@ struct Expectation: Error, CustomStringConvertible {
     }
 
     @Test func theWatchSummarySaysHowManyStarted() {
-        let line = WatchEventEncoder(reveal: false).summary(
+        let line = EventLineEncoder(reveal: false).summary(
             [:], kinds: [.consumer, .driver],
             started: [.consumer: (12_000, 50_000), .driver: (11_999, 50_000)])
         #expect(
             line.contains(#""started":12000"#) && line.contains(#""sdks":50000"#) && line.contains(#""started":11999"#))
-        #expect(!WatchEventEncoder(reveal: false).summary([:]).contains("started"), "only when the groups were asked")
+        #expect(!EventLineEncoder(reveal: false).summary([:]).contains("started"), "only when the groups were asked")
     }
 }

@@ -1,9 +1,9 @@
+import EventLines
 import Fleet
 import FleetAuth
 import Foundation
 import TestSupport
 import Testing
-import Watch
 
 @Suite(.timeLimit(.minutes(3))) struct IDSequenceTests {
     @Test func incrementsKeepingPadding() {
@@ -84,7 +84,7 @@ import Watch
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct WatchEventEncoderTests {
+@Suite(.timeLimit(.minutes(3))) struct EventLineEncoderTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     @Test func printsOneJSONObjectPerEvent() throws {
@@ -93,7 +93,7 @@ import Watch
         let token = FetchedToken(
             token: jwt, id: "trip-1", expiresAt: Date(timeIntervalSince1970: 1_800_000_600),
             receivedAt: t0, jwt: try JWTInspector.decode(jwt))
-        let encoder = WatchEventEncoder()
+        let encoder = EventLineEncoder()
         let line = encoder.encode(
             ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0.0123)))
         #expect(
@@ -101,14 +101,14 @@ import Watch
                 == #"{"time":"2027-01-15T08:00:00.250Z","provider":"consumer","id":"trip-1","event":"fetched","expires_at":"2027-01-15T08:10:00.000Z","latency_ms":12.3,"token":"eyJhbGciOiJS…Wxvbmc","fingerprint":"fa331d30","claims":{"authorization":{"tripid":"trip-1"},"exp":1800000600}}"#
         )
         #expect(!line.contains("c2lnbmF0dXJl"))
-        let revealed = WatchEventEncoder(reveal: true).encode(
+        let revealed = EventLineEncoder(reveal: true).encode(
             ProviderEvent(time: t0, provider: .consumer, id: "trip-1", kind: .fetched(token, latency: 0)))
         #expect(revealed.contains(jwt))
         #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
     }
 
     @Test func carriesEachEventsOwnFields() {
-        let encoder = WatchEventEncoder()
+        let encoder = EventLineEncoder()
         func line(_ kind: ProviderEvent.Kind) -> String {
             encoder.encode(ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: kind))
         }
@@ -130,7 +130,7 @@ import Watch
         let answer = FleetEngineAnswer(
             method: .updateVehicle, resource: "providers/p/vehicles/v-2", httpStatus: 403,
             status: "PERMISSION_DENIED", message: "no", latency: 0.0125, fingerprint: "0badf00d", rules: .ok)
-        let line = WatchEventEncoder().encode(
+        let line = EventLineEncoder().encode(
             ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .fleetEngineCall(answer)))
         #expect(
             line.hasSuffix(
@@ -142,7 +142,7 @@ import Watch
         let exchange = BackendExchange(
             way: .http, method: "GET", target: "http://127.0.0.1:1/token?api_key=K1234567", status: 500,
             latency: 0.0125, bytesUp: 0, bytesDown: 37, fault: "http500")
-        let line = WatchEventEncoder().encode(
+        let line = EventLineEncoder().encode(
             ProviderEvent(time: t0, provider: .driver, id: "v-2", kind: .backendRequest(exchange)))
         #expect(
             line.contains(
@@ -182,7 +182,7 @@ import Watch
         var consumer = ProviderCounters()
         consumer.requests = 1
         consumer.hits = 3
-        let line = WatchEventEncoder().summary([.consumer: consumer])
+        let line = EventLineEncoder().summary([.consumer: consumer])
         #expect(
             line
                 == #"{"event":"summary","consumer":{"errors":0,"hit_ratio":0.75,"hits":3,"requests":1},"driver":{"errors":0,"hit_ratio":null,"hits":0,"requests":0}}"#

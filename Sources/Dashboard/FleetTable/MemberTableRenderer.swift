@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import UICore
 
 /// The focused kind's fleet table: each member's ID, state, time to expiry, requests and last

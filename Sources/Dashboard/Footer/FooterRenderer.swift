@@ -1,4 +1,5 @@
 import FleetAuth
+import KeyTable
 import UICore
 
 /// The key hints along the bottom, from the one key table in effect.

@@ -1,4 +1,5 @@
 import FleetAuth
+import KeyTable
 
 /// A rectangle of the screen, in cells.
 public struct Rect: Equatable, Sendable {

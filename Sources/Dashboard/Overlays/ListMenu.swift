@@ -1,3 +1,5 @@
+import KeyTable
+
 /// A list with one highlighted row, moved through with the key map's menu keys (`KeyBinding.menuRows`):
 /// the fault menu and the scenario menu are both one of these, so a remap reaches both.
 enum ListMenu {

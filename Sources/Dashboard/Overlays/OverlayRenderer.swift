@@ -1,4 +1,5 @@
 import Foundation
+import KeyTable
 import UICore
 
 /// Help, the fault menu and the ID prompt, drawn over the panes.

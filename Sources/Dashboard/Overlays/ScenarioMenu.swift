@@ -1,3 +1,4 @@
+import KeyTable
 import UICore
 
 extension DashboardState {

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import UICore
 
 /// The main table's commands, by group: how one looks, what acts on the live providers, and

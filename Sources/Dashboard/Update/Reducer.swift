@@ -2,6 +2,7 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import KeyTable
 import UICore
 
 /// The one place state changes. Side effects come back as `Effect`s for the caller to run.

@@ -4,7 +4,7 @@ import Foundation
 
 /// Turns provider events into the JSON lines `tokendash watch` prints: one object per event,
 /// `time` first so a person can scan them, tokens redacted unless `reveal`.
-public struct WatchEventEncoder: Sendable {
+public struct EventLineEncoder: Sendable {
     public var reveal: Bool
     public init(reveal: Bool = false) { self.reveal = reveal }
 

@@ -5,7 +5,7 @@ import UICore
 /// `keys:` section (`refresh: R`): stable, so a new command is remappable by adding a case.
 public enum Command: String, Hashable, Sendable, CaseIterable {
     /// The side a command is about, when it is about one: refused for the other under `--only`.
-    var side: ProviderKind.Role? {
+    public var side: ProviderKind.Role? {
         switch self {
         case .newVehicle: .driver
         case .newTrip: .consumer
