@@ -22,9 +22,9 @@ public enum Renderer {
             canvas.putTruncated(" ! \(message)", x: rect.x, y: rect.y, width: rect.width, role: .warning)
         }
         if let rect = layout.fleetRows { FleetRowsRenderer.draw(state, &canvas, in: rect) }
-        if let table = layout.table { MemberTableRenderer(state: state).draw(&canvas, in: table.rect) }
+        if let table = layout.table { MemberTableRenderer(view: MemberTableView(state)).draw(&canvas, in: table.rect) }
         for frame in layout.panes {
-            PaneRenderer(state: state, pane: state[frame.kind]).draw(&canvas, in: frame.rect)
+            PaneRenderer(view: PaneView(state, kind: frame.kind)).draw(&canvas, in: frame.rect)
         }
         FooterRenderer.draw(layout.footerRows, &canvas, in: layout.footer)
         OverlayRenderer(state: state).draw(&canvas)

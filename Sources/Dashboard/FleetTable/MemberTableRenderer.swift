@@ -8,7 +8,7 @@ import UICore
 /// error, trouble first; the selected row highlighted, the followed member marked `▶`, the
 /// table's keys on its lower border.
 struct MemberTableRenderer {
-    let state: DashboardState
+    let view: MemberTableView
 
     static let stateWidth = MemberStatus.allCases.map(\.label.count).max() ?? 11
     static let expiresWidth = 12
@@ -22,8 +22,8 @@ struct MemberTableRenderer {
     func draw(_ canvas: inout Canvas, in rect: Rect) {
         let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
         guard width >= 20, height >= 4 else { return }
-        let kind = state.focus
-        let table = state.table(kind)
+        let kind = view.kind
+        let table = view.table
         let rows = table.rows
         canvas.box(
             x: x, y: y, width: width, height: height, title: title(kind, table), role: .border, titleRole: .title)
@@ -35,7 +35,7 @@ struct MemberTableRenderer {
         let shown = rows.dropFirst(first).prefix(visible)
         let idWidth = min(24, max(2, shown.map(\.id.count).max() ?? 2))
         // A tap's real IDs: its own columns in place of the simulated members' state and requests.
-        let tap = state[kind].seenMembers == nil ? nil : TapTableColumns(width: inner, idWidth: idWidth)
+        let tap = !view.tapped ? nil : TapTableColumns(width: inner, idWidth: idWidth)
         let header = tap?.header ?? simulatedHeader(idWidth: idWidth, inner: inner)
         canvas.putTruncated(header, x: left, y: y + 1, width: inner, role: .dim)
         if rows.isEmpty {
@@ -80,8 +80,8 @@ struct MemberTableRenderer {
     ) {
         // The aggregate judged the state up to a second ago; a token that ran out since is expired now.
         var status = row.status
-        if status >= .stale, let exp = row.expiresAt, exp <= state.now { status = .expired }
-        let followed = row.index == state[state.focus].memberIndex
+        if status >= .stale, let exp = row.expiresAt, exp <= view.now { status = .expired }
+        let followed = row.index == view.followed
         let (expires, expiresRole) = expiresText(row.expiresAt)
         let errorRole: StyleRole =
             switch status {
@@ -139,7 +139,7 @@ struct MemberTableRenderer {
 
     private func expiresText(_ expiresAt: Date?) -> (String, StyleRole) {
         guard let expiresAt else { return ("–", .dim) }
-        let left = expiresAt.timeIntervalSince(state.now)
+        let left = expiresAt.timeIntervalSince(view.now)
         return left > 0 ? (Format.duration(left), .text) : ("\(Format.duration(-left)) ago", .error)
     }
 
@@ -148,7 +148,7 @@ struct MemberTableRenderer {
     private func title(_ kind: ProviderKind, _ table: MemberTable) -> String {
         let noun = kind.spec.fleetNoun
         var title = noun.prefix(1).uppercased() + noun.dropFirst()
-        let count = state[kind].fleetSize
+        let count = view.fleetSize
         if table.filter.isEmpty {
             title += " (\(count))"
         } else {
@@ -156,12 +156,12 @@ struct MemberTableRenderer {
             let matching = table.latest.filter == table.filter ? "\(table.latest.matching)" : "…"
             title += " containing \"\(table.filter)\" (\(matching) of \(count))"
         }
-        if let states = state.fleet[kind]?.states {
+        if let states = view.summary?.states {
             let counts = MemberStatus.allCases.compactMap { status in
                 states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil }
             }
             if !counts.isEmpty { title += ": " + counts.joined(separator: " · ") }
-            if let failing = state.fleet[kind]?.fleetEngineFailing, failing > 0 {
+            if let failing = view.summary?.fleetEngineFailing, failing > 0 {
                 title += " · \(failing) Fleet Engine " + (failing == 1 ? "error" : "errors")
             }
         }
@@ -173,7 +173,7 @@ struct MemberTableRenderer {
         _ table: MemberTable, rows: Int, selected: Int?, _ canvas: inout Canvas, x: Int, y: Int, width: Int
     ) {
         var column = x + 2
-        for binding in KeyBinding.paired(state.activeKeys.filter(\.inTable)) where column < x + width - 2 {
+        for binding in KeyBinding.paired(view.keys) where column < x + width - 2 {
             column += canvas.put(" " + binding.label, x: column, y: y, role: .title, limit: x + width - 2 - column)
             column += canvas.put(" " + binding.hint + " ", x: column, y: y, role: .dim, limit: x + width - 2 - column)
         }

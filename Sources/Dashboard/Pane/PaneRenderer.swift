@@ -5,14 +5,14 @@ import UICore
 /// Draws one provider's pane: ID, token, claims, countdown, checks, counters, ID history, fetch log.
 /// On a short pane the essentials come first; claims shrink, then history and log get what is left.
 struct PaneRenderer {
-    let state: DashboardState
-    let pane: PaneState
+    let view: PaneView
+    private var pane: PaneState { view.pane }
 
     static let labelWidth = 11
     /// Rows of a pane with its essentials: ID, token, expiry, checks, counters, in a border.
     static let essentialHeight = 7
 
-    private var focused: Bool { state.focus == pane.kind }
+    private var focused: Bool { view.focused }
 
     func draw(_ canvas: inout Canvas, in rect: Rect) {
         let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
@@ -20,7 +20,7 @@ struct PaneRenderer {
         // The response shape the token came in, so a user knows what was read from their backend.
         let shape = pane.token?.shape.map { " · \($0)" } ?? ""
         // A sample's logic before the shape: which code runs matters more than how it was answered.
-        let logic = (state.sourceLabels[pane.kind.role] ?? state.providerLogic.paneLabel).map { " · \($0)" } ?? ""
+        let logic = view.logicLabel.map { " · \($0)" } ?? ""
         canvas.box(
             x: x, y: y, width: width, height: height, title: (focused ? "▶ " : "") + pane.title + logic + shape,
             role: focused ? .borderFocused : .border, titleRole: .title)
@@ -60,7 +60,7 @@ struct PaneRenderer {
             }
             // The log keeps a rule and two lines; the timeline shrinks (then goes) before it does.
             let shared = innerHeight - lines.count
-            let renderer = TimelineRenderer(state: state, pane: pane)
+            let renderer = TimelineRenderer(view: view)
             let full = TimelineRenderer.fullRows + renderer.laneRows
             let compact = TimelineRenderer.compactRows + renderer.laneRows
             let timelineRows = shared - 3 >= full ? full : (shared - 3 >= compact ? compact : 0)
@@ -124,7 +124,7 @@ struct PaneRenderer {
     private func idLine(width: Int) -> Line {
         var after: [(String, StyleRole)] = []
         if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.fleetSize))", .dim)) }
-        let status = PaneStatus(pane, now: state.now, paused: state.paused)
+        let status = PaneStatus(pane, now: view.now, paused: view.paused)
         if status != .waiting { after.append(("  ● \(status.label)", status.role)) }
         // A long ID gives way in its middle, so the status after it stays in view.
         let room = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count }
@@ -137,14 +137,14 @@ struct PaneRenderer {
             guard let error = pane.lastError else { return [Line(label: "Token", [("none yet", .dim)])] }
             return Self.wrapped("Token", "none: \(error)", role: .error, width: width, maxLines: errorLines(room))
         }
-        guard state.reveal else {
+        guard view.reveal else {
             return [
                 Line(
                     label: "Token",
                     [
                         ("#" + token.fingerprint + "  ", .title),
                         (pane.redactedToken ?? TokenRedactor.redact(token.token), .text),
-                        ("  (\(state.keys.label(.toggleReveal)) reveals)", .dim),
+                        ("  (\(view.revealKey) reveals)", .dim),
                     ])
             ]
         }
@@ -154,12 +154,12 @@ struct PaneRenderer {
 
     private func expiryLine(width: Int) -> Line {
         guard let token = pane.token else { return Line(label: "Expires", [("–", .dim)]) }
-        let left = token.expiresAt.timeIntervalSince(state.now)
+        let left = token.expiresAt.timeIntervalSince(view.now)
         let lifetime = max(1, token.lifetime)
         // The provider's own (jittered) refresh point when it set one, else the configured margin.
         let margin =
             token.refreshAt.map { token.expiresAt.timeIntervalSince($0) }
-            ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(state.refreshMargin, lifetime: lifetime)
+            ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(view.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
         let (note, noteRole) = nextStep(left: left, margin: margin)
@@ -192,20 +192,20 @@ struct PaneRenderer {
 
     /// What happens next to the token, in words: when it is refreshed, or why it is not yet.
     private func nextStep(left: TimeInterval, margin: TimeInterval) -> (String, StyleRole) {
-        let status = PaneStatus(pane, now: state.now, paused: state.paused)
+        let status = PaneStatus(pane, now: view.now, paused: view.paused)
         var nextCall: String {
-            guard let interval = state.updateInterval, let last = pane.lastCall else { return "at the next SDK update" }
-            let wait = last.addingTimeInterval(interval).timeIntervalSince(state.now).rounded(.up)
+            guard let interval = view.updateInterval, let last = pane.lastCall else { return "at the next SDK update" }
+            let wait = last.addingTimeInterval(interval).timeIntervalSince(view.now).rounded(.up)
             return wait > 0 ? "next SDK update in \(Format.duration(wait))" : "next SDK update due"
         }
         switch status {
         case .refreshing, .fetching: return ("refreshing…", .warning)
         case .expired:
-            return (state.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
+            return (view.paused ? "paused: no SDK call fetches a new one" : "new token: \(nextCall)", .error)
         case .stale:
-            if state.paused { return ("last fetch failed · paused", .warning) }
-            if let retryAt = pane.retryAt, retryAt > state.now {
-                let wait = Int(retryAt.timeIntervalSince(state.now).rounded(.up))
+            if view.paused { return ("last fetch failed · paused", .warning) }
+            if let retryAt = pane.retryAt, retryAt > view.now {
+                let wait = Int(retryAt.timeIntervalSince(view.now).rounded(.up))
                 return ("retrying in \(wait) s (attempt \(pane.attempt)) · r retries now", .warning)
             }
             return ("retrying: \(nextCall)", .warning)
@@ -213,7 +213,7 @@ struct PaneRenderer {
         }
         if margin <= 0 { return ("refresh at expiry", .dim) }
         if left > margin { return ("refresh in \(Format.duration(left - margin))", .dim) }
-        return (state.paused ? "refresh due · paused" : "refresh due · \(nextCall)", .warning)
+        return (view.paused ? "refresh due · paused" : "refresh due · \(nextCall)", .warning)
     }
 
     /// Green while fresh, the margin colour once the refresh margin is crossed, red in the last
@@ -303,7 +303,7 @@ struct PaneRenderer {
         let sparkWidth = max(0, min(30, width - Self.labelWidth - text.count - 9))
         var segments: [(String, StyleRole)] = [(text, c.errors > 0 ? .warning : .text)]
         if sparkWidth >= 5 {
-            segments.append((Sparkline.text(pane.fetchesPerMinute, now: state.now, minutes: sparkWidth), .gaugeFresh))
+            segments.append((Sparkline.text(pane.fetchesPerMinute, now: view.now, minutes: sparkWidth), .gaugeFresh))
             segments.append((" fetch/m", .dim))
         }
         return Line(label: "Counters", segments)
@@ -313,8 +313,8 @@ struct PaneRenderer {
         guard let token = pane.token else { return [] }
         let claims = token.jwt.claims
         let times =
-            "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
-            + " → \(claims["exp"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), state.timeZone) } ?? "?")"
+            "\(claims["iat"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), view.timeZone) } ?? "?")"
+            + " → \(claims["exp"]?.intValue.map { Format.clock(Date(timeIntervalSince1970: TimeInterval($0)), view.timeZone) } ?? "?")"
         let authorization = pane.authorizationText ?? "missing"
         if !full { return [Line(label: "Claims", [("authorization \(authorization)  iat/exp \(times)", .text)])] }
         return [
@@ -340,7 +340,7 @@ struct PaneRenderer {
         let side = max(5, (width - 10 - 3) / 2)
         return pane.history.prefix(count).map { change in
             Line([
-                (Format.clock(change.time, state.timeZone) + "  ", .dim),
+                (Format.clock(change.time, view.timeZone) + "  ", .dim),
                 ("\(Format.elideMiddle(change.from ?? "none", side)) → \(Format.elideMiddle(change.to, side))", .text),
             ])
         }
@@ -360,10 +360,10 @@ struct PaneRenderer {
             let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
             let latency = entry.latency.map(Format.milliseconds) ?? ""
             var detail = entry.detail
-            if let at = entry.at { detail += " " + Format.clock(at, state.timeZone) }
+            if let at = entry.at { detail += " " + Format.clock(at, view.timeZone) }
             if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
             return Line([
-                (Format.clock(entry.time, state.timeZone) + "  ", .dim),
+                (Format.clock(entry.time, view.timeZone) + "  ", .dim),
                 (event.fitted(14), role),
                 (latency.leftPadded(8, with: " ") + "  ", .dim),
                 (detail, role),

@@ -5,8 +5,8 @@ import UICore
 /// (iat to exp, refresh point marked, fingerprint where it fits), each request's outcome, ID
 /// changes as vertical marks, a latency graph with its scale, and a labelled time axis.
 struct TimelineRenderer {
-    let state: DashboardState
-    let pane: PaneState
+    let view: PaneView
+    private var pane: PaneState { view.pane }
 
     /// Rows of the whole timeline, and of the compact one (no latency graph).
     static let fullRows = 6
@@ -22,8 +22,8 @@ struct TimelineRenderer {
     func lines(width: Int, rows: Int) -> [Line] {
         let plot = width - PaneRenderer.labelWidth
         guard rows >= Self.compactRows + laneRows, plot >= 10 else { return [] }
-        let span = TimeInterval(state.timelineMinutes * 60)
-        let start = state.now.addingTimeInterval(-span)
+        let span = TimeInterval(view.timelineMinutes * 60)
+        let start = view.now.addingTimeInterval(-span)
         let step = span / Double(plot)
         // Which column a time falls in, if in view.
         func column(_ t: Date) -> Int? {
@@ -34,7 +34,7 @@ struct TimelineRenderer {
         for change in pane.timeline.idChanges { if let c = column(change) { idMarks.insert(c) } }
 
         var out: [Line] = []
-        out.append(PaneRenderer.rule("Timeline · last \(state.timelineMinutes) min  (+/- zoom)", width: width))
+        out.append(PaneRenderer.rule("Timeline · last \(view.timelineMinutes) min  (+/- zoom)", width: width))
         out.append(
             Line(
                 label: "tokens",
@@ -49,7 +49,7 @@ struct TimelineRenderer {
         let marks = markCells(plot: plot, column: column)
         var axisCells = axis(plot: plot, span: span, clearOf: Set(marks.keys))
         for (c, cell) in marks { axisCells[c] = cell }
-        out.append(Line(label: state.marks.isEmpty ? "" : "marks ▲", cells: axisCells))
+        out.append(Line(label: view.marks.isEmpty ? "" : "marks ▲", cells: axisCells))
         return out
     }
 
@@ -67,7 +67,7 @@ struct TimelineRenderer {
                 owner[c] = i
                 // Neighbouring tokens alternate in colour, so a refresh shows as a change of colour.
                 cells[c] = Cell("━", role: i % 2 == 0 ? .gaugeFresh : .title)
-            } else if let firstStart, t >= firstStart, t <= state.now {
+            } else if let firstStart, t >= firstStart, t <= view.now {
                 cells[c] = Cell("·", role: .error)
             }
         }
@@ -161,9 +161,9 @@ struct TimelineRenderer {
     /// way to them, since a mark says why this moment matters and a label only where it is.
     private func markCells(plot: Int, column: (Date) -> Int?) -> [Int: Cell] {
         var cells: [Int: Cell] = [:]
-        for mark in state.marks {
+        for mark in view.marks {
             // "Now" is the column after the last: a mark made this instant goes in the last one.
-            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(state.now)) < 1 ? plot - 1 : nil) else {
+            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(view.now)) < 1 ? plot - 1 : nil) else {
                 continue
             }
             cells[c] = Cell("▲", role: .title)
