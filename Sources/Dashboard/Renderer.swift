@@ -5,12 +5,23 @@ import UICore
 /// `render(state, size) -> Canvas`: the whole screen, drawn from the state alone. The layout
 /// places each part; each part's renderer draws into its rectangle.
 public enum Renderer {
+    /// One frame: its cells, and where a click on it lands.
+    public struct Frame: Sendable {
+        public var canvas: Canvas
+        public var clicks: ClickMap
+    }
+
     public static func render(_ live: DashboardState, width: Int, height: Int) -> Canvas {
+        frame(live, width: width, height: height).canvas
+    }
+
+    /// The screen and its click map, made from one layout so what is hit is what is drawn.
+    public static func frame(_ live: DashboardState, width: Int, height: Int) -> Frame {
         let state = live.shown
         var canvas = Canvas(width: width, height: height)
         guard let layout = Layout.of(state, width: width, height: height) else {
             drawTooSmall(&canvas, quitKey: state.keys.label(.quit))
-            return canvas
+            return Frame(canvas: canvas, clicks: ClickMap(width: width, height: height))
         }
         HeaderRenderer.draw(state, &canvas, in: layout.header)
         for (i, line) in layout.bannerLines.enumerated() {
@@ -28,7 +39,7 @@ public enum Renderer {
         }
         FooterRenderer.draw(layout.footerRows, &canvas, in: layout.footer)
         OverlayRenderer(state: state).draw(&canvas)
-        return canvas
+        return Frame(canvas: canvas, clicks: ClickMap(state, layout: layout, width: width, height: height))
     }
 
     /// The screen below `Layout.compactWidth` x `Layout.compactHeight`: what is needed, and how to leave.

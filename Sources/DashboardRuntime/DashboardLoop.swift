@@ -22,6 +22,8 @@ public final class DashboardLoop {
     private let clock: any ProviderClock
     private let terminated: @Sendable () -> Bool
     private var drawn: (state: DashboardState, width: Int, height: Int)?
+    /// Where a click on the frame last drawn lands: the viewer clicks on what they see.
+    private var clicks: ClickMap?
     private var appliedTheme: Theme?
     private var lastSecond = Int.min
     /// `--record`: told every action the loop applies, with the loop's time, before applying it.
@@ -116,7 +118,7 @@ public final class DashboardLoop {
         for action in actions {
             recorder?.record(action, at: now)
             frames?.record(action, at: now)
-            for effect in Reducer.reduce(&state, action) {
+            for effect in Reducer.reduce(&state, action, clicks: clicks) {
                 switch effect {
                 // The terminal's own business, done on its thread.
                 case .copyToClipboard(let text): terminal.copyToClipboard(text)
@@ -138,7 +140,9 @@ public final class DashboardLoop {
         }
         let size = terminal.size
         if let drawn, drawn.width == size.width, drawn.height == size.height, drawn.state == state { return }
-        let canvas = Renderer.render(state, width: size.width, height: size.height)
+        let frame = Renderer.frame(state, width: size.width, height: size.height)
+        let canvas = frame.canvas
+        clicks = frame.clicks
         terminal.draw(canvas)
         frames?.frame(canvas, of: state, at: clock.now())
         drawn = (state, size.width, size.height)

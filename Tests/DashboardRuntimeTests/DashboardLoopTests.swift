@@ -242,4 +242,22 @@ import UICore
         #expect(rig.loop.step())
         #expect(rig.loop.state.focus == .consumer)
     }
+
+    /// The loop places a click with the frame it drew last: a notice that came since moved the
+    /// panes down a line, but the click lands on the pane the user saw there.
+    @Test func aClickLandsOnWhatWasDrawnThoughTheLayoutMovedSince() {
+        let rig = DashboardLoopTests.Rig()
+        rig.terminal.size = (160, 48)
+        #expect(rig.loop.step())
+        #expect(rig.terminal.lastFrame?.lines[1].contains("Driver") == true, "the driver pane's top border on line 1")
+        rig.inbox.send(.message("a notice above the panes"))
+        rig.terminal.script = [.click(x: 120, y: 1)]
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.focus == .driver)
+        // Now drawn with the notice, line 1 is the notice: a click there lands on no pane.
+        #expect(rig.terminal.lastFrame?.lines[1].contains("a notice above the panes") == true)
+        rig.terminal.script = [.click(x: 2, y: 1)]
+        #expect(rig.loop.step())
+        #expect(rig.loop.state.focus == .driver)
+    }
 }

@@ -401,4 +401,27 @@ import Testing
         Fixtures.apply(&s, .key(.click(x: 10, y: frame.y + 1)))
         #expect(s.tables[s.focus]?.selected == rows[2].index)
     }
+
+    /// With the map of the frame drawn, a click selects the row the user saw under it, though a
+    /// notice has moved the table down a line since; without it, the row above.
+    @Test func aClickSelectsTheRowDrawnThoughTheTableMovedSince() throws {
+        var s = FleetFixtures.state()
+        Fixtures.apply(&s, .resized(width: 160, height: 48))
+        let drawn = Renderer.frame(s, width: 160, height: 48)
+        let frame = try #require(Layout.of(s, width: 160, height: 48)?.table?.rect)
+        let rows = s.tables[s.focus]?.rows ?? []
+        try #require(rows.count >= 3)
+        Fixtures.apply(&s, .message("a notice above the table"))
+        #expect(Layout.of(s, width: 160, height: 48)?.table?.rect.y == frame.y + 1)
+        var placedNow = s
+        _ = Reducer.reduce(&s, .key(.click(x: 10, y: frame.y + 2 + 2)), clicks: drawn.clicks)
+        #expect(s.tables[s.focus]?.selected == rows[2].index)
+        _ = Reducer.reduce(&placedNow, .key(.click(x: 10, y: frame.y + 2 + 2)))
+        #expect(placedNow.tables[placedNow.focus]?.selected == rows[1].index)
+        // A map of another screen size places nothing of its own: the click is placed on the layout now.
+        var resized = s
+        Fixtures.apply(&resized, .resized(width: 150, height: 48))
+        _ = Reducer.reduce(&resized, .key(.click(x: 10, y: frame.y + 2 + 1)), clicks: drawn.clicks)
+        #expect(resized.tables[resized.focus]?.selected == rows[0].index)
+    }
 }

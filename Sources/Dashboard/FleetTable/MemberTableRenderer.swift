@@ -64,16 +64,6 @@ struct MemberTableRenderer {
     /// reaches the last line. Rows start two lines below the table's top (border, header).
     static func firstShown(selected: Int?, visible: Int) -> Int { selected.map { max(0, $0 - visible + 1) } ?? 0 }
 
-    /// The row a click on line `y` of a table framed at `frame` lands on, if any.
-    static func row(at y: Int, in frame: Rect, table: MemberTable) -> Int? {
-        let rows = table.rows
-        let visible = frame.height - 3
-        let offset = y - (frame.y + 2)
-        let row = firstShown(selected: table.selectedRow(in: rows), visible: visible) + offset
-        guard offset >= 0, offset < visible, row < rows.count else { return nil }
-        return row
-    }
-
     private func draw(
         _ row: FleetMemberRow, selected: Bool, _ canvas: inout Canvas, x: Int, y: Int, width: Int, idWidth: Int,
         tap: TapTableColumns?

@@ -117,18 +117,22 @@ extension Reducer {
     }
 
     /// A click on a pane focuses it; on a member row of the fleet table, selects it (Enter then
-    /// follows it). Over an overlay, it does nothing.
-    static func click(x: Int, y: Int, _ state: inout DashboardState) {
+    /// follows it). Over an overlay, it does nothing. It is placed with `clicks`, the map of the
+    /// frame last drawn, when that frame had this screen's size; else (a recorded click in a
+    /// replay, acting on the recorded viewer's screen) with the map of the screen as drawn now:
+    /// the frozen picture, while frozen.
+    static func click(x: Int, y: Int, clicks: ClickMap?, _ state: inout DashboardState) {
         guard state.overlay == .none else { return }
-        // Placed on the screen as drawn: the frozen picture, while frozen.
-        guard let layout = Layout.of(state.shown, width: state.screenWidth, height: state.screenHeight) else { return }
-        if let frame = layout.panes.first(where: { $0.rect.contains(x: x, y: y) }) {
-            state.focus = frame.kind
-        } else if let frame = layout.table, frame.rect.contains(x: x, y: y) {
-            let table = state.table(state.focus)
-            if let row = MemberTableRenderer.row(at: y, in: frame.rect, table: table) {
-                state.tableQueries[state.focus, default: TableQuery()].selected = table.rows[row].index
-            }
+        let map =
+            clicks.flatMap { $0.width == state.screenWidth && $0.height == state.screenHeight ? $0 : nil }
+            ?? ClickMap.of(state.shown, width: state.screenWidth, height: state.screenHeight)
+        switch map.target(x: x, y: y) {
+        case .pane(let kind):
+            state.focus = kind
+        case .member(let kind, let index):
+            state.tableQueries[kind, default: TableQuery()].selected = index
+        case nil:
+            break
         }
     }
 

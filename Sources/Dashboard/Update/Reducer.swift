@@ -10,7 +10,8 @@ public enum Reducer {
     /// Fleet Engine's own limit on an ID (`FleetEngineID`), in Unicode code points.
     public static let idLimit = FleetEngineID.maximumLength
 
-    public static func reduce(_ state: inout DashboardState, _ action: Action) -> [Effect] {
+    /// `clicks` is the map of the frame last drawn, which places the viewer's own clicks.
+    public static func reduce(_ state: inout DashboardState, _ action: Action, clicks: ClickMap? = nil) -> [Effect] {
         // Every action is routed here, so a new one must be placed.
         switch action {
         case .event, .tick, .faultsChanged, .fleet, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency,
@@ -29,10 +30,10 @@ public enum Reducer {
         case .following, .memberFound:
             return answered(action, &state)
         case .key(let key):
-            guard state.replay != nil else { return handle(key, &state) }
+            guard state.replay != nil else { return handle(key, clicks: clicks, &state) }
             // A replay's viewer who changes what they look at stops following the recorded look.
             let before = state.look
-            let effects = handle(key, &state)
+            let effects = handle(key, clicks: clicks, &state)
             if state.viewer.followsRecording, !state.look.sameView(as: before) {
                 state.viewer.followsRecording = false
                 state.message =
@@ -155,11 +156,11 @@ public enum Reducer {
         return effects.filter { if case .setTableFilter = $0 { true } else { false } }
     }
 
-    private static func handle(_ key: Key, _ state: inout DashboardState) -> [Effect] {
+    private static func handle(_ key: Key, clicks: ClickMap?, _ state: inout DashboardState) -> [Effect] {
         if key == .interrupt { return quit(&state) }
         if key == .resize { return [] }
         if case .click(let x, let y) = key {
-            click(x: x, y: y, &state)
+            click(x: x, y: y, clicks: clicks, &state)
             return []
         }
         switch state.overlay {
