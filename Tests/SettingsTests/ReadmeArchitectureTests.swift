@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// The README's Architecture table names every module of `Package.swift` and no other: a module
+/// added, renamed or removed without its row fails here, with the names on each side.
+@Suite("README Architecture matches Package.swift", .timeLimit(.minutes(2)))
+struct ReadmeArchitectureTests {
+    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The first column of the table under `## Architecture`.
+    static func readmeModules() throws -> Set<String> {
+        let text = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "## Architecture") else { return [] }
+        let section = lines[(start + 1)...].prefix { !$0.hasPrefix("## ") }
+        return Set(
+            section.compactMap { line -> String? in
+                guard line.hasPrefix("| `") else { return nil }
+                return line.dropFirst(3).split(separator: "`").first.map(String.init)
+            })
+    }
+
+    /// Every target's name in the manifest, test targets aside.
+    static func packageModules() throws -> Set<String> {
+        let text = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
+        let pattern = /\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"/
+        return Set(text.matches(of: pattern).map { String($0.output.1) })
+    }
+
+    @Test func everyModuleHasItsRowAndEveryRowItsModule() throws {
+        let readme = try Self.readmeModules()
+        let package = try Self.packageModules()
+        try #require(package.count > 20, "the manifest's targets were not read: \(package)")
+        #expect(package.subtracting(readme).sorted() == [], "modules with no row in the README's Architecture table")
+        #expect(readme.subtracting(package).sorted() == [], "rows of the README's Architecture table with no module")
+    }
+}
