@@ -23,7 +23,7 @@ public enum Renderer {
             drawTooSmall(&canvas, quitKey: state.keys.label(.quit))
             return Frame(canvas: canvas, clicks: ClickMap(width: width, height: height))
         }
-        HeaderRenderer.draw(state, &canvas, in: layout.header)
+        HeaderRenderer.draw(HeaderView(state), &canvas, in: layout.header)
         for (i, line) in layout.bannerLines.enumerated() {
             let y = layout.banner.y + i
             canvas.fill(x: layout.banner.x, y: y, width: layout.banner.width, height: 1, role: .selected)
@@ -32,7 +32,7 @@ public enum Renderer {
         if let message = state.message, let rect = layout.message {
             canvas.putTruncated(" ! \(message)", x: rect.x, y: rect.y, width: rect.width, role: .warning)
         }
-        if let rect = layout.fleetRows { FleetRowsRenderer.draw(state, &canvas, in: rect) }
+        if let rect = layout.fleetRows { FleetRowsRenderer.draw(FleetRowsView(state), &canvas, in: rect) }
         if let table = layout.table { MemberTableRenderer(view: MemberTableView(state)).draw(&canvas, in: table.rect) }
         for frame in layout.panes {
             PaneRenderer(view: PaneView(state, kind: frame.kind)).draw(&canvas, in: frame.rect)

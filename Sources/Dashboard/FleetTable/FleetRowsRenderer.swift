@@ -4,6 +4,31 @@ import Foundation
 import Pacing
 import UICore
 
+/// What the fleet rows draw: each kind's size and summary, and the ramp's pace. Their renderer
+/// takes this and nothing else, so it cannot reach the panes or the table.
+struct FleetRowsView {
+    struct Kind {
+        var kind: ProviderKind
+        var fleetSize: Int
+        var summary: FleetSummary?
+    }
+
+    let kinds: [Kind]
+    let rampPace: Pacer.Status?
+
+    init(_ state: DashboardState) {
+        kinds = state.kinds.map { Kind(kind: $0, fleetSize: state[$0].fleetSize, summary: state.fleet[$0]) }
+        rampPace = state.session.rampPace
+    }
+
+    /// While a `--ramp` is still starting SDKs: how many of all the kinds' SDKs have started.
+    var startedSDKs: (started: Int, total: Int)? {
+        let summaries = kinds.compactMap(\.summary)
+        guard summaries.contains(where: \.isStarting) else { return nil }
+        return (summaries.reduce(0) { $0 + $1.started }, summaries.reduce(0) { $0 + $1.providers })
+    }
+}
+
 /// The fleet's aggregate rows under the header: one per kind.
 enum FleetRowsRenderer {
     /// The fleet rows' columns: header, width, and whether the value is right-aligned.
@@ -16,31 +41,25 @@ enum FleetRowsRenderer {
     /// Lines the fleet rows take: a header and one per kind, in a fleet, and the ramp's line while
     /// SDKs are still starting; what the layout leaves them.
     static func rowCount(_ state: DashboardState) -> Int {
-        state.isFleet ? 1 + state.kinds.count + (startedSDKs(state) == nil ? 0 : 1) : 0
-    }
-
-    /// While a `--ramp` is still starting SDKs: how many of all the kinds' SDKs have started.
-    static func startedSDKs(_ state: DashboardState) -> (started: Int, total: Int)? {
-        let summaries = state.kinds.compactMap { state.fleet[$0] }
-        guard summaries.contains(where: \.isStarting) else { return nil }
-        return (summaries.reduce(0) { $0 + $1.started }, summaries.reduce(0) { $0 + $1.providers })
+        guard state.isFleet else { return 0 }
+        let view = FleetRowsView(state)
+        return 1 + view.kinds.count + (view.startedSDKs == nil ? 0 : 1)
     }
 
     /// The aggregate rows of a fleet run. Rates, ratios, errors and latencies cover the last
     /// 60 s; the state counts are every member's now.
-    static func draw(_ state: DashboardState, _ canvas: inout Canvas, in rect: Rect) {
+    static func draw(_ view: FleetRowsView, _ canvas: inout Canvas, in rect: Rect) {
         let y = rect.y
         let headers = columns.enumerated().map { i, column in
             i == 0 ? column.0.fitted(column.1) : column.0.leftPadded(column.1, with: " ")
         }
         canvas.putTruncated(" " + headers.joined(separator: " "), x: rect.x, y: y, width: rect.width, role: .title)
-        for (row, kind) in state.kinds.enumerated() {
-            let pane = state[kind]
-            let s = state.fleet[kind]
+        for (row, entry) in view.kinds.enumerated() {
+            let s = entry.summary
             let errors = s?.window.errors ?? 0
             var cells: [(String, StyleRole)] = [
-                (kind.spec.fleetNoun, .text),
-                (String(pane.fleetSize), .text),
+                (entry.kind.spec.fleetNoun, .text),
+                (String(entry.fleetSize), .text),
                 (s.map { Format.tenths($0.requestsPerSecond) } ?? "–", .text),
                 (Format.percent(s?.window.hitRatio), .text),
                 // Coloured by the last minute only: an error long ago does not keep the row yellow.
@@ -67,14 +86,14 @@ enum FleetRowsRenderer {
                 x += canvas.put(shown, x: x, y: line, role: role) + 1
             }
         }
-        if let (started, total) = startedSDKs(state) {
+        if let (started, total) = view.startedSDKs {
             // The pace first: when the backend holds the ramp back, that is the news.
             let rest =
-                state.session.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
+                view.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
                 ?? " (the rest have made no call yet)"
             canvas.putTruncated(
                 " started \(started)/\(total) SDKs\(rest)",
-                x: rect.x, y: y + 1 + state.kinds.count, width: rect.width, role: .warning)
+                x: rect.x, y: y + 1 + view.kinds.count, width: rect.width, role: .warning)
         }
     }
 }

@@ -1,19 +1,28 @@
 import Foundation
 import UICore
 
-/// The header row: the backend, the theme, live/paused/replay, and in red beside the clock
-/// what a demo's audience must not miss (faults, TLS off, a freeze, revealed tokens).
-enum HeaderRenderer {
-    static func draw(_ state: DashboardState, _ canvas: inout Canvas, in rect: Rect) {
-        canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, role: .header)
-        let status =
+/// What the header draws: the session's backend and state, the viewer's theme, and the warnings.
+/// Its renderer takes this and nothing else.
+struct HeaderView {
+    let backend: String
+    let themeName: String
+    let colorless: Bool
+    /// Live, paused, frozen or the replay's position.
+    let status: String
+    let now: Date
+    let timeZone: TimeZone
+    /// What a demo's audience must not miss, in the order shown.
+    let warnings: [String]
+
+    init(_ state: DashboardState) {
+        backend = state.backend
+        themeName = state.themeName
+        colorless = state.colorless
+        status =
             state.freezeBadge != nil
             ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")
-        var rest = [
-            "theme: \(state.themeName)\(state.colorless && state.themeName != "mono" ? " (no colour)" : "")", status,
-        ]
-        let clock = Format.clock(state.now, state.timeZone)
-        // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
+        now = state.now
+        timeZone = state.timeZone
         var warnings: [String] = []
         if state.insecure { warnings.append("⚠ TLS NOT VERIFIED") }
         if let badge = state.freezeBadge { warnings.append(badge) }
@@ -21,8 +30,23 @@ enum HeaderRenderer {
         if !state.activeFaults.isEmpty {
             warnings.append("⚠ FAULT \(state.activeFaultsText) (\(state.keys.label(.clearFaults)) clears)")
         }
+        self.warnings = warnings
+    }
+}
+
+/// The header row: the backend, the theme, live/paused/replay, and in red beside the clock
+/// what a demo's audience must not miss (faults, TLS off, a freeze, revealed tokens).
+enum HeaderRenderer {
+    static func draw(_ view: HeaderView, _ canvas: inout Canvas, in rect: Rect) {
+        canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, role: .header)
+        let status = view.status
+        var rest = [
+            "theme: \(view.themeName)\(view.colorless && view.themeName != "mono" ? " (no colour)" : "")", status,
+        ]
+        let clock = Format.clock(view.now, view.timeZone)
+        // Red, beside the clock, where a demo's audience looks: an injected fault is not the backend's own doing.
+        var warning = view.warnings.joined(separator: " ")
         // At most what leaves "tokendash" in view; cut at its end, so "⚠ FAULT" itself always shows.
-        var warning = warnings.joined(separator: " ")
         let warningRoom = rect.width - clock.count - 14
         if warning.count > warningRoom { warning = String(warning.prefix(max(0, warningRoom - 1))) + "…" }
         let room = rect.width - clock.count - 2 - (warning.isEmpty ? 0 : warning.count + 1)
@@ -30,7 +54,7 @@ enum HeaderRenderer {
         // position always shows.
         if " tokendash │ 12345678 │ ".count + rest.joined(separator: " │ ").count > room { rest = [status] }
         let fixed = " tokendash │  │ ".count + rest.joined(separator: " │ ").count
-        let backend = Self.fitBackend(state.backend, room: max(8, room - fixed))
+        let backend = Self.fitBackend(view.backend, room: max(8, room - fixed))
         let parts = ["tokendash", backend] + rest
         canvas.putTruncated(" " + parts.joined(separator: " │ "), x: rect.x, y: rect.y, width: room, role: .header)
         if !warning.isEmpty { canvas.put(warning, x: rect.x + room, y: rect.y, role: .error) }
