@@ -85,9 +85,10 @@ public struct LiveEventSource: EventSource {
                         // Made here, off the UI thread: the screen gets at most
                         // `FleetTable.rowLimit` rows a kind, however large the fleet.
                         let now = clock.now()
+                        // The tables come when the reducer asks for them after the rows, under
+                        // the viewer's filters (`Effect.queryTables`).
                         inbox.send(.fleet(aggregate.summaries(now: now)))
                         if let rampPace { inbox.send(.rampPace(rampPace())) }
-                        inbox.send(.fleetTables(tables(aggregate, now: now)))
                         try? await Task.sleep(for: summaryInterval)
                     }
                 }
@@ -95,27 +96,22 @@ public struct LiveEventSource: EventSource {
         }
     }
 
-    /// The table query, set by `Effect.setTableFilter`: `kind`'s table lists only IDs containing
-    /// `filter` from now on. Answers with the tables made under it at once, not at the next second.
-    public func setTableFilter(_ filter: String, for kind: ProviderKind) -> [Action] {
+    /// The member tables under the viewer's `filters` (`Effect.queryTables`).
+    public func tables(filters: [ProviderKind: String]) -> [Action] {
         guard let aggregate else { return [] }
-        aggregate.setFilter(filter, for: kind)
-        return [.fleetTables(tables(aggregate, now: clock.now()))]
+        let now = clock.now()
+        let tables = aggregate.tables(now: now, filters: filters)
+        return [.fleetTables(marks?.apply(to: tables, now: now) ?? tables)]
     }
 
-    private func tables(_ aggregate: FleetAggregate, now: Date) -> [ProviderKind: FleetTable] {
-        let tables = aggregate.tables(now: now)
-        return marks?.apply(to: tables, now: now) ?? tables
-    }
-
-    /// The ID of member `index` of `kind` in the table, for following a member learnt from the
-    /// events (`tap`, whose IDs are the real devices'); nil when the table no longer lists it.
+    /// The ID of member `index` of `kind`, for following a member learnt from the events (`tap`,
+    /// whose IDs are the real devices'); nil when there is no such member.
     public func memberID(_ kind: ProviderKind, index: Int) -> String? {
-        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.index == index }?.id
+        aggregate?.memberID(kind, index: index)
     }
 
-    /// The index of `id` among `kind`'s members in the table, if listed.
+    /// The index of `id` among `kind`'s members, if it is one.
     public func memberIndex(_ kind: ProviderKind, id: String) -> Int? {
-        aggregate?.tables(now: clock.now())[kind]?.rows.first { $0.id == id }?.index
+        aggregate?.memberIndex(kind, id: id)
     }
 }

@@ -6,11 +6,8 @@ import Synchronization
 /// once-a-second reader summarises them for the dashboard's fleet rows and member tables.
 public final class FleetAggregate: Sendable {
     // Guards the statistics; written by the collector task, read by the summariser and by the
-    // effect that sets a filter.
+    // effects that ask for tables and members.
     private let stats: Mutex<[ProviderKind: FleetStatistics]>
-    // Guards the table query: each kind's ID filter, set by an effect when the user applies one,
-    // read by whoever makes the tables. Its own lock, so setting it never waits for a summary.
-    private let filters = Mutex<[ProviderKind: String]>([:])
     private let counts: [ProviderKind: Int]
 
     /// One entry per kind with its members' IDs in their SDKs' order (a member's index is its
@@ -41,16 +38,21 @@ public final class FleetAggregate: Sendable {
         }
     }
 
-    /// Each kind's member table under its current filter: the rows the dashboard's table shows.
-    public func tables(now: Date) -> [ProviderKind: FleetTable] {
-        let filters = filters.withLock { $0 }
-        return stats.withLock { all in
+    /// Each kind's member table under `filters`, the viewer's (the one place they are kept: each
+    /// request brings them): the rows the dashboard's table shows.
+    public func tables(now: Date, filters: [ProviderKind: String] = [:]) -> [ProviderKind: FleetTable] {
+        stats.withLock { all in
             all.reduce(into: [:]) { $0[$1.key] = $1.value.table(now: now, filter: filters[$1.key] ?? "") }
         }
     }
 
-    /// The table query: `kind`'s table lists only IDs containing `filter` from now on.
-    public func setFilter(_ filter: String, for kind: ProviderKind) {
-        filters.withLock { $0[kind] = filter }
+    /// Member `index` of `kind`'s ID, among all members, not only the rows of a table.
+    public func memberID(_ kind: ProviderKind, index: Int) -> String? {
+        stats.withLock { $0[kind]?.id(of: index) }
+    }
+
+    /// The index of `kind`'s member whose ID is `id`, among all members.
+    public func memberIndex(_ kind: ProviderKind, id: String) -> Int? {
+        stats.withLock { $0[kind]?.index(of: id) }
     }
 }

@@ -112,6 +112,12 @@ public struct FleetStatistics: Sendable {
 
     public var memberCount: Int { members.count }
 
+    /// Member `index`'s ID, if there is such a member.
+    public func id(of index: Int) -> String? { memberIDs.indices.contains(index) ? memberIDs[index] : nil }
+
+    /// The index of the member whose ID is `id`, if any.
+    public func index(of id: String) -> Int? { indexByID[id] }
+
     public mutating func record(_ event: ProviderEvent) {
         let before = counters
         counters.record(event)

@@ -56,8 +56,8 @@ public struct EffectRunner: EffectPerformer {
             return [.following(kind, index: index, member: await session.group(kind.role).member(at: index))]
         case .findMember(let kind, let id, let from):
             return [.memberFound(kind, id: id, index: await session.group(kind.role).index(of: id), from: from)]
-        case .setTableFilter(let kind, let filter):
-            return events.setTableFilter(filter, for: kind)
+        case .queryTables(let filters):
+            return events.tables(filters: filters)
         case .addMark(let mark):
             return [.marked(mark)]
         case .writeSnapshot(let request):

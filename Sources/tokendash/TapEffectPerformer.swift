@@ -16,7 +16,7 @@ struct TapEffectPerformer: EffectPerformer {
 
     func perform(_ effect: Effect) async -> [Action] {
         switch effect {
-        case .setTableFilter(let kind, let filter): source.setTableFilter(filter, for: kind)
+        case .queryTables(let filters): source.tables(filters: filters)
         case .follow(let kind, let index):
             [.following(kind, index: index, member: MemberSnapshot(id: source.memberID(kind, index: index) ?? ""))]
         case .findMember(let kind, let id, let from):

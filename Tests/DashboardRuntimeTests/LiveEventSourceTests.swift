@@ -68,9 +68,10 @@ import Testing
         #expect(rows?[.driver]?.providers == 1)
     }
 
-    /// Member tables come with the rows, made under the filter the effect set; a filter searches
-    /// every member, not just the rows sent before.
-    @Test func aFleetGetsMemberTablesAndAFilterReachesTheAggregate() async throws {
+    /// The rows come each second; the tables are made when asked, under the filters the request
+    /// brings, and a filter searches every member, not just the rows sent before. The source keeps
+    /// no filter: a request without one is unfiltered again.
+    @Test func aFleetsTablesAreMadeUnderTheFiltersEachRequestBrings() async throws {
         let broadcaster = EventBroadcaster()
         let clock = ManualClock(Self.t0)
         let trips = (1...600).map { "trip-\($0)" }
@@ -83,27 +84,33 @@ import Testing
             ProviderEvent(
                 time: Self.t0, provider: .consumer, id: "trip-600",
                 kind: .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.01)))
-        func tables(_ actions: [Action]) -> [[ProviderKind: FleetTable]] {
-            actions.compactMap { if case .fleetTables(let t) = $0 { t } else { nil } }
+        // The failure has reached the aggregate once the rows count it.
+        let seen = await collect(inbox) { actions in
+            actions.contains { if case .fleet(let rows) = $0 { rows[.consumer]?.window.errors == 1 } else { false } }
         }
-        let seen = await collect(inbox) { tables($0).contains { $0[.consumer]?.rows.first?.id == "trip-600" } }
-        let first = try #require(tables(seen).last?[.consumer])
+        task.cancel()
+        #expect(!seen.contains { if case .fleetTables = $0 { true } else { false } }, "tables only when asked")
+        func table(_ actions: [Action], _ kind: ProviderKind) throws -> FleetTable {
+            guard case .fleetTables(let tables)? = actions.first, let table = tables[kind] else {
+                throw TableMissing(actions: actions)
+            }
+            return table
+        }
+        let first = try table(source.tables(filters: [:]), .consumer)
         #expect(first.matching == 600)
         #expect(first.rows.count == FleetTable.rowLimit, "capped, trouble first")
         #expect(first.rows.first?.index == 599 && first.rows.first?.status == .backingOff)
-        // The answer to the effect comes at once, made under the new filter, over all 600.
-        let answer = source.setTableFilter("-59", for: .consumer)
-        guard case .fleetTables(let filtered)? = answer.first, let table = filtered[.consumer] else {
-            Issue.record("no tables in \(answer)")
-            return
-        }
-        #expect(table.filter == "-59")
-        #expect(table.rows.map(\.id) == ["trip-59"] + (590...599).map { "trip-\($0)" })
-        #expect(filtered[.driver]?.filter == "", "the other kind's table is unfiltered")
-        // And so are the tables of every second after.
-        _ = inbox.drain()
-        let later = await collect(inbox) { !tables($0).isEmpty }
-        #expect(tables(later).last?[.consumer]?.filter == "-59")
-        task.cancel()
+        let filtered = source.tables(filters: [.consumer: "-59"])
+        #expect(try table(filtered, .consumer).filter == "-59")
+        #expect(try table(filtered, .consumer).rows.map(\.id) == ["trip-59"] + (590...599).map { "trip-\($0)" })
+        #expect(try table(filtered, .driver).filter == "", "the other kind's table is unfiltered")
+        #expect(try table(source.tables(filters: [:]), .consumer).matching == 600, "no filter kept")
+        // A member is found among all 600, not only the rows of a table.
+        #expect(source.memberIndex(.consumer, id: "trip-300") == 299)
+        #expect(source.memberID(.consumer, index: 299) == "trip-300")
+    }
+
+    struct TableMissing: Error {
+        var actions: [Action]
     }
 }

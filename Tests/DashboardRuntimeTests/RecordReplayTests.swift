@@ -166,12 +166,17 @@ import UICore
             state.replay = source.status
         }
 
+        /// Applies `actions` as the replay's loop does; a query for tables is answered by the
+        /// replay's source, as `ReplayEffectPerformer` answers it.
         mutating func apply(_ actions: [Action]) {
             for action in actions {
-                let effects = Reducer.reduce(&state, action)
-                #expect(
-                    effects.allSatisfy { if case .setTableFilter = $0 { true } else { false } },
-                    "a recorded key's effect was carried out: \(effects)")
+                for effect in Reducer.reduce(&state, action) {
+                    guard case .queryTables(let filters) = effect else {
+                        Issue.record("a recorded key's effect was carried out: \(effect)")
+                        continue
+                    }
+                    apply(source.tables(filters: filters))
+                }
             }
         }
 
@@ -452,7 +457,7 @@ import UICore
         let screen = Renderer.render(viewer.state, width: 160, height: 48).lines.joined(separator: "\n")
         #expect(screen.contains("/ Filter") && !screen.contains("Enter Follow"), "\(screen)")
         // The table's filter is answered from the replay's own aggregate.
-        let filtered = viewer.source.setTableFilter("trip-1", for: .consumer)
+        let filtered = viewer.source.tables(filters: [.consumer: "trip-1"])
         guard case .fleetTables(let tables) = filtered.first else {
             Issue.record("no table for the filter")
             return

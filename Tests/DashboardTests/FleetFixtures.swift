@@ -113,7 +113,7 @@ enum FleetFixtures {
         return s
     }
 
-    /// What the aggregate answers to `Effect.setTableFilter`: the tables made under `filter`.
+    /// What the aggregate answers to `Effect.queryTables`: the tables made under `filter`.
     static func tables(filter: String, for kind: ProviderKind = .consumer) -> Action {
         let stats: [ProviderKind: FleetStatistics] = [.consumer: statistics(.consumer), .driver: statistics(.driver)]
         return .fleetTables(

@@ -107,7 +107,7 @@ import Testing
         type(&s, "0004,")
         #expect(s.overlay == .filter("0004", note: "\",\" is not allowed in a Fleet Engine ID (none of / : ? , #)"))
         #expect(Fixtures.text(s).contains("ID contains: 0004█"))
-        #expect(key(&s, .enter) == [.setTableFilter(.consumer, "0004")])
+        #expect(key(&s, .enter) == [.queryTables([.consumer: "0004"])])
         #expect(s.overlay == .none)
         // Before the aggregate answers, the rows held are cut to the filter.
         #expect(!rows(s).isEmpty && rows(s).allSatisfy { $0.id.contains("0004") })
@@ -117,10 +117,12 @@ import Testing
         // A table made before the filter reached the aggregate is not shown.
         Fixtures.apply(&s, FleetFixtures.tables(filter: ""))
         #expect(rows(s).count == 11)
-        // The prompt opens with the filter; Esc clears it, and the aggregate is told.
+        // Each second's rows ask for the tables again, under the filter the viewer keeps.
+        #expect(Fixtures.apply(&s, .fleet(s.fleet)) == [.queryTables([.consumer: "0004"])])
+        // The prompt opens with the filter; Esc clears it, and the tables are asked for without it.
         _ = key(&s, .character("/"))
         #expect(s.overlay == .filter("0004"))
-        #expect(key(&s, .escape) == [.setTableFilter(.consumer, "")])
+        #expect(key(&s, .escape) == [.queryTables([:])])
         #expect(s.tables[.consumer]?.filter == "")
         _ = key(&s, .character("/"))
         #expect(key(&s, .escape) == [], "nothing to clear")

@@ -7,7 +7,7 @@ import Testing
 
 /// The SDKs' Fleet Engine calls ride beside their token calls, never in their way.
 @Suite(.timeLimit(.minutes(3))) struct FleetEngineScheduleTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aFleetEngineThatNeverAnswersDoesNotHoldUpTheTokenCalls() async throws {
         let gate = Gate()
         let fleetEngineCalls = Mutex(0)

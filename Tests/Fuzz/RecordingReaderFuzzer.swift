@@ -16,7 +16,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         // over; without them each input costs its lines, not its seconds.
         recording.header.ticks = true
         let timeline = ReplayTimeline(recording, initial: recording.header.initialState())
-        let (state, _, _) = timeline.fold(to: timeline.end)
+        let (state, _) = timeline.fold(to: timeline.end)
         keep(Renderer.render(state, width: 80, height: 24))
         keep(recording.events.map { "\($0)" })
         keep(recording.problems)

@@ -114,7 +114,7 @@ import TokenServer
         #expect(text.hasPrefix("theme no-such-theme: "))
         let mark = Mark(number: 1, at: Date(timeIntervalSince1970: 1_800_000_000), note: "here")
         #expect(await rig.runner.perform(.addMark(mark)) == [.marked(mark)])
-        let tables = await rig.runner.perform(.setTableFilter(.consumer, "trip-2"))
+        let tables = await rig.runner.perform(.queryTables([.consumer: "trip-2"]))
         guard case .fleetTables(let table)? = tables.first else {
             Issue.record("a table filter answered \(tables)")
             return

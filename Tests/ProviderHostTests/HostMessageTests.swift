@@ -3,7 +3,7 @@ import Testing
 @testable import ProviderHost
 
 /// The host's lines: its own two shapes read on the fast path, and the same as the decoder reads them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct HostMessageTests {
     @Test func theHostsOwnLinesReadAsTheDecoderReadsThem() {
         let lines = [

@@ -5,7 +5,7 @@ import Testing
 
 /// The README's "Limits" table says what the settings table enforces: a range changed in one and
 /// not the other fails here, with the setting and both texts.
-@Suite("README Limits match the settings table", .timeLimit(.minutes(2)))
+@Suite("README Limits match the settings table", .timeLimit(.minutes(3)))
 struct ReadmeLimitsTests {
     struct Row {
         var input: String

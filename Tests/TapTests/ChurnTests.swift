@@ -8,7 +8,7 @@ import Testing
 
 /// Churn as the tap sees it: 200 devices fetch through it, 197 whose provider caches (one fetch
 /// each) and 3 whose provider fetches at every update; those 3 lead the table and the summary.
-@Suite(.timeLimit(.minutes(2))) struct ChurnTests {
+@Suite(.timeLimit(.minutes(3))) struct ChurnTests {
     static let lifetime = 3600
 
     static func backend() throws -> ScriptedBackend {

@@ -10,7 +10,7 @@ import Testing
 /// The tap's upstream connections under today's proxy rules, through a real forward proxy that
 /// alone resolves the upstream's name: plain http in absolute form, https through a `CONNECT`
 /// tunnel, `no_proxy` direct, and a refused tunnel a 502 naming the proxy's answer.
-@Suite(.timeLimit(.minutes(2))) struct ProxyTests {
+@Suite(.timeLimit(.minutes(3))) struct ProxyTests {
     static let hidden = "tokens.proxy-only.test"
     static let names = [hidden: "127.0.0.1"]
 

@@ -8,7 +8,7 @@ import Testing
 
 /// TLS on both sides: the apps reach the tap over TLS (`--cert`/`--key`), and the tap reaches an
 /// https backend signed by a private CA under the trust today's backends get (`--cacert`).
-@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSTests {
     @Test func aTokenCrossesTLSOnBothSides() async throws {
         let pki = try TestPKI()
         let jwt = TestJWT.make(kind: .consumer, id: "trip-1", lifetime: 3600)

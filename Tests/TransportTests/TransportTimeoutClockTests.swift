@@ -6,7 +6,7 @@ import Testing
 
 /// The transport's timeout waits on the clock it is given: a stepped clock fires an hour-long
 /// timeout the moment the test moves it, with no real waiting, on either road a request takes.
-@Suite(.timeLimit(.minutes(1))) struct TransportTimeoutClockTests {
+@Suite(.timeLimit(.minutes(3))) struct TransportTimeoutClockTests {
     /// - Parameter throughProxy: the silent server is an http proxy, so the request goes to it in
     ///   absolute form (SwiftNIO) rather than through AsyncHTTPClient.
     @Test(arguments: [false, true])

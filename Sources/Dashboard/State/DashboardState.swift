@@ -110,6 +110,11 @@ public struct DashboardState: Equatable, Sendable {
         return result
     }
 
+    /// Each kind's table filter, for `Effect.queryTables`: the kinds filtered, nothing for the rest.
+    public var tableFilters: [ProviderKind: String] {
+        viewer.look.tableQueries.compactMapValues { $0.filter.isEmpty ? nil : $0.filter }
+    }
+
     public func table(_ kind: ProviderKind) -> MemberTable {
         MemberTable(
             latest: session.fleetTables[kind] ?? FleetTable(), query: viewer.look.tableQueries[kind] ?? TableQuery())

@@ -1,8 +1,8 @@
 import Fleet
 
 /// The viewer's query on one kind's fleet table: the filter and the selected member. The filter
-/// lives here; the aggregate is told it by an effect (`Effect.setTableFilter`), so it searches
-/// all members, not just the rows it sent.
+/// lives here and only here; each request for tables brings it (`Effect.queryTables`), so the
+/// aggregate searches all members, not just the rows it sent, and keeps no copy of it.
 public struct TableQuery: Equatable, Sendable {
     /// The ID substring the table is cut to; empty for every member.
     public var filter = ""

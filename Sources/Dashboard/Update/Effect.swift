@@ -17,9 +17,11 @@ public enum Effect: Equatable, Sendable {
     case follow(ProviderKind, index: Int)
     /// Which member of `kind` has the ID `id`: answered with `.memberFound`.
     case findMember(ProviderKind, id: String, from: Int)
-    /// The table query: `kind`'s member table lists only IDs containing `filter` (empty: all).
-    /// Answered with `.fleetTables` made under it.
-    case setTableFilter(ProviderKind, String)
+    /// The member tables, each kind's listing only IDs containing its filter (no filter: all).
+    /// The filters are the viewer's, which keeps them (`TableQuery`); each request brings them, so
+    /// no source keeps a copy. Asked when a filter changes and after each `.fleet`; answered with
+    /// `.fleetTables`.
+    case queryTables([ProviderKind: String])
     /// Make a mark: answered with `.marked`. A mark is an outcome, like an event, so a recording
     /// holds the `.marked` answer and a replay shows it, without making a second one from the keys.
     case addMark(Mark)

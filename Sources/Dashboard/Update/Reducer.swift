@@ -14,10 +14,13 @@ public enum Reducer {
     public static func reduce(_ state: inout DashboardState, _ action: Action, clicks: ClickMap? = nil) -> [Effect] {
         // Every action is routed here, so a new one must be placed.
         switch action {
-        case .event, .tick, .faultsChanged, .fleet, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency,
-            .marked:
+        case .event, .tick, .faultsChanged, .rampPace, .fleetTables, .scenario, .sdksPaused, .faultLatency, .marked:
             happened(action, &state)
             return []
+        case .fleet:
+            // The tables follow the fleet's rows, each second, made under the viewer's filters.
+            happened(action, &state)
+            return state.isFleet ? [.queryTables(state.tableFilters)] : []
         case .resized(let width, let height):
             (state.screenWidth, state.screenHeight) = (width, height)
             return []
@@ -153,7 +156,7 @@ public enum Reducer {
         if state.viewer.frozen != nil, case .event = inner { state.viewer.eventsWhileFrozen += 1 }
         guard state.viewer.followsRecording, let recorded = state.recorded else { return [] }
         state.viewer.look = recorded.look
-        return effects.filter { if case .setTableFilter = $0 { true } else { false } }
+        return effects.filter { if case .queryTables = $0 { true } else { false } }
     }
 
     private static func handle(_ key: Key, clicks: ClickMap?, _ state: inout DashboardState) -> [Effect] {
@@ -350,11 +353,11 @@ public enum Reducer {
         }
     }
 
-    /// The focused kind's table is cut to `filter`; the aggregate is asked for rows under it.
+    /// The focused kind's table is cut to `filter`; the tables are asked for under it at once.
     private static func applyFilter(_ filter: String, _ state: inout DashboardState) -> [Effect] {
         let kind = state.focus
         guard state.table(kind).filter != filter else { return [] }
         state.tableQueries[kind] = TableQuery(filter: filter)
-        return [.setTableFilter(kind, filter)]
+        return [.queryTables(state.tableFilters)]
     }
 }

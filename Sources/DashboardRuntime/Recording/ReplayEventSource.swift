@@ -19,7 +19,6 @@ public final class ReplayEventSource: EventSource, Sendable {
         var speed: Int
         var paused: Bool
         var aggregate: ReplayFleet?
-        var filters: [ProviderKind: String] = [:]
         /// The status last sent, so the header is updated when what it shows changes.
         var sent: ReplayStatus?
     }
@@ -31,7 +30,7 @@ public final class ReplayEventSource: EventSource, Sendable {
         playback = Mutex(
             Playback(
                 position: timeline.start, speed: speed, paused: paused,
-                aggregate: timeline.makeAggregate(filters: [:])))
+                aggregate: timeline.makeAggregate()))
     }
 
     public var status: ReplayStatus { playback.withLock { status($0) } }
@@ -137,7 +136,6 @@ public final class ReplayEventSource: EventSource, Sendable {
         p.position = target
         p.next = timeline.index(after: target)
         p.aggregate = folded.aggregate
-        p.filters = folded.filters
         p.paused = paused
         var state = folded.state
         state.replay = status(p)
@@ -155,13 +153,11 @@ public final class ReplayEventSource: EventSource, Sendable {
         return events.reversed()
     }
 
-    /// The table query (`Effect.setTableFilter`), answered from the replay's own aggregate.
-    public func setTableFilter(_ filter: String, for kind: ProviderKind) -> [Action] {
+    /// The tables under the viewer's `filters` (`Effect.queryTables`), from the replay's own
+    /// aggregate where playback stands.
+    public func tables(filters: [ProviderKind: String]) -> [Action] {
         playback.withLock { p in
-            p.filters[kind] = filter
-            guard let aggregate = p.aggregate else { return [] }
-            aggregate.setFilter(filter, for: kind)
-            return [.fleetTables(aggregate.tables(now: p.position))]
+            timeline.answer(.queryTables(filters), aggregate: p.aggregate, now: p.position).map { [$0] } ?? []
         }
     }
 }
@@ -186,7 +182,7 @@ public struct ReplayEffectPerformer: EffectPerformer {
     public func perform(_ effect: Effect) async -> [Action] {
         switch effect {
         case .replay(let command): source.perform(command)
-        case .setTableFilter(let kind, let filter): source.setTableFilter(filter, for: kind)
+        case .queryTables(let filters): source.tables(filters: filters)
         case .loadTheme(let name): [loadTheme(name)]
         // The viewer's own marks and snapshots: evidence found while watching a recording.
         case .addMark(let mark): [.marked(mark)]

@@ -13,12 +13,11 @@ public struct ReplayFleet: Sendable {
         marks?.record(event)
     }
 
-    func setFilter(_ filter: String, for kind: ProviderKind) { aggregate.setFilter(filter, for: kind) }
-
     func summaries(now: Date) -> [ProviderKind: FleetSummary] { aggregate.summaries(now: now) }
 
-    func tables(now: Date) -> [ProviderKind: FleetTable] {
-        let tables = aggregate.tables(now: now)
+    /// The tables under the viewer's `filters`, as `LiveEventSource.tables(filters:)` makes them.
+    func tables(now: Date, filters: [ProviderKind: String]) -> [ProviderKind: FleetTable] {
+        let tables = aggregate.tables(now: now, filters: filters)
         return marks?.apply(to: tables, now: now) ?? tables
     }
 }

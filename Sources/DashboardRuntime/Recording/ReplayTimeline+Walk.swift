@@ -10,12 +10,14 @@ extension ReplayTimeline {
     /// read from a recording this way, so their frames are the frames the replay shows there.
     public func walk(_ settled: (_ time: Date, _ state: DashboardState, _ actions: ArraySlice<TimedAction>) -> Void) {
         var state = initial
-        let aggregate = makeAggregate(filters: [:])
+        let aggregate = makeAggregate()
         var first = 0
         for index in actions.indices {
             for action in applied(index, aggregate: aggregate) {
                 for effect in Reducer.reduce(&state, action) {
-                    if case .setTableFilter(let kind, let filter) = effect { aggregate?.setFilter(filter, for: kind) }
+                    if let answer = answer(effect, aggregate: aggregate, now: actions[index].time) {
+                        _ = Reducer.reduce(&state, answer)
+                    }
                 }
             }
             let next = index + 1

@@ -55,21 +55,21 @@ public struct ReplayTimeline: Sendable {
     }
 
     /// A new aggregate (and marks) for the fleet rows, or nil when no fleet was recorded.
-    func makeAggregate(filters: [ProviderKind: String]) -> ReplayFleet? {
+    func makeAggregate() -> ReplayFleet? {
         guard let members else { return nil }
         let learnt = members.values.allSatisfy(\.isEmpty)
         let aggregate = learnt ? FleetAggregate(learning: Array(members.keys)) : FleetAggregate(members: members)
-        for (kind, filter) in filters { aggregate.setFilter(filter, for: kind) }
         return ReplayFleet(aggregate: aggregate, marks: makeMarks?())
     }
 
     /// What the replay applies for `actions[index]`: the recorded action, and after a tick the
-    /// fleet's rows and tables as the aggregate has them then (as the live source sends them each second).
+    /// fleet's rows as the aggregate has them then (as the live source sends them each second);
+    /// the reducer then asks for the tables under the viewer's filters (`Effect.queryTables`).
     func applied(_ index: Int, aggregate: ReplayFleet?) -> [Action] {
         let action = actions[index].action
         if case .event(let event) = action { aggregate?.record(event) }
         guard case .tick(let now) = action, let aggregate else { return [.recorded(action)] }
-        return [.recorded(action), .fleet(aggregate.summaries(now: now)), .fleetTables(aggregate.tables(now: now))]
+        return [.recorded(action), .fleet(aggregate.summaries(now: now))]
     }
 
     /// The index of the first action after `time`.
@@ -83,29 +83,29 @@ public struct ReplayTimeline: Sendable {
         return low
     }
 
-    /// The state after every action up to `time`, from the start, and the aggregate and table
-    /// filters as they then are. Fleet rows are made once, at the last tick, not at every one.
-    public func fold(to time: Date) -> (state: DashboardState, aggregate: ReplayFleet?, filters: [ProviderKind: String])
-    {
+    /// The state after every action up to `time`, from the start, and the aggregate as it then
+    /// is. Fleet rows and tables are made once, at the last tick, not at every one; the tables
+    /// under the filters of the state folded (the recording's, which a replay's viewer follows).
+    public func fold(to time: Date) -> (state: DashboardState, aggregate: ReplayFleet?) {
         var state = initial
-        var filters: [ProviderKind: String] = [:]
-        let aggregate = makeAggregate(filters: [:])
+        let aggregate = makeAggregate()
         let end = index(after: time)
         let lastTick = actions[..<end].lastIndex { if case .tick = $0.action { true } else { false } }
         for i in 0..<end {
             let action = actions[i].action
             if case .event(let event) = action { aggregate?.record(event) }
-            for effect in Reducer.reduce(&state, .recorded(action)) {
-                if case .setTableFilter(let kind, let filter) = effect {
-                    filters[kind] = filter
-                    aggregate?.setFilter(filter, for: kind)
-                }
-            }
+            _ = Reducer.reduce(&state, .recorded(action))
             if i == lastTick, let aggregate, case .tick(let now) = action {
                 _ = Reducer.reduce(&state, .fleet(aggregate.summaries(now: now)))
-                _ = Reducer.reduce(&state, .fleetTables(aggregate.tables(now: now)))
+                _ = Reducer.reduce(&state, .fleetTables(aggregate.tables(now: now, filters: state.tableFilters)))
             }
         }
-        return (state, aggregate, filters)
+        return (state, aggregate)
+    }
+
+    /// The answer a replay's own fleet gives to `effect` at `now`: the tables a query asks for.
+    func answer(_ effect: Effect, aggregate: ReplayFleet?, now: Date) -> Action? {
+        guard case .queryTables(let filters) = effect, let aggregate else { return nil }
+        return .fleetTables(aggregate.tables(now: now, filters: filters))
     }
 }
