@@ -77,13 +77,14 @@ if [[ $readers == 1 ]]; then
     module Fleet Sources/Fleet & a=$!
     module Scenarios Sources/Scenarios "${yamsflags[@]}" & b=$!
     wait $a; wait $b
+    module KeyTable Sources/KeyTable & a=$!
+    module EventLines Sources/EventLines & b=$!
+    wait $a; wait $b
     module Dashboard Sources/Dashboard "${yamsflags[@]}" & a=$!
-    module Watch Sources/Watch & b=$!
+    module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & b=$!
     wait $a; wait $b
-    module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & a=$!
-    module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}" & b=$!
-    wait $a; wait $b
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Watch,Scenarios,Settings,Dashboard,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
+    module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}"
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
 fi
 [[ $readers == 1 ]] || wait "$fleetauth"
 pids=()
