@@ -63,10 +63,47 @@ public enum HostMessage: Sendable, Equatable {
         return .completion(call: call, token: String(Substring(token)), error: nil)
     }
 
-    /// The line that asks for call `call` with `id` (and a task, for the last-mile driver).
+    /// The line that asks for call `call` with `id` (and a task, for the last-mile driver): the
+    /// JSON `JSONValue` would write (sorted keys, `/` unescaped), put together by hand, as
+    /// JSONEncoder costs more than the rest of a cached call's own work.
     public static func request(call: Int, id: String, task: String? = nil) -> String {
-        var fields: [(String, JSONValue)] = [("call", .int(Int64(call))), ("id", .string(id))]
-        if let task { fields.append(("task", .string(task))) }
-        return JSONValue.object(Dictionary(uniqueKeysWithValues: fields)).description + "\n"
+        var line = #"{"call":"#
+        line += String(call)
+        line += #","id":"#
+        appendQuoted(id, to: &line)
+        if let task {
+            line += #","task":"#
+            appendQuoted(task, to: &line)
+        }
+        line += "}\n"
+        return line
+    }
+
+    /// `text` as a JSON string the way JSONEncoder writes it (the quote and the backslash escaped,
+    /// control characters as their short escapes or `u00XX`, everything else as it is).
+    static func appendQuoted(_ text: String, to line: inout String) {
+        line += "\""
+        let bytes = text.utf8
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            line += text
+            line += "\""
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": line += "\\\""
+            case "\\": line += "\\\\"
+            case "\u{08}": line += "\\b"
+            case "\u{0C}": line += "\\f"
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        line += "\""
     }
 }

@@ -90,6 +90,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     public var hostReady: Bool { ready }
     /// Whether a host process runs (its class made or not).
     public var hostStarted: Bool { connection != nil }
+    /// The host's process ID while one runs (the bench reads its CPU time).
+    public var hostProcess: pid_t? { connection?.pid }
     public nonisolated func publishCountedEvents() {}
 
     /// Ends the host; the provider starts another if asked again.

@@ -80,7 +80,11 @@ public enum StandInSDK {
     /// a `fetchToken` call on a thread of its own, each completion and each return a line back
     /// (the protocol is in the README, "Your own provider"). Glibc and pthreads, not Foundation:
     /// Foundation's locks and caches (JSONSerialization, Thread, NSLock) order the class's threads
-    /// for ThreadSanitizer, which then misses the race the class has on a phone.
+    /// for ThreadSanitizer, which then misses the race the class has on a phone. The host is built
+    /// without optimisation (so the class's lines stay as written for ThreadSanitizer), where
+    /// Swift's generic String and Array code costs more than a call: lines are read and written
+    /// as raw bytes with memchr, memcmp and memcpy. Its names sit in `TokendashHost`, so they
+    /// cannot clash with the class's file, which shares the module.
     public static func hostMain(role: ProviderKind.Role, className: String) -> String {
         let context =
             role == .driver
@@ -93,117 +97,241 @@ public enum StandInSDK {
             import Glibc
             #endif
 
-            // The messages go out on the descriptor that was stdout; the class's own prints go to
-            // stderr with the rest, so nothing it prints can pass for a message.
-            let channel = dup(1)
-            _ = dup2(2, 1)
-            // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
-            setvbuf(stdout, nil, _IOLBF, 0)
-            // Orders whole lines. The thread reading requests never takes it, so it adds no
-            // ordering between the class's threads that ThreadSanitizer would trust.
-            nonisolated(unsafe) var channelLock = pthread_mutex_t()
-            pthread_mutex_init(&channelLock, nil)
+            enum TokendashHost {
+              /// The descriptor that was stdout: the messages go out on it; the class's own prints
+              /// go to stderr with the rest, so nothing it prints can pass for a message.
+              nonisolated(unsafe) static var channel: Int32 = -1
+              /// Orders whole lines. The thread reading requests never takes it, so it adds no
+              /// ordering between the class's threads that ThreadSanitizer would trust.
+              nonisolated(unsafe) static var channelLock = pthread_mutex_t()
+              /// What a JSON string must escape: the quote, the backslash and the control characters.
+              static let escapable = "\"\\" + String((1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
 
-            // What a JSON string must escape: the quote, the backslash and the control characters.
-            let escapable = "\"\\" + String((1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
+              /// One line out, its bytes gathered with memcpy and written with one write.
+              struct Line {
+                var bytes: UnsafeMutablePointer<UInt8>
+                var count = 0
+                var capacity: Int
 
-            func quoted(_ text: String) -> String {
-              // A token needs no escaping: it is copied whole, found so by libc, as this host is
-              // built without optimisation and a loop over a token's scalars costs more than the call.
-              let plain = text.withCString { strlen($0) == text.utf8.count && strcspn($0, escapable) == text.utf8.count }
-              if plain { return "\"" + text + "\"" }
-              var out = "\""
-              for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                  if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                  } else {
-                    out.unicodeScalars.append(scalar)
+                init(capacity: Int) {
+                  self.capacity = capacity
+                  bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                }
+
+                mutating func append(_ base: UnsafeRawPointer, _ length: Int) {
+                  if count + length > capacity {
+                    capacity = max(capacity * 2, count + length)
+                    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                    memcpy(grown, bytes, count)
+                    bytes.deallocate()
+                    bytes = grown
+                  }
+                  memcpy(bytes + count, base, length)
+                  count += length
+                }
+
+                mutating func append(_ text: String) {
+                  var text = text
+                  text.withUTF8 { utf8 in
+                    if let base = utf8.baseAddress { append(base, utf8.count) }
                   }
                 }
-              }
-              return out + "\""
-            }
 
-            func send(_ line: String) {
-              let bytes = Array((line + "\n").utf8)
-              pthread_mutex_lock(&channelLock)
-              defer { pthread_mutex_unlock(&channelLock) }
-              var offset = 0
-              while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { raw -> Int in
-                  guard let base = raw.baseAddress else { return 0 }
-                  return write(channel, base + offset, raw.count - offset)
+                mutating func append(number: Int) {
+                  var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                  var value = number.magnitude
+                  withUnsafeMutableBytes(of: &digits) { raw in
+                    guard let base = raw.baseAddress else { return }
+                    var cursor = raw.count - 1
+                    repeat {
+                      raw[cursor] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                      value /= 10
+                      cursor -= 1
+                    } while value > 0
+                    if number < 0 {
+                      raw[cursor] = 0x2d
+                      cursor -= 1
+                    }
+                    append(base + cursor + 1, raw.count - 1 - cursor)
+                  }
                 }
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { exit(0) }
-                offset += written
+
+                /// `text` as a JSON string. A token needs no escaping: it is copied whole, found so by libc.
+                mutating func append(quoted text: String) {
+                  let count = text.utf8.count
+                  if text.withCString({ strcspn($0, TokendashHost.escapable) == count }) {
+                    append("\"")
+                    append(text)
+                    append("\"")
+                    return
+                  }
+                  var out = "\""
+                  for scalar in text.unicodeScalars {
+                    switch scalar {
+                    case "\"": out += "\\\""
+                    case "\\": out += "\\\\"
+                    case "\n": out += "\\n"
+                    case "\r": out += "\\r"
+                    case "\t": out += "\\t"
+                    default:
+                      if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                      } else {
+                        out.unicodeScalars.append(scalar)
+                      }
+                    }
+                  }
+                  append(out + "\"")
+                }
+
+                /// Ends the line and writes it whole, under the lock that keeps lines apart; frees it.
+                mutating func send() {
+                  append("\n")
+                  pthread_mutex_lock(&TokendashHost.channelLock)
+                  var offset = 0
+                  while offset < count {
+                    let written = write(TokendashHost.channel, bytes + offset, count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { exit(0) }
+                    offset += written
+                  }
+                  pthread_mutex_unlock(&TokendashHost.channelLock)
+                  bytes.deallocate()
+                }
               }
-            }
 
-            /// The value of `"key":` in a request line, which tokendash writes itself: a number or a string.
-            func field(_ key: String, in line: String) -> String? {
-              guard let start = line.range(of: "\"\(key)\":") else { return nil }
-              var rest = line[start.upperBound...]
-              guard rest.first == "\"" else { return String(rest.prefix { $0.isNumber }) }
-              rest = rest.dropFirst()
-              var value = ""
-              var escaped = false
-              for c in rest {
-                if escaped { value.append(c); escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { return value } else { value.append(c) }
+              static func send(_ text: String) {
+                var line = Line(capacity: 64)
+                line.append(text)
+                line.send()
               }
-              return nil
-            }
 
-            final class Request: @unchecked Sendable {
-              let call: Int
-              let id: String
-              let task: String?
-              init(call: Int, id: String, task: String?) { (self.call, self.id, self.task) = (call, id, task) }
-            }
-
-            let provider = \#(className)()
-            send("{\"t\":\"ready\"}")
-
-            func run(_ request: Request) {
-              let context = \#(context)
-              provider.fetchToken(with: context) { token, error in
-                var line = "{\"t\":\"completion\",\"call\":\(request.call)"
-                if let token { line += ",\"token\":" + quoted(token) }
-                if let error { line += ",\"error\":" + quoted(String(describing: error)) }
-                send(line + "}")
+              /// The value of `"key":` in the request line `start..<end`, which tokendash writes itself:
+              /// a number or a string (an escaped character kept as the one after its backslash).
+              static func field(_ key: String, in start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> String? {
+                let pattern = "\"" + key + "\":"
+                let length = pattern.utf8.count
+                var p = start
+                var found = false
+                pattern.withCString { wanted in
+                  while p.distance(to: end) >= length {
+                    guard let quote = memchr(p, 0x22, p.distance(to: end)) else { return }
+                    p = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
+                    if p.distance(to: end) < length { return }
+                    if memcmp(p, wanted, length) == 0 {
+                      found = true
+                      return
+                    }
+                    p += 1
+                  }
+                }
+                guard found else { return nil }
+                p += length
+                if p < end, p.pointee != 0x22 {
+                  let from = p
+                  while p < end, p.pointee >= 0x30, p.pointee <= 0x39 { p += 1 }
+                  return String(decoding: UnsafeBufferPointer(start: from, count: from.distance(to: p)), as: UTF8.self)
+                }
+                p += 1
+                var value: [UInt8] = []
+                var escaped = false
+                while p < end {
+                  let c = p.pointee
+                  if escaped {
+                    value.append(c)
+                    escaped = false
+                  } else if c == 0x5c {
+                    escaped = true
+                  } else if c == 0x22 {
+                    return String(decoding: value, as: UTF8.self)
+                  } else {
+                    value.append(c)
+                  }
+                  p += 1
+                }
+                return nil
               }
-              send("{\"t\":\"returned\",\"call\":\(request.call)}")
-            }
 
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-              let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-              if count < 0, errno == EINTR { continue }
-              if count <= 0 { break }
-              pending += buffer[0..<count]
-              while let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                guard let call = field("call", in: line).flatMap({ Int($0) }), let id = field("id", in: line) else { continue }
-                let box = Unmanaged.passRetained(Request(call: call, id: id, task: field("task", in: line))).toOpaque()
+              final class Request: @unchecked Sendable {
+                let call: Int
+                let id: String
+                let task: String?
+                init(call: Int, id: String, task: String?) { (self.call, self.id, self.task) = (call, id, task) }
+              }
+
+              static func run(_ request: Request) {
+                let context = \#(context)
+                provider.fetchToken(with: context) { token, error in
+                  var line = Line(capacity: 1024)
+                  line.append("{\"t\":\"completion\",\"call\":")
+                  line.append(number: request.call)
+                  if let token {
+                    line.append(",\"token\":")
+                    line.append(quoted: token)
+                  }
+                  if let error {
+                    line.append(",\"error\":")
+                    line.append(quoted: String(describing: error))
+                  }
+                  line.append("}")
+                  line.send()
+                }
+                var line = Line(capacity: 64)
+                line.append("{\"t\":\"returned\",\"call\":")
+                line.append(number: request.call)
+                line.append("}")
+                line.send()
+              }
+
+              /// Starts one call on a fresh thread of its own, as the SDK's queues would: a reused
+              /// worker would take an order from its queue that ThreadSanitizer trusts, hiding a race.
+              static func start(_ request: Request) {
+                let box = Unmanaged.passRetained(request).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { raw in
                   guard let raw else { return nil }
-                  run(Unmanaged<Request>.fromOpaque(raw).takeRetainedValue())
+                  TokendashHost.run(Unmanaged<TokendashHost.Request>.fromOpaque(raw).takeRetainedValue())
                   return nil
                 }, box)
-                if started == 0 { pthread_detach(thread) }
+                if started == 0 { pthread_detach(thread) } else { Unmanaged<Request>.fromOpaque(box).release() }
+              }
+
+              /// Reads request lines from stdin until it closes, each one a call.
+              static func serve() {
+                let size = 1 << 16
+                let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+                var filled = 0
+                while true {
+                  // A line longer than the buffer is not one tokendash writes: it is dropped.
+                  if filled == size { filled = 0 }
+                  let count = read(0, buffer + filled, size - filled)
+                  if count < 0, errno == EINTR { continue }
+                  if count <= 0 { return }
+                  filled += count
+                  var start = UnsafePointer(buffer)
+                  let end = start + filled
+                  while let newline = memchr(start, 0x0a, start.distance(to: end)) {
+                    let stop = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self))
+                    if let call = field("call", in: start, stop).flatMap({ Int($0) }), let id = field("id", in: start, stop) {
+                      TokendashHost.start(Request(call: call, id: id, task: field("task", in: start, stop)))
+                    }
+                    start = stop + 1
+                  }
+                  filled = start.distance(to: end)
+                  if filled > 0, start != UnsafePointer(buffer) { memmove(buffer, start, filled) }
+                }
               }
             }
+
+            TokendashHost.channel = dup(1)
+            _ = dup2(2, 1)
+            // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
+            setvbuf(stdout, nil, _IOLBF, 0)
+            pthread_mutex_init(&TokendashHost.channelLock, nil)
+            let provider = \#(className)()
+            TokendashHost.send("{\"t\":\"ready\"}")
+            TokendashHost.serve()
             exit(0)
 
             """#

@@ -71,7 +71,10 @@ final class ServerProcess: Sendable {
 
     /// The child's user + system CPU seconds so far, all threads, from /proc/PID/stat
     /// (fields 14 and 15, in clock ticks).
-    func cpuSeconds() throws -> Double {
+    func cpuSeconds() throws -> Double { try Self.cpuSeconds(of: pid) }
+
+    /// The CPU time (user + system) of process `pid`, its ended threads included.
+    static func cpuSeconds(of pid: pid_t) throws -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else {

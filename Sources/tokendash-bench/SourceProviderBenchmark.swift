@@ -3,10 +3,12 @@ import Foundation
 import ProviderHost
 import Spawning
 
-/// A customer's provider class through its host: a cached `fetchToken` (a request line out, the
-/// host's thread, the class's cache hit, the completion line back, the rules on the token) against
-/// a bare JSON-lines echo over the same kind of pipe, in the same run; and the class's first build
-/// against a build taken from the cache. Issue 31's bound: at most 2x the echo.
+/// A customer's provider class through its host: a cached `fetchToken` (a request line out, a
+/// fresh thread of the host's, the class's cache hit, the completion and return lines back, the
+/// same token again being a cache hit without the rules) against a bare JSON-lines echo over the
+/// same kind of pipe, in the same run, with the host built as `--no-sanitize` builds it and as a
+/// run builds it by default (ThreadSanitizer on); and the class's first build against a build taken
+/// from the cache. Issue 31's bound: at most 2x the echo.
 enum SourceProviderBenchmark {
     static let calls = 2_000
 
@@ -59,6 +61,10 @@ enum SourceProviderBenchmark {
         }
         """#
 
+    /// Rounds the calls are split into, the three ways taking turns, so a machine that gets busy
+    /// mid-run slows each alike rather than skewing the ratios.
+    static let rounds = 10
+
     @Sendable static func run() async throws {
         let swiftc = try HostBuilder.findSwiftc(given: nil)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-bench-source-\(getpid())")
@@ -69,24 +75,31 @@ enum SourceProviderBenchmark {
         let file = folder.appendingPathComponent("CachesItsToken.swift")
         try Data(cachingClass(token: token).utf8).write(to: file)
         let source = try ProviderSourceFile.read(file.path, role: .driver, providerURL: "http://127.0.0.1:9/unused")
-        let builder = HostBuilder(swiftc: swiftc, sanitize: false, cacheRoot: folder.appendingPathComponent("cache"))
         let clock = ContinuousClock()
-        var built: HostBuilder.Built?
-        let firstBuild = try await clock.measure { built = try await builder.build(source) }
-        let cachedBuild = try await clock.measure { _ = try await builder.build(source) }
-        guard let built else { throw MintBenchmark.BenchmarkError("no build") }
+        // The host as `--no-sanitize` builds it, and as a run builds it by default (ThreadSanitizer on).
+        let plainBuilder = HostBuilder(
+            swiftc: swiftc, sanitize: false, cacheRoot: folder.appendingPathComponent("cache"))
+        var plain: HostBuilder.Built?
+        let firstBuild = try await clock.measure { plain = try await plainBuilder.build(source) }
+        let cachedBuild = try await clock.measure { _ = try await plainBuilder.build(source) }
+        let sanitizedBuilder = HostBuilder(
+            swiftc: swiftc, sanitize: true, cacheRoot: folder.appendingPathComponent("cache"))
+        let sanitized = try await sanitizedBuilder.build(source)
+        guard let plain else { throw MintBenchmark.BenchmarkError("no build") }
 
-        let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-            launch: HostLaunch(
-                executable: built.executable, fileName: "CachesItsToken.swift", sourceText: source.buildText,
-                environment: ["PATH": "/usr/bin:/bin"]),
-            settings: SourceSettings(parallelCalls: 1))
         let context = VehicleAuthorizationContext(id: "vehicle-0001")
-        _ = try await provider.fetchToken(for: context)
-        let throughHost = try await clock.measure {
-            for _ in 0..<calls { _ = try await provider.fetchToken(for: context) }
+        func provider(_ built: HostBuilder.Built) async throws -> SourceTokenProvider<VehicleAuthorizationContext> {
+            let provider = SourceTokenProvider<VehicleAuthorizationContext>(
+                launch: HostLaunch(
+                    executable: built.executable, fileName: "CachesItsToken.swift", sourceText: source.buildText,
+                    environment: ["PATH": "/usr/bin:/bin"]),
+                settings: SourceSettings(parallelCalls: 1))
+            // The first call starts the host and judges the token; the rest are cache hits.
+            _ = try await provider.fetchToken(for: context)
+            return provider
         }
-        await provider.shutdown()
+        let plainProvider = try await provider(plain)
+        let sanitizedProvider = try await provider(sanitized)
 
         let echoSource = folder.appendingPathComponent("echo.swift")
         try Data(echo.utf8).write(to: echoSource)
@@ -101,25 +114,57 @@ enum SourceProviderBenchmark {
         let host = try HostConnection(executable: echoBinary, fileName: "echo.swift", environment: [:])
         var outputs = host.outputs.makeAsyncIterator()
         _ = await outputs.next()
-        let bare = try await clock.measure {
-            for call in 1...calls {
-                host.send(HostMessage.request(call: call, id: "vehicle-0001"))
-                guard case .message(.completion)? = await outputs.next() else {
-                    throw MintBenchmark.BenchmarkError("the echo stopped")
+
+        guard let plainPID = await plainProvider.hostProcess, let sanitizedPID = await sanitizedProvider.hostProcess
+        else { throw MintBenchmark.BenchmarkError("a host is not running") }
+        // Each way's wall time, and the CPU time it took on each side: tokendash's process, its child's.
+        var (plainWay, sanitizedWay, echoWay) = (Way(), Way(), Way())
+        let perRound = calls / rounds
+        for round in 0..<rounds {
+            try await echoWay.measure(child: host.pid) {
+                for call in 1...perRound {
+                    host.send(HostMessage.request(call: round * perRound + call, id: "vehicle-0001"))
+                    guard case .message(.completion)? = await outputs.next() else {
+                        throw MintBenchmark.BenchmarkError("the echo stopped")
+                    }
                 }
+            }
+            try await plainWay.measure(child: plainPID) {
+                for _ in 0..<perRound { _ = try await plainProvider.fetchToken(for: context) }
+            }
+            try await sanitizedWay.measure(child: sanitizedPID) {
+                for _ in 0..<perRound { _ = try await sanitizedProvider.fetchToken(for: context) }
             }
         }
         host.terminate()
+        await plainProvider.shutdown()
+        await sanitizedProvider.shutdown()
 
-        let perCall = seconds(throughHost) / Double(calls)
-        let perEcho = seconds(bare) / Double(calls)
+        let count = Double(perRound * rounds)
+        let perCall = plainWay.wall / count
+        let perSanitizedCall = sanitizedWay.wall / count
+        let perEcho = echoWay.wall / count
+        func cpu(_ way: Way) -> String {
+            "\(micros(way.ownCPU / count)) in tokendash + \(micros(way.childCPU / count)) in the child"
+        }
+        func within(_ value: Double) -> String {
+            value <= 2 * perEcho ? "yes" : "NO (\(String(format: "%.1f", value / perEcho))x)"
+        }
         MintBenchmark.printTable([
             ("", "through the host  |  bare JSON-lines echo (baseline)"),
-            ("cached fetchToken, mean of \(calls)", "\(micros(perCall))  |  \(micros(perEcho))"),
             (
-                "within 2x the echo",
-                perCall <= 2 * perEcho ? "yes" : "NO (\(String(format: "%.1f", perCall / perEcho))x)"
+                "cached fetchToken, --no-sanitize host, mean of \(Int(count))",
+                "\(micros(perCall))  |  \(micros(perEcho))"
             ),
+            ("  within 2x the echo", within(perCall)),
+            (
+                "cached fetchToken, ThreadSanitizer host (the default), mean of \(Int(count))",
+                "\(micros(perSanitizedCall))  |  \(micros(perEcho))"
+            ),
+            ("  within 2x the echo", within(perSanitizedCall)),
+            ("CPU a call, --no-sanitize host", cpu(plainWay)),
+            ("CPU a call, ThreadSanitizer host", cpu(sanitizedWay)),
+            ("CPU a call, echo", cpu(echoWay)),
             ("", "first build  |  from the cache (baseline)"),
             (
                 "build of the class and its host",
@@ -128,10 +173,29 @@ enum SourceProviderBenchmark {
         ])
         BenchReport.figure("source_fetch_us", value: perCall * 1e6, unit: "us", baseline: perEcho * 1e6)
         BenchReport.figure(
+            "source_fetch_sanitized_us", value: perSanitizedCall * 1e6, unit: "us", baseline: perEcho * 1e6)
+        BenchReport.figure(
             "source_build_ms", value: seconds(firstBuild) * 1000, unit: "ms", baseline: seconds(cachedBuild) * 1000)
         BenchReport.say(
-            "A call through the host: a request line, a thread of the host's, the class's cache hit, a completion line, the rules on the token."
+            "A call through the host: a request line, a fresh thread of the host's, the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The two ways and the echo take turns in \(rounds) rounds."
         )
+    }
+
+    /// One way's totals over its rounds: wall time, and CPU time in this process and in its child.
+    struct Way {
+        var wall = 0.0
+        var ownCPU = 0.0
+        var childCPU = 0.0
+
+        mutating func measure(child: pid_t, _ body: () async throws -> Void) async throws {
+            let (own, other, start) = (
+                MintBenchmark.cpuSeconds(), try ServerProcess.cpuSeconds(of: child), ContinuousClock.now
+            )
+            try await body()
+            wall += seconds(ContinuousClock.now - start)
+            ownCPU += MintBenchmark.cpuSeconds() - own
+            childCPU += try ServerProcess.cpuSeconds(of: child) - other
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,3 +1,4 @@
+import FleetAuth
 import Testing
 
 @testable import ProviderHost
@@ -35,5 +36,29 @@ struct HostMessageTests {
         #expect(
             HostMessage.parse(#"{"t":"completion","call":1,"error":"missingData"}"#)
                 == .completion(call: 1, token: nil, error: "missingData"))
+    }
+
+    /// The request line is written by hand: it must be the JSON JSONEncoder writes, for any ID.
+    @Test func aRequestLineIsWhatTheEncoderWrites() {
+        var generator = SystemRandomNumberGenerator()
+        let awkward: [String] = [
+            "", "vehicle-0001", "a\"b", "back\\slash", "slash/ok", "tab\tnew\nline\r",
+            "\u{0}\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+            "é ü 車 🚗", "\u{2028}\u{2029}", "\\u0041", "}\n{\"call\":9",
+        ]
+        let pieces = awkward.flatMap { $0.unicodeScalars.map(String.init) } + ["x", "1"]
+        let random = (0..<500).map { _ in
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }
+                .joined()
+        }
+        for id in awkward + random {
+            let call = Int.random(in: 0...Int.max, using: &generator)
+            for task in [nil, id, "task-1"] {
+                var fields: [String: JSONValue] = ["call": .int(Int64(call)), "id": .string(id)]
+                if let task { fields["task"] = .string(task) }
+                let expected = JSONValue.object(fields).description + "\n"
+                #expect(HostMessage.request(call: call, id: id, task: task) == expected, "\(Array(id.unicodeScalars))")
+            }
+        }
     }
 }
