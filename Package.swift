@@ -291,7 +291,7 @@ let package = Package(
             name: "TapTests",
             dependencies: [
                 "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime",
-                "LoopbackProxy",
+                "Evidence", "LoopbackProxy", "UICore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

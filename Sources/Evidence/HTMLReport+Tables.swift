@@ -75,3 +75,27 @@ extension HTMLReport {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension HTMLReport {
+    /// A tapped session's real IDs with the columns the dashboard's fleet table gave them at the
+    /// end: what their devices did in the last hour, and the churn sentence or last error.
+    static func tapped(_ digest: SessionDigest) -> String {
+        guard !digest.tapped.isEmpty else { return "" }
+        var out = "<section aria-labelledby=\"tapped\"><h2 id=\"tapped\">Tapped IDs</h2>\n"
+        out +=
+            "<p>What the tap saw of each real ID in the hour before the session's end, as the dashboard's fleet table showed it (churn first).</p>\n"
+        for (kind, table) in digest.tapped {
+            out +=
+                "<table class=\"tapped\"><caption>\(HTML.escape(kind.spec.paneTitle)): \(table.rows.count) IDs</caption>\n<thead><tr><th scope=\"col\">ID</th><th scope=\"col\">Verdict</th><th scope=\"col\">Fetches/h</th><th scope=\"col\">Tokens</th><th scope=\"col\">Lifetime</th><th scope=\"col\">Churn or last error</th></tr></thead>\n<tbody>\n"
+            for row in table.rows {
+                guard let tap = row.tapped else { continue }
+                let trouble = row.churn ?? row.lastError ?? ""
+                let rowClass = row.churn != nil || tap.level == .trouble ? " class=\"failed\"" : ""
+                out +=
+                    "<tr\(rowClass)><th scope=\"row\">\(HTML.text(row.id))</th><td>\(HTML.escape(tap.verdict))</td><td>\(tap.fetches)</td><td>\(tap.tokens)</td><td>\(tap.lifetime.map(duration) ?? "–")</td><td>\(HTML.text(trouble))</td></tr>\n"
+            }
+            out += "</tbody></table>\n"
+        }
+        return out + "</section>\n"
+    }
+}

@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardRuntime
+import Fleet
 import FleetAuth
 import Foundation
 import UICore
@@ -9,9 +10,13 @@ import UICore
 /// scheme (`prefers-color-scheme`) and prints; its tables are tables, its sections headed, and
 /// what colour says, words and shapes say too.
 public enum HTMLReport {
-    /// The page for `recording`, its frames in `theme`; `name` is the recording's file as the page cites it.
-    public static func make(_ recording: Recording, theme: Theme, name: String, version: String) -> String {
-        page(SessionDigest(recording, theme: theme), name: name, version: version)
+    /// The page for `recording`, its frames in `theme`; `name` is the recording's file as the page
+    /// cites it. `marks` makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session).
+    public static func make(
+        _ recording: Recording, theme: Theme, name: String, version: String,
+        marks: (@Sendable () -> any FleetTableMarks)? = nil
+    ) -> String {
+        page(SessionDigest(recording, theme: theme, tableMarks: marks), name: name, version: version)
     }
 
     static func page(_ digest: SessionDigest, name: String, version: String) -> String {
@@ -47,6 +52,7 @@ public enum HTMLReport {
         }
         body += "</header>\n<main>\n"
         body += providers(digest)
+        body += tapped(digest)
         body +=
             "<section aria-labelledby=\"timeline\"><h2 id=\"timeline\">Timeline</h2>\n<figure>\(TimelineSVG.make(digest))<figcaption>Lanes per provider: tokens held (bars), requests and Fleet Engine calls (● succeeded, ✗ failed), marks (dashed, numbered). Times in UTC.</figcaption></figure>\n"
         body += moments(digest) + "</section>\n"

@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardRuntime
+import Fleet
 import Foundation
 import UICore
 
@@ -17,6 +18,9 @@ public enum RecordingCast {
         public var title: String?
         public var term = "xterm-256color"
         public var shell = "/bin/sh"
+        /// Makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session), so the
+        /// cast's fleet tables carry the columns the live dashboard showed.
+        public var marks: (@Sendable () -> any FleetTableMarks)?
 
         public init(theme: Theme, idleTimeLimit: Double? = nil, title: String? = nil) {
             self.theme = theme
@@ -28,7 +32,7 @@ public enum RecordingCast {
     /// The whole cast, header first.
     public static func make(_ recording: Recording, options: Options) -> String {
         let initial = recording.header.initialState(theme: options.theme, themeNames: [options.theme.name])
-        let timeline = ReplayTimeline(recording, initial: initial)
+        let timeline = ReplayTimeline(recording, initial: initial, marks: options.marks)
         var size = FrameSize(recording, fallback: defaultSize)
         let header = CastHeader(
             width: size.width, height: size.height, start: recording.start, idleTimeLimit: options.idleTimeLimit,

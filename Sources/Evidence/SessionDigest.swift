@@ -1,5 +1,6 @@
 import Dashboard
 import DashboardRuntime
+import Fleet
 import FleetAuth
 import Foundation
 import UICore
@@ -67,11 +68,18 @@ public struct SessionDigest: Sendable {
     public var revealed = false
     /// What could not be read, as the replay says it (`FILE:LINE: …`).
     public var problems: [String]
+    /// A tapped session's fleet tables as the dashboard showed them at the end, each kind's rows
+    /// that carry the tap's columns (fetches, distinct tokens, verdict, lifetime, churn).
+    public var tapped: [(kind: ProviderKind, table: FleetTable)] = []
 
     public static let rowLimit = 2000
     public static let tokenLimit = 200
 
-    public init(_ recording: Recording, theme: Theme) {
+    /// `tableMarks` makes what a watcher added to the live fleet tables (`tap`'s columns and churn,
+    /// `TapTableMarks.maker`), so the frames and the tapped table show what the dashboard showed.
+    public init(
+        _ recording: Recording, theme: Theme, tableMarks: (@Sendable () -> any FleetTableMarks)? = nil
+    ) {
         header = recording.header
         start = recording.start
         end = recording.end
@@ -82,7 +90,9 @@ public struct SessionDigest: Sendable {
         var size = FrameSize(recording, fallback: RecordingCast.defaultSize)
         var markers = CastMarkers()
         var seen: Set<String> = []
-        ReplayTimeline(recording, initial: initial).walk { time, state, actions in
+        var last = initial
+        ReplayTimeline(recording, initial: initial, marks: tableMarks).walk { time, state, actions in
+            last = state
             var marked: [Mark] = []
             for timed in actions {
                 _ = size.follow(timed.action)
@@ -101,6 +111,11 @@ public struct SessionDigest: Sendable {
                         mark: mark, frame: Renderer.render(state, width: size.width, height: size.height),
                         theme: frameTheme))
             }
+        }
+        for kind in kinds {
+            guard var table = last.session.fleetTables[kind] else { continue }
+            table.rows = table.rows.filter { $0.tapped != nil }
+            if !table.rows.isEmpty { tapped.append((kind, table)) }
         }
     }
 

@@ -95,7 +95,9 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         return s
     }
 
+    /// Plain JSON by hand (`PlainJSON`), anything else by `JSONDecoder`: the same value either way.
     public static func decode(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        if let value = PlainJSON.parse(data) { return value }
+        return try JSONDecoder().decode(JSONValue.self, from: data)
     }
 }

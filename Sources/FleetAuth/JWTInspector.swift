@@ -33,7 +33,7 @@ public enum JWTInspector {
     public static let maximumLifetime = Int(TokenRules.maximumLifetime)
 
     public static func decode(_ token: String) throws(FleetAuthError) -> DecodedJWT {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = dotSeparated(token)
         guard parts.count == 3 else { throw .notAJWT("expected 3 dot-separated parts, found \(parts.count)") }
         let header = try decodePart(parts[0], name: "header")
         let claims = try decodePart(parts[1], name: "payload")
@@ -48,6 +48,28 @@ public enum JWTInspector {
         return DecodedJWT(header: header, claims: claims, signaturePart: parts[2])
     }
 
+    /// `token` split at its dots. An ASCII token (every real one) is split by its UTF-8, since a
+    /// split by Characters walks grapheme boundaries and cost more than decoding the parts; ASCII
+    /// has no combining mark to join a dot to its neighbour, so the parts are the same.
+    static func dotSeparated(_ token: String) -> [Substring] {
+        let bytes = token.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return token.split(separator: ".", omittingEmptySubsequences: false)
+        }
+        var parts: [Substring] = []
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ".") {
+                parts.append(token[start..<index])
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        parts.append(token[start...])
+        return parts
+    }
+
     /// Base64url without padding, as JWT parts and JWK members are written.
     public static func base64URLEncode(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -57,23 +79,29 @@ public enum JWTInspector {
     /// Strict: only the base64url alphabet, optionally padded; `+`, `/` and whitespace are refused
     /// because a JWT library on the other end would refuse them too.
     public static func base64URLDecode<S: StringProtocol>(_ s: S) -> Data? {
-        let text = String(s)
-        let unpadded = text.unicodeScalars.prefix { $0 != "=" }
-        let padding = text.unicodeScalars.count - unpadded.count
-        guard padding <= 2, unpadded.allSatisfy(isBase64URL), unpadded.count % 4 != 1,
-            text.unicodeScalars.suffix(padding).allSatisfy({ $0 == "=" })
-        else { return nil }
-        // Byte by byte: on Linux, String's replacingOccurrences goes through NSString, and this
-        // runs for every token received and every Fleet Engine call made.
+        // Byte by byte over the UTF-8 (the alphabet is ASCII, so any other byte fails): on Linux,
+        // String's replacingOccurrences goes through NSString, and this runs for every token
+        // received (the tap: thousands a second) and every Fleet Engine call made.
         var b64 = [UInt8]()
-        b64.reserveCapacity(unpadded.count + 3)
-        for scalar in unpadded {
-            switch scalar {
-            case "-": b64.append(UInt8(ascii: "+"))
-            case "_": b64.append(UInt8(ascii: "/"))
-            default: b64.append(UInt8(scalar.value))
+        b64.reserveCapacity(s.utf8.count + 3)
+        var padding = 0
+        for byte in s.utf8 {
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            // Nothing but padding after the first `=`.
+            guard padding == 0 else { return nil }
+            switch byte {
+            case UInt8(ascii: "-"): b64.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): b64.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                b64.append(byte)
+            default: return nil
             }
         }
+        guard padding <= 2, b64.count % 4 != 1 else { return nil }
         while b64.count % 4 != 0 { b64.append(UInt8(ascii: "=")) }
         return Data(base64Encoded: Data(b64))
     }

@@ -39,12 +39,16 @@ public struct ProviderEvent: Sendable, Equatable {
     /// The trip or vehicle ID the event concerns.
     public var id: String
     public var kind: Kind
+    /// A `fetch_failed` whose answer held a token the rules refused: that token's fingerprint. The
+    /// tap sets it, because the app got the token all the same and it counts among the ID's tokens.
+    public var refusedFingerprint: String?
 
-    public init(time: Date, provider: ProviderKind, id: String, kind: Kind) {
+    public init(time: Date, provider: ProviderKind, id: String, kind: Kind, refusedFingerprint: String? = nil) {
         self.time = time
         self.provider = provider
         self.id = id
         self.kind = kind
+        self.refusedFingerprint = refusedFingerprint
     }
 
     /// An event's name as `watch` prints it, `watch --events` and scenario `until:` steps take

@@ -15,7 +15,8 @@ struct ExchangeCapture {
     var requestBytes = 0
     var status: Int?
     var headers: [String: String] = [:]
-    var body = ByteBuffer()
+    /// Copied straight into `Data`, the form the reader takes: one copy, not two.
+    var body = Data()
     var bodyTruncated = false
     /// The answer's head went to the client: a failure from now on can only cut it short.
     var headSent = false
@@ -40,12 +41,11 @@ struct ExchangeCapture {
 
     mutating func keep(_ buffer: ByteBuffer) {
         guard !bodyTruncated else { return }
-        let room = TapExchange.bodyCap - body.readableBytes
+        let room = TapExchange.bodyCap - body.count
         if buffer.readableBytes > room {
             bodyTruncated = true
         } else {
-            var copy = buffer
-            body.writeBuffer(&copy)
+            body.append(contentsOf: buffer.readableBytesView)
         }
     }
 
@@ -53,7 +53,7 @@ struct ExchangeCapture {
         let elapsed = NIODeadline.now() - started
         return TapExchange(
             method: method.rawValue, target: target, status: status ?? self.status ?? 0, headers: headers,
-            body: Data(body.readableBytesView), bodyTruncated: bodyTruncated,
+            body: body, bodyTruncated: bodyTruncated,
             latency: Double(elapsed.nanoseconds) / 1e9, time: time, outcome: outcome)
     }
 }

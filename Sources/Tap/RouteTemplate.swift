@@ -60,21 +60,30 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// The ID `target` (a request's path and query, as on its request line) asks for, percent-decoded;
     /// nil when the request is not for this route.
-    public func id(in target: Substring) -> String? {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts[0]
+    public func id(in target: Substring) -> String? { id(in: Target(target)) }
+
+    /// A request target cut into path, query and path segments once for all the routes tried.
+    struct Target {
+        let query: Substring?
+        let segments: [Substring]
+
+        init(_ target: Substring) {
+            let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            query = parts.count > 1 ? parts[1] : nil
+            segments = parts[0].split(separator: "/", omittingEmptySubsequences: false)
+        }
+    }
+
+    func id(in target: Target) -> String? {
         if let queryName {
-            guard
-                segments.elementsEqual(
-                    path.split(separator: "/", omittingEmptySubsequences: false), by: { $0 == String($1) }),
-                parts.count > 1
+            guard segments.elementsEqual(target.segments, by: { $0 == String($1) }), let query = target.query
             else { return nil }
-            for item in parts[1].split(separator: "&") where item.hasPrefix(queryName + "=") {
+            for item in query.split(separator: "&") where item.hasPrefix(queryName + "=") {
                 return Self.decoded(item.dropFirst(queryName.count + 1))
             }
             return nil
         }
-        let given = path.split(separator: "/", omittingEmptySubsequences: false)
+        let given = target.segments
         guard given.count == segments.count else { return nil }
         var id: String?
         for (want, got) in zip(segments, given) {
@@ -90,6 +99,8 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
 
     private static func decoded(_ text: Substring) -> String? {
         let value = String(text)
+        // Foundation's decoding is dear and an ID without `%` decodes to itself.
+        guard value.utf8.contains(UInt8(ascii: "%")) else { return value }
         return value.removingPercentEncoding ?? value
     }
 }

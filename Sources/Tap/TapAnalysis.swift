@@ -64,7 +64,8 @@ public final class TapAnalysis: Sendable {
         var reading = await reader.read(exchange, now: clock.now())
         reading.fetchesPerToken = ledger.withLock { $0.record(reading) }
         read.withLock { $0 += 1 }
-        for event in reading.providerEvents { events.publish(event) }
+        // Made only for a reader (the dashboard, `--record`): two events with the token, per exchange.
+        if events.isObserved { for event in reading.providerEvents { events.publish(event) } }
         for sink in sinks { sink(reading) }
     }
 

@@ -12,8 +12,10 @@ public struct TapRoutes: Sendable {
 
     /// The kind and ID a request target asks for; nil for any other request (still forwarded).
     public func match(_ target: Substring) -> (kind: ProviderKind, id: String)? {
+        // Cut once, not once a route: the routes tried are the user's and Google's four samples.
+        let cut = RouteTemplate.Target(target)
         for template in templates {
-            if let id = template.id(in: target) { return (template.kind, id) }
+            if let id = template.id(in: cut) { return (template.kind, id) }
         }
         return nil
     }

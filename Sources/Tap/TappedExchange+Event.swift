@@ -3,8 +3,8 @@ import Foundation
 
 extension TappedExchange {
     /// The reading a `fetched` or `fetch_failed` event of the tap's stands for (`providerEvents`
-    /// read back): what a replay, which has only the events, counts per ID. A refused token's
-    /// fingerprint and the HTTP status are not in the events; nil for any other event.
+    /// read back): what a replay, which has only the events, counts per ID, a refused token's
+    /// fingerprint included. The HTTP status is not in the events; nil for any other event.
     init?(outcome event: ProviderEvent) {
         let verdict: TapVerdict
         var token: FetchedToken?
@@ -31,5 +31,6 @@ extension TappedExchange {
         self.init(
             time: event.time.addingTimeInterval(-latency), kind: event.provider, id: event.id, method: "GET", status: 0,
             latency: latency, verdict: verdict, token: token, error: failure?.description, failure: failure)
+        if token == nil { refusedFingerprint = event.refusedFingerprint }
     }
 }

@@ -57,7 +57,7 @@ public struct TappedExchange: Sendable {
         }
         return [
             ProviderEvent(time: start, provider: kind, id: id, kind: .fetchStarted(reason: .noToken)),
-            ProviderEvent(time: end, provider: kind, id: id, kind: outcome),
+            ProviderEvent(time: end, provider: kind, id: id, kind: outcome, refusedFingerprint: refusedFingerprint),
         ]
     }
 }

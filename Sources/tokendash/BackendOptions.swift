@@ -339,6 +339,13 @@ struct BackendOptions: ParsableArguments {
     func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
         -> ProxySettings
     {
+        try Self.proxySettings(proxy: proxy, noProxy: noProxy, tunnel: proxyTunnel, environment: environment)
+    }
+
+    /// The rules of `proxySettings`, for every command with `--proxy`, `--no-proxy` and `--proxy-tunnel` (`tap` too).
+    static func proxySettings(proxy: String?, noProxy: Bool, tunnel: Bool, environment: [String: String])
+        throws(ProxyURLError) -> ProxySettings
+    {
         if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
         var settings: ProxySettings
         if let proxy {
@@ -347,7 +354,7 @@ struct BackendOptions: ParsableArguments {
         } else {
             settings = try .fromEnvironment(environment)
         }
-        settings.tunnelsHTTP = proxyTunnel
+        settings.tunnelsHTTP = tunnel
         return settings
     }
 

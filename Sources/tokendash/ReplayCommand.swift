@@ -102,6 +102,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
         var options = RecordingCast.Options(theme: theme, idleTimeLimit: cast.idleTimeLimit)
         options.shell = ProcessInfo.processInfo.environment["SHELL"] ?? options.shell
+        // A tapped session's tables carry the tap's columns, as the dashboard and the replay show them.
+        options.marks = TapTableMarks.maker(churnLimit: recording.header.churnLimit)
         try EvidenceInput.write(RecordingCast.make(recording, options: options), to: path)
         for problem in recording.problems { DashboardCommand.fail(problem) }
     }

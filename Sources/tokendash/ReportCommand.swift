@@ -2,6 +2,7 @@ import ArgumentParser
 import DashboardRuntime
 import Evidence
 import Foundation
+import Tap
 import UICore
 
 /// A recording as one HTML page anyone can open offline: the evidence for a customer who does
@@ -29,7 +30,9 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
-        let page = HTMLReport.make(recording, theme: theme, name: file, version: TokenDash.version)
+        let page = HTMLReport.make(
+            recording, theme: theme, name: file, version: TokenDash.version,
+            marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
         try EvidenceInput.write(page, to: output)
         for problem in recording.problems { DashboardCommand.fail(problem) }
     }

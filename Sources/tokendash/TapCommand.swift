@@ -89,6 +89,21 @@ struct TapCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify an https --upstream's certificate.")
     var insecure = false
 
+    @Option(
+        name: .customLong(Setting.proxy.rawValue),
+        help:
+            "HTTP proxy to reach --upstream through, http://[user:password@]host[:port] (an http upstream in absolute form, https through CONNECT); no_proxy still applies. Without it, the proxy variables as curl reads them."
+    )
+    var proxy: String?
+
+    @Flag(
+        name: .customLong("proxy-tunnel"),
+        help: "Ask the proxy for a CONNECT tunnel for an http --upstream too, as curl --proxytunnel.")
+    var proxyTunnel = false
+
+    @Flag(name: .customLong("no-proxy"), help: "Reach --upstream directly, whatever the proxy variables say.")
+    var noProxy = false
+
     @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
     var jwks: String?
 
@@ -123,7 +138,19 @@ struct TapCommand: AsyncParsableCommand {
         if (cert == nil) != (key == nil) { throw ValidationError("give --cert and --key together") }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
         if summary, !watch { throw ValidationError("--summary needs --watch") }
+        if noProxy, proxy != nil { throw ValidationError("give --proxy or --no-proxy, not both") }
+        // The demo's upstream is on loopback, reached direct: only a given --proxy is judged then.
+        if upstream != nil || proxy != nil {
+            do { _ = try proxySettings() } catch { throw ValidationError(error.message) }
+        }
         _ = try routes()
+    }
+
+    /// The proxy the upstream is reached through, by the backends' rules (`BackendOptions.proxySettings`).
+    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
+        -> ProxySettings
+    {
+        try BackendOptions.proxySettings(proxy: proxy, noProxy: noProxy, tunnel: proxyTunnel, environment: environment)
     }
 
     static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash tap: \(line)\n".utf8)) }
@@ -152,8 +179,10 @@ struct TapCommand: AsyncParsableCommand {
         let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
         let target: Upstream
         do {
-            // The proxy variables as today's transport reads them; the demo's server is on loopback, reached direct.
-            let proxies = demo == nil ? try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment) : .direct
+            // `--proxy` or the proxy variables, as the backends read them; the demo's server is on loopback, reached direct.
+            let proxies = demo == nil ? try proxySettings() : .direct
+            // A proxy's password and credential are secrets wherever a line may quote them (a 502, a watch line).
+            proxies.secrets.forEach(SecretRedactor.register)
             target = try Upstream(upstreamText, trust: trust, proxies: proxies)
         } catch {
             Self.say("\(error)")
@@ -236,7 +265,7 @@ struct TapCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         Self.say(
-            "listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(upstreamText)"
+            "listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(URLRedactor.redact(upstreamText))\(target.proxy.map { " via proxy \($0.display)" } ?? "")"
         )
         if !watch { Self.say("reading routes: \(reader.routes.templates.map(\.template).joined(separator: ", "))") }
         if demo != nil {

@@ -43,6 +43,7 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             self.latency = latency
         case .fetchFailed(let error, let latency):
             self.error = RecordedError(error)
+            self.error?.fingerprint = event.refusedFingerprint
             self.latency = latency
         case .idChanged(let from, let to):
             self.from = from
@@ -114,7 +115,8 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
             guard let exchange else { return nil }
             kind = .backendRequest(exchange)
         }
-        return ProviderEvent(time: base.date(time), provider: provider, id: id, kind: kind)
+        return ProviderEvent(
+            time: base.date(time), provider: provider, id: id, kind: kind, refusedFingerprint: error?.fingerprint)
     }
 }
 
@@ -129,9 +131,11 @@ public struct RecordedError: Codable, Equatable, Sendable {
     public var current: String?
     /// The token was refused (`FleetAuthError.isTokenRejection`), so `until: rejected` matches in a replay.
     public var rejection: Bool?
+    /// The refused token's fingerprint, when the event carried it (`ProviderEvent.refusedFingerprint`).
+    public var fingerprint: String?
 
     enum CodingKeys: String, CodingKey {
-        case text, status, requested, current, rejection
+        case text, status, requested, current, rejection, fingerprint
         case retryAfter = "retry_after"
     }
 

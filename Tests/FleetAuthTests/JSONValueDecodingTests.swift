@@ -1,0 +1,63 @@
+import FleetAuth
+import Foundation
+import Testing
+
+/// `JSONValue.decode` reads plain JSON by hand and leaves the rest to `JSONDecoder`: whatever the
+/// input, it must read exactly as `JSONDecoder` alone reads it (the same value, or an error for both).
+@Suite(.timeLimit(.minutes(3))) struct JSONValueDecodingTests {
+    static func decoder(_ data: Data) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: data) }
+
+    /// A fixed seed: a failure names an input that fails again.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"jwt":"eyJ.eyJ.c2ln","creationTimestamp":1764230000000,"expirationTimestamp":1764233600000}"#,
+        #"{"alg":"RS256","typ":"JWT","kid":"k1"}"#,
+        #"{"authorization":{"tripid":"café 車両-7"},"exp":1,"iat":-5,"x":[true,false,null,[],{}]}"#,
+        #" { "a" : "tab\tand \"quote\" \\ \/ \n" } "#,
+        // JSONDecoder's to judge: fractions, exponents, big numbers, -0, \u escapes, repeats, bare values.
+        #"{"iat":1.0}"#, #"{"iat":1e3}"#, #"{"iat":12345678901234567890}"#, #"{"iat":-0}"#, #"{"iat":01}"#,
+        #"{"a":"\u0041"}"#, #"{"a":1,"a":2}"#, #""bare""#, "42", "[1,]", #"{"a":1}x"#, "", "{", #"{"a":"\#u{01}"}"#,
+        "\u{FEFF}{}", #"{"e\#u{301}":1,"é":2}"#,
+    ])
+    func readsAsJSONDecoderReads(_ text: String) {
+        let data = Data(text.utf8)
+        #expect((try? JSONValue.decode(data)) == Self.decoder(data), "\(text.debugDescription)")
+    }
+
+    @Test func bytesThatAreNotUTF8ReadAsJSONDecoderReadsThem() {
+        for bytes: [UInt8] in [
+            [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D], [0x5B, 0x22, 0xC3, 0x22, 0x5D],
+        ] {
+            #expect((try? JSONValue.decode(Data(bytes))) == Self.decoder(Data(bytes)))
+        }
+    }
+
+    /// Random strings of JSON's pieces, valid and not: 20,000 of them, each read both ways.
+    @Test func randomPiecesReadAsJSONDecoderReadsThem() {
+        let pieces = [
+            "{", "}", "[", "]", ",", ":", #""a""#, #""b""#, #""é""#, "\"e\u{301}\"", "1", "-1", "0", "-0", "01",
+            "1.0", "1e3", "123456789012345678", "1234567890123456789", "99999999999999999999", "true", "false",
+            "null", "tru", " ", "\n", "\t", #""\n""#, #""\u0041""#, #""\/""#, #""\x""#, "\"a\u{1}\"", "-", #""""#,
+        ]
+        var random = SplitMix(state: 34)
+        var mismatches: [String] = []
+        for _ in 0..<20000 {
+            let text = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+                pieces[Int.random(in: 0..<pieces.count, using: &random)]
+            }.joined()
+            let data = Data(text.utf8)
+            if (try? JSONValue.decode(data)) != Self.decoder(data) { mismatches.append(text) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}
