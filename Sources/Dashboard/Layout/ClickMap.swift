@@ -10,15 +10,13 @@ public enum ClickTarget: Equatable, Sendable {
 /// click with it, so a click lands on what the user saw, even when the state moved since (a
 /// notice line came, a row sorted up) and before the next frame shows it.
 public struct ClickMap: Equatable, Sendable {
-    public struct Area: Equatable, Sendable {
-        public var rect: Rect
-        public var target: ClickTarget
-    }
-
     /// The screen's size the map was made for: a map of another size places nothing.
     public let width: Int
     public let height: Int
-    public private(set) var areas: [Area] = []
+    private var panes: [PaneFrame] = []
+    /// The fleet table's frame and the table as drawn: its rows are placed only when a click
+    /// comes, so drawing a frame does not lay out its rows a second time.
+    private var table: (frame: PaneFrame, table: MemberTable)?
 
     init(width: Int, height: Int) {
         (self.width, self.height) = (width, height)
@@ -34,22 +32,25 @@ public struct ClickMap: Equatable, Sendable {
 
     init(_ state: DashboardState, layout: Layout, width: Int, height: Int) {
         self.init(width: width, height: height)
-        for frame in layout.panes { areas.append(Area(rect: frame.rect, target: .pane(frame.kind))) }
-        if let frame = layout.table {
-            let table = state.table(frame.kind)
-            let rows = table.rows
-            let visible = frame.rect.height - 3
-            let first = MemberTableRenderer.firstShown(selected: table.selectedRow(in: rows), visible: visible)
-            // Rows start two lines below the table's top (its border, its header).
-            for (offset, row) in rows.dropFirst(first).prefix(max(0, visible)).enumerated() {
-                let rect = Rect(x: frame.rect.x, y: frame.rect.y + 2 + offset, width: frame.rect.width, height: 1)
-                areas.append(Area(rect: rect, target: .member(frame.kind, index: row.index)))
-            }
-        }
+        panes = layout.panes
+        table = layout.table.map { ($0, state.table($0.kind)) }
+    }
+
+    public static func == (a: ClickMap, b: ClickMap) -> Bool {
+        a.width == b.width && a.height == b.height && a.panes == b.panes && a.table?.frame == b.table?.frame
+            && a.table?.table == b.table?.table
     }
 
     /// What a click at `x`, `y` lands on, if anything.
     public func target(x: Int, y: Int) -> ClickTarget? {
-        areas.first { $0.rect.contains(x: x, y: y) }?.target
+        if let frame = panes.first(where: { $0.rect.contains(x: x, y: y) }) { return .pane(frame.kind) }
+        guard let (frame, table) = table, frame.rect.contains(x: x, y: y) else { return nil }
+        let rows = table.rows
+        let visible = frame.rect.height - 3
+        // Rows start two lines below the table's top (its border, its header).
+        let offset = y - (frame.rect.y + 2)
+        let row = MemberTableRenderer.firstShown(selected: table.selectedRow(in: rows), visible: visible) + offset
+        guard offset >= 0, offset < visible, row < rows.count else { return nil }
+        return .member(frame.kind, index: rows[row].index)
     }
 }
