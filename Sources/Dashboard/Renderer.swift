@@ -38,7 +38,7 @@ public enum Renderer {
             PaneRenderer(view: PaneView(state, kind: frame.kind)).draw(&canvas, in: frame.rect)
         }
         FooterRenderer.draw(layout.footerRows, &canvas, in: layout.footer)
-        OverlayRenderer(state: state).draw(&canvas)
+        OverlayRenderer.draw(OverlayView(state), &canvas)
         return Frame(canvas: canvas, clicks: ClickMap(state, layout: layout, width: width, height: height))
     }
 
