@@ -28,7 +28,7 @@ done
 # Sleeps in Tests/: only where this list allows them. Each line: file, and why.
 allowed=(
   Tests/TestSupport/EventRecorder.swift             # eventually: a poll of a state no event announces
-  Tests/ScenariosTests/ScenarioHarness.swift        # DrivenClock: a clock implementation (wall time while a request is in flight)
+  Tests/ScenariosTests/ScenarioHarness.swift        # DrivenClock: a clock implementation (its wall tick while the server holds an answer back)
   Tests/FleetAuthTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
   Tests/TransportTests/LoopbackTransportTests.swift # a test server's scripted 3 s delay
   Tests/EndToEndTests/PrometheusEndToEndTests.swift # Prometheus cannot say it scraped: its query API is polled

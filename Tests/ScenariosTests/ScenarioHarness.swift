@@ -16,22 +16,28 @@ enum SharedKey {
     }()
 }
 
-/// The scenarios' test clock, shared by the server, the providers and the runner. While a
-/// request is in flight it runs at wall speed in small steps (a latency fault takes the time it
-/// takes, and a slow answer can be overtaken by the next step); otherwise a sleep jumps a second
-/// at a time, each second one location update of every running SDK, as the dashboard's loop does.
+/// The scenarios' test clock, shared by the server, the providers and the runner. A sleep jumps
+/// a second at a time, each second one location update of every running SDK, as the dashboard's
+/// loop does, and the second ends when its updates have their answers. Only while the server holds
+/// an answer back on purpose (its latency fault, a wall-time delay) does the clock follow the wall,
+/// in small steps, so a late answer can be overtaken by the next step as on a real phone.
 final class DrivenClock: SleepingClock {
     let manual: ManualClock
     let consumers: SimulatedSDKs<TripAuthorizationContext>
     let drivers: SimulatedSDKs<VehicleAuthorizationContext>
+    let server: EmbeddedTokenServer
+    // Guards the updates started and not yet done: started by a turn, ended by their tasks.
+    private let pending = Mutex<[Int: Task<Void, Never>]>([:])
+    private let nextUpdate = Atomic<Int>(0)
 
     init(
         manual: ManualClock, consumers: SimulatedSDKs<TripAuthorizationContext>,
-        drivers: SimulatedSDKs<VehicleAuthorizationContext>
+        drivers: SimulatedSDKs<VehicleAuthorizationContext>, server: EmbeddedTokenServer
     ) {
         self.manual = manual
         self.consumers = consumers
         self.drivers = drivers
+        self.server = server
     }
 
     func now() -> Date { manual.now() }
@@ -45,10 +51,9 @@ final class DrivenClock: SleepingClock {
         while left > 0 {
             try Task.checkCancellation()
             if await inFlight() {
-                // Wall time passes while the backend answers, and the providers see it pass: as
-                // much as really passed, not 10 ms a turn. On a loaded machine a turn takes far
-                // longer, and a scenario's second then outlasted the server's 6-second latency
-                // (sample-race's switch came after the old vehicle's answer, once in a full run).
+                // The wall's time passes while the server holds an answer back, and the providers
+                // see it pass: as much as really passed. This is the clock's own tick, not a wait
+                // for something to happen.
                 let start = ContinuousClock.now
                 try await Task.sleep(for: .milliseconds(10))
                 let elapsed = min(left, Self.seconds(ContinuousClock.now - start))
@@ -59,13 +64,51 @@ final class DrivenClock: SleepingClock {
             let step = min(1, left)
             manual.advance(by: step)
             left -= step
-            // Not awaited: an update that starts a slow fetch must not hold the clock.
-            let (consumers, drivers) = (self.consumers, self.drivers)
-            if !consumers.isPaused { Task { await consumers.update() } }
-            if !drivers.isPaused { Task { await drivers.update() } }
-            // Long enough for a loopback answer without a fault; a slow one is caught above next turn.
-            try await Task.sleep(for: .milliseconds(15))
+            let delayed = await server.faults().values.contains { $0.fault == .latency }
+            if !consumers.isPaused { start { await self.consumers.update() } }
+            if !drivers.isPaused { start { await self.drivers.update() } }
+            if delayed {
+                // An update held by the latency fault must not hold the clock: the turn ends once
+                // each update is done or waiting on the server, and the wall's time runs above.
+                let waited = await eventually {
+                    if self.updatesDone && self.fleetEngineAnswered { return true }
+                    return await self.inFlight()
+                }
+                if !waited { throw CancellationError() }
+            } else {
+                try await quiesce()
+            }
         }
+    }
+
+    /// Starts one update, kept until it is done so the run's end can wait for it.
+    private func start(_ update: @escaping @Sendable () async -> Void) {
+        let key = nextUpdate.add(1, ordering: .relaxed).newValue
+        pending.withLock { pending in
+            pending[key] = Task {
+                await update()
+                _ = self.pending.withLock { $0.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    private var updatesDone: Bool { pending.withLock { $0.isEmpty } }
+
+    /// Waits for every update started to be done (the suite's time limit cancels a lost one).
+    func settled() async throws {
+        for task in pending.withLock({ Array($0.values) }) { await task.cancellingValue }
+        try Task.checkCancellation()
+    }
+
+    /// Waits for the updates started and the Fleet Engine calls they started (each SDK calls it
+    /// after a token call, not awaited): a second's events, and at the end the run's last ones.
+    func quiesce() async throws {
+        try await settled()
+        if !(await eventually { self.fleetEngineAnswered }) { throw CancellationError() }
+    }
+
+    private var fleetEngineAnswered: Bool {
+        (consumers.fleetEngine?.callsInFlight ?? 0) + (drivers.fleetEngine?.callsInFlight ?? 0) == 0
     }
 
     private func inFlight() async -> Bool {
@@ -88,7 +131,11 @@ final class EventLog: Sendable {
     }
 
     var all: [ProviderEvent] { seen.withLock { $0 } }
-    func stop() { task.withLock { $0?.cancel() } }
+
+    /// Waits until the reader has taken every event, once the broadcaster has finished its streams.
+    func drained() async {
+        await task.withLock { $0 }?.cancellingValue
+    }
 }
 
 /// A built-in scenario run to its end against a real embedded server, real providers over
@@ -122,7 +169,7 @@ struct ScenarioRun {
             ids: ["vehicle-0001"], endpoint: .sampleBackend(.driver, base: base), transport: sharedTransport,
             events: broadcaster, refreshMargin: 300, clock: phones, fleetEngine: fleetEngine, logic: logic)
         let log = EventLog(broadcaster)
-        let clock = DrivenClock(manual: manual, consumers: consumers, drivers: drivers)
+        let clock = DrivenClock(manual: manual, consumers: consumers, drivers: drivers, server: server)
         // The SDKs have their first tokens before the scenario begins, as on a dashboard already running.
         await consumers.update()
         await drivers.update()
@@ -137,9 +184,10 @@ struct ScenarioRun {
         await runner.waitUntilDone()
         let final = await runner.progress
         await runner.stop()
-        // Let the last answers in flight arrive before the log is read.
-        try await Task.sleep(for: .milliseconds(50))
-        log.stop()
+        // The last answers in flight, then every event published, before the log is read.
+        try await clock.quiesce()
+        broadcaster.finish()
+        await log.drained()
         await server.stop()
         return ScenarioRun(events: log.all, reports: reports.all, final: final, server: server)
     }

@@ -52,6 +52,8 @@ public final class FleetEngineCaller: Sendable {
     private let due: Mutex<[Double]>
     /// The run's pace for these calls, shared by both kinds' groups; nil: every due call goes.
     public let budget: CallBudget?
+    /// Calls started and not yet published: a run that ends waits for them to have its last answers.
+    private let started = Atomic<Int>(0)
 
     public init(
         target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
@@ -90,8 +92,15 @@ public final class FleetEngineCaller: Sendable {
     /// call in flight per interval (two, when one outlives the interval by running to its timeout).
     public func startAfterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) {
         guard let slot = claim(index: index) else { return }
-        Task { await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot) }
+        started.add(1, ordering: .relaxed)
+        Task {
+            _ = await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot)
+            started.subtract(1, ordering: .releasing)
+        }
     }
+
+    /// Calls started (`startAfterTokenCall`) whose answer is not yet published.
+    public var callsInFlight: Int { started.load(ordering: .acquiring) }
 
     /// A call that may go out: the budget's ticket, if the run paces these calls.
     private struct Slot {
