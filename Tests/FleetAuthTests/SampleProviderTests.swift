@@ -201,9 +201,9 @@ enum SampleModel {
     /// records "call N returned" and then "call N settled" (a parked request records "settled" first).
     static func startCall(
         _ number: Int, id: String, on provider: ChosenTokenProvider<TripAuthorizationContext>,
-        facts: Facts
+        facts: Facts, executor: DedicatedExecutor? = nil
     ) -> Task<String?, Never> {
-        Task {
+        Task(executorPreference: executor) {
             await CallTag.$number.withValue(number) {
                 let token = try? await provider.fetchToken(for: trip(id))
                 facts.record("call \(number) returned")
@@ -231,6 +231,15 @@ enum SampleModel {
     /// its requests answered at random later moments in random order. Every call and answer is
     /// checked against the sample's model (for the ports); every token served is checked for its ID.
     static func switchRun(_ logic: ProviderLogic, seed: UInt64, switches: Int = 1000) async -> SwitchRun {
+        // A thousand switches' awaits on a thread of their own, not behind every suite's jobs on the pool.
+        await onOwnThread("switches \(logic) \(seed)") { executor in
+            await switchRun(logic, seed: seed, switches: switches, executor: executor)
+        }
+    }
+
+    static func switchRun(_ logic: ProviderLogic, seed: UInt64, switches: Int, executor: DedicatedExecutor) async
+        -> SwitchRun
+    {
         var rng = SeededGenerator(seed: seed)
         let clock = ManualClock()
         let facts = Facts()
@@ -258,7 +267,7 @@ enum SampleModel {
             // waiting callers as this one joins them, and the count alone would not move.
             let open = (1..<number).filter { !facts.holds("call \($0) settled") }
             let waitingBefore = await provider.caching?.waitingCallers ?? 0
-            tasks[number] = startCall(number, id: current, on: provider, facts: facts)
+            tasks[number] = startCall(number, id: current, on: provider, facts: facts, executor: executor)
             if logic == .tokendash {
                 // A call that joins the fetch in flight neither parks a request nor returns: it waits.
                 let joined = await eventually {
