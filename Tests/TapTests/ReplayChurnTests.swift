@@ -34,6 +34,24 @@ import UICore
             time: time, kind: kind, id: id, method: "GET", status: 200, latency: 0.02, verdict: .ok, token: token)
     }
 
+    /// `readings`' provider events recorded as `tap --record` writes them (churn limit 4), read back.
+    static func recorded(_ readings: [TappedExchange]) throws -> Recording {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = DashboardState(
+            consumerID: "", driverID: "", now: t0, backend: "tap", faultsAvailable: false,
+            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
+        first.learnMembers()
+        let writer = try RecordingWriter(path: path)
+        writer.start(
+            RecordingHeader(
+                state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
+                tokendash: "test", ticks: false, start: t0, churnLimit: 4))
+        for reading in readings { for event in reading.providerEvents { writer.record(event) } }
+        #expect(writer.close() == nil)
+        return try Recording.read(path)
+    }
+
     @Test func aReplayedTapShowsTheChurnTheLiveTableShowed() throws {
         // vehicle-017 fetches every 5 minutes for 30 minutes with hour-long tokens: 7× per token.
         var readings = try (0...6).map { try Self.reading("vehicle-017", at: Double($0) * 300) }
@@ -60,20 +78,7 @@ import UICore
         #expect(live.rows.map(\.churn) == ["fetches 7× per token: the app's provider is not caching", nil, nil])
 
         // Recorded as `tap --record` writes it, read back, replayed to the end.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var first = DashboardState(
-            consumerID: "", driverID: "", now: Self.t0, backend: "tap", faultsAvailable: false,
-            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
-        first.learnMembers()
-        let writer = try RecordingWriter(path: path)
-        writer.start(
-            RecordingHeader(
-                state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
-                tokendash: "test", ticks: false, start: Self.t0, churnLimit: 4))
-        for reading in readings { for event in reading.providerEvents { writer.record(event) } }
-        #expect(writer.close() == nil)
-        let recording = try Recording.read(path)
+        let recording = try Self.recorded(readings)
         let timeline = ReplayTimeline(
             recording, initial: recording.header.initialState(),
             marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
@@ -121,32 +126,19 @@ import UICore
         var ledger = TapLedger(churnLimit: 4)
         let aggregate = FleetAggregate(learning: [.consumer, .driver])
         let marks = TapTableMarks(churnLimit: 4)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var first = DashboardState(
-            consumerID: "", driverID: "", now: Self.t0, backend: "tap", faultsAvailable: false,
-            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
-        first.learnMembers()
-        let writer = try RecordingWriter(path: path)
-        writer.start(
-            RecordingHeader(
-                state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
-                tokendash: "test", ticks: false, start: Self.t0, churnLimit: 4))
         for reading in readings {
             ledger.record(reading)
             for event in reading.providerEvents {
                 aggregate.record(event)
                 marks.record(event)
-                writer.record(event)
             }
         }
-        #expect(writer.close() == nil)
         #expect(ledger.rows(now: end).filter { $0.kind == .driver }.map(\.tokens) == [2])
         let live = try #require(marks.apply(to: aggregate.tables(now: end), now: end)[.driver])
         #expect(live.rows.map(\.tapped?.tokens) == [2])
         #expect(live.rows.map(\.tapped?.verdict) == ["fail"])
 
-        let recording = try Recording.read(path)
+        let recording = try Self.recorded(readings)
         let replayed = ReplayTimeline(
             recording, initial: recording.header.initialState(),
             marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)
@@ -160,20 +152,7 @@ import UICore
         var readings = try (0...6).map { try reading("trip-017", at: Double($0) * 300, kind: .consumer) }
         readings.append(try reading("trip-188", at: 2, status: 503, kind: .consumer))
         readings.append(try reading("vehicle-1", at: 1950.5))
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var first = DashboardState(
-            consumerID: "", driverID: "", now: t0, backend: "tap", faultsAvailable: false,
-            trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
-        first.learnMembers()
-        let writer = try RecordingWriter(path: path)
-        writer.start(
-            RecordingHeader(
-                state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
-                tokendash: "test", ticks: false, start: t0, churnLimit: 4))
-        for reading in readings { for event in reading.providerEvents { writer.record(event) } }
-        #expect(writer.close() == nil)
-        return try Recording.read(path)
+        return try recorded(readings)
     }
 
     /// `replay --to-cast` and `report` of a tapped session show the tap's columns and churn as the
