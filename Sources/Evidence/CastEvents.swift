@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 
 /// The event lines of an asciicast v2, after its header: `[time, "o", data]` for output,
@@ -31,26 +32,6 @@ public struct CastEvents: Sendable {
     private mutating func append(_ seconds: Double, _ code: String, _ data: String) {
         // A clock stepped back (or an edited recording) must not make a player jump backwards.
         last = max(last, seconds.isFinite ? seconds : last)
-        text += "[" + String(format: "%.6f", last) + ", \"" + code + "\", " + Self.quoted(data) + "]\n"
-    }
-
-    /// `data` as a JSON string: quotes, backslashes and control characters (ESC among them) escaped.
-    static func quoted(_ data: String) -> String {
-        var out = "\""
-        out.unicodeScalars.reserveCapacity(data.utf8.count + 16)
-        for scalar in data.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        text += "[" + String(format: "%.6f", last) + ", \"" + code + "\", " + JSONStringWriter.quoted(data) + "]\n"
     }
 }

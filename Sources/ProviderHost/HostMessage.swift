@@ -70,40 +70,12 @@ public enum HostMessage: Sendable, Equatable {
         var line = #"{"call":"#
         line += String(call)
         line += #","id":"#
-        appendQuoted(id, to: &line)
+        JSONStringWriter.append(id, to: &line)
         if let task {
             line += #","task":"#
-            appendQuoted(task, to: &line)
+            JSONStringWriter.append(task, to: &line)
         }
         line += "}\n"
         return line
-    }
-
-    /// `text` as a JSON string the way JSONEncoder writes it (the quote and the backslash escaped,
-    /// control characters as their short escapes or `u00XX`, everything else as it is).
-    static func appendQuoted(_ text: String, to line: inout String) {
-        line += "\""
-        let bytes = text.utf8
-        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            line += text
-            line += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\u{08}": line += "\\b"
-            case "\u{0C}": line += "\\f"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
     }
 }
