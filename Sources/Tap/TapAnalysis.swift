@@ -5,8 +5,9 @@ import Synchronization
 /// Beside the forwarding: exchanges queue here without waiting (`submit` takes a lock for an append
 /// and never blocks an event loop), one task reads them in order (`run`), keeps the per-ID ledger,
 /// and hands each reading to the outputs: the provider events the dashboard and recordings read,
-/// and `sinks` (watch lines, metrics). The reader takes what queued in batches, resting 10 ms when
-/// the queue is empty, so thousands of exchanges a second cost a hundred wake-ups, not thousands.
+/// and `sinks` (watch lines, metrics). The reader runs on a thread of its own below the event
+/// loops' priority (`ReaderThread`) and takes what queued in batches, resting 10 ms when the queue
+/// is empty, so thousands of exchanges a second cost a hundred wake-ups, not thousands.
 /// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
@@ -47,16 +48,29 @@ public final class TapAnalysis: Sendable {
         if !kept { dropped.withLock { $0 += 1 } }
     }
 
-    /// Reads every exchange until `finish`; returns when the queue is empty.
-    public func run() async {
+    /// Reads every exchange until `finish`; returns when the queue is empty. `executor` is where
+    /// the reading runs: by default a `ReaderThread` of its own, ended on return (the bench passes
+    /// `globalConcurrentExecutor` to compare with a reader on Swift's pool).
+    public func run(on executor: (any TaskExecutor)? = nil) async {
+        let thread = executor == nil ? ReaderThread() : nil
+        await withTaskExecutorPreference(executor ?? thread) { await readAll() }
+        thread?.end()
+    }
+
+    private func readAll() async {
+        // Swapped with the queue's at each pass: once both have grown, neither the loops' appends
+        // nor the reader's takes allocate.
+        var batch: [TapExchange] = []
         while true {
-            let (batch, finished) = queue.withLock { queue in
-                defer { queue.waiting.removeAll(keepingCapacity: true) }
-                return (queue.waiting, queue.finished)
+            let finished = queue.withLock { queue in
+                swap(&batch, &queue.waiting)
+                return queue.finished
             }
             for exchange in batch { await analyse(exchange) }
             if finished, batch.isEmpty { return }
-            if batch.isEmpty { try? await Task.sleep(for: Self.rest) }
+            let idle = batch.isEmpty
+            batch.removeAll(keepingCapacity: true)
+            if idle { try? await Task.sleep(for: Self.rest) }
         }
     }
 

@@ -16,6 +16,10 @@ enum TapBenchmark {
         Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_SECONDS"] ?? "") ?? 10
     }
     static let connections = 8
+    /// Where the tap's reader runs, to tell its cost from the forwarding's: `thread` (the tap's
+    /// own, below the event loops' priority), `pool` (Swift's cooperative pool, as before issue 34's
+    /// last change) or `off` (nothing read: the tap only captures and queues).
+    static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
 
     struct Run {
         var p50: Double
@@ -55,6 +59,7 @@ enum TapBenchmark {
         line("direct to the upstream", direct)
         line("bare SwiftNIO reverse proxy", bareRun)
         line("tokendash tap (analysis, metrics)", tapRun)
+        if readerPlace != "thread" { BenchReport.say("the tap's reader: \(readerPlace) (TOKENDASH_BENCH_TAP_READER)") }
         let added = tapRun.p99 - direct.p99
         let cpuRatio = (tapRun.cpuPerRequest ?? 0) / max(0.001, bareRun.cpuPerRequest ?? 0)
         BenchReport.say(
@@ -99,7 +104,11 @@ enum TapBenchmark {
             if mode == "analysed" {
                 let metrics = TapMetrics()
                 let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, sinks: [metrics.record])
-                Task.detached { await analysis.run() }
+                switch readerPlace {
+                case "off": break
+                case "pool": Task.detached { await analysis.run(on: globalConcurrentExecutor) }
+                default: Task.detached { await analysis.run() }
+                }
                 report = analysis.submit
             }
             let server = try await TapServer.start(
