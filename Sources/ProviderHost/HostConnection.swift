@@ -38,8 +38,13 @@ public final class HostConnection: Sendable {
     static let lineLimit = 4096
 
     /// Starts `executable` with ThreadSanitizer's reports on stderr; `fileName` is the customer's
-    /// file as the build named it, so reports' frames are matched to it.
-    public init(executable: String, fileName: String, environment: [String: String]) throws {
+    /// file as the build named it, so reports' frames are matched to it. `answers`, when given,
+    /// sees each message first, on the thread that read it, and keeps those it returns true for
+    /// out of `outputs`: a call's answer then reaches its caller without a hop through the stream.
+    public init(
+        executable: String, fileName: String, environment: [String: String],
+        answers: (@Sendable (HostMessage) -> Bool)? = nil
+    ) throws {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         var errorsFromChild: [Int32] = [0, 0]
@@ -69,7 +74,9 @@ public final class HostConnection: Sendable {
         readers.enter()
         Thread {
             Self.readLines(messages) { line in
-                if let message = HostMessage.parse(line) { continuation.yield(.message(message)) }
+                if let message = HostMessage.parse(line), answers?(message) != true {
+                    continuation.yield(.message(message))
+                }
                 return true
             }
             close(messages)
@@ -95,10 +102,10 @@ public final class HostConnection: Sendable {
     public func send(_ line: String) -> Bool {
         closed.withLock { isClosed in
             guard !isClosed else { return false }
-            let bytes = Array(line.utf8)
-            return bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return false }
-                return write(input, base, raw.count) == raw.count
+            var line = line
+            return line.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return false }
+                return write(input, base, bytes.count) == bytes.count
             }
         }
     }
