@@ -51,7 +51,12 @@ final class ScriptedBackend: Sendable {
         Thread { [self] in
             while true {
                 let connection = accept(fd, nil, nil)
-                if connection < 0 { return }
+                // stop() only shuts the listener down, which ends this accept; the thread closes it,
+                // so its number is never reused while this loop may still accept on it.
+                if connection < 0 {
+                    close(fd)
+                    return
+                }
                 Thread { [self] in
                     let request = RawHTTP.readMessage(connection, expectBody: true)
                     received.withLock { $0.append(request.text) }
@@ -71,7 +76,6 @@ final class ScriptedBackend: Sendable {
 
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         held.withLock { open in
             for c in open {
                 shutdown(c, Int32(SHUT_RDWR))

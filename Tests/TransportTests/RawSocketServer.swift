@@ -14,8 +14,9 @@ import TestSupport
 final class RawSocketServer: Sendable {
     let port: UInt16
     private let listener: Int32
-    // The accepted connections still open, closed by stop(); guarded because the accept thread adds to it.
-    private let connections = Mutex<[Int32]>([])
+    // The accepted connections still open, each with whether its handler left it held (true) or
+    // still writes to it (false); guarded because the accept and handler threads change it.
+    private let connections = Mutex<[Int32: Bool]>([:])
     private let stopped = Mutex(false)
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -56,24 +57,36 @@ final class RawSocketServer: Sendable {
         let thread = Thread { [self] in
             while true {
                 let connection = accept(fd, nil, nil)
-                if connection < 0 { return }
-                if stopped.withLock({ $0 }) {
-                    close(connection)
+                // stop() only shuts the listener down, which ends this accept; the thread closes it,
+                // so its number is never reused while this loop may still accept on it.
+                if connection < 0 {
+                    close(fd)
                     return
                 }
-                connections.withLock { $0.append(connection) }
+                if stopped.withLock({ $0 }) {
+                    close(connection)
+                    continue
+                }
+                connections.withLock { $0[connection] = false }
                 Thread { [self] in
                     Self.readRequestHead(connection)
-                    switch handler(connection) {
-                    case .hold: return
-                    case .close: break
-                    case .reset:
-                        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                        setsockopt(
-                            connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
-                    }
+                    let ending = handler(connection)
+                    // The handler's thread closes its own descriptor, after stop() too: stop()
+                    // only shuts a connection in use down, so its number cannot be reused while
+                    // this thread still writes to it or closes it (a double close once shut the
+                    // next test's listening socket).
                     connections.withLock { open in
-                        open.removeAll { $0 == connection }
+                        if ending == .hold, !stopped.withLock({ $0 }) {
+                            open[connection] = true
+                            return
+                        }
+                        if ending == .reset {
+                            var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+                            setsockopt(
+                                connection, SOL_SOCKET, SO_LINGER, &linger,
+                                socklen_t(MemoryLayout<Foundation.linger>.size))
+                        }
+                        open.removeValue(forKey: connection)
                         close(connection)
                     }
                 }.start()
@@ -85,13 +98,15 @@ final class RawSocketServer: Sendable {
     func stop() {
         stopped.withLock { $0 = true }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         connections.withLock { open in
-            for c in open {
+            for (c, held) in open {
                 shutdown(c, Int32(SHUT_RDWR))
-                close(c)
+                // A held connection is the server's to close; one in use, its handler's.
+                if held {
+                    close(c)
+                    open.removeValue(forKey: c)
+                }
             }
-            open.removeAll()
         }
     }
 
