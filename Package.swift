@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "Tap",
             dependencies: [
-                "Fleet", "FleetAuth", "HTTPTransport", "EventLines",
+                "Fleet", "FleetAuth", "HTTPTransport", "EventLines", "ThreadExecutor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -181,6 +181,9 @@ let package = Package(
         // Child processes without Foundation's Process (posix_spawn, a blocking wait4 on a thread of
         // its own): the customer's provider host, and the binaries the tests run. No dependencies.
         .target(name: "Spawning"),
+        // A task executor with a thread of its own, optionally below the process's priority: the
+        // tap's reader, and the tests that would queue behind every suite on the pool. No dependencies.
+        .target(name: "ThreadExecutor"),
         // The customer's own provider class (`--driver-source`): the SDKs' stand-in modules, the
         // build with the user's swiftc (cached by content), the host process it runs in, and the
         // provider core that drives it as the SDK does and judges what it hands back.
@@ -227,7 +230,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "Spawning", .product(name: "FlyingFox", package: "FlyingFox"),
+                "FleetAuth", "HTTPTransport", "Spawning", "ThreadExecutor",
+                .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA and an HTTPS server, made at test time.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

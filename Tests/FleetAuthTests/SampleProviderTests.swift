@@ -201,7 +201,7 @@ enum SampleModel {
     /// records "call N returned" and then "call N settled" (a parked request records "settled" first).
     static func startCall(
         _ number: Int, id: String, on provider: ChosenTokenProvider<TripAuthorizationContext>,
-        facts: Facts, executor: DedicatedExecutor? = nil
+        facts: Facts, executor: ThreadExecutor? = nil
     ) -> Task<String?, Never> {
         Task(executorPreference: executor) {
             await CallTag.$number.withValue(number) {
@@ -237,7 +237,7 @@ enum SampleModel {
         }
     }
 
-    static func switchRun(_ logic: ProviderLogic, seed: UInt64, switches: Int, executor: DedicatedExecutor) async
+    static func switchRun(_ logic: ProviderLogic, seed: UInt64, switches: Int, executor: ThreadExecutor) async
         -> SwitchRun
     {
         var rng = SeededGenerator(seed: seed)

@@ -1,2 +1,0 @@
-// The tests run binaries through Spawning's ChildProcess, as tokendash runs the provider host.
-@_exported import Spawning
