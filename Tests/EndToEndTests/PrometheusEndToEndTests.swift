@@ -91,17 +91,13 @@ import Testing
         let base = "http://127.0.0.1:\(port)"
         var requests: [[String: String]: Double] = [:]
         var up: [[String: String]: Double] = [:]
-        // Until the suite's time limit: a cancelled sleep ends the loop.
-        while true {
+        // Prometheus has no way to say it scraped or to be asked to: its query API is polled at
+        // half its scrape interval, until the suite's time limit.
+        try await eventually(every: .milliseconds(500)) {
             requests = try await query(base, #"sum by (provider) (tokendash_requests_total{result="ok"})"#)
             up = try await query(base, "up")
-            let scraped =
-                requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2
+            return requests.count == 2 && requests.values.allSatisfy { $0 > 0 } && up.count == 2
                 && up.values.allSatisfy { $0 == 1 }
-            if scraped { break }
-            // Prometheus has no way to say it scraped or to be asked to: its query API is polled at
-            // half its scrape interval, the one poll left in the tests.
-            try await Task.sleep(for: .milliseconds(500))
         }
         #expect((requests[["provider": "consumer"]] ?? 0) > 0, "\(requests)")
         #expect((requests[["provider": "driver"]] ?? 0) > 0, "\(requests)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A real daemon a test runs on loopback (nginx, squid): a temp folder of its own for its config,
 /// pid file and logs, a free port, run in the foreground so stopping the process ends it, waited
@@ -71,14 +72,17 @@ final class TestDaemon: Sendable {
 
     /// The first access-log line containing every one of `parts`, once written (squid logs a
     /// tunnel only when it closes). No deadline of its own: the suite's time limit cancels the
-    /// wait, and a cancelled sleep ends it with the test's name.
+    /// wait, which then throws with the test's name.
     func awaitLogLine(_ parts: String...) async throws -> String? {
-        while true {
-            let line = accessLog.split(separator: "\n").first { line in parts.allSatisfy { line.contains($0) } }
-            if let line { return String(line) }
-            // Polling the log the daemon writes; there is nothing to wait on instead.
-            try await Task.sleep(for: .milliseconds(100))
+        var found: String?
+        // The daemon writes its log and tells no one: checked every 100 ms.
+        _ = await eventually(every: .milliseconds(100)) {
+            found = accessLog.split(separator: "\n").first { line in parts.allSatisfy { line.contains($0) } }.map(
+                String.init)
+            return found != nil
         }
+        try Task.checkCancellation()
+        return found
     }
 
     func stop() async {

@@ -70,15 +70,18 @@ extension ProviderEvent {
 }
 
 /// Polls `condition` until it holds: for a state inside an actor or a fleet that publishes no
-/// event when it changes (callers parked, loops asleep). It returns within a millisecond of the
-/// state being reached; between polls it sleeps rather than spins, because a spinning wait takes a
-/// core from the very tasks it waits for. There is no deadline of its own: a state never reached
-/// is ended by the suite's time limit, whose cancellation makes it return false.
+/// event when it changes (callers parked, loops asleep), a log a daemon writes, or a Prometheus
+/// that cannot say it scraped. It is the tests' one poll: each check is of the fact itself, never
+/// a sleep to let something happen. Between checks it sleeps `every` rather than spins, because a
+/// spinning wait takes a core from the very tasks it waits for. There is no deadline of its own: a
+/// state never reached is ended by the suite's time limit, whose cancellation makes it return false.
 @discardableResult
-public func eventually(_ condition: () async -> Bool) async -> Bool {
+public func eventually(every interval: Duration = .milliseconds(1), _ condition: () async throws -> Bool)
+    async rethrows -> Bool
+{
     while !Task.isCancelled {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
+        if try await condition() { return true }
+        try? await Task.sleep(for: interval)
     }
-    return await condition()
+    return try await condition()
 }
