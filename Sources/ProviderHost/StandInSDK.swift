@@ -284,17 +284,54 @@ public enum StandInSDK {
                 line.send()
               }
 
-              /// Starts one call on a fresh thread of its own, as the SDK's queues would: a reused
-              /// worker would take an order from its queue that ThreadSanitizer trusts, hiding a race.
-              static func start(_ request: Request) {
-                let box = Unmanaged.passRetained(request).toOpaque()
+              /// A fresh thread started before its call arrives, parked on a semaphore of its own:
+              /// starting a thread (tens of microseconds, more under ThreadSanitizer) happens while
+              /// the host waits for the next request, not after it. Each call still runs on a thread
+              /// that has run no other: a reused worker would take an order from its queue that
+              /// ThreadSanitizer trusts, hiding a race. Only the reading thread posts the semaphore
+              /// and it never waits on a call's thread, so the sole order between two calls' threads
+              /// is the one the class makes itself.
+              final class Spare: @unchecked Sendable {
+                let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+                /// Written by the reading thread before it posts `ready`, read by the spare after.
+                var request: Request?
+                init() { sem_init(ready, 0, 0) }
+                deinit {
+                  sem_destroy(ready)
+                  ready.deallocate()
+                }
+              }
+
+              /// The thread the next call runs on; touched only by the reading thread.
+              nonisolated(unsafe) static var spare: Spare?
+
+              /// Starts a spare thread parked until its call is posted, or nil if no thread starts.
+              static func prepare() -> Spare? {
+                let spare = Spare()
+                let box = Unmanaged.passRetained(spare).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { raw in
                   guard let raw else { return nil }
-                  TokendashHost.run(Unmanaged<TokendashHost.Request>.fromOpaque(raw).takeRetainedValue())
+                  let spare = Unmanaged<TokendashHost.Spare>.fromOpaque(raw).takeRetainedValue()
+                  while sem_wait(spare.ready) != 0, errno == EINTR {}
+                  if let request = spare.request { TokendashHost.run(request) }
                   return nil
                 }, box)
-                if started == 0 { pthread_detach(thread) } else { Unmanaged<Request>.fromOpaque(box).release() }
+                guard started == 0 else {
+                  Unmanaged<Spare>.fromOpaque(box).release()
+                  return nil
+                }
+                pthread_detach(thread)
+                return spare
+              }
+
+              /// Hands one call to the spare thread, as the SDK's queues would call on a thread of
+              /// theirs, then starts the next spare.
+              static func start(_ request: Request) {
+                guard let ready = spare ?? prepare() else { return }
+                ready.request = request
+                sem_post(ready.ready)
+                spare = prepare()
               }
 
               /// Reads request lines from stdin until it closes, each one a call.
@@ -330,6 +367,7 @@ public enum StandInSDK {
             setvbuf(stdout, nil, _IOLBF, 0)
             pthread_mutex_init(&TokendashHost.channelLock, nil)
             let provider = \#(className)()
+            TokendashHost.spare = TokendashHost.prepare()
             TokendashHost.send("{\"t\":\"ready\"}")
             TokendashHost.serve()
             exit(0)
