@@ -217,8 +217,8 @@ let package = Package(
                 "LoopbackProxy",
                 // The source section: a customer's class through its host, against a bare echo.
                 "ProviderHost", "Spawning",
-                // The tap section: the tap and the bare proxy it is measured against.
-                "Tap",
+                // The tap section: the tap and the bare proxy it is measured against, its reader placed.
+                "Tap", "ThreadExecutor",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -245,7 +245,8 @@ let package = Package(
         ),
         // Unit tests (no socket, no process; CI runs them in a network namespace with no network):
         // FleetAuthTests, DashboardTests, DashboardRuntimeTests, LiveSessionTests, FleetTests,
-        // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests.
+        // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests, PacingTests,
+        // ThreadExecutorTests.
         // Integration tests (loopback servers, child processes, tmux): TransportTests, TapTests,
         // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
         // The providers' cores, rules, decoding and events over fake transports and clocks.
@@ -307,6 +308,8 @@ let package = Package(
             name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "TestSupport"]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
+        // The thread-backed executor: one thread a task's jobs run on, scheduled as asked.
+        .testTarget(name: "ThreadExecutorTests", dependencies: ["ThreadExecutor"]),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [

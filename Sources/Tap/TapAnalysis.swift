@@ -26,7 +26,7 @@ public final class TapAnalysis: Sendable {
     /// client's answer up behind its CPU. On Swift's pool, at the loops' own priority, the reader's
     /// bursts took a core from them (p99 added 1.4-1.5 ms at 2,000 requests a second on two cores,
     /// against 0.3 ms for the bare proxy); on an idle core nice 10 still runs at full speed.
-    static let readerNiceness: Int32 = 10
+    public static let readerPriority = ThreadExecutor.Priority.lowered(10)
     // Guards the ledger: written by the reading task, read by whoever shows rows (a second's table, the summary).
     private let ledger: Mutex<TapLedger>
     // Guards the count of exchanges dropped unread (the queue was full).
@@ -56,10 +56,10 @@ public final class TapAnalysis: Sendable {
     }
 
     /// Reads every exchange until `finish`; returns when the queue is empty. `executor` is where
-    /// the reading runs: by default a thread of its own (`readerNiceness` below the loops), ended on return (the bench passes
+    /// the reading runs: by default a thread of its own at `readerPriority`, ended on return (the bench passes
     /// `globalConcurrentExecutor` to compare with a reader on Swift's pool).
     public func run(on executor: (any TaskExecutor)? = nil) async {
-        let thread = executor == nil ? ThreadExecutor(name: "tap reader", niceness: Self.readerNiceness) : nil
+        let thread = executor == nil ? ThreadExecutor(name: "tap reader", priority: Self.readerPriority) : nil
         await withTaskExecutorPreference(executor ?? thread) { await readAll() }
         thread?.end()
     }

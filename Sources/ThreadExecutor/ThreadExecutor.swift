@@ -20,11 +20,21 @@ public final class ThreadExecutor: TaskExecutor {
     // Signalled once per job enqueued (and once to end): the thread sleeps only while none waits.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Starts the thread, `niceness` levels below the process's priority (to nice 19 at most).
-    /// Against a busy nice-0 thread, nice 10 gets about a tenth of a core (the scheduler's weights
-    /// 110 against 1024); on an idle core it runs at full speed.
-    public init(name: String, niceness: Int32 = 0) {
-        let thread = Thread { [self] in loop(niceness: niceness) }
+    /// How the thread is scheduled against the process's others.
+    public enum Priority: Sendable {
+        /// As the thread that made it.
+        case inherited
+        /// This many nice levels lower (to nice 19 at most). Against a busy nice-0 thread, nice 10
+        /// gets about a tenth of a core (the scheduler's weights 110 against 1024); on an idle
+        /// core it runs at full speed.
+        case lowered(Int32)
+        /// Linux's `SCHED_IDLE`: it runs only when no other thread of any priority wants the core.
+        case idle
+    }
+
+    /// Starts the thread.
+    public init(name: String, priority: Priority = .inherited) {
+        let thread = Thread { [self] in loop(priority: priority) }
         thread.name = name
         thread.start()
     }
@@ -51,8 +61,12 @@ public final class ThreadExecutor: TaskExecutor {
         wake.signal()
     }
 
-    private func loop(niceness: Int32) {
-        if niceness > 0 { Self.lowerPriority(by: niceness) }
+    private func loop(priority: Priority) {
+        switch priority {
+        case .inherited: break
+        case .lowered(let niceness): Self.lowerPriority(by: niceness)
+        case .idle: Self.idle()
+        }
         let executor = asUnownedTaskExecutor()
         // Swapped with the queue's at each pass, so neither side allocates once both have grown.
         var batch: [UnownedJob] = []
@@ -78,6 +92,14 @@ public final class ThreadExecutor: TaskExecutor {
             let current = getpriority(which, 0)
             guard current != -1 || errno == 0 else { return }
             _ = setpriority(which, 0, min(19, current + niceness))
+        #endif
+    }
+
+    /// Puts the calling thread in `SCHED_IDLE` (Linux's policy 5, which Glibc's module does not name).
+    private static func idle() {
+        #if os(Linux)
+            var parameters = sched_param()
+            _ = pthread_setschedparam(pthread_self(), 5, &parameters)
         #endif
     }
 }

@@ -37,8 +37,9 @@ final class KeepAliveLoad: Sendable {
         interval = rate.map { UInt64(1e9 * Double(connections) / $0) }
     }
 
-    /// Keeps latencies from now on (after a warm-up).
+    /// Keeps latencies from now on (after a warm-up), until `unmeasure`.
     func measure() { measuring.store(true, ordering: .relaxed) }
+    func unmeasure() { measuring.store(false, ordering: .relaxed) }
 
     /// The latencies kept, in ns, once `stop` has returned.
     var latencies: [UInt64] { samples.withLock { $0 } }
@@ -97,6 +98,11 @@ final class KeepAliveLoad: Sendable {
             if paused.load(ordering: .relaxed) {
                 // Seldom enough that idle polling costs this process nothing measurable while it signs.
                 usleep(20_000)
+                // The schedule starts again from the resume, this connection's share of an interval
+                // in: the requests a pause skipped are not made up in a burst.
+                next =
+                    DispatchTime.now().uptimeNanoseconds + (interval ?? 0) * UInt64(client)
+                    / UInt64(max(1, connections))
                 continue
             }
             if fd < 0 {

@@ -54,7 +54,8 @@ import Testing
         await tap.stop()
         #expect(tapped.statusLine == direct.statusLine)
         #expect(tapped.body == direct.body && !direct.body.isEmpty)
-        #expect(analysis.droppedCount == 1)
+        // The tap reports an exchange after it has written the answer, so the client may have it first.
+        #expect(await eventually { analysis.droppedCount == 1 })
         // The reader catches up with everything it kept.
         let reading = Task { await analysis.run() }
         analysis.finish()
