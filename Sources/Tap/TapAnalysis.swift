@@ -7,8 +7,9 @@ import ThreadExecutor
 /// and never blocks an event loop), one task reads them in order (`run`), keeps the per-ID ledger,
 /// and hands each reading to the outputs: the provider events the dashboard and recordings read,
 /// and `sinks` (watch lines, metrics). The reader runs on a thread of its own below the event
-/// loops' priority (a `ThreadExecutor` ten nice levels down) and takes what queued in batches, resting 10 ms when the queue
-/// is empty, so thousands of exchanges a second cost a hundred wake-ups, not thousands.
+/// loops' priority (a `ThreadExecutor`, `readerPriority`) and takes what queued in batches,
+/// resting 10 ms when the queue is empty, so thousands of exchanges a second cost a hundred
+/// wake-ups, not thousands.
 /// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
@@ -56,8 +57,8 @@ public final class TapAnalysis: Sendable {
     }
 
     /// Reads every exchange until `finish`; returns when the queue is empty. `executor` is where
-    /// the reading runs: by default a thread of its own at `readerPriority`, ended on return (the bench passes
-    /// `globalConcurrentExecutor` to compare with a reader on Swift's pool).
+    /// the reading runs: by default a thread of its own at `readerPriority`, ended on return (the
+    /// bench passes others to compare: Swift's pool, a thread in `SCHED_IDLE`).
     public func run(on executor: (any TaskExecutor)? = nil) async {
         let thread = executor == nil ? ThreadExecutor(name: "tap reader", priority: Self.readerPriority) : nil
         await withTaskExecutorPreference(executor ?? thread) { await readAll() }
