@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import ThreadExecutor
 
@@ -8,7 +7,7 @@ import ThreadExecutor
 
 /// The executor the tap's reader and the crowded tests run on: one thread of its own, scheduled as asked.
 @Suite(.timeLimit(.minutes(3))) struct ThreadExecutorTests {
-    /// Where the calling thread runs: its kernel id, nice value and scheduling policy.
+    /// Where the calling thread runs: which thread, its nice value and its scheduling policy.
     struct Place: Equatable, Sendable {
         var thread: UInt
         var nice: Int32
