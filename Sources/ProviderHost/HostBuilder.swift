@@ -86,7 +86,9 @@ public struct HostBuilder: Sendable {
             throw .io("cannot write the build to \(work.path): \((error as NSError).localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: work) }
-        let flags = ["-g", "-diagnostic-style=llvm"] + (sanitize ? ["-sanitize=thread"] : [])
+        // Under the sanitizer each call gets a fresh thread (the host's main says why).
+        let flags =
+            ["-g", "-diagnostic-style=llvm"] + (sanitize ? ["-sanitize=thread", "-D", "TOKENDASH_FRESH_THREADS"] : [])
         try await run(
             [
                 "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", module.name,
@@ -107,7 +109,7 @@ public struct HostBuilder: Sendable {
     }
 
     /// Bumped when the build's steps change, so an old cache entry is not taken for a new one.
-    static let formatVersion = "tokendash-provider-host-2"
+    static let formatVersion = "tokendash-provider-host-3"
 
     private func run(_ arguments: [String], in directory: URL, source: ProviderSourceFile, copyName: String)
         async throws(BuildProblem)

@@ -284,16 +284,19 @@ public enum StandInSDK {
                 line.send()
               }
 
-              /// A fresh thread started before its call arrives, parked on a semaphore of its own:
-              /// starting a thread (tens of microseconds, more under ThreadSanitizer) happens while
-              /// the host waits for the next request, not after it. Each call still runs on a thread
-              /// that has run no other: a reused worker would take an order from its queue that
-              /// ThreadSanitizer trusts, hiding a race. Only the reading thread posts the semaphore
-              /// and it never waits on a call's thread, so the sole order between two calls' threads
-              /// is the one the class makes itself.
-              final class Spare: @unchecked Sendable {
+              /// A thread parked on a semaphore of its own until the reading thread posts it a call.
+              ///
+              /// Under ThreadSanitizer (`TOKENDASH_FRESH_THREADS`) each call gets a fresh one, started
+              /// before its call arrives so that starting a thread (tens of microseconds, more under
+              /// the sanitizer) happens while the host waits for the next request: a reused worker
+              /// would take an order from its queue that ThreadSanitizer trusts, hiding a race. Only
+              /// the reading thread posts the semaphore and it never waits on a call's thread, so
+              /// the sole order between two calls' threads is the one the class makes itself.
+              /// Without the sanitizer there is no race to hide, and a worker parks again after its
+              /// call, as the SDK's queues reuse theirs.
+              final class Worker: @unchecked Sendable {
                 let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-                /// Written by the reading thread before it posts `ready`, read by the spare after.
+                /// Written by the reading thread before it posts `ready`, taken by the worker after.
                 var request: Request?
                 init() { sem_init(ready, 0, 0) }
                 deinit {
@@ -302,36 +305,63 @@ public enum StandInSDK {
                 }
               }
 
-              /// The thread the next call runs on; touched only by the reading thread.
-              nonisolated(unsafe) static var spare: Spare?
+              /// The fresh thread the next call runs on; touched only by the reading thread.
+              nonisolated(unsafe) static var spare: Worker?
+              /// Workers done with a call and parked for the next (without the sanitizer).
+              nonisolated(unsafe) static var parked: [Worker] = []
+              nonisolated(unsafe) static var parkedLock = pthread_mutex_t()
 
-              /// Starts a spare thread parked until its call is posted, or nil if no thread starts.
-              static func prepare() -> Spare? {
-                let spare = Spare()
-                let box = Unmanaged.passRetained(spare).toOpaque()
+              /// Starts a worker's thread parked until a call is posted, or nil if no thread starts.
+              static func prepare() -> Worker? {
+                let worker = Worker()
+                let box = Unmanaged.passRetained(worker).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { raw in
                   guard let raw else { return nil }
-                  let spare = Unmanaged<TokendashHost.Spare>.fromOpaque(raw).takeRetainedValue()
-                  while sem_wait(spare.ready) != 0, errno == EINTR {}
-                  if let request = spare.request { TokendashHost.run(request) }
+                  let worker = Unmanaged<TokendashHost.Worker>.fromOpaque(raw).takeRetainedValue()
+                  repeat {
+                    while sem_wait(worker.ready) != 0, errno == EINTR {}
+                    guard let request = worker.request else { return nil }
+                    worker.request = nil
+                    TokendashHost.run(request)
+                  } while TokendashHost.park(worker)
                   return nil
                 }, box)
                 guard started == 0 else {
-                  Unmanaged<Spare>.fromOpaque(box).release()
+                  Unmanaged<Worker>.fromOpaque(box).release()
                   return nil
                 }
                 pthread_detach(thread)
-                return spare
+                return worker
               }
 
-              /// Hands one call to the spare thread, as the SDK's queues would call on a thread of
-              /// theirs, then starts the next spare.
+              /// Parks a worker after its call; false when each call has a fresh thread and this one ends.
+              static func park(_ worker: Worker) -> Bool {
+                #if TOKENDASH_FRESH_THREADS
+                return false
+                #else
+                pthread_mutex_lock(&parkedLock)
+                parked.append(worker)
+                pthread_mutex_unlock(&parkedLock)
+                return true
+                #endif
+              }
+
+              /// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs.
               static func start(_ request: Request) {
-                guard let ready = spare ?? prepare() else { return }
-                ready.request = request
-                sem_post(ready.ready)
+                #if TOKENDASH_FRESH_THREADS
+                guard let worker = spare ?? prepare() else { return }
+                #else
+                pthread_mutex_lock(&parkedLock)
+                let idle = parked.popLast()
+                pthread_mutex_unlock(&parkedLock)
+                guard let worker = idle ?? prepare() else { return }
+                #endif
+                worker.request = request
+                sem_post(worker.ready)
+                #if TOKENDASH_FRESH_THREADS
                 spare = prepare()
+                #endif
               }
 
               /// Reads request lines from stdin until it closes, each one a call.
@@ -367,7 +397,10 @@ public enum StandInSDK {
             setvbuf(stdout, nil, _IOLBF, 0)
             pthread_mutex_init(&TokendashHost.channelLock, nil)
             let provider = \#(className)()
+            pthread_mutex_init(&TokendashHost.parkedLock, nil)
+            #if TOKENDASH_FRESH_THREADS
             TokendashHost.spare = TokendashHost.prepare()
+            #endif
             TokendashHost.send("{\"t\":\"ready\"}")
             TokendashHost.serve()
             exit(0)
