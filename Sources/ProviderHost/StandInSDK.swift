@@ -77,7 +77,7 @@ public enum StandInSDK {
         """#
 
     /// The host's `main.swift`: one instance of the class for the whole run, each request line
-    /// a `fetchToken` call on a thread of its own, each completion and each return a line back
+    /// a `fetchToken` call on a worker's thread (`Worker`), each completion and each return a line back
     /// (the protocol is in the README, "Your own provider"). Glibc and pthreads, not Foundation:
     /// Foundation's locks and caches (JSONSerialization, Thread, NSLock) order the class's threads
     /// for ThreadSanitizer, which then misses the race the class has on a phone. The host is built
