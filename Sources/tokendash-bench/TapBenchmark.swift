@@ -30,6 +30,9 @@ enum TapBenchmark {
     /// own, below the event loops' priority), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's
     /// cooperative pool) or `off` (nothing read: the tap only captures and queues).
     static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
+    /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
+    /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
+    static var pinned: Bool { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_PIN"] == "1" }
 
     struct Run {
         var p50: Double
@@ -94,6 +97,14 @@ enum TapBenchmark {
         let analysed = try ServerProcess(childArguments: [childFlag, "analysed", base])
         defer { analysed.stop() }
         guard let directURL = URL(string: base) else { throw MintBenchmark.BenchmarkError("no URL \(base)") }
+        if pinned, CPUPinning.possible {
+            let last = ProcessInfo.processInfo.activeProcessorCount - 1
+            try CPUPinning.pin(getpid(), to: 0...(last - 1))
+            try CPUPinning.pin(bare.pid, to: last...last)
+            try CPUPinning.pin(analysed.pid, to: last...last)
+            let rest = last == 1 ? "CPU 0" : "CPUs 0-\(last - 1)"
+            BenchReport.say("pinned: both proxies on CPU \(last), the client and the upstream on \(rest)")
+        }
         let slices = max(1, Int((seconds / slice).rounded()))
         BenchReport.say(
             String(
