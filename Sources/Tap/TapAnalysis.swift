@@ -27,7 +27,7 @@ public final class TapAnalysis: Sendable {
     /// client's answer up behind its CPU. On Swift's pool, at the loops' own priority, the reader's
     /// bursts took a core from them (p99 added 1.4-1.5 ms at 2,000 requests a second on two cores,
     /// against 0.3 ms for the bare proxy); on an idle core nice 10 still runs at full speed.
-    public static let readerPriority = ThreadExecutor.Priority.lowered(10)
+    static let readerPriority = ThreadExecutor.Priority.lowered(10)
     // Guards the ledger: written by the reading task, read by whoever shows rows (a second's table, the summary).
     private let ledger: Mutex<TapLedger>
     // Guards the count of exchanges dropped unread (the queue was full).

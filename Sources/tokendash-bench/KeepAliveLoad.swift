@@ -87,7 +87,8 @@ final class KeepAliveLoad: Sendable {
         let kinds = ["consumer", "driver", "delivery_consumer", "delivery_driver"]
         var kept: [UInt64] = []
         // Spread the connections' schedules over one interval, so the requests do not come in bursts.
-        var next = DispatchTime.now().uptimeNanoseconds + (interval ?? 0) * UInt64(client) / UInt64(max(1, connections))
+        let offset = (interval ?? 0) * UInt64(client) / UInt64(max(1, connections))
+        var next = DispatchTime.now().uptimeNanoseconds + offset
         defer { samples.withLock { $0 += kept } }
         while !stopping.load(ordering: .relaxed) {
             if let interval {
@@ -100,9 +101,7 @@ final class KeepAliveLoad: Sendable {
                 usleep(20_000)
                 // The schedule starts again from the resume, this connection's share of an interval
                 // in: the requests a pause skipped are not made up in a burst.
-                next =
-                    DispatchTime.now().uptimeNanoseconds + (interval ?? 0) * UInt64(client)
-                    / UInt64(max(1, connections))
+                next = DispatchTime.now().uptimeNanoseconds + offset
                 continue
             }
             if fd < 0 {
