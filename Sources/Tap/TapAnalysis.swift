@@ -9,7 +9,7 @@ import ThreadExecutor
 /// and `sinks` (watch lines, metrics). The reader runs on a thread of its own below the event
 /// loops' priority (a `ThreadExecutor`, `readerPriority`) and takes what queued in batches,
 /// resting 10 ms when the queue is empty, so thousands of exchanges a second cost a hundred
-/// wake-ups, not thousands.
+/// wake-ups, not thousands; it gives way after each reading (`yieldCore`).
 /// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
@@ -22,11 +22,11 @@ public final class TapAnalysis: Sendable {
     // Guards the exchanges waiting to be read, and whether more may come.
     private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
     static let rest: Duration = .milliseconds(10)
-    /// How far below the event loops the reader's thread runs: on a busy machine the kernel runs
-    /// the forwarding first and the reading in the time left over, so the analysis never holds a
-    /// client's answer up behind its CPU. On Swift's pool, at the loops' own priority, the reader's
-    /// bursts took a core from them (p99 added 1.4-1.5 ms at 2,000 requests a second on two cores,
-    /// against 0.3 ms for the bare proxy); on an idle core nice 10 still runs at full speed.
+    /// How far below the event loops the reader's thread runs: on a busy machine the kernel gives
+    /// the loops the larger share of the cores (at nice 10 a tenth of one against each loop), yet
+    /// the reading still gets some, where `SCHED_IDLE` would starve it and drop every exchange.
+    /// On an idle core nice 10 runs at full speed. Nice alone does not stop a running reader
+    /// from holding a woken loop back: `yieldCore` does.
     static let readerPriority = ThreadExecutor.Priority.lowered(10)
     // Guards the ledger: written by the reading task, read by whoever shows rows (a second's table, the summary).
     private let ledger: Mutex<TapLedger>
@@ -35,10 +35,15 @@ public final class TapAnalysis: Sendable {
     // Guards the count of exchanges read.
     private let read = Mutex(0)
 
+    /// Called after each reading (`yieldCore` but in tests).
+    private let giveWay: @Sendable () -> Void
+
     public init(
         reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
-        events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = []
+        events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = [],
+        giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore
     ) {
+        self.giveWay = giveWay
         self.reader = reader
         self.clock = clock
         self.events = events
@@ -74,7 +79,10 @@ public final class TapAnalysis: Sendable {
                 swap(&batch, &queue.waiting)
                 return queue.finished
             }
-            for exchange in batch { await analyse(exchange) }
+            for exchange in batch {
+                await analyse(exchange)
+                giveWay()
+            }
             if finished, batch.isEmpty { return }
             let idle = batch.isEmpty
             batch.removeAll(keepingCapacity: true)
@@ -90,6 +98,14 @@ public final class TapAnalysis: Sendable {
         if events.isObserved { for event in reading.providerEvents { events.publish(event) } }
         for sink in sinks { sink(reading) }
     }
+
+    /// Gives the core to whatever waits for it. A thread the kernel picked keeps its core against
+    /// tasks that wake for the rest of its slice (Linux's EEVDF: 1.5 ms on two cores), however nice
+    /// it is: a burst of readings held an event loop's answer up that long (p99 added 1.4-2.1 ms at
+    /// 2,000 requests a second, against 0.1-0.3 ms over the bare proxy once the reader yields).
+    /// Yielding after each reading lets a woken loop in within one reading; with nothing waiting
+    /// the thread goes straight on.
+    @Sendable public static func yieldCore() { sched_yield() }
 
     /// No more exchanges: `run` reads what is queued and returns.
     public func finish() { queue.withLock { $0.finished = true } }

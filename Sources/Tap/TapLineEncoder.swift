@@ -30,8 +30,9 @@ public struct TapLineEncoder: Sendable {
         return EventLineEncoder.object(fields)
     }
 
-    /// The IDs over the churn limit, most fetches per token first.
-    public func churn(_ rows: [TapRow], limit: Double, exchanges: Int) -> String {
+    /// The IDs over the churn limit, most fetches per token first; `exchanges` read, and `unread`
+    /// the ones forwarded but dropped unread (the reader fell behind), which no ID's count holds.
+    public func churn(_ rows: [TapRow], limit: Double, exchanges: Int, unread: Int) -> String {
         let ids = rows.map { row -> JSONValue in
             var fields: [String: JSONValue] = [
                 "provider": .string(row.kind.rawValue), "id": .string(row.id), "fetches": .int(Int64(row.fetches)),
@@ -45,7 +46,7 @@ public struct TapLineEncoder: Sendable {
         }
         return EventLineEncoder.object([
             ("event", .string("churn")), ("limit", .double(limit)), ("exchanges", .int(Int64(exchanges))),
-            ("ids", .array(ids)),
+            ("unread", .int(Int64(unread))), ("ids", .array(ids)),
         ])
     }
 }

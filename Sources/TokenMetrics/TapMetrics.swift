@@ -29,9 +29,13 @@ public final class TapMetrics: Sendable {
     }
     // Guards each kind's series (by `provider` label), made on first use by the reading task.
     private let series = Mutex<[String: Series]>([:])
+    private let unread: Counter
+    // Guards the unread count last exposed, so each scrape adds only what was dropped since.
+    private let unreadExposed = Mutex(0)
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
+        unread = registry.makeCounter(descriptor: Names.unread)
         for kind in ProviderKind.allCases {
             // At 0 from the first scrape, so an alert on them has a series to compare.
             registry.makeGauge(descriptor: Names.churning, labels: [("provider", kind.rawValue)]).set(0.0)
@@ -70,8 +74,15 @@ public final class TapMetrics: Sendable {
         if let ratio = reading.fetchesPerToken { fetches.record(ratio) }
     }
 
-    /// Sets the churning IDs per kind (`churning` now), then renders every series.
-    public func exposition(churning: [TapRow]) -> [UInt8] {
+    /// Sets the churning IDs per kind (`churning` now) and the exchanges forwarded but never read
+    /// (`unread`, `TapAnalysis.droppedCount`: counted apart, since no reading says their kind),
+    /// then renders every series.
+    public func exposition(churning: [TapRow], unread: Int = 0) -> [UInt8] {
+        let added = unreadExposed.withLock { exposed in
+            defer { exposed = max(exposed, unread) }
+            return max(0, unread - exposed)
+        }
+        if added > 0 { self.unread.increment(by: Int64(added)) }
         for kind in ProviderKind.allCases {
             registry.makeGauge(descriptor: Names.churning, labels: [("provider", kind.rawValue)])
                 .set(Double(churning.count { $0.kind == kind }))
@@ -101,6 +112,11 @@ public final class TapMetrics: Sendable {
             name(
                 "tap_fetches_per_token", "", "Each token fetch, observed at its ID's fetches per token lifetime so far."
             )
+        }
+        static var unread: MetricNameDescriptor {
+            name(
+                "tap_exchanges_unread", "total",
+                "Requests forwarded but never read: the tap's reader fell behind and its queue was full.")
         }
         static var churning: MetricNameDescriptor {
             name(

@@ -27,8 +27,9 @@ enum TapBenchmark {
     static let settle: Duration = .milliseconds(200)
     static let connections = 8
     /// Where the tap's reader runs, to tell its cost from the forwarding's: `thread` (the tap's
-    /// own, below the event loops' priority), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's
-    /// cooperative pool) or `off` (nothing read: the tap only captures and queues).
+    /// own, below the event loops' priority), `keep` (that thread, never giving its core away
+    /// between readings), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's cooperative pool)
+    /// or `off` (nothing read: the tap only captures and queues).
     static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
     /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
     /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
@@ -168,7 +169,10 @@ enum TapBenchmark {
             var report: (@Sendable (TapExchange) -> Void)?
             if mode == "analysed" {
                 let metrics = TapMetrics()
-                let analysis = TapAnalysis(reader: ExchangeReader(), churnLimit: 4, sinks: [metrics.record])
+                let keep: @Sendable () -> Void = {}
+                let analysis = TapAnalysis(
+                    reader: ExchangeReader(), churnLimit: 4, sinks: [metrics.record],
+                    giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore)
                 switch readerPlace {
                 case "off": break
                 case "pool": Task.detached { await analysis.run(on: globalConcurrentExecutor) }

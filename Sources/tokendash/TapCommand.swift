@@ -290,7 +290,9 @@ struct TapCommand: AsyncParsableCommand {
         await recording?.value
         if let failure = recorder?.close() { Self.say(failure) }
         if summary {
-            let line = encoder.churn(analysis.churning(), limit: Double(churnLimit), exchanges: analysis.exchangeCount)
+            let line = encoder.churn(
+                analysis.churning(), limit: Double(churnLimit), exchanges: analysis.exchangeCount,
+                unread: analysis.droppedCount)
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
         if analysis.droppedCount > 0 {

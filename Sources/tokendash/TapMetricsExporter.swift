@@ -14,7 +14,7 @@ struct TapMetricsExporter: Sendable {
         -> TapMetricsExporter?
     {
         guard let address = options.address, let metrics else { return nil }
-        let page = MetricsPage { metrics.exposition(churning: analysis.churning()) }
+        let page = MetricsPage { metrics.exposition(churning: analysis.churning(), unread: analysis.droppedCount) }
         let server = NIORouteServer(routes: page, host: address.host, port: address.port)
         let port = try await server.start()
         TapCommand.say("metrics on http://\(address.bound(to: port))/metrics")

@@ -81,9 +81,11 @@ import Testing
         #expect(rows[0].trouble == "fetches 12× per token: the app's provider is not caching")
         #expect(rows[0].fetches == 12 && rows[0].tokens == 12)
         #expect(rows[3...].allSatisfy { !$0.isTrouble && $0.fetches == 1 })
-        let summary = TapLineEncoder().churn(analysis.churning(), limit: 4, exchanges: analysis.exchangeCount)
+        let summary = TapLineEncoder().churn(
+            analysis.churning(), limit: 4, exchanges: analysis.exchangeCount, unread: analysis.droppedCount)
         let line = try JSONValue.decode(Data(summary.utf8))
         #expect(line["event"] == .string("churn"))
+        #expect(line["unread"] == .int(0))
         guard case .array(let ids)? = line["ids"] else {
             Issue.record("no ids in \(summary)")
             return

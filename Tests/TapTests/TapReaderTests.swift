@@ -9,8 +9,8 @@ import Testing
     import Glibc
 #endif
 
-/// The reader beside the forwarding: it runs below the event loops' priority, and when it falls
-/// behind, exchanges are dropped and counted while the forwarding goes on unchanged.
+/// The reader beside the forwarding: it runs below the event loops' priority and gives way after
+/// each reading, and when it falls behind, exchanges are dropped and counted while the forwarding goes on unchanged.
 @Suite(.timeLimit(.minutes(3))) struct TapReaderTests {
     static func exchange(_ target: String = "/healthz") -> TapExchange {
         TapExchange(method: "GET", target: target, status: 200, latency: 0.001, time: TestTime.t0)
@@ -38,6 +38,25 @@ import Testing
         // Run at nice 19 already, the reader can go no lower (and the test would not notice it run at the loops').
         let lowered = min(19, Self.nice() + 10)
         #expect(seen.withLock { $0 } == Array(repeating: lowered, count: 3))
+    }
+
+    @Test func theReaderGivesWayAfterEachReadingNotAfterEachBatch() async {
+        // Guards what happened, in order: each reading handed on, each time the reader gave way.
+        let steps = Mutex<[String]>([])
+        let analysis = TapAnalysis(
+            reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(TestTime.t0),
+            sinks: [{ reading in steps.withLock { $0.append("read \(reading.status)") } }],
+            giveWay: { steps.withLock { $0.append("gave way") } })
+        // Queued before the reader starts: one batch of three.
+        for status in [200, 201, 202] {
+            var exchange = Self.exchange()
+            exchange.status = status
+            analysis.submit(exchange)
+        }
+        analysis.finish()
+        await analysis.run()
+        #expect(
+            steps.withLock { $0 } == ["read 200", "gave way", "read 201", "gave way", "read 202", "gave way"])
     }
 
     @Test func aFullQueueDropsExchangesAndLeavesTheForwardingAsItWas() async throws {

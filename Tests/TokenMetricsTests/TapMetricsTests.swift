@@ -27,7 +27,11 @@ import TokenMetrics
                 lastError: nil,
                 lastStatus: 200, lastSeen: TestTime.t0, fetchesPerToken: 12, churning: true)
         ]
-        let text = String(decoding: metrics.exposition(churning: churning), as: UTF8.self)
+        #expect(
+            String(decoding: metrics.exposition(churning: []), as: UTF8.self).contains(
+                "tokendash_tap_exchanges_unread_total 0"))
+        _ = metrics.exposition(churning: [], unread: 3)
+        let text = String(decoding: metrics.exposition(churning: churning, unread: 5), as: UTF8.self)
         #expect(text.contains(#"tokendash_tap_exchanges_total{provider="driver",code="2xx"} 13"#))
         #expect(text.contains(#"tokendash_tap_exchanges_total{provider="driver",code="5xx"} 1"#))
         #expect(text.contains(#"tokendash_tap_exchanges_total{provider="none",code="4xx"} 1"#))
@@ -35,6 +39,8 @@ import TokenMetrics
         #expect(text.contains(#"tokendash_tap_fetches_per_token_bucket{provider="driver",le="8.0"} 1"#))
         #expect(text.contains(#"tokendash_tap_fetches_per_token_count{provider="driver"} 13"#))
         #expect(text.contains(#"tokendash_tap_churning_ids{provider="driver"} 1.0"#))
+        // Each scrape adds what was dropped since the last: 3, then 2 more.
+        #expect(text.contains("tokendash_tap_exchanges_unread_total 5\n"))
         #expect(text.contains(#"tokendash_tap_upstream_duration_seconds_count{provider="driver"} 14"#))
         #expect(!text.contains("vehicle-"))
     }
