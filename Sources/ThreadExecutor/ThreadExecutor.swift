@@ -11,8 +11,8 @@ import Synchronization
 /// for the CPU the kernel gives the thread, never behind the jobs queued on Swift's cooperative
 /// pool, which has as many threads as the machine has cores.
 ///
-/// Two users: the tap's reader, ten nice levels below the event loops, so the kernel runs the
-/// forwarding first and the reading in the time left over; and the tests that make thousands of
+/// Two users: the tap's reader, ten nice levels below the event loops, so the forwarding gets the
+/// larger share of a busy machine's cores; and the tests that make thousands of
 /// awaits, which on two loaded cores queued behind every other suite's jobs past their time limit.
 public final class ThreadExecutor: TaskExecutor {
     // Guards the jobs waiting to run, whether the thread is to end once none wait, and whether it has.
@@ -34,8 +34,10 @@ public final class ThreadExecutor: TaskExecutor {
 
     /// Starts the thread.
     public init(name: String, priority: Priority = .inherited) {
-        let thread = Thread { [self] in loop(priority: priority) }
-        thread.name = name
+        let thread = Thread { [self] in
+            Self.nameThread(name)
+            loop(priority: priority)
+        }
         thread.start()
     }
 
@@ -81,6 +83,28 @@ public final class ThreadExecutor: TaskExecutor {
             for job in batch { job.runSynchronously(on: executor) }
             batch.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Names the calling thread as `top -H`, `ps -L` and perf show it. Foundation's `Thread.name`
+    /// set before `start()` never reached the kernel on Linux: the reader showed as the dispatch
+    /// thread that made it (`…root.default-qos`). Linux keeps 15 bytes of a name.
+    private static func nameThread(_ name: String) {
+        #if os(Linux)
+            // Whole characters only: a cut inside one would leave a broken UTF-8 tail.
+            var kept = ""
+            for character in name {
+                guard kept.utf8.count + character.utf8.count <= 15 else { break }
+                kept.append(character)
+            }
+            // Glibc's module imports neither `pthread_setname_np` nor (variadic) `prctl`: the
+            // kernel takes a thread's name written to its `comm` file as well.
+            let fd = open("/proc/thread-self/comm", O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = kept.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        #else
+            Thread.current.name = name
+        #endif
     }
 
     /// Lowers the calling thread's priority by `niceness` (to nice 19 at most).

@@ -47,6 +47,27 @@ import ThreadExecutor
     }
 
     #if os(Linux)
+        /// The calling thread's name as the kernel has it (`top -H`, `ps -L`, perf).
+        static func kernelName() -> String {
+            let fd = open("/proc/thread-self/comm", O_RDONLY)
+            guard fd >= 0 else { return "" }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            return String(decoding: bytes.prefix(max(0, count)), as: UTF8.self).filter { $0 != "\n" }
+        }
+
+        @Test func itsThreadCarriesItsNameWhereTopAndPerfShowIt() async {
+            let executor = ThreadExecutor(name: "tap reader")
+            let long = ThreadExecutor(name: "a name past fifteen bytes")
+            let names = await withTaskExecutorPreference(executor) { Self.kernelName() }
+            let cut = await withTaskExecutorPreference(long) { Self.kernelName() }
+            #expect(names == "tap reader")
+            #expect(cut == "a name past fif", "Linux keeps 15 bytes")
+            executor.end()
+            long.end()
+        }
+
         @Test func aLoweredThreadRunsThatManyNiceLevelsDown() async {
             let executor = ThreadExecutor(name: "test", priority: .lowered(3))
             let nice = await Self.places(on: executor).map(\.nice)
