@@ -77,7 +77,7 @@ public final class TapMetrics: Sendable {
     /// Sets the churning IDs per kind (`churning` now) and the exchanges forwarded but never read
     /// (`unread`, `TapAnalysis.droppedCount`: counted apart, since no reading says their kind),
     /// then renders every series.
-    public func exposition(churning: [TapRow], unread: Int = 0) -> [UInt8] {
+    public func exposition(churning: [TapRow], unread: Int) -> [UInt8] {
         let added = unreadExposed.withLock { exposed in
             defer { exposed = max(exposed, unread) }
             return max(0, unread - exposed)

@@ -28,7 +28,7 @@ import TokenMetrics
                 lastStatus: 200, lastSeen: TestTime.t0, fetchesPerToken: 12, churning: true)
         ]
         #expect(
-            String(decoding: metrics.exposition(churning: []), as: UTF8.self).contains(
+            String(decoding: metrics.exposition(churning: [], unread: 0), as: UTF8.self).contains(
                 "tokendash_tap_exchanges_unread_total 0"))
         _ = metrics.exposition(churning: [], unread: 3)
         let text = String(decoding: metrics.exposition(churning: churning, unread: 5), as: UTF8.self)
