@@ -143,6 +143,7 @@ let package = Package(
             name: "DashboardRuntime",
             dependencies: [
                 "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "EventLines", "Scenarios", "Settings",
+                "ThreadExecutor",
             ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it

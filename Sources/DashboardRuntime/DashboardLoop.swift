@@ -1,6 +1,7 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import ThreadExecutor
 import UICore
 
 /// The UI loop: waits for a key (with a timeout, so it never spins, and woken early by the inbox),
@@ -154,8 +155,10 @@ public final class DashboardLoop {
         async -> T
     {
         await withCheckedContinuation { (done: CheckedContinuation<T, Never>) in
-            let thread = Thread { done.resume(returning: body()) }
-            thread.name = name
+            let thread = Thread {
+                ThreadExecutor.nameCurrentThread(name)
+                done.resume(returning: body())
+            }
             thread.start()
         }
     }

@@ -35,7 +35,7 @@ public final class ThreadExecutor: TaskExecutor {
     /// Starts the thread.
     public init(name: String, priority: Priority = .inherited) {
         let thread = Thread { [self] in
-            Self.nameThread(name)
+            Self.nameCurrentThread(name)
             loop(priority: priority)
         }
         thread.start()
@@ -85,10 +85,11 @@ public final class ThreadExecutor: TaskExecutor {
         }
     }
 
-    /// Names the calling thread as `top -H`, `ps -L` and perf show it. Foundation's `Thread.name`
-    /// set before `start()` never reached the kernel on Linux: the reader showed as the dispatch
-    /// thread that made it (`…root.default-qos`). Linux keeps 15 bytes of a name.
-    private static func nameThread(_ name: String) {
+    /// Names the calling thread as `top -H`, `ps -L` and perf show it; every thread of tokendash's
+    /// own calls it first thing. Foundation's `Thread.name` set before `start()` never reached the
+    /// kernel on Linux: the tap's reader showed as the dispatch thread that made it
+    /// (`…root.default-qos`). Linux keeps 15 bytes of a name.
+    public static func nameCurrentThread(_ name: String) {
         #if os(Linux)
             // Whole characters only: a cut inside one would leave a broken UTF-8 tail.
             var kept = ""

@@ -6,9 +6,9 @@ import Spawning
 /// A customer's provider class through its host: a cached `fetchToken` (a request line out, a
 /// worker thread of the host's (fresh under ThreadSanitizer), the class's cache hit, the
 /// completion and return lines back, the same token again being a cache hit without the rules)
-/// against a bare JSON-lines echo over the same kind of pipe, in the same run, with the host built as `--no-sanitize` builds it and as a
-/// run builds it by default (ThreadSanitizer on); and the class's first build against a build taken
-/// from the cache. Issue 31's bound: at most 2x the echo.
+/// against a bare JSON-lines echo over the same kind of pipe, in the same run, with the host built
+/// as `--no-sanitize` builds it and as a run builds it by default (ThreadSanitizer on); and the
+/// class's first build against a build taken from the cache. Issue 31's bound: at most 2x the echo.
 enum SourceProviderBenchmark {
     static let calls = 2_000
 

@@ -2,6 +2,7 @@ import Dashboard
 import FleetAuth
 import Foundation
 import Synchronization
+import ThreadExecutor
 
 /// Writes a recording (`--record FILE`): the header, then a JSON line per action or event.
 /// Recording an action only queues it: lines are encoded and written by a task of their own each
@@ -53,12 +54,12 @@ public final class RecordingWriter: ActionRecorder, Sendable {
         // fleet's SDKs run there; a test run's other suites held it for 16 s), and a crash must
         // lose at most about a second. Ends with `close`, which every command calls on its way out.
         let thread = Thread { [self] in
+            ThreadExecutor.nameCurrentThread("tokendash-rec")
             while !queue.withLock({ $0.closed }) {
                 pacer.waitForNextFlush()
                 flush()
             }
         }
-        thread.name = "tokendash-recording"
         thread.start()
     }
 
