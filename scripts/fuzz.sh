@@ -68,6 +68,7 @@ if [[ $readers == 1 ]]; then
     # Yams is Swift 5 code (its manifest's tools version), as SwiftPM compiles it.
     module Yams "$yams/Sources/Yams" -swift-version 5 -DSWIFT_PACKAGE "${yamsflags[@]}"
     module UICore Sources/UICore
+    module ThreadExecutor Sources/ThreadExecutor
     module BoundedYAML Sources/BoundedYAML "${yamsflags[@]}"
     wait "$fleetauth"
     module Faults Sources/Faults
@@ -84,7 +85,7 @@ if [[ $readers == 1 ]]; then
     module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & b=$!
     wait $a; wait $b
     module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}"
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,ThreadExecutor,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
 fi
 [[ $readers == 1 ]] || wait "$fleetauth"
 pids=()
