@@ -307,7 +307,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "TestSupport"]),
+        .testTarget(
+            name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "Settings", "TestSupport"]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
         // The thread-backed executor: one thread a task's jobs run on, scheduled as asked.
         .testTarget(name: "ThreadExecutorTests", dependencies: ["ThreadExecutor"]),

@@ -94,7 +94,8 @@ public struct EventLineEncoder: Sendable {
     }
 
     /// The `--summary` line: per-provider counts of `kinds` (the solution that ran), each present
-    /// even with no events; `started` (SDKs that made their first call, of `sdks`) where given.
+    /// even with no events; `started` (SDKs that made their first call, of `sdks`) and
+    /// `never_started` where given.
     public func summary(
         _ counters: [ProviderKind: ProviderCounters],
         kinds: [ProviderKind] = ProviderKind.Solution.onDemand.kinds,
@@ -109,6 +110,8 @@ public struct EventLineEncoder: Sendable {
             if let ramp = started[kind] {
                 fields["sdks"] = .int(Int64(ramp.sdks))
                 fields["started"] = .int(Int64(ramp.started))
+                // Counted apart: an SDK that never asked was never judged, and `watch` exits 1 for it.
+                fields["never_started"] = .int(Int64(max(0, ramp.sdks - ramp.started)))
             }
             return (kind.rawValue, .object(fields))
         }

@@ -115,7 +115,10 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         for (index, provider) in providers.enumerated() where index < started {
             let (_, token) = await provider.snapshot
             if let token, token.expiresAt > now { continue }
-            missing.append((Context.kind, ids[index], await provider.lastFailure?.description))
+            // A call still out with no failure before it: the backend has not answered it yet,
+            // which is the finding when a backend accepts connections and never replies.
+            let waiting = await provider.isFetching ? "its call had no answer from the backend yet" : nil
+            missing.append((Context.kind, ids[index], await provider.lastFailure?.description ?? waiting))
         }
         return missing
     }
@@ -171,7 +174,11 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         let count = ids.count
         // This group's part of the pacer's rate: each side ramps over the same duration.
         let ceiling = ramp.rate(count: count)
-        let perSDK = max(1, callers)
+        // The window counts what reaches the backend, not the callers asking: under tokendash's
+        // single-flight an SDK's first update is one request however many callers ask; a
+        // provider that does not share a fetch (the samples, the customer's class) may send one
+        // per caller.
+        let requests = providers.first?.sharesFetches == true ? 1 : max(1, callers)
         pacer.laneStarted()
         defer { pacer.laneEnded() }
         // The first SDK at once.
@@ -188,18 +195,24 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
                 }
                 let pace = pacer.status
                 let rate = ceiling * pace.rate / pace.ceiling
+                // An SDK's update never costs more than the whole window, so one larger than the
+                // window still gets in, alone, once the window has emptied; otherwise it would
+                // wait for ever, and the run would end with nothing asked.
+                let cost = min(requests, max(1, pace.window))
                 credit += max(0, now.timeIntervalSince(last)) * rate
                 last = now
                 // A hair over: whole seconds of a whole rate land on whole calls despite the
                 // rounding of dates 0.1 µs apart.
                 let due = min(count - started, Int((credit + 1e-6).rounded(.down)))
-                let allowed = min(due, pacer.room(now: now) / perSDK)
+                let allowed = min(due, pacer.room(now: now) / cost)
                 if allowed > 0 {
                     let range = started..<(started + allowed)
                     started += allowed
                     credit -= Double(allowed)
-                    let tickets = (0..<(allowed * perSDK)).map { _ in pacer.begin(now: now) }
-                    group.addTask { await self.firstCalls(range, tickets: tickets, pacer: pacer, clock: clock) }
+                    let tickets = (0..<(allowed * cost)).map { _ in pacer.begin(now: now) }
+                    group.addTask {
+                        await self.firstCalls(range, callers: callers, tickets: tickets, pacer: pacer, clock: clock)
+                    }
                 }
                 // Calls the window held back are not owed later: the backend is what held them.
                 if allowed < due { credit = min(credit, 1) }
@@ -212,21 +225,23 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         }
     }
 
-    /// SDKs `range`'s first token calls, `tickets` the pacer's for them in order, each answer
-    /// told to the pacer with its time and whether it said the backend is overloaded.
-    private func firstCalls(_ range: Range<Int>, tickets: [Pacer.Ticket], pacer: Pacer, clock: any ProviderClock) async
-    {
+    /// SDKs `range`'s first token calls, `callers` each, and `tickets` the pacer's for them in
+    /// order, as many per SDK as its update costs the window: each of an SDK's first calls up to
+    /// that count tells the pacer its answer's time and whether it said the backend is overloaded.
+    private func firstCalls(
+        _ range: Range<Int>, callers: Int, tickets: [Pacer.Ticket], pacer: Pacer, clock: any ProviderClock
+    ) async {
         let targets = range.map { ($0, providers[$0], ids[$0]) }
         let perSDK = tickets.count / max(1, range.count)
         let fleetEngine = self.fleetEngine
         await withTaskGroup(of: Void.self) { group in
             for (n, (index, provider, id)) in targets.enumerated() {
-                for call in 0..<perSDK {
-                    let ticket = tickets[n * perSDK + call]
+                for call in 0..<max(1, callers) {
+                    let ticket = call < perSDK ? tickets[n * perSDK + call] : nil
                     group.addTask {
                         let failure = await Self.tokenCall(
                             index: index, provider: provider, id: id, fleetEngine: fleetEngine)
-                        pacer.end(ticket, now: clock.now(), overloaded: failure?.isOverload == true)
+                        if let ticket { pacer.end(ticket, now: clock.now(), overloaded: failure?.isOverload == true) }
                     }
                 }
             }

@@ -44,6 +44,13 @@ public enum ChosenTokenProvider<Context: AuthorizationContext>: TokenProviderCor
         }
     }
 
+    /// Whether callers asking at once share one backend request (tokendash's single-flight); the
+    /// samples and the customer's class may send one per caller.
+    public var sharesFetches: Bool {
+        if case .tokendash = self { return true }
+        return false
+    }
+
     /// The provider as the protocol sees it, for code that needs no speed.
     public var core: any TokenProviderCore<Context> {
         switch self {

@@ -96,6 +96,19 @@ public struct BackendSession: Sendable {
         return (started, total)
     }
 
+    /// The SDKs `ramp` had not started, the first of them named, and why; nil when all had.
+    public func rampShortfall(_ ramp: FleetRamp) async -> RampShortfall? {
+        let (started, total) = await startedSDKs()
+        guard started < total else { return nil }
+        var firstIDs: [String] = []
+        for role in roles where firstIDs.count < 3 {
+            let group = group(role)
+            let (begun, count) = (await group.started, await group.count)
+            for index in begun..<min(count, begun + 3 - firstIDs.count) { firstIDs.append(await group.id(at: index)) }
+        }
+        return RampShortfall(started: started, total: total, firstIDs: firstIDs, pace: pacing.ramp.status, ramp: ramp)
+    }
+
     /// One line for a header: where tokens come from, and through which proxy.
     public var backendDescription: String {
         if server != nil, let url = URL(string: consumerEndpoint.urlTemplate), let port = url.port {

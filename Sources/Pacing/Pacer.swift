@@ -23,14 +23,20 @@ public final class Pacer: Sendable {
         public var floor: Double
         public var reason: PaceReason
         public var inFlight: Int
+        /// How many calls may be out at once now (the congestion window).
+        public var window: Int
         /// Whether anyone is pacing by it now (a ramp that is still starting SDKs).
         public var active: Bool
-        public init(rate: Double, ceiling: Double, floor: Double, reason: PaceReason, inFlight: Int, active: Bool) {
+        public init(
+            rate: Double, ceiling: Double, floor: Double, reason: PaceReason, inFlight: Int, window: Int = .max,
+            active: Bool
+        ) {
             self.rate = rate
             self.ceiling = ceiling
             self.floor = floor
             self.reason = reason
             self.inFlight = inFlight
+            self.window = window
             self.active = active
         }
 
@@ -80,8 +86,7 @@ public final class Pacer: Sendable {
         state.withLock { s in
             Status(
                 rate: s.rate, ceiling: s.control.ceiling, floor: s.control.floor, reason: s.control.reason,
-                inFlight: s.inFlight.count,
-                active: s.lanes > 0)
+                inFlight: s.inFlight.count, window: window(s), active: s.lanes > 0)
         }
     }
 

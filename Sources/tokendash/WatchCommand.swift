@@ -129,24 +129,25 @@ struct WatchCommand: AsyncParsableCommand {
         await signals.end(after: duration)
         loops.cancel()
         rampReport.cancel()
-        await loops.value
+        // Calls already answered land before the verdict; a backend that never answers does not
+        // hold the exit past the run's end (its calls end when the transport stops, below).
+        await Self.settle(loops, within: .seconds(1))
         var started: [ProviderKind: (started: Int, sdks: Int)] = [:]
         for role in session.roles {
             let group = session.group(role)
             started[group.kind] = (await group.started, await group.count)
         }
-        let (begun, total) = started.values.reduce((0, 0)) { ($0.0 + $1.started, $0.1 + $1.sdks) }
-        if begun < total {
-            FileHandle.standardError.write(
-                Data(
-                    "tokendash watch: ramp: \(total - begun) of \(total) SDKs had not made their first call when the run ended (--ramp \(String(format: "%g", backend.ramp.duration)) s); they are not judged\n"
-                        .utf8))
+        // Read before the server stops, while the calls the window holds are still out.
+        let shortfall = await session.rampShortfall(ramp)
+        if let shortfall {
+            FileHandle.standardError.write(Data("tokendash watch: ramp: \(shortfall.description)\n".utf8))
         }
         // Judged before the server stops: a health check asks whether every SDK holds a token now.
         let now = Date()
         var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
         for role in session.roles { missing += await session.group(role).withoutValidToken(at: now) }
         await session.stop()
+        await loops.value
         await exporter?.stop()
         let counters = await printer.value
         if let failure = recorder?.close() {
@@ -160,6 +161,8 @@ struct WatchCommand: AsyncParsableCommand {
                             counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) },
                             started: started)) + "\n").utf8))
         }
+        // A run that asked nothing of some SDKs judged nothing of them: not a success.
+        if shortfall != nil, missing.isEmpty { throw ExitCode(1) }
         guard missing.isEmpty else {
             let first = missing[0]
             let cause = first.lastError.map { ": \($0)" } ?? ""
@@ -170,6 +173,21 @@ struct WatchCommand: AsyncParsableCommand {
                         .utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Waits for `loops` to end, or `grace` at most. Not a task group: a group waits for all its
+    /// children, and a call no backend answers keeps the loops' task from ending.
+    static func settle(_ loops: Task<Void, Never>, within grace: Duration) async {
+        let (ended, end) = AsyncStream<Never>.makeStream()
+        Task {
+            await loops.value
+            end.finish()
+        }
+        Task {
+            try? await Task.sleep(for: grace)
+            end.finish()
+        }
+        for await _ in ended {}
     }
 
     /// While a ramp spreads the first calls: what it will do; its pace whenever the backend's

@@ -186,6 +186,25 @@ import Testing
         try check("fleet-ramping", state, width, height)
     }
 
+    /// A backend that stopped answering mid-ramp: the window's 16 calls are all out, so the line
+    /// says the ramp is held, not merely slow.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aRampHeldByAFullWindow(_ width: Int, _ height: Int) throws {
+        var state = Self.fleet()
+        var consumers = ProviderCountersFixture.summary(providers: 10_000)
+        var drivers = consumers
+        consumers.started = 9
+        drivers.started = 7
+        Fixtures.apply(&state, .fleet([.consumer: consumers, .driver: drivers]))
+        Fixtures.apply(
+            &state,
+            .rampPace(
+                Pacer.Status(
+                    rate: 12, ceiling: 1000, floor: 10, reason: .stalled(waiting: 4.2), inFlight: 16, window: 16,
+                    active: true)))
+        try check("fleet-ramp-window-full", state, width, height)
+    }
+
     /// The member table with members in every state, trouble first.
     @Test(arguments: [(160, 48), (80, 24)])
     func theFleetTable(_ width: Int, _ height: Int) throws {

@@ -1,5 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tokendash watch` as a script would use it: the real binary, the embedded server, loopback HTTP.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct WatchEndToEndTests {
@@ -64,13 +71,13 @@ import Testing
     }
 
     /// 400 SDKs over a 4 s ramp, stopped after 2.5 s: some started, each with its token; the
-    /// rest never asked, are named on stderr, and do not fail the run.
+    /// rest never asked, are counted and named on stderr, and fail the run: nothing was judged of them.
     @Test func aRampStartsTheFleetGraduallyAndSaysHowFarItGot() async throws {
         let result = try await BinaryRunner.run([
             "watch", "--trips", "200", "--vehicles", "200", "--ramp", "4", "--duration", "2.5",
             "--events", "fetch_failed", "--summary",
         ])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(
             result.stderr.contains(
                 "tokendash watch: ramp: 400 SDKs make their first calls over 4.0 s at most (100 a second), slower if the backend's answers slow"
@@ -89,11 +96,48 @@ import Testing
         #expect(
             requests <= consumersStarted && requests >= consumersStarted - 20,
             "\(requests) requests, \(consumersStarted) started")
+        #expect((consumer["never_started"] as? Int ?? 0) + (driver["never_started"] as? Int ?? 0) == 400 - started)
+        // The first SDK not started is the next trip in ramp order; the line says why.
+        let trips = consumer["started"] as? Int ?? 0
         #expect(
             result.stderr.contains(
-                "tokendash watch: ramp: \(400 - started) of 400 SDKs had not made their first call when the run ended (--ramp 4 s); they are not judged"
-            ),
-            "\(result.stderr)")
+                "tokendash watch: ramp: \(400 - started) of 400 SDKs never made their first call (trip-\(String(format: "%04d", trips + 1)), "
+            ), "\(result.stderr)")
+        #expect(result.stderr.contains("), so they are not judged: "), "\(result.stderr)")
+    }
+
+    /// More callers than the ramp's window of 16 calls: single-flight makes them one request per
+    /// provider, and every SDK fetches (once, none did and the run exited 0).
+    @Test(arguments: [17, 10_000])
+    func manyCallersStillFetchOnceEach(_ callers: Int) async throws {
+        let result = try await BinaryRunner.run([
+            "watch", "--duration", "2", "--callers", "\(callers)", "--events", "fetched", "--summary",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = try objects(result.stdout)
+        let fetched = lines.filter { $0["event"] as? String == "fetched" }
+        #expect(Set(fetched.compactMap { $0["provider"] as? String }) == ["consumer", "driver"], "\(result.stderr)")
+        let summary = try #require(lines.last)
+        for side in ["consumer", "driver"] {
+            let counts = summary[side] as? [String: Any]
+            #expect(counts?["requests"] as? Int == 1, "\(side): one request for \(callers) callers")
+        }
+    }
+
+    /// A backend that accepts connections and never answers: nothing is judged, so the health
+    /// check fails, naming the SDKs and what they were waiting for.
+    @Test func aBackendThatNeverAnswersFailsTheRun() async throws {
+        let silent = try SilentListener()
+        defer { silent.stop() }
+        let result = try await BinaryRunner.run([
+            "watch", "--duration", "2", "--consumer-url", "\(silent.base)/t/{tripId}",
+            "--driver-url", "\(silent.base)/v/{vehicleId}", "--summary",
+        ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "tokendash watch: trip ID trip-0001 ended without a valid token: its call had no answer from the backend yet (and 1 more)"
+            ), "\(result.stderr)")
     }
 
     @Test func aBadFlagIsOneClearLine() async throws {
@@ -102,4 +146,36 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("give both --consumer-url and --driver-url"))
     }
+}
+
+/// A TCP listener on 127.0.0.1 that never accepts: the kernel completes the handshake from its
+/// backlog, the request is sent, and no answer ever comes.
+struct SilentListener {
+    let fd: Int32
+    let base: String
+
+    init() throws {
+        let fd = socket(AF_INET, SocketConstants.stream, 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.fd = fd
+        base = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+    }
+
+    func stop() { close(fd) }
 }

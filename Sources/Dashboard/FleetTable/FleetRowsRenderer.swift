@@ -92,8 +92,15 @@ enum FleetRowsRenderer {
                 view.rampPace.map { ", ramp \($0.summary()); the rest have made no call yet" }
                 ?? " (the rest have made no call yet)"
             canvas.putTruncated(
-                " started \(started)/\(total) SDKs\(rest)",
+                " started \(started)/\(total) SDKs\(view.rampPace.map(Self.held) ?? "")\(rest)",
                 x: rect.x, y: y + 1 + view.kinds.count, width: rect.width, role: .warning)
         }
+    }
+
+    /// While every call the window lets out is unanswered, no SDK can start: the ramp is not slow,
+    /// it is held, and that comes first, where a narrow terminal still shows it.
+    static func held(_ pace: Pacer.Status) -> String {
+        guard pace.window != .max, pace.inFlight >= pace.window else { return "" }
+        return ", held: \(pace.window) call\(pace.window == 1 ? "" : "s") unanswered"
     }
 }
