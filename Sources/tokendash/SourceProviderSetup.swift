@@ -40,11 +40,18 @@ struct SourceProviderSetup: Sendable {
         }
     }
 
+    /// Starts the loopback proxy of a kind's host.
+    typealias ProxyStarter = @Sendable (ProviderKind) async throws -> ProviderProxy
+
     /// `upstream`: the user's proxy settings, which the loopback proxies' own connections honour.
+    /// `startProxy` (tests) replaces `ProviderProxy.start` with those settings. When a proxy fails
+    /// to start, those already started are stopped before the error goes up: nothing else holds them.
     static func prepare(
         _ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
-        events: EventBroadcaster, upstream: ProxySettings
+        events: EventBroadcaster, upstream: ProxySettings, startProxy: ProxyStarter? = nil
     ) async throws -> SourceProviderSetup {
+        let startProxy =
+            startProxy ?? { kind in try await ProviderProxy.start(kind: kind, upstream: upstream, events: events) }
         var prepared: [ProviderKind.Role: Prepared] = [:]
         var settings: [ProviderKind.Role: SourceSettings] = [:]
         var notes: [String] = []
@@ -54,7 +61,11 @@ struct SourceProviderSetup: Sendable {
             let kind = solution.kind(role)
             let label = "your code: " + (path as NSString).lastPathComponent
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
-            let proxy = try await ProviderProxy.start(kind: kind, upstream: upstream, events: events)
+            let proxy: ProviderProxy
+            do { proxy = try await startProxy(kind) } catch {
+                for started in proxies.values { await started.stop() }
+                throw error
+            }
             proxies[kind] = proxy
             do throws(SourceProblem) {
                 let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)

@@ -1,0 +1,58 @@
+import FleetAuth
+import Foundation
+import HTTPTransport
+import ProviderProxy
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import tokendash
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The customer's providers' setup, in-process: its failure paths leave nothing running.
+@Suite(.timeLimit(.minutes(3))) struct SourceProviderSetupTests {
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    func listening(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, SocketConstants.stream, 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+
+    /// Both sides run the customer's classes; the second side's loopback proxy fails to start.
+    /// The first side's proxy is stopped before the error goes up (it once kept listening: nothing
+    /// held it any more, so nothing could stop it).
+    @Test func aProxyThatFailsToStartStopsTheOnesBeforeIt() async throws {
+        let options = try BackendOptions.parse([
+            "--consumer-source", "/nonexistent/ConsumerProvider.swift",
+            "--driver-source", "/nonexistent/DriverProvider.swift",
+        ])
+        let events = EventBroadcaster()
+        let started = Mutex<[ProviderProxy]>([])
+        struct NoPort: Error {}
+        await #expect(throws: NoPort.self) {
+            _ = try await SourceProviderSetup.prepare(
+                options, server: nil, solution: .onDemand, events: events, upstream: .direct,
+                startProxy: { kind in
+                    guard started.withLock({ $0.isEmpty }) else { throw NoPort() }
+                    let proxy = try await ProviderProxy.start(kind: kind, upstream: .direct, events: events)
+                    started.withLock { $0.append(proxy) }
+                    return proxy
+                })
+        }
+        let first = try #require(started.withLock { $0.first })
+        #expect(!listening(first.port), "the first side's proxy was stopped")
+    }
+}
