@@ -125,110 +125,126 @@ public struct PaneState: Equatable, Sendable {
 
     mutating func apply(_ event: ProviderEvent) {
         counters.record(event)
-        switch event.kind {
-        case .cacheHit, .fetchStarted: lastCall = event.time
-        default: break
-        }
+        let time = event.time
         switch event.kind {
         case .cacheHit(let count, _):
-            // One event stands for `count` hits (providers publish them in batches).
-            if var first = log.first, first.level == .hit {
-                first.count = first.count.saturatingAdd(count)
-                first.time = event.time
-                log[0] = first
-            } else {
-                append(
-                    LogEntry(time: event.time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
-            }
+            lastCall = time
+            recordHits(count, at: time)
         case .fetchStarted(let reason):
-            fetching = true
-            let minute = Int.clamping(event.time.timeIntervalSince1970 / 60)
-            fetchesPerMinute[minute, default: 0] += 1
-            fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
-            append(LogEntry(time: event.time, event: .request, detail: reason.rawValue, latency: nil, level: .info))
-        case .fetched(let fetched, let latency):
-            fetching = false
-            retryAt = nil
-            attempt = 0
-            // A warning every token carries (a demo's short lifetime) is logged once, not at every refresh.
-            let known = Set(token?.warnings ?? [])
-            token = fetched
-            lastError = nil
-            timeline.record(Timeline.Outcome(time: event.time, ok: true, latency: latency))
-            timeline.record(
-                Timeline.Span(
-                    from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
-                    refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: event.time)
-            append(
-                LogEntry(
-                    time: event.time, event: .gotToken, detail: "expires", latency: latency, level: .info,
-                    at: fetched.expiresAt, fingerprint: fetched.fingerprint))
-            for warning in fetched.warnings where !known.contains(warning) {
-                append(LogEntry(time: event.time, event: .warning, detail: warning, latency: nil, level: .warning))
-            }
-        case .fetchFailed(let error, let latency):
-            if case .superseded = error {
-                append(
-                    LogEntry(
-                        time: event.time, event: .discarded, detail: error.description, latency: latency,
-                        level: .warning))
-                return
-            }
-            fetching = false
-            lastError = error.description
-            timeline.record(Timeline.Outcome(time: event.time, ok: false, latency: latency))
-            append(
-                LogEntry(time: event.time, event: .failed, detail: error.description, latency: latency, level: .error))
-        case .idChanged(let from, let to):
-            id = to
-            retryAt = nil
-            attempt = 0
-            timeline.recordIDChange(at: event.time)
-            history.insert(IDChange(time: event.time, from: from, to: to), at: 0)
-            if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
-            // Cut in the middle, so the new ID's end shows in a log line of any width.
-            let detail = "\(Format.elideMiddle(from ?? "none", 24)) → \(Format.elideMiddle(to, 24))"
-            append(LogEntry(time: event.time, event: .idChanged, detail: detail, latency: nil, level: .info))
+            lastCall = time
+            recordFetchStarted(reason, at: time)
+        case .fetched(let fetched, let latency): recordFetched(fetched, latency: latency, at: time)
+        case .fetchFailed(let error, let latency): recordFailure(error, latency: latency, at: time)
+        case .idChanged(let from, let to): recordIDChange(from: from, to: to, at: time)
         case .cacheDropped(let reason):
             token = nil
-            append(LogEntry(time: event.time, event: .dropped, detail: reason, latency: nil, level: .warning))
+            append(LogEntry(time: time, event: .dropped, detail: reason, latency: nil, level: .warning))
         case .expired(let at):
             token = nil
-            append(LogEntry(time: event.time, event: .expired, detail: "at", latency: nil, level: .warning, at: at))
+            append(LogEntry(time: time, event: .expired, detail: "at", latency: nil, level: .warning, at: at))
         case .backingOff(let until, let attempt):
             retryAt = until
             self.attempt = attempt
         case .forcedRefresh:
-            append(LogEntry(time: event.time, event: .forced, detail: "refresh requested", latency: nil, level: .info))
-        case .fleetEngineCall(let answer):
-            fleetEngine = answer
-            timeline.record(Timeline.Call(time: event.time, ok: answer.succeeded))
-            let level: LogEntry.Level =
-                answer.verdictDisagrees || answer.tokenVerdict == .refused
-                ? .error
-                : answer.succeeded ? .info : .warning
-            append(
-                LogEntry(
-                    time: event.time, event: .fleetEngine, detail: answer.summary, latency: answer.latency,
-                    level: level,
-                    fingerprint: answer.fingerprint))
-        case .breach(let breach):
-            // A race is shown once per pair of lines, a late completion once per kind: the log keeps each time.
-            breaches.removeAll { $0.kind == breach.kind && $0.lines == breach.lines }
-            breaches.append(breach)
-            if breaches.count > Self.breachLimit { breaches.removeFirst(breaches.count - Self.breachLimit) }
-            append(LogEntry(time: event.time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
+            append(LogEntry(time: time, event: .forced, detail: "refresh requested", latency: nil, level: .info))
+        case .fleetEngineCall(let answer): recordFleetEngine(answer, at: time)
+        case .breach(let breach): recordBreach(breach, at: time)
         case .printed(let text):
             append(
-                LogEntry(
-                    time: event.time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
+                LogEntry(time: time, event: .printed, detail: SecretRedactor.redact(text), latency: nil, level: .info))
         case .backendRequest(let exchange):
             append(
                 LogEntry(
-                    time: event.time, event: .backend, detail: SecretRedactor.redact(exchange.summary),
+                    time: time, event: .backend, detail: SecretRedactor.redact(exchange.summary),
                     latency: exchange.latency,
                     level: exchange.failed ? .warning : .info))
         }
+    }
+
+    /// One event stands for `count` hits (providers publish them in batches); consecutive hits share a line.
+    private mutating func recordHits(_ count: Int, at time: Date) {
+        if var first = log.first, first.level == .hit {
+            first.count = first.count.saturatingAdd(count)
+            first.time = time
+            log[0] = first
+        } else {
+            append(LogEntry(time: time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
+        }
+    }
+
+    private mutating func recordFetchStarted(_ reason: FetchReason, at time: Date) {
+        fetching = true
+        let minute = Int.clamping(time.timeIntervalSince1970 / 60)
+        fetchesPerMinute[minute, default: 0] += 1
+        fetchesPerMinute = fetchesPerMinute.filter { $0.key > minute - Self.sparklineMinutes }
+        append(LogEntry(time: time, event: .request, detail: reason.rawValue, latency: nil, level: .info))
+    }
+
+    private mutating func recordFetched(_ fetched: FetchedToken, latency: TimeInterval, at time: Date) {
+        fetching = false
+        retryAt = nil
+        attempt = 0
+        // A warning every token carries (a demo's short lifetime) is logged once, not at every refresh.
+        let known = Set(token?.warnings ?? [])
+        token = fetched
+        lastError = nil
+        timeline.record(Timeline.Outcome(time: time, ok: true, latency: latency))
+        timeline.record(
+            Timeline.Span(
+                from: fetched.jwt.issuedAt ?? fetched.receivedAt, to: fetched.expiresAt,
+                refreshAt: fetched.refreshAt, fingerprint: fetched.fingerprint), at: time)
+        append(
+            LogEntry(
+                time: time, event: .gotToken, detail: "expires", latency: latency, level: .info,
+                at: fetched.expiresAt, fingerprint: fetched.fingerprint))
+        for warning in fetched.warnings where !known.contains(warning) {
+            append(LogEntry(time: time, event: .warning, detail: warning, latency: nil, level: .warning))
+        }
+    }
+
+    private mutating func recordFailure(_ error: FleetAuthError, latency: TimeInterval, at time: Date) {
+        if case .superseded = error {
+            append(
+                LogEntry(time: time, event: .discarded, detail: error.description, latency: latency, level: .warning))
+            return
+        }
+        fetching = false
+        lastError = error.description
+        timeline.record(Timeline.Outcome(time: time, ok: false, latency: latency))
+        append(LogEntry(time: time, event: .failed, detail: error.description, latency: latency, level: .error))
+    }
+
+    private mutating func recordIDChange(from: String?, to: String, at time: Date) {
+        id = to
+        retryAt = nil
+        attempt = 0
+        timeline.recordIDChange(at: time)
+        history.insert(IDChange(time: time, from: from, to: to), at: 0)
+        if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
+        // Cut in the middle, so the new ID's end shows in a log line of any width.
+        let detail = "\(Format.elideMiddle(from ?? "none", 24)) → \(Format.elideMiddle(to, 24))"
+        append(LogEntry(time: time, event: .idChanged, detail: detail, latency: nil, level: .info))
+    }
+
+    private mutating func recordFleetEngine(_ answer: FleetEngineAnswer, at time: Date) {
+        fleetEngine = answer
+        timeline.record(Timeline.Call(time: time, ok: answer.succeeded))
+        let level: LogEntry.Level =
+            answer.verdictDisagrees || answer.tokenVerdict == .refused
+            ? .error
+            : answer.succeeded ? .info : .warning
+        append(
+            LogEntry(
+                time: time, event: .fleetEngine, detail: answer.summary, latency: answer.latency, level: level,
+                fingerprint: answer.fingerprint))
+    }
+
+    /// A race is shown once per pair of lines, a late completion once per kind: the log keeps each time.
+    private mutating func recordBreach(_ breach: ContractBreach, at time: Date) {
+        breaches.removeAll { $0.kind == breach.kind && $0.lines == breach.lines }
+        breaches.append(breach)
+        if breaches.count > Self.breachLimit { breaches.removeFirst(breaches.count - Self.breachLimit) }
+        append(LogEntry(time: time, event: .breach, detail: breach.sentence, latency: nil, level: .error))
     }
 
     private mutating func append(_ entry: LogEntry) {
