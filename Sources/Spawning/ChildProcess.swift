@@ -59,6 +59,27 @@ public enum ChildProcess {
         }
     }
 
+    /// The first executable file `name` in PATH's folders, as a shell finds a command; nil when none is.
+    public static func onPath(
+        _ name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Waits for `pid` on this thread, for callers outside Swift concurrency (a benchmark's
+    /// setup): its exit code, 128 + the signal for one killed, or -1 if it was not ours to wait for.
+    public static func waitHere(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, 0) } while result == -1 && errno == EINTR
+        guard result == pid else { return -1 }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
     /// Where one of the child's descriptors 0-2 comes from.
     public enum Stream: Sendable {
         case devNull

@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 
 /// Pins every thread of a process to some CPUs with util-linux's `taskset -a` (Glibc's module in
 /// Swift does not carry `sched_setaffinity`); threads made later inherit it from their makers.
@@ -10,17 +11,15 @@ enum CPUPinning {
     static var possible: Bool { ProcessInfo.processInfo.activeProcessorCount >= 2 }
 
     static func pin(_ pid: pid_t, to cpus: ClosedRange<Int>) throws {
-        let taskset = Process()
-        taskset.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-        taskset.arguments = ["-a", "-cp", "\(cpus.lowerBound)-\(cpus.upperBound)", "\(pid)"]
-        taskset.standardOutput = FileHandle.nullDevice
+        let child: pid_t
         do {
-            try taskset.run()
+            child = try ChildProcess.spawn(
+                ["/usr/bin/taskset", "-a", "-cp", "\(cpus.lowerBound)-\(cpus.upperBound)", "\(pid)"], stdin: .devNull,
+                stdout: .devNull, stderr: .descriptor(2))
         } catch {
             throw MintBenchmark.BenchmarkError("cannot run taskset to pin \(pid): \(error)")
         }
-        taskset.waitUntilExit()
-        guard taskset.terminationStatus == 0 else {
+        guard ChildProcess.waitHere(child) == 0 else {
             throw MintBenchmark.BenchmarkError("taskset could not pin \(pid) to CPUs \(cpus)")
         }
     }

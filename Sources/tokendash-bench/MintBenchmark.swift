@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Spawning
 import TokenServer
 
 #if canImport(FoundationNetworking)
@@ -221,52 +222,28 @@ enum MintBenchmark {
         return parseOpenSSLSpeed(output)
     }
 
-    /// Runs a command and returns its stdout, or nil if it cannot start, fails, or outlives `limit`.
-    /// Not Foundation's `Process`: its children inherit this process's blocked signals (Dispatch
-    /// threads block them), and `openssl speed -seconds` times itself with SIGALRM, so it never stops.
+    /// Runs a command found on PATH and returns its stdout, or nil if it cannot start, fails, or
+    /// outlives `limit`. Started with every signal at its default and none blocked (Dispatch's
+    /// threads block them, and `openssl speed -seconds` times itself with SIGALRM, so it would never stop).
     static func runWithDefaultSignals(_ arguments: [String], limit: Duration) -> String? {
+        guard let command = arguments.first, let path = ChildProcess.onPath(command) else { return nil }
         var fds: [Int32] = [0, 0]
         guard fds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else { return nil }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addclose(&actions, readEnd)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGALRM, SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        let spawned = try? ChildProcess.spawn(
+            [path] + arguments.dropFirst(), stdin: .devNull, stdout: .descriptor(writeEnd), stderr: .devNull)
         close(writeEnd)
-        guard spawned == 0 else {
+        guard let pid = spawned else {
             close(readEnd)
             return nil
         }
-
         // A watchdog, so a command that hangs costs `limit`, not the whole run.
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds(limit), execute: watchdog)
         let output = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true).readDataToEndOfFile()
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let status = ChildProcess.waitHere(pid)
         watchdog.cancel()
-        // Exited normally (low 7 bits 0) with code 0.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else { return nil }
+        guard status == 0 else { return nil }
         return String(decoding: output, as: UTF8.self)
     }
 

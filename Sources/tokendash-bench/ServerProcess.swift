@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import TokenServer
 
 /// The embedded token server in a process of its own (this binary re-executed with
@@ -24,25 +25,17 @@ final class ServerProcess: Sendable {
         else {
             throw MintBenchmark.BenchmarkError("cannot make pipes for the server process")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
-
         let arguments = [Self.executablePath] + childArguments
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.spawn(
+                arguments, stdin: .descriptor(input[0]), stdout: .descriptor(output[1]), stderr: .descriptor(2))
+        } catch {
+            for fd in input + output { close(fd) }
+            throw MintBenchmark.BenchmarkError("cannot start \(arguments[0]): \(error)")
+        }
         close(input[0])
         close(output[1])
-        guard spawned == 0 else {
-            close(input[1])
-            close(output[0])
-            throw MintBenchmark.BenchmarkError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
-        }
         self.pid = pid
         self.stdinWrite = input[1]
         let line = Self.readLine(output[0])
