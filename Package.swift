@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "LiveSessionTests",
             dependencies: [
-                "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "TokenServer",
+                "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "Pacing", "TokenServer",
                 "TestSupport",
             ]
         ),

@@ -67,62 +67,19 @@ struct WatchCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let (backend, _) = try config.resolve(self.backend, prefix: "tokendash watch")
         let signals = SignalWatcher()
-        let recorder: RecordingWriter?
-        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
-            FileHandle.standardError.write(Data("tokendash watch: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        let session: BackendSession
-        do {
-            session = try await BackendSession.start(backend)
-        } catch let failure as SourceBuildFailure {
-            // The compiler's own lines, file:line:col first, as an editor or CI reads them.
-            for line in failure.lines {
-                FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8))
-            }
-            recorder?.discard()
-            throw ExitCode(2)
-        } catch {
-            FileHandle.standardError.write(Data("tokendash watch: \(SecretRedactor.redact("\(error)"))\n".utf8))
-            throw ExitCode(1)
-        }
-        if let server = session.server, let url = await server.baseURL {
-            FileHandle.standardError.write(
-                Data("tokendash watch: embedded token server on \(url.absoluteString)\n".utf8))
-        } else {
-            FileHandle.standardError.write(Data("tokendash watch: backend \(session.backendDescription)\n".utf8))
-        }
-        for note in session.sourceNotes { FileHandle.standardError.write(Data("tokendash watch: \(note)\n".utf8)) }
-        let fleetEngine = session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval)
-        FileHandle.standardError.write(Data("tokendash watch: \(fleetEngine)\n".utf8))
-        if session.insecure {
-            FileHandle.standardError.write(
-                Data("tokendash watch: --insecure: the backend's TLS certificate is not verified\n".utf8))
-        }
+        let recorder = try openRecorder()
+        let session = try await startSession(backend, recorder: recorder)
+        await Self.announce(session, backend)
         let exporter: MetricsExporter?
         do {
             exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
         } catch {
             recorder?.discard()
+            await session.stop()
             throw error
         }
-        let insecure = session.insecure
-        func marked(_ line: String) -> String { EventLineEncoder.marked(line, insecure: insecure) }
-        let encoder = EventLineEncoder(reveal: reveal)
-        let shown = shownEvents
-        let stream = session.events.subscribe(buffer: 1 << 16)
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }
-        let printer = Task { () -> [ProviderKind: ProviderCounters] in
-            var counters: [ProviderKind: ProviderCounters] = [:]
-            for await event in stream {
-                counters[event.provider, default: ProviderCounters()].record(event)
-                recorder?.record(event)
-                if let shown, !shown.contains(event.name) { continue }
-                // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
-                FileHandle.standardOutput.write(Data((marked(encoder.encode(event)) + "\n").utf8))
-            }
-            return counters
-        }
+        let printer = printEvents(session, recorder: recorder)
         let ramp = backend.ramp
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
         let rampReport = Task { await Self.reportRamp(ramp, session: session) }
@@ -131,63 +88,83 @@ struct WatchCommand: AsyncParsableCommand {
         rampReport.cancel()
         // Calls already answered land before the verdict; a backend that never answers does not
         // hold the exit past the run's end (its calls end when the transport stops, below).
-        await Self.settle(loops, within: .seconds(1))
-        var started: [ProviderKind: (started: Int, sdks: Int)] = [:]
-        for role in session.roles {
-            let group = session.group(role)
-            started[group.kind] = (await group.started, await group.count)
-        }
-        // Read before the server stops, while the calls the window holds are still out.
-        let shortfall = await session.rampShortfall(ramp)
-        if let shortfall {
-            FileHandle.standardError.write(Data("tokendash watch: ramp: \(shortfall.description)\n".utf8))
-        }
-        // Judged before the server stops: a health check asks whether every SDK holds a token now.
-        let now = Date()
-        var missing: [(kind: ProviderKind, id: String, lastError: String?)] = []
-        for role in session.roles { missing += await session.group(role).withoutValidToken(at: now) }
+        await BackendSession.settle(loops, within: .seconds(1))
+        let verdict = await session.verdict(ramp: ramp, at: Date())
+        let started = await session.startedByKind()
         await session.stop()
         await loops.value
         await exporter?.stop()
         let counters = await printer.value
-        if let failure = recorder?.close() {
-            FileHandle.standardError.write(Data("tokendash watch: \(failure)\n".utf8))
-        }
+        if let failure = recorder?.close() { Self.say("\(failure)") }
         if summary {
+            let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }
+            let line = EventLineEncoder(reveal: reveal).summary(counters, kinds: kinds, started: started)
             FileHandle.standardOutput.write(
-                Data(
-                    (marked(
-                        encoder.summary(
-                            counters, kinds: session.solution.kinds.filter { session.roles.contains($0.role) },
-                            started: started)) + "\n").utf8))
+                Data((EventLineEncoder.marked(line, insecure: session.insecure) + "\n").utf8))
         }
-        // A run that asked nothing of some SDKs judged nothing of them: not a success.
-        if shortfall != nil, missing.isEmpty { throw ExitCode(1) }
-        guard missing.isEmpty else {
-            let first = missing[0]
-            let cause = first.lastError.map { ": \($0)" } ?? ""
-            let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
-            FileHandle.standardError.write(
-                Data(
-                    "tokendash watch: \(first.kind.idNoun) \(first.id) ended without a valid token\(cause)\(more)\n"
-                        .utf8))
+        // A run that asked nothing of some SDKs judged nothing of them: not a success either.
+        for line in verdict.lines { Self.say(line) }
+        if verdict.failed { throw ExitCode(1) }
+    }
+
+    static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
+
+    func openRecorder() throws -> RecordingWriter? {
+        do { return try record.map(RecordingWriter.init(path:)) } catch {
+            Self.say("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The session, or the reason it could not start: a provider's build errors as the compiler
+    /// wrote them (exit 2), anything else in one line (exit 1).
+    func startSession(_ backend: BackendOptions, recorder: RecordingWriter?) async throws -> BackendSession {
+        do {
+            return try await BackendSession.start(backend)
+        } catch let failure as SourceBuildFailure {
+            // The compiler's own lines, file:line:col first, as an editor or CI reads them.
+            for line in failure.lines {
+                FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8))
+            }
+            recorder?.discard()
+            throw ExitCode(2)
+        } catch {
+            Self.say(SecretRedactor.redact("\(error)"))
+            recorder?.discard()
             throw ExitCode(1)
         }
     }
 
-    /// Waits for `loops` to end, or `grace` at most. Not a task group: a group waits for all its
-    /// children, and a call no backend answers keeps the loops' task from ending.
-    static func settle(_ loops: Task<Void, Never>, within grace: Duration) async {
-        let (ended, end) = AsyncStream<Never>.makeStream()
-        Task {
-            await loops.value
-            end.finish()
+    /// Where tokens come from, what was built, whether Fleet Engine is called, and any loosened trust.
+    static func announce(_ session: BackendSession, _ backend: BackendOptions) async {
+        if let server = session.server, let url = await server.baseURL {
+            say("embedded token server on \(url.absoluteString)")
+        } else {
+            say("backend \(session.backendDescription)")
         }
-        Task {
-            try? await Task.sleep(for: grace)
-            end.finish()
+        for note in session.sourceNotes { say(note) }
+        say(session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval))
+        if session.insecure { say("--insecure: the backend's TLS certificate is not verified") }
+    }
+
+    /// Prints each event shown as a JSON line and records every one; ends with the stream, with the counts.
+    func printEvents(_ session: BackendSession, recorder: RecordingWriter?) -> Task<
+        [ProviderKind: ProviderCounters], Never
+    > {
+        let (encoder, shown, insecure) = (EventLineEncoder(reveal: reveal), shownEvents, session.insecure)
+        let stream = session.events.subscribe(buffer: 1 << 16)
+        return Task {
+            var counters: [ProviderKind: ProviderCounters] = [:]
+            for await event in stream {
+                counters[event.provider, default: ProviderCounters()].record(event)
+                recorder?.record(event)
+                if let shown, !shown.contains(event.name) { continue }
+                // Unbuffered whole lines: a script reading the pipe sees each event as it happens.
+                let line = EventLineEncoder.marked(encoder.encode(event), insecure: insecure)
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+            return counters
         }
-        for await _ in ended {}
     }
 
     /// While a ramp spreads the first calls: what it will do; its pace whenever the backend's
