@@ -70,14 +70,7 @@ struct WatchCommand: AsyncParsableCommand {
         let recorder = try openRecorder()
         let session = try await startSession(backend, recorder: recorder)
         await Self.announce(session, backend)
-        let exporter: MetricsExporter?
-        do {
-            exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
-        } catch {
-            recorder?.discard()
-            await session.stop()
-            throw error
-        }
+        let exporter = try await startExporter(session, backend, recorder: recorder)
         if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }
         let printer = printEvents(session, recorder: recorder)
         let ramp = backend.ramp
@@ -108,6 +101,19 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
+
+    /// `--metrics`' endpoint; when it cannot start, the session it was for is stopped first.
+    func startExporter(_ session: BackendSession, _ backend: BackendOptions, recorder: RecordingWriter?) async throws
+        -> MetricsExporter?
+    {
+        do {
+            return try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
+        } catch {
+            recorder?.discard()
+            await session.stop()
+            throw error
+        }
+    }
 
     func openRecorder() throws -> RecordingWriter? {
         do { return try record.map(RecordingWriter.init(path:)) } catch {

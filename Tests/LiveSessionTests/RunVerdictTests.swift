@@ -16,7 +16,7 @@ import Testing
         #expect(verdict.lines.isEmpty)
     }
 
-    @Test func SDKsNeverStartedFailTheRunThoughEveryStartedOneHoldsAToken() throws {
+    @Test func sdksNeverStartedFailTheRunThoughEveryStartedOneHoldsAToken() throws {
         let shortfall = try #require(
             RampShortfall(started: 10, total: 40, firstIDs: ["trip-0011"], pace: calm, ramp: FleetRamp(duration: 4)))
         let verdict = RunVerdict(shortfall: shortfall, missing: [])
