@@ -79,62 +79,135 @@ struct DashboardCommand: AsyncParsableCommand {
     func run() async throws {
         // Flags win over the config file's profile, which wins over its defaults.
         let (backend, settings) = try config.resolve(self.backend, prefix: "tokendash")
-        let theme = self.theme ?? settings.text(.theme)
         let environment = ProcessInfo.processInfo.environment
-        let (catalog, initialTheme, noColor) = try startingTheme(environment, requested: theme, settings: settings)
+        let (catalog, initialTheme, noColor) = try startingTheme(
+            environment, requested: self.theme ?? settings.text(.theme), settings: settings)
         let (scenarios, startScenario) = try scenarioCatalog(embeddedServer: backend.usesEmbeddedServer)
         // Checked after the theme, so a bad --theme is reported even from a script.
         try Self.requireTerminal(environment)
-        // SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
-        // without stopping the server or restoring the tty settings. (Not in `watch`, where a
-        // hangup must stay ignorable with nohup.)
-        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP] + (debugCrash == nil ? [] : [SIGUSR1]))
+        let signals = signalWatcher()
+        let evidence = try openEvidence(theme: initialTheme, environment: environment)
+        let (session, exporter) = try await startSession(backend, evidence: evidence)
+        var state = await Self.initialState(
+            session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
+        evidence.recorder?.start(
+            await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state))
+        let inbox = ActionInbox()
+        let scenarioController = ScenarioController(
+            catalog: scenarios, target: Self.scenarioTarget(session, inbox: inbox),
+            embeddedServer: session.server != nil, events: session.events, inbox: inbox, stepMode: step)
+        state.scenarios = scenarioController.entries
+        let (source, tail) = Self.eventSource(session, backend: backend)
+        let events = Task { [source] in await source.run(into: inbox) }
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
+        let effects = EffectRunner(
+            session: session, catalog: catalog, events: source,
+            snapshots: SnapshotWriter(
+                recording: evidence.recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail,
+                version: TokenDash.version), scenarios: scenarioController)
+        if let startScenario {
+            for action in await scenarioController.start(startScenario) { inbox.send(action) }
+        }
+        await TerminalBootstrap.run(
+            state: state, inbox: inbox, performer: effects, recorder: evidence.recorder, frames: evidence.caster,
+            nextSignal: nextSignal(signals), terminal: screen(initialTheme, noColor: noColor))
+        // Stopped in the reverse order of their start.
+        await scenarioController.stop()
+        for task in [loops, events] { task.cancel() }
+        await session.stop()
+        await exporter?.stop()
+        for failure in evidence.close() { Self.fail(failure) }
+    }
+
+    /// SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
+    /// without stopping the server or restoring the tty settings. (Not in `watch`, where a hangup
+    /// must stay ignorable with nohup.)
+    func signalWatcher() -> SignalWatcher {
+        SignalWatcher([SIGINT, SIGTERM, SIGHUP] + (debugCrash == nil ? [] : [SIGUSR1]))
+    }
+
+    /// The ncurses screen, made on the UI thread that owns it.
+    func screen(_ theme: Theme, noColor: Bool) -> @Sendable () -> TerminalScreen {
+        let mouse = !noMouse
+        return { TerminalScreen(theme: theme, noColor: noColor, mouse: mouse) }
+    }
+
+    /// What the dashboard writes as it runs: `--record`'s recording and `--cast`'s asciicast.
+    struct EvidenceFiles {
+        let recorder: RecordingWriter?
+        let caster: LiveCast?
+
+        /// A run that never started: the recording removed, the cast closed.
+        func discard() {
+            recorder?.discard()
+            _ = caster?.close()
+        }
+
+        /// The run's end: each file closed, with what went wrong writing it.
+        func close() -> [String] { [recorder?.close(), caster?.close()].compactMap { $0 } }
+    }
+
+    /// Opens `--record` and `--cast`; a file that cannot be written is one line and exit 2.
+    func openEvidence(theme: Theme, environment: [String: String]) throws -> EvidenceFiles {
         let recorder: RecordingWriter?
         do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
         }
-        let caster: LiveCast?
         do {
-            caster = try cast.map { path throws(EvidenceError) in
+            let caster = try cast.map { path throws(EvidenceError) in
                 try LiveCast(
-                    path: path, start: Date(), theme: initialTheme, idleTimeLimit: castOptions.idleTimeLimit,
+                    path: path, start: Date(), theme: theme, idleTimeLimit: castOptions.idleTimeLimit,
                     title: "tokendash dashboard, \(Date().formatted(.iso8601))", environment: environment)
             }
+            return EvidenceFiles(recorder: recorder, caster: caster)
         } catch {
             recorder?.discard()
             Self.fail("\(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// The session and its `--metrics` endpoint. A class of the customer's own that does not
+    /// build runs as a provider failing with the compiler's error, which its pane shows. Whatever
+    /// fails to start undoes what started before it.
+    func startSession(_ backend: BackendOptions, evidence: EvidenceFiles) async throws -> (
+        BackendSession, MetricsExporter?
+    ) {
         let session: BackendSession
-        // A class of the customer's own that does not build runs as a provider failing with the
-        // compiler's error, which its pane shows; the errors go to stderr as well, whole.
         do { session = try await BackendSession.start(backend, keepUnbuilt: true) } catch {
-            _ = caster?.close()
+            evidence.discard()
             Self.fail("\(error)")
             throw ExitCode(1)
         }
-        let exporter: MetricsExporter?
         do {
-            exporter = try await MetricsExporter.start(
+            let exporter = try await MetricsExporter.start(
                 metrics, session: session, backend: backend, command: "dashboard")
+            return (session, exporter)
         } catch {
-            recorder?.discard()
-            _ = caster?.close()
+            evidence.discard()
+            await session.stop()
             throw error
         }
-        var state = await Self.initialState(
-            session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
-        if let recorder {
-            recorder.start(await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state))
+    }
+
+    /// The next signal for the UI thread; with `--debug-crash-on-usr1`, SIGUSR1 crashes the
+    /// process there, while the screen is up.
+    func nextSignal(_ signals: SignalWatcher) -> @Sendable () async -> Int32? {
+        let debugCrash = self.debugCrash
+        return {
+            var signal = await signals.next()
+            while signal == SIGUSR1, let debugCrash {
+                debugCrash.crash()
+                signal = await signals.next()
+            }
+            return signal
         }
-        let inbox = ActionInbox()
-        let target = Self.scenarioTarget(session, inbox: inbox)
-        let scenarioController = ScenarioController(
-            catalog: scenarios, target: target, embeddedServer: session.server != nil,
-            events: session.events, inbox: inbox, stepMode: step)
-        state.scenarios = scenarioController.entries
-        // The IDs the groups were made with, in their order: the fleet table names members by it.
+    }
+
+    /// The live events, with the IDs the groups were made with in their order (the fleet table
+    /// names members by it), the ramp's pace while it runs, and the tail snapshots quote.
+    static func eventSource(_ session: BackendSession, backend: BackendOptions) -> (LiveEventSource, EventTail) {
         var source = LiveEventSource(
             broadcaster: session.events,
             members: [
@@ -149,35 +222,7 @@ struct DashboardCommand: AsyncParsableCommand {
             let pace = ramp.status
             return pace.active ? pace : nil
         }
-        let events = Task { [source] in await source.run(into: inbox) }
-        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
-        let debugCrash = self.debugCrash
-        let snapshots = SnapshotWriter(
-            recording: recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail, version: TokenDash.version)
-        let effects = EffectRunner(
-            session: session, catalog: catalog, events: source, snapshots: snapshots, scenarios: scenarioController)
-        if let startScenario {
-            for action in await scenarioController.start(startScenario) { inbox.send(action) }
-        }
-        let noMouse = self.noMouse
-        await TerminalBootstrap.run(
-            state: state, inbox: inbox, performer: effects, recorder: recorder, frames: caster,
-            nextSignal: {
-                var signal = await signals.next()
-                while signal == SIGUSR1, let debugCrash {
-                    // On the UI thread's side of the process, while the screen is up.
-                    debugCrash.crash()
-                    signal = await signals.next()
-                }
-                return signal
-            }, terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: !noMouse) })
-        await scenarioController.stop()
-        loops.cancel()
-        events.cancel()
-        await session.stop()
-        await exporter?.stop()
-        if let failure = recorder?.close() { Self.fail(failure) }
-        if let failure = caster?.close() { Self.fail(failure) }
+        return (source, tail)
     }
 
     /// The theme to start with, from `--theme`, `NO_COLOR` and the theme folders; a typo or a
