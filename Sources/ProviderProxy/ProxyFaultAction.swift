@@ -23,27 +23,12 @@ enum ProxyFaultAction: Equatable, Sendable {
         }
     }
 
-    /// The embedded server's own answers for these faults, so a source provider sees the same.
+    /// The embedded server's own answers for these faults (`FaultAnswer`), so a source provider sees the same.
     private static func answer(_ fault: Fault) -> ProxyFaultAction {
-        let json = "Content-Type: application/json"
-        switch fault {
-        case .http401:
-            return .answer(
-                status: 401, reason: "Unauthorized", headerLines: [json],
-                body: #"{"error":"injected fault: HTTP 401, the app's credentials are refused"}"#)
-        case .rateLimited:
-            return .answer(
-                status: 429, reason: "Too Many Requests",
-                headerLines: [json, "Retry-After: \(Fault.retryAfterSeconds)"],
-                body: #"{"error":"injected fault: HTTP 429, too many requests"}"#)
-        case .malformed:
-            return .answer(
-                status: 200, reason: "OK", headerLines: [json], body: #"{"jwt":"eyJhbGciOiJSUzI1NiIsInR5cCI6"#)
-        default:
-            return .answer(
-                status: 500, reason: "Internal Server Error", headerLines: [json],
-                body: #"{"error":"injected fault: HTTP 500"}"#)
-        }
+        guard let answer = FaultAnswer(fault) else { return .forward(delayMilliseconds: 0) }
+        return .answer(
+            status: answer.status, reason: answer.reason,
+            headerLines: answer.headers.map { "\($0.name): \($0.value)" }, body: answer.body)
     }
 
     /// The answer's bytes, closing the connection after it.

@@ -1,3 +1,5 @@
+import ProxyKit
+
 /// Reads a backend's answer as it passes through the proxy, without changing it: the status, the
 /// head's length, and the body's bytes, and whether the body is all there (by `Content-Length`),
 /// so the log's line is written before the host has the last byte. An answer it cannot read
