@@ -1,8 +1,10 @@
+import NIOHTTP1
 import ProxyKit
 
-/// Reads a backend's answer as it passes through the proxy, without changing it: the status, the
-/// head's length, and the body's bytes, and whether the body is all there (by `Content-Length`),
-/// so the log's line is written before the host has the last byte. An answer it cannot read
+/// Reads a backend's answer as it passes through the proxy, without changing it (its head decoded
+/// by NIOHTTP1 once framed): the status, the head's length, and the body's bytes, and whether the
+/// body is all there (by `Content-Length`), so the log's line is written before the host has the
+/// last byte. An answer it cannot read
 /// (no status line, a head over the limit, chunked) is still forwarded whole; its line then
 /// comes when the connection closes.
 struct ResponseMeter: Sendable {
@@ -39,22 +41,13 @@ struct ResponseMeter: Sendable {
     }
 
     private mutating func readHead(_ text: String) {
-        let lines = text.components(separatedBy: "\r\n")
-        let parts = (lines.first ?? "").split(separator: " ")
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else { return giveUp() }
-        self.status = status
+        guard let head = HeadDecoding.response(text) else { return giveUp() }
+        status = Int(head.status.code)
         // An interim answer (100 Continue) is followed by the real one: its length is not this answer's.
-        if (100..<200).contains(status) { return giveUp() }
-        for line in lines.dropFirst() {
-            let pair = line.split(separator: ":", maxSplits: 1)
-            guard pair.count == 2 else { continue }
-            let name = pair[0].lowercased().trimmingWhitespace
-            if name == "transfer-encoding" {
-                contentLength = nil
-                return
-            }
-            if name == "content-length" { contentLength = Int(pair[1].trimmingWhitespace) }
-        }
+        if head.status.code < 200 { return giveUp() }
+        // A chunked body's end is in its framing, which the meter does not follow: its line comes at the close.
+        guard !head.headers.contains(name: "transfer-encoding") else { return }
+        contentLength = head.headers.first(name: "content-length").flatMap { Int($0) }
     }
 
     /// Counts every byte as the body from here on, as for an answer without a readable head.
@@ -70,11 +63,5 @@ struct ResponseMeter: Sendable {
             return i + 4
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    fileprivate var trimmingWhitespace: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import NIOCore
-import NIOEmbedded
 import NIOHTTP1
 
 /// The head of a request a client sent to a forward proxy: `CONNECT host:port` (https) or an
 /// absolute-form request (`GET http://host:port/path`, plain http), as curl (and so Linux's
-/// URLSession) sends them to a proxy. Decoded by NIOHTTP1, as a server decodes a request.
+/// URLSession) sends them to a proxy. Decoded by NIOHTTP1 (`HeadDecoding`), as a server decodes a request.
 public struct ProxyRequestHead: Sendable {
     /// The longest head taken: nginx's default for a request's headers is 8 KiB per line, 32 KiB in all.
     public static let limit = 16_384
@@ -25,7 +24,7 @@ public struct ProxyRequestHead: Sendable {
 
     /// Reads `head`, the bytes up to and without the blank line.
     public init(parsing head: String) throws(ProxyHeadError) {
-        let decoded = try Self.decode(head)
+        guard let decoded = HeadDecoding.request(head) else { throw .badRequestLine }
         method = decoded.method.rawValue
         target = decoded.uri
         version = decoded.version
@@ -46,21 +45,6 @@ public struct ProxyRequestHead: Sendable {
             destination.port > 0
         else { throw .badTarget }
         self.destination = destination
-    }
-
-    /// NIOHTTP1's decoder on a pipeline of its own: the head as a server's parser reads it.
-    private static func decode(_ text: String) throws(ProxyHeadError) -> HTTPRequestHead {
-        let channel = EmbeddedChannel(handler: ByteToMessageHandler(HTTPRequestDecoder()))
-        defer { _ = try? channel.finish() }
-        do {
-            try channel.writeInbound(ByteBuffer(string: text + "\r\n\r\n"))
-            guard case .head(let head)? = try channel.readInbound(as: HTTPServerRequestPart.self) else {
-                throw ProxyHeadError.badRequestLine
-            }
-            return head
-        } catch {
-            throw .badRequestLine
-        }
     }
 
     /// The value of the header `name`, the first if several.

@@ -99,4 +99,12 @@ struct ProxyKitTests {
                 == "GET /a?b HTTP/1.1\r\nHost: [::1]:8080\r\nAccept: */*\r\nConnection: close\r\n\r\n")
         #expect(throws: ProxyHeadError.badRequestLine) { try ProxyRequestHead(parsing: "GET / HTTP/1.1\r\nBad Header") }
     }
+
+    @Test func anAnswersHeadIsDecodedByNIOOrNotAtAll() {
+        let head = HeadDecoding.response("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nContent-Length: 2")
+        #expect(head?.status == .tooManyRequests && head?.headers.first(name: "retry-after") == "30")
+        #expect(HeadDecoding.response("not http") == nil)
+        #expect(HeadDecoding.request("CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443")?.uri == "[::1]:443")
+        #expect(HeadDecoding.request("GET / HTTP/1.1\r\nNo colon here") == nil)
+    }
 }
