@@ -112,15 +112,15 @@ public final class ForwardProxy: Sendable {
         try await connection.executeThenClose { inbound, outbound in
             var incoming = inbound.makeAsyncIterator()
             guard case .head(let text, let buffer) = try await ProxyHeadReader.read(&incoming) else { return }
-            func answer(_ status: String, _ extra: String = "") async throws {
+            func answer(_ status: Int, _ reason: String, _ headerLines: [String] = []) async throws {
                 try await outbound.write(
-                    ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
+                    ByteBuffer(string: ProxyAnswer.closing(status: status, reason: reason, headerLines: headerLines)))
             }
             let head: ProxyRequestHead
             do throws(ProxyHeadError) { head = try ProxyRequestHead(parsing: text) } catch {
                 state.seen.withLock { $0.append(Seen(line: String(text.prefix { $0 != "\r" }), authorization: nil)) }
-                return try await answer(
-                    error == .notPlainHTTP || error == .notAbsolute ? "501 Not Implemented" : "400 Bad Request")
+                let refused = error == .notPlainHTTP || error == .notAbsolute
+                return try await refused ? answer(501, "Not Implemented") : answer(400, "Bad Request")
             }
             let authorization = head.header("proxy-authorization")
             state.seen.withLock {
@@ -128,14 +128,14 @@ public final class ForwardProxy: Sendable {
             }
             if let credentials, authorization != credentials.header {
                 return try await answer(
-                    "407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
+                    407, "Proxy Authentication Required", ["Proxy-Authenticate: Basic realm=\"tokendash test proxy\""])
             }
-            if head.isConnect, refusingConnect { return try await answer("403 Forbidden") }
+            if head.isConnect, refusingConnect { return try await answer(403, "Forbidden") }
             guard
                 let address = names[head.host.lowercased()]
                     ?? (head.host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? head.host : nil)
             else {
-                return try await answer("502 Bad Gateway")
+                return try await answer(502, "Bad Gateway")
             }
             let upstream: NIOAsyncChannel<ByteBuffer, ByteBuffer>
             do {
@@ -146,13 +146,13 @@ public final class ForwardProxy: Sendable {
                         }
                     }
             } catch {
-                return try await answer("502 Bad Gateway")
+                return try await answer(502, "Bad Gateway")
             }
             let server = upstream.channel
             _ = state.open.admit(server)
             defer { state.open.release(server) }
             if head.isConnect {
-                try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+                try await outbound.write(ByteBuffer(string: ProxyAnswer.tunnelOpen))
             }
             try await upstream.executeThenClose { fromServer, toServer in
                 // An absolute-form request goes on with its path as the request target.

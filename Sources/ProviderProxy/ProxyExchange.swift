@@ -104,7 +104,7 @@ struct ProxyExchange: Sendable {
         let report = Self.reporter(exchange, tally: tally, started: started, shared: shared)
         try await upstream.connection.executeThenClose { fromServer, toServer in
             if head.isConnect {
-                try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+                try await outbound.write(ByteBuffer(string: ProxyAnswer.tunnelOpen))
             } else {
                 let forwarded = head.forwarded(
                     toProxy: upstream.through != nil, proxyAuthorization: upstream.through?.basicCredential)

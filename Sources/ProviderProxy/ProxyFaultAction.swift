@@ -1,4 +1,5 @@
 import Faults
+import ProxyKit
 
 /// What tokendash's loopback proxy does with one request under the fault switched on for its kind.
 enum ProxyFaultAction: Equatable, Sendable {
@@ -33,7 +34,6 @@ enum ProxyFaultAction: Equatable, Sendable {
 
     /// The answer's bytes, closing the connection after it.
     static func response(status: Int, reason: String, headerLines: [String], body: String) -> String {
-        (["HTTP/1.1 \(status) \(reason)"] + headerLines + ["Content-Length: \(body.utf8.count)", "Connection: close"])
-            .joined(separator: "\r\n") + "\r\n\r\n" + body
+        ProxyAnswer.closing(status: status, reason: reason, headerLines: headerLines, body: body)
     }
 }

@@ -107,4 +107,13 @@ struct ProxyKitTests {
         #expect(HeadDecoding.request("CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443")?.uri == "[::1]:443")
         #expect(HeadDecoding.request("GET / HTTP/1.1\r\nNo colon here") == nil)
     }
+
+    @Test func aProxysOwnAnswerIsFramedAndCloses() {
+        #expect(
+            ProxyAnswer.closing(
+                status: 502, reason: "Bad Gateway", headerLines: ["Content-Type: text/plain"], body: "no")
+                == "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno"
+        )
+        #expect(HeadDecoding.response(ProxyAnswer.tunnelOpen)?.status == .ok)
+    }
 }
