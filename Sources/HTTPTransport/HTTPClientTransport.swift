@@ -320,14 +320,10 @@ public final class HTTPClientTransport: TokenTransport {
             }
         }
         if let error = error as? NIOConnectionError {
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return "\(name): DNS: no such host \"\(proxy.host)\""
-            }
             if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError {
                 return proxySocketFailure(io.errnoCode, name: name)
             }
-            return
-                "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
+            return "\(name): " + ConnectionFailure.connectionFailure(error, host: proxy.host)
         }
         if let error = error as? IOError { return proxySocketFailure(error.errnoCode, name: name) }
         if case .connectTimeout? = error as? ChannelError {

@@ -28,7 +28,7 @@ struct ResponseMeter: Sendable {
         totalBytes += bytes.count
         guard headLength == nil, !unreadable else { return }
         head.append(contentsOf: bytes)
-        guard let end = Self.endOfHead(head) else {
+        guard let end = ProxyHeadReader.endOfHead(head) else {
             if head.count > ProxyRequestHead.limit {
                 unreadable = true
                 head = []
@@ -54,14 +54,5 @@ struct ResponseMeter: Sendable {
     private mutating func giveUp() {
         unreadable = true
         headLength = nil
-    }
-
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4)
-        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i + 4
-        }
-        return nil
     }
 }

@@ -116,4 +116,11 @@ struct ProxyKitTests {
         )
         #expect(HeadDecoding.response(ProxyAnswer.tunnelOpen)?.status == .ok)
     }
+
+    @Test func aHeadEndsAtItsBlankLineWhereverTheBufferStarts() {
+        var buffer = ByteBuffer(string: "xxGET / HTTP/1.1\r\n\r\nbody")
+        buffer.moveReaderIndex(forwardBy: 2)
+        #expect(ProxyHeadReader.endOfHead(buffer.readableBytesView) == 18)
+        #expect(ProxyHeadReader.endOfHead(Array("GET / HTTP/1.1\r\n".utf8)) == nil)
+    }
 }
