@@ -39,13 +39,27 @@ let package = Package(
             name: "TokenSignatures",
             dependencies: ["FleetAuth", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
+        // proxy) share: `HostPort`, request heads decoded by NIOHTTP1, the one CONNECT writer,
+        // RFC 9110's hop-by-hop removal, the byte relay and the registry of open channels, and one
+        // wording of connection failures. No HTTP parsed by hand; nothing of tokendash's own above it.
+        .target(
+            name: "ProxyKit",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The real HTTP(S) transport behind `TokenTransport`: AsyncHTTPClient, private CAs,
         // redirects followed by hand (loops named), proxies chosen per target as curl does, gzip and
         // deflate answers decoded under a zip-bomb limit, every failure in words.
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "FleetAuth",
+                "FleetAuth", "ProxyKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -60,9 +74,10 @@ let package = Package(
         .target(
             name: "ProviderProxy",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport",
+                "Faults", "FleetAuth", "HTTPTransport", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // A real forward proxy on loopback (CONNECT, and absolute-form plain http; its own name
@@ -70,7 +85,7 @@ let package = Package(
         .target(
             name: "LoopbackProxy",
             dependencies: [
-                "FleetAuth", "ProviderProxy",
+                "FleetAuth", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -80,7 +95,7 @@ let package = Package(
         .target(
             name: "Tap",
             dependencies: [
-                "Fleet", "FleetAuth", "HTTPTransport", "EventLines", "ThreadExecutor",
+                "Fleet", "FleetAuth", "HTTPTransport", "EventLines", "ProxyKit", "ThreadExecutor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -93,6 +108,8 @@ let package = Package(
             dependencies: [
                 "Faults",
                 "FleetAuth",
+                // HostPort for the server's own URL.
+                "ProxyKit",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 // The Fleet Engine emulator's cache of verified tokens, by SHA-256.
@@ -116,7 +133,9 @@ let package = Package(
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
-            dependencies: ["Fleet", "FleetAuth", "Tap", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: [
+                "Fleet", "FleetAuth", "ProxyKit", "Tap", .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
         // at its line, aliases expanding to at most 10,000 nodes, one error shape. A module of its
@@ -247,7 +266,7 @@ let package = Package(
         // Unit tests (no socket, no process; CI runs them in a network namespace with no network):
         // FleetAuthTests, DashboardTests, DashboardRuntimeTests, LiveSessionTests, FleetTests,
         // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests, PacingTests,
-        // ThreadExecutorTests.
+        // ThreadExecutorTests, ProxyKitTests.
         // Integration tests (loopback servers, child processes, tmux): TransportTests, TapTests,
         // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
         // The providers' cores, rules, decoding and events over fake transports and clocks.
@@ -352,7 +371,19 @@ let package = Package(
         // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
         .testTarget(
             name: "ProviderHostTests",
-            dependencies: ["ProviderHost", "ProviderProxy", "Faults", "FleetAuth", "TestSupport"]),
+            dependencies: ["ProviderHost", "ProviderProxy", "ProxyKit", "Faults", "FleetAuth", "TestSupport"]),
+        // The proxies' shared parts on their own: HostPort, hop-by-hop removal, the CONNECT's bytes on
+        // an EmbeddedChannel, the wording of connection failures. No socket.
+        .testTarget(
+            name: "ProxyKitTests",
+            dependencies: [
+                "ProxyKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore", "FleetAuth"]),
     ],

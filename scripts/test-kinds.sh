@@ -5,7 +5,7 @@
 # them in the ordinary namespace. The integration targets run in the README's `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-unit='^(FleetAuthTests|DashboardTests|DashboardRuntimeTests|LiveSessionTests|FleetTests|TokenMetricsTests|SettingsTests|ConfigFileTests|BoundedYAMLTests|ProviderHostTests|PacingTests|ThreadExecutorTests)\.'
+unit='^(FleetAuthTests|DashboardTests|DashboardRuntimeTests|LiveSessionTests|FleetTests|TokenMetricsTests|SettingsTests|ConfigFileTests|BoundedYAMLTests|ProviderHostTests|PacingTests|ThreadExecutorTests|ProxyKitTests)\.'
 isolate=()
 [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && isolate=(unshare -n)
 start=$(date +%s)

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ProxyKit
 
 /// One request to a proxy in absolute form (`GET http://host:port/path HTTP/1.1`), the way curl,
 /// URLSession and browsers send plain-http requests through a proxy. AsyncHTTPClient cannot: its
@@ -60,8 +61,7 @@ enum AbsoluteFormExchange {
         components.fragment = nil
         if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
         guard let target = components.string else { return nil }
-        let bare = rawHost.hasPrefix("[") ? String(rawHost.dropFirst().dropLast()) : rawHost
-        let host = (bare.contains(":") ? "[\(bare)]" : bare) + (components.port.map { ":\($0)" } ?? "")
+        let host = HostPort.bracketed(rawHost) + (components.port.map { ":\($0)" } ?? "")
         return (target, host)
     }
 

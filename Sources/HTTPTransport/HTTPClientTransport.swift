@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import ProxyKit
 
 /// The real transport: HTTP (the token GET, Fleet Engine calls) through AsyncHTTPClient (SwiftNIO), with what Linux URLSession
 /// could not do: trust a private CA, reach IPv6 literals, enforce the request's timeout, and say
@@ -280,9 +281,9 @@ public final class HTTPClientTransport: TokenTransport {
             default: reason = "\(error)"
             }
         } else if let error = error as? NIOConnectionError {
-            reason = Self.connectionFailure(error, host: url.host ?? "")
+            reason = ConnectionFailure.connectionFailure(error, host: url.host ?? "")
         } else if let error = error as? IOError {
-            reason = Self.socketFailure(errno: error.errnoCode) ?? "\(error)"
+            reason = ConnectionFailure.socketFailure(errno: error.errnoCode) ?? "\(error)"
         } else if through != nil, error is NIOSSLExtraError || error is NIOSSLError || error is BoringSSLError {
             // The diagnosis opens a second, direct connection, which the proxy is there to avoid.
             reason = "TLS handshake through the proxy failed: \(error)"
@@ -319,14 +320,10 @@ public final class HTTPClientTransport: TokenTransport {
             }
         }
         if let error = error as? NIOConnectionError {
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return "\(name): DNS: no such host \"\(proxy.host)\""
-            }
             if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError {
                 return proxySocketFailure(io.errnoCode, name: name)
             }
-            return
-                "\(name): cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
+            return "\(name): " + ConnectionFailure.connectionFailure(error, host: proxy.host)
         }
         if let error = error as? IOError { return proxySocketFailure(error.errnoCode, name: name) }
         if case .connectTimeout? = error as? ChannelError {
@@ -339,32 +336,7 @@ public final class HTTPClientTransport: TokenTransport {
         switch errno {
         case ECONNREFUSED: "\(name) refused the connection"
         case ECONNRESET: "\(name) reset the connection"
-        default: socketFailure(errno: errno).map { "\(name): \($0)" }
-        }
-    }
-
-    public static func connectionFailure(_ error: NIOConnectionError, host: String) -> String {
-        if let attempt = error.connectionErrors.first, let io = attempt.error as? IOError,
-            let reason = socketFailure(errno: io.errnoCode)
-        {
-            return reason
-        }
-        if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-            return "DNS: no such host \"\(host)\""
-        }
-        return "cannot connect: \(error.connectionErrors.map { "\($0.target): \($0.error)" }.joined(separator: "; "))"
-    }
-
-    public static func socketFailure(errno: Int32) -> String? {
-        switch errno {
-        case ECONNREFUSED: "connection refused"
-        case ECONNRESET: "connection reset by the backend (TCP RST) before the response was complete"
-        case EPIPE: "connection closed by the backend while the request was being sent"
-        case ENETUNREACH: "network unreachable"
-        case EHOSTUNREACH: "host unreachable"
-        case ETIMEDOUT: "connection timed out"
-        case EADDRNOTAVAIL: "address not available (no route from this host)"
-        default: nil
+        default: ConnectionFailure.socketFailure(errno: errno).map { "\(name): \($0)" }
         }
     }
 }

@@ -3,9 +3,8 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 
-/// A plain HTTP/1.1 connection to a proxy, for the two requests AsyncHTTPClient cannot make:
-/// an absolute-form request (`GET http://host:port/path`, curl's way for http targets) and the
-/// second `CONNECT` that learns a refused tunnel's status. The pipeline is AsyncHTTPClient's
+/// A plain HTTP/1.1 connection to a proxy, for the request AsyncHTTPClient cannot make: an
+/// absolute-form request (`GET http://host:port/path`, curl's way for http targets). The pipeline is AsyncHTTPClient's
 /// own (`HTTP1Connection.start`): the same encoder, decoder and, for answers, the same
 /// decompressor with the same limit, so a zip bomb fails here with the very error it fails
 /// with on a direct request.
@@ -28,10 +27,5 @@ enum ProxyChannel {
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }
-    }
-
-    /// `host:port` as a request target or `Host` header: an IPv6 address bracketed.
-    static func authority(host: String, port: Int) -> String {
-        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FleetAuth
 import Foundation
+import ProxyKit
 
 /// One HTTP proxy, parsed from a URL as curl reads `-x`/`https_proxy`: `[http://][user:password@]host[:port]`.
 /// Its credentials go to the proxy as Basic `Proxy-Authorization`; `display` is the only form
@@ -44,7 +45,7 @@ public struct ProxyServer: Sendable, Hashable {
             throw fail("only http:// proxies are supported, not \(scheme)://")
         }
         guard var host = components.host, !host.isEmpty else { throw fail("no host") }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        host = HostPort.bare(host)
         let port = components.port ?? Self.defaultPort
         guard (1...65_535).contains(port) else { throw fail("port out of range") }
         self.init(
@@ -54,7 +55,7 @@ public struct ProxyServer: Sendable, Hashable {
     }
 
     /// `host:port` (IPv6 bracketed): what a failure names.
-    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var address: String { HostPort(host: host, port: port).description }
 
     /// Whether the proxy URL carried credentials.
     public var hasCredentials: Bool { username != nil }

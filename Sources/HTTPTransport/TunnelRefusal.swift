@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import ProxyKit
 
 /// Why a proxy refused a `CONNECT` tunnel, in words. AsyncHTTPClient 1.37 fails a non-2xx answer
 /// to its `CONNECT` with `HTTPClientError.invalidProxyResponse` and drops the status line
@@ -13,7 +15,7 @@ enum TunnelRefusal {
     /// The sentence for a `CONNECT` to `target` that `proxy` refused.
     static func explain(proxy: ProxyServer, target: URL, connectTimeout: TimeAmount) async -> String {
         let port = target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80)
-        let tunnel = ProxyChannel.authority(host: target.host.map(bare) ?? "", port: port)
+        let tunnel = HostPort(host: target.host ?? "", port: port)
         let name = "proxy \(proxy.address)"
         guard let answer = try? await ask(proxy: proxy, tunnel: tunnel, connectTimeout: connectTimeout) else {
             return
@@ -50,24 +52,22 @@ enum TunnelRefusal {
     }
 
     /// The proxy's answer to `CONNECT tunnel`, head only; the connection is closed after it.
-    private static func ask(proxy: ProxyServer, tunnel: String, connectTimeout: TimeAmount) async throws
+    private static func ask(proxy: ProxyServer, tunnel: HostPort, connectTimeout: TimeAmount) async throws
         -> HTTPResponseHead?
     {
-        var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: tunnel)
-        head.headers.add(name: "Host", value: tunnel)
-        if let credential = proxy.basicCredential { head.headers.add(name: "Proxy-Authorization", value: credential) }
-        let connection = try await ProxyChannel.open(to: proxy, connectTimeout: connectTimeout, decompression: nil)
-        return try await connection.executeThenClose { inbound, outbound in
-            try await outbound.write(.head(head))
-            try await outbound.write(.end(nil))
-            for try await part in inbound {
-                if case .head(let answer) = part { return answer }
-            }
-            return nil
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(connectTimeout)
+            .connect(host: proxy.host, port: proxy.port).get()
+        defer { channel.close(promise: nil) }
+        let answer = try await channel.eventLoop.submit {
+            try ConnectTunnel.add(
+                to: channel.pipeline.syncOperations, target: tunnel, proxy: "proxy \(proxy.address)",
+                credential: proxy.basicCredential, timeout: connectTimeout, on: channel.eventLoop)
+        }.get()
+        do {
+            return try await answer.get()
+        } catch let refused as ConnectTunnel.Refused {
+            return refused.answer
         }
-    }
-
-    private static func bare(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }

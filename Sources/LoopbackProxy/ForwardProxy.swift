@@ -2,7 +2,7 @@ import FleetAuth
 import Foundation
 import NIOCore
 import NIOPosix
-import ProviderProxy
+import ProxyKit
 import Synchronization
 
 /// A real forward proxy on 127.0.0.1 (SwiftNIO) for the proxy tests and the bench: it answers `CONNECT host:port`
@@ -47,7 +47,7 @@ public final class ForwardProxy: Sendable {
         // Request heads seen, in order; appended by connection tasks, read by the test.
         let seen = Mutex<[Seen]>([])
         // Every client and upstream channel still open, so stop() can end tunnels a pooled client keeps.
-        let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+        let open = OpenChannels()
     }
 
     public var seen: [Seen] { state.seen.withLock { $0 } }
@@ -98,7 +98,7 @@ public final class ForwardProxy: Sendable {
     /// Closes the listener and every connection, tunnels included.
     public func stop() async {
         try? await listener.close()
-        for channel in state.open.withLock({ Array($0.values) }) { try? await channel.close() }
+        await state.open.closeAll()
         await accepting.value
     }
 
@@ -107,88 +107,63 @@ public final class ForwardProxy: Sendable {
         refusingConnect: Bool, state: State
     ) async throws {
         let client = connection.channel
-        state.open.withLock { $0[ObjectIdentifier(client)] = client }
-        defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(client)) } }
+        _ = state.open.admit(client)
+        defer { state.open.release(client) }
         try await connection.executeThenClose { inbound, outbound in
             var incoming = inbound.makeAsyncIterator()
-            guard case .head(let head, let buffer) = try await ProxyHeadReader.read(&incoming) else { return }
-            let lines = head.components(separatedBy: "\r\n")
-            let requestLine = lines.first ?? ""
-            let authorization = lines.dropFirst().first { $0.lowercased().hasPrefix("proxy-authorization:") }
-                .map { String($0.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            state.seen.withLock { $0.append(Seen(line: requestLine, authorization: authorization)) }
-            func answer(_ status: String, _ extra: String = "") async throws {
+            guard case .head(let text, let buffer) = try await ProxyHeadReader.read(&incoming) else { return }
+            func answer(_ status: Int, _ reason: String, _ headerLines: [String] = []) async throws {
                 try await outbound.write(
-                    ByteBuffer(string: "HTTP/1.1 \(status)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"))
+                    ByteBuffer(string: ProxyAnswer.closing(status: status, reason: reason, headerLines: headerLines)))
             }
-            let parts = requestLine.split(separator: " ")
-            guard parts.count == 3 else { return try await answer("400 Bad Request") }
+            let head: ProxyRequestHead
+            do throws(ProxyHeadError) { head = try ProxyRequestHead(parsing: text) } catch {
+                state.seen.withLock { $0.append(Seen(line: String(text.prefix { $0 != "\r" }), authorization: nil)) }
+                let refused = error == .notPlainHTTP || error == .notAbsolute
+                return try await refused ? answer(501, "Not Implemented") : answer(400, "Bad Request")
+            }
+            let authorization = head.header("proxy-authorization")
+            state.seen.withLock {
+                $0.append(Seen(line: "\(head.method) \(head.target) \(head.version)", authorization: authorization))
+            }
             if let credentials, authorization != credentials.header {
                 return try await answer(
-                    "407 Proxy Authentication Required", "Proxy-Authenticate: Basic realm=\"tokendash test proxy\"\r\n")
+                    407, "Proxy Authentication Required", ["Proxy-Authenticate: Basic realm=\"tokendash test proxy\""])
             }
-            let target: String
-            // What goes upstream before the client's bytes: nothing for a tunnel; for an
-            // absolute-form request its head, with the path as the request target.
-            let forwarded: ByteBuffer?
-            if parts[0] == "CONNECT" {
-                if refusingConnect { return try await answer("403 Forbidden") }
-                target = String(parts[1])
-                forwarded = nil
-            } else if let absolute = URLComponents(string: String(parts[1])), absolute.scheme == "http",
-                let name = absolute.host
-            {
-                target = (name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name) + ":\(absolute.port ?? 80)"
-                let path =
-                    (absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath)
-                    + (absolute.percentEncodedQuery.map { "?" + $0 } ?? "")
-                let rest = lines.dropFirst().filter { !$0.lowercased().hasPrefix("proxy-authorization:") }
-                forwarded = ByteBuffer(
-                    string: (["\(parts[0]) \(path) \(parts[2])"] + rest).joined(separator: "\r\n") + "\r\n\r\n")
-            } else {
-                return try await answer("501 Not Implemented")
-            }
-            guard let colon = target.lastIndex(of: ":"), let targetPort = Int(target[target.index(after: colon)...])
-            else {
-                return try await answer("400 Bad Request")
-            }
-            var host = String(target[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            if head.isConnect, refusingConnect { return try await answer(403, "Forbidden") }
             guard
-                let address = names[host.lowercased()]
-                    ?? (host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? host : nil)
+                let address = names[head.host.lowercased()]
+                    ?? (head.host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? head.host : nil)
             else {
-                return try await answer("502 Bad Gateway")
+                return try await answer(502, "Bad Gateway")
             }
             let upstream: NIOAsyncChannel<ByteBuffer, ByteBuffer>
             do {
                 upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                    .connect(host: address, port: targetPort) { channel in
+                    .connect(host: address, port: head.port) { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                         }
                     }
             } catch {
-                return try await answer("502 Bad Gateway")
+                return try await answer(502, "Bad Gateway")
             }
             let server = upstream.channel
-            state.open.withLock { $0[ObjectIdentifier(server)] = server }
-            defer { state.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(server)) } }
-            if forwarded == nil {
-                try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+            _ = state.open.admit(server)
+            defer { state.open.release(server) }
+            if head.isConnect {
+                try await outbound.write(ByteBuffer(string: ProxyAnswer.tunnelOpen))
             }
             try await upstream.executeThenClose { fromServer, toServer in
-                if let forwarded { try await toServer.write(forwarded) }
+                // An absolute-form request goes on with its path as the request target.
+                if !head.isConnect {
+                    try await toServer.write(
+                        ByteBuffer(string: head.forwarded(toProxy: false, proxyAuthorization: nil)))
+                }
                 if buffer.readableBytes > 0 { try await toServer.write(buffer) }
-                // Server to client in a child task; client to server here. Whichever side ends
-                // first closes the other, which ends the other loop.
-                async let down: Void = {
-                    do { for try await bytes in fromServer { try await outbound.write(bytes) } } catch {}
-                    try? await client.close()
-                }()
-                do { while let bytes = try await incoming.next() { try await toServer.write(bytes) } } catch {}
-                try? await server.close()
-                await down
+                await Relay.run(
+                    client: &incoming, toClient: outbound, clientChannel: client,
+                    server: fromServer.makeAsyncIterator(), toServer: toServer, serverChannel: server)
             }
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTransport
 import NIOCore
 import NIOPosix
+import ProxyKit
 import Synchronization
 
 /// tokendash's loopback forward proxy in front of one source provider's host (`--driver-source`):
@@ -88,7 +89,7 @@ public final class ProviderProxy: Sendable {
     public func stop() async {
         accepting.cancel()
         try? await listener.close()
-        for channel in shared.open.withLock({ Array($0.values) }) { try? await channel.close() }
+        await shared.open.closeAll()
         await accepting.value
     }
 
@@ -103,7 +104,7 @@ public final class ProviderProxy: Sendable {
         // The ID the SDK is on; written by announce, read when an exchange is published.
         let currentID = Mutex("")
         // Every channel still open on either side, so stop() ends them and the count is bounded.
-        let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+        let open = OpenChannels()
 
         init(
             kind: ProviderKind, events: EventBroadcaster, clock: any SleepingClock, faults: ProxyFaultSlot,
@@ -116,17 +117,6 @@ public final class ProviderProxy: Sendable {
             self.upstream = upstream
             self.limits = limits
         }
-
-        /// Holds `channel` as open; false when the host already has its limit of connections.
-        func admit(_ channel: any Channel, limit: Int? = nil) -> Bool {
-            open.withLock { open in
-                if let limit, open.count >= limit { return false }
-                open[ObjectIdentifier(channel)] = channel
-                return true
-            }
-        }
-
-        func release(_ channel: any Channel) { open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(channel)) } }
 
         func publish(_ exchange: BackendExchange) {
             let id = currentID.withLock { $0 }

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOCore
+import ProxyKit
 import Synchronization
 
 /// One connection from the host to the proxy: its request's head read within its bounds, the
@@ -12,11 +13,11 @@ struct ProxyExchange: Sendable {
 
     func serve(_ connection: Connection) async {
         let client = connection.channel
-        guard shared.admit(client, limit: shared.limits.connections) else {
+        guard shared.open.admit(client, limit: shared.limits.connections) else {
             try? await connection.channel.close()
             return
         }
-        defer { shared.release(client) }
+        defer { shared.open.release(client) }
         let headTimer = client.eventLoop.scheduleTask(in: shared.limits.headTimeout) { client.close(promise: nil) }
         try? await connection.executeThenClose { inbound, outbound in
             var incoming = inbound.makeAsyncIterator()
@@ -86,7 +87,7 @@ struct ProxyExchange: Sendable {
         } catch {
             exchange.status = 502
             exchange.problem = error.description
-            let body = "tokendash's proxy \(error.description)\n"
+            let body = "tokendash's proxy: \(error.description)\n"
             exchange.bytesDown = body.utf8.count
             publish()
             try await outbound.write(
@@ -97,90 +98,70 @@ struct ProxyExchange: Sendable {
             return
         }
         let server = upstream.connection.channel
-        _ = shared.admit(server)
-        defer { shared.release(server) }
-        let client = outbound
+        _ = shared.open.admit(server)
+        defer { shared.open.release(server) }
         let tally = Tally(up: rest.readableBytes)
+        let report = Self.reporter(exchange, tally: tally, started: started, shared: shared)
         try await upstream.connection.executeThenClose { fromServer, toServer in
-            var fromBackend = fromServer.makeAsyncIterator()
             if head.isConnect {
-                if let through = upstream.through {
-                    do throws(UpstreamConnector.Failure) {
-                        try await UpstreamConnector.askTunnel(
-                            through, to: head, inbound: &fromBackend, outbound: toServer)
-                    } catch {
-                        exchange.status = 502
-                        exchange.problem = error.description
-                        publish()
-                        try await client.write(
-                            ByteBuffer(
-                                string: ProxyFaultAction.response(
-                                    status: 502, reason: "Bad Gateway",
-                                    headerLines: [], body: "")))
-                        return
-                    }
-                }
-                try await client.write(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"))
+                try await outbound.write(ByteBuffer(string: ProxyAnswer.tunnelOpen))
             } else {
                 let forwarded = head.forwarded(
                     toProxy: upstream.through != nil, proxyAuthorization: upstream.through?.basicCredential)
                 try await toServer.write(ByteBuffer(string: forwarded))
             }
             if rest.readableBytes > 0 { try await toServer.write(rest) }
-            let report: @Sendable (ResponseMeter?) -> Void = { [exchange, shared] meter in
-                guard tally.claimReport() else { return }
-                var done = exchange
-                done.bytesUp = tally.up.load(ordering: .relaxed)
-                if let meter {
-                    done.status = meter.status
-                    done.bytesDown = meter.bodyBytes
-                    if meter.status == nil { done.problem = "the backend closed the connection without an answer" }
-                } else {
-                    done.bytesDown = tally.down.load(ordering: .relaxed)
-                }
-                done.latency = shared.clock.now().timeIntervalSince(started)
-                shared.publish(done)
-            }
-            // Backend to host in a child task, host to backend here; whichever side ends first
-            // closes the other, which ends the other loop.
-            async let down: Void = Self.pumpDown(
-                fromBackend, to: client, closing: clientChannel, meter: !head.isConnect, tally: tally,
-                report: report)
-            do {
-                while let bytes = try await incoming.next() {
-                    tally.up.add(bytes.readableBytes, ordering: .relaxed)
-                    try await toServer.write(bytes)
-                }
-            } catch {}
-            try? await server.close()
-            await down
+            // An http answer is read as it passes and published as soon as its body is whole
+            // (before the host has its last byte), else when it ends. The backend's end ends the
+            // host's connection too: one exchange each.
+            let meter = head.isConnect ? nil : MeterBox()
+            await Relay.run(
+                client: &incoming, toClient: outbound, clientChannel: clientChannel,
+                server: fromServer.makeAsyncIterator(), toServer: toServer, serverChannel: server,
+                up: { tally.up.add($0.readableBytes, ordering: .relaxed) },
+                down: { bytes in
+                    tally.down.add(bytes.readableBytes, ordering: .relaxed)
+                    if let meter, let whole = meter.feed(bytes) { report(whole) }
+                },
+                downEnded: { report(meter?.value) })
         }
     }
 
-    /// The backend's bytes to the host, counted; an http answer read as it passes, and published
-    /// as soon as its body is whole (before the host has its last byte), else when it ends.
-    private static func pumpDown(
-        _ iterator: sending NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-        to client: NIOAsyncChannelOutboundWriter<ByteBuffer>, closing clientChannel: any Channel,
-        meter metering: Bool, tally: Tally,
-        report: @Sendable (ResponseMeter?) -> Void
-    ) async {
-        var iterator = iterator
-        var meter = ResponseMeter()
-        do {
-            while let bytes = try await iterator.next() {
-                tally.down.add(bytes.readableBytes, ordering: .relaxed)
-                if metering {
-                    meter.feed(bytes.readableBytesView)
-                    if meter.isComplete { report(meter) }
-                }
-                try await client.write(bytes)
+    /// The exchange published once, with what the relay counted and the meter read.
+    private static func reporter(
+        _ exchange: BackendExchange, tally: Tally, started: Date, shared: ProviderProxy.Shared
+    ) -> @Sendable (ResponseMeter?) -> Void {
+        { meter in
+            guard tally.claimReport() else { return }
+            var done = exchange
+            done.bytesUp = tally.up.load(ordering: .relaxed)
+            if let meter {
+                done.status = meter.status
+                done.bytesDown = meter.bodyBytes
+                if meter.status == nil { done.problem = "the backend closed the connection without an answer" }
+            } else {
+                done.bytesDown = tally.down.load(ordering: .relaxed)
             }
-        } catch {}
-        report(metering ? meter : nil)
-        // The backend is done: so is the host's connection (one exchange each), which ends the other loop.
-        try? await clientChannel.close()
+            done.latency = shared.clock.now().timeIntervalSince(started)
+            shared.publish(done)
+        }
     }
+}
+
+/// The answer's meter, fed from the relay's downward task and read when it ends.
+final class MeterBox: Sendable {
+    // Fed by the relay's downward task only; read by its end, on the same task.
+    private let meter = Mutex(ResponseMeter())
+
+    /// Feeds `bytes`; the meter once the body is whole by its `Content-Length`.
+    func feed(_ bytes: ByteBuffer) -> ResponseMeter? {
+        meter.withLock { meter in
+            meter.feed(bytes.readableBytesView)
+            return meter.isComplete ? meter : nil
+        }
+    }
+
+    var value: ResponseMeter { meter.withLock { $0 } }
 }
 
 /// The bytes each way of one exchange, counted by its two directions, and whether it was published.

@@ -1,4 +1,5 @@
 import Faults
+import ProxyKit
 
 /// What tokendash's loopback proxy does with one request under the fault switched on for its kind.
 enum ProxyFaultAction: Equatable, Sendable {
@@ -23,32 +24,16 @@ enum ProxyFaultAction: Equatable, Sendable {
         }
     }
 
-    /// The embedded server's own answers for these faults, so a source provider sees the same.
+    /// The embedded server's own answers for these faults (`FaultAnswer`), so a source provider sees the same.
     private static func answer(_ fault: Fault) -> ProxyFaultAction {
-        let json = "Content-Type: application/json"
-        switch fault {
-        case .http401:
-            return .answer(
-                status: 401, reason: "Unauthorized", headerLines: [json],
-                body: #"{"error":"injected fault: HTTP 401, the app's credentials are refused"}"#)
-        case .rateLimited:
-            return .answer(
-                status: 429, reason: "Too Many Requests",
-                headerLines: [json, "Retry-After: \(Fault.retryAfterSeconds)"],
-                body: #"{"error":"injected fault: HTTP 429, too many requests"}"#)
-        case .malformed:
-            return .answer(
-                status: 200, reason: "OK", headerLines: [json], body: #"{"jwt":"eyJhbGciOiJSUzI1NiIsInR5cCI6"#)
-        default:
-            return .answer(
-                status: 500, reason: "Internal Server Error", headerLines: [json],
-                body: #"{"error":"injected fault: HTTP 500"}"#)
-        }
+        guard let answer = FaultAnswer(fault) else { return .forward(delayMilliseconds: 0) }
+        return .answer(
+            status: answer.status, reason: answer.reason,
+            headerLines: answer.headers.map { "\($0.name): \($0.value)" }, body: answer.body)
     }
 
     /// The answer's bytes, closing the connection after it.
     static func response(status: Int, reason: String, headerLines: [String], body: String) -> String {
-        (["HTTP/1.1 \(status) \(reason)"] + headerLines + ["Content-Length: \(body.utf8.count)", "Connection: close"])
-            .joined(separator: "\r\n") + "\r\n\r\n" + body
+        ProxyAnswer.closing(status: status, reason: reason, headerLines: headerLines, body: body)
     }
 }

@@ -1,6 +1,10 @@
-/// Reads a backend's answer as it passes through the proxy, without changing it: the status, the
-/// head's length, and the body's bytes, and whether the body is all there (by `Content-Length`),
-/// so the log's line is written before the host has the last byte. An answer it cannot read
+import NIOHTTP1
+import ProxyKit
+
+/// Reads a backend's answer as it passes through the proxy, without changing it (its head decoded
+/// by NIOHTTP1 once framed): the status, the head's length, and the body's bytes, and whether the
+/// body is all there (by `Content-Length`), so the log's line is written before the host has the
+/// last byte. An answer it cannot read
 /// (no status line, a head over the limit, chunked) is still forwarded whole; its line then
 /// comes when the connection closes.
 struct ResponseMeter: Sendable {
@@ -24,7 +28,7 @@ struct ResponseMeter: Sendable {
         totalBytes += bytes.count
         guard headLength == nil, !unreadable else { return }
         head.append(contentsOf: bytes)
-        guard let end = Self.endOfHead(head) else {
+        guard let end = ProxyHeadReader.endOfHead(head) else {
             if head.count > ProxyRequestHead.limit {
                 unreadable = true
                 head = []
@@ -37,42 +41,18 @@ struct ResponseMeter: Sendable {
     }
 
     private mutating func readHead(_ text: String) {
-        let lines = text.components(separatedBy: "\r\n")
-        let parts = (lines.first ?? "").split(separator: " ")
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else { return giveUp() }
-        self.status = status
+        guard let head = HeadDecoding.response(text) else { return giveUp() }
+        status = Int(head.status.code)
         // An interim answer (100 Continue) is followed by the real one: its length is not this answer's.
-        if (100..<200).contains(status) { return giveUp() }
-        for line in lines.dropFirst() {
-            let pair = line.split(separator: ":", maxSplits: 1)
-            guard pair.count == 2 else { continue }
-            let name = pair[0].lowercased().trimmingWhitespace
-            if name == "transfer-encoding" {
-                contentLength = nil
-                return
-            }
-            if name == "content-length" { contentLength = Int(pair[1].trimmingWhitespace) }
-        }
+        if head.status.code < 200 { return giveUp() }
+        // A chunked body's end is in its framing, which the meter does not follow: its line comes at the close.
+        guard !head.headers.contains(name: "transfer-encoding") else { return }
+        contentLength = head.headers.first(name: "content-length").flatMap { Int($0) }
     }
 
     /// Counts every byte as the body from here on, as for an answer without a readable head.
     private mutating func giveUp() {
         unreadable = true
         headLength = nil
-    }
-
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4)
-        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i + 4
-        }
-        return nil
-    }
-}
-
-extension StringProtocol {
-    fileprivate var trimmingWhitespace: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -2,7 +2,9 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOCore
+import NIOHTTP1
 import NIOPosix
+import ProxyKit
 
 /// The proxy's way to a backend: direct, or through the proxy the user's environment names
 /// (`https_proxy`, `http_proxy`, `no_proxy`, as tokendash's own transport honours them), with
@@ -26,59 +28,44 @@ struct UpstreamConnector: Sendable {
     }
 
     /// A connection towards `head`'s backend: to it, or to the user's proxy for it (`through`).
+    /// For a tunnel through the user's proxy, the proxy has said 2xx to the `CONNECT` by then.
     func open(for head: ProxyRequestHead) async throws(Failure) -> (connection: Connection, through: ProxyServer?) {
         let through = proxy(for: head)
         let (host, port) = through.map { ($0.host, $0.port) } ?? (head.host, head.port)
+        let tunnel = head.isConnect ? through : nil
+        let connection: (Connection, EventLoopFuture<HTTPResponseHead>?)
         do {
-            let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(connectTimeout)
-                .connect(host: host, port: port) { [idle] channel in
+                .connect(host: host, port: port) { [idle, connectTimeout] channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addIdleClose(idle)
-                        return try Connection(wrappingChannelSynchronously: channel)
+                        let sync = channel.pipeline.syncOperations
+                        try sync.addIdleClose(idle)
+                        let established = try tunnel.map { proxy in
+                            try ConnectTunnel.add(
+                                to: sync, target: head.destination, proxy: "your proxy \(proxy.display)",
+                                credential: proxy.basicCredential, timeout: connectTimeout, on: channel.eventLoop)
+                        }
+                        return (try Connection(wrappingChannelSynchronously: channel), established)
                     }
                 }
-            return (connection, through)
         } catch {
-            throw Failure(
-                description:
-                    "cannot reach \(through.map { "your proxy \($0.display)" } ?? head.authority): \(Self.words(error))"
-            )
+            let name = through.map { "your proxy \($0.display)" } ?? head.authority
+            throw Failure(description: "cannot reach \(name): \(Self.words(error, host: host))")
         }
-    }
-
-    /// Asks the user's proxy for a tunnel to `head`'s target and reads its answer's head, so
-    /// what follows on the connection is the tunnel's; anything but 2xx fails.
-    static func askTunnel(
-        _ proxy: ProxyServer, to head: ProxyRequestHead,
-        inbound: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    ) async throws(Failure) {
-        var request = "CONNECT \(head.authority) HTTP/1.1\r\nHost: \(head.authority)\r\n"
-        if let credential = proxy.basicCredential { request += "Proxy-Authorization: \(credential)\r\n" }
-        request += "\r\n"
-        var answer = ResponseMeter()
-        do {
-            try await outbound.write(ByteBuffer(string: request))
-            while answer.status == nil, answer.totalBytes <= ProxyRequestHead.limit,
-                let chunk = try await inbound.next()
-            {
-                answer.feed(chunk.readableBytesView)
+        if let established = connection.1 {
+            do {
+                _ = try await established.get()
+            } catch {
+                try? await connection.0.channel.close()
+                throw Failure(
+                    description: (error as? ConnectTunnel.Refused)?.description ?? Self.words(error, host: host))
             }
-        } catch {
-            throw Failure(
-                description: "your proxy \(proxy.display) ended the tunnel to \(head.authority): \(words(error))")
         }
-        guard let status = answer.status, (200..<300).contains(status) else {
-            throw Failure(
-                description: "your proxy \(proxy.display) refused the tunnel to \(head.authority)"
-                    + (answer.status.map { ": \($0)" } ?? ""))
-        }
+        return (connection.0, through)
     }
 
-    static func words(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
-        if case .connectTimeout? = error as? ChannelError { return "no answer within the connect timeout" }
-        return "\(error)"
+    static func words(_ error: any Error, host: String) -> String {
+        ConnectionFailure.words(error, host: host) ?? "\(error)"
     }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import ProxyKit
 
 /// One client connection through the tap: each request goes upstream as it came (hop-by-hop
 /// headers aside) over one upstream connection kept alive beside it, and each part of the answer
@@ -126,14 +127,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let upstream = upstream
         let limits = limits
-        // Through a tunnel, TLS and HTTP start once the proxy has said 200 to the CONNECT.
-        let tunnel = upstream.proxy.flatMap { proxy in
-            upstream.absoluteForm
-                ? nil
-                : UpstreamTunnel(
-                    proxy: proxy, target: upstream.authority, timeout: limits.upstreamReadTimeout,
-                    promise: context.eventLoop.makePromise())
-        }.map { NIOLoopBound($0, eventLoop: context.eventLoop) }
+        // Through a tunnel, TLS and HTTP start once the proxy has said 2xx to the CONNECT.
+        let tunnel = upstream.absoluteForm ? nil : upstream.proxy
+        let established = tunnel.map { _ in context.eventLoop.makePromise(of: HTTPResponseHead.self) }
         @Sendable func addHandlers(_ channel: any Channel) throws {
             let sync = channel.pipeline.syncOperations
             if let tls = upstream.tls {
@@ -148,17 +144,18 @@ final class TapConnectionHandler: ChannelInboundHandler {
             .connectTimeout(limits.connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tunnel {
-                        try channel.pipeline.syncOperations.addHandler(tunnel.value)
-                    } else {
-                        try addHandlers(channel)
-                    }
+                    guard let tunnel, let established else { return try addHandlers(channel) }
+                    try ConnectTunnel.add(
+                        to: channel.pipeline.syncOperations, target: upstream.authority,
+                        proxy: "proxy \(tunnel.address)", credential: tunnel.basicCredential,
+                        timeout: limits.upstreamReadTimeout, on: channel.eventLoop
+                    ).cascade(to: established)
                 }
             }
             .connect(host: upstream.proxy?.host ?? upstream.host, port: upstream.proxy?.port ?? upstream.port)
             .flatMap { channel in
-                guard let tunnel else { return channel.eventLoop.makeSucceededFuture(channel) }
-                return tunnel.value.established.flatMapThrowing {
+                guard let established else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return established.futureResult.flatMapThrowing { _ in
                     try addHandlers(channel)
                     return channel
                 }.flatMapErrorThrowing { error in
@@ -166,7 +163,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
                     throw error
                 }
             }
-            .whenComplete { result in bound.value.connected(result) }
+            .whenComplete { result in
+                // A connection that failed before its tunnel was asked for settles the tunnel too.
+                if case .failure(let error) = result { established?.fail(error) }
+                bound.value.connected(result)
+            }
     }
 
     private func connected(_ result: Result<any Channel, any Error>) {
@@ -354,16 +355,6 @@ final class TapConnectionHandler: ChannelInboundHandler {
 
     static func describe(_ error: any Error, upstream: Upstream) -> String {
         let name = "upstream \(upstream.host):\(upstream.port)"
-        if let error = error as? NIOConnectionError {
-            return "\(name): " + HTTPClientTransport.connectionFailure(error, host: upstream.host)
-        }
-        if let error = error as? IOError, let reason = HTTPClientTransport.socketFailure(errno: error.errnoCode) {
-            return "\(name): \(reason)"
-        }
-        if error is ChannelError, case .connectTimeout = error as? ChannelError {
-            return "\(name): connection timed out"
-        }
-        if let error = error as? NIOSSLError { return "\(name): TLS: \(error)" }
-        return "\(name): \(error)"
+        return "\(name): " + (ConnectionFailure.words(error, host: upstream.host) ?? "\(error)")
     }
 }

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import ProxyKit
 
 /// The listening side of `tokendash tap`: SwiftNIO's HTTP/1.1 server (TLS from `--cert`/`--key`
 /// when given) whose every connection is a `TapConnectionHandler` toward `upstream`. Each exchange
@@ -59,7 +60,7 @@ public final class TapServer: Sendable {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         report: (@Sendable (TapExchange) -> Void)?
     ) async throws(StartError) -> TapServer {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let address = HostPort(host: host, port: port).description
         let gauge = ForwardingGauge()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -93,7 +94,7 @@ public final class TapServer: Sendable {
     }
 
     /// `http://host:port`, as a client reaches it.
-    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    public var baseURL: String { "http://\(HostPort(host: host, port: port))" }
 
     /// Stops listening; connections in flight end as their clients close them.
     public func stop() async {

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOSSL
+import ProxyKit
 
 /// Where the tap forwards to: `--upstream http(s)://host:port`, checked at start, with the TLS
 /// context made once under the same trust as today's backends (`--cacert`, `--insecure`).
@@ -40,7 +41,7 @@ public struct Upstream: Sendable {
             let host = url.host, !host.isEmpty
         else { throw .notHTTP(text) }
         guard url.path.isEmpty || url.path == "/", url.query == nil else { throw .hasPath(text) }
-        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        self.host = HostPort.bare(host)
         port = url.port ?? (scheme == "https" ? 443 : 80)
         self.text = text
         proxy = proxies.server(for: url)
@@ -55,7 +56,7 @@ public struct Upstream: Sendable {
     }
 
     /// `host:port`, an IPv6 address bracketed: what a `CONNECT` and an absolute-form target name.
-    var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    var authority: HostPort { HostPort(host: host, port: port) }
 
     /// A request's target as the upstream connection sends it: the path as it came, or in
     /// absolute form to a proxy.

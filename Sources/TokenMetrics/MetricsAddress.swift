@@ -1,4 +1,5 @@
 import Foundation
+import ProxyKit
 
 /// Where `--metrics` listens: `HOST:PORT`, `[IPv6]:PORT`, or a bare `PORT` (loopback). Only
 /// loopback unless the operator passes `--allow-remote`: the series name the backend's health.
@@ -43,7 +44,7 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     /// The same host on the port actually bound (port 0 asks for a free one).
     public func bound(to port: UInt16) -> MetricsAddress { MetricsAddress(host: host, port: port) }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { HostPort(host: host, port: Int(port)).description }
 
     static func isNumeric(_ host: String) -> Bool {
         var v4 = in_addr()

@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import Foundation
+import ProxyKit
 
 /// The embedded backend: mints Fleet Engine tokens over HTTP on loopback, publishes its key
 /// as JWKS, and fails on demand. The dashboard drives it in-process; `tokendash serve` runs it alone.
@@ -49,7 +50,7 @@ public actor EmbeddedTokenServer {
     public func start() async throws -> URL {
         if let baseURL { return baseURL }
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = HostPort.bare(host)
         guard Self.isIPAddress(bare) else { throw TokenServerError.invalidHost(configuration.host) }
         let metered = MeteredRoutes(routes: routes, metrics: counters.metrics, faults: faultBoard)
         let listener = NIORouteServer(routes: metered, host: bare, port: configuration.port)
@@ -63,8 +64,7 @@ public actor EmbeddedTokenServer {
             }
             throw error
         }
-        let urlHost = bare.contains(":") ? "[\(bare)]" : bare
-        guard let url = URL(string: "http://\(urlHost):\(port)") else {
+        guard let url = URL(string: "http://\(HostPort(host: bare, port: Int(port)))") else {
             await listener.stop(gracePeriod: 0)
             throw TokenServerError.invalidHost(configuration.host)
         }

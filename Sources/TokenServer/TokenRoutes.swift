@@ -83,17 +83,13 @@ struct TokenRoutes: Sendable {
         case .latency?:
             // The server's own behaviour under test, not synchronisation: answer late on purpose.
             try? await Task.sleep(for: .milliseconds(fault?.latencyMilliseconds ?? Fault.defaultLatencyMilliseconds))
-        case .http500?:
+        case .http500?, .http401?, .rateLimited?:
             counters.error(kind)
-            return Self.error("injected fault: HTTP 500", status: 500)
-        case .http401?:
-            counters.error(kind)
-            return Self.error("injected fault: HTTP 401, the app's credentials are refused", status: 401)
-        case .rateLimited?:
-            counters.error(kind)
-            var response = Self.error("injected fault: HTTP 429, too many requests", status: 429)
-            response.headers.append(("Retry-After", String(Fault.retryAfterSeconds)))
-            return response
+            if let fault, let answer = FaultAnswer(fault.fault) {
+                return RouteResponse(
+                    status: answer.status, headers: answer.headers + [RouteResponse.noStore],
+                    body: Data(answer.body.utf8))
+            }
         case .drop?:
             counters.error(kind)
             return .drop
@@ -118,7 +114,7 @@ struct TokenRoutes: Sendable {
         var body = Self.body(minted, kind: shapeOf ?? kind)
         switch fault?.fault {
         case .malformed?:
-            body = body.prefix(body.count / 2)
+            body = FaultAnswer.cut(body)
             counters.error(kind)
         case .wrongID?, .expired?:
             counters.error(kind)

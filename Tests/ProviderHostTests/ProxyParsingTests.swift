@@ -1,5 +1,6 @@
 import Faults
 import FleetAuth
+import ProxyKit
 import Testing
 
 @testable import ProviderProxy

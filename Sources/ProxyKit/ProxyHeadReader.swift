@@ -20,12 +20,20 @@ public enum ProxyHeadReader {
         while true {
             guard var chunk = try await incoming.next() else { return .ended }
             buffer.writeBuffer(&chunk)
-            if let end = buffer.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound {
-                guard let head = buffer.readString(length: end - buffer.readerIndex) else { return .ended }
-                buffer.moveReaderIndex(forwardBy: 4)
+            if let end = endOfHead(buffer.readableBytesView) {
+                guard let head = buffer.readString(length: end - blankLine.count) else { return .ended }
+                buffer.moveReaderIndex(forwardBy: blankLine.count)
                 return .head(head, rest: buffer)
             }
             if buffer.readableBytes > limit { return .tooLong }
         }
     }
+
+    /// How far into `bytes` the blank line that ends a head ends; nil while it has not come. Only
+    /// the framing: what the head says is NIOHTTP1's to read (`HeadDecoding`).
+    public static func endOfHead(_ bytes: some Collection<UInt8>) -> Int? {
+        bytes.firstRange(of: blankLine).map { bytes.distance(from: bytes.startIndex, to: $0.upperBound) }
+    }
+
+    private static let blankLine = Array("\r\n\r\n".utf8)
 }
