@@ -4,6 +4,7 @@ import DashboardRuntime
 import FleetAuth
 import Foundation
 import HTTPTransport
+import LiveSession
 import Settings
 import Signals
 import Tap
@@ -158,6 +159,35 @@ struct TapCommand: AsyncParsableCommand {
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
+        try requireTerminal(environment)
+        let teardown = Teardown()
+        let tap = try await teardown.starting { try await start(environment, teardown: teardown) }
+        announce(tap)
+        let devices = tap.demo.map { demo in Task { [server = tap.server] in await demo.run(tap: server.baseURL) } }
+        await teardown.add { _ in
+            devices?.cancel()
+            await devices?.value
+        }
+        let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
+        if let dashboard = tap.dashboard {
+            await dashboard.run(recorder: tap.recorder, duration: duration, nextSignal: { await signals.next() })
+        } else {
+            await signals.end(after: duration)
+        }
+        await teardown.run(completed: true)
+        if summary {
+            let line = TapLineEncoder(reveal: reveal).churn(
+                tap.analysis.churning(), limit: Double(churnLimit), exchanges: tap.analysis.exchangeCount,
+                unread: tap.analysis.droppedCount)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        if tap.analysis.droppedCount > 0 {
+            Self.say("\(tap.analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)")
+        }
+    }
+
+    /// The dashboard needs a terminal; `--watch` does not.
+    func requireTerminal(_ environment: [String: String]) throws {
         let term = environment["TERM"] ?? ""
         if !watch, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
             Self.say(
@@ -165,60 +195,41 @@ struct TapCommand: AsyncParsableCommand {
             )
             throw ExitCode(2)
         }
-        let trust = BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
-        // No upstream: the demo, the embedded server behind the tap and simulated devices in front.
+    }
+
+    /// What runs while the tap does.
+    struct RunningTap {
         let demo: TapDemo?
-        if upstream == nil {
-            do { demo = try await TapDemo.start() } catch {
-                Self.say("demo: \(error)")
-                throw ExitCode(1)
-            }
-        } else {
-            demo = nil
-        }
-        let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
+        let upstreamText: String
         let target: Upstream
-        do {
-            // `--proxy` or the proxy variables, as the backends read them; the demo's server is on loopback, reached direct.
-            let proxies = demo == nil ? try proxySettings() : .direct
-            // A proxy's password and credential are secrets wherever a line may quote them (a 502, a watch line).
-            proxies.secrets.forEach(SecretRedactor.register)
-            target = try Upstream(upstreamText, trust: trust, proxies: proxies)
-        } catch {
-            Self.say("\(error)")
-            await demo?.stop()
-            throw ExitCode(2)
-        }
+        let reader: ExchangeReader
+        let analysis: TapAnalysis
+        let recorder: RecordingWriter?
+        let dashboard: TapDashboard?
+        let server: TapServer
+    }
+
+    /// Starts the tap's parts in order, each with its undoing added to `teardown`: the demo when
+    /// there is no upstream, the upstream, the key set's client, the reading, the recording, the
+    /// metrics endpoint, the listener. A part that fails says why in one line and exits.
+    func start(_ environment: [String: String], teardown: Teardown) async throws -> RunningTap {
+        let trust = BackendOptions.trust(insecure: insecure, caCertificates: caCertificates)
+        let demo = try await startDemo(teardown)
+        let upstreamText = upstream ?? demo?.baseURL.absoluteString ?? ""
+        let target = try upstreamTarget(upstreamText, trust: trust, viaDemo: demo != nil)
         // Only a key set on the network needs a client (which must be shut down before it goes).
         let transport: HTTPClientTransport?
         do { transport = try jwks.map { _ in try HTTPClientTransport(trust: trust) } } catch {
             Self.say("\(error)")
-            await demo?.stop()
             throw ExitCode(2)
         }
-        /// Undoes what was started when the tap cannot start after all.
-        func abandon() async {
-            await transport?.shutdown()
-            await demo?.stop()
-        }
+        await teardown.add { _ in await transport?.shutdown() }
         let verifier = jwks.flatMap { jwks in
             transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) }
         }
         let reader = ExchangeReader(routes: try routes(), verifier: verifier, providerID: providerID)
-        let encoder = TapLineEncoder(reveal: reveal)
-        var sinks: [@Sendable (TappedExchange) -> Void] = []
-        if watch {
-            sinks.append { reading in FileHandle.standardOutput.write(Data((encoder.tapped(reading) + "\n").utf8)) }
-        }
         let tapMetrics = metrics.address == nil ? nil : TapMetrics()
-        if let tapMetrics { sinks.append(tapMetrics.record) }
-        let analysis = TapAnalysis(reader: reader, churnLimit: Double(churnLimit), sinks: sinks)
-        let recorder: RecordingWriter?
-        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
-            Self.say("\(error)")
-            await abandon()
-            throw ExitCode(2)
-        }
+        let analysis = TapAnalysis(reader: reader, churnLimit: Double(churnLimit), sinks: sinks(tapMetrics))
         let description = "tap \(listen) → \(URLRedactor.redact(upstreamText))"
         let dashboard =
             watch
@@ -226,13 +237,82 @@ struct TapCommand: AsyncParsableCommand {
             : TapDashboard(
                 analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description,
                 environment: environment)
-        let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: description)
+        let recorder = try await startRecording(analysis, dashboard: dashboard, backend: description, teardown)
+        do {
+            let exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis)
+            await teardown.add { _ in await exporter?.stop() }
+        } catch {
+            Self.say("\(error)")
+            throw ExitCode(2)
+        }
+        let server = try await startListening(target, analysis: analysis, teardown)
+        return RunningTap(
+            demo: demo, upstreamText: upstreamText, target: target, reader: reader, analysis: analysis,
+            recorder: recorder, dashboard: dashboard, server: server)
+    }
+
+    /// No upstream: the demo, the embedded server behind the tap and simulated devices in front.
+    func startDemo(_ teardown: Teardown) async throws -> TapDemo? {
+        guard upstream == nil else { return nil }
+        do {
+            let demo = try await TapDemo.start()
+            await teardown.add { _ in await demo.stop() }
+            return demo
+        } catch {
+            Self.say("demo: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--upstream` (or the demo's server) and the proxy it is reached through: `--proxy` or the
+    /// proxy variables, as the backends read them; the demo's server is on loopback, reached direct.
+    func upstreamTarget(_ text: String, trust: HTTPClientTransport.Trust, viaDemo: Bool) throws -> Upstream {
+        do {
+            let proxies = viaDemo ? .direct : try proxySettings()
+            // A proxy's password and credential are secrets wherever a line may quote them (a 502, a watch line).
+            proxies.secrets.forEach(SecretRedactor.register)
+            return try Upstream(text, trust: trust, proxies: proxies)
+        } catch {
+            Self.say("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Where each exchange read goes besides the screen: `--watch`'s lines and the metrics.
+    func sinks(_ tapMetrics: TapMetrics?) -> [@Sendable (TappedExchange) -> Void] {
+        var sinks: [@Sendable (TappedExchange) -> Void] = []
+        if watch {
+            let encoder = TapLineEncoder(reveal: reveal)
+            sinks.append { reading in FileHandle.standardOutput.write(Data((encoder.tapped(reading) + "\n").utf8)) }
+        }
+        if let tapMetrics { sinks.append(tapMetrics.record) }
+        return sinks
+    }
+
+    /// `--record`'s file, and the reading's thread with it: the reading is drained, and the
+    /// recording closed (or removed, when the tap never ran), as the tap stops.
+    func startRecording(
+        _ analysis: TapAnalysis, dashboard: TapDashboard?, backend: String, _ teardown: Teardown
+    ) async throws -> RecordingWriter? {
+        let recorder: RecordingWriter?
+        do { recorder = try record.map(RecordingWriter.init(path:)) } catch {
+            Self.say("\(error)")
+            throw ExitCode(2)
+        }
+        let state = dashboard?.state ?? TapDashboard.firstState(solution: solution, backend: backend)
         recorder?.start(
             RecordingHeader(
                 state: state, members: [solution.consumerKind: [], solution.driverKind: []],
                 command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
                 tokendash: TokenDash.version, ticks: !watch, start: Date(),
                 churnLimit: Double(churnLimit)))
+        await teardown.add { completed in
+            if completed {
+                if let failure = recorder?.close() { Self.say(failure) }
+            } else {
+                recorder?.discard()
+            }
+        }
         // `watch` records the events themselves; the dashboard records what it applies (the loop does).
         let recording =
             watch
@@ -240,65 +320,44 @@ struct TapCommand: AsyncParsableCommand {
                 let stream = analysis.events.subscribe(buffer: 1 << 16)
                 return Task { for await event in stream { recorder.record(event) } }
             } : nil
-        let exporter: TapMetricsExporter?
-        do { exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis) } catch {
-            Self.say("\(error)")
-            recorder?.discard()
-            await abandon()
-            throw ExitCode(2)
-        }
         let reading = Task { await analysis.run() }
-        let server: TapServer
+        await teardown.add { _ in
+            analysis.finish()
+            await reading.value
+            analysis.events.finish()
+            await recording?.value
+        }
+        return recorder
+    }
+
+    /// The tap's listener, forwarding to `target` and handing each exchange to the reading.
+    func startListening(_ target: Upstream, analysis: TapAnalysis, _ teardown: Teardown) async throws -> TapServer {
         do {
             let tls = try cert.map { try TapServer.tlsContext(certificate: $0, key: key ?? "") }
             guard let address = listenAddress else { throw ExitCode(2) }
-            server = try await TapServer.start(
-                host: address.host, port: address.port, upstream: target, tls: tls,
-                report: analysis.submit)
+            let server = try await TapServer.start(
+                host: address.host, port: address.port, upstream: target, tls: tls, report: analysis.submit)
+            await teardown.add { _ in await server.stop() }
+            return server
         } catch let error as TapServer.StartError {
             Self.say(error.description)
-            await exporter?.stop()
-            recorder?.discard()
-            analysis.finish()
-            await reading.value
-            await abandon()
             throw ExitCode(2)
         }
+    }
+
+    /// Where the tap listens and what it forwards to; the routes it reads; the demo's devices.
+    func announce(_ tap: RunningTap) {
+        let port = listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(tap.server.port)" : listen
         Self.say(
-            "listening on \(cert == nil ? "http" : "https")://\(listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(server.port)" : listen), forwarding to \(URLRedactor.redact(upstreamText))\(target.proxy.map { " via proxy \($0.display)" } ?? "")"
+            "listening on \(cert == nil ? "http" : "https")://\(port), forwarding to \(URLRedactor.redact(tap.upstreamText))\(tap.target.proxy.map { " via proxy \($0.display)" } ?? "")"
         )
-        if !watch { Self.say("reading routes: \(reader.routes.templates.map(\.template).joined(separator: ", "))") }
-        if demo != nil {
+        if !watch {
+            Self.say("reading routes: \(tap.reader.routes.templates.map(\.template).joined(separator: ", "))")
+        }
+        if tap.demo != nil {
             Self.say(
-                "demo: the embedded server at \(upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing"
+                "demo: the embedded server at \(tap.upstreamText) behind the tap; \(TapDemo.devices) simulated devices ask through it, \(TapDemo.careless) of them caching nothing"
             )
         }
-        let devices = demo.map { demo in Task { [server] in await demo.run(tap: server.baseURL) } }
-        let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
-        if let dashboard {
-            await dashboard.run(recorder: recorder, duration: duration, nextSignal: { await signals.next() })
-        } else {
-            await signals.end(after: duration)
-        }
-        devices?.cancel()
-        await devices?.value
-        await server.stop()
-        await demo?.stop()
-        analysis.finish()
-        await reading.value
-        analysis.events.finish()
-        await recording?.value
-        if let failure = recorder?.close() { Self.say(failure) }
-        if summary {
-            let line = encoder.churn(
-                analysis.churning(), limit: Double(churnLimit), exchanges: analysis.exchangeCount,
-                unread: analysis.droppedCount)
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
-        if analysis.droppedCount > 0 {
-            Self.say("\(analysis.droppedCount) exchanges were forwarded but not read (the reader fell behind)")
-        }
-        await exporter?.stop()
-        await transport?.shutdown()
     }
 }
