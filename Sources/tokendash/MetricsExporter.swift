@@ -31,8 +31,8 @@ struct MetricsExporter: Sendable {
             port = try await server.start()
         } catch {
             FileHandle.standardError.write(Data("tokendash \(command): \(error)\n".utf8))
+            // The session is its command's to stop, with whatever else it started.
             collector.cancel()
-            await session.stop()
             throw ExitCode(1)
         }
         let bound = address.bound(to: port)
