@@ -6,10 +6,11 @@ import TokenMetrics
 import TokenServer
 
 /// `tap`: what standing in front of a backend costs. One upstream (in this process, answering
-/// unsigned tokens at once) is asked at a paced ~2,000 requests a second three ways in one run:
-/// direct, through a bare SwiftNIO reverse proxy (the tap's forwarding with no reader), and through
-/// the tap with its analysis and metrics. Each proxy runs in a child process, so its CPU is read
-/// from /proc apart from the load's and the upstream's.
+/// unsigned tokens at once) is asked at a paced ~2,000 requests a second four ways in one run:
+/// direct, through nginx (`proxy_pass` with upstream keepalive, what an operator would otherwise
+/// put there; skipped when nginx is not installed), through a bare SwiftNIO reverse proxy (the
+/// tap's forwarding with no reader), and through the tap with its analysis and metrics. Each
+/// proxy runs in a child process, so its CPU is read from /proc apart from the load's and the upstream's.
 ///
 /// The three ways take turns in short slices, each way's latencies pooled over its slices: on two
 /// cores shared with the client and the upstream, the bare proxy's own p99 moved by 2 ms between
@@ -47,26 +48,27 @@ enum TapBenchmark {
     /// One way of asking, its load held paused while another way's slice runs.
     final class Way {
         let load: KeepAliveLoad
-        let process: ServerProcess?
+        /// The proxy's CPU seconds so far; nil for direct requests.
+        let cpuSeconds: (() throws -> Double)?
         var cpu: Double = 0
         var requests = 0
         var failed = 0
 
-        init(_ url: URL, process: ServerProcess?) throws {
+        init(_ url: URL, cpuSeconds: (() throws -> Double)?) throws {
             load = try KeepAliveLoad(baseURL: url, connections: TapBenchmark.connections, rate: TapBenchmark.rate)
-            self.process = process
+            self.cpuSeconds = cpuSeconds
         }
 
         /// One slice: resume, settle, measure for `seconds`, then pause again.
         func slice(_ seconds: Double) async throws {
             load.resume()
             try await Task.sleep(for: TapBenchmark.settle)
-            let before = try process?.cpuSeconds()
+            let before = try cpuSeconds?()
             let counted = load.counts
             load.measure()
             try await Task.sleep(for: .seconds(seconds))
             load.unmeasure()
-            let after = try process?.cpuSeconds()
+            let after = try cpuSeconds?()
             let done = load.counts
             load.pause()
             requests += done.succeeded - counted.succeeded
@@ -81,7 +83,7 @@ enum TapBenchmark {
             func percentile(_ p: Double) -> Double {
                 sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6
             }
-            let perRequest = process != nil && requests > 0 ? cpu * 1e6 / Double(requests) : nil
+            let perRequest = cpuSeconds != nil && requests > 0 ? cpu * 1e6 / Double(requests) : nil
             return Run(
                 p50: percentile(0.5), p99: percentile(0.99), requests: requests, failed: failed,
                 cpuPerRequest: perRequest)
@@ -97,24 +99,30 @@ enum TapBenchmark {
         defer { bare.stop() }
         let analysed = try ServerProcess(childArguments: [childFlag, "analysed", base])
         defer { analysed.stop() }
+        let nginx = try NginxProcess(upstream: "127.0.0.1:\(port)")
+        defer { nginx?.stop() }
+        if nginx == nil { BenchReport.say("nginx is not installed: its row is skipped (apt-get install nginx)") }
         guard let directURL = URL(string: base) else { throw MintBenchmark.BenchmarkError("no URL \(base)") }
         if pinned, CPUPinning.possible {
             let last = ProcessInfo.processInfo.activeProcessorCount - 1
             try CPUPinning.pin(getpid(), to: 0...(last - 1))
             try CPUPinning.pin(bare.pid, to: last...last)
             try CPUPinning.pin(analysed.pid, to: last...last)
+            if let nginx { try CPUPinning.pin(nginx.pid, to: last...last) }
             let rest = last == 1 ? "CPU 0" : "CPUs 0-\(last - 1)"
-            BenchReport.say("pinned: both proxies on CPU \(last), the client and the upstream on \(rest)")
+            BenchReport.say("pinned: the proxies on CPU \(last), the client and the upstream on \(rest)")
         }
         let slices = max(1, Int((seconds / slice).rounded()))
         BenchReport.say(
             String(
                 format:
-                    "%.0f requests/s over %d keep-alive connections; the three ways in turn, %d slices of %.0f s each after 1 s of warm-up",
+                    "%.0f requests/s over %d keep-alive connections; the ways in turn, %d slices of %.0f s each after 1 s of warm-up",
                 rate, connections, slices, slice))
-        let ways = try [
-            Way(directURL, process: nil), Way(bare.baseURL, process: bare), Way(analysed.baseURL, process: analysed),
+        var ways = try [
+            Way(directURL, cpuSeconds: nil), Way(bare.baseURL, cpuSeconds: bare.cpuSeconds),
+            Way(analysed.baseURL, cpuSeconds: analysed.cpuSeconds),
         ]
+        if let nginx { ways.append(try Way(nginx.baseURL, cpuSeconds: nginx.cpuSeconds)) }
         for way in ways {
             way.load.pause()
             way.load.start()
@@ -122,7 +130,7 @@ enum TapBenchmark {
         // Warm-up: each way's connections opened and its code paths run once.
         for way in ways {
             way.load.resume()
-            try await Task.sleep(for: .seconds(1.0 / 3))
+            try await Task.sleep(for: .seconds(1.0 / Double(ways.count)))
             way.load.pause()
         }
         for round in 0..<slices {
@@ -143,6 +151,8 @@ enum TapBenchmark {
                         run.p50, run.p99, cpu as NSString, Double(run.requests) / measured, run.failed))
         }
         line("direct to the upstream", direct)
+        let nginxRun = runs.count > 3 ? runs[3] : nil
+        if let nginxRun { line("nginx proxy_pass (keepalive)", nginxRun) }
         line("bare SwiftNIO reverse proxy", bareRun)
         line("tokendash tap (analysis, metrics)", tapRun)
         if readerPlace != "thread" { BenchReport.say("the tap's reader: \(readerPlace) (TOKENDASH_BENCH_TAP_READER)") }
@@ -158,6 +168,18 @@ enum TapBenchmark {
         BenchReport.figure("tap_p99_added_ms", value: added, unit: "ms", baseline: bareAdded)
         BenchReport.figure(
             "tap_cpu_per_request_us", value: tapRun.cpuPerRequest ?? 0, unit: "us", baseline: bareRun.cpuPerRequest)
+        // What an operator compares the tap with: nginx in the same place, in the same run.
+        if let nginxRun {
+            let nginxAdded = nginxRun.p99 - direct.p99
+            BenchReport.say(
+                String(
+                    format: "against nginx: tap CPU/request %.2fx nginx's; p99 added %.3f ms against nginx's %.3f ms",
+                    (tapRun.cpuPerRequest ?? 0) / max(0.001, nginxRun.cpuPerRequest ?? 0), added, nginxAdded))
+            BenchReport.figure(
+                "tap_cpu_per_request_vs_nginx_us", value: tapRun.cpuPerRequest ?? 0, unit: "us",
+                baseline: nginxRun.cpuPerRequest)
+            BenchReport.figure("tap_p99_added_vs_nginx_ms", value: added, unit: "ms", baseline: nginxAdded)
+        }
     }
 
     // MARK: - The child's side

@@ -1,0 +1,123 @@
+import Foundation
+import Spawning
+
+/// Debian's nginx as a reverse proxy in front of the tap bench's upstream, configured as the
+/// operators' page shows it (`proxy_pass` to an upstream with `keepalive`, HTTP/1.1, the
+/// `Connection` header cleared), so the tap is measured against what an operator would put there
+/// instead. One process (`master_process off`): nginx's one worker and its CPU, read from /proc
+/// as the proxies' are; its access log off, as the tap keeps none either.
+final class NginxProcess: Sendable {
+    static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    let pid: pid_t
+    let baseURL: URL
+    private let folder: URL
+
+    /// nginx listening on a free loopback port in front of `upstream` (`127.0.0.1:PORT`); nil
+    /// when nginx is not installed.
+    init?(upstream: String) throws {
+        guard let executable = Self.executable else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-bench-nginx-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let port = try Self.freePort()
+        let config = folder.appendingPathComponent("nginx.conf")
+        try Data(Self.configuration(port: port, upstream: upstream, folder: folder.path).utf8).write(to: config)
+        pid = try ChildProcess.spawn(
+            [executable, "-p", folder.path, "-c", config.path], stdin: .devNull, stdout: .devNull,
+            stderr: .file(folder.appendingPathComponent("error.log").path))
+        self.folder = folder
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+            throw MintBenchmark.BenchmarkError("no URL for port \(port)")
+        }
+        baseURL = url
+        try waitUntilListening(port)
+    }
+
+    static func configuration(port: Int, upstream: String, folder: String) -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        user root;
+        error_log stderr warn;
+        pid \(folder)/nginx.pid;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            # nginx closes a keep-alive connection after 1,000 requests by default; the load's
+            # connections would then count a failure each time, which no proxy's cost includes.
+            keepalive_requests 1000000;
+            client_body_temp_path \(folder)/body;
+            proxy_temp_path \(folder)/proxy;
+            fastcgi_temp_path \(folder)/fastcgi;
+            uwsgi_temp_path \(folder)/uwsgi;
+            scgi_temp_path \(folder)/scgi;
+            upstream tokendash_tap {
+                server \(upstream);
+                keepalive 16;
+                keepalive_requests 1000000;
+            }
+            server {
+                listen 127.0.0.1:\(port);
+                location / {
+                    proxy_pass http://tokendash_tap;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_set_header Host $host;
+                }
+            }
+        }
+
+        """
+    }
+
+    func cpuSeconds() throws -> Double { try ServerProcess.cpuSeconds(of: pid) }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        _ = ChildProcess.waitHere(pid)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A port the kernel had free a moment ago (nginx takes no port 0).
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard named else { throw MintBenchmark.BenchmarkError("no free port for nginx") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Up to 5 s for nginx to accept, asked every 10 ms; its error log when it exits or never does.
+    private func waitUntilListening(_ port: Int) throws {
+        for _ in 0..<500 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(fd)
+            if connected { return }
+            if waitpid(pid, nil, WNOHANG) == pid { break }
+            usleep(10_000)
+        }
+        let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw MintBenchmark.BenchmarkError("nginx did not start: \(log.split(separator: "\n").last ?? "no log")")
+    }
+}
