@@ -11,7 +11,7 @@ enum NginxServer {
         executable == nil ? "nginx is not installed (apt-get install nginx; scripts/setup.sh installs it)" : nil
     }
 
-    /// The config the README's "Watching real devices" shows, on loopback ports, logs in `folder`.
+    /// The config docs/operators.md's "Watching real devices" shows, on loopback ports, logs in `folder`.
     static func configuration(port: Int, upstream: String, folder: URL) -> String {
         let f = folder.path
         return """
