@@ -217,8 +217,8 @@ import Testing
                 #expect(unknown == [], "\(page): \(line)")
             }
         }
-        // The README's tour alone has a dozen; none found means the blocks were not read.
-        #expect(checked > 40, "only \(checked) tokendash command lines found in the docs' shell blocks")
+        // 40 when this was written; far fewer means the blocks were not read.
+        #expect(checked >= 30, "only \(checked) tokendash command lines found in the docs' shell blocks")
     }
 
     @Test func aMadeUpFlagOrSubcommandIsCaught() async throws {
