@@ -3,7 +3,8 @@
 # prometheus (promtool, and the real Prometheus the metrics end-to-end test scrapes with), iproute2,
 # curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback), nginx (in front of
 # `tokendash tap` in TapNginxEndToEndTests), wrk (the tap bench), asciinema and chromium
-# (EvidenceEndToEndTests read a cast and open a report with them) from Debian, Python's
+# (EvidenceEndToEndTests read a cast and open a report with them) and cmark-gfm (DocsRenderTests
+# render the Markdown pages) from Debian, Python's
 # cryptography and pyte (PyPI).
 set -euo pipefail
 missing=()
@@ -26,6 +27,8 @@ python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q crypto
 command -v asciinema >/dev/null 2>&1 || missing+=(asciinema)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
+# GitHub's Markdown renderer as Debian packages it: DocsRenderTests render every page with it.
+command -v cmark-gfm >/dev/null 2>&1 || missing+=(cmark-gfm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq

@@ -11,86 +11,183 @@ import TokenSignatures
 /// profile's value (`filled(from:)`); the plain names read the value in effect, built-in default
 /// included.
 struct BackendOptions: ParsableArguments {
-    @Option(name: .customLong(Setting.solution.rawValue), help: Setting.solution.argumentHelp)
-    var givenSolution: ProviderKind.Solution?
+    // The flags in titled groups, so `tokendash help dashboard` (and `watch`) sorts them by what
+    // they are about; each is read here under its old name, so the code reading them is unchanged.
+    @OptionGroup(title: "Backend") var backendFlags: BackendFlags
+    @OptionGroup(title: "Transport") var transport: TransportOptions
+    @OptionGroup(title: "Simulated SDKs") var sdks: SDKFlags
+    @OptionGroup(title: "Your own provider") var ownProvider: SourceProviderFlags
+    @OptionGroup(title: "Fleet") var fleet: FleetFlags
+    @OptionGroup(title: "Fleet Engine") var fleetEngine: FleetEngineFlags
+
+    var givenSolution: ProviderKind.Solution? {
+        get { backendFlags.givenSolution }
+        set { backendFlags.givenSolution = newValue }
+    }
+    var consumerURL: String? {
+        get { backendFlags.consumerURL }
+        set { backendFlags.consumerURL = newValue }
+    }
+    var driverURL: String? {
+        get { backendFlags.driverURL }
+        set { backendFlags.driverURL = newValue }
+    }
+    var tokenKey: String? {
+        get { backendFlags.tokenKey }
+        set { backendFlags.tokenKey = newValue }
+    }
+    var expiryKey: String? {
+        get { backendFlags.expiryKey }
+        set { backendFlags.expiryKey = newValue }
+    }
+    var expiry: ExpiryMode? {
+        get { backendFlags.expiry }
+        set { backendFlags.expiry = newValue }
+    }
+    var headers: [String] {
+        get { backendFlags.headers }
+        set { backendFlags.headers = newValue }
+    }
+    var givenTimeout: Double? {
+        get { backendFlags.givenTimeout }
+        set { backendFlags.givenTimeout = newValue }
+    }
+    var givenLifetime: Int? {
+        get { backendFlags.givenLifetime }
+        set { backendFlags.givenLifetime = newValue }
+    }
+    var jwks: String? {
+        get { backendFlags.jwks }
+        set { backendFlags.jwks = newValue }
+    }
+    var providerID: String? {
+        get { backendFlags.providerID }
+        set { backendFlags.providerID = newValue }
+    }
+
+    var caCertificates: String? {
+        get { transport.caCertificates }
+        set { transport.caCertificates = newValue }
+    }
+    var insecure: Bool {
+        get { transport.insecure }
+        set { transport.insecure = newValue }
+    }
+    var proxy: String? {
+        get { transport.proxy }
+        set { transport.proxy = newValue }
+    }
+    var proxyTunnel: Bool {
+        get { transport.proxyTunnel }
+        set { transport.proxyTunnel = newValue }
+    }
+    var noProxy: Bool {
+        get { transport.noProxy }
+        set { transport.noProxy = newValue }
+    }
+
+    var givenTripID: String? {
+        get { sdks.givenTripID }
+        set { sdks.givenTripID = newValue }
+    }
+    var givenVehicleID: String? {
+        get { sdks.givenVehicleID }
+        set { sdks.givenVehicleID = newValue }
+    }
+    var givenTrackingID: String? {
+        get { sdks.givenTrackingID }
+        set { sdks.givenTrackingID = newValue }
+    }
+    var givenDeliveryVehicleID: String? {
+        get { sdks.givenDeliveryVehicleID }
+        set { sdks.givenDeliveryVehicleID = newValue }
+    }
+    var givenRefreshMargin: Double? {
+        get { sdks.givenRefreshMargin }
+        set { sdks.givenRefreshMargin = newValue }
+    }
+    var givenUpdateInterval: Double? {
+        get { sdks.givenUpdateInterval }
+        set { sdks.givenUpdateInterval = newValue }
+    }
+    var givenProviderLogic: ProviderLogic? {
+        get { sdks.givenProviderLogic }
+        set { sdks.givenProviderLogic = newValue }
+    }
+    var only: ProviderKind.Role? {
+        get { sdks.only }
+        set { sdks.only = newValue }
+    }
+
+    var consumerSource: String? {
+        get { ownProvider.consumerSource }
+        set { ownProvider.consumerSource = newValue }
+    }
+    var driverSource: String? {
+        get { ownProvider.driverSource }
+        set { ownProvider.driverSource = newValue }
+    }
+    var consumerClass: String? {
+        get { ownProvider.consumerClass }
+        set { ownProvider.consumerClass = newValue }
+    }
+    var driverClass: String? {
+        get { ownProvider.driverClass }
+        set { ownProvider.driverClass = newValue }
+    }
+    var swiftc: String? {
+        get { ownProvider.swiftc }
+        set { ownProvider.swiftc = newValue }
+    }
+    var noSanitize: Bool {
+        get { ownProvider.noSanitize }
+        set { ownProvider.noSanitize = newValue }
+    }
+    var givenCompletionTimeout: Double? {
+        get { ownProvider.givenCompletionTimeout }
+        set { ownProvider.givenCompletionTimeout = newValue }
+    }
+
+    var givenTrips: Int? {
+        get { fleet.givenTrips }
+        set { fleet.givenTrips = newValue }
+    }
+    var givenVehicles: Int? {
+        get { fleet.givenVehicles }
+        set { fleet.givenVehicles = newValue }
+    }
+    var givenRamp: Double? {
+        get { fleet.givenRamp }
+        set { fleet.givenRamp = newValue }
+    }
+    var sharding: ShardOptions {
+        get { fleet.sharding }
+        set { fleet.sharding = newValue }
+    }
+
+    var fleetEngineURL: String? {
+        get { fleetEngine.fleetEngineURL }
+        set { fleetEngine.fleetEngineURL = newValue }
+    }
+    var fleetEngineWrites: Bool {
+        get { fleetEngine.fleetEngineWrites }
+        set { fleetEngine.fleetEngineWrites = newValue }
+    }
+    var noFleetEngine: Bool {
+        get { fleetEngine.noFleetEngine }
+        set { fleetEngine.noFleetEngine = newValue }
+    }
+    var givenFleetEngineInterval: Double? {
+        get { fleetEngine.givenFleetEngineInterval }
+        set { fleetEngine.givenFleetEngineInterval = newValue }
+    }
+
     var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
 
-    @Option(name: .customLong(Setting.consumerURL.rawValue), help: Setting.consumerURL.argumentHelp)
-    var consumerURL: String?
-
-    @Option(name: .customLong(Setting.driverURL.rawValue), help: Setting.driverURL.argumentHelp)
-    var driverURL: String?
-
-    // Optional: unset, the response's shape is detected (each solution's sample backend included).
-    @Option(name: .customLong(Setting.tokenKey.rawValue), help: Setting.tokenKey.argumentHelp)
-    var tokenKey: String?
-
-    @Option(name: .customLong(Setting.expiryKey.rawValue), help: Setting.expiryKey.argumentHelp)
-    var expiryKey: String?
-
-    @Option(name: .customLong(Setting.expiry.rawValue), help: Setting.expiry.argumentHelp)
-    var expiry: ExpiryMode?
-
-    @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
-    var jwks: String?
-
-    @Option(name: .customLong(Setting.providerID.rawValue), help: Setting.providerID.argumentHelp)
-    var providerID: String?
-
-    @Option(name: .customLong(Setting.fleetEngine.rawValue), help: Setting.fleetEngine.argumentHelp)
-    var fleetEngineURL: String?
-
-    @Flag(
-        name: .customLong("fleet-engine-writes"),
-        help:
-            "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
-    var fleetEngineWrites = false
-
-    @Flag(
-        name: .customLong("no-fleet-engine"),
-        help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
-    var noFleetEngine = false
-
-    @Option(
-        name: .customLong(Setting.fleetEngineInterval.rawValue), parsing: .unconditional,
-        help: Setting.fleetEngineInterval.argumentHelp)
-    var givenFleetEngineInterval: Double?
     var fleetEngineInterval: Double { givenFleetEngineInterval ?? Setting.fleetEngineInterval.builtIn() }
 
-    @Option(name: .customLong(Setting.providerLogic.rawValue), help: Setting.providerLogic.argumentHelp)
-    var givenProviderLogic: ProviderLogic?
     var providerLogic: ProviderLogic { givenProviderLogic ?? Setting.providerLogic.builtIn() }
 
-    @Option(name: .customLong(Setting.consumerSource.rawValue), help: Setting.consumerSource.argumentHelp)
-    var consumerSource: String?
-
-    @Option(name: .customLong(Setting.driverSource.rawValue), help: Setting.driverSource.argumentHelp)
-    var driverSource: String?
-
-    @Option(
-        name: .customLong("consumer-class"),
-        help: "With --consumer-source: the class to run where several conform to GMTCAuthorization.")
-    var consumerClass: String?
-
-    @Option(
-        name: .customLong("driver-class"),
-        help: "With --driver-source: the class to run where several conform to GMTDAuthorization.")
-    var driverClass: String?
-
-    @Option(
-        name: .customLong("swiftc"), help: "The Swift compiler that builds a source provider (default: swiftc on PATH)."
-    )
-    var swiftc: String?
-
-    @Flag(
-        name: .customLong("no-sanitize"),
-        help: "Build a source provider without ThreadSanitizer, and call it from one thread at a time.")
-    var noSanitize = false
-
-    @Option(
-        name: .customLong(Setting.completionTimeout.rawValue), parsing: .unconditional,
-        help: Setting.completionTimeout.argumentHelp)
-    var givenCompletionTimeout: Double?
     var completionTimeout: Double { givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
 
     /// The sides whose provider is the customer's own source file.
@@ -101,78 +198,26 @@ struct BackendOptions: ParsableArguments {
         }
     }
 
-    @Option(name: .customLong(Setting.tripID.rawValue), help: Setting.tripID.argumentHelp)
-    var givenTripID: String?
     var tripID: String { givenTripID ?? Setting.tripID.builtIn() }
 
-    @Option(name: .customLong(Setting.vehicleID.rawValue), help: Setting.vehicleID.argumentHelp)
-    var givenVehicleID: String?
     var vehicleID: String { givenVehicleID ?? Setting.vehicleID.builtIn() }
 
-    @Option(name: .customLong(Setting.trackingID.rawValue), help: Setting.trackingID.argumentHelp)
-    var givenTrackingID: String?
     var trackingID: String { givenTrackingID ?? Setting.trackingID.builtIn() }
 
-    @Option(name: .customLong(Setting.deliveryVehicleID.rawValue), help: Setting.deliveryVehicleID.argumentHelp)
-    var givenDeliveryVehicleID: String?
     var deliveryVehicleID: String { givenDeliveryVehicleID ?? Setting.deliveryVehicleID.builtIn() }
 
-    @Option(
-        name: .customLong(Setting.refreshMargin.rawValue), parsing: .unconditional,
-        help: Setting.refreshMargin.argumentHelp)
-    var givenRefreshMargin: Double?
     var refreshMargin: Double { givenRefreshMargin ?? Setting.refreshMargin.builtIn() }
 
-    @Option(name: .customLong("header"), help: Setting.headers.argumentHelp)
-    var headers: [String] = []
-
-    @Option(name: .customLong(Setting.cacert.rawValue), help: Setting.cacert.argumentHelp)
-    var caCertificates: String?
-
-    @Flag(
-        name: .customLong("insecure"),
-        help:
-            "Do not verify the backend's TLS certificate. Shown in red in the header; watch adds \"insecure\":true to every line."
-    )
-    var insecure = false
-
-    @Option(name: .customLong(Setting.proxy.rawValue), help: Setting.proxy.argumentHelp)
-    var proxy: String?
-
-    @Flag(
-        name: .customLong("proxy-tunnel"),
-        help:
-            "Ask the proxy for a CONNECT tunnel for http backends too, as curl --proxytunnel (by default an http request goes to the proxy in absolute form)."
-    )
-    var proxyTunnel = false
-
-    @Flag(name: .customLong("no-proxy"), help: "Ask every backend directly, whatever the proxy variables say.")
-    var noProxy = false
-
-    @Option(name: .customLong(Setting.timeout.rawValue), parsing: .unconditional, help: Setting.timeout.argumentHelp)
-    var givenTimeout: Double?
     var timeout: Double { givenTimeout ?? Setting.timeout.builtIn() }
 
-    @Option(name: .customLong(Setting.lifetime.rawValue), parsing: .unconditional, help: Setting.lifetime.argumentHelp)
-    var givenLifetime: Int?
     var lifetime: Int { givenLifetime ?? Setting.lifetime.builtIn() }
 
-    @Option(
-        name: .customLong(Setting.updateInterval.rawValue), parsing: .unconditional,
-        help: Setting.updateInterval.argumentHelp)
-    var givenUpdateInterval: Double?
     var updateInterval: Double { givenUpdateInterval ?? Setting.updateInterval.builtIn() }
 
-    @Option(name: .customLong(Setting.trips.rawValue), parsing: .unconditional, help: Setting.trips.argumentHelp)
-    var givenTrips: Int?
     var trips: Int { givenTrips ?? Setting.trips.builtIn() }
 
-    @Option(name: .customLong(Setting.vehicles.rawValue), parsing: .unconditional, help: Setting.vehicles.argumentHelp)
-    var givenVehicles: Int?
     var vehicles: Int { givenVehicles ?? Setting.vehicles.builtIn() }
 
-    @Option(name: .customLong(Setting.ramp.rawValue), parsing: .unconditional, help: Setting.ramp.argumentHelp)
-    var givenRamp: Double?
     /// The ramp in effect: the flag's, else 1,000 new SDKs a second over the SDKs this instance runs.
     var ramp: FleetRamp { givenRamp.map(FleetRamp.init(duration:)) ?? .atDefaultRate(total: runningSDKs) }
 
@@ -183,11 +228,6 @@ struct BackendOptions: ParsableArguments {
             return sum + (count == 1 ? 1 : sharding.shard.range(of: count).count)
         }
     }
-
-    @Option(name: .customLong(Setting.only.rawValue), help: Setting.only.argumentHelp)
-    var only: ProviderKind.Role?
-
-    @OptionGroup var sharding: ShardOptions
 
     var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
 

@@ -25,40 +25,28 @@ struct DashboardCommand: AsyncParsableCommand {
         abstract: "Show the consumer and driver token providers side by side (the default).")
 
     @OptionGroup var backend: BackendOptions
-    @OptionGroup var metrics: MetricsOptions
+    @OptionGroup(title: "Metrics") var metrics: MetricsOptions
 
-    @OptionGroup var config: ConfigOptions
+    @OptionGroup(title: "Config file") var config: ConfigOptions
 
-    @Option(name: .customLong(Setting.theme.rawValue), help: Setting.theme.argumentHelp)
-    var theme: String?
+    /// `--theme`, `--themes-dir`, `--no-mouse` under their own title in the help; read here under
+    /// their old names.
+    @OptionGroup(title: "Display") var display: DisplayOptions
+    var theme: String? { display.theme }
+    var themesDir: String? { display.themesDir }
+    var noMouse: Bool { display.noMouse }
 
-    @Option(name: .customLong("themes-dir"), help: "Folder with more theme files (NAME.yaml).")
-    var themesDir: String?
+    /// `--record`, `--cast`, `--idle-time-limit`: what the session leaves behind.
+    @OptionGroup(title: "Evidence") var evidence: EvidenceOptions
+    var record: String? { evidence.record }
+    var cast: String? { evidence.cast }
+    var castOptions: CastOptions { evidence.castOptions }
 
     @Option(help: "Run a scenario from the start: a built-in's name (tokendash scenario list) or a YAML file.")
     var scenario: String?
 
     @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
     var step = false
-
-    @Flag(
-        name: .customLong("no-mouse"),
-        help: "Do not take mouse clicks (leaves the terminal's own text selection alone).")
-    var noMouse = false
-
-    @Option(
-        help:
-            "Record every provider event, key and fault change to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it."
-    )
-    var record: String?
-
-    @Option(
-        help:
-            "Write the session as an asciicast v2 file while it runs (asciinema play, agg): the frames drawn, and markers for marks, ID switches, faults, refusals, Fleet Engine errors and scenario steps. Tokens are redacted, revealed or not."
-    )
-    var cast: String?
-
-    @OptionGroup var castOptions: CastOptions
 
     /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
     /// crashes the process with this signal, to show the terminal is given back.

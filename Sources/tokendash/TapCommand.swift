@@ -82,28 +82,14 @@ struct TapCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --cert.")
     var key: String?
 
-    @Option(
-        name: .customLong(Setting.cacert.rawValue),
-        help: "Trust only these PEM CA certificates for an https --upstream.")
-    var caCertificates: String?
-
-    @Flag(help: "Do not verify an https --upstream's certificate.")
-    var insecure = false
-
-    @Option(
-        name: .customLong(Setting.proxy.rawValue),
-        help:
-            "HTTP proxy to reach --upstream through, http://[user:password@]host[:port] (an http upstream in absolute form, https through CONNECT); no_proxy still applies. Without it, the proxy variables as curl reads them."
-    )
-    var proxy: String?
-
-    @Flag(
-        name: .customLong("proxy-tunnel"),
-        help: "Ask the proxy for a CONNECT tunnel for an http --upstream too, as curl --proxytunnel.")
-    var proxyTunnel = false
-
-    @Flag(name: .customLong("no-proxy"), help: "Reach --upstream directly, whatever the proxy variables say.")
-    var noProxy = false
+    /// `--cacert`, `--insecure`, `--proxy`, `--proxy-tunnel`, `--no-proxy`: declared once with the
+    /// dashboard's and `watch`'s; read here under their old names.
+    @OptionGroup(title: "Transport") var transport: TransportOptions
+    var caCertificates: String? { transport.caCertificates }
+    var insecure: Bool { transport.insecure }
+    var proxy: String? { transport.proxy }
+    var proxyTunnel: Bool { transport.proxyTunnel }
+    var noProxy: Bool { transport.noProxy }
 
     @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
     var jwks: String?
@@ -111,7 +97,7 @@ struct TapCommand: AsyncParsableCommand {
     @Option(name: .customLong(Setting.providerID.rawValue), help: Setting.providerID.argumentHelp)
     var providerID: String?
 
-    @OptionGroup var metrics: MetricsOptions
+    @OptionGroup(title: "Metrics") var metrics: MetricsOptions
 
     var listenAddress: (host: String, port: Int)? {
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),

@@ -16,9 +16,9 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Print every provider event as a JSON line (no screen).")
 
     @OptionGroup var backend: BackendOptions
-    @OptionGroup var metrics: MetricsOptions
+    @OptionGroup(title: "Metrics") var metrics: MetricsOptions
 
-    @OptionGroup var config: ConfigOptions
+    @OptionGroup(title: "Config file") var config: ConfigOptions
 
     @Option(name: .customLong(Setting.duration.rawValue), parsing: .unconditional, help: Setting.duration.argumentHelp)
     var duration: Double?

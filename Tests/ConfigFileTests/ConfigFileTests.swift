@@ -259,12 +259,12 @@ import UICore
     }
 }
 
-/// The README's example file is a working config: it is what users copy.
+/// docs/config.md's example file is a working config: it is what users copy.
 @Suite(.timeLimit(.minutes(3))) struct ReadmeExampleTests {
     @Test func theReadmeExampleParsesAndResolves() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"),
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/config.md"),
             encoding: .utf8)
         let start = try #require(readme.range(of: "```yaml\ndefault-profile:"))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))

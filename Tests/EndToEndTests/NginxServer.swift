@@ -11,7 +11,27 @@ enum NginxServer {
         executable == nil ? "nginx is not installed (apt-get install nginx; scripts/setup.sh installs it)" : nil
     }
 
-    /// The config the README's "Watching real devices" shows, on loopback ports, logs in `folder`.
+    /// The `upstream` and `server` blocks docs/operators.md shows under "Behind nginx" (its
+    /// ```nginx block, read from the page, so the test runs what operators copy), on loopback
+    /// ports: the tap's `server 127.0.0.1:8088;` becomes `upstream`, `listen 443 ssl;` a plain
+    /// loopback port. A page without that block gives nginx a directive it refuses, naming the page.
+    static func snippet(port: Int, upstream: String) -> String {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/operators.md")
+        let text = (try? String(contentsOf: page, encoding: .utf8)) ?? ""
+        guard let open = text.range(of: "```nginx\n"),
+            let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
+        else { return "docs_operators_md_has_no_nginx_block;" }
+        let block = String(text[open.upperBound..<close.lowerBound])
+        let local = block.replacingOccurrences(of: "server 127.0.0.1:8088;", with: "server \(upstream);")
+            .replacingOccurrences(of: "listen 443 ssl;", with: "listen 127.0.0.1:\(port);")
+        guard local != block, local.contains("listen 127.0.0.1:\(port);") else {
+            return "docs_operators_md_nginx_block_changed_its_ports;"
+        }
+        return local
+    }
+
+    /// That snippet in a whole nginx config, logs and temporary files in `folder`.
     static func configuration(port: Int, upstream: String, folder: URL) -> String {
         let f = folder.path
         return """
@@ -29,19 +49,7 @@ enum NginxServer {
                 fastcgi_temp_path \(f)/fastcgi;
                 uwsgi_temp_path \(f)/uwsgi;
                 scgi_temp_path \(f)/scgi;
-                upstream tokendash_tap {
-                    server \(upstream);
-                    keepalive 16;
-                }
-                server {
-                    listen 127.0.0.1:\(port);
-                    location /token/ {
-                        proxy_pass http://tokendash_tap;
-                        proxy_http_version 1.1;
-                        proxy_set_header Connection "";
-                        proxy_set_header Host $host;
-                    }
-                }
+            \(snippet(port: port, upstream: upstream))
             }
 
             """

@@ -127,14 +127,14 @@ import Testing
         }
     }
 
-    /// The README's example shows every action: it must stay a scenario that parses.
-    @Test func theReadmeExampleParses() throws {
+    /// docs/demo.md's example shows every action: it must stay a scenario that parses.
+    @Test func theDemoPageExampleParses() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../README.md")
+            "../../docs/demo.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         let start = try #require(text.range(of: "```yaml\n"))
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
-        let scenario = try ScenarioParser.parse(String(text[start.upperBound..<end.lowerBound]), file: "README.md")
+        let scenario = try ScenarioParser.parse(String(text[start.upperBound..<end.lowerBound]), file: "docs/demo.md")
         #expect(scenario.steps.count == 11)
         // All ten kinds of action.
         #expect(Set(scenario.steps.map { "\($0.action)".prefix(while: { $0 != "(" }) }).count == 10)

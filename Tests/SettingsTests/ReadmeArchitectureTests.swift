@@ -1,18 +1,18 @@
 import Foundation
 import Testing
 
-/// The README's Architecture table names every module of `Package.swift` and no other: a module
+/// ARCHITECTURE.md's module table names every module of `Package.swift` and no other: a module
 /// added, renamed or removed without its row fails here, with the names on each side.
-@Suite("README Architecture matches Package.swift", .timeLimit(.minutes(3)))
+@Suite("ARCHITECTURE.md matches Package.swift", .timeLimit(.minutes(3)))
 struct ReadmeArchitectureTests {
     static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The first column of the table under `## Architecture`.
+    /// The first column of the table under `## Data flow and modules`.
     static func readmeModules() throws -> Set<String> {
-        let text = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let text = try String(contentsOf: root.appending(path: "ARCHITECTURE.md"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(of: "## Architecture") else { return [] }
+        guard let start = lines.firstIndex(of: "## Data flow and modules") else { return [] }
         let section = lines[(start + 1)...].prefix { !$0.hasPrefix("## ") }
         return Set(
             section.compactMap { line -> String? in
@@ -32,7 +32,7 @@ struct ReadmeArchitectureTests {
         let readme = try Self.readmeModules()
         let package = try Self.packageModules()
         try #require(package.count > 20, "the manifest's targets were not read: \(package)")
-        #expect(package.subtracting(readme).sorted() == [], "modules with no row in the README's Architecture table")
-        #expect(readme.subtracting(package).sorted() == [], "rows of the README's Architecture table with no module")
+        #expect(package.subtracting(readme).sorted() == [], "modules with no row in ARCHITECTURE.md's module table")
+        #expect(readme.subtracting(package).sorted() == [], "rows of ARCHITECTURE.md's module table with no module")
     }
 }
