@@ -50,9 +50,12 @@ public final class HTTPClientTransport: TokenTransport {
     ///   turn it off: their loopback servers come and go on ports the OS hands out again, and a
     ///   pooled connection to a server that is gone would carry the next test's request.
     /// - Parameter clock: what the request's timeout waits on; tests pass a stepped one.
+    /// - Parameter connectionsPerHost: connections open at once to one backend (AsyncHTTPClient's
+    ///   default is 8). Requests beyond them queue, so it caps the rate at connections ÷ latency:
+    ///   8 to a backend 200 ms away is 40 requests a second, however many SDKs are due.
     public init(
         trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true,
-        clock: any SleepingClock = SystemClock()
+        clock: any SleepingClock = SystemClock(), connectionsPerHost: Int = 8
     ) throws {
         self.trust = trust
         self.proxy = proxy
@@ -69,6 +72,7 @@ public final class HTTPClientTransport: TokenTransport {
         // By default a refused connection is retried with backoff until the connect timeout; a token
         // fetch should report it at once and let the provider's own backoff decide when to retry.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         direct = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         var proxied: [ProxyServer: HTTPClient] = [:]
         for server in Set([proxy.http, proxy.https].compactMap { $0 }) {

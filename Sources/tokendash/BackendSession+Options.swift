@@ -22,7 +22,11 @@ extension BackendSession {
         // The embedded server listens on loopback, where no proxy can reach it.
         if options.usesEmbeddedServer { proxy = proxy.bypassing(host: "127.0.0.1") }
         // Made first: a CA file that holds no certificate stops us before a server is started.
-        let transport = try HTTPClientTransport(trust: options.trust, proxy: proxy)
+        // A fleet's phones each hold their own connection; one connection per SDK up to 256 keeps
+        // a far backend from capping the ramp at 8 connections ÷ its latency (the window still
+        // bounds the calls in flight).
+        let transport = try HTTPClientTransport(
+            trust: options.trust, proxy: proxy, connectionsPerHost: min(256, max(8, options.runningSDKs)))
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
