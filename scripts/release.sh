@@ -33,7 +33,7 @@ enum BuildStamp {
 EOF
 
 # --- the binary ----------------------------------------------------------------------------------
-# ncurses stays a shared library from the system (see the README's "Install"): Debian's security
+# ncurses stays a shared library from the system (see docs/install.md): Debian's security
 # updates reach it, and its terminfo paths are the system's own.
 # --disable-local-rpath: no $ORIGIN search path in an installed binary. (Foundation's link line also
 # names libz, which dpkg-shlibdeps calls a useless dependency; -Xlinker --as-needed did not drop it.)

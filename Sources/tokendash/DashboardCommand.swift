@@ -42,11 +42,10 @@ struct DashboardCommand: AsyncParsableCommand {
     var cast: String? { evidence.cast }
     var castOptions: CastOptions { evidence.castOptions }
 
-    @Option(help: "Run a scenario from the start: a built-in's name (tokendash scenario list) or a YAML file.")
-    var scenario: String?
-
-    @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
-    var step = false
+    /// `--scenario`, `--step`: a scripted demo; read here under their old names.
+    @OptionGroup(title: "Scenarios") var scenarioFlags: ScenarioOptions
+    var scenario: String? { scenarioFlags.scenario }
+    var step: Bool { scenarioFlags.step }
 
     /// Hidden, for the crash test (scripts/e2e-terminal-stress.sh, scenario crash): SIGUSR1 then
     /// crashes the process with this signal, to show the terminal is given back.

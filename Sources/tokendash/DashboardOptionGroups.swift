@@ -31,3 +31,12 @@ struct EvidenceOptions: ParsableArguments {
 
     @OptionGroup var castOptions: CastOptions
 }
+
+/// A scripted demo run from the start, timed or stepped.
+struct ScenarioOptions: ParsableArguments {
+    @Option(help: "Run a scenario from the start: a built-in's name (tokendash scenario list) or a YAML file.")
+    var scenario: String?
+
+    @Flag(help: "Scenarios wait for Space before each step, instead of running on their timings.")
+    var step = false
+}

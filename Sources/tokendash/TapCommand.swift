@@ -25,62 +25,32 @@ struct TapCommand: AsyncParsableCommand {
             the route, the token judged by today's rules, fetches per ID per token lifetime.
             """)
 
-    @Option(help: "Address to listen on, HOST:PORT (port 0 picks a free one).")
-    var listen = "127.0.0.1:8088"
+    // The flags in titled groups, so `tokendash help tap` sorts them by what they are about; each is
+    // read here under its old name, so the code reading them is unchanged.
+    @OptionGroup(title: "Listen and forward") var forwarding: TapForwardingOptions
+    var listen: String { forwarding.listen }
+    var upstream: String? { forwarding.upstream }
+    var cert: String? { forwarding.cert }
+    var key: String? { forwarding.key }
 
-    @Option(
-        help:
-            "The token backend to forward to, http(s)://HOST[:PORT]. Without it, a demo: the embedded server behind the tap, simulated devices in front (a few caching nothing)."
-    )
-    var upstream: String?
+    @OptionGroup(title: "Reading the tokens") var reading: TapReadingOptions
+    var consumerRoutes: [String] { reading.consumerRoutes }
+    var driverRoutes: [String] { reading.driverRoutes }
+    var givenChurnLimit: Int? { reading.givenChurnLimit }
+    var givenSolution: ProviderKind.Solution? { reading.givenSolution }
+    var jwks: String? { reading.jwks }
+    var providerID: String? { reading.providerID }
 
-    @Option(
-        name: .customLong("consumer-route"),
-        help:
-            "A consumer token route, e.g. '/token/consumer/{tripId}' or '/api/token?trip={id}' (repeatable; Google's sample routes are always read)."
-    )
-    var consumerRoutes: [String] = []
+    @OptionGroup(title: "Output") var output: TapOutputOptions
+    var watch: Bool { output.watch }
+    var summary: Bool { output.summary }
+    var reveal: Bool { output.reveal }
+    var record: String? { output.record }
+    var duration: Double? { output.duration }
 
-    @Option(
-        name: .customLong("driver-route"), help: "A driver token route, e.g. '/token/driver/{vehicleId}' (repeatable).")
-    var driverRoutes: [String] = []
-
-    @Option(
-        name: .customLong(Setting.churnLimit.rawValue), parsing: .unconditional, help: Setting.churnLimit.argumentHelp)
-    var givenChurnLimit: Int?
     var churnLimit: Int { givenChurnLimit ?? Setting.churnLimit.builtIn() }
 
-    @Flag(help: "Print a JSON line per exchange instead of showing the dashboard.")
-    var watch = false
-
-    @Option(
-        name: .customLong(Setting.solution.rawValue),
-        help:
-            "Which solution's IDs the dashboard's two panes show: on-demand (trips, vehicles) or last-mile (shipments, delivery vans); --watch and --metrics show both."
-    )
-    var givenSolution: ProviderKind.Solution?
     var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
-
-    @Option(
-        help:
-            "Also record every token exchange as provider events to FILE (tokens as fingerprints and claims); `tokendash replay FILE` shows it."
-    )
-    var record: String?
-
-    @Flag(help: "With --watch: print a final `churn` line listing the IDs over --churn-limit.")
-    var summary = false
-
-    @Flag(help: "Print whole tokens in tapped lines (cookies and Authorization are never printed).")
-    var reveal = false
-
-    @Option(name: .customLong(Setting.duration.rawValue), parsing: .unconditional, help: Setting.duration.argumentHelp)
-    var duration: Double?
-
-    @Option(help: "Serve TLS on --listen with this PEM certificate chain (with --key).")
-    var cert: String?
-
-    @Option(help: "The PEM private key of --cert.")
-    var key: String?
 
     /// `--cacert`, `--insecure`, `--proxy`, `--proxy-tunnel`, `--no-proxy`: declared once with the
     /// dashboard's and `watch`'s; read here under their old names.
@@ -90,12 +60,6 @@ struct TapCommand: AsyncParsableCommand {
     var proxy: String? { transport.proxy }
     var proxyTunnel: Bool { transport.proxyTunnel }
     var noProxy: Bool { transport.noProxy }
-
-    @Option(name: .customLong(Setting.jwks.rawValue), help: Setting.jwks.argumentHelp)
-    var jwks: String?
-
-    @Option(name: .customLong(Setting.providerID.rawValue), help: Setting.providerID.argumentHelp)
-    var providerID: String?
 
     @OptionGroup(title: "Metrics") var metrics: MetricsOptions
 
