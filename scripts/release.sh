@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what a user installs without Swift: one release binary with Swift's runtime and Foundation
 # linked in (--static-swift-stdlib), its man page and bash/zsh/fish completions, and from them
-#   dist/tokendash-VERSION-linux-x86_64.tar.gz (+ .sha256)   binary, man page, completions, README
+#   dist/tokendash-VERSION-linux-x86_64.tar.gz (+ .sha256)   binary, man page, completions, README, docs/
 #   dist/tokendash_VERSION_amd64.deb                          Depends: what the binary links, from dpkg-shlibdeps
 # The binary says which commit it came from: this script writes it into Sources/tokendash/BuildStamp.swift
 # for the build and puts the file back afterwards (an ordinary `swift build` says "dev build").
@@ -72,6 +72,8 @@ epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)   # same commit, same a
 name="tokendash-$version-linux-x86_64"
 tree="$work/$name"; rm -rf "$tree"; mkdir -p "$tree/completions"
 cp "$stage/tokendash" "$stage/tokendash.1" README.md "$tree/"
+# The pages the README links to, so its links work in the unpacked tarball.
+cp -r docs "$tree/docs"
 cp "$stage/completion.bash" "$tree/completions/tokendash.bash"
 cp "$stage/completion.zsh" "$tree/completions/_tokendash"
 cp "$stage/completion.fish" "$tree/completions/tokendash.fish"
