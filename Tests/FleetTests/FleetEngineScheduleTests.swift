@@ -11,7 +11,8 @@ import Testing
     func aFleetEngineThatNeverAnswersDoesNotHoldUpTheTokenCalls() async throws {
         let gate = Gate()
         let fleetEngineCalls = Mutex(0)
-        let minting = mintingTransport(kind: .driver)
+        let clock = ManualClock()
+        let minting = mintingTransport(kind: .driver, clock: clock)
         // Token routes are answered; Fleet Engine's route hangs until the test ends.
         let transport = FakeTransport { request in
             if request.url.path.hasPrefix("/v1/") {
@@ -25,8 +26,9 @@ import Testing
             base: URL(string: "http://fleet-engine.test")!, provider: "p", writes: true, interval: 10)
         let sdks = SimulatedSDKs<VehicleAuthorizationContext>(
             ids: ["vehicle-1"], endpoint: .sampleBackend(.driver, base: "http://backend.test"), transport: transport,
-            events: EventBroadcaster(), refreshMargin: 60, fleetEngine: target)
-        // Each update returns although the first one's Fleet Engine call is still out.
+            events: EventBroadcaster(), refreshMargin: 60, clock: clock, fleetEngine: target)
+        // Each update returns although the first one's Fleet Engine call is still out. The clock
+        // stands still, so no second interval comes due however slowly a loaded machine runs them.
         await sdks.update()
         await sdks.update()
         await sdks.update()
