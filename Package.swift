@@ -96,27 +96,37 @@ let package = Package(
             name: "Tap",
             dependencies: [
                 "Fleet", "FleetAuth", "HTTPTransport", "EventLines", "ProxyKit", "ThreadExecutor",
+                // The tap's own series (`TapMetrics`), beside the reading that counts them.
+                "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over SwiftNIO's HTTP/1.1.
+        // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
+        // emulator and `/metrics` stand on: routes answer a `RouteRequest`; no jwt-kit, no tokens.
+        .target(
+            name: "RouteServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The embedded backend: mints RS256 Fleet Engine JWTs on loopback, over the route server.
         .target(
             name: "TokenServer",
             dependencies: [
                 "Faults",
                 "FleetAuth",
+                "RouteServer",
                 // HostPort for the server's own URL.
                 "ProxyKit",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 // The Fleet Engine emulator's cache of verified tokens, by SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The server's own `/metrics`: mints, mint latency, faults, requests by route.
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -134,7 +144,7 @@ let package = Package(
         .target(
             name: "TokenMetrics",
             dependencies: [
-                "Fleet", "FleetAuth", "ProxyKit", "Tap", .product(name: "Prometheus", package: "swift-prometheus"),
+                "Fleet", "FleetAuth", "ProxyKit", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
@@ -219,7 +229,8 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "Tap", "TokenServer", "TokenSignatures", "UICore", "Dashboard",
+                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures", "UICore",
+                "Dashboard",
                 "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
@@ -230,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
+                "FleetAuth", "HTTPTransport", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
                 "DashboardRuntime", "Evidence",
                 // The transport section's fetches through a CONNECT proxy.
@@ -334,7 +345,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "Faults", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
+                "Faults", "RouteServer", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),

@@ -199,3 +199,10 @@ public final class ProviderMetrics: Sendable {
         }
     }
 }
+
+extension ProviderMetrics {
+    /// A series in tokendash's namespace (`tokendash_<metric>_<unit>`), for the tap's own metrics too.
+    public static func descriptor(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        Names.name(metric, unit, help)
+    }
+}

@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import Foundation
+import RouteServer
 import ProxyKit
 
 /// The embedded backend: mints Fleet Engine tokens over HTTP on loopback, publishes its key
@@ -58,11 +59,9 @@ public actor EmbeddedTokenServer {
         do {
             port = try await listener.start()
         } catch {
-            if case .bindFailed(_, let reason) = error {
-                throw TokenServerError.bindFailed(
-                    address: "\(configuration.host):\(configuration.port)", reason: reason)
-            }
-            throw error
+            // Said with the host as the user wrote it (`localhost`), not as it was bound.
+            guard case .bindFailed(_, let reason) = error else { throw error }
+            throw TokenServerError.bindFailed(address: "\(configuration.host):\(configuration.port)", reason: reason)
         }
         guard let url = URL(string: "http://\(HostPort(host: bare, port: Int(port)))") else {
             await listener.stop(gracePeriod: 0)

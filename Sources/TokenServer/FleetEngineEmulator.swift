@@ -2,6 +2,7 @@ import Crypto
 import Faults
 import FleetAuth
 import Foundation
+import RouteServer
 import JWTKit
 import Synchronization
 

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import RouteServer
 
 /// The token routes plus `GET /metrics`, counting every answer by route and status.
 struct MeteredRoutes: RouteResponder {

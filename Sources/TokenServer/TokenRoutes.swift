@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import Foundation
+import RouteServer
 
 /// Routes of the embedded backend: Google's sample-backend token routes, JWKS, health,
 /// statistics and fault switches. Its own routing rather than a server's route patterns, which
@@ -200,9 +201,7 @@ struct TokenRoutes: Sendable {
         return RouteResponse(status: status, headers: [RouteResponse.jsonType, RouteResponse.noStore], body: body)
     }
 
-    static func error(_ message: String, status: Int) -> RouteResponse {
-        json(["error": message], status: status)
-    }
+    static func error(_ message: String, status: Int) -> RouteResponse { .jsonError(message, status: status) }
 
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
@@ -210,3 +209,5 @@ struct TokenRoutes: Sendable {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
+
+extension TokenRoutes: RouteResponder {}

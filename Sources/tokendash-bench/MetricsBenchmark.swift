@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import RouteServer
 import HTTPTransport
 import TokenMetrics
 import TokenServer

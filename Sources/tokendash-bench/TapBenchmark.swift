@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import RouteServer
 import Tap
 import ThreadExecutor
 import TokenMetrics

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import RouteServer
 import TokenServer
 
 /// The tap bench's upstream: answers every token route at once with a JWT for the asked ID in the

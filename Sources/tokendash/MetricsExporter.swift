@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
+import RouteServer
 import LiveSession
 import TokenMetrics
 import TokenServer

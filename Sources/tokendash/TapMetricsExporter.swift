@@ -1,4 +1,5 @@
 import Foundation
+import RouteServer
 import Tap
 import TokenMetrics
 import TokenServer

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TokenServer
+@testable import RouteServer
 
 /// The request target as the routes see it: what FlyingFox used to hand over (dot segments
 /// resolved, percent escapes decoded, no trailing slash), now done by the routes' own parser.

@@ -14,13 +14,14 @@ public struct MetricsPage: RouteResponder {
 
     public func respond(to request: RouteRequest) async -> RouteResponse {
         guard request.path == "/metrics" else {
-            return TokenRoutes.error("no route for \(request.path); scrape /metrics", status: 404)
+            return RouteResponse.jsonError("no route for \(request.path); scrape /metrics", status: 404)
         }
-        guard request.method == "GET" else { return TokenRoutes.error("use GET /metrics", status: 405) }
+        guard request.method == "GET" else { return RouteResponse.jsonError("use GET /metrics", status: 405) }
         return Self.response(render())
     }
 
-    static func response(_ text: [UInt8]) -> RouteResponse {
+    /// The exposition `text` as a scrape's answer, for a route that serves it beside others.
+    public static func response(_ text: [UInt8]) -> RouteResponse {
         RouteResponse(status: 200, headers: [contentType, RouteResponse.noStore], body: Data(text))
     }
 }

@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// `TokenRoutes` over HTTP/1.1 on SwiftNIO. Each request is routed and signed by a task on its
+/// A `RouteResponder` (the token routes, the emulator, a `/metrics` page) over HTTP/1.1 on SwiftNIO. Each request is routed and signed by a task on its
 /// connection's event loop (`EventLoopTaskExecutor`), so a token never crosses threads: the loop
 /// that read the request signs the token and writes the answer. With one loop per core, the
 /// server's CPU goes to signing and little else; a task hopping between the loops and Swift's
@@ -25,7 +25,7 @@ public actor NIORouteServer<Routes: RouteResponder> {
     }
 
     /// Binds and serves; returns the port bound (the one asked for, or a free one for 0).
-    public func start() async throws(TokenServerError) -> UInt16 {
+    public func start() async throws(RouteServerError) -> UInt16 {
         let routes = routes
         let connections = connections
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -2,7 +2,7 @@ import FleetAuth
 import Foundation
 import Prometheus
 import Synchronization
-import Tap
+import TokenMetrics
 
 /// `tap --metrics`: the real devices' exchanges as Prometheus series. As the providers' series,
 /// none carries an ID: fetches per token are a histogram, churning IDs a count, so a tap in front
@@ -125,7 +125,7 @@ public final class TapMetrics: Sendable {
         }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-            ProviderMetrics.Names.name(metric, unit, help)
+            ProviderMetrics.descriptor(metric, unit, help)
         }
     }
 }

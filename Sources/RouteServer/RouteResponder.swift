@@ -2,5 +2,3 @@
 public protocol RouteResponder: Sendable {
     func respond(to request: RouteRequest) async -> RouteResponse
 }
-
-extension TokenRoutes: RouteResponder {}
