@@ -229,7 +229,8 @@ let package = Package(
         .executableTarget(
             name: "tokendash",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures", "UICore",
+                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
+                "UICore",
                 "Dashboard",
                 "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals",
                 "Fleet", "Pacing",
@@ -241,7 +242,8 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard", "TokenMetrics",
+                "FleetAuth", "HTTPTransport", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
+                "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
                 "DashboardRuntime", "Evidence",
                 // The transport section's fetches through a CONNECT proxy.

@@ -1,8 +1,8 @@
 import Faults
 import FleetAuth
 import Foundation
-import RouteServer
 import ProxyKit
+import RouteServer
 
 /// The embedded backend: mints Fleet Engine tokens over HTTP on loopback, publishes its key
 /// as JWKS, and fails on demand. The dashboard drives it in-process; `tokendash serve` runs it alone.

@@ -2,8 +2,8 @@ import Crypto
 import Faults
 import FleetAuth
 import Foundation
-import RouteServer
 import JWTKit
+import RouteServer
 import Synchronization
 
 /// The embedded Fleet Engine: answers the REST calls the simulated SDKs make with their tokens

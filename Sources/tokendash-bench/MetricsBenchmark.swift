@@ -1,8 +1,8 @@
 import Fleet
 import FleetAuth
 import Foundation
-import RouteServer
 import HTTPTransport
+import RouteServer
 import TokenMetrics
 import TokenServer
 

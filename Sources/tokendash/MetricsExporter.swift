@@ -2,8 +2,8 @@ import ArgumentParser
 import Fleet
 import FleetAuth
 import Foundation
-import RouteServer
 import LiveSession
+import RouteServer
 import TokenMetrics
 import TokenServer
 
