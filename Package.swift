@@ -171,9 +171,15 @@ let package = Package(
         .target(
             name: "DashboardRuntime",
             dependencies: [
-                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "EventLines", "Scenarios", "Settings",
-                "ThreadExecutor",
+                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
+                "Settings", "ThreadExecutor",
             ]),
+        // A session's recording: the format (header, events, actions, ticks), its writer on a
+        // thread of its own, its bounded reader, and the replay's timeline. The dashboard's
+        // runtime replays it, and the evidence (casts, reports) is made from it.
+        .target(
+            name: "Recording",
+            dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Settings", "ThreadExecutor"]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
         // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
@@ -182,14 +188,14 @@ let package = Package(
             name: "LiveSession",
             dependencies: [
                 "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing",
-                "ProviderProxy", "TokenServer",
+                "ProviderProxy", "Recording", "TokenServer",
             ]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
         // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
         // No ncurses and no Terminal: it draws from the Canvas and the theme alone.
         .target(
-            name: "Evidence", dependencies: ["UICore", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth"]),
+            name: "Evidence", dependencies: ["UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(
             name: "ConfigFile",
@@ -232,7 +238,8 @@ let package = Package(
                 "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
                 "UICore",
                 "Dashboard",
-                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Terminal", "Signals",
+                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Recording", "Terminal",
+                "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -245,7 +252,7 @@ let package = Package(
                 "FleetAuth", "HTTPTransport", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
-                "DashboardRuntime", "Evidence",
+                "DashboardRuntime", "Evidence", "Recording",
                 // The transport section's fetches through a CONNECT proxy.
                 "LoopbackProxy",
                 // The source section: a customer's class through its host, against a bare echo.
@@ -319,7 +326,7 @@ let package = Package(
                 "tokendash", "FleetAuth", "ProviderHost", "ProviderProxy", "TokenServer", "Faults", "HTTPTransport",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.
-                "Dashboard", "DashboardRuntime", "UICore",
+                "Dashboard", "DashboardRuntime", "Recording", "UICore",
             ],
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]
@@ -329,7 +336,7 @@ let package = Package(
             name: "TapTests",
             dependencies: [
                 "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime",
-                "Evidence", "LoopbackProxy", "UICore",
+                "Evidence", "LoopbackProxy", "Recording", "UICore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -364,7 +371,7 @@ let package = Package(
             name: "DashboardRuntimeTests",
             dependencies: [
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
-                "TestSupport", "Scenarios", "KeyTable",
+                "Recording", "TestSupport", "Scenarios", "KeyTable",
             ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(

@@ -84,8 +84,9 @@ if [[ $readers == 1 ]]; then
     module Dashboard Sources/Dashboard "${yamsflags[@]}" & a=$!
     module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & b=$!
     wait $a; wait $b
+    module Recording Sources/Recording "${yamsflags[@]}"
     module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}"
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,ThreadExecutor,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
+    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Recording,ThreadExecutor,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
 fi
 [[ $readers == 1 ]] || wait "$fleetauth"
 pids=()

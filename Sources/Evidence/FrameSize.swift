@@ -1,5 +1,5 @@
 import Dashboard
-import DashboardRuntime
+import Recording
 
 /// The terminal size frames of a recording are drawn at: the recorded terminal's, following its
 /// resizes, or `fallback` until (or unless) the recording says.

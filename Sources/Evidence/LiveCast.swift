@@ -1,5 +1,5 @@
 import Dashboard
-import DashboardRuntime
+import Recording
 import Foundation
 import Synchronization
 import UICore

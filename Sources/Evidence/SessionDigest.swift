@@ -1,5 +1,5 @@
 import Dashboard
-import DashboardRuntime
+import Recording
 import Fleet
 import FleetAuth
 import Foundation

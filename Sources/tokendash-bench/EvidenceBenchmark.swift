@@ -3,6 +3,7 @@ import DashboardRuntime
 import Evidence
 import FleetAuth
 import Foundation
+import Recording
 import UICore
 
 /// Evidence cost: a one-hour recording of two providers made into a cast and into a report,

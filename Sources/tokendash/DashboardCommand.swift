@@ -8,6 +8,7 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import KeyTable
 import LiveSession
 import ScenarioTargets

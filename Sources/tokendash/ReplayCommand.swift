@@ -4,6 +4,7 @@ import DashboardRuntime
 import EventLines
 import Evidence
 import Foundation
+import Recording
 import Signals
 import Tap
 import Terminal

@@ -2,6 +2,7 @@ import ArgumentParser
 import DashboardRuntime
 import Evidence
 import Foundation
+import Recording
 import Tap
 import UICore
 

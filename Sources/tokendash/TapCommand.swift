@@ -3,6 +3,7 @@ import Dashboard
 import DashboardRuntime
 import FleetAuth
 import Foundation
+import Recording
 import HTTPTransport
 import LiveSession
 import Settings

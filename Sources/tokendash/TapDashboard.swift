@@ -2,6 +2,7 @@ import Dashboard
 import DashboardRuntime
 import FleetAuth
 import Foundation
+import Recording
 import Tap
 import Terminal
 import UICore

@@ -4,6 +4,7 @@ import EventLines
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import LiveSession
 import Pacing
 import Settings

@@ -6,6 +6,7 @@ import Testing
 import UICore
 
 @testable import DashboardRuntime
+@testable import Recording
 @testable import Evidence
 
 /// Evidence from a session: the live cast (`--cast`) and the recording's cast (`replay --to-cast`)

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import DashboardRuntime
+@testable import Recording
 
 /// Marks go into a recording as `mark` lines and come back from it as the same marks.
 @Suite(.timeLimit(.minutes(3))) struct MarkRecordingTests {

@@ -8,6 +8,7 @@ import Testing
 import UICore
 
 @testable import DashboardRuntime
+@testable import Recording
 
 /// `--record` then `replay`: a live loop driven through the fake terminal and a test clock writes
 /// a recording; replaying it must show the same screens at the same recorded times.

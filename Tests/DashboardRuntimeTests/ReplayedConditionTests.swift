@@ -1,6 +1,7 @@
 import DashboardRuntime
 import FleetAuth
 import Foundation
+import Recording
 import Scenarios
 import Testing
 

@@ -1,6 +1,7 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
+import Recording
 import Testing
 import UICore
 

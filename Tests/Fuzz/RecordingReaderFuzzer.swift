@@ -1,6 +1,7 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
+import Recording
 
 // libFuzzer entry point for the recording reader (see ConfigReaderFuzzer.swift for how it is
 // built). The input is a recording's bytes (a JSON header line, then JSON lines). What could be

@@ -2,6 +2,7 @@ import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import Synchronization
 
 /// A recording as the dashboard's event source (`tokendash replay`): the recorded actions at

@@ -55,7 +55,7 @@ public struct ReplayTimeline: Sendable {
     }
 
     /// A new aggregate (and marks) for the fleet rows, or nil when no fleet was recorded.
-    func makeAggregate() -> ReplayFleet? {
+    public func makeAggregate() -> ReplayFleet? {
         guard let members else { return nil }
         let learnt = members.values.allSatisfy(\.isEmpty)
         let aggregate = learnt ? FleetAggregate(learning: Array(members.keys)) : FleetAggregate(members: members)
@@ -65,7 +65,7 @@ public struct ReplayTimeline: Sendable {
     /// What the replay applies for `actions[index]`: the recorded action, and after a tick the
     /// fleet's rows as the aggregate has them then (as the live source sends them each second);
     /// the reducer then asks for the tables under the viewer's filters (`Effect.queryTables`).
-    func applied(_ index: Int, aggregate: ReplayFleet?) -> [Action] {
+    public func applied(_ index: Int, aggregate: ReplayFleet?) -> [Action] {
         let action = actions[index].action
         if case .event(let event) = action { aggregate?.record(event) }
         guard case .tick(let now) = action, let aggregate else { return [.recorded(action)] }
@@ -73,7 +73,7 @@ public struct ReplayTimeline: Sendable {
     }
 
     /// The index of the first action after `time`.
-    func index(after time: Date) -> Int {
+    public func index(after time: Date) -> Int {
         var low = 0
         var high = actions.count
         while low < high {
@@ -104,7 +104,7 @@ public struct ReplayTimeline: Sendable {
     }
 
     /// The answer a replay's own fleet gives to `effect` at `now`: the tables a query asks for.
-    func answer(_ effect: Effect, aggregate: ReplayFleet?, now: Date) -> Action? {
+    public func answer(_ effect: Effect, aggregate: ReplayFleet?, now: Date) -> Action? {
         guard case .queryTables(let filters) = effect, let aggregate else { return nil }
         return .fleetTables(aggregate.tables(now: now, filters: filters))
     }
