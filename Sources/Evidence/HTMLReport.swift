@@ -1,8 +1,8 @@
 import Dashboard
-import Recording
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import UICore
 
 /// `tokendash report REC -o report.html`: the session as one page that opens anywhere, offline.

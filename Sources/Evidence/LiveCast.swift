@@ -1,6 +1,6 @@
 import Dashboard
-import Recording
 import Foundation
+import Recording
 import Synchronization
 import UICore
 

@@ -1,7 +1,7 @@
 import Dashboard
-import Recording
 import Fleet
 import Foundation
+import Recording
 import UICore
 
 /// A recording as an asciicast (`tokendash replay REC --to-cast OUT.cast`): the recording played

@@ -1,8 +1,8 @@
 import Dashboard
-import Recording
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import UICore
 
 /// What a report shows of a recording, gathered in one pass through it as the replay plays it

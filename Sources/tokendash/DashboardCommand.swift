@@ -8,9 +8,9 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
-import Recording
 import KeyTable
 import LiveSession
+import Recording
 import ScenarioTargets
 import Scenarios
 import Settings

@@ -1,8 +1,8 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
-import Recording
 import LiveSession
+import Recording
 
 extension BackendSession {
     /// The header of a `--record` file of this session: `state` is the dashboard's first state

@@ -3,9 +3,9 @@ import Dashboard
 import DashboardRuntime
 import FleetAuth
 import Foundation
-import Recording
 import HTTPTransport
 import LiveSession
+import Recording
 import Settings
 import Signals
 import Tap

@@ -4,9 +4,9 @@ import EventLines
 import Fleet
 import FleetAuth
 import Foundation
-import Recording
 import LiveSession
 import Pacing
+import Recording
 import Settings
 import Signals
 

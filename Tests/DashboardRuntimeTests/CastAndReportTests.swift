@@ -6,8 +6,8 @@ import Testing
 import UICore
 
 @testable import DashboardRuntime
-@testable import Recording
 @testable import Evidence
+@testable import Recording
 
 /// Evidence from a session: the live cast (`--cast`) and the recording's cast (`replay --to-cast`)
 /// show what the dashboard showed, with their markers; the report (`report`) holds the verdicts,
