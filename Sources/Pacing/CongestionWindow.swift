@@ -2,7 +2,7 @@ import Foundation
 
 /// How many calls may be out at once, found as TCP finds its congestion window (RFC 5681): it
 /// starts small, grows by one per calm answer (doubling each round trip) until the first cut,
-/// then by one per round trip; a cut halves it or takes 30 % off, as the rate. The rate says how
+/// then by one per round trip; a cut halves it or takes 20 % off, as the rate. The rate says how
 /// often calls may start; the window is what holds a slow backend to the calls it can answer in
 /// time, at once, before a single timeout: a backend 200 ms away behind 8 connections answers 40
 /// calls a second, and a window of 16 keeps its queue under half a second where a rate of 1,000

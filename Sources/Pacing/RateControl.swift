@@ -2,7 +2,7 @@ import Foundation
 
 /// A rate that listens to its backend, as TCP's congestion control does with a window: it
 /// climbs back to its ceiling by a twentieth of it a period while answers are fast, eases off
-/// by 30 % when they queue, and halves on an answer that says the backend is overloaded.
+/// by 20 % when they queue, and halves on an answer that says the backend is overloaded.
 /// Additive increase and multiplicative decrease converge on what the backend can take, and
 /// share it fairly with whoever else calls it (Chiu and Jain, 1989).
 ///
@@ -32,7 +32,7 @@ public struct RateControl: Sendable, Equatable {
     public private(set) var generation = 0
 
     /// What a queue takes off the rate; an overload answer takes half. A queue is news early
-    /// (see `slowQueueing`), so the cut is mild, as TCP CUBIC's 0.7 where loss is news late.
+    /// (see `slowQueueing`), so the cut is mild: 0.8, milder than TCP CUBIC's 0.7, where loss is news late.
     static let slowCut = 0.8
 
     private var period = AnswerPeriod()
