@@ -26,6 +26,11 @@ python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install -q crypto
 command -v asciinema >/dev/null 2>&1 || missing+=(asciinema)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
+# What `tokendash setup objc` builds GNUstep with (libobjc2, gnustep-make, gnustep-base; TOOLCHAIN.md):
+# the Objective-C provider tests need that runtime, and .ci/run builds it before the tests.
+for pkg in cmake ninja-build robin-map-dev libcurl4-gnutls-dev libffi-dev libxml2-dev libgnutls28-dev libicu-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
