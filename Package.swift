@@ -225,7 +225,9 @@ let package = Package(
         // provider core that drives it as the SDK does and judges what it hands back.
         .target(
             name: "ProviderHost",
-            dependencies: ["FleetAuth", "Spawning", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FleetAuth", "Spawning", .product(name: "Crypto", package: "swift-crypto")],
+            // The hosts' own programs, built with the customer's class (embedded by scripts/embed-host-programs.sh).
+            exclude: ["HostPrograms"]
         ),
         // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
         // commands, and the crash handlers that give the terminal back. No dependencies.

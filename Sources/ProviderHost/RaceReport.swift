@@ -53,9 +53,10 @@ public struct RaceReport: Sendable, Equatable {
         return Int(frame[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// The breach, in words: "data race: line 63 writes authToken while line 34 reads it (…)".
-    /// `source` is the customer's text, for the name of what was written.
-    public func breach(source: String) -> ContractBreach {
+    /// The breach, in words: "data race: File.swift:63 writes authToken while File.swift:34 reads
+    /// it (…)"; each line is named with its file (`fileName`, nil for bare "line N"), since a class
+    /// may come in several files. `source` is the customer's text, for the name of what was written.
+    public func breach(source: String, fileName: String? = nil) -> ContractBreach {
         let textLines = source.split(separator: "\n", omittingEmptySubsequences: false)
         func text(_ line: Int?) -> Substring? {
             line.flatMap { $0 >= 1 && $0 <= textLines.count ? textLines[$0 - 1] : nil }
@@ -67,15 +68,16 @@ public struct RaceReport: Sendable, Equatable {
             ?? "the same state"
         // The reference: "Implementations of this protocol must be thread-safe."
         let why = "(the SDK calls from several threads)"
+        func at(_ line: Int) -> String { fileName.map { "\($0):\(line)" } ?? "line \(line)" }
         let sentence: String
         switch (write.line, other.line) {
         case (let w?, let o?) where w == o:
-            sentence = "data race: line \(w) touches \(variable) from two threads at once \(why)"
+            sentence = "data race: \(at(w)) touches \(variable) from two threads at once \(why)"
         case (let w?, let o?):
             sentence =
-                "data race: line \(w) writes \(variable) while line \(o) \(other.isWrite ? "writes" : "reads") it \(why)"
+                "data race: \(at(w)) writes \(variable) while \(at(o)) \(other.isWrite ? "writes" : "reads") it \(why)"
         case (let w?, nil), (nil, let w?):
-            sentence = "data race: line \(w) and code outside the file touch \(variable) from two threads \(why)"
+            sentence = "data race: \(at(w)) and code outside the file touch \(variable) from two threads \(why)"
         case (nil, nil):
             sentence = "data race in code the class calls, outside the file \(why)"
         }

@@ -179,7 +179,9 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             showPrinted(text)
         case .race(let race):
             guard reportedRaces.insert(race.lines).inserted else { return }
-            book.publish(.breach(race.breach(source: launch.sourceText)), id: book.read { $0.currentID } ?? "")
+            book.publish(
+                .breach(race.breach(source: launch.sourceText, fileName: launch.fileName)),
+                id: book.read { $0.currentID } ?? "")
         case .flooding:
             book.endHost(
                 because:

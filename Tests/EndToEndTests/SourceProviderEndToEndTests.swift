@@ -74,8 +74,9 @@ struct SourceProviderEndToEndTests {
         #expect(
             race?.contains(
                 driverRace
-                    ? "line 63 writes authToken while line 34 reads it"
-                    : "line 57 writes authToken while line 31 reads it") == true)
+                    ? "SampleAccessTokenProvider.swift:63 writes authToken while SampleAccessTokenProvider.swift:34 reads it"
+                    : "SampleAccessTokenProvider.swift:57 writes authToken while SampleAccessTokenProvider.swift:31 reads it"
+            ) == true)
         #expect(race?.contains(driverRace ? #""lines":[34,63]"# : #""lines":[31,57]"#) == true)
         for role in ["driver", "consumer"] {
             #expect(

@@ -109,5 +109,11 @@ extension ProviderSourceFileTests {
         source[62] = "      strongSelf.authToken = AuthToken("
         let breach = race?.breach(source: source.joined(separator: "\n"))
         #expect(breach?.sentence.hasPrefix("data race: line 63 writes authToken while line 34 reads it") == true)
+        // With its file, each line as file:line (a class may come in several files).
+        let named = race?.breach(source: source.joined(separator: "\n"), fileName: "SampleAccessTokenProvider.swift")
+        #expect(
+            named?.sentence.hasPrefix(
+                "data race: SampleAccessTokenProvider.swift:63 writes authToken while SampleAccessTokenProvider.swift:34 reads it"
+            ) == true)
     }
 }

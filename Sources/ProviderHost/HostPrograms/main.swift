@@ -1,0 +1,331 @@
+// tokendash's provider host: runs the customer's class as the SDK would.
+//
+// One instance of the class for the whole run, each request line a `fetchToken` call on a
+// worker's thread (`Worker`), each completion and each return a line back (the protocol is in the
+// README, "Your own provider"). Glibc and pthreads, not Foundation: Foundation's locks and caches
+// (JSONSerialization, Thread, NSLock) order the class's threads for ThreadSanitizer, which then
+// misses the race the class has on a phone. The host is built without optimisation (so the
+// class's lines stay as written for ThreadSanitizer), where Swift's generic String and Array code
+// costs more than a call: lines are read and written as raw bytes with memchr, memcmp and memcpy.
+// Its names sit in `TokendashHost`, so they cannot clash with the class's file, which shares the
+// module.
+//
+// This file is built as written for a driver class named `TokendashStubProvider` (CI builds it so,
+// against a stub); for the customer's class, `SwiftHostLanguage` replaces three things: the module
+// imported, the context made, and the class's name. scripts/embed-host-programs.sh embeds it.
+@_spi(TokendashHost) import GoogleRidesharingDriver
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+enum TokendashHost {
+    /// The descriptor that was stdout: the messages go out on it; the class's own prints
+    /// go to stderr with the rest, so nothing it prints can pass for a message.
+    nonisolated(unsafe) static var channel: Int32 = -1
+    /// Orders whole lines. The thread reading requests never takes it, so it adds no
+    /// ordering between the class's threads that ThreadSanitizer would trust.
+    nonisolated(unsafe) static var channelLock = pthread_mutex_t()
+    /// What a JSON string must escape: the quote, the backslash and the control characters.
+    static let escapable = "\"\\" + String((1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
+
+    /// One line out, its bytes gathered with memcpy and written with one write.
+    struct Line {
+        var bytes: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        }
+
+        mutating func append(_ base: UnsafeRawPointer, _ length: Int) {
+            if count + length > capacity {
+                capacity = max(capacity * 2, count + length)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                memcpy(grown, bytes, count)
+                bytes.deallocate()
+                bytes = grown
+            }
+            memcpy(bytes + count, base, length)
+            count += length
+        }
+
+        mutating func append(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                if let base = utf8.baseAddress { append(base, utf8.count) }
+            }
+        }
+
+        mutating func append(number: Int) {
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            var value = number.magnitude
+            withUnsafeMutableBytes(of: &digits) { raw in
+                guard let base = raw.baseAddress else { return }
+                var cursor = raw.count - 1
+                repeat {
+                    raw[cursor] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                    cursor -= 1
+                } while value > 0
+                if number < 0 {
+                    raw[cursor] = 0x2d
+                    cursor -= 1
+                }
+                append(base + cursor + 1, raw.count - 1 - cursor)
+            }
+        }
+
+        /// `text` as a JSON string. A token needs no escaping: it is copied whole, found so by libc.
+        mutating func append(quoted text: String) {
+            let count = text.utf8.count
+            if text.withCString({ strcspn($0, TokendashHost.escapable) == count }) {
+                append("\"")
+                append(text)
+                append("\"")
+                return
+            }
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            append(out + "\"")
+        }
+
+        /// Ends the line and writes it whole, under the lock that keeps lines apart; frees it.
+        mutating func send() {
+            append("\n")
+            pthread_mutex_lock(&TokendashHost.channelLock)
+            var offset = 0
+            while offset < count {
+                let written = write(TokendashHost.channel, bytes + offset, count - offset)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { exit(0) }
+                offset += written
+            }
+            pthread_mutex_unlock(&TokendashHost.channelLock)
+            bytes.deallocate()
+        }
+    }
+
+    static func send(_ text: String) {
+        var line = Line(capacity: 64)
+        line.append(text)
+        line.send()
+    }
+
+    /// The value of `"key":` in the request line `start..<end`, which tokendash writes itself:
+    /// a number or a string (an escaped character kept as the one after its backslash).
+    static func field(_ key: String, in start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> String? {
+        let pattern = "\"" + key + "\":"
+        let length = pattern.utf8.count
+        var p = start
+        var found = false
+        pattern.withCString { wanted in
+            while p.distance(to: end) >= length {
+                guard let quote = memchr(p, 0x22, p.distance(to: end)) else { return }
+                p = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
+                if p.distance(to: end) < length { return }
+                if memcmp(p, wanted, length) == 0 {
+                    found = true
+                    return
+                }
+                p += 1
+            }
+        }
+        guard found else { return nil }
+        p += length
+        if p < end, p.pointee != 0x22 {
+            let from = p
+            while p < end, p.pointee >= 0x30, p.pointee <= 0x39 { p += 1 }
+            return String(decoding: UnsafeBufferPointer(start: from, count: from.distance(to: p)), as: UTF8.self)
+        }
+        p += 1
+        var value: [UInt8] = []
+        var escaped = false
+        while p < end {
+            let c = p.pointee
+            if escaped {
+                value.append(c)
+                escaped = false
+            } else if c == 0x5c {
+                escaped = true
+            } else if c == 0x22 {
+                return String(decoding: value, as: UTF8.self)
+            } else {
+                value.append(c)
+            }
+            p += 1
+        }
+        return nil
+    }
+
+    final class Request: @unchecked Sendable {
+        let call: Int
+        let id: String
+        let task: String?
+        init(call: Int, id: String, task: String?) { (self.call, self.id, self.task) = (call, id, task) }
+    }
+
+    static func run(_ request: Request) {
+        let context = GMTDAuthorizationContext(vehicleID: request.id, taskID: request.task)
+        provider.fetchToken(with: context) { token, error in
+            var line = Line(capacity: 1024)
+            line.append("{\"t\":\"completion\",\"call\":")
+            line.append(number: request.call)
+            if let token {
+                line.append(",\"token\":")
+                line.append(quoted: token)
+            }
+            if let error {
+                line.append(",\"error\":")
+                line.append(quoted: String(describing: error))
+            }
+            line.append("}")
+            line.send()
+        }
+        var line = Line(capacity: 64)
+        line.append("{\"t\":\"returned\",\"call\":")
+        line.append(number: request.call)
+        line.append("}")
+        line.send()
+    }
+
+    /// A thread parked on a semaphore of its own until the reading thread posts it a call.
+    ///
+    /// Under ThreadSanitizer (`TOKENDASH_FRESH_THREADS`) each call gets a fresh one, started
+    /// before its call arrives so that starting a thread (tens of microseconds, more under
+    /// the sanitizer) happens while the host waits for the next request: a reused worker
+    /// would take an order from its queue that ThreadSanitizer trusts, hiding a race. Only
+    /// the reading thread posts the semaphore and it never waits on a call's thread, so
+    /// the sole order between two calls' threads is the one the class makes itself.
+    /// Without the sanitizer there is no race to hide, and a worker parks again after its
+    /// call, as the SDK's queues reuse theirs.
+    final class Worker: @unchecked Sendable {
+        let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        /// Written by the reading thread before it posts `ready`, taken by the worker after.
+        var request: Request?
+        init() { sem_init(ready, 0, 0) }
+        deinit {
+            sem_destroy(ready)
+            ready.deallocate()
+        }
+    }
+
+    /// The fresh thread the next call runs on; touched only by the reading thread.
+    nonisolated(unsafe) static var spare: Worker?
+    /// Workers done with a call and parked for the next (without the sanitizer).
+    nonisolated(unsafe) static var parked: [Worker] = []
+    nonisolated(unsafe) static var parkedLock = pthread_mutex_t()
+
+    /// Starts a worker's thread parked until a call is posted, or nil if no thread starts.
+    static func prepare() -> Worker? {
+        let worker = Worker()
+        let box = Unmanaged.passRetained(worker).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                let worker = Unmanaged<TokendashHost.Worker>.fromOpaque(raw).takeRetainedValue()
+                repeat {
+                    while sem_wait(worker.ready) != 0, errno == EINTR {}
+                    guard let request = worker.request else { return nil }
+                    worker.request = nil
+                    TokendashHost.run(request)
+                } while TokendashHost.park(worker)
+                return nil
+            }, box)
+        guard started == 0 else {
+            Unmanaged<Worker>.fromOpaque(box).release()
+            return nil
+        }
+        pthread_detach(thread)
+        return worker
+    }
+
+    /// Parks a worker after its call; false when each call has a fresh thread and this one ends.
+    static func park(_ worker: Worker) -> Bool {
+        #if TOKENDASH_FRESH_THREADS
+            return false
+        #else
+            pthread_mutex_lock(&parkedLock)
+            parked.append(worker)
+            pthread_mutex_unlock(&parkedLock)
+            return true
+        #endif
+    }
+
+    /// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs.
+    static func start(_ request: Request) {
+        #if TOKENDASH_FRESH_THREADS
+            guard let worker = spare ?? prepare() else { return }
+        #else
+            pthread_mutex_lock(&parkedLock)
+            let idle = parked.popLast()
+            pthread_mutex_unlock(&parkedLock)
+            guard let worker = idle ?? prepare() else { return }
+        #endif
+        worker.request = request
+        sem_post(worker.ready)
+        #if TOKENDASH_FRESH_THREADS
+            spare = prepare()
+        #endif
+    }
+
+    /// Reads request lines from stdin until it closes, each one a call.
+    static func serve() {
+        let size = 1 << 16
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        var filled = 0
+        while true {
+            // A line longer than the buffer is not one tokendash writes: it is dropped.
+            if filled == size { filled = 0 }
+            let count = read(0, buffer + filled, size - filled)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            filled += count
+            var start = UnsafePointer(buffer)
+            let end = start + filled
+            while let newline = memchr(start, 0x0a, start.distance(to: end)) {
+                let stop = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self))
+                if let call = field("call", in: start, stop).flatMap({ Int($0) }), let id = field("id", in: start, stop)
+                {
+                    TokendashHost.start(Request(call: call, id: id, task: field("task", in: start, stop)))
+                }
+                start = stop + 1
+            }
+            filled = start.distance(to: end)
+            if filled > 0, start != UnsafePointer(buffer) { memmove(buffer, start, filled) }
+        }
+    }
+}
+
+TokendashHost.channel = dup(1)
+_ = dup2(2, 1)
+// Line by line, so what the class prints shows as it prints it, not when a buffer fills.
+setvbuf(stdout, nil, _IOLBF, 0)
+pthread_mutex_init(&TokendashHost.channelLock, nil)
+let provider = TokendashStubProvider()
+pthread_mutex_init(&TokendashHost.parkedLock, nil)
+#if TOKENDASH_FRESH_THREADS
+    TokendashHost.spare = TokendashHost.prepare()
+#endif
+TokendashHost.send("{\"t\":\"ready\"}")
+TokendashHost.serve()
+exit(0)
