@@ -80,9 +80,10 @@ struct WatchCommand: AsyncParsableCommand {
         await signals.end(after: duration)
         loops.cancel()
         rampReport.cancel()
-        // Calls already answered land before the verdict; a backend that never answers does not
-        // hold the exit past the run's end (its calls end when the transport stops, below).
-        await BackendSession.settle(loops, within: .seconds(1))
+        // Calls still out at the run's end get their answer, or their timeout, before the verdict:
+        // a slow answer is news. Nothing waits past that (the transport stops below, ending any
+        // call a provider would still hold).
+        await BackendSession.settle(loops, within: .seconds(backend.timeout))
         let verdict = await session.verdict(ramp: ramp, at: Date())
         let started = await session.startedByKind()
         await session.stop()
