@@ -285,12 +285,9 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
-        // Unit tests (no socket, no process; CI runs them in a network namespace with no network):
-        // FleetAuthTests, DashboardTests, DashboardRuntimeTests, LiveSessionTests, FleetTests,
-        // TokenMetricsTests, SettingsTests, ConfigFileTests, BoundedYAMLTests, ProviderHostTests, PacingTests,
-        // ThreadExecutorTests, ProxyKitTests.
-        // Integration tests (loopback servers, child processes, tmux): TransportTests, TapTests,
-        // TokenSignaturesTests, TokenServerTests, ScenariosTests, EndToEndTests.
+        // Unit tests (no socket, no process; CI runs them in a network namespace with no network) are
+        // the targets listed in Tests/unit-targets.txt; the others are integration tests (loopback
+        // servers, child processes, tmux).
         // The providers' cores, rules, decoding and events over fake transports and clocks.
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "Pacing", "TestSupport"]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),

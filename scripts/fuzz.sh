@@ -46,14 +46,36 @@ module() {
     swiftc "${flags[@]}" "$@" -emit-library -static -module-name "$name" -I "$out/lib" \
         -emit-module -emit-module-path "$out/lib/$name.swiftmodule" "${files[@]}" -o "$out/lib/lib$name.a"
 }
-libs=("$out/lib/libFleetAuth.a" "$out/lib/libPacing.a")
-readers=0
-for entry in "${targets[@]}"; do [[ ${entry#*:} == ResponseDecoderFuzzer* || ${entry#*:} == JWTDecoderFuzzer* ]] || readers=1; done
-echo "fuzz: building FleetAuth from $sources$([[ $readers == 1 ]] && echo ", Yams and the file readers") and ${#targets[@]} targets into $out/"
-module Pacing Sources/Pacing
-module FleetAuth "$sources" &
-fleetauth=$!
-if [[ $readers == 1 ]]; then
+# The modules the chosen targets import and everything they depend on, in waves (a wave's modules
+# need only those of earlier waves), read from the package itself so that a new dependency in
+# Package.swift reaches the fuzz build without anyone repeating it here. Product dependencies are
+# left out (FleetAuth's swift-crypto has a fallback under bare swiftc), except Yams, built below.
+files=()
+for entry in "${targets[@]}"; do IFS=: read -r _ file _ <<<"$entry"; files+=("Tests/Fuzz/$file.swift"); done
+graph=$(swift package describe --type json | python3 -c '
+import json, re, sys
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+wanted, todo = {}, []
+for path in sys.argv[1:]:
+    todo += [m for m in re.findall(r"^import (\w+)", open(path).read(), re.M) if m in targets]
+while todo:
+    name = todo.pop()
+    if name in wanted: continue
+    deps = [d for d in targets[name].get("target_dependencies") or [] if d in targets]
+    todo += deps
+    if "Yams" in (targets[name].get("product_dependencies") or []):
+        wanted.setdefault("Yams", [])
+        deps.append("Yams")
+    wanted[name] = deps
+wave = {}
+def depth(name):
+    if name not in wave: wave[name] = 1 + max((depth(d) for d in wanted[name]), default=-1)
+    return wave[name]
+for name in sorted(wanted, key=lambda n: (depth(n), n)):
+    print(wave[name], name, targets[name]["path"] if name in targets else "")
+' "${files[@]}")
+yamsflags=()
+if grep -q ' Yams ' <<<"$graph"; then
     # Yams as SwiftPM builds it (its C part, libyaml, instrumented too: the parser is what a hostile
     # file reaches first). Its sources come from the package checkout `swift build` uses.
     yams=.build/checkouts/Yams
@@ -65,30 +87,28 @@ if [[ $readers == 1 ]]; then
     done
     rm -f "$out/lib/libCYaml.a" && ar rcs "$out/lib/libCYaml.a" "$out"/cyaml/*.o
     yamsflags=(-I "$cyaml/include" -Xcc -DYAML_DECLARE_STATIC)
-    # Yams is Swift 5 code (its manifest's tools version), as SwiftPM compiles it.
-    module Yams "$yams/Sources/Yams" -swift-version 5 -DSWIFT_PACKAGE "${yamsflags[@]}"
-    module UICore Sources/UICore
-    module ThreadExecutor Sources/ThreadExecutor
-    module BoundedYAML Sources/BoundedYAML "${yamsflags[@]}"
-    wait "$fleetauth"
-    module Faults Sources/Faults
-    module Settings Sources/Settings
-    # Two at a time (CI has two cores), each pair's modules needing only those built before it;
-    # `wait PID` passes a failed compile on to `set -e`.
-    module Fleet Sources/Fleet & a=$!
-    module Scenarios Sources/Scenarios "${yamsflags[@]}" & b=$!
-    wait $a; wait $b
-    module KeyTable Sources/KeyTable & a=$!
-    module EventLines Sources/EventLines & b=$!
-    wait $a; wait $b
-    module Dashboard Sources/Dashboard "${yamsflags[@]}" & a=$!
-    module ConfigFile Sources/ConfigFile "${yamsflags[@]}" & b=$!
-    wait $a; wait $b
-    module Recording Sources/Recording "${yamsflags[@]}"
-    module DashboardRuntime Sources/DashboardRuntime "${yamsflags[@]}"
-    libs=("$out"/lib/lib{ConfigFile,DashboardRuntime,Recording,ThreadExecutor,EventLines,Scenarios,Settings,Dashboard,KeyTable,BoundedYAML,Yams,Fleet,UICore,Faults,FleetAuth,Pacing,CYaml}.a)
 fi
-[[ $readers == 1 ]] || wait "$fleetauth"
+echo "fuzz: building $(awk '{print $2}' <<<"$graph" | paste -sd' ') (FleetAuth from $sources) and ${#targets[@]} targets into $out/"
+libs=()
+current=0 pids=()
+while read -r level name dir; do
+    # Two at a time (CI has two cores) within a wave; `wait PID` passes a failed compile on to `set -e`.
+    if [[ $level != "$current" || ${#pids[@]} -ge 2 ]]; then
+        for pid in "${pids[@]}"; do wait "$pid"; done
+        pids=() current=$level
+    fi
+    case $name in
+    # Yams is Swift 5 code (its manifest's tools version), as SwiftPM compiles it.
+    Yams) module Yams "$yams/Sources/Yams" -swift-version 5 -DSWIFT_PACKAGE "${yamsflags[@]}" & ;;
+    FleetAuth) module FleetAuth "$sources" & ;;
+    *) module "$name" "$dir" ${yamsflags[@]+"${yamsflags[@]}"} & ;;
+    esac
+    pids+=($!)
+    # Dependents first, so each archive's undefined symbols are met by one later on the line.
+    libs=("$out/lib/lib$name.a" ${libs[@]+"${libs[@]}"})
+done <<<"$graph"
+for pid in "${pids[@]}"; do wait "$pid"; done
+[[ ${#yamsflags[@]} -eq 0 ]] || libs+=("$out/lib/libCYaml.a")
 pids=()
 for entry in "${targets[@]}"; do
     IFS=: read -r name file _ <<<"$entry"

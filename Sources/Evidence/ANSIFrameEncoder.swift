@@ -3,18 +3,18 @@ import UICore
 /// A frame as a terminal receives it: cursor moves, SGR colours and the text of the cells that
 /// changed since the frame before, made from the `Canvas` and the theme (never read back from
 /// ncurses). What `tokendash` draws through ncurses, an asciicast player draws from this.
-public struct ANSIFrameEncoder: Sendable {
-    public private(set) var theme: Theme
+struct ANSIFrameEncoder: Sendable {
+    private(set) var theme: Theme
     private var sgr: [StyleRole: String]
     private var previous: Canvas?
 
-    public init(theme: Theme) {
+    init(theme: Theme) {
         self.theme = theme
         sgr = Self.sequences(theme)
     }
 
     /// The theme changed: every cell is drawn again in its new colours.
-    public mutating func setTheme(_ theme: Theme) {
+    mutating func setTheme(_ theme: Theme) {
         guard theme != self.theme else { return }
         self.theme = theme
         sgr = Self.sequences(theme)
@@ -22,10 +22,10 @@ public struct ANSIFrameEncoder: Sendable {
     }
 
     /// The next frame drawn from scratch (after a resize).
-    public mutating func invalidate() { previous = nil }
+    mutating func invalidate() { previous = nil }
 
     /// What a terminal must receive to show `canvas`, given what it shows now; empty when nothing changed.
-    public mutating func encode(_ canvas: Canvas) -> String {
+    mutating func encode(_ canvas: Canvas) -> String {
         var out = ""
         var role: StyleRole?
         if previous == nil || previous?.width != canvas.width || previous?.height != canvas.height {

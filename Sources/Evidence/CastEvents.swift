@@ -4,27 +4,27 @@ import Foundation
 /// The event lines of an asciicast v2, after its header: `[time, "o", data]` for output,
 /// `[time, "r", "WxH"]` for a resize, `[time, "m", label]` for a marker (a player lists
 /// markers as chapters). Times are seconds from the session's start, never going back.
-public struct CastEvents: Sendable {
-    public private(set) var text = ""
+struct CastEvents: Sendable {
+    private(set) var text = ""
     private var last = 0.0
 
-    public init() {}
+    init() {}
 
-    public mutating func output(_ data: String, at seconds: Double) {
+    mutating func output(_ data: String, at seconds: Double) {
         guard !data.isEmpty else { return }
         append(seconds, "o", data)
     }
 
-    public mutating func resize(width: Int, height: Int, at seconds: Double) {
+    mutating func resize(width: Int, height: Int, at seconds: Double) {
         append(seconds, "r", "\(width)x\(height)")
     }
 
-    public mutating func marker(_ label: String, at seconds: Double) {
+    mutating func marker(_ label: String, at seconds: Double) {
         append(seconds, "m", label)
     }
 
     /// Hands over what is written so far and starts empty: a live cast writes it out in batches.
-    public mutating func take() -> String {
+    mutating func take() -> String {
         defer { text = "" }
         return text
     }

@@ -2,25 +2,25 @@ import Foundation
 import UICore
 
 /// An asciicast v2 header (docs.asciinema.org, "asciicast v2"): the first line of a cast.
-public struct CastHeader: Encodable, Equatable, Sendable {
-    public var version = 2
-    public var width: Int
-    public var height: Int
+struct CastHeader: Encodable, Equatable, Sendable {
+    var version = 2
+    var width: Int
+    var height: Int
     /// The session's start, seconds since the Unix epoch.
-    public var timestamp: Int
+    var timestamp: Int
     /// A player shortens any pause longer than this; nil leaves pauses as they were.
-    public var idleTimeLimit: Double?
-    public var title: String
-    public var env: [String: String]
-    public var theme: Palette
+    var idleTimeLimit: Double?
+    var title: String
+    var env: [String: String]
+    var theme: Palette
 
     /// The terminal colours a player draws the cast in: the tokendash theme's body colours and
     /// the 16 ANSI colours its roles name.
-    public struct Palette: Encodable, Equatable, Sendable {
-        public var fg: String
-        public var bg: String
+    struct Palette: Encodable, Equatable, Sendable {
+        var fg: String
+        var bg: String
         /// 16 colours, `#rrggbb`, separated by `:`.
-        public var palette: String
+        var palette: String
     }
 
     enum CodingKeys: String, CodingKey {
@@ -30,7 +30,7 @@ public struct CastHeader: Encodable, Equatable, Sendable {
 
     /// The header of a cast of `width`x`height` frames in `theme`. A theme that leaves the body to
     /// the terminal's own colours gets a dark terminal's (the default theme is made for one).
-    public init(
+    init(
         width: Int, height: Int, start: Date, idleTimeLimit: Double?, title: String, term: String, shell: String,
         theme: Theme
     ) {
@@ -47,7 +47,7 @@ public struct CastHeader: Encodable, Equatable, Sendable {
     }
 
     /// The header as the cast's first line, newline included.
-    public var line: String {
+    var line: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our own strings and numbers, none of them NaN: encoding does not fail.

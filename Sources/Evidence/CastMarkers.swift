@@ -7,17 +7,17 @@ import Foundation
 /// switches, faults switched on or off, tokens refused, Fleet Engine's errors and disagreements,
 /// scenario steps and their captions, and a revealed token (written redacted). Fed every action
 /// in order; what repeats (the same Fleet Engine error every call) is marked once, when it begins.
-public struct CastMarkers: Sendable {
+struct CastMarkers: Sendable {
     private var faults: [ProviderKind: Fault] = [:]
     private var fleetEngine: [ProviderKind: String] = [:]
     private var step: Int?
     private var caption: String?
     private var revealed = false
 
-    public init() {}
+    init() {}
 
     /// The labels `action` brings, in order.
-    public mutating func labels(for action: Action) -> [String] {
+    mutating func labels(for action: Action) -> [String] {
         switch action {
         case .recorded(let inner): return labels(for: inner)
         case .marked(let mark):
@@ -46,7 +46,7 @@ public struct CastMarkers: Sendable {
     }
 
     /// Reveal went on in this state: the cast shows the token redacted, and says so once per reveal.
-    public mutating func reveal(_ on: Bool) -> [String] {
+    mutating func reveal(_ on: Bool) -> [String] {
         defer { revealed = on }
         return on && !revealed ? ["token revealed on screen: written here redacted"] : []
     }

@@ -3,14 +3,14 @@ import Foundation
 /// An output file written whole or not at all: into a temporary file beside it, then renamed
 /// over its name, so a reader never finds half a cast or half a page under the name asked for.
 public final class EvidenceFile {
-    public let path: String
+    let path: String
     private let temporary: String
     private var descriptor: Int32
     /// Renamed into place (or removed): nothing of it is left to clean up.
     private var done = false
 
     /// Opens the temporary file now: a path that cannot be written is one line before any work.
-    public init(path: String) throws(EvidenceError) {
+    init(path: String) throws(EvidenceError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -24,7 +24,7 @@ public final class EvidenceFile {
     }
 
     /// Appends `text`; a failure leaves the file unfinished, and `finish` removes it.
-    public func write(_ text: String) throws(EvidenceError) {
+    func write(_ text: String) throws(EvidenceError) {
         guard descriptor >= 0 else { throw .cannotWrite(path, "already closed") }
         var text = text
         let failure: String? = text.withUTF8 { bytes in
@@ -47,7 +47,7 @@ public final class EvidenceFile {
     }
 
     /// Closes the temporary file and renames it to `path`.
-    public func finish() throws(EvidenceError) {
+    func finish() throws(EvidenceError) {
         guard descriptor >= 0 else { throw .cannotWrite(path, "already closed") }
         let closed = close(descriptor) == 0
         descriptor = -1
@@ -60,7 +60,7 @@ public final class EvidenceFile {
     }
 
     /// Closes and removes the temporary file; nothing appears under `path`.
-    public func abandon() {
+    func abandon() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         if !done { unlink(temporary) }

@@ -24,7 +24,7 @@ public final class LiveCast: FrameRecorder, Sendable {
     private let idleTimeLimit: Double?
     private let environment: [String: String]
     private let title: String
-    public let path: String
+    let path: String
     /// Written out in batches this large, so the loop's thread goes to the disk rarely.
     static let batchBytes = 1 << 16
 

@@ -2,20 +2,20 @@ import Fleet
 import FleetAuth
 
 /// One provider kind's session in numbers, and the sentence that sums it up.
-public struct ProviderTally: Sendable, Equatable {
-    public var kind: ProviderKind
-    public var counters = ProviderCounters()
+struct ProviderTally: Sendable, Equatable {
+    var kind: ProviderKind
+    var counters = ProviderCounters()
     /// Tokens the provider refused (rules, wrong ID, already expired), among `counters.errors`.
-    public var refusals = 0
-    public var lastError: String?
-    public var fleetEngineAnswers = 0
-    public var fleetEngineRefusals = 0
-    public var fleetEngineOtherErrors = 0
-    public var disagreements = 0
+    var refusals = 0
+    var lastError: String?
+    var fleetEngineAnswers = 0
+    var fleetEngineRefusals = 0
+    var fleetEngineOtherErrors = 0
+    var disagreements = 0
     /// Fleet Engine's error statuses, each once, in the order they first came.
-    public var fleetEngineStatuses: [String] = []
+    var fleetEngineStatuses: [String] = []
 
-    public init(kind: ProviderKind) { self.kind = kind }
+    init(kind: ProviderKind) { self.kind = kind }
 
     mutating func record(_ event: ProviderEvent) {
         counters.record(event)
@@ -39,12 +39,30 @@ public struct ProviderTally: Sendable, Equatable {
         }
     }
 
+    /// How the session went for this kind, as a value: the report's colour and mark are decided
+    /// from it, never from the wording of `verdict`.
+    enum Health: Sendable, Equatable {
+        /// No token was asked for, none was served from the cache, Fleet Engine was not called.
+        case unused
+        case healthy
+        /// A failed token request, a Fleet Engine error, or the rules and Fleet Engine disagreeing.
+        case trouble
+    }
+
+    var health: Health {
+        if counters.requests == 0, counters.hits == 0, fleetEngineAnswers == 0 { return .unused }
+        let troubled =
+            counters.errors > 0 || fleetEngineRefusals > 0 || fleetEngineOtherErrors > 0 || disagreements > 0
+        return troubled ? .trouble : .healthy
+    }
+
     /// The verdict in one sentence, words first, so it means the same without its colour.
-    public var verdict: String {
+    var verdict: String {
         let requests = counters.requests
         let errors = counters.errors
-        if requests == 0, counters.hits == 0, fleetEngineAnswers == 0 { return "Not used: no token was asked for." }
-        let troubled = errors > 0 || fleetEngineRefusals > 0 || fleetEngineOtherErrors > 0 || disagreements > 0
+        let health = health
+        if health == .unused { return "Not used: no token was asked for." }
+        let troubled = health == .trouble
         var parts: [String] = []
         if errors == 0 {
             parts.append("all \(requests) token request\(requests == 1 ? "" : "s") succeeded")
@@ -74,5 +92,5 @@ public struct ProviderTally: Sendable, Equatable {
         return (troubled ? "Trouble: " : "Healthy: ") + sentence + "."
     }
 
-    public var healthy: Bool { verdict.hasPrefix("Healthy") }
+    var healthy: Bool { health == .healthy }
 }

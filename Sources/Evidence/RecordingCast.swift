@@ -10,13 +10,13 @@ import UICore
 /// and `CastMarkers`' labels as `"m"` markers after the frame they belong to.
 public enum RecordingCast {
     /// The size of a cast whose recording never says its terminal's (one `watch` made).
-    public static let defaultSize = (width: 160, height: 48)
+    static let defaultSize = (width: 160, height: 48)
 
     public struct Options: Sendable {
-        public var theme: Theme
-        public var idleTimeLimit: Double?
-        public var title: String?
-        public var term = "xterm-256color"
+        var theme: Theme
+        var idleTimeLimit: Double?
+        var title: String?
+        var term = "xterm-256color"
         public var shell = "/bin/sh"
         /// Makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session), so the
         /// cast's fleet tables carry the columns the live dashboard showed.

@@ -9,75 +9,75 @@ import UICore
 /// (`ReplayTimeline.walk`): each kind's tally, the fetch log, the distinct tokens, Fleet Engine's
 /// answers, the timeline's lanes, and each mark with the frame the dashboard showed then.
 /// Long sessions and large fleets are cut at `rowLimit` rows a table, and the page says by how much.
-public struct SessionDigest: Sendable {
-    public struct LogRow: Sendable, Equatable {
-        public var time: Date
-        public var provider: ProviderKind
-        public var id: String
-        public var event: String
-        public var detail: String
-        public var failed: Bool
+struct SessionDigest: Sendable {
+    struct LogRow: Sendable, Equatable {
+        var time: Date
+        var provider: ProviderKind
+        var id: String
+        var event: String
+        var detail: String
+        var failed: Bool
     }
 
-    public struct TokenRow: Sendable, Equatable {
-        public var provider: ProviderKind
-        public var token: FetchedToken
+    struct TokenRow: Sendable, Equatable {
+        var provider: ProviderKind
+        var token: FetchedToken
         /// The rules as `decode` prints them, judged when the token came.
-        public var rules: [RuleResult]
+        var rules: [RuleResult]
     }
 
-    public struct AnswerRow: Sendable, Equatable {
-        public var time: Date
-        public var provider: ProviderKind
-        public var id: String
-        public var answer: FleetEngineAnswer
+    struct AnswerRow: Sendable, Equatable {
+        var time: Date
+        var provider: ProviderKind
+        var id: String
+        var answer: FleetEngineAnswer
     }
 
-    public struct MarkMoment: Sendable, Equatable {
-        public var mark: Mark
-        public var frame: Canvas
-        public var theme: Theme
+    struct MarkMoment: Sendable, Equatable {
+        var mark: Mark
+        var frame: Canvas
+        var theme: Theme
     }
 
     /// A point or span on one lane of the timeline.
-    public struct LaneItem: Sendable, Equatable {
-        public var provider: ProviderKind
-        public var from: Date
-        public var to: Date
-        public var ok: Bool
-        public var label: String
+    struct LaneItem: Sendable, Equatable {
+        var provider: ProviderKind
+        var from: Date
+        var to: Date
+        var ok: Bool
+        var label: String
     }
 
-    public var header: RecordingHeader
-    public var start: Date
-    public var end: Date
-    public var kinds: [ProviderKind]
-    public var tallies: [ProviderKind: ProviderTally] = [:]
-    public var log: [LogRow] = []
-    public var tokens: [TokenRow] = []
-    public var answers: [AnswerRow] = []
-    public var marks: [MarkMoment] = []
+    var header: RecordingHeader
+    var start: Date
+    var end: Date
+    var kinds: [ProviderKind]
+    var tallies: [ProviderKind: ProviderTally] = [:]
+    var log: [LogRow] = []
+    var tokens: [TokenRow] = []
+    var answers: [AnswerRow] = []
+    var marks: [MarkMoment] = []
     /// The cast's chapters: the same labels, with their times.
-    public var moments: [(time: Date, label: String)] = []
-    public var spans: [LaneItem] = []
-    public var requests: [LaneItem] = []
-    public var calls: [LaneItem] = []
+    var moments: [(time: Date, label: String)] = []
+    var spans: [LaneItem] = []
+    var requests: [LaneItem] = []
+    var calls: [LaneItem] = []
     /// Rows each table left out past `rowLimit`, by table.
-    public var cut: [String: Int] = [:]
+    var cut: [String: Int] = [:]
     /// A token was revealed on the recorded screen (it is shown redacted here all the same).
-    public var revealed = false
+    var revealed = false
     /// What could not be read, as the replay says it (`FILE:LINE: …`).
-    public var problems: [String]
+    var problems: [String]
     /// A tapped session's fleet tables as the dashboard showed them at the end, each kind's rows
     /// that carry the tap's columns (fetches, distinct tokens, verdict, lifetime, churn).
-    public var tapped: [(kind: ProviderKind, table: FleetTable)] = []
+    var tapped: [(kind: ProviderKind, table: FleetTable)] = []
 
-    public static let rowLimit = 2000
-    public static let tokenLimit = 200
+    static let rowLimit = 2000
+    static let tokenLimit = 200
 
     /// `tableMarks` makes what a watcher added to the live fleet tables (`tap`'s columns and churn,
     /// `TapTableMarks.maker`), so the frames and the tapped table show what the dashboard showed.
-    public init(
+    init(
         _ recording: Recording, theme: Theme, tableMarks: (@Sendable () -> any FleetTableMarks)? = nil
     ) {
         header = recording.header
