@@ -88,7 +88,22 @@ enum TapFixtures {
             }
         }
         table.rows = churning.sorted { $0.0 > $1.0 }.map(\.1) + rest
+        table.tally = tally(kind)
         return table
+    }
+
+    /// The kind's counts as `TapTableMarks.tally` makes them: churning, then the rest by verdict, trouble first.
+    static func tally(_ kind: ProviderKind) -> TapTally {
+        let all = devices(kind)
+        let order = ["fail", "unreachable", "http_error", "unreadable", "warn", "ok"]
+        let calm = all.filter { $0.churn == nil }
+        return TapTally(
+            churning: all.count { $0.churn != nil },
+            verdicts: order.compactMap { verdict in
+                let with = calm.filter { $0.verdict == verdict }
+                return with.first.map { TapTally.Count(label: verdict, count: with.count, level: $0.level) }
+            },
+            fetches: all.reduce(0) { $0 + $1.fetches })
     }
 
     /// The tap's first state, as `tokendash tap` makes it, then a second's summaries and tables.
