@@ -120,4 +120,34 @@ enum TapFixtures {
         Fixtures.apply(&s, .fleetTables(Dictionary(uniqueKeysWithValues: kinds.map { ($0, table($0)) })))
         return s
     }
+
+    /// trip-002's last hour as the ledger gives it: twelve fetches five minutes apart, a new
+    /// hour-long token each time.
+    static func churnerHistory() -> TappedHistory {
+        let fetches = (0..<12).map { i -> TappedHistory.Fetch in
+            let at = t0.addingTimeInterval(1 + Double(i) * 2900 / 12)
+            return TappedHistory.Fetch(
+                time: at, status: 200, latency: 0.02 + Double(i % 3) * 0.01,
+                fingerprint: String(format: "%08x", 0xa0 + i),
+                verdict: "ok", level: .ok, expiresAt: at.addingTimeInterval(3600))
+        }
+        let last = t0.addingTimeInterval(1 + 11 * 2900 / 12)
+        return TappedHistory(
+            fetches: fetches, fetchCount: 12, tokens: 12, fetchesPerToken: 12,
+            churn: "fetches 12× per token: the app's provider is not caching",
+            token: Fixtures.token(.consumer, id: "trip-002", issued: last, lifetime: 3600))
+    }
+
+    /// The tap's state after `n` landed on the churning trip and the performer answered with its last hour.
+    static func followingChurner() -> DashboardState {
+        var s = state()
+        let effects = Fixtures.apply(&s, .key(.character("n")))
+        guard case .follow(let kind, let index)? = effects.first else { return s }
+        let history = churnerHistory()
+        Fixtures.apply(
+            &s,
+            .following(
+                kind, index: index, member: MemberSnapshot(id: "trip-002", token: history.token, tapped: history)))
+        return s
+    }
 }

@@ -129,8 +129,11 @@ struct PaneRenderer {
         if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.fleetSize))", .dim)) }
         let status = PaneStatus(pane, now: view.now, paused: view.paused)
         // A tap's churning ID: its trouble is the app's caching, not the token, which may be fine.
-        if let churn = pane.tapped?.churn {
-            after.append(("  ● \(churn)", .warning))
+        if let tapped = pane.tapped, let churn = tapped.churn {
+            // Narrow, the sentence is cut to its ratio and cause so the ID keeps its room.
+            let brief = tapped.fetchesPerToken.map { "\(Format.times($0)) per token: not caching" } ?? churn
+            let fits = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count } - churn.count - 4 >= pane.id.count
+            after.append(("  ● \(fits ? churn : brief)", .warning))
         } else if status != .waiting {
             after.append(("  ● \(status.label)", status.role))
         }
