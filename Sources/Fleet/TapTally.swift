@@ -23,8 +23,12 @@ public struct TapTally: Sendable, Equatable {
     public var verdicts: [Count]
     /// Token requests in the last hour, all IDs'.
     public var fetches: Int
+    /// Exchanges forwarded but never read (the tap's reading queue was full), all kinds'; nil
+    /// when not known (a replay).
+    public var unread: Int?
 
-    public init(churning: Int = 0, verdicts: [Count] = [], fetches: Int = 0) {
+    public init(churning: Int = 0, verdicts: [Count] = [], fetches: Int = 0, unread: Int? = nil) {
+        self.unread = unread
         self.churning = churning
         self.verdicts = verdicts
         self.fetches = fetches
@@ -34,6 +38,9 @@ public struct TapTally: Sendable, Equatable {
     public var counts: [Count] {
         (churning > 0 ? [Count(label: "churning", count: churning, level: .warn)] : []) + verdicts
     }
+
+    /// IDs whose last verdict is `label` and who are not churning.
+    public func count(_ label: String) -> Int { verdicts.first { $0.label == label }?.count ?? 0 }
 
     /// IDs in trouble of any kind: churning, or a verdict that is neither ok nor a warning.
     public var troubled: Int { churning + verdicts.filter { $0.level == .trouble }.reduce(0) { $0 + $1.count } }

@@ -12,7 +12,13 @@ public final class TapTableMarks: FleetTableMarks {
     // Guards the ledger: written by the event collector, read by whoever makes the tables.
     private let ledger: Mutex<TapLedger>
 
-    public init(churnLimit: Double) { ledger = Mutex(TapLedger(churnLimit: churnLimit)) }
+    /// Exchanges the tap forwarded but could not read; nil in a replay, which cannot know.
+    private let unread: (@Sendable () -> Int)?
+
+    public init(churnLimit: Double, unread: (@Sendable () -> Int)? = nil) {
+        ledger = Mutex(TapLedger(churnLimit: churnLimit))
+        self.unread = unread
+    }
 
     /// What a replay makes its marks with: a tap's recording keeps its churn limit; nil for any
     /// other recording (simulated providers have no tap columns).
@@ -31,7 +37,12 @@ public final class TapTableMarks: FleetTableMarks {
     }
 
     public func apply(to tables: [ProviderKind: FleetTable], now: Date) -> [ProviderKind: FleetTable] {
-        Self.apply(ledger.withLock { $0.rows(now: now) }, to: tables)
+        var out = Self.apply(ledger.withLock { $0.rows(now: now) }, to: tables)
+        if let unread {
+            let count = unread()
+            for kind in out.keys { out[kind]?.tally?.unread = count }
+        }
+        return out
     }
 
     /// `rows` (trouble first, as the ledger sorts them) onto the tables' rows of the same IDs.

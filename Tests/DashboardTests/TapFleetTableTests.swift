@@ -102,11 +102,11 @@ import Testing
         Fixtures.apply(&state, .key(.tab))
         let wide = Self.lines(state, 160, 48)
         let narrow = Self.lines(state, 80, 24)
-        let header = try #require(wide.first { $0.contains("fetches/h") })
+        let header = try #require(wide.first { $0.contains("verdict") })
         for column in ["verdict", "fetches/h", "tokens", "lifetime", "expires in", "last error"] {
             #expect(header.contains(column))
         }
-        let narrowHeader = try #require(narrow.first { $0.contains("fetches/h") })
+        let narrowHeader = try #require(narrow.first { $0.contains("verdict") })
         for column in ["verdict", "fetches/h", "tokens", "last error"] { #expect(narrowHeader.contains(column)) }
         #expect(!narrowHeader.contains("lifetime") && !narrowHeader.contains("expires in"))
         let churner = try #require(wide.first { $0.contains("vehicle-003") })
