@@ -67,5 +67,13 @@ import UICore
         for fingerprint in fingerprints { #expect(logged.contains { $0.contains("#" + fingerprint) }) }
         #expect(after.contains("fetches 10  tokens 10  10× per token"))
         #expect(after.contains("● fetches 10× per token: the app's provider is not caching"))
+
+        // A fetch after Enter is listed and counted as the ledger's were; no SDK `request` line.
+        let next = try ReplayChurnTests.reading("vehicle-017", at: 1750)
+        for event in next.providerEvents { _ = Reducer.reduce(&state, .event(event)) }
+        let later = Self.lines(state, 160, 48).joined(separator: "\n")
+        #expect(later.contains("fetches 11  tokens 11"))
+        #expect(later.contains("#" + (next.fingerprint ?? "?")))
+        #expect(!later.contains("request "))
     }
 }

@@ -44,4 +44,32 @@ extension PaneState {
             time: fetch.time, event: .fetch, detail: detail, latency: fetch.latency, level: level,
             at: fetch.expiresAt, fingerprint: fetch.fingerprint)
     }
+
+    /// After Enter, a followed real ID's new fetch as the ledger's are listed (`fetch`, `200 ok,
+    /// expires …`), counted in its counters; nil drops a line that says nothing of a real device
+    /// (`request`: the tap sees a fetch once answered).
+    mutating func tappedFetch(_ entry: LogEntry) -> LogEntry? {
+        guard var history = tapped else { return entry }
+        let fetch: TappedHistory.Fetch
+        switch entry.event {
+        case .request: return nil
+        case .gotToken:
+            fetch = TappedHistory.Fetch(
+                time: entry.time, status: 200, latency: entry.latency ?? 0, fingerprint: entry.fingerprint,
+                verdict: "ok", level: .ok, expiresAt: entry.at)
+        case .failed:
+            fetch = TappedHistory.Fetch(
+                time: entry.time, status: nil, latency: entry.latency ?? 0, fingerprint: nil, verdict: "failed",
+                level: .trouble, error: entry.detail)
+        default: return entry
+        }
+        if let fingerprint = fetch.fingerprint, !history.fetches.contains(where: { $0.fingerprint == fingerprint }) {
+            history.tokens += 1
+        }
+        history.fetchCount += 1
+        history.fetches.append(fetch)
+        if history.fetches.count > Self.historyLimit { history.fetches.removeFirst() }
+        tapped = history
+        return Self.entry(fetch)
+    }
 }

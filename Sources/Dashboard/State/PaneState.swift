@@ -257,6 +257,12 @@ public struct PaneState: Equatable, Sendable {
     }
 
     private mutating func append(_ entry: LogEntry) {
+        var entry = entry
+        // A followed real ID's fetches read as the ledger's did, and count with them.
+        if tapped != nil {
+            guard let fetch = tappedFetch(entry) else { return }
+            entry = fetch
+        }
         log.insert(entry, at: 0)
         if log.count > Self.historyLimit { log.removeLast(log.count - Self.historyLimit) }
     }
