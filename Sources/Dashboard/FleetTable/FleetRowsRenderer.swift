@@ -61,7 +61,7 @@ enum FleetRowsRenderer {
     /// No hit ratio or cache states: a tap sees fetches, not cache hits.
     static let tapColumns: [(String, Int)] = [
         ("tap (1 h)", 13), ("devices", 7), ("fetches/h", 9), ("churning", 8), ("p50 ms", 7), ("p99 ms", 7),
-        ("fail", 5), ("http_error", 10), ("unreachable", 11), ("unreadable", 10), ("unread", 6),
+        ("fail", 5), ("http err", 8), ("unreachable", 11), ("unreadable", 10), ("unread", 6),
     ]
 
     /// The aggregate rows of a fleet run. Rates, ratios, errors and latencies cover the last
