@@ -1,4 +1,6 @@
 import Dashboard
+import DashboardRuntime
+import Evidence
 import Fleet
 import FleetAuth
 import Foundation
@@ -75,5 +77,23 @@ import UICore
         #expect(later.contains("fetches 11  tokens 11"))
         #expect(later.contains("#" + (next.fingerprint ?? "?")))
         #expect(!later.contains("request "))
+    }
+
+    /// A tap's recording replayed reads as live did: the churn counted in the title and header,
+    /// the verdict column's `churn · ok`, the tap's summary row, and the table first.
+    @Test func aReplayedTapRecordingShowsTheSameTitlesAndVerdicts() throws {
+        let recording = try ReplayChurnTests.recordedChurn()
+        let replayed = ReplayTimeline(
+            recording, initial: recording.header.initialState(),
+            marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)
+        ).fold(to: recording.end).state
+        for (width, height) in [(80, 24), (160, 48)] {
+            let lines = Self.lines(replayed, width, height)
+            #expect(lines.contains { $0.contains("Trips (2): 1 churning, 1 http_error") })
+            #expect(lines.contains { $0.contains("trip-017") && $0.contains("churn · ok") })
+            #expect(lines.contains { $0.contains("tap (1 h)") && $0.contains("churning") })
+            #expect(!lines.joined().contains("hit ratio"))
+            #expect(lines.contains { $0.contains("Enter follows an ID") })
+        }
     }
 }
