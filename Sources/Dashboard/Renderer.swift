@@ -34,6 +34,10 @@ public enum Renderer {
         }
         if let rect = layout.fleetRows { FleetRowsRenderer.draw(FleetRowsView(state), &canvas, in: rect) }
         if let table = layout.table { MemberTableRenderer(view: MemberTableView(state)).draw(&canvas, in: table.rect) }
+        if let hint = layout.tableHint {
+            let line = " \(state.keys.label(.followSelected)) follows an ID: its token, checks and last hour of fetches"
+            canvas.putTruncated(line, x: hint.x, y: hint.y, width: hint.width, role: .dim)
+        }
         for frame in layout.panes {
             PaneRenderer(view: PaneView(state, kind: frame.kind)).draw(&canvas, in: frame.rect)
         }

@@ -51,6 +51,8 @@ public struct FleetTable: Sendable, Equatable {
     public var rows: [FleetMemberRow]
     /// How many members match the filter (the rows are the first `rowLimit` of them).
     public var matching: Int
+    /// A tap's counts of the whole kind, whatever the filter; nil for simulated SDKs.
+    public var tally: TapTally?
 
     public init(filter: String = "", rows: [FleetMemberRow] = [], matching: Int = 0) {
         self.filter = filter

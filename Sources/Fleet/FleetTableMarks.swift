@@ -7,4 +7,10 @@ import Foundation
 public protocol FleetTableMarks: Sendable {
     func record(_ event: ProviderEvent)
     func apply(to tables: [ProviderKind: FleetTable], now: Date) -> [ProviderKind: FleetTable]
+    /// One ID's last hour, for the pane that follows it; nil when the watcher keeps none.
+    func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory?
+}
+
+extension FleetTableMarks {
+    public func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory? { nil }
 }

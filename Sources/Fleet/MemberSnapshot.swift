@@ -8,8 +8,14 @@ public struct MemberSnapshot: Sendable, Equatable {
     /// Why the last fetch failed, while none has succeeded since.
     public var lastError: String?
     public var fetching: Bool
+    /// A tap's real ID: its last hour from the tap's ledger.
+    public var tapped: TappedHistory?
 
-    public init(id: String, token: FetchedToken? = nil, lastError: String? = nil, fetching: Bool = false) {
+    public init(
+        id: String, token: FetchedToken? = nil, lastError: String? = nil, fetching: Bool = false,
+        tapped: TappedHistory? = nil
+    ) {
+        self.tapped = tapped
         self.id = id
         self.token = token
         self.lastError = lastError

@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 
@@ -16,7 +17,16 @@ public struct TapLedger: Sendable {
         var id: String
     }
 
+    /// Fetches kept an ID for the pane that follows it, the newest: an hour of a device asking
+    /// every minute (the counters still count every fetch). About 100 bytes a fetch, so at the
+    /// ID limit the fetches cost at most about 600 MB; a fleet that large asks far less often.
+    public static let fetchLimit = 60
+
     struct Entry {
+        /// The last hour's fetches, oldest first, at most `fetchLimit`.
+        var fetches: [TappedHistory.Fetch] = []
+        /// The last token an answer carried, for the followed pane's token and checks lines.
+        var token: FetchedToken?
         /// Fetches per minute since the epoch, the last sixty minutes' (older are dropped on read).
         var minutes: [Int: Int] = [:]
         /// Fingerprint -> the minute it was last seen.
@@ -52,8 +62,11 @@ public struct TapLedger: Sendable {
             entry.tokens[fingerprint] = minute
             if entry.tokens.count > Self.tokenLimit { entry.tokens = entry.tokens.filter { $0.value > minute - 60 } }
         }
+        entry.fetches.append(Self.fetch(reading))
+        if entry.fetches.count > Self.fetchLimit { entry.fetches.removeFirst(entry.fetches.count - Self.fetchLimit) }
         entry.verdict = reading.verdict
         if let lifetime = reading.token?.lifetime { entry.lifetime = lifetime }
+        if let token = reading.token { entry.token = token }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
         entry.lastSeen = max(entry.lastSeen, now)
@@ -74,6 +87,29 @@ public struct TapLedger: Sendable {
             guard needle.isEmpty || key.id.lowercased().contains(needle) else { return nil }
             return row(key, entry, now: now)
         }.sorted(by: TapRow.troubleFirst)
+    }
+
+    /// One ID's last hour, for the pane that follows it; nil when the ID was not seen in it.
+    public func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory? {
+        let key = Key(kind: kind, id: id)
+        guard let entry = entries[key], now.timeIntervalSince(entry.lastSeen) <= Self.window else { return nil }
+        let row = row(key, entry, now: now)
+        return TappedHistory(
+            fetches: entry.fetches.filter { now.timeIntervalSince($0.time) <= Self.window }, fetchCount: row.fetches,
+            tokens: row.tokens, fetchesPerToken: row.fetchesPerToken, churn: row.churning ? row.trouble : nil,
+            token: entry.token)
+    }
+
+    /// A reading as the followed pane lists it. A replay's readings have no HTTP status (status
+    /// 0): a token means 200, a backend's refusal carries its own; otherwise it is not known.
+    static func fetch(_ reading: TappedExchange) -> TappedHistory.Fetch {
+        var status: Int? = reading.status > 0 ? reading.status : nil
+        if status == nil, reading.token != nil { status = 200 }
+        if status == nil, let failure = reading.failure, case .httpStatus(let code, _, _) = failure { status = code }
+        return TappedHistory.Fetch(
+            time: reading.time, status: status, latency: reading.latency,
+            fingerprint: reading.fingerprint, verdict: reading.verdict.rawValue, level: reading.verdict.level,
+            expiresAt: reading.token?.expiresAt, error: reading.error)
     }
 
     /// The IDs over the churn limit, most fetches per token first.

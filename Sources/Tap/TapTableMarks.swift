@@ -12,7 +12,13 @@ public final class TapTableMarks: FleetTableMarks {
     // Guards the ledger: written by the event collector, read by whoever makes the tables.
     private let ledger: Mutex<TapLedger>
 
-    public init(churnLimit: Double) { ledger = Mutex(TapLedger(churnLimit: churnLimit)) }
+    /// Exchanges the tap forwarded but could not read; nil in a replay, which cannot know.
+    private let unread: (@Sendable () -> Int)?
+
+    public init(churnLimit: Double, unread: (@Sendable () -> Int)? = nil) {
+        ledger = Mutex(TapLedger(churnLimit: churnLimit))
+        self.unread = unread
+    }
 
     /// What a replay makes its marks with: a tap's recording keeps its churn limit; nil for any
     /// other recording (simulated providers have no tap columns).
@@ -26,13 +32,40 @@ public final class TapTableMarks: FleetTableMarks {
         ledger.withLock { $0.record(reading) }
     }
 
+    public func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory? {
+        ledger.withLock { $0.history(kind, id: id, now: now) }
+    }
+
     public func apply(to tables: [ProviderKind: FleetTable], now: Date) -> [ProviderKind: FleetTable] {
-        Self.apply(ledger.withLock { $0.rows(now: now) }, to: tables)
+        var out = Self.apply(ledger.withLock { $0.rows(now: now) }, to: tables)
+        if let unread {
+            let count = unread()
+            for kind in out.keys { out[kind]?.tally?.unread = count }
+        }
+        return out
     }
 
     /// `rows` (trouble first, as the ledger sorts them) onto the tables' rows of the same IDs.
     public static func apply(_ rows: [TapRow], to tables: [ProviderKind: FleetTable]) -> [ProviderKind: FleetTable] {
         guard !rows.isEmpty else { return tables }
+        var tallied = tables
+        for kind in tables.keys { tallied[kind]?.tally = tally(rows.filter { $0.kind == kind }) }
+        return marked(rows, tallied)
+    }
+
+    /// The counts of one kind's `rows`: churning, then the others by verdict, trouble first.
+    public static func tally(_ rows: [TapRow]) -> TapTally {
+        var byVerdict: [TapVerdict: Int] = [:]
+        for row in rows where !row.churning { byVerdict[row.verdict, default: 0] += 1 }
+        return TapTally(
+            churning: rows.count(where: \.churning),
+            verdicts: TapVerdict.allCases.compactMap { verdict in
+                byVerdict[verdict].map { TapTally.Count(label: verdict.rawValue, count: $0, level: verdict.level) }
+            },
+            fetches: rows.reduce(0) { $0 + $1.fetches })
+    }
+
+    private static func marked(_ rows: [TapRow], _ tables: [ProviderKind: FleetTable]) -> [ProviderKind: FleetTable] {
         var byID: [ProviderKind: [String: (place: Int, row: TapRow)]] = [:]
         for (place, row) in rows.enumerated() { byID[row.kind, default: [:]][row.id] = (place, row) }
         var out = tables
@@ -47,7 +80,7 @@ public final class TapTableMarks: FleetTableMarks {
                 }
                 member.tapped = TappedColumns(
                     fetches: row.fetches, tokens: row.tokens, verdict: row.verdict.rawValue,
-                    level: row.verdict == .ok ? .ok : row.verdict == .warn ? .warn : .trouble,
+                    level: row.verdict.level,
                     lifetime: row.lifetime, churnBrief: row.churnBrief)
                 if row.churning, let sentence = row.trouble {
                     member.churn = sentence

@@ -1,3 +1,5 @@
+import Fleet
+
 /// What the tap concludes of one exchange: today's rules' verdict on the token it carried, or why
 /// there was no token to judge. The names are what `tapped` lines and the metrics print.
 public enum TapVerdict: String, Sendable, CaseIterable, Comparable {
@@ -19,4 +21,7 @@ public enum TapVerdict: String, Sendable, CaseIterable, Comparable {
     }
 
     public var isTrouble: Bool { self != .ok && self != .warn }
+
+    /// How the fleet table colours it.
+    public var level: TappedColumns.Level { self == .ok ? .ok : self == .warn ? .warn : .trouble }
 }

@@ -28,7 +28,7 @@ struct TapDashboard: Sendable {
         noColor = ThemeCatalog.noColor(requested: nil, environment: environment)
         state = Self.firstState(solution: solution, backend: backend, theme: theme, themeNames: catalog.names)
         var source = LiveEventSource(broadcaster: analysis.events, learning: solution.kinds)
-        source.marks = TapTableMarks(churnLimit: churnLimit)
+        source.marks = TapTableMarks(churnLimit: churnLimit, unread: { analysis.droppedCount })
         self.source = source
     }
 

@@ -88,7 +88,22 @@ enum TapFixtures {
             }
         }
         table.rows = churning.sorted { $0.0 > $1.0 }.map(\.1) + rest
+        table.tally = tally(kind)
         return table
+    }
+
+    /// The kind's counts as `TapTableMarks.tally` makes them: churning, then the rest by verdict, trouble first.
+    static func tally(_ kind: ProviderKind) -> TapTally {
+        let all = devices(kind)
+        let order = ["fail", "unreachable", "http_error", "unreadable", "warn", "ok"]
+        let calm = all.filter { $0.churn == nil }
+        return TapTally(
+            churning: all.count { $0.churn != nil },
+            verdicts: order.compactMap { verdict in
+                let with = calm.filter { $0.verdict == verdict }
+                return with.first.map { TapTally.Count(label: verdict, count: with.count, level: $0.level) }
+            },
+            fetches: all.reduce(0) { $0 + $1.fetches })
     }
 
     /// The tap's first state, as `tokendash tap` makes it, then a second's summaries and tables.
@@ -103,6 +118,36 @@ enum TapFixtures {
         Fixtures.apply(
             &s, .fleet(Dictionary(uniqueKeysWithValues: kinds.map { ($0, statistics($0).summary(now: now)) })))
         Fixtures.apply(&s, .fleetTables(Dictionary(uniqueKeysWithValues: kinds.map { ($0, table($0)) })))
+        return s
+    }
+
+    /// trip-002's last hour as the ledger gives it: twelve fetches five minutes apart, a new
+    /// hour-long token each time.
+    static func churnerHistory() -> TappedHistory {
+        let fetches = (0..<12).map { i -> TappedHistory.Fetch in
+            let at = t0.addingTimeInterval(1 + Double(i) * 2900 / 12)
+            return TappedHistory.Fetch(
+                time: at, status: 200, latency: 0.02 + Double(i % 3) * 0.01,
+                fingerprint: String(format: "%08x", 0xa0 + i),
+                verdict: "ok", level: .ok, expiresAt: at.addingTimeInterval(3600))
+        }
+        let last = t0.addingTimeInterval(1 + 11 * 2900 / 12)
+        return TappedHistory(
+            fetches: fetches, fetchCount: 12, tokens: 12, fetchesPerToken: 12,
+            churn: "fetches 12× per token: the app's provider is not caching",
+            token: Fixtures.token(.consumer, id: "trip-002", issued: last, lifetime: 3600))
+    }
+
+    /// The tap's state after `n` landed on the churning trip and the performer answered with its last hour.
+    static func followingChurner() -> DashboardState {
+        var s = state()
+        let effects = Fixtures.apply(&s, .key(.character("n")))
+        guard case .follow(let kind, let index)? = effects.first else { return s }
+        let history = churnerHistory()
+        Fixtures.apply(
+            &s,
+            .following(
+                kind, index: index, member: MemberSnapshot(id: "trip-002", token: history.token, tapped: history)))
         return s
     }
 }

@@ -27,6 +27,53 @@ import Testing
         try GoldenFrameTests().check("tap-vehicles", state, width, height)
     }
 
+    /// After `n` and the ledger's answer: the churning trip's pane over the table, its twelve
+    /// fetches, counters and churn status.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func followingAChurningTrip(_ width: Int, _ height: Int) throws {
+        try GoldenFrameTests().check("tap-following-churn", TapFixtures.followingChurner(), width, height)
+    }
+
+    /// `/00` applied: the table, still taking the space, titled with what it contains.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aFilteredTapTable(_ width: Int, _ height: Int) throws {
+        var state = TapFixtures.state()
+        for key: Key in [.character("/"), .character("0"), .character("0"), .character("4"), .enter] {
+            Fixtures.apply(&state, .key(key))
+        }
+        Fixtures.apply(&state, .fleetTables([.consumer: TapFixtures.table(.consumer, filter: "004")]))
+        try GoldenFrameTests().check("tap-filtered", state, width, height)
+    }
+
+    @Test func followingAChurningTripShowsEveryFetchOfItsLastHour() throws {
+        let state = TapFixtures.followingChurner()
+        #expect(state[.consumer].id == "trip-002")
+        let text = Self.lines(state, 160, 48).joined(separator: "\n")
+        for fetch in TapFixtures.churnerHistory().fetches { #expect(text.contains("#" + (fetch.fingerprint ?? "?"))) }
+        #expect(text.contains("fetches 12  tokens 12  12× per token"))
+        #expect(text.contains("● fetches 12× per token: the app's provider is not caching"))
+        // Narrow, the churn status is cut to its ratio and cause; the ID stays whole.
+        #expect(
+            Self.lines(state, 80, 24).contains {
+                $0.contains("trip-002") && $0.contains("● 12× per token: not caching")
+            })
+    }
+
+    /// Nothing on the tap's screen offers a key that acts on simulated SDKs or a server; `?` says why.
+    @Test func theKeyBarOffersOnlyWhatActsOnRealDevices() throws {
+        var state = TapFixtures.state()
+        let bar = Self.lines(state, 80, 24).suffix(2).joined()
+        for absent in ["Refresh", "Trip ", "Vehicle", "Faults", "Pause", "Clear"] { #expect(!bar.contains(absent)) }
+        for present in ["n/N Trouble", "m Mark", "z Freeze", "s Snapshot", "T Theme", "? Help", "q Quit"] {
+            #expect(bar.contains(present))
+        }
+        // A refresh key does nothing on real devices: refused, no effect.
+        #expect(Fixtures.apply(&state, .key(.character("r"))).isEmpty)
+        #expect(Fixtures.apply(&state, .key(.character("f"))).isEmpty && state.overlay == .none)
+        Fixtures.apply(&state, .key(.character("?")))
+        #expect(Self.lines(state, 80, 24).joined().contains("Not here: refresh, new trip/vehicle, faults"))
+    }
+
     @Test func theTitleCountsTheIDsSeenNotTheTablesCapacity() throws {
         var state = TapFixtures.state()
         #expect(Self.lines(state, 160, 48).contains { $0.contains("Trips (8)") })
@@ -55,11 +102,11 @@ import Testing
         Fixtures.apply(&state, .key(.tab))
         let wide = Self.lines(state, 160, 48)
         let narrow = Self.lines(state, 80, 24)
-        let header = try #require(wide.first { $0.contains("fetches/h") })
+        let header = try #require(wide.first { $0.contains("verdict") })
         for column in ["verdict", "fetches/h", "tokens", "lifetime", "expires in", "last error"] {
             #expect(header.contains(column))
         }
-        let narrowHeader = try #require(narrow.first { $0.contains("fetches/h") })
+        let narrowHeader = try #require(narrow.first { $0.contains("verdict") })
         for column in ["verdict", "fetches/h", "tokens", "last error"] { #expect(narrowHeader.contains(column)) }
         #expect(!narrowHeader.contains("lifetime") && !narrowHeader.contains("expires in"))
         let churner = try #require(wide.first { $0.contains("vehicle-003") })

@@ -133,7 +133,7 @@ struct MemberTableRenderer {
         return left > 0 ? (Format.duration(left), .text) : ("\(Format.duration(-left)) ago", .error)
     }
 
-    /// `Trips (10000): 12 failing · 3 backing off · 9985 ok`, or with a filter
+    /// `Trips (10000): 12 failing · 3 backing off · 9985 ok` (a tap's `Trips (6): 2 churning, 4 ok`), or with a filter
     /// `Trips containing "004" (11 of 10000): 12 failing · …`; the counts are the whole fleet's.
     private func title(_ kind: ProviderKind, _ table: MemberTable) -> String {
         let noun = kind.spec.fleetNoun
@@ -146,7 +146,11 @@ struct MemberTableRenderer {
             let matching = table.latest.filter == table.filter ? "\(table.latest.matching)" : "…"
             title += " containing \"\(table.filter)\" (\(matching) of \(count))"
         }
-        if let states = view.summary?.states {
+        if view.tapped {
+            // A tap counts what it judged: churn first, then the IDs by their last verdict.
+            let counts = table.latest.tally?.counts.map { "\($0.count) \($0.label)" } ?? []
+            if !counts.isEmpty { title += ": " + counts.joined(separator: ", ") }
+        } else if let states = view.summary?.states {
             let counts = MemberStatus.allCases.compactMap { status in
                 states[status].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil }
             }

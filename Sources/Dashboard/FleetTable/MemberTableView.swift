@@ -25,7 +25,8 @@ struct MemberTableView {
         table = state.table(kind)
         fleetSize = state[kind].fleetSize
         tapped = state[kind].seenMembers != nil
-        followed = state[kind].memberIndex
+        // A tap follows no ID until Enter: no row is marked before.
+        followed = state.watchesRealDevices && !state[kind].following ? -1 : state[kind].memberIndex
         summary = state.fleet[kind]
         now = state.now
         keys = state.activeKeys.filter(\.inTable)

@@ -20,10 +20,10 @@ struct TapTableColumns {
             }
         }
 
-        /// `unreachable`, the longest verdict; `1 h 00 m`; `59 m 59 s ago`.
+        /// `churn · warn`, `unreachable`; `1 h 00 m`; `59 m 59 s ago`.
         var width: Int {
             switch self {
-            case .verdict: 11
+            case .verdict: 12
             case .fetches: 9
             case .tokens: 6
             case .lifetime: 8
@@ -69,7 +69,11 @@ struct TapTableColumns {
         var cells: [(String, StyleRole)] = columns.map { column in
             let (text, role): (String, StyleRole) =
                 switch column {
-                case .verdict: (tapped?.verdict ?? "–", Self.role(tapped?.level))
+                // Churn is the row's trouble; the token's own verdict stays beside it.
+                case .verdict:
+                    row.churn == nil
+                        ? (tapped?.verdict ?? "–", Self.role(tapped?.level))
+                        : ("churn · " + (tapped?.verdict ?? "–"), .warning)
                 case .fetches: (tapped.map { String($0.fetches) } ?? "–", row.churn == nil ? .text : .warning)
                 case .tokens: (tapped.map { String($0.tokens) } ?? "–", .text)
                 case .lifetime: (tapped?.lifetime.map(Format.duration) ?? "–", tapped?.lifetime == nil ? .dim : .text)

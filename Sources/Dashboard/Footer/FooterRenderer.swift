@@ -12,7 +12,11 @@ enum FooterRenderer {
     static func rows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).
-        var bindings = state.activeKeys.filter { !$0.inTable }.map { binding -> KeyBinding in
+        // A tap's bar: only what an operator does on real devices (`?` lists the rest).
+        let offered = state.activeKeys.filter {
+            !$0.inTable && (!state.watchesRealDevices || DashboardState.offeredOnTap($0.command))
+        }
+        var bindings = offered.map { binding -> KeyBinding in
             var named = binding
             if binding.command == .newTrip { named.hint = Self.shortNoun(state.consumer.kind) }
             if binding.command == .newVehicle { named.hint = Self.shortNoun(state.driver.kind) }

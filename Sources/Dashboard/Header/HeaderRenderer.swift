@@ -18,9 +18,12 @@ struct HeaderView {
         backend = state.backend
         themeName = state.themeName
         colorless = state.colorless
-        status =
+        var status =
             state.freezeBadge != nil
             ? "❄ frozen" : state.replay.map { $0.text(state.timeZone) } ?? (state.paused ? "‖ paused" : "● live")
+        // A tap's finding, where the eye lands first: how many IDs churn, all kinds'.
+        let churning = state.kinds.reduce(0) { $0 + (state.fleetTables[$1]?.tally?.churning ?? 0) }
+        if churning > 0 { status += " · \(churning) churning" }
         now = state.now
         timeZone = state.timeZone
         var warnings: [String] = []
@@ -31,6 +34,7 @@ struct HeaderView {
             warnings.append("⚠ FAULT \(state.activeFaultsText) (\(state.keys.label(.clearFaults)) clears)")
         }
         self.warnings = warnings
+        self.status = status
     }
 }
 

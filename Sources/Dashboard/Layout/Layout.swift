@@ -31,6 +31,8 @@ public struct Layout: Equatable, Sendable {
     /// The focused kind's member table, in a fleet.
     public var table: PaneFrame?
     public var panes: [PaneFrame] = []
+    /// A tap's line under its table before an ID is followed: what Enter shows.
+    public var tableHint: Rect?
     public var footer: Rect
     /// The key hints, row by row: the footer's height is theirs, so they are made once, here.
     public var footerRows: [[KeyBinding]]
@@ -76,6 +78,10 @@ public struct Layout: Equatable, Sendable {
         func frame(_ kind: ProviderKind, x: Int = 0, y: Int, width w: Int = width, height h: Int) -> PaneFrame {
             PaneFrame(kind: kind, rect: Rect(x: x, y: y, width: w, height: h))
         }
+        if state.isFleet, state.watchesRealDevices {
+            layout.tap(state, top: top, bottom: bottom, width: width, single: single)
+            return layout
+        }
         if state.isFleet {
             let room = bottom - top
             if single || (width < sideBySideWidth && room < tallStack) {
@@ -107,5 +113,43 @@ public struct Layout: Equatable, Sendable {
             ]
         }
         return layout
+    }
+
+    /// A tap's screen: its table first. Until the focused kind's ID is followed, the table takes
+    /// the room (with a line saying what Enter shows) and no pane is drawn: a pane of no ID says
+    /// only `none yet`. Then the table is a band over the panes of the IDs followed.
+    private mutating func tap(_ state: DashboardState, top: Int, bottom: Int, width: Int, single: Bool) {
+        let room = bottom - top
+        func frame(_ kind: ProviderKind, x: Int = 0, y: Int, width w: Int = width, height h: Int) -> PaneFrame {
+            PaneFrame(kind: kind, rect: Rect(x: x, y: y, width: w, height: h))
+        }
+        guard state[state.focus].following else {
+            table = frame(state.focus, y: top, height: room - 1)
+            tableHint = Rect(x: 0, y: bottom - 1, width: width, height: 1)
+            return
+        }
+        let followed = single ? [state.focus] : state.kinds.filter { state[$0].following }
+        if single || width < Self.sideBySideWidth && (room < Self.tallStack || followed.count == 1) {
+            // The followed pane, the table under it: the pane is what Enter asked for.
+            let paneHeight = max(PaneRenderer.essentialHeight, room / 2)
+            panes = [frame(state.focus, y: top, height: paneHeight)]
+            table = frame(state.focus, y: top + paneHeight, height: room - paneHeight)
+            return
+        }
+        let band = min(14, max(6, room / 4 + 2))
+        table = frame(state.focus, y: top, height: band)
+        let y = top + band
+        if followed.count == 1 || width < Self.sideBySideWidth {
+            let each = (bottom - y) / followed.count
+            panes = followed.enumerated().map { i, kind in
+                frame(kind, y: y + i * each, height: i == followed.count - 1 ? bottom - y - i * each : each)
+            }
+        } else {
+            let left = width / 2
+            panes = [
+                frame(state.consumer.kind, y: y, width: left, height: bottom - y),
+                frame(state.driver.kind, x: left, y: y, width: width - left, height: bottom - y),
+            ]
+        }
     }
 }

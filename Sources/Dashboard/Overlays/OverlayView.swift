@@ -20,15 +20,28 @@ struct OverlayView: Sendable {
         shape = Self.shape(state)
     }
 
+    /// Why a tap's help lacks the provider keys: a new user looks for refresh and faults there.
+    private static func tapNote(_ state: DashboardState) -> [Row] {
+        let trip = FooterRenderer.shortNoun(state.consumer.kind).lowercased()
+        let vehicle = FooterRenderer.shortNoun(state.driver.kind).lowercased()
+        return [
+            ("", .overlay),
+            ("Not here: refresh, new \(trip)/\(vehicle), faults, pause, scenarios.", .dim),
+            ("They act on simulated SDKs and the embedded token server;", .dim),
+            ("a tap's IDs are real devices, whose apps fetch their own tokens.", .dim),
+        ]
+    }
+
     private static func shape(_ state: DashboardState) -> Shape? {
         let keys = state.keys
         switch state.overlay {
         case .none: return nil
         case .help:
-            let rows = KeyBinding.paired(state.activeKeys).map { binding -> Row in
+            var rows = KeyBinding.paired(state.activeKeys).map { binding -> Row in
                 let names = binding.keys.map(\.displayName).joined(separator: " ")
                 return (names.fitted(10) + binding.help, .overlay)
             }
+            if state.watchesRealDevices { rows += tapNote(state) }
             return .panel(title: "Keys", rows: rows, trailer: [("", .overlay), ("any key closes this help", .dim)])
         case .faults(let selection, let scope):
             guard state.faultsAvailable else {

@@ -53,7 +53,10 @@ struct PaneRenderer {
         lines.append(contentsOf: claimLines(full: rest >= 14))
         let remaining = innerHeight - lines.count
         if remaining >= 2 {
-            let historyRows = remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
+            // A tap's ID never changes: its pane has no ID changes to list.
+            let historyRows =
+                pane.seenMembers != nil
+                ? 0 : remaining >= 10 ? min(max(1, pane.history.count), 5) : (remaining >= 6 ? 1 : 0)
             if historyRows > 0 {
                 lines.append(Self.rule("ID changes (\(pane.history.count))", width: innerWidth))
                 lines.append(contentsOf: historyLines(historyRows, width: innerWidth))
@@ -125,7 +128,15 @@ struct PaneRenderer {
         var after: [(String, StyleRole)] = []
         if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.fleetSize))", .dim)) }
         let status = PaneStatus(pane, now: view.now, paused: view.paused)
-        if status != .waiting { after.append(("  ● \(status.label)", status.role)) }
+        // A tap's churning ID: its trouble is the app's caching, not the token, which may be fine.
+        if let tapped = pane.tapped, let churn = tapped.churn {
+            // Narrow, the sentence is cut to its ratio and cause so the ID keeps its room.
+            let brief = tapped.fetchesPerToken.map { "\(Format.times($0)) per token: not caching" } ?? churn
+            let fits = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count } - churn.count - 4 >= pane.id.count
+            after.append(("  ● \(fits ? churn : brief)", .warning))
+        } else if status != .waiting {
+            after.append(("  ● \(status.label)", status.role))
+        }
         // A long ID gives way in its middle, so the status after it stays in view.
         let room = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count }
         let segments = [(Format.elideMiddle(pane.id, max(5, room)), StyleRole.title)] + after
@@ -299,7 +310,12 @@ struct PaneRenderer {
 
     private func countersLine(width: Int) -> Line {
         let c = pane.counters
-        let text = "req \(c.requests)  hits \(c.hits)  ratio \(Format.percent(c.hitRatio))  err \(c.errors)  "
+        // A tap sees fetches, not cache hits: the ID's last hour as its ledger counts it.
+        let text =
+            pane.tapped.map { tapped in
+                "fetches \(tapped.fetchCount)  tokens \(tapped.tokens)  "
+                    + (tapped.fetchesPerToken.map { "\(Format.times($0)) per token  " } ?? "")
+            } ?? "req \(c.requests)  hits \(c.hits)  ratio \(Format.percent(c.hitRatio))  err \(c.errors)  "
         let sparkWidth = max(0, min(30, width - Self.labelWidth - text.count - 9))
         var segments: [(String, StyleRole)] = [(text, c.errors > 0 ? .warning : .text)]
         if sparkWidth >= 5 {

@@ -134,7 +134,10 @@ struct TimelineRenderer {
             bottom[c].scalar = Self.blocks[min(8, level)]
             if level > 8 { top[c].scalar = Self.blocks[level - 8] }
         }
-        let scaleLabel = worst.max().map { $0 >= 0 ? Format.milliseconds(scale) : "latency" } ?? "latency"
+        // With nothing to scale, a tap's pane leaves the scale blank rather than say `latency`
+        // twice (the simulated panes' frames keep theirs).
+        let none = pane.seenMembers == nil ? "latency" : ""
+        let scaleLabel = worst.max().map { $0 >= 0 ? Format.milliseconds(scale) : none } ?? none
         return [Line(label: scaleLabel, cells: top), Line(label: "latency", cells: bottom)]
     }
 

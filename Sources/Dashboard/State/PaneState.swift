@@ -26,6 +26,8 @@ public struct LogEntry: Equatable, Sendable {
         case printed
         /// A request of the customer's class, as tokendash's proxy saw it.
         case backend
+        /// A real device's fetch through the tap, from its ledger.
+        case fetch
 
         public var label: String {
             switch self {
@@ -44,6 +46,7 @@ public struct LogEntry: Equatable, Sendable {
             case .breach: "your code"
             case .printed: "printed"
             case .backend: "backend"
+            case .fetch: "fetch"
             }
         }
     }
@@ -103,6 +106,12 @@ public struct PaneState: Equatable, Sendable {
 
     /// The fleet's size as the screen says it: the IDs seen when learnt, else the configured size.
     public var fleetSize: Int { seenMembers ?? memberCount }
+
+    /// A tap's followed ID: its last hour as the ledger had it when Enter followed it.
+    public var tapped: TappedHistory?
+
+    /// Whether the pane has an ID: a tap's panes have none until Enter follows one.
+    public var following: Bool { !id.isEmpty }
     /// Where the customer's provider class broke the SDK's contract, one per kind and lines,
     /// the latest last: each is one line of the pane.
     public var breaches: [ContractBreach] = []
@@ -248,6 +257,12 @@ public struct PaneState: Equatable, Sendable {
     }
 
     private mutating func append(_ entry: LogEntry) {
+        var entry = entry
+        // A followed real ID's fetches read as the ledger's did, and count with them.
+        if tapped != nil {
+            guard let fetch = tappedFetch(entry) else { return }
+            entry = fetch
+        }
         log.insert(entry, at: 0)
         if log.count > Self.historyLimit { log.removeLast(log.count - Self.historyLimit) }
     }

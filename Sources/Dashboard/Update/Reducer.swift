@@ -101,6 +101,7 @@ public enum Reducer {
             let seen = state[kind].seenMembers
             state[kind] = followed(member, index: index, count: state[kind].memberCount, kind: kind, now: state.now)
             state[kind].seenMembers = seen
+            if let history = member.tapped { state[kind].recall(history, now: state.now) }
         case .memberFound(let kind, let id, let index, let from):
             // The user has followed another member since asking: that choice stands.
             guard state[kind].memberIndex == from else { return [] }
