@@ -4,6 +4,7 @@ import Evidence
 import Fleet
 import FleetAuth
 import Foundation
+import Recording
 import Tap
 import TestSupport
 import Testing
