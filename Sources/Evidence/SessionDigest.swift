@@ -122,115 +122,95 @@ struct SessionDigest: Sendable {
     private mutating func record(_ event: ProviderEvent, seen: inout Set<String>) {
         tallies[event.provider, default: ProviderTally(kind: event.provider)].record(event)
         let t = event.time
+        /// One row of the fetch log for this event.
+        func log(_ name: String, _ detail: String, failed: Bool = false) {
+            addLog(LogRow(time: t, provider: event.provider, id: event.id, event: name, detail: detail, failed: failed))
+        }
         switch event.kind {
-        case .cacheHit(let count, _):
-            // Hits are folded into one row while nothing else happens, as the pane's log folds them.
-            if let last = log.last, last.event == "cache hit", last.provider == event.provider, last.id == event.id {
-                let before = Int(last.detail.split(separator: " ").first ?? "") ?? 0
-                log[log.count - 1].detail = "\(before.saturatingAdd(count)) calls served from the cache"
-                log[log.count - 1].time = t
-            } else {
-                addLog(
-                    LogRow(
-                        time: t, provider: event.provider, id: event.id, event: "cache hit",
-                        detail: "\(count) calls served from the cache", failed: false))
-            }
-        case .fetchStarted(let reason):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "request", detail: reason.rawValue,
-                    failed: false))
-        case .fetched(let token, let latency):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "got token",
-                    detail:
-                        "\(token.fingerprint) in \(Self.milliseconds(latency)), expires \(Self.clock(token.expiresAt))",
-                    failed: false))
-            add(
-                \.requests,
-                LaneItem(
-                    provider: event.provider, from: t, to: t, ok: true,
-                    label: "token \(token.fingerprint) in \(Self.milliseconds(latency))"), table: "requests")
-            add(
-                \.spans,
-                LaneItem(
-                    provider: event.provider, from: token.receivedAt, to: max(token.receivedAt, token.expiresAt),
-                    ok: true,
-                    label: "token \(token.fingerprint) held until \(Self.clock(token.expiresAt))"),
-                table: "tokens on the timeline")
-            if seen.insert(token.fingerprint).inserted {
-                if tokens.count < Self.tokenLimit {
-                    let rules = Self.rules(token, kind: event.provider)
-                    tokens.append(TokenRow(provider: event.provider, token: token, rules: rules))
-                } else {
-                    cut["tokens", default: 0] += 1
-                }
-            }
+        case .cacheHit(let count, _): recordHits(count, of: event)
+        case .fetchStarted(let reason): log("request", reason.rawValue)
+        case .fetched(let token, let latency): recordFetched(token, latency: latency, of: event, seen: &seen)
         case .fetchFailed(let error, let latency):
             if case .superseded = error { return }
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "failed",
-                    detail: "\(error.description) (\(Self.milliseconds(latency)))", failed: true))
+            log("failed", "\(error.description) (\(Self.milliseconds(latency)))", failed: true)
             add(
                 \.requests,
                 LaneItem(provider: event.provider, from: t, to: t, ok: false, label: "failed: \(error.description)"),
                 table: "requests")
-        case .idChanged(let from, let to):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "ID", detail: "\(from ?? "none") → \(to)",
-                    failed: false))
-        case .cacheDropped(let reason):
-            addLog(
-                LogRow(time: t, provider: event.provider, id: event.id, event: "dropped", detail: reason, failed: false)
-            )
-        case .expired(let at):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "expired", detail: "at \(Self.clock(at))",
-                    failed: true))
-        case .forcedRefresh:
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "forced", detail: "refresh forced",
-                    failed: false))
+        case .idChanged(let from, let to): log("ID", "\(from ?? "none") → \(to)")
+        case .cacheDropped(let reason): log("dropped", reason)
+        case .expired(let at): log("expired", "at \(Self.clock(at))", failed: true)
+        case .forcedRefresh: log("forced", "refresh forced")
         case .backingOff(let until, let attempt):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "backing off",
-                    detail: "failure \(attempt) in a row; next try at \(Self.clock(until))", failed: true))
-        case .fleetEngineCall(let answer):
-            let bad = answer.tokenVerdict != .accepted || answer.verdictDisagrees
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "Fleet Engine", detail: answer.summary,
-                    failed: bad))
-            add(
-                \.calls, LaneItem(provider: event.provider, from: t, to: t, ok: !bad, label: answer.summary),
-                table: "Fleet Engine calls on the timeline")
-            if answers.count < Self.rowLimit {
-                answers.append(AnswerRow(time: t, provider: event.provider, id: event.id, answer: answer))
-            } else {
-                cut["Fleet Engine answers", default: 0] += 1
-            }
-        case .breach(let breach):
-            // The customer's class broke the SDK's contract: the same words as the pane's.
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "your code", detail: breach.sentence,
-                    failed: true))
-        case .printed(let text):
-            addLog(
-                LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "printed",
-                    detail: SecretRedactor.redact(text), failed: false))
+            log("backing off", "failure \(attempt) in a row; next try at \(Self.clock(until))", failed: true)
+        case .fleetEngineCall(let answer): recordFleetEngine(answer, of: event)
+        // The customer's class broke the SDK's contract: the same words as the pane's.
+        case .breach(let breach): log("your code", breach.sentence, failed: true)
+        case .printed(let text): log("printed", SecretRedactor.redact(text))
         case .backendRequest(let exchange):
+            log("backend", SecretRedactor.redact(exchange.summary), failed: exchange.failed)
+        }
+    }
+
+    /// Hits are folded into one row while nothing else happens, as the pane's log folds them.
+    private mutating func recordHits(_ count: Int, of event: ProviderEvent) {
+        if let last = log.last, last.event == "cache hit", last.provider == event.provider, last.id == event.id {
+            let before = Int(last.detail.split(separator: " ").first ?? "") ?? 0
+            log[log.count - 1].detail = "\(before.saturatingAdd(count)) calls served from the cache"
+            log[log.count - 1].time = event.time
+        } else {
             addLog(
                 LogRow(
-                    time: t, provider: event.provider, id: event.id, event: "backend",
-                    detail: SecretRedactor.redact(exchange.summary), failed: exchange.failed))
+                    time: event.time, provider: event.provider, id: event.id, event: "cache hit",
+                    detail: "\(count) calls served from the cache", failed: false))
+        }
+    }
+
+    /// A token got: its log row, its request and its span on the timeline, and its row once per fingerprint.
+    private mutating func recordFetched(
+        _ token: FetchedToken, latency: TimeInterval, of event: ProviderEvent, seen: inout Set<String>
+    ) {
+        let t = event.time
+        addLog(
+            LogRow(
+                time: t, provider: event.provider, id: event.id, event: "got token",
+                detail: "\(token.fingerprint) in \(Self.milliseconds(latency)), expires \(Self.clock(token.expiresAt))",
+                failed: false))
+        add(
+            \.requests,
+            LaneItem(
+                provider: event.provider, from: t, to: t, ok: true,
+                label: "token \(token.fingerprint) in \(Self.milliseconds(latency))"), table: "requests")
+        add(
+            \.spans,
+            LaneItem(
+                provider: event.provider, from: token.receivedAt, to: max(token.receivedAt, token.expiresAt), ok: true,
+                label: "token \(token.fingerprint) held until \(Self.clock(token.expiresAt))"),
+            table: "tokens on the timeline")
+        guard seen.insert(token.fingerprint).inserted else { return }
+        if tokens.count < Self.tokenLimit {
+            tokens.append(
+                TokenRow(provider: event.provider, token: token, rules: Self.rules(token, kind: event.provider)))
+        } else {
+            cut["tokens", default: 0] += 1
+        }
+    }
+
+    /// Fleet Engine's answer: its log row, its mark on the timeline, and its row in the answers' table.
+    private mutating func recordFleetEngine(_ answer: FleetEngineAnswer, of event: ProviderEvent) {
+        let t = event.time
+        let bad = answer.tokenVerdict != .accepted || answer.verdictDisagrees
+        addLog(
+            LogRow(
+                time: t, provider: event.provider, id: event.id, event: "Fleet Engine", detail: answer.summary,
+                failed: bad))
+        add(
+            \.calls, LaneItem(provider: event.provider, from: t, to: t, ok: !bad, label: answer.summary),
+            table: "Fleet Engine calls on the timeline")
+        if answers.count < Self.rowLimit {
+            answers.append(AnswerRow(time: t, provider: event.provider, id: event.id, answer: answer))
+        } else {
+            cut["Fleet Engine answers", default: 0] += 1
         }
     }
 
