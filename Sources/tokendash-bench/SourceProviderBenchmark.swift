@@ -140,7 +140,16 @@ enum SourceProviderBenchmark {
         await plainProvider.shutdown()
         await sanitizedProvider.shutdown()
 
-        let count = Double(perRound * rounds)
+        report(
+            plain: plainWay, sanitized: sanitizedWay, echo: echoWay, count: Double(perRound * rounds),
+            builds: (seconds(firstBuild), seconds(cachedBuild)))
+    }
+
+    /// The table and the figures: each way per call beside the echo's, and the builds.
+    static func report(
+        plain plainWay: Way, sanitized sanitizedWay: Way, echo echoWay: Way, count: Double,
+        builds: (first: Double, cached: Double)
+    ) {
         let perCall = plainWay.wall / count
         let perSanitizedCall = sanitizedWay.wall / count
         let perEcho = echoWay.wall / count
@@ -168,14 +177,14 @@ enum SourceProviderBenchmark {
             ("", "first build  |  from the cache (baseline)"),
             (
                 "build of the class and its host",
-                "\(MintBenchmark.ms(seconds(firstBuild)))  |  \(MintBenchmark.ms(seconds(cachedBuild)))"
+                "\(MintBenchmark.ms(builds.first))  |  \(MintBenchmark.ms(builds.cached))"
             ),
         ])
         BenchReport.figure("source_fetch_us", value: perCall * 1e6, unit: "us", baseline: perEcho * 1e6)
         BenchReport.figure(
             "source_fetch_sanitized_us", value: perSanitizedCall * 1e6, unit: "us", baseline: perEcho * 1e6)
         BenchReport.figure(
-            "source_build_ms", value: seconds(firstBuild) * 1000, unit: "ms", baseline: seconds(cachedBuild) * 1000)
+            "source_build_ms", value: builds.first * 1000, unit: "ms", baseline: builds.cached * 1000)
         BenchReport.say(
             "A call through the host: a request line, a worker thread of the host's (a fresh one under ThreadSanitizer), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The two ways and the echo take turns in \(rounds) rounds."
         )
