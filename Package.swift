@@ -217,6 +217,14 @@ let package = Package(
         // Child processes without Foundation's Process (posix_spawn, a blocking wait4 on a thread of
         // its own): the customer's provider host, and the binaries the tests run. No dependencies.
         .target(name: "Spawning"),
+        // The Objective-C runtime a `.m` provider needs on Linux (libobjc2 and GNUstep's Foundation):
+        // where it is, and `tokendash setup objc`, which builds it from pinned source releases.
+        .target(
+            name: "ObjCRuntime",
+            dependencies: [
+                "Spawning", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // A task executor with a thread of its own, optionally below the process's priority: the
         // tap's reader, and the tests that would queue behind every suite on the pool. No dependencies.
         .target(name: "ThreadExecutor"),
@@ -225,7 +233,7 @@ let package = Package(
         // provider core that drives it as the SDK does and judges what it hands back.
         .target(
             name: "ProviderHost",
-            dependencies: ["FleetAuth", "Spawning", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FleetAuth", "ObjCRuntime", "Spawning", .product(name: "Crypto", package: "swift-crypto")],
             // The hosts' own programs, built with the customer's class (embedded by scripts/embed-host-programs.sh).
             exclude: ["HostPrograms"]
         ),
@@ -240,7 +248,7 @@ let package = Package(
                 "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
                 "UICore",
                 "Dashboard",
-                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ProviderHost", "Recording", "Terminal",
+                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "ProviderHost", "Recording", "Terminal",
                 "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",

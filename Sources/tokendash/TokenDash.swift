@@ -9,7 +9,7 @@ struct TokenDash: AsyncParsableCommand {
         subcommands: [
             DashboardCommand.self, WatchCommand.self, TapCommand.self, ServeCommand.self, DecodeCommand.self,
             ConfigCommand.self, ReplayCommand.self, ReportCommand.self, ScenarioCommand.self,
-            RenderTooSmallCommand.self,
+            RenderTooSmallCommand.self, SetupCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )
