@@ -67,7 +67,8 @@ public enum ObjCRuntime {
         /// Linker flags for the host: the runtime's libraries, found through rpaths.
         public var linkFlags: [String]
 
-        public init(prefix: String, clang: String, toolchainLibraries: String, objcFlags: [String], linkFlags: [String]) {
+        public init(prefix: String, clang: String, toolchainLibraries: String, objcFlags: [String], linkFlags: [String])
+        {
             self.prefix = prefix
             self.clang = clang
             self.toolchainLibraries = toolchainLibraries

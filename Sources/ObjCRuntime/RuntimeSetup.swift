@@ -149,7 +149,8 @@ public struct RuntimeSetup: Sendable {
     private func stage<T>(_ name: String, _ body: () async throws(SetupProblem) -> T) async throws(SetupProblem) -> T {
         let start = ContinuousClock.now
         let value = try await body()
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+        let seconds =
+            Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
         report("setup objc: \(name) (\(String(format: "%.1f", seconds)) s)")
         return value
@@ -199,7 +200,9 @@ public struct RuntimeSetup: Sendable {
             if let sources {
                 file = sources.appendingPathComponent(release.file)
                 guard FileManager.default.fileExists(atPath: file.path) else {
-                    throw .source("\(file.path): missing (expected \(release.name) \(release.version), SHA-256 \(release.sha256))")
+                    throw .source(
+                        "\(file.path): missing (expected \(release.name) \(release.version), SHA-256 \(release.sha256))"
+                    )
                 }
             } else {
                 file = work.appendingPathComponent(release.file)
@@ -207,7 +210,8 @@ public struct RuntimeSetup: Sendable {
             }
             let sum = try Self.sha256(of: file)
             guard sum == release.sha256 else {
-                throw .source("\(file.path): SHA-256 is \(sum), expected \(release.sha256) (\(release.name) \(release.version))")
+                throw .source(
+                    "\(file.path): SHA-256 is \(sum), expected \(release.sha256) (\(release.name) \(release.version))")
             }
             tarballs.append(file)
         }
@@ -219,9 +223,11 @@ public struct RuntimeSetup: Sendable {
 
     static func download(_ release: ObjCRuntime.Release, to file: URL) async throws(SetupProblem) {
         do {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: release.url), timeout: .seconds(300))
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: release.url), timeout: .seconds(300))
             guard response.status == .ok else {
-                throw SetupProblem.source("\(release.url): the server answered \(response.status.code) \(response.status.reasonPhrase)")
+                throw SetupProblem.source(
+                    "\(release.url): the server answered \(response.status.code) \(response.status.reasonPhrase)")
             }
             let body = try await response.body.collect(upTo: maximumDownload)
             try Data(body.readableBytesView).write(to: file)

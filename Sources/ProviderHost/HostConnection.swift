@@ -41,8 +41,16 @@ public final class HostConnection: Sendable {
     /// file as the build named it, so reports' frames are matched to it. `answers`, when given,
     /// sees each message first, on the thread that read it, and keeps those it returns true for
     /// out of `outputs`: a call's answer then reaches its caller without a hop through the stream.
-    public init(
+    public convenience init(
         executable: String, fileName: String, environment: [String: String],
+        answers: (@Sendable (HostMessage) -> Bool)? = nil
+    ) throws {
+        try self.init(executable: executable, fileNames: [fileName], environment: environment, answers: answers)
+    }
+
+    /// `init` for a class in several files, each named as the build named it.
+    public init(
+        executable: String, fileNames: [String], environment: [String: String],
         answers: (@Sendable (HostMessage) -> Bool)? = nil
     ) throws {
         var toChild: [Int32] = [0, 0]
@@ -84,7 +92,7 @@ public final class HostConnection: Sendable {
         }.start()
         readers.enter()
         Thread {
-            Self.readErrors(errors, fileName: fileName) { continuation.yield($0) }
+            Self.readErrors(errors, fileNames: fileNames) { continuation.yield($0) }
             close(errors)
             readers.leave()
         }.start()
@@ -140,7 +148,7 @@ public final class HostConnection: Sendable {
     }
 
     /// stderr: ThreadSanitizer's reports gathered whole, the rest as printed lines, and a flood stopped.
-    private static func readErrors(_ fd: Int32, fileName: String, _ yield: (Output) -> Void) {
+    private static func readErrors(_ fd: Int32, fileNames: [String], _ yield: (Output) -> Void) {
         var report: [Substring]?
         var windowStart = ContinuousClock.now
         var windowBytes = 0
@@ -161,7 +169,9 @@ public final class HostConnection: Sendable {
             } else if report != nil {
                 report?.append(line)
                 if line.hasPrefix("SUMMARY: ThreadSanitizer") || (report?.count ?? 0) > 400 {
-                    if let lines = report, let race = RaceReport.parse(lines, fileName: fileName) { yield(.race(race)) }
+                    if let lines = report, let race = RaceReport.parse(lines, fileNames: fileNames) {
+                        yield(.race(race))
+                    }
                     report = nil
                 }
             } else if !line.hasPrefix("==================") && !line.hasPrefix("ThreadSanitizer: reported")

@@ -10,6 +10,33 @@ public struct ProviderSourceFile: Sendable {
         public var line: Int
         public var placeholder: String
         public var value: String
+        /// The file's name, where a class comes in several.
+        public var file: String = ""
+    }
+
+    /// The language of the class's files, told by their extension.
+    public enum Language: Sendable, Equatable {
+        case swift
+        /// `.m` files (and `.h` headers given with them), built with the Objective-C runtime.
+        case objectiveC
+
+        init?(path: String) {
+            switch (path as NSString).pathExtension {
+            case "swift": self = .swift
+            case "m", "h": self = .objectiveC
+            default: return nil
+            }
+        }
+
+        var name: String { self == .swift ? "Swift" : "Objective-C" }
+    }
+
+    /// One of the class's files, as it is built.
+    public struct Part: Sendable, Equatable {
+        public let path: String
+        /// The file's text with the placeholders filled.
+        public let buildText: String
+        public var fileName: String { (path as NSString).lastPathComponent }
     }
 
     public let path: String
@@ -18,6 +45,9 @@ public struct ProviderSourceFile: Sendable {
     /// The text that is built: the file's, with the placeholders filled.
     public let buildText: String
     public let fillings: [Filling]
+    public let language: Language
+    /// Every file given, the class's own first.
+    public let parts: [Part]
 
     /// The file's name, as titles and messages show it.
     public var fileName: String { (path as NSString).lastPathComponent }
@@ -31,6 +61,66 @@ public struct ProviderSourceFile: Sendable {
         _ path: String, role: ProviderKind.Role, className: String? = nil,
         providerURL: String
     ) throws(SourceProblem) -> ProviderSourceFile {
+        try read([path], role: role, className: className, providerURL: providerURL)
+    }
+
+    /// Reads the files of one class (a flag repeated, for a class with helper files of its own):
+    /// one language, told by the extensions; the class is looked for in all of them, and for
+    /// Objective-C also in the headers they import from their own folders, as Xcode finds them.
+    public static func read(
+        _ paths: [String], role: ProviderKind.Role, className: String? = nil, providerURL: String
+    ) throws(SourceProblem) -> ProviderSourceFile {
+        guard let first = paths.first else {
+            throw SourceProblem(path: "", line: nil, reason: "no source file was given")
+        }
+        guard let language = Language(path: first) else {
+            throw SourceProblem(
+                path: first, line: nil,
+                reason: "not a .swift or .m file: the extension tells tokendash the class's language")
+        }
+        var texts: [(path: String, text: String)] = []
+        for path in paths {
+            guard Language(path: path) == language else {
+                throw SourceProblem(
+                    path: path, line: nil,
+                    reason:
+                        "is not \(language.name) like \((first as NSString).lastPathComponent): a class's files are in one language"
+                )
+            }
+            guard !texts.contains(where: { $0.path == path }) else { continue }
+            texts.append((path, try text(of: path, language: language)))
+        }
+        var classes: [ConformingClass] = []
+        for (path, text) in texts { classes += ConformingClass.find(in: text, language: language, path: path) }
+        if language == .objectiveC {
+            for header in ImportedHeaders.beside(texts.map(\.path), texts: texts.map(\.text)) {
+                guard let text = try? Self.text(of: header, language: language) else { continue }
+                classes += ConformingClass.find(in: text, language: language, path: header)
+            }
+        }
+        let chosen = try choose(
+            classes, role: role, className: className, language: language, path: first, fileCount: texts.count)
+        var parts: [Part] = []
+        var fillings: [Filling] = []
+        for (path, text) in texts {
+            let (filled, filledHere) = Placeholders.fill(text, role: role, providerURL: providerURL)
+            let name = (path as NSString).lastPathComponent
+            fillings += filledHere.map {
+                Filling(line: $0.line, placeholder: $0.placeholder, value: $0.value, file: name)
+            }
+            parts.append(Part(path: path, buildText: filled))
+        }
+        // The class's own file first: its name titles the pane, its text names a race's variable.
+        let mainIndex =
+            parts.firstIndex { $0.path == chosen.path }
+            ?? parts.firstIndex { ($0.path as NSString).pathExtension != "h" } ?? 0
+        parts.insert(parts.remove(at: mainIndex), at: 0)
+        return ProviderSourceFile(
+            path: parts[0].path, role: role, className: chosen.name, buildText: parts[0].buildText,
+            fillings: fillings, language: language, parts: parts)
+    }
+
+    static func text(of path: String, language: Language) throws(SourceProblem) -> String {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw SourceProblem(
@@ -40,44 +130,49 @@ public struct ProviderSourceFile: Sendable {
             throw SourceProblem(path: path, line: nil, reason: "larger than 1 MiB, so not a provider class")
         }
         guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
-            throw SourceProblem(path: path, line: 1, reason: "not UTF-8 text, so not a Swift source file")
+            throw SourceProblem(path: path, line: 1, reason: "not UTF-8 text, so not a \(language.name) source file")
         }
-        let classes = ConformingClass.find(in: text)
+        return text
+    }
+
+    /// The class of `role` among `classes`, or why there is none to take.
+    static func choose(
+        _ classes: [ConformingClass], role: ProviderKind.Role, className: String?, language: Language, path: String,
+        fileCount: Int
+    ) throws(SourceProblem) -> ConformingClass {
         let wanted = StandInSDK.protocolName(role)
         let mine = classes.filter { $0.protocolName == wanted }
-        let chosen: ConformingClass
         if let className {
             guard let match = mine.first(where: { $0.name == className }) else {
                 let found = mine.isEmpty ? "none does" : "found " + mine.map(\.name).joined(separator: ", ")
                 throw SourceProblem(
                     path: path, line: 1, reason: "no class \(className) conforming to \(wanted); \(found)")
             }
-            chosen = match
-        } else if mine.count == 1 {
-            chosen = mine[0]
-        } else if mine.count > 1 {
+            return match
+        }
+        if mine.count == 1 { return mine[0] }
+        if mine.count > 1 {
             let list = mine.map { "\($0.name) at line \($0.line)" }.joined(separator: ", ")
             let flag = role == .driver ? "--driver-class" : "--consumer-class"
             throw SourceProblem(
-                path: path, line: mine[1].line,
+                path: mine[1].path, line: mine[1].line,
                 reason: "\(mine.count) classes conform to \(wanted) (\(list)); choose one with \(flag) NAME")
-        } else if let other = classes.first {
+        }
+        if let other = classes.first {
             let otherRole: ProviderKind.Role = role == .driver ? .consumer : .driver
             throw SourceProblem(
-                path: path, line: other.line,
+                path: other.path, line: other.line,
                 reason:
                     "\(other.name) conforms to \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
             )
-        } else {
-            let sdk = role == .driver ? "the Driver SDK's" : "the Consumer SDK's"
-            throw SourceProblem(
-                path: path, line: 1,
-                reason:
-                    "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
-            )
         }
-        let (filled, fillings) = Placeholders.fill(text, role: role, providerURL: providerURL)
-        return ProviderSourceFile(path: path, role: role, className: chosen.name, buildText: filled, fillings: fillings)
+        let sdk = role == .driver ? "the Driver SDK's" : "the Consumer SDK's"
+        let files = fileCount > 1 ? "these files" : "this file"
+        let reason =
+            language == .swift
+            ? "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
+            : "no @interface conforming to <\(wanted)> (\(sdk) token provider protocol) was found in \(files) or the headers \(fileCount > 1 ? "they import" : "it imports") from beside \(fileCount > 1 ? "them" : "it")"
+        throw SourceProblem(path: path, line: 1, reason: reason)
     }
 }
 
@@ -94,15 +189,24 @@ struct ConformingClass: Equatable {
     var name: String
     var protocolName: String
     var line: Int
+    /// The file it is declared in.
+    var path: String = ""
 
     /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization, in order. A
     /// scan of declarations, not a parse: comments and strings are blanked first so a mention in
-    /// either is not taken for a class.
-    static func find(in text: String) -> [ConformingClass] {
+    /// either is not taken for a class. Swift's `class Name: …, GMTDAuthorization {`;
+    /// Objective-C's `@interface Name : Super <…, GMTDAuthorization>`.
+    static func find(in text: String, language: ProviderSourceFile.Language = .swift, path: String = "")
+        -> [ConformingClass]
+    {
         let code = CodeText.blankingCommentsAndStrings(text)
-        // The inheritance list may run over several lines, up to the body's brace.
-        guard let pattern = try? NSRegularExpression(pattern: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)\s*:([^{]*)\{"#)
-        else { return [] }
+        // The inheritance list may run over several lines, up to the body's brace (Swift) or the
+        // protocol list's closing bracket (Objective-C).
+        let expression =
+            language == .swift
+            ? #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)\s*:([^{]*)\{"#
+            : #"@interface\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*[A-Za-z_][A-Za-z0-9_]*\s*<([^>]*)>"#
+        guard let pattern = try? NSRegularExpression(pattern: expression) else { return [] }
         let whole = NSRange(code.startIndex..., in: code)
         var found: [ConformingClass] = []
         for match in pattern.matches(in: code, range: whole) {
@@ -115,9 +219,33 @@ struct ConformingClass: Equatable {
             }
             let line = code[..<declaration.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             for proto in ["GMTDAuthorization", "GMTCAuthorization"] where inherits.contains(proto) {
-                found.append(ConformingClass(name: String(code[nameRange]), protocolName: proto, line: line))
+                found.append(
+                    ConformingClass(name: String(code[nameRange]), protocolName: proto, line: line, path: path))
             }
         }
         return found
+    }
+}
+
+/// The headers an Objective-C file imports with quotes that sit in its own folder: where its
+/// class's `@interface` often is (the consumer sample's `#import "SampleAccessTokenProvider.h"`).
+enum ImportedHeaders {
+    static func beside(_ paths: [String], texts: [String]) -> [String] {
+        guard
+            let pattern = try? NSRegularExpression(
+                pattern: #"^\s*#\s*(?:import|include)\s+"([^"]+\.h)""#, options: .anchorsMatchLines)
+        else { return [] }
+        var headers: [String] = []
+        for (path, text) in zip(paths, texts) {
+            let folder = (path as NSString).deletingLastPathComponent
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let header = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(String(text[range]))
+                if !paths.contains(header), !headers.contains(header), FileManager.default.fileExists(atPath: header) {
+                    headers.append(header)
+                }
+            }
+        }
+        return headers
     }
 }

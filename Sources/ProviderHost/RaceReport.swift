@@ -8,6 +8,8 @@ public struct RaceReport: Sendable, Equatable {
         public var isWrite: Bool
         /// The access's line in the customer's file; nil when its stack never enters that file.
         public var line: Int?
+        /// Which of the customer's files the line is in (its name as built).
+        public var file: String? = nil
     }
 
     public var current: Access
@@ -19,6 +21,11 @@ public struct RaceReport: Sendable, Equatable {
     /// Reads a report's lines (from "WARNING: ThreadSanitizer: data race" to its
     /// "SUMMARY"); frames are matched to the customer's file by `fileName`.
     public static func parse(_ lines: [Substring], fileName: String) -> RaceReport? {
+        parse(lines, fileNames: [fileName])
+    }
+
+    /// `parse` for a class in several files: a frame in any of `fileNames` is the class's.
+    public static func parse(_ lines: [Substring], fileNames: [String]) -> RaceReport? {
         var accesses: [Access] = []
         var collecting: Bool?
         for line in lines {
@@ -39,9 +46,12 @@ public struct RaceReport: Sendable, Equatable {
             }
             // The first frame in the customer's file is the access's line there.
             guard collecting == true, trimmed.hasPrefix("#"), accesses.last?.line == nil,
-                let line = Self.line(in: trimmed, fileName: fileName)
+                let (file, line) = fileNames.lazy.compactMap({ name in
+                    Self.line(in: trimmed, fileName: name).map { (name, $0) }
+                }).first
             else { continue }
             accesses[accesses.count - 1].line = line
+            accesses[accesses.count - 1].file = file
         }
         guard accesses.count == 2 else { return nil }
         return RaceReport(current: accesses[0], previous: accesses[1])
@@ -57,34 +67,49 @@ public struct RaceReport: Sendable, Equatable {
     /// it (…)"; each line is named with its file (`fileName`, nil for bare "line N"), since a class
     /// may come in several files. `source` is the customer's text, for the name of what was written.
     public func breach(source: String, fileName: String? = nil) -> ContractBreach {
-        let textLines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        func text(_ line: Int?) -> Substring? {
-            line.flatMap { $0 >= 1 && $0 <= textLines.count ? textLines[$0 - 1] : nil }
+        var named = self
+        named.current.file = fileName
+        named.previous.file = fileName
+        return named.breach(sources: [fileName ?? "": source])
+    }
+
+    /// The breach for a class in several files: `sources` holds each file's text by its name as built.
+    public func breach(sources: [String: String]) -> ContractBreach {
+        func text(_ access: Access) -> Substring? {
+            guard let line = access.line, let source = sources[access.file ?? ""] else { return nil }
+            let textLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            return line >= 1 && line <= textLines.count ? textLines[line - 1] : nil
         }
         let write = current.isWrite ? current : previous
         let other = current.isWrite ? previous : current
         let variable =
-            text(write.line).flatMap(Self.assignedName) ?? text(other.line).flatMap(Self.assignedName)
+            text(write).flatMap(Self.assignedName) ?? text(other).flatMap(Self.assignedName)
             ?? "the same state"
         // The reference: "Implementations of this protocol must be thread-safe."
         let why = "(the SDK calls from several threads)"
-        func at(_ line: Int) -> String { fileName.map { "\($0):\(line)" } ?? "line \(line)" }
+        func at(_ access: Access) -> String {
+            let line = access.line ?? 0
+            return access.file.flatMap { $0.isEmpty ? nil : "\($0):\(line)" } ?? "line \(line)"
+        }
         let sentence: String
         switch (write.line, other.line) {
-        case (let w?, let o?) where w == o:
-            sentence = "data race: \(at(w)) touches \(variable) from two threads at once \(why)"
-        case (let w?, let o?):
+        case (let w?, let o?) where w == o && write.file == other.file:
+            sentence = "data race: \(at(write)) touches \(variable) from two threads at once \(why)"
+        case (.some, .some):
             sentence =
-                "data race: \(at(w)) writes \(variable) while \(at(o)) \(other.isWrite ? "writes" : "reads") it \(why)"
-        case (let w?, nil), (nil, let w?):
-            sentence = "data race: \(at(w)) and code outside the file touch \(variable) from two threads \(why)"
+                "data race: \(at(write)) writes \(variable) while \(at(other)) \(other.isWrite ? "writes" : "reads") it \(why)"
+        case (.some, nil):
+            sentence = "data race: \(at(write)) and code outside the file touch \(variable) from two threads \(why)"
+        case (nil, .some):
+            sentence = "data race: \(at(other)) and code outside the file touch \(variable) from two threads \(why)"
         case (nil, nil):
             sentence = "data race in code the class calls, outside the file \(why)"
         }
         return ContractBreach(.dataRace, sentence, lines: lines)
     }
 
-    /// The stored property a line assigns (`strongSelf.authToken = …` is `authToken`).
+    /// The stored property a line assigns (`strongSelf.authToken = …` is `authToken`,
+    /// `strongSelf->_cachedVehicleToken = …` is `_cachedVehicleToken`).
     static func assignedName(_ line: Substring) -> String? {
         guard let range = line.range(of: #"([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]"#, options: .regularExpression) else {
             return nil

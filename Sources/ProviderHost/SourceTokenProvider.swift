@@ -123,7 +123,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             let host: HostConnection
             do {
                 host = try HostConnection(
-                    executable: launch.executable, fileName: launch.fileName, environment: launch.environment,
+                    executable: launch.executable, fileNames: launch.sources.keys.sorted(),
+                    environment: launch.environment,
                     answers: { [book] in book.hostSaid($0, generation: generation) })
             } catch {
                 throw FleetAuthError.other("cannot start your provider's host: \(error)")
@@ -180,7 +181,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         case .race(let race):
             guard reportedRaces.insert(race.lines).inserted else { return }
             book.publish(
-                .breach(race.breach(source: launch.sourceText, fileName: launch.fileName)),
+                .breach(race.breach(sources: launch.sources)),
                 id: book.read { $0.currentID } ?? "")
         case .flooding:
             book.endHost(
@@ -238,10 +239,12 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     }
 
     /// What a dying host said, without the stack the runtime prints after it: the trap's own
-    /// message ("…/Provider.swift:8: Fatal error: Unexpectedly found nil …") first.
+    /// message ("…/Provider.swift:8: Fatal error: Unexpectedly found nil …", or the Objective-C
+    /// host's "Uncaught exception NSRangeException: …") first.
     static func lastWords(_ lines: [String]) -> [String] {
         let fatal = lines.filter {
             $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed")
+                || $0.hasPrefix("Uncaught exception ")
         }
         if !fatal.isEmpty { return Array(fatal.suffix(2)) }
         let frame = #"^\s*\d+\s+\S+\s+0x[0-9a-f]+"#
@@ -302,11 +305,17 @@ public struct HostLaunch: Sendable {
     /// The text that was built, for the names a race report gives.
     public var sourceText: String
     public var environment: [String: String]
+    /// Every file of the class by the name it was built under, with its text (one for most classes).
+    public var sources: [String: String]
 
-    public init(executable: String, fileName: String, sourceText: String, environment: [String: String]) {
+    public init(
+        executable: String, fileName: String, sourceText: String, environment: [String: String],
+        sources: [String: String] = [:]
+    ) {
         self.executable = executable
         self.fileName = fileName
         self.sourceText = sourceText
         self.environment = environment
+        self.sources = sources.isEmpty ? [fileName: sourceText] : sources
     }
 }

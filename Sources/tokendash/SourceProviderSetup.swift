@@ -71,17 +71,22 @@ struct SourceProviderSetup: Sendable {
                 let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)
                 for filling in source.fillings {
                     notes.append(
-                        "\(source.fileName):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))"
+                        "\(filling.file.isEmpty ? source.fileName : filling.file):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))"
                     )
                 }
                 do throws(BuildProblem) {
-                    let swiftc = try HostBuilder.findSwiftc(given: options.swiftc)
+                    // An Objective-C class is built with the runtime's clang; swiftc is not needed for it.
+                    let swiftc =
+                        source.language == .swift
+                        ? try HostBuilder.findSwiftc(given: options.swiftc) : options.swiftc ?? ""
                     let builder = HostBuilder(
                         swiftc: swiftc, sanitize: !options.noSanitize, cacheRoot: HostBuilder.defaultCacheRoot())
                     let built = try await builder.build(source)
                     let launch = HostLaunch(
                         executable: built.executable, fileName: (built.copiedSource as NSString).lastPathComponent,
-                        sourceText: source.buildText, environment: hostEnvironment(proxy: proxy.url))
+                        sourceText: source.buildText,
+                        environment: hostEnvironment(proxy: proxy.url).merging(built.environment) { $1 },
+                        sources: built.sources)
                     // The title says the copy run is not the file as it stands; stderr and the README say what was filled.
                     prepared[role] = .ready(
                         launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))

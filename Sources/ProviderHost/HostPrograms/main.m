@@ -1,0 +1,409 @@
+// tokendash's Objective-C provider host: runs the customer's class as the SDK would.
+//
+// The Swift host's twin (HostPrograms/main.swift says why it is built so), speaking the same
+// JSON-lines protocol (README, "Your own provider"): one instance of the class for the whole run,
+// each request line a `fetchTokenWithContext:completion:` call on a worker's thread, each
+// completion and each return a line back. C and pthreads for everything of its own, not
+// Foundation: Foundation's locks would order the class's threads for ThreadSanitizer, which then
+// misses the race the class has on a phone. Foundation is touched only to make the context and to
+// read what the completion was given.
+//
+// Built with the class's files by HostBuilder: `-DTOKENDASH_CONSUMER` for a consumer class (the
+// driver's otherwise), `-DTOKENDASH_PROVIDER_CLASS="Name"` for its class, and
+// `-DTOKENDASH_FRESH_THREADS` under ThreadSanitizer. CI builds it as it stands, against the stub
+// class in Tests/EndToEndTests/Fixtures/TokendashStubProvider.m. scripts/embed-host-programs.sh
+// embeds it.
+#import <Foundation/Foundation.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef TOKENDASH_PROVIDER_CLASS
+#define TOKENDASH_PROVIDER_CLASS "TokendashStubProvider"
+#endif
+
+// The SDK's context, which only the SDK makes ("This class has no public initializers"): its
+// implementation is the host's, with an initialiser of its own.
+#if TOKENDASH_CONSUMER
+#import <GoogleRidesharingConsumer/GoogleRidesharingConsumer.h>
+#define TOKENDASH_PROTOCOL GMTCAuthorization
+typedef GMTCAuthorizationContext TokendashContext;
+@interface GMTCAuthorizationContext ()
+- (instancetype)initWithTokendashID:(NSString *)ID task:(nullable NSString *)task;
+@end
+@implementation GMTCAuthorizationContext
+- (instancetype)init {
+  [self doesNotRecognizeSelector:_cmd];
+  return nil;
+}
+@synthesize tripID = _tripID;
+- (instancetype)initWithTokendashID:(NSString *)ID task:(nullable NSString *)task {
+  if ((self = [super init])) {
+    _tripID = [ID copy];
+  }
+  return self;
+}
+@end
+#else
+#import <GoogleRidesharingDriver/GoogleRidesharingDriver.h>
+#define TOKENDASH_PROTOCOL GMTDAuthorization
+typedef GMTDAuthorizationContext TokendashContext;
+@interface GMTDAuthorizationContext ()
+- (instancetype)initWithTokendashID:(NSString *)ID task:(nullable NSString *)task;
+@end
+@implementation GMTDAuthorizationContext
+- (instancetype)init {
+  [self doesNotRecognizeSelector:_cmd];
+  return nil;
+}
+@synthesize vehicleID = _vehicleID;
+@synthesize taskID = _taskID;
+- (instancetype)initWithTokendashID:(NSString *)ID task:(nullable NSString *)task {
+  if ((self = [super init])) {
+    _vehicleID = [ID copy];
+    _taskID = [task copy];
+  }
+  return self;
+}
+@end
+#endif
+
+/// The descriptor that was stdout: the messages go out on it; the class's own prints (NSLog,
+/// printf) go to stderr with the rest, so nothing it prints can pass for a message.
+static int channel = -1;
+/// Orders whole lines. The thread reading requests never takes it.
+static pthread_mutex_t channelLock = PTHREAD_MUTEX_INITIALIZER;
+static id<TOKENDASH_PROTOCOL> provider;
+
+/// One line out, gathered in a buffer of its own and written with one write.
+typedef struct {
+  char *bytes;
+  size_t count;
+  size_t capacity;
+} Line;
+
+static void line_append(Line *line, const char *bytes, size_t length) {
+  if (line->count + length > line->capacity) {
+    size_t capacity = line->capacity * 2 > line->count + length ? line->capacity * 2 : line->count + length;
+    char *grown = realloc(line->bytes, capacity);
+    if (!grown) abort();
+    line->bytes = grown;
+    line->capacity = capacity;
+  }
+  memcpy(line->bytes + line->count, bytes, length);
+  line->count += length;
+}
+
+static void line_text(Line *line, const char *text) { line_append(line, text, strlen(text)); }
+
+static Line line_start(size_t capacity) {
+  Line line = {malloc(capacity), 0, capacity};
+  if (!line.bytes) abort();
+  return line;
+}
+
+/// `text` as a JSON string: the quote, the backslash and the control characters escaped.
+static void line_quoted(Line *line, const char *text) {
+  line_text(line, "\"");
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    char escaped[8];
+    if (*p == '"' || *p == '\\') {
+      escaped[0] = '\\';
+      escaped[1] = (char)*p;
+      line_append(line, escaped, 2);
+    } else if (*p < 0x20) {
+      snprintf(escaped, sizeof escaped, "\\u%04x", *p);
+      line_text(line, escaped);
+    } else {
+      line_append(line, (const char *)p, 1);
+    }
+  }
+  line_text(line, "\"");
+}
+
+static void line_number(Line *line, long number) {
+  char digits[24];
+  snprintf(digits, sizeof digits, "%ld", number);
+  line_text(line, digits);
+}
+
+/// Ends the line and writes it whole, under the lock that keeps lines apart; frees it.
+static void line_send(Line *line) {
+  line_text(line, "\n");
+  pthread_mutex_lock(&channelLock);
+  size_t offset = 0;
+  while (offset < line->count) {
+    ssize_t written = write(channel, line->bytes + offset, line->count - offset);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) _exit(0);
+    offset += (size_t)written;
+  }
+  pthread_mutex_unlock(&channelLock);
+  free(line->bytes);
+}
+
+/// An exception nothing caught is the class's crash: its name and reason are the last words
+/// tokendash reads on stderr, as a phone's crash log would give them.
+static void died_of(NSException *exception) {
+  fprintf(stderr, "Uncaught exception %s: %s\n", exception.name.UTF8String ?: "?",
+          exception.reason.UTF8String ?: "(no reason)");
+  fflush(stderr);
+  abort();
+}
+
+static void completed(long call, id token, NSError *error) {
+  Line line = line_start(1024);
+  line_text(&line, "{\"t\":\"completion\",\"call\":");
+  line_number(&line, call);
+  if (token) {
+    if ([token isKindOfClass:[NSString class]]) {
+      line_text(&line, ",\"token\":");
+      line_quoted(&line, [(NSString *)token UTF8String] ?: "");
+    } else {
+      // The samples pass the backend's JSON value on unchecked; a number or null is not a token.
+      NSString *what = [NSString stringWithFormat:@"the completion was given a %@, not a string",
+                                                  NSStringFromClass([token class])];
+      line_text(&line, ",\"error\":");
+      line_quoted(&line, what.UTF8String);
+    }
+  }
+  if (error) {
+    NSString *domain = [NSString stringWithFormat:@"Error Domain=%@ Code=%ld", error.domain, (long)error.code];
+    NSString *words =
+        [NSString stringWithFormat:@"%@ (%@ %ld)", error.localizedDescription, error.domain, (long)error.code];
+    line_text(&line, ",\"error\":");
+    line_quoted(&line, domain.UTF8String);
+    line_text(&line, ",\"description\":");
+    line_quoted(&line, words.UTF8String);
+  }
+  line_text(&line, "}");
+  line_send(&line);
+}
+
+/// One call, as a request line asked for it.
+typedef struct {
+  long call;
+  char *ID;
+  char *task;
+} Request;
+
+static void run(Request *request) {
+  @autoreleasepool {
+    long call = request->call;
+    NSString *ID = [NSString stringWithUTF8String:request->ID] ?: @"";
+    NSString *task = request->task ? [NSString stringWithUTF8String:request->task] : nil;
+    TokendashContext *context = [[TokendashContext alloc] initWithTokendashID:ID task:task];
+    @try {
+      [provider fetchTokenWithContext:context
+                           completion:^(NSString *_Nullable token, NSError *_Nullable error) {
+                             completed(call, token, error);
+                           }];
+    } @catch (NSException *exception) {
+      died_of(exception);
+    }
+    Line line = line_start(64);
+    line_text(&line, "{\"t\":\"returned\",\"call\":");
+    line_number(&line, call);
+    line_text(&line, "}");
+    line_send(&line);
+  }
+  free(request->ID);
+  free(request->task);
+  free(request);
+}
+
+/// A thread parked on a semaphore of its own until the reading thread posts it a call. Under
+/// ThreadSanitizer each call gets a fresh one (main.swift's Worker says why); otherwise a worker
+/// parks again after its call, as the SDK's queues reuse theirs.
+typedef struct Worker {
+  sem_t ready;
+  /// Written by the reading thread before it posts `ready`, taken by the worker after.
+  Request *request;
+  struct Worker *next;
+} Worker;
+
+#ifdef TOKENDASH_FRESH_THREADS
+/// The fresh thread the next call runs on; touched only by the reading thread.
+static Worker *spare;
+#else
+/// Workers done with a call and parked for the next (without the sanitizer).
+static Worker *parked;
+static pthread_mutex_t parkedLock = PTHREAD_MUTEX_INITIALIZER;
+#endif
+
+/// Parks a worker after its call; false when each call has a fresh thread and this one ends.
+static int park(Worker *worker) {
+#ifdef TOKENDASH_FRESH_THREADS
+  (void)worker;
+  return 0;
+#else
+  pthread_mutex_lock(&parkedLock);
+  worker->next = parked;
+  parked = worker;
+  pthread_mutex_unlock(&parkedLock);
+  return 1;
+#endif
+}
+
+static void *work(void *raw) {
+  Worker *worker = raw;
+  do {
+    while (sem_wait(&worker->ready) != 0 && errno == EINTR) {
+    }
+    Request *request = worker->request;
+    worker->request = NULL;
+    if (!request) break;
+    run(request);
+  } while (park(worker));
+  sem_destroy(&worker->ready);
+  free(worker);
+  return NULL;
+}
+
+/// Starts a worker's thread parked until a call is posted, or NULL if no thread starts.
+static Worker *prepare(void) {
+  Worker *worker = calloc(1, sizeof(Worker));
+  if (!worker) return NULL;
+  sem_init(&worker->ready, 0, 0);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, work, worker) != 0) {
+    sem_destroy(&worker->ready);
+    free(worker);
+    return NULL;
+  }
+  pthread_detach(thread);
+  return worker;
+}
+
+/// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs.
+static void start(Request *request) {
+#ifdef TOKENDASH_FRESH_THREADS
+  Worker *worker = spare ? spare : prepare();
+#else
+  pthread_mutex_lock(&parkedLock);
+  Worker *worker = parked;
+  if (worker) parked = worker->next;
+  pthread_mutex_unlock(&parkedLock);
+  if (!worker) worker = prepare();
+#endif
+  if (!worker) {
+    free(request->ID);
+    free(request->task);
+    free(request);
+    return;
+  }
+  worker->request = request;
+  sem_post(&worker->ready);
+#ifdef TOKENDASH_FRESH_THREADS
+  spare = prepare();
+#endif
+}
+
+/// The value of `"key":` in the request line `start..<end`, which tokendash writes itself: a
+/// number or a string (an escaped character kept as the one after its backslash), malloc'd.
+static char *field(const char *key, const char *start, const char *end) {
+  char pattern[32];
+  int length = snprintf(pattern, sizeof pattern, "\"%s\":", key);
+  const char *p = start;
+  for (;;) {
+    if (end - p < length) return NULL;
+    const char *quote = memchr(p, '"', (size_t)(end - p));
+    if (!quote || end - quote < length) return NULL;
+    if (memcmp(quote, pattern, (size_t)length) == 0) {
+      p = quote + length;
+      break;
+    }
+    p = quote + 1;
+  }
+  char *value = malloc((size_t)(end - p) + 1);
+  if (!value) return NULL;
+  size_t count = 0;
+  if (p < end && *p != '"') {
+    while (p < end && *p >= '0' && *p <= '9') value[count++] = *p++;
+    value[count] = 0;
+    return value;
+  }
+  for (p++; p < end; p++) {
+    if (*p == '\\' && p + 1 < end) {
+      value[count++] = *++p;
+    } else if (*p == '"') {
+      value[count] = 0;
+      return value;
+    } else {
+      value[count++] = *p;
+    }
+  }
+  free(value);
+  return NULL;
+}
+
+/// Reads request lines from stdin until it closes, each one a call.
+static void serve(void) {
+  enum { size = 1 << 16 };
+  static char buffer[size];
+  size_t filled = 0;
+  for (;;) {
+    // A line longer than the buffer is not one tokendash writes: it is dropped.
+    if (filled == size) filled = 0;
+    ssize_t count = read(0, buffer + filled, size - filled);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) return;
+    filled += (size_t)count;
+    const char *cursor = buffer;
+    const char *end = buffer + filled;
+    const char *newline;
+    while ((newline = memchr(cursor, '\n', (size_t)(end - cursor)))) {
+      char *call = field("call", cursor, newline);
+      char *ID = field("id", cursor, newline);
+      if (call && *call && ID) {
+        Request *request = malloc(sizeof(Request));
+        if (request) {
+          request->call = strtol(call, NULL, 10);
+          request->ID = ID;
+          request->task = field("task", cursor, newline);
+          ID = NULL;
+          start(request);
+        }
+      }
+      free(call);
+      free(ID);
+      cursor = newline + 1;
+    }
+    filled = (size_t)(end - cursor);
+    if (filled > 0 && cursor != buffer) memmove(buffer, cursor, filled);
+  }
+}
+
+int main(void) {
+  channel = dup(1);
+  dup2(2, 1);
+  // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  NSSetUncaughtExceptionHandler(died_of);
+  @autoreleasepool {
+    Class class = NSClassFromString(@TOKENDASH_PROVIDER_CLASS);
+    if (!class || ![class conformsToProtocol:@protocol(TOKENDASH_PROTOCOL)]) {
+      fprintf(stderr, "tokendash's provider host: no class %s conforming to the SDK's protocol was linked\n",
+              TOKENDASH_PROVIDER_CLASS);
+      return 3;
+    }
+    @try {
+      provider = [[class alloc] init];
+    } @catch (NSException *exception) {
+      died_of(exception);
+    }
+  }
+#ifdef TOKENDASH_FRESH_THREADS
+  spare = prepare();
+#endif
+  Line ready = line_start(16);
+  line_text(&ready, "{\"t\":\"ready\"}");
+  line_send(&ready);
+  serve();
+  return 0;
+}
