@@ -248,7 +248,8 @@ let package = Package(
                 "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
                 "UICore",
                 "Dashboard",
-                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "ProviderHost", "Recording", "Terminal",
+                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "ProviderHost", "Recording",
+                "Terminal",
                 "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
@@ -330,7 +331,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "tokendash", "FleetAuth", "ProviderHost", "ProviderProxy", "TokenServer", "Faults", "HTTPTransport",
+                "tokendash", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer", "Faults",
+                "HTTPTransport",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.
                 "Dashboard", "DashboardRuntime", "Recording", "UICore",
@@ -398,7 +400,9 @@ let package = Package(
         // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
         .testTarget(
             name: "ProviderHostTests",
-            dependencies: ["ProviderHost", "ProviderProxy", "ProxyKit", "Faults", "FleetAuth", "TestSupport"]),
+            dependencies: [
+                "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "Faults", "FleetAuth", "TestSupport",
+            ]),
         // The proxies' shared parts on their own: HostPort, hop-by-hop removal, the CONNECT's bytes on
         // an EmbeddedChannel, the wording of connection failures. No socket.
         .testTarget(

@@ -124,6 +124,12 @@ final class BackgroundProcess: Sendable {
         }
     }
 
+    /// SIGINT to its process group, as Ctrl-C sends it: for a program started under `setsid`,
+    /// whose group is its own, so the children it started go too.
+    func interruptGroup() {
+        if !shared.reaped.withLock({ $0 }) { kill(-pid, SIGINT) }
+    }
+
     /// SIGTERM, then waits for the exit; a cancelled wait (the time limit) kills it.
     func stop() async {
         if !shared.reaped.withLock({ $0 }) { kill(pid, SIGTERM) }

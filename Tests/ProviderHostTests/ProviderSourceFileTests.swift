@@ -83,10 +83,12 @@ extension ProviderSourceFileTests {
             main.swift:80:16: error: missing argument for parameter 'url' in call
             """
         #expect(
-            CompilerOutput.errors(output, copyName: "Provider.swift", userPath: "/home/me/Provider.swift") == [
-                "/home/me/Provider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'",
-                "(tokendash's provider host) main.swift:80:16: error: missing argument for parameter 'url' in call (the class needs an init() with no arguments)",
-            ])
+            CompilerOutput.errors(
+                output, copies: ["Provider.swift": "/home/me/Provider.swift"], hostFile: "main.swift", tool: "swiftc")
+                == [
+                    "/home/me/Provider.swift:42:35: error: value of optional type 'URL?' must be unwrapped to a value of type 'URL'",
+                    "(tokendash's provider host) main.swift:80:16: error: missing argument for parameter 'url' in call (the class needs an init() with no arguments)",
+                ])
     }
 
     @Test func aRaceReportNamesTheTwoLinesAndTheVariable() {

@@ -1,0 +1,104 @@
+import FleetAuth
+import Foundation
+import ObjCRuntime
+import ProviderHost
+import TestSupport
+import Testing
+
+/// Objective-C test providers of a few lines each, built with the runtime's clang and run in the
+/// real Objective-C host, each breaking one rule of the SDK's contract: tokendash names the
+/// breach as it does for Swift, and runs on.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct ObjCHostMisbehaviourTests {
+    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-objc-host-\(getpid())")
+
+    /// The fixture built (without ThreadSanitizer, for speed: these breaches need none) and its provider.
+    static func provider(_ name: String, clock: SteppedClock, completionTimeout: TimeInterval = 10)
+        async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder)
+    {
+        let source = try ProviderSourceFile.read(
+            HostMisbehaviourTests.fixtures.appendingPathComponent(name + ".m").path, role: .driver,
+            providerURL: "http://127.0.0.1:9/unused")
+        let built = try await HostBuilder(swiftc: "", sanitize: false, cacheRoot: cache).build(source)
+        let launch = HostLaunch(
+            executable: built.executable, fileName: name + ".m", sourceText: source.buildText,
+            environment: built.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, sources: built.sources)
+        let events = EventBroadcaster()
+        let recorder = EventRecorder(events)
+        let provider = SourceTokenProvider<VehicleAuthorizationContext>(
+            launch: launch,
+            settings: SourceSettings(completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: 1),
+            clock: clock, events: events)
+        return (provider, recorder)
+    }
+
+    @Test func aCompletionNeverCalledIsCompletionMissingAtItsDeadline() async throws {
+        let clock = SteppedClock()
+        let (provider, recorder) = try await Self.provider("NeverCompletes", clock: clock)
+        let call = HostMisbehaviourTests.fetch(provider)
+        #expect(await eventually { await provider.callsAwaitingCompletion == 1 })
+        clock.advance(by: 10)
+        let breach = try await recorder.next(named: "completion_missing")
+        guard case .breach(let detail) = breach.kind else {
+            Issue.record("not a breach")
+            return
+        }
+        #expect(detail.sentence.contains("never called its completion within 10 s"))
+        guard case .failure = await call.cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
+        await provider.shutdown()
+    }
+
+    @Test func aSecondCompletionIsCompletionRepeatedWithTheNSErrorInWords() async throws {
+        let (provider, recorder) = try await Self.provider("CompletesTwice", clock: SteppedClock())
+        guard case .failure(let error) = await HostMisbehaviourTests.fetch(provider).cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
+        #expect("\(error)".contains("NSURLErrorDomain -1011"), "\(error)")
+        let breach = try await recorder.next(named: "completion_repeated")
+        guard case .breach(let detail) = breach.kind else {
+            Issue.record("not a breach")
+            return
+        }
+        #expect(detail.sentence.contains("called its completion twice"))
+        await provider.shutdown()
+    }
+
+    /// An exception nothing catches is a crash whose line names it; the host is started again.
+    @Test func anUncaughtExceptionIsACrashNamedByItsExceptionAndTheHostRestarts() async throws {
+        let clock = SteppedClock()
+        let (provider, recorder) = try await Self.provider("RaisesAnException", clock: clock)
+        guard case .failure = await HostMisbehaviourTests.fetch(provider).cancellingValue else {
+            Issue.record("the call succeeded")
+            return
+        }
+        let crash = try await recorder.next(named: "provider_crashed")
+        guard case .breach(let detail) = crash.kind else {
+            Issue.record("not a breach")
+            return
+        }
+        #expect(detail.sentence.contains("died of SIGABRT"), "\(detail.sentence)")
+        #expect(detail.sentence.contains(": Uncaught exception NSRangeException: "), "\(detail.sentence)")
+        clock.advance(by: 1)
+        _ = await HostMisbehaviourTests.fetch(provider).cancellingValue
+        _ = try await recorder.next(named: "provider_crashed")
+        await provider.shutdown()
+    }
+
+    @Test func whatNSLogPrintsIsInTheLogRedacted() async throws {
+        let (provider, recorder) = try await Self.provider("LogsItsToken", clock: SteppedClock())
+        _ = await HostMisbehaviourTests.fetch(provider).cancellingValue
+        let printed = try await recorder.next(named: "provider_output")
+        guard case .printed(let text) = printed.kind else {
+            Issue.record("not a print")
+            return
+        }
+        #expect(text.contains("fetched token eyJ"), "\(text)")
+        #expect(text.hasSuffix(" for vehicle-1"), "\(text)")
+        #expect(!text.contains("c2lnbmF0dXJlLW9mLXRoZS1wcmludGVkLXRva2Vu"), "\(text)")
+        await provider.shutdown()
+    }
+}
