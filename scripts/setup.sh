@@ -29,6 +29,11 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
 # GitHub's Markdown renderer as Debian packages it: DocsRenderTests render every page with it.
 command -v cmark-gfm >/dev/null 2>&1 || missing+=(cmark-gfm)
+# What `tokendash setup objc` builds libobjc2 and GNUstep's Foundation with (CI runs it before the
+# tests, from ../shared/vendor/objc): the Objective-C provider tests build and run the seeds' .m files.
+for package in cmake ninja-build make robin-map-dev libcurl4-gnutls-dev libffi-dev libxml2-dev libgnutls28-dev libicu-dev; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq

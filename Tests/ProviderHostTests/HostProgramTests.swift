@@ -17,6 +17,17 @@ struct HostProgramTests {
         #expect(HostProgramSources.swift + "\n" == file, "run scripts/embed-host-programs.sh")
     }
 
+    /// The Objective-C host and the SDK's stand-in headers it is built with.
+    @Test(arguments: [
+        ("main.m", HostProgramSources.objectiveC),
+        ("objc/GoogleRidesharingDriver/GoogleRidesharingDriver.h", HostProgramSources.driverHeader),
+        ("objc/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h", HostProgramSources.consumerHeader),
+    ])
+    func theEmbeddedObjectiveCFilesAreTheFiles(name: String, embedded: String) throws {
+        let file = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
+        #expect(embedded + "\n" == file, "run scripts/embed-host-programs.sh")
+    }
+
     @Test(arguments: [ProviderKind.Role.driver, .consumer])
     func eachReplacedPartStandsOnceInTheSwiftHost(role: ProviderKind.Role) {
         let file = HostProgramSources.swift + "\n"
