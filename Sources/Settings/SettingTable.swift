@@ -128,12 +128,12 @@ extension Setting {
         case .consumerSource:
             return SettingEntry(
                 .file,
-                "Run your own GMTCAuthorization class (a Swift file importing GoogleRidesharingConsumer) as the consumer side's provider, built with your swiftc and driven as the Consumer SDK drives it."
+                "Run your own GMTCAuthorization class (a .swift file importing GoogleRidesharingConsumer, or a .m file, after `tokendash setup objc`) as the consumer side's provider, built and driven as the Consumer SDK drives it; repeat the flag for a class in several files."
             )
         case .driverSource:
             return SettingEntry(
                 .file,
-                "Run your own GMTDAuthorization class (a Swift file importing GoogleRidesharingDriver) as the driver side's provider, built with your swiftc and driven as the Driver SDK drives it."
+                "Run your own GMTDAuthorization class (a .swift file importing GoogleRidesharingDriver, or a .m file, after `tokendash setup objc`) as the driver side's provider, built and driven as the Driver SDK drives it; repeat the flag for a class in several files."
             )
         case .completionTimeout:
             return SettingEntry(

@@ -74,11 +74,12 @@ struct SDKFlags: ParsableArguments {
 
 /// The customer's own provider class, built from its source and run as the SDK runs it.
 struct SourceProviderFlags: ParsableArguments {
+    /// Repeated for a class with files of its own beside it (helpers, a header to build).
     @Option(name: .customLong(Setting.consumerSource.rawValue), help: Setting.consumerSource.argumentHelp)
-    var consumerSource: String?
+    var consumerSources: [String] = []
 
     @Option(name: .customLong(Setting.driverSource.rawValue), help: Setting.driverSource.argumentHelp)
-    var driverSource: String?
+    var driverSources: [String] = []
 
     @Option(
         name: .customLong("consumer-class"),

@@ -119,13 +119,14 @@ struct BackendOptions: ParsableArguments {
         set { sdks.only = newValue }
     }
 
+    /// The first file of the flag (a profile's one file fills it when no flag was given).
     var consumerSource: String? {
-        get { ownProvider.consumerSource }
-        set { ownProvider.consumerSource = newValue }
+        get { ownProvider.consumerSources.first }
+        set { ownProvider.consumerSources = newValue.map { [$0] } ?? [] }
     }
     var driverSource: String? {
-        get { ownProvider.driverSource }
-        set { ownProvider.driverSource = newValue }
+        get { ownProvider.driverSources.first }
+        set { ownProvider.driverSources = newValue.map { [$0] } ?? [] }
     }
     var consumerClass: String? {
         get { ownProvider.consumerClass }
@@ -190,12 +191,13 @@ struct BackendOptions: ParsableArguments {
 
     var completionTimeout: Double { givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
 
-    /// The sides whose provider is the customer's own source file.
-    func source(_ role: ProviderKind.Role) -> (path: String, className: String?)? {
-        switch role {
-        case .consumer: consumerSource.map { ($0, consumerClass) }
-        case .driver: driverSource.map { ($0, driverClass) }
-        }
+    /// The sides whose provider is the customer's own source: its files (the flag repeated for
+    /// a class in several), and the class chosen.
+    func source(_ role: ProviderKind.Role) -> (paths: [String], className: String?)? {
+        let (paths, className) =
+            role == .consumer
+            ? (ownProvider.consumerSources, consumerClass) : (ownProvider.driverSources, driverClass)
+        return paths.isEmpty ? nil : (paths, className)
     }
 
     var tripID: String { givenTripID ?? Setting.tripID.builtIn() }

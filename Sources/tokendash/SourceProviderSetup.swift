@@ -57,9 +57,11 @@ struct SourceProviderSetup: Sendable {
         var notes: [String] = []
         var proxies: [ProviderKind: ProviderProxy] = [:]
         for role in ProviderKind.Role.allCases {
-            guard let (path, className) = options.source(role) else { continue }
+            guard let (paths, className) = options.source(role), let path = paths.first else { continue }
             let kind = solution.kind(role)
-            let label = "your code: " + (path as NSString).lastPathComponent
+            let label =
+                "your code: " + (path as NSString).lastPathComponent
+                + (paths.count > 1 ? " and \(paths.count - 1) more file\(paths.count > 2 ? "s" : "")" : "")
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
             let proxy: ProviderProxy
             do { proxy = try await startProxy(kind) } catch {
@@ -68,7 +70,7 @@ struct SourceProviderSetup: Sendable {
             }
             proxies[kind] = proxy
             do throws(SourceProblem) {
-                let source = try ProviderSourceFile.read(path, role: role, className: className, providerURL: url)
+                let source = try ProviderSourceFile.read(paths, role: role, className: className, providerURL: url)
                 for filling in source.fillings {
                     notes.append(
                         "\(filling.file.isEmpty ? source.fileName : filling.file):\(filling.line): filled \(filling.placeholder) with \(SecretRedactor.redact(filling.value))"

@@ -149,4 +149,21 @@ struct ObjCProviderEndToEndTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("run `tokendash setup objc`"), "\(result.stderr)")
     }
+
+    /// A class whose fetching is in a second file: the flag given twice, both files built, the
+    /// placeholders filled in each, the header beside them found.
+    @Test func aClassInTwoFilesIsBuiltFromBoth() async throws {
+        let folder = Self.fixtures.appendingPathComponent("Split")
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "watch", "--driver-source", folder.appendingPathComponent("SplitProvider.m").path, "--driver-source",
+                folder.appendingPathComponent("TokenFetcher.m").path, "--only", "driver", "--no-sanitize",
+                "--update-interval", "1", "--duration", "30",
+            ], name: "objc-split", environment: BinaryRunner.environment())
+        #expect(try await watch.await(#""provider":"driver","id":"vehicle-0001","event":"(fetched)""#) != nil)
+        #expect(watch.output.contains("SplitProvider.m:12: filled INSERT_YOUR_TOKEN_PROVIDER_URL"))
+        #expect(watch.output.contains("TokenFetcher.m:14: filled VEHICLE_TOKEN_KEY with jwt"))
+        await watch.stop()
+    }
 }
