@@ -306,6 +306,7 @@ final class SourceCallBook: Sendable {
                     ContractBreach(
                         .servedAfterExp,
                         "served after exp: your code handed back a token that had expired\(exp); Fleet Engine refuses it"
+                            + (settings.backendExpiry().map { "; " + $0.explanation(now: now) } ?? "")
                     )),
                 id: call.id)
         }

@@ -282,12 +282,16 @@ public struct SourceSettings: Sendable {
     public var lifetimeChosen: Bool
     /// Tells the embedded server's session route the SDK's current ID.
     public var announce: @Sendable (String) -> Void
+    /// What the backend's last answer said of its expiry (the loopback proxy reads it as it passes).
+    public var backendExpiry: @Sendable () -> BackendExpiry?
 
     public init(
         completionTimeout: TimeInterval = 10, startTimeout: TimeInterval = 30, parallelCalls: Int = 2,
         providerID: String? = nil, lifetimeChosen: Bool = false,
-        announce: @escaping @Sendable (String) -> Void = { _ in }
+        announce: @escaping @Sendable (String) -> Void = { _ in },
+        backendExpiry: @escaping @Sendable () -> BackendExpiry? = { nil }
     ) {
+        self.backendExpiry = backendExpiry
         self.completionTimeout = completionTimeout
         self.startTimeout = startTimeout
         self.parallelCalls = parallelCalls

@@ -85,6 +85,10 @@ public final class ProviderProxy: Sendable {
     /// The SDK's current ID, which the exchanges from now on are logged under.
     public func announce(_ id: String) { shared.currentID.withLock { $0 = id } }
 
+    /// What the last token answer through the proxy said of its expiry (field and number), for
+    /// the sentence that explains a token kept past its `exp`; nil before one, or for a tunnel.
+    public func backendExpiry() -> BackendExpiry? { shared.lastExpiry.withLock { $0 } }
+
     /// Closes the listener and every connection; a request held by the latency fault ends too.
     public func stop() async {
         accepting.cancel()
@@ -103,6 +107,8 @@ public final class ProviderProxy: Sendable {
         let limits: Limits
         // The ID the SDK is on; written by announce, read when an exchange is published.
         let currentID = Mutex("")
+        // What the backend's last token answer said of its expiry; written as an answer passes.
+        let lastExpiry = Mutex<BackendExpiry?>(nil)
         // Every channel still open on either side, so stop() ends them and the count is bounded.
         let open = OpenChannels()
 

@@ -138,6 +138,9 @@ struct ProxyExchange: Sendable {
             if let meter {
                 done.status = meter.status
                 done.bytesDown = meter.bodyBytes
+                if meter.status == 200, let expiry = BackendExpiry.read(answer: Data(meter.bodyStart)) {
+                    shared.lastExpiry.withLock { $0 = expiry }
+                }
                 if meter.status == nil { done.problem = "the backend closed the connection without an answer" }
             } else {
                 done.bytesDown = tally.down.load(ordering: .relaxed)

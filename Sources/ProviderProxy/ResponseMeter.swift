@@ -14,6 +14,9 @@ struct ResponseMeter: Sendable {
     private var contentLength: Int?
     private var head: [UInt8] = []
     private var unreadable = false
+    /// The body's first bytes (up to `keptBody`), for what a token backend's answer says of its expiry.
+    private(set) var bodyStart: [UInt8] = []
+    static let keptBody = 16_384
 
     /// The body's bytes so far (everything, when the head could not be read).
     var bodyBytes: Int { headLength.map { totalBytes - $0 } ?? (unreadable ? totalBytes : 0) }
@@ -26,6 +29,7 @@ struct ResponseMeter: Sendable {
 
     mutating func feed(_ bytes: some Collection<UInt8>) {
         totalBytes += bytes.count
+        if headLength != nil { keep(bytes) }
         guard headLength == nil, !unreadable else { return }
         head.append(contentsOf: bytes)
         guard let end = ProxyHeadReader.endOfHead(head) else {
@@ -37,7 +41,13 @@ struct ResponseMeter: Sendable {
         }
         headLength = end
         readHead(String(decoding: head[..<end], as: UTF8.self))
+        keep(head[end...])
         head = []
+    }
+
+    private mutating func keep(_ bytes: some Collection<UInt8>) {
+        guard headLength != nil, !unreadable, bodyStart.count < Self.keptBody else { return }
+        bodyStart.append(contentsOf: bytes.prefix(Self.keptBody - bodyStart.count))
     }
 
     private mutating func readHead(_ text: String) {

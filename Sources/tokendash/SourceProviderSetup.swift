@@ -107,7 +107,7 @@ struct SourceProviderSetup: Sendable {
                 announce: { [server] id in
                     server?.setSessionID(id, for: kind)
                     proxy.announce(id)
-                })
+                }, backendExpiry: { proxy.backendExpiry() })
         }
         return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes, proxies: proxies)
     }

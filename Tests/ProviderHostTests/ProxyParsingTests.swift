@@ -90,6 +90,7 @@ struct ProxyParsingTests {
             #expect(!meter.isComplete)
             meter.feed(answer[cut...])
             #expect(meter.status == 200 && meter.bodyBytes == 5 && meter.isComplete)
+            #expect(meter.bodyStart == Array("hello".utf8), "the body kept whatever the cut")
         }
         var chunked = ResponseMeter()
         chunked.feed(Array("HTTP/1.1 500 Oops\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8))
