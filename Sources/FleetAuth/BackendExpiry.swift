@@ -42,19 +42,18 @@ public struct BackendExpiry: Sendable, Equatable {
     /// The sentence for a token kept past its `exp`: what the backend sent, how it reads, and
     /// what it becomes when read the other ways, which is how a class ends up keeping a token.
     public func explanation(now: Date) -> String {
-        let number =
-            value == value.rounded() && abs(value) < 1e18 ? String(Int64(value)) : String(value)
-        let said = "the backend's answer said \(key): \(number)"
+        let number = value == value.rounded() && abs(value) < 1e18 ? String(Int64(value)) : String(value)
+        let said = "the backend sent \(key): \(number)"
         switch reading {
         case .epochMilliseconds:
-            let seconds = value / 1000
+            let away = Self.years(value - now.timeIntervalSince1970)
             return
-                "\(said), epoch milliseconds (\(Self.time(Date(timeIntervalSince1970: seconds)))); read as seconds, since 1970 or from now, it is \(Self.years(value - now.timeIntervalSince1970)) away, so a class that reads it so never drops its token"
+                "\(said), epoch milliseconds (\(Self.time(Date(timeIntervalSince1970: value / 1000)))); read as seconds it is \(away) away, so a class reading it so keeps its token for good"
         case .epochSeconds:
             return
-                "\(said), epoch seconds (\(Self.time(Date(timeIntervalSince1970: value)))); read as seconds from now it is \(Self.years(value)) away, so a class that adds it to now never drops its token"
+                "\(said), epoch seconds (\(Self.time(Date(timeIntervalSince1970: value)))); added to now it is \(Self.years(value)) away, so a class adding it keeps its token for good"
         case .duration:
-            return "\(said), a duration of \(number) s: the class kept its token past that time"
+            return "\(said), a duration of \(number) s; the class kept its token past it"
         }
     }
 

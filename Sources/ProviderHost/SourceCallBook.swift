@@ -297,15 +297,15 @@ final class SourceCallBook: Sendable {
         }
         let judged = judge(text, id: call.id, now: now)
         if case .failure(.alreadyExpired) = judged, s.reportedExpired.insert(text).inserted {
-            let exp =
+            let past =
                 (try? JWTInspector.decode(text))?.expiresAt.map {
-                    " (exp was \(SourceCallBook.seconds(now.timeIntervalSince($0))) s ago)"
-                } ?? ""
+                    " \(SourceCallBook.seconds(now.timeIntervalSince($0))) s past its exp"
+                } ?? " past its exp"
             publish(
                 .breach(
                     ContractBreach(
                         .servedAfterExp,
-                        "served after exp: your code handed back a token that had expired\(exp); Fleet Engine refuses it"
+                        "served after exp: your code handed back a token\(past), which Fleet Engine refuses"
                             + (settings.backendExpiry().map { "; " + $0.explanation(now: now) } ?? "")
                     )),
                 id: call.id)

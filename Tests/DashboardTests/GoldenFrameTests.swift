@@ -107,7 +107,7 @@ import Testing
                 .breach(
                     ContractBreach(
                         .dataRace,
-                        "data race: line 63 writes authToken while line 34 reads it (the SDK calls from several threads)",
+                        "data race: SampleAccessTokenProvider.swift:63 writes authToken while SampleAccessTokenProvider.swift:34 reads it (the SDK calls from several threads)",
                         lines: [34, 63])), at: 6))
         Fixtures.apply(
             &state,
@@ -116,7 +116,7 @@ import Testing
                 .breach(
                     ContractBreach(
                         .servedAfterExp,
-                        "served after exp: your code handed back a token that had expired (exp was 0.4 s ago); Fleet Engine refuses it"
+                        "served after exp: your code handed back a token 0.4 s past its exp, which Fleet Engine refuses; the backend sent expirationTimestamp: 1795894645000, epoch milliseconds (2026-11-28T19:37:25Z); read as seconds it is about 57,000 years away, so a class reading it so keeps its token for good"
                     )), at: 14))
         Fixtures.apply(
             &state,

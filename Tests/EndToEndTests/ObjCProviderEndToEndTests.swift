@@ -87,7 +87,7 @@ struct ObjCProviderEndToEndTests {
             // The sample adds the backend's epoch milliseconds to now: the breach says what the backend sent.
             let served = try await watch.await(
                 #""provider":"\#(role)","id":"[a-z]+-0001","event":"served_after_exp","message":"([^"]*)""#)
-            #expect(served?.contains("the backend's answer said expirationTimestamp: ") == true, "\(served ?? "none")")
+            #expect(served?.contains("the backend sent expirationTimestamp: ") == true, "\(served ?? "none")")
             #expect(served?.contains(", epoch milliseconds (") == true)
             let refusal = try await watch.await(
                 #"("provider":"\#(role)".*"event":"fleet_engine_call".*"status":"UNAUTHENTICATED".*)"#)

@@ -16,7 +16,7 @@ struct BackendExpiryTests {
         #expect(expiry.reading == .epochMilliseconds)
         #expect(
             expiry.explanation(now: Self.now)
-                == "the backend's answer said expirationTimestamp: 1795894645000, epoch milliseconds (2026-11-28T19:37:25Z); read as seconds, since 1970 or from now, it is about 57,000 years away, so a class that reads it so never drops its token"
+                == "the backend sent expirationTimestamp: 1795894645000, epoch milliseconds (2026-11-28T19:37:25Z); read as seconds it is about 57,000 years away, so a class reading it so keeps its token for good"
         )
     }
 
@@ -25,13 +25,13 @@ struct BackendExpiryTests {
         #expect(seconds.reading == .epochSeconds)
         #expect(
             seconds.explanation(now: Self.now).hasSuffix(
-                "epoch seconds (2026-11-28T19:37:25Z); read as seconds from now it is about 57 years away, so a class that adds it to now never drops its token"
+                "epoch seconds (2026-11-28T19:37:25Z); added to now it is about 57 years away, so a class adding it keeps its token for good"
             ))
         let duration = try #require(BackendExpiry.read(answer: Data(#"{"access_token":"t","expires_in":3600}"#.utf8)))
         #expect(duration.reading == .duration)
         #expect(
             duration.explanation(now: Self.now)
-                == "the backend's answer said expires_in: 3600, a duration of 3600 s: the class kept its token past that time"
+                == "the backend sent expires_in: 3600, a duration of 3600 s; the class kept its token past it"
         )
     }
 

@@ -32,11 +32,13 @@ struct PaneRenderer {
         lines.append(expiryLine(width: innerWidth))
         lines.append(checksLine)
         // The contract's breaches come before Fleet Engine's lines: they are why its answers fail.
+        // A tall pane gives each the lines its cause takes (served-after-exp names what the
+        // backend sent and how the class misread it).
         for breach in pane.breaches.suffix(innerHeight >= 20 ? 4 : 1) {
             lines.append(
                 contentsOf: Self.wrapped(
                     "Your code", breach.sentence, role: .error, width: innerWidth,
-                    maxLines: innerHeight >= 20 ? 2 : 1))
+                    maxLines: innerHeight >= 36 ? 4 : innerHeight >= 20 ? 2 : 1))
         }
         lines.append(contentsOf: fleetEngineLines(width: innerWidth, room: innerHeight))
         // An agreeing clock is worth a row only where rows are plenty; a skewed one always is.
