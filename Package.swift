@@ -267,7 +267,7 @@ let package = Package(
                 // The transport section's fetches through a CONNECT proxy.
                 "LoopbackProxy",
                 // The source section: a customer's class through its host, against a bare echo.
-                "ProviderHost", "Spawning",
+                "ObjCRuntime", "ProviderHost", "Spawning",
                 // The tap section: the tap and the bare proxy it is measured against, its reader placed.
                 "Tap", "ThreadExecutor",
                 .product(name: "FlyingFox", package: "FlyingFox"),

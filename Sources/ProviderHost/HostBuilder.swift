@@ -12,6 +12,9 @@ public struct HostBuilder: Sendable {
     /// class is then reported with its two lines.
     public let sanitize: Bool
     public let cacheRoot: URL
+    /// Where the Objective-C runtime is looked for: `ObjCRuntime.root()` unless given (the bench
+    /// measures one it sets up itself).
+    public var objcRuntimeRoot: URL?
 
     /// A build's result: the executable, and whether it came from the cache.
     public struct Built: Sendable {

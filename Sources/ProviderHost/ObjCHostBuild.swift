@@ -21,9 +21,14 @@ struct ObjCHostBuild {
     static let maximumHeaders = 200
 
     func build() async throws(BuildProblem) -> HostBuilder.Built {
-        let root = ObjCRuntime.root(environment: environment)
+        let root = builder.objcRuntimeRoot ?? ObjCRuntime.root(environment: environment)
         guard let runtime = ObjCRuntime.installed(root: root) else {
             throw .noRuntime(ObjCRuntime.missingSentence(root: root))
+        }
+        guard FileManager.default.isExecutableFile(atPath: runtime.clang) else {
+            throw .noRuntime(
+                "the Objective-C runtime in \(runtime.prefix) was built with \(runtime.clang), which is gone: run `tokendash setup objc` again after removing that folder"
+            )
         }
         let names = HostBuilder.copyNames(source, hostFile: "main.m")
         let folders = Self.folders(of: source)

@@ -34,6 +34,31 @@ enum SourceProviderBenchmark {
         """
     }
 
+    /// The same class in Objective-C, for the Objective-C host's row.
+    static func cachingObjCClass(token: String) -> String {
+        """
+        #import <GoogleRidesharingDriver/GoogleRidesharingDriver.h>
+
+        @interface CachesItsToken : NSObject <GMTDAuthorization>
+        @end
+
+        @implementation CachesItsToken {
+          NSString *_token;
+        }
+        - (void)fetchTokenWithContext:(nullable GMTDAuthorizationContext *)authorizationContext
+                           completion:(GMTDAuthTokenFetchCompletionHandler)completion {
+          NSString *cached;
+          @synchronized(self) {
+            if (!_token) _token = @"\(token)";
+            cached = _token;
+          }
+          completion(cached, nil);
+        }
+        @end
+
+        """
+    }
+
     /// The baseline: reads request lines and answers each with a completion line, nothing else.
     static let echo = #"""
         #if canImport(Glibc)
@@ -88,18 +113,10 @@ enum SourceProviderBenchmark {
         guard let plain else { throw MintBenchmark.BenchmarkError("no build") }
 
         let context = VehicleAuthorizationContext(id: "vehicle-0001")
-        func provider(_ built: HostBuilder.Built) async throws -> SourceTokenProvider<VehicleAuthorizationContext> {
-            let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-                launch: HostLaunch(
-                    executable: built.executable, fileName: "CachesItsToken.swift", sourceText: source.buildText,
-                    environment: ["PATH": "/usr/bin:/bin"]),
-                settings: SourceSettings(parallelCalls: 1))
-            // The first call starts the host and judges the token; the rest are cache hits.
-            _ = try await provider.fetchToken(for: context)
-            return provider
-        }
-        let plainProvider = try await provider(plain)
-        let sanitizedProvider = try await provider(sanitized)
+        let plainProvider = try await provider(plain, source: source, context: context)
+        let sanitizedProvider = try await provider(sanitized, source: source, context: context)
+        let objc = try await ObjectiveCWay.prepare(in: folder, token: token)
+        let objcProvider = try await provider(objc.built, source: objc.source, context: context)
 
         let echoSource = folder.appendingPathComponent("echo.swift")
         try Data(echo.utf8).write(to: echoSource)
@@ -115,10 +132,11 @@ enum SourceProviderBenchmark {
         var outputs = host.outputs.makeAsyncIterator()
         _ = await outputs.next()
 
-        guard let plainPID = await plainProvider.hostProcess, let sanitizedPID = await sanitizedProvider.hostProcess
+        guard let plainPID = await plainProvider.hostProcess, let sanitizedPID = await sanitizedProvider.hostProcess,
+            let objcPID = await objcProvider.hostProcess
         else { throw MintBenchmark.BenchmarkError("a host is not running") }
         // Each way's wall time, and the CPU time it took on each side: tokendash's process, its child's.
-        var (plainWay, sanitizedWay, echoWay) = (Way(), Way(), Way())
+        var (plainWay, sanitizedWay, echoWay, objcWay) = (Way(), Way(), Way(), Way())
         let perRound = calls / rounds
         for round in 0..<rounds {
             try await echoWay.measure(child: host.pid) {
@@ -135,14 +153,31 @@ enum SourceProviderBenchmark {
             try await sanitizedWay.measure(child: sanitizedPID) {
                 for _ in 0..<perRound { _ = try await sanitizedProvider.fetchToken(for: context) }
             }
+            try await objcWay.measure(child: objcPID) {
+                for _ in 0..<perRound { _ = try await objcProvider.fetchToken(for: context) }
+            }
         }
         host.terminate()
-        await plainProvider.shutdown()
-        await sanitizedProvider.shutdown()
+        for provider in [plainProvider, sanitizedProvider, objcProvider] { await provider.shutdown() }
 
         report(
             plain: plainWay, sanitized: sanitizedWay, echo: echoWay, count: Double(perRound * rounds),
             builds: (seconds(firstBuild), seconds(cachedBuild)))
+        objc.report(way: objcWay, echo: echoWay, count: Double(perRound * rounds))
+    }
+
+    /// A built host's provider, started and past its first call (which starts the host and judges
+    /// the token; the rest are cache hits).
+    static func provider(
+        _ built: HostBuilder.Built, source: ProviderSourceFile, context: VehicleAuthorizationContext
+    ) async throws -> SourceTokenProvider<VehicleAuthorizationContext> {
+        let provider = SourceTokenProvider<VehicleAuthorizationContext>(
+            launch: HostLaunch(
+                executable: built.executable, fileName: source.fileName, sourceText: source.buildText,
+                environment: built.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, sources: built.sources),
+            settings: SourceSettings(parallelCalls: 1))
+        _ = try await provider.fetchToken(for: context)
+        return provider
     }
 
     /// The table and the figures: each way per call beside the echo's, and the builds.
@@ -186,7 +221,7 @@ enum SourceProviderBenchmark {
         BenchReport.figure(
             "source_build_ms", value: builds.first * 1000, unit: "ms", baseline: builds.cached * 1000)
         BenchReport.say(
-            "A call through the host: a request line, a worker thread of the host's (a fresh one under ThreadSanitizer), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The two ways and the echo take turns in \(rounds) rounds."
+            "A call through the host: a request line, a worker thread of the host's (a fresh one under ThreadSanitizer), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The three hosts (Swift plain and sanitized, Objective-C) and the echo take turns in \(rounds) rounds."
         )
     }
 
