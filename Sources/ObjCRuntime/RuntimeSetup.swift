@@ -22,6 +22,8 @@ public struct RuntimeSetup: Sendable {
     public var toolchain: Toolchain
     /// Says each stage as it ends.
     public var report: @Sendable (String) -> Void
+    /// The releases built; `ObjCRuntime.releases` but where a test serves them from loopback.
+    public var releases = ObjCRuntime.releases
 
     public init(root: URL, sources: URL?, toolchain: Toolchain, report: @escaping @Sendable (String) -> Void) {
         self.root = root
@@ -124,7 +126,7 @@ public struct RuntimeSetup: Sendable {
             () throws(SetupProblem) in try await obtainSources(in: work)
         }
         let build = Build(work: work, prefix: prefix.path, toolchain: toolchain)
-        for (release, tarball) in zip(ObjCRuntime.releases, tarballs) {
+        for (release, tarball) in zip(releases, tarballs) {
             try await stage("\(release.name) \(release.version) built") { () throws(SetupProblem) in
                 try await build.make(release, from: tarball)
             }
@@ -195,7 +197,7 @@ public struct RuntimeSetup: Sendable {
     /// Each release's tarball, from `--sources` or downloaded, checked against its pinned sum.
     func obtainSources(in work: URL) async throws(SetupProblem) -> [URL] {
         var tarballs: [URL] = []
-        for release in ObjCRuntime.releases {
+        for release in releases {
             let file: URL
             if let sources {
                 file = sources.appendingPathComponent(release.file)

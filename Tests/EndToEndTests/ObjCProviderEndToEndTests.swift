@@ -1,7 +1,9 @@
+import FlyingFox
 import Foundation
-import ObjCRuntime
 import TestSupport
 import Testing
+
+@testable import ObjCRuntime
 
 /// The customer's Objective-C provider through the real binary: the Objective-C listings of
 /// Google's "Get authorization tokens" pages (the seeds beside the repo), saved as a customer
@@ -175,5 +177,83 @@ struct ObjCProviderEndToEndTests {
         #expect(watch.output.contains("SplitProvider.m:12: filled INSERT_YOUR_TOKEN_PROVIDER_URL"))
         #expect(watch.output.contains("TokenFetcher.m:14: filled VEHICLE_TOKEN_KEY with jwt"))
         await watch.stop()
+    }
+}
+
+/// Setup's download path over loopback: the three releases served as a project's release page
+/// serves them (one behind a redirect, as GitHub's are), each checked against its pinned sum.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ObjCRuntimeDownloadTests {
+    static let vendor = SourceProviderEndToEndTests.seeds.deletingLastPathComponent().appendingPathComponent(
+        "vendor/objc")
+
+    /// A server of the vendored tarballs; `tamper` names a file served with a byte changed.
+    static func server(tamper: String? = nil) async throws -> LoopbackServer {
+        try await LoopbackServer.start { request in
+            let name = String(request.path.split(separator: "/").last ?? "")
+            if request.path.hasPrefix("/moved/") {
+                return HTTPResponse(statusCode: .found, headers: [.location: "/files/\(name)"])
+            }
+            guard var data = FileManager.default.contents(atPath: vendor.appendingPathComponent(name).path) else {
+                return HTTPResponse(statusCode: .notFound)
+            }
+            if name == tamper { data[data.count / 2] ^= 0xff }
+            return HTTPResponse(statusCode: .ok, body: data)
+        }
+    }
+
+    static func setup(_ base: String, into work: URL) -> RuntimeSetup {
+        var setup = RuntimeSetup(
+            root: work, sources: nil, toolchain: .init(clang: "/c", libraries: "/l"), report: { _ in })
+        setup.releases = ObjCRuntime.releases.enumerated().map { index, release in
+            var served = release
+            served.url = "\(base)/\(index == 0 ? "moved" : "files")/\(release.file)"
+            return served
+        }
+        return setup
+    }
+
+    @Test func theReleasesAreDownloadedAndChecked() async throws {
+        let server = try await Self.server()
+        defer { Task { await server.stop() } }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-objc-dl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let files = try await Self.setup(server.base, into: work).obtainSources(in: work)
+        #expect(files.map(\.lastPathComponent) == ObjCRuntime.releases.map(\.file))
+        for (file, release) in zip(files, ObjCRuntime.releases) {
+            #expect(try RuntimeSetup.sha256(of: file) == release.sha256)
+        }
+    }
+
+    @Test func aTamperedDownloadIsNamedWithTheSumItShouldHave() async throws {
+        let tampered = ObjCRuntime.releases[1]
+        let server = try await Self.server(tamper: tampered.file)
+        defer { Task { await server.stop() } }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-objc-dl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        do {
+            _ = try await Self.setup(server.base, into: work).obtainSources(in: work)
+            Issue.record("a tampered tarball was taken")
+        } catch {
+            #expect(error.description.contains("\(tampered.file): SHA-256 is "), "\(error)")
+            #expect(error.description.contains(", expected \(tampered.sha256) (gnustep-make 2.9.3)"), "\(error)")
+        }
+    }
+
+    @Test func aMissingReleaseIsTheServersAnswer() async throws {
+        let server = try await Self.server()
+        defer { Task { await server.stop() } }
+        var setup = Self.setup(server.base, into: FileManager.default.temporaryDirectory)
+        setup.releases[2].url = "\(server.base)/files/no-such.tar.gz"
+        do {
+            _ = try await setup.obtainSources(in: FileManager.default.temporaryDirectory)
+            Issue.record("a missing release was taken")
+        } catch {
+            #expect(error == .source("\(server.base)/files/no-such.tar.gz: the server answered 404 Not Found"))
+        }
     }
 }
