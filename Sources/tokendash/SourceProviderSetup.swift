@@ -137,8 +137,18 @@ struct SourceProviderSetup: Sendable {
             return .external(SourceTokenProvider<Context>(launch: launch, settings: settings, events: events))
         case .failed(let lines, _):
             return .external(
-                UnbuiltSourceProvider<Context>(problem: lines.first ?? "your provider did not build", events: events))
+                UnbuiltSourceProvider<Context>(
+                    problem: lines.first.map(Self.paneWording) ?? "your provider did not build", events: events))
         }
+    }
+}
+
+extension SourceProviderSetup {
+    /// A compiler's line as the pane shows it: the file by its name (the title names its file,
+    /// stderr keeps the whole path), so a narrow pane still shows the line and the reason.
+    static func paneWording(_ line: String) -> String {
+        guard line.hasPrefix("/"), let colon = line.firstIndex(of: ":") else { return line }
+        return (String(line[..<colon]) as NSString).lastPathComponent + line[colon...]
     }
 }
 

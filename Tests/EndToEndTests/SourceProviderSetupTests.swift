@@ -55,4 +55,13 @@ import Testing
         let first = try #require(started.withLock { $0.first })
         #expect(!listening(first.port), "the first side's proxy was stopped")
     }
+
+    /// A build's first line in the pane names the file by its name, so a narrow pane keeps the reason.
+    @Test func thePaneNamesTheFailingFileByItsName() {
+        #expect(
+            SourceProviderSetup.paneWording("/home/me/app/DoesNotCompile.m:10:29: error: expected ';'")
+                == "DoesNotCompile.m:10:29: error: expected ';'")
+        #expect(
+            SourceProviderSetup.paneWording("swiftc failed: no such file") == "swiftc failed: no such file")
+    }
 }
