@@ -89,8 +89,11 @@ public struct HostBuilder: Sendable {
             [Self.formatVersion, swiftc, sanitize ? "tsan" : "plain", module.source, main]
                 + zip(names, source.parts).flatMap { [$0, $1.buildText] })
         let flags =
-            ["-g", "-diagnostic-style=llvm"] + (sanitize ? ["-sanitize=thread", "-D", "TOKENDASH_FRESH_THREADS"] : [])
-        // Under the sanitizer each call gets a fresh thread (the host's main says why).
+            ["-g", "-diagnostic-style=llvm"]
+            + (sanitize ? ["-O", "-sanitize=thread", "-D", "TOKENDASH_FRESH_THREADS"] : [])
+        // Under the sanitizer each call gets a fresh thread (the host's main says why), and the
+        // build is optimised as sanitizer users build: -g keeps each frame's line, inlined or not,
+        // and the seeds' races are still reported at their lines (SourceProviderEndToEndTests).
         return try await inPlace(key: key, source: source, names: names) { work throws(BuildProblem) in
             try Self.write(["\(module.name).swift": module.source, "main.swift": main], to: work)
             try await run(
@@ -163,7 +166,7 @@ public struct HostBuilder: Sendable {
     }
 
     /// Bumped when the build's steps change, so an old cache entry is not taken for a new one.
-    static let formatVersion = "tokendash-provider-host-4"
+    static let formatVersion = "tokendash-provider-host-5"
 
     /// Runs the compiler (`arguments`, its path first) in the build directory, so the paths in
     /// its messages are short and known; its errors are mapped back to the customer's files.

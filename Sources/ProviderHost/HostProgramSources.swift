@@ -8,8 +8,8 @@ enum HostProgramSources {
         // worker's thread (`Worker`), each completion and each return a line back (the protocol is in the
         // README, "Your own provider"). Glibc and pthreads, not Foundation: Foundation's locks and caches
         // (JSONSerialization, Thread, NSLock) order the class's threads for ThreadSanitizer, which then
-        // misses the race the class has on a phone. The host is built without optimisation (so the
-        // class's lines stay as written for ThreadSanitizer), where Swift's generic String and Array code
+        // misses the race the class has on a phone. The host is built without optimisation under
+        // --no-sanitize (and with -O under ThreadSanitizer), where Swift's generic String and Array code
         // costs more than a call: lines are read and written as raw bytes with memchr, memcmp and memcpy.
         // Its names sit in `TokendashHost`, so they cannot clash with the class's file, which shares the
         // module.
@@ -242,8 +242,14 @@ enum HostProgramSources {
                 let worker = Worker()
                 let box = Unmanaged.passRetained(worker).toOpaque()
                 var thread = pthread_t()
+                // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
+                // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+                var attributes = pthread_attr_t()
+                pthread_attr_init(&attributes)
+                pthread_attr_setstacksize(&attributes, 512 << 10)
+                defer { pthread_attr_destroy(&attributes) }
                 let started = pthread_create(
-                    &thread, nil,
+                    &thread, &attributes,
                     { raw in
                         guard let raw else { return nil }
                         let worker = Unmanaged<TokendashHost.Worker>.fromOpaque(raw).takeRetainedValue()
@@ -608,8 +614,15 @@ enum HostProgramSources {
           Worker *worker = calloc(1, sizeof(Worker));
           if (!worker) return NULL;
           sem_init(&worker->ready, 0, 0);
+          // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
+          // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+          pthread_attr_t attributes;
+          pthread_attr_init(&attributes);
+          pthread_attr_setstacksize(&attributes, 512 << 10);
           pthread_t thread;
-          if (pthread_create(&thread, NULL, work, worker) != 0) {
+          int started = pthread_create(&thread, &attributes, work, worker);
+          pthread_attr_destroy(&attributes);
+          if (started != 0) {
             sem_destroy(&worker->ready);
             free(worker);
             return NULL;

@@ -36,11 +36,11 @@ struct ObjCHostBuild {
             [
                 "-DTOKENDASH_PROVIDER_CLASS=\"\(source.className)\""
             ] + (source.role == .consumer ? ["-DTOKENDASH_CONSUMER=1"] : [])
-        // Under the sanitizer each call gets a fresh thread (main.swift's Worker says why).
-        let sanitizer = builder.sanitize ? ["-fsanitize=thread", "-DTOKENDASH_FRESH_THREADS"] : []
-        // No optimisation: a race's lines must stay the lines as written.
+        // Under the sanitizer each call gets a fresh thread (main.swift's Worker says why), and
+        // the build is optimised as sanitizer users build (-O1 -g: each frame keeps its line).
+        let sanitizer = builder.sanitize ? ["-fsanitize=thread", "-DTOKENDASH_FRESH_THREADS", "-O1"] : ["-O0"]
         let compile =
-            [runtime.clang] + runtime.objcFlags + ["-g", "-O0", "-I", "sdk"]
+            [runtime.clang] + runtime.objcFlags + ["-g", "-I", "sdk"]
             + folders.flatMap { ["-iquote", $0] } + definitions + sanitizer
         let sources = zip(names, source.parts).filter { ($0.1.path as NSString).pathExtension == "m" }.map(\.0)
         // A header beside the files is part of what is built, though tokendash does not copy it.

@@ -270,8 +270,15 @@ static Worker *prepare(void) {
   Worker *worker = calloc(1, sizeof(Worker));
   if (!worker) return NULL;
   sem_init(&worker->ready, 0, 0);
+  // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
+  // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, 512 << 10);
   pthread_t thread;
-  if (pthread_create(&thread, NULL, work, worker) != 0) {
+  int started = pthread_create(&thread, &attributes, work, worker);
+  pthread_attr_destroy(&attributes);
+  if (started != 0) {
     sem_destroy(&worker->ready);
     free(worker);
     return NULL;

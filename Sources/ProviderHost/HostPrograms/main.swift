@@ -4,8 +4,8 @@
 // worker's thread (`Worker`), each completion and each return a line back (the protocol is in the
 // README, "Your own provider"). Glibc and pthreads, not Foundation: Foundation's locks and caches
 // (JSONSerialization, Thread, NSLock) order the class's threads for ThreadSanitizer, which then
-// misses the race the class has on a phone. The host is built without optimisation (so the
-// class's lines stay as written for ThreadSanitizer), where Swift's generic String and Array code
+// misses the race the class has on a phone. The host is built without optimisation under
+// --no-sanitize (and with -O under ThreadSanitizer), where Swift's generic String and Array code
 // costs more than a call: lines are read and written as raw bytes with memchr, memcmp and memcpy.
 // Its names sit in `TokendashHost`, so they cannot clash with the class's file, which shares the
 // module.
@@ -238,8 +238,14 @@ enum TokendashHost {
         let worker = Worker()
         let box = Unmanaged.passRetained(worker).toOpaque()
         var thread = pthread_t()
+        // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
+        // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 512 << 10)
+        defer { pthread_attr_destroy(&attributes) }
         let started = pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { raw in
                 guard let raw else { return nil }
                 let worker = Unmanaged<TokendashHost.Worker>.fromOpaque(raw).takeRetainedValue()
