@@ -54,6 +54,12 @@ final class TapConnectionHandler: ChannelInboundHandler {
         case .head(let head):
             refusing = false
             capture = ExchangeCapture(head: head, time: report == nil ? Date(timeIntervalSince1970: 0) : Date())
+            if head.headers.count > limits.maxHeaderFields {
+                refuse(
+                    .requestHeaderFieldsTooLarge,
+                    "request head with \(head.headers.count) header fields, over \(limits.maxHeaderFields)")
+                return
+            }
             if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limits.maxBodyBytes {
                 refuse(.payloadTooLarge, "request body over \(limits.maxBodyBytes) bytes")
                 return

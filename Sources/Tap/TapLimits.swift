@@ -4,10 +4,13 @@ import NIOCore
 /// 60 s while the tap waits for it is closed (`client_header_timeout`, `client_body_timeout`; an
 /// idle kept-alive connection too, where nginx waits 75 s); a body may be 1 MiB (`client_max_body_size`, else 413); the upstream
 /// has 60 s to connect and 60 s between reads (`proxy_connect_timeout`, `proxy_read_timeout`).
-/// Heads are bounded by SwiftNIO's parser (80 KiB), past which the client gets 400.
+/// Heads are bounded by SwiftNIO's parser (80 KiB), past which the client gets 400, and to 100
+/// header fields, past which it gets 431 (Envoy's default; nginx refuses some thousands with 400):
+/// a head of thousands of tiny fields costs every hop that copies it.
 public struct TapLimits: Sendable {
     public var clientTimeout: TimeAmount = .seconds(60)
     public var maxBodyBytes = 1 << 20
+    public var maxHeaderFields = 100
     public var connectTimeout: TimeAmount = .seconds(60)
     public var upstreamReadTimeout: TimeAmount = .seconds(60)
 

@@ -228,6 +228,27 @@ import Testing
         #expect(backend.requests.isEmpty)
         await tap.stop()
     }
+
+    /// More than 100 header fields is 431, as Envoy answers by default; 100 are forwarded.
+    @Test func aHeadOfOver100FieldsIs431() async throws {
+        let backend = try ScriptedBackend(script: Self.script)
+        defer { backend.stop() }
+        let tap = try await TapServer.start(host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: nil)
+        func head(fields: Int) -> String {
+            "GET /token/consumer/trip-1 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                + (0..<(fields - 2)).map { "X-F\($0): 1\r\n" }.joined() + "\r\n"
+        }
+        let refused = try RawHTTP.exchange(port: tap.port, head(fields: 101))
+        #expect(refused.statusLine == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(
+            String(decoding: refused.body, as: UTF8.self)
+                == "tokendash tap: request head with 101 header fields, over 100\n")
+        #expect(backend.requests.isEmpty, "a refused head never reaches the upstream")
+        let forwarded = try RawHTTP.exchange(port: tap.port, head(fields: 100))
+        #expect(forwarded.statusLine.hasPrefix("HTTP/1.1 200"))
+        #expect(backend.requests.count == 1)
+        await tap.stop()
+    }
 }
 
 /// The readings a tap's analysis handed out, awaited by count.
