@@ -242,8 +242,10 @@ let package = Package(
         .target(name: "Signals"),
         // The thin ncurses backend: draws a Canvas, reads keys.
         .target(name: "Terminal", dependencies: ["CNcurses", "Signals", "UICore"]),
-        .executableTarget(
-            name: "tokendash",
+        // The commands, their flags and option groups, and the session's assembly: everything the
+        // executable does, as a library so tests parse arguments and assemble sessions in-process.
+        .target(
+            name: "TokendashCLI",
             dependencies: [
                 "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
                 "UICore",
@@ -256,6 +258,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The executable: main.swift calls TokenDash.main().
+        .executableTarget(name: "tokendash", dependencies: ["TokendashCLI"]),
         // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
         .executableTarget(
             name: "tokendash-bench",
@@ -328,10 +332,15 @@ let package = Package(
             ]
         ),
         // Runs the built binary (`watch` over loopback, the dashboard in tmux) and the customers' provider classes in their host.
+        // The command line parsed in-process: commands chosen, flags at their ranges' ends, repeats.
+        .testTarget(
+            name: "TokendashCLITests",
+            dependencies: ["TokendashCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "tokendash", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer", "Faults",
+                "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
+                "Faults",
                 "HTTPTransport",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.

@@ -3,7 +3,7 @@
 # linked in (--static-swift-stdlib), its man page and bash/zsh/fish completions, and from them
 #   dist/tokendash-VERSION-linux-x86_64.tar.gz (+ .sha256)   binary, man page, completions, README, docs/
 #   dist/tokendash_VERSION_amd64.deb                          Depends: what the binary links, from dpkg-shlibdeps
-# The binary says which commit it came from: this script writes it into Sources/tokendash/BuildStamp.swift
+# The binary says which commit it came from: this script writes it into Sources/TokendashCLI/BuildStamp.swift
 # for the build and puts the file back afterwards (an ordinary `swift build` says "dev build").
 # Needs: Swift 6.3, dpkg-dev (dpkg-shlibdeps); lintian is run when installed. scripts/test-install.sh
 # installs the .deb in a bare Debian and runs it there.
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 work=.build-release            # git-ignored (.build*/): staging, the stamp's backup, dpkg-shlibdeps' scratch
 dist=dist
-stamp=Sources/tokendash/BuildStamp.swift
+stamp=Sources/TokendashCLI/BuildStamp.swift
 mkdir -p "$work" "$dist"
 
 # --- the commit, stamped into the binary for this build only -------------------------------------

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import tokendash
+@testable import TokendashCLI
 
 #if canImport(Glibc)
     import Glibc
