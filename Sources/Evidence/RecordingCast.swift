@@ -41,22 +41,63 @@ public enum RecordingCast {
         var encoder = ANSIFrameEncoder(theme: options.theme)
         var events = CastEvents()
         var markers = CastMarkers()
+        var pacer = FramePacer<DashboardState>()
         let start = recording.start
+        func draw(_ state: DashboardState, at seconds: Double) {
+            encoder.setTheme(state.colorless ? state.theme.monochrome : state.theme)
+            events.output(encoder.encode(Renderer.render(state, width: size.width, height: size.height)), at: seconds)
+        }
         timeline.walk { time, state, actions in
             let seconds = time.timeIntervalSince(start)
             var labels: [String] = []
+            var resized = false
             for timed in actions {
-                if size.follow(timed.action) {
-                    events.resize(width: size.width, height: size.height, at: seconds)
-                    encoder.invalidate()
-                }
+                if size.follow(timed.action) { resized = true }
                 labels += markers.labels(for: timed.action)
             }
-            encoder.setTheme(state.colorless ? state.theme.monochrome : state.theme)
-            events.output(encoder.encode(Renderer.render(state, width: size.width, height: size.height)), at: seconds)
+            // A moment held back is drawn first, at the tenth of a second it was due.
+            if let (held, due) = pacer.heldDue(before: seconds) { draw(held, at: due) }
+            if resized {
+                events.resize(width: size.width, height: size.height, at: seconds)
+                encoder.invalidate()
+            }
+            // A marker and a resize keep their exact moment; other moments at most ten a second.
+            if pacer.drawsNow(at: seconds, forced: resized || !labels.isEmpty, state: state) {
+                draw(state, at: seconds)
+            }
             for label in labels { events.marker(label, at: seconds) }
         }
+        if let (held, due) = pacer.heldDue(before: .infinity) { draw(held, at: due) }
         return header.line + events.text
+    }
+
+    /// At most ten frames a second, as the live loop draws them: a moment within a tenth of a
+    /// second of the last frame is held, and drawn at the tenth it was due unless a later moment
+    /// replaces it first. The last state always reaches the cast.
+    struct FramePacer<State> {
+        static var interval: Double { 0.1 }
+        private var lastDrawn = -Double.infinity
+        private var held: State?
+
+        /// The state held back, and when to draw it, once `seconds` is past its due time.
+        mutating func heldDue(before seconds: Double) -> (State, Double)? {
+            let due = lastDrawn + Self.interval
+            guard let state = held, seconds >= due else { return nil }
+            held = nil
+            lastDrawn = due
+            return (state, due)
+        }
+
+        /// Whether the moment at `seconds` is drawn now; otherwise it is held (replacing any held).
+        mutating func drawsNow(at seconds: Double, forced: Bool, state: State) -> Bool {
+            if forced || seconds >= lastDrawn + Self.interval {
+                held = nil
+                lastDrawn = seconds
+                return true
+            }
+            held = state
+            return false
+        }
     }
 
     /// `tokendash dashboard, 2026-11-26T23:00:00Z, trip-0001 and vehicle-0001`.

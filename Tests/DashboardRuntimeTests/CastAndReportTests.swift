@@ -131,6 +131,26 @@ import UICore
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "a cast's times never go back")
     }
 
+    /// Moments every 10 ms make at most ten frames a second; a marked moment keeps its time; the
+    /// last moment's state is the last frame, drawn when it was due.
+    @Test func aCastsFramesAreAtMostTenASecondAndTheLastStateIsDrawn() {
+        var pacer = RecordingCast.FramePacer<Int>()
+        var frames: [(Int, Double)] = []
+        for moment in 0..<200 {
+            let seconds = Double(moment) / 100
+            if let (held, due) = pacer.heldDue(before: seconds) { frames.append((held, due)) }
+            if pacer.drawsNow(at: seconds, forced: moment == 55, state: moment) { frames.append((moment, seconds)) }
+        }
+        if let (held, due) = pacer.heldDue(before: .infinity) { frames.append((held, due)) }
+        #expect(frames.count <= 22, "\(frames.count) frames in 2 s")
+        #expect(frames.contains { $0 == (55, 0.55) }, "the marked moment drawn at its own time")
+        #expect(frames.last?.0 == 199, "the last state reaches the cast")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.1 <= $1.1 }, "times never go back")
+        for (earlier, later) in zip(frames, frames.dropFirst()) where later.0 != 55 {
+            #expect(later.1 - earlier.1 >= 0.1 - 1e-9 || earlier.0 == 55, "\(earlier) then \(later)")
+        }
+    }
+
     @Test func theReportHoldsVerdictsTablesMarksAndFramesAndNoWholeToken() throws {
         let (rig, _, tokens) = try Self.session()
         let page = HTMLReport.make(
