@@ -43,6 +43,8 @@ public final class HTTPClientTransport: TokenTransport {
     /// per proxy server a request may be routed through.
     private let direct: HTTPClient
     private let proxied: [ProxyServer: HTTPClient]
+    /// Kept-alive connections for absolute-form requests through a proxy; nil without reuse.
+    private let proxyPool: ProxyConnectionPool?
 
     /// Throws `FleetAuthError.other` when the CA file cannot be read or holds no certificate, so a
     /// typo in `--cacert` stops the program at start instead of failing every fetch.
@@ -60,6 +62,7 @@ public final class HTTPClientTransport: TokenTransport {
         self.trust = trust
         self.proxy = proxy
         self.reuseConnections = reuseConnections
+        proxyPool = reuseConnections ? ProxyConnectionPool() : nil
         self.clock = clock
         let tls = try trust.clientConfiguration()
         var configuration = HTTPClient.Configuration(
@@ -91,6 +94,7 @@ public final class HTTPClientTransport: TokenTransport {
     public func shutdown() async {
         try? await direct.shutdown()
         for client in proxied.values { try? await client.shutdown() }
+        proxyPool?.closeAll()
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -188,7 +192,8 @@ public final class HTTPClientTransport: TokenTransport {
             // As curl sends plain http through a proxy: the request itself, not a tunnel.
             return try await AbsoluteFormExchange.send(
                 method: request.method, url: url, headers: request.headers, body: original.body, proxy: server,
-                connectTimeout: Self.connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio
+                connectTimeout: Self.connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio,
+                pool: proxyPool
             ) { status, headers, body in
                 // Only a proxy sends 407: the same failure as when it refuses a tunnel for want of a login.
                 if status == 407 { throw HTTPClientError.proxyAuthenticationRequired }

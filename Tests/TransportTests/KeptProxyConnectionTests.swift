@@ -1,0 +1,122 @@
+import FleetAuth
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HTTPTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Plain http through a proxy keeps its connection, as curl does: three fetches, one connection.
+/// A proxy that closes each connection after its answer costs a new connection per fetch, and
+/// never a failed fetch.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct KeptProxyConnectionTests {
+    /// A proxy on loopback that answers every absolute-form request itself, over raw sockets:
+    /// it counts the connections it accepted and the request lines it read.
+    final class AnsweringProxy: Sendable {
+        let port: UInt16
+        private let listener: Int32
+        private let closesEach: Bool
+        // Guards the connections accepted and the request lines read.
+        private let seen = Seen()
+
+        /// What the proxy's threads saw.
+        final class Seen: Sendable {
+            // Guards the connections accepted and the request lines read.
+            let state = Mutex<(accepted: Int, lines: [String])>((0, []))
+            func withLock<T: Sendable>(_ body: (inout sending (accepted: Int, lines: [String])) -> sending T) -> T {
+                state.withLock(body)
+            }
+        }
+
+        init(closesAfterEachAnswer: Bool) throws {
+            closesEach = closesAfterEachAnswer
+            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0
+                }
+            }
+            guard socketFD >= 0, bound, listen(socketFD, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+            listener = socketFD
+            port = UInt16(bigEndian: address.sin_port)
+            let seen = seen
+            let closesEach = closesEach
+            Thread {
+                while true {
+                    let client = accept(socketFD, nil, nil)
+                    guard client >= 0 else { return }
+                    seen.withLock { $0.accepted += 1 }
+                    Thread { Self.serve(client, seen: seen, closesEach: closesEach) }.start()
+                }
+            }.start()
+        }
+
+        var accepted: Int { seen.withLock { $0.accepted } }
+        var lines: [String] { seen.withLock { $0.lines } }
+
+        private static func serve(_ client: Int32, seen: Seen, closesEach: Bool) {
+            defer { close(client) }
+            var pending = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(client, &buffer, buffer.count)
+                guard count > 0 else { return }
+                pending += buffer[0..<count]
+                while let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
+                    let head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+                    pending.removeSubrange(..<end.upperBound)
+                    seen.withLock { $0.lines.append(head.components(separatedBy: "\r\n").first ?? "") }
+                    let body = #"{"jwt":"x","expirationTimestamp":1}"#
+                    let answer =
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                    _ = answer.withCString { write(client, $0, strlen($0)) }
+                    if closesEach { return }
+                }
+            }
+        }
+
+        func stop() {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    static func fetches(_ count: Int, through proxy: AnsweringProxy) async throws -> [Int] {
+        let settings = try ProxySettings.fromEnvironment(["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+        return try await withTransport(.system, proxy: settings) { transport in
+            var statuses: [Int] = []
+            for index in 1...count {
+                let request = TransportRequest(
+                    url: try #require(URL(string: "http://backend.invalid:8080/token/consumer/trip-\(index)")),
+                    timeout: patientTimeout)
+                statuses.append(try await transport.send(request).status)
+            }
+            return statuses
+        }
+    }
+
+    @Test func threeFetchesShareOneConnection() async throws {
+        let proxy = try AnsweringProxy(closesAfterEachAnswer: false)
+        defer { proxy.stop() }
+        #expect(try await Self.fetches(3, through: proxy) == [200, 200, 200])
+        #expect(proxy.accepted == 1)
+        #expect(
+            proxy.lines == (1...3).map { "GET http://backend.invalid:8080/token/consumer/trip-\($0) HTTP/1.1" })
+    }
+
+    @Test func aProxyThatClosesEachConnectionCostsAConnectionNotAFetch() async throws {
+        let proxy = try AnsweringProxy(closesAfterEachAnswer: true)
+        defer { proxy.stop() }
+        #expect(try await Self.fetches(3, through: proxy) == [200, 200, 200])
+        #expect(proxy.accepted == 3)
+    }
+}
