@@ -12,18 +12,21 @@ struct HostMisbehaviourTests {
     /// One build cache for the run, so each fixture is built once however many tests use it.
     static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-host-tests-\(getpid())")
 
-    /// The fixture built (without ThreadSanitizer, for speed: these breaches need none) and its provider.
-    static func provider(_ name: String, clock: SteppedClock, completionTimeout: TimeInterval = 10)
-        async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder)
-    {
+    /// The fixture `name` (`.swift`, or `.m` in Objective-C) built (without ThreadSanitizer, for
+    /// speed: these breaches need none) and its provider.
+    static func provider(
+        _ name: String, language: String = "swift", clock: SteppedClock, completionTimeout: TimeInterval = 10
+    ) async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder) {
         let source = try ProviderSourceFile.read(
-            fixtures.appendingPathComponent(name + ".swift").path, role: .driver,
+            fixtures.appendingPathComponent("\(name).\(language)").path, role: .driver,
             providerURL: "http://127.0.0.1:9/unused")
-        let swiftc = try HostBuilder.findSwiftc(given: nil)
+        // An Objective-C class is built with the runtime's clang: no swiftc needed.
+        let swiftc = source.language == .swift ? try HostBuilder.findSwiftc(given: nil) : ""
         let built = try await HostBuilder(swiftc: swiftc, sanitize: false, cacheRoot: cache).build(source)
         let launch = HostLaunch(
-            executable: built.executable, fileName: name + ".swift", sourceText: source.buildText,
-            environment: ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"])
+            executable: built.executable, fileName: "\(name).\(language)", sourceText: source.buildText,
+            environment: built.environment.merging(["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]) { $1 },
+            sources: built.sources)
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
         let provider = SourceTokenProvider<VehicleAuthorizationContext>(

@@ -10,26 +10,11 @@ import Testing
 /// breach as it does for Swift, and runs on.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct ObjCHostMisbehaviourTests {
-    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-objc-host-\(getpid())")
-
-    /// The fixture built (without ThreadSanitizer, for speed: these breaches need none) and its provider.
-    static func provider(_ name: String, clock: SteppedClock, completionTimeout: TimeInterval = 10)
+    /// The Objective-C fixture `name` built and its provider.
+    static func provider(_ name: String, clock: SteppedClock)
         async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder)
     {
-        let source = try ProviderSourceFile.read(
-            HostMisbehaviourTests.fixtures.appendingPathComponent(name + ".m").path, role: .driver,
-            providerURL: "http://127.0.0.1:9/unused")
-        let built = try await HostBuilder(swiftc: "", sanitize: false, cacheRoot: cache).build(source)
-        let launch = HostLaunch(
-            executable: built.executable, fileName: name + ".m", sourceText: source.buildText,
-            environment: built.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, sources: built.sources)
-        let events = EventBroadcaster()
-        let recorder = EventRecorder(events)
-        let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-            launch: launch,
-            settings: SourceSettings(completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: 1),
-            clock: clock, events: events)
-        return (provider, recorder)
+        try await HostMisbehaviourTests.provider(name, language: "m", clock: clock)
     }
 
     @Test func aCompletionNeverCalledIsCompletionMissingAtItsDeadline() async throws {

@@ -151,31 +151,10 @@ import Testing
 /// A TCP listener on 127.0.0.1 that never accepts: the kernel completes the handshake from its
 /// backlog, the request is sent, and no answer ever comes.
 struct SilentListener {
-    let fd: Int32
-    let base: String
+    let socket: LoopbackSocket
+    var base: String { "http://127.0.0.1:\(socket.port)" }
 
-    init() throws {
-        let fd = socket(AF_INET, SocketConstants.stream, 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard bound == 0, named == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.fd = fd
-        base = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-    }
+    init() throws { socket = try LoopbackSocket(listening: 16) }
 
-    func stop() { close(fd) }
+    func stop() { socket.close() }
 }

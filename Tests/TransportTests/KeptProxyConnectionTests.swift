@@ -18,8 +18,8 @@ struct KeptProxyConnectionTests {
     /// A proxy on loopback that answers every absolute-form request itself, over raw sockets:
     /// it counts the connections it accepted and the request lines it read.
     final class AnsweringProxy: Sendable {
-        let port: UInt16
-        private let listener: Int32
+        var port: Int { listener.port }
+        private let listener: LoopbackSocket
         private let closesEach: Bool
         // Guards the connections accepted and the request lines read.
         private let seen = Seen()
@@ -35,19 +35,8 @@ struct KeptProxyConnectionTests {
 
         init(closesAfterEachAnswer: Bool) throws {
             closesEach = closesAfterEachAnswer
-            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0
-                }
-            }
-            guard socketFD >= 0, bound, listen(socketFD, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-            listener = socketFD
-            port = UInt16(bigEndian: address.sin_port)
+            listener = try LoopbackSocket(listening: 16)
+            let socketFD = listener.descriptor
             let seen = seen
             let closesEach = closesEach
             Thread {
@@ -84,10 +73,7 @@ struct KeptProxyConnectionTests {
             }
         }
 
-        func stop() {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        func stop() { listener.close() }
     }
 
     static func fetches(_ count: Int, through proxy: AnsweringProxy) async throws -> [Int] {
