@@ -97,4 +97,92 @@ import UICore
             #expect(lines.contains { $0.contains("Enter follows an ID") })
         }
     }
+
+    /// A tap recording as `tokendash replay` plays it: its source, and each effect answered by
+    /// `ReplayEffectPerformer`, as the replay's loop does.
+    struct Replay {
+        var state: DashboardState
+        let source: ReplayEventSource
+        let performer: ReplayEffectPerformer
+
+        init(_ recording: Recording) {
+            state = recording.header.initialState()
+            source = ReplayEventSource(
+                timeline: ReplayTimeline(
+                    recording, initial: state, marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)),
+                paused: true)
+            state.replay = source.status
+            performer = ReplayEffectPerformer(source: source) { name in .message("no theme \(name)") }
+        }
+
+        mutating func apply(_ actions: [Action]) async {
+            for action in actions {
+                for effect in Reducer.reduce(&state, action) { await apply(performer.perform(effect)) }
+            }
+        }
+    }
+
+    static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("DashboardTests/Golden")
+
+    /// The replayed tap's whole frame, before and after `n` follows the churning trip: the titles,
+    /// verdicts, summary and table-first layout of live tap, then the trip's seven fetches from the
+    /// recording, its counters and its churn as the pane's status. `UPDATE_GOLDEN=1` rewrites them.
+    @Test(arguments: [(80, 24), (160, 48)])
+    func aReplayedTapRecordingFollowsAChurningTrip(_ width: Int, _ height: Int) async throws {
+        let recording = try ReplayChurnTests.recordedChurn()
+        var replay = Replay(recording)
+        await replay.apply(replay.source.perform(.toEnd))
+        try GoldenFrame.check(
+            Renderer.render(replay.state, width: width, height: height), name: "tap-replay-table", in: Self.goldenFolder
+        )
+        await replay.apply([.key(.character("n"))])
+        #expect(replay.state[.consumer].id == "trip-017")
+        try GoldenFrame.check(
+            Renderer.render(replay.state, width: width, height: height), name: "tap-replay-following-churn",
+            in: Self.goldenFolder)
+    }
+
+    /// Enter in a replay follows the selected ID with its last hour from the recording: every
+    /// fetch, the counters, the churn status; `n` lands on the churning trip, not the failing one.
+    @Test func followingInAReplayShowsTheIDsFetchesFromTheRecording() async throws {
+        let recording = try ReplayChurnTests.recordedChurn()
+        var replay = Replay(recording)
+        await replay.apply(replay.source.perform(.toEnd))
+        #expect(Self.lines(replay.state, 160, 48).contains { $0.contains("Enter Follow") })
+        await replay.apply([.key(.character("n"))])
+        #expect(replay.state[.consumer].id == "trip-017")
+        // Back to the table's first row (trip-017, churn first) and Enter: the same pane.
+        await replay.apply([.key(.enter)])
+        let text = Self.lines(replay.state, 160, 48).joined(separator: "\n")
+        #expect(replay.state[.consumer].id == "trip-017")
+        let fingerprints = recording.events.filter { $0.id == "trip-017" }.compactMap { event -> String? in
+            if case .fetched(let token, _) = event.kind { token.fingerprint } else { nil }
+        }
+        #expect(fingerprints.count == 7)
+        for fingerprint in fingerprints { #expect(text.contains("#" + fingerprint)) }
+        #expect(text.contains("fetches 7  tokens 7  7× per token"))
+        #expect(text.contains("● fetches 7× per token: the app's provider is not caching"))
+        #expect(!text.contains("not in a replay"))
+    }
+
+    /// A recording in which the operator followed the churning trip live: played back, the pane
+    /// shows the trip's last hour from the recording, though the recorded line keeps only its ID
+    /// and token.
+    @Test func aFollowRecordedLiveShowsTheIDsLastHourInTheReplay() async throws {
+        let at = Self.t0.addingTimeInterval(1900)
+        let recording = try ReplayChurnTests.recordedChurn(actions: [
+            (.key(.character("n")), at),
+            (.following(.consumer, index: 0, member: MemberSnapshot(id: "trip-017")), at),
+        ])
+        var replay = Replay(recording)
+        await replay.apply(replay.source.perform(.toEnd))
+        #expect(replay.state[.consumer].id == "trip-017")
+        let text = Self.lines(replay.state, 160, 48).joined(separator: "\n")
+        #expect(text.contains("fetches 7  tokens 7  7× per token"))
+        #expect(text.contains("● fetches 7× per token: the app's provider is not caching"))
+        // A seek back rebuilds the state from the start (`fold`): the same pane.
+        await replay.apply(replay.source.perform(.seek(-10)))
+        #expect(Self.lines(replay.state, 160, 48).joined().contains("fetches 7  tokens 7  7× per token"))
+    }
 }

@@ -185,7 +185,8 @@ public enum Reducer {
         }
         guard let command = state.command(for: key) else { return [] }
         state.message = nil
-        if state.replay != nil, command.isLiveOnly {
+        // A tap's recording answers following an ID (its marks keep each ID's last hour).
+        if state.replay != nil, command.isLiveOnly(replayFollows: state.watchesRealDevices) {
             state.message = "\(key.displayName) acts on the live providers: not in a replay"
             return []
         }
@@ -234,7 +235,8 @@ public enum Reducer {
             state.message = "no \(kind.idNoun) in trouble\(filtered)"
             return []
         }
-        let current = trouble.firstIndex { $0.index == state[kind].memberIndex }
+        // A tap's pane follows no ID until Enter: `n` then lands on the first in trouble, not the one after row 0.
+        let current = state[kind].following ? trouble.firstIndex { $0.index == state[kind].memberIndex } : nil
         let next =
             forward
             ? current.map { ($0 + 1) % trouble.count } ?? 0
