@@ -103,6 +103,7 @@ enum TapFixtures {
                 let with = calm.filter { $0.verdict == verdict }
                 return with.first.map { TapTally.Count(label: verdict, count: with.count, level: $0.level) }
             },
+            lastVerdicts: all.reduce(into: [:]) { $0[$1.verdict, default: 0] += 1 },
             fetches: all.reduce(0) { $0 + $1.fetches })
     }
 

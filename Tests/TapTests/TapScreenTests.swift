@@ -19,12 +19,9 @@ import UICore
         Renderer.render(state, width: width, height: height).lines
     }
 
-    @Test func aChurningIDIsTroubleAndFollowingItShowsItsLastHour() throws {
-        // vehicle-017 fetches every 3 minutes for 27 minutes with hour-long tokens: 10× per token;
-        // vehicle-123 asked once and kept its token.
-        var readings = try (0...9).map { try ReplayChurnTests.reading("vehicle-017", at: Double($0) * 180) }
-        readings.append(try ReplayChurnTests.reading("vehicle-123", at: 1))
-        let end = Self.t0.addingTimeInterval(1700)
+    /// The tap's dashboard at `end` after `readings`, as the live source makes it (the aggregate
+    /// and the ledger's marks fed the same events), the vehicles' table focused.
+    static func liveTap(_ readings: [TappedExchange], at end: Date) -> (DashboardState, TapTableMarks) {
         let aggregate = FleetAggregate(learning: [.consumer, .driver])
         let marks = TapTableMarks(churnLimit: 4)
         for reading in readings {
@@ -34,12 +31,23 @@ import UICore
             }
         }
         var state = DashboardState(
-            consumerID: "", driverID: "", now: end, backend: "tap", faultsAvailable: false,
+            consumerID: "", driverID: "", now: end, backend: "tap", faultsAvailable: false, refreshMargin: 0,
             trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
         state.learnMembers()
         _ = Reducer.reduce(&state, .fleet(aggregate.summaries(now: end)))
         _ = Reducer.reduce(&state, .fleetTables(marks.apply(to: aggregate.tables(now: end), now: end)))
         _ = Reducer.reduce(&state, .key(.tab))
+        return (state, marks)
+    }
+
+    @Test func aChurningIDIsTroubleAndFollowingItShowsItsLastHour() throws {
+        // vehicle-017 fetches every 3 minutes for 27 minutes with hour-long tokens: 10× per token;
+        // vehicle-123 asked once and kept its token.
+        var readings = try (0...9).map { try ReplayChurnTests.reading("vehicle-017", at: Double($0) * 180) }
+        readings.append(try ReplayChurnTests.reading("vehicle-123", at: 1))
+        let end = Self.t0.addingTimeInterval(1700)
+        let (live, marks) = Self.liveTap(readings, at: end)
+        var state = live
 
         let before = Self.lines(state, 80, 24)
         #expect(before.contains { $0.contains("Vehicles (2): 1 churning, 1 ok") })
@@ -78,6 +86,32 @@ import UICore
         #expect(later.contains("fetches 11  tokens 11"))
         #expect(later.contains("#" + (next.fingerprint ?? "?")))
         #expect(!later.contains("request "))
+    }
+
+    /// The summary's error columns count IDs, as their headers say, by the class of each ID's
+    /// last fetch: a device retrying a refusal three times is one ID, and a churning ID whose last
+    /// fetch was refused is counted too, though the title counts it as churning.
+    @Test func theSummaryCountsIDsWithErrorsNotFetches() throws {
+        var readings = try (0...9).map { try ReplayChurnTests.reading("vehicle-017", at: Double($0) * 180) }
+        readings.append(try ReplayChurnTests.reading("vehicle-017", at: 1650, status: 503))
+        readings += try [2, 3, 4].map { try ReplayChurnTests.reading("vehicle-188", at: Double($0), status: 503) }
+        readings.append(try ReplayChurnTests.reading("vehicle-123", at: 1))
+        let end = Self.t0.addingTimeInterval(1700)
+        let (state, _) = Self.liveTap(readings, at: end)
+        let lines = Self.lines(state, 160, 48)
+        #expect(lines.contains { $0.contains("Vehicles (3): 1 churning, 1 http_error, 1 ok") })
+        let header = try #require(lines.first { $0.contains("IDs http err") })
+        let row = try #require(lines.first { $0.hasPrefix(" vehicles") })
+        // The cell under its header, right-aligned to it.
+        func cell(_ title: String) throws -> String {
+            let range = try #require(header.range(of: title))
+            let from = header.distance(from: header.startIndex, to: range.lowerBound)
+            let chars = Array(row)
+            return String(chars[from..<(from + title.count)]).trimmingCharacters(in: .whitespaces)
+        }
+        #expect(try cell("IDs http err") == "2")
+        #expect(try cell("IDs fail") == "0")
+        #expect(try cell("fetches/h") == "15")
     }
 
     /// A tap's recording replayed reads as live did: the churn counted in the title and header,
