@@ -149,10 +149,12 @@ import UICore
             performer = ReplayEffectPerformer(source: source) { name in .message("no theme \(name)") }
         }
 
+        /// Applies `actions` as the loop does: all of them, then their effects' answers (a seek's
+        /// run of recorded actions is applied before the tables its ticks ask for come back).
         mutating func apply(_ actions: [Action]) async {
-            for action in actions {
-                for effect in Reducer.reduce(&state, action) { await apply(performer.perform(effect)) }
-            }
+            var effects: [Effect] = []
+            for action in actions { effects += Reducer.reduce(&state, action) }
+            for effect in effects { await apply(performer.perform(effect)) }
         }
     }
 
@@ -204,11 +206,19 @@ import UICore
     /// shows the trip's last hour from the recording, though the recorded line keeps only its ID
     /// and token.
     @Test func aFollowRecordedLiveShowsTheIDsLastHourInTheReplay() async throws {
+        // trip-005 asks first (member 0), so the churning trip is member 1.
+        var readings = [try ReplayChurnTests.reading("trip-005", at: 0, kind: .consumer)]
+        readings += try (0...6).map {
+            try ReplayChurnTests.reading("trip-017", at: 1 + Double($0) * 300, kind: .consumer)
+        }
+        readings.append(try ReplayChurnTests.reading("trip-005", at: 1950, kind: .consumer))
         let at = Self.t0.addingTimeInterval(1900)
-        let recording = try ReplayChurnTests.recordedChurn(actions: [
-            (.key(.character("n")), at),
-            (.following(.consumer, index: 0, member: MemberSnapshot(id: "trip-017")), at),
-        ])
+        let recording = try ReplayChurnTests.recorded(
+            readings,
+            actions: [
+                (.key(.character("n")), at),
+                (.following(.consumer, index: 1, member: MemberSnapshot(id: "trip-017")), at),
+            ])
         var replay = Replay(recording)
         await replay.apply(replay.source.perform(.toEnd))
         #expect(replay.state[.consumer].id == "trip-017")

@@ -148,6 +148,10 @@ public enum Reducer {
         }
         // The viewers change places for the action, not the session: a copy of the session
         // would be copied again on write, at every recorded event of a seek's fold.
+        // A recorded answer is for the member the recorded person followed then. A seek applies a
+        // run of recorded actions before the tables its ticks ask for come back, so the recorded
+        // key that chose the member may have found no rows here: the answer places it itself.
+        if case .following(let kind, let index, _) = inner { state[kind].memberIndex = index }
         let ownViewer = state.viewer
         state.viewer = recordedViewer
         state.recorded = nil
