@@ -52,6 +52,10 @@ import Testing
         for fetch in TapFixtures.churnerHistory().fetches { #expect(text.contains("#" + (fetch.fingerprint ?? "?"))) }
         #expect(text.contains("fetches 12  tokens 12  12× per token"))
         #expect(text.contains("● fetches 12× per token: the app's provider is not caching"))
+        // At 80x24 the pane has room for its newest fetches (its claims give way, Checks names the ID).
+        let small = Self.lines(state, 80, 24)
+        #expect(small.contains { $0.contains("── Fetch log") })
+        #expect(small.contains { $0.contains("fetch") && $0.contains("#000000ab") })
         // Narrow, the churn status is cut to its ratio and cause; the ID stays whole.
         #expect(
             Self.lines(state, 80, 24).contains {

@@ -51,7 +51,8 @@ struct PaneRenderer {
         }
         lines.append(countersLine(width: innerWidth))
         let rest = innerHeight - lines.count
-        lines.append(contentsOf: claimLines(full: rest >= 14))
+        // A tap's followed ID: its fetches before its claims, which Checks names already, when rows are few.
+        if pane.tapped == nil || rest >= 14 { lines.append(contentsOf: claimLines(full: rest >= 14)) }
         let remaining = innerHeight - lines.count
         if remaining >= 2 {
             // A tap's ID never changes: its pane has no ID changes to list.
