@@ -118,7 +118,12 @@ import Testing
         #expect(Fixtures.apply(&state, .key(.character("r"))).isEmpty)
         #expect(Fixtures.apply(&state, .key(.character("f"))).isEmpty && state.overlay == .none)
         Fixtures.apply(&state, .key(.character("?")))
-        #expect(Self.lines(state, 80, 24).joined().contains("Not here: refresh, new trip/vehicle, faults"))
+        let help = Self.lines(state, 80, 24).joined()
+        #expect(help.contains("Not here: refresh, new trip/vehicle, faults"))
+        // In a tap's words: Tab turns to the other table, trouble includes churn.
+        #expect(help.contains("Tab       the other table (trips / vehicles) and its followed ID"))
+        #expect(help.contains("n N       follow the next / previous ID churning or failing"))
+        #expect(!help.contains("focus the other pane"))
     }
 
     @Test func theTitleCountsTheIDsSeenNotTheTablesCapacity() throws {
