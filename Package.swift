@@ -286,6 +286,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "FleetAuth", "HTTPTransport", "Spawning", "ThreadExecutor",
+                // The golden frames' text: a Canvas's cells and roles.
+                "UICore",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA and an HTTPS server, made at test time.
                 .product(name: "NIOCore", package: "swift-nio"),

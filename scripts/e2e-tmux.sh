@@ -2,7 +2,8 @@
 # Drives the real dashboard in tmux as a person would: waits for both panes to show a token,
 # presses t and v and sees the new IDs, presses x and sees a whole token, presses q and sees
 # the shell back with the screen restored; then a fleet: a burst of ], the table's / filter and
-# Enter, and n to the member in trouble; and the evidence keys m, z, s. Usage: scripts/e2e-tmux.sh [path/to/tokendash]
+# Enter, and n to the member in trouble; and the evidence keys m, z, s; then the tap's demo (the
+# port it bound in the header, n following a churning trip). Usage: scripts/e2e-tmux.sh [path/to/tokendash]
 # Exits 0 and prints "e2e: ok" on success; non-zero with the last screen on stderr otherwise.
 #
 # Run it with signals unblocked: tmux inherits the caller's signal mask, and a tmux server with
@@ -151,6 +152,18 @@ wait_for "Trips (30): 1 stale · 29 ok"
 tm send-keys -t e2e -l ']]]'
 wait_for "Trip ID    trip-0020  (20 of 30)  ● ok"
 press n "Trip ID    trip-0017  (17 of 30)  ● stale"
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
+# The tap's demo on a port the system picks: the header names the port bound, not ":0"; the
+# table first, then n follows a churning trip with its last hour.
+tm kill-session -t e2e
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' tap --listen 127.0.0.1:0; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "Enter follows an ID: its token, checks and last hour of fetches"
+screen | head -1 | grep -qE "│ tap 127\.0\.0\.1:[1-9][0-9]* → " || fail "the tap's header does not name the port bound"
+wait_for " churning, "
+press n "● fetches "
+wait_for "── Fetch log"
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 echo "e2e: ok"

@@ -77,12 +77,6 @@ enum Format {
 
     /// `value` with one decimal, as `%.1f` prints it: drawn for every fleet row each frame, where
     /// Foundation's `String(format:)` cost more than the rest of the frame.
-    /// `12×`, `4.5×`: a ratio to a tenth, whole numbers without a decimal (as the tap's churn sentence says it).
-    static func times(_ ratio: Double) -> String {
-        let rounded = (ratio * 10).rounded() / 10
-        return rounded == rounded.rounded() ? "\(Int(rounded))×" : tenths(rounded) + "×"
-    }
-
     static func tenths(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
         let scaled = Int64((value * 10).rounded(.toNearestOrEven))

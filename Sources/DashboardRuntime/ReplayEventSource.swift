@@ -154,12 +154,10 @@ public final class ReplayEventSource: EventSource, Sendable {
         return events.reversed()
     }
 
-    /// The tables under the viewer's `filters` (`Effect.queryTables`), from the replay's own
-    /// aggregate where playback stands.
-    public func tables(filters: [ProviderKind: String]) -> [Action] {
-        playback.withLock { p in
-            timeline.answer(.queryTables(filters), aggregate: p.aggregate, now: p.position).map { [$0] } ?? []
-        }
+    /// The replay's own fleet's answer to `effect` where playback stands: the tables under the
+    /// viewer's filters, the member a pane follows (a tap's with its last hour), the member an ID names.
+    public func answer(_ effect: Effect) -> [Action] {
+        playback.withLock { p in timeline.answer(effect, aggregate: p.aggregate, now: p.position).map { [$0] } ?? [] }
     }
 }
 
@@ -183,7 +181,8 @@ public struct ReplayEffectPerformer: EffectPerformer {
     public func perform(_ effect: Effect) async -> [Action] {
         switch effect {
         case .replay(let command): source.perform(command)
-        case .queryTables(let filters): source.tables(filters: filters)
+        // The viewer's own Enter follows an ID of the recording, as the live performer answers.
+        case .queryTables, .follow, .findMember: source.answer(effect)
         case .loadTheme(let name): [loadTheme(name)]
         // The viewer's own marks and snapshots: evidence found while watching a recording.
         case .addMark(let mark): [.marked(mark)]

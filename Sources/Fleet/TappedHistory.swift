@@ -36,27 +36,43 @@ public struct TappedHistory: Sendable, Equatable {
         }
     }
 
-    /// Oldest first, the last hour's (at most the ledger's limit an ID: the newest kept).
+    /// Fetches kept an ID for the pane that follows it, the newest: an hour of a device asking
+    /// every minute (the counters still count every fetch).
+    public static let fetchLimit = 60
+
+    /// Oldest first, the last hour's (at most `fetchLimit`: the newest kept).
     public var fetches: [Fetch]
-    /// Every fetch of the last hour counted, even beyond the ones kept.
-    public var fetchCount: Int
-    /// Different tokens the answers carried.
-    public var tokens: Int
-    public var fetchesPerToken: Double?
-    /// The churn sentence (`fetches 10× per token: the app's provider is not caching`); nil when caching.
-    public var churn: String?
+    /// Every fetch and token of the last hour counted, even beyond the fetches kept.
+    public var counts: TappedCounts
+    /// Fetches per token above which the ID churns (`--churn-limit`).
+    public var churnLimit: Double
     /// The last token an answer carried: the pane's token and checks.
     public var token: FetchedToken?
 
-    public init(
-        fetches: [Fetch], fetchCount: Int, tokens: Int, fetchesPerToken: Double?, churn: String?,
-        token: FetchedToken? = nil
-    ) {
-        self.token = token
+    public init(fetches: [Fetch], counts: TappedCounts, churnLimit: Double, token: FetchedToken? = nil) {
         self.fetches = fetches
-        self.fetchCount = fetchCount
-        self.tokens = tokens
-        self.fetchesPerToken = fetchesPerToken
-        self.churn = churn
+        self.counts = counts
+        self.churnLimit = churnLimit
+        self.token = token
+    }
+
+    /// A fetch after the history was taken (the followed pane's): kept and counted as the ledger does.
+    public mutating func append(_ fetch: Fetch) {
+        counts.record(
+            at: fetch.time, fingerprint: fetch.fingerprint, lifetime: fetch.expiresAt?.timeIntervalSince(fetch.time))
+        fetches.append(fetch)
+        if fetches.count > Self.fetchLimit { fetches.removeFirst(fetches.count - Self.fetchLimit) }
+    }
+
+    /// The fetches kept that fall in the hour before `now`.
+    public func fetches(now: Date) -> [Fetch] {
+        fetches.filter { now.timeIntervalSince($0.time) <= TappedCounts.window }
+    }
+
+    /// The churn sentence at `now` (`fetches 10× per token: the app's provider is not caching`);
+    /// nil while the ID's provider caches.
+    public func churn(now: Date) -> String? {
+        guard let ratio = counts.fetchesPerToken(now: now), ratio > churnLimit else { return nil }
+        return TappedCounts.churnSentence(ratio)
     }
 }

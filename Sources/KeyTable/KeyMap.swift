@@ -41,7 +41,8 @@ public struct KeyMap: Equatable, Sendable {
         let replayBindings = try remapped(KeyBinding.replayRows)
         let menuBindings = try remapped(KeyBinding.menuRows)
         try Self.checkConflicts(bindings, remaps)
-        try Self.checkConflicts(replayBindings + bindings.filter { !$0.command.isLiveOnly }, remaps)
+        try Self.checkConflicts(
+            replayBindings + bindings.filter { !$0.command.isLiveOnly(replayFollows: true) }, remaps)
         try Self.checkConflicts(menuBindings, remaps)
         self.bindings = bindings
         self.replayBindings = replayBindings
@@ -74,11 +75,15 @@ public struct KeyMap: Equatable, Sendable {
             .command
     }
 
-    public func visible(fleet: Bool, replay: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none) -> [KeyBinding]
-    {
+    /// `replayFollows`: a replay whose recording answers following an ID (a tap's: each ID's
+    /// fetches are in it), where Enter and n/N follow as they did live.
+    public func visible(
+        fleet: Bool, replay: Bool = false, replayFollows: Bool = false, scenarios: KeyBinding.ScenarioLevel = .none
+    ) -> [KeyBinding] {
         (replay ? replayBindings : [])
             + bindings.filter {
-                (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly) && scenarios >= $0.scenarios
+                (fleet || !$0.fleetOnly) && !(replay && $0.command.isLiveOnly(replayFollows: replayFollows))
+                    && scenarios >= $0.scenarios
             }
     }
 

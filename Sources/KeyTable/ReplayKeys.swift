@@ -65,4 +65,14 @@ extension Command {
             false
         }
     }
+
+    /// Live only, unless the replay's recording answers following (`replayFollows`, a tap's: its
+    /// marks keep each ID's last hour), where the keys that follow an ID act as they did live.
+    public func isLiveOnly(replayFollows: Bool) -> Bool {
+        guard replayFollows else { return isLiveOnly }
+        switch self {
+        case .nextFleetMember, .previousFleetMember, .nextTrouble, .previousTrouble, .followSelected: return false
+        default: return isLiveOnly
+        }
+    }
 }

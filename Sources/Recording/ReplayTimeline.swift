@@ -68,7 +68,9 @@ public struct ReplayTimeline: Sendable {
     public func applied(_ index: Int, aggregate: ReplayFleet?) -> [Action] {
         let action = actions[index].action
         if case .event(let event) = action { aggregate?.record(event) }
-        guard case .tick(let now) = action, let aggregate else { return [.recorded(action)] }
+        guard case .tick(let now) = action, let aggregate else {
+            return [.recorded(aggregate?.completed(action, at: actions[index].time) ?? action)]
+        }
         return [.recorded(action), .fleet(aggregate.summaries(now: now))]
     }
 
@@ -94,7 +96,7 @@ public struct ReplayTimeline: Sendable {
         for i in 0..<end {
             let action = actions[i].action
             if case .event(let event) = action { aggregate?.record(event) }
-            _ = Reducer.reduce(&state, .recorded(action))
+            _ = Reducer.reduce(&state, .recorded(aggregate?.completed(action, at: actions[i].time) ?? action))
             if i == lastTick, let aggregate, case .tick(let now) = action {
                 _ = Reducer.reduce(&state, .fleet(aggregate.summaries(now: now)))
                 _ = Reducer.reduce(&state, .fleetTables(aggregate.tables(now: now, filters: state.tableFilters)))
@@ -103,9 +105,17 @@ public struct ReplayTimeline: Sendable {
         return (state, aggregate)
     }
 
-    /// The answer a replay's own fleet gives to `effect` at `now`: the tables a query asks for.
+    /// The answer a replay's own fleet gives to `effect` at `now`: the tables a query asks for,
+    /// the member a pane follows (a tap's with its last hour), the member an ID names.
     public func answer(_ effect: Effect, aggregate: ReplayFleet?, now: Date) -> Action? {
-        guard case .queryTables(let filters) = effect, let aggregate else { return nil }
-        return .fleetTables(aggregate.tables(now: now, filters: filters))
+        guard let aggregate else { return nil }
+        switch effect {
+        case .queryTables(let filters): return .fleetTables(aggregate.tables(now: now, filters: filters))
+        case .follow(let kind, let index):
+            return aggregate.member(kind, index: index, now: now).map { .following(kind, index: index, member: $0) }
+        case .findMember(let kind, let id, let from):
+            return .memberFound(kind, id: id, index: aggregate.memberIndex(kind, id: id), from: from)
+        default: return nil
+        }
     }
 }

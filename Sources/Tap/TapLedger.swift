@@ -2,15 +2,13 @@ import Fleet
 import FleetAuth
 import Foundation
 
-/// Every real ID's last hour, from the tap's readings: fetches, tokens, verdicts, and churn.
-/// Fetches are counted per minute (sixty counters an ID) and tokens by fingerprint with the minute
-/// last seen, so an ID costs the same whether its devices ask once an hour or ten times a second.
+/// Every real ID's last hour, from the tap's readings: fetches, tokens, verdicts, and churn,
+/// counted by `TappedCounts` (sixty counters an ID, tokens by fingerprint), so an ID costs the
+/// same whether its devices ask once an hour or ten times a second.
 public struct TapLedger: Sendable {
-    public static let window: TimeInterval = 3600
+    public static let window = TappedCounts.window
     /// IDs kept at most: the oldest seen go first, so a flood of made-up IDs cannot exhaust memory.
     public static let idLimit = 100_000
-    /// Fingerprints kept an ID: more different tokens than this in an hour is churn either way.
-    static let tokenLimit = 4096
 
     struct Key: Hashable {
         var kind: ProviderKind
@@ -20,24 +18,17 @@ public struct TapLedger: Sendable {
     /// Fetches kept an ID for the pane that follows it, the newest: an hour of a device asking
     /// every minute (the counters still count every fetch). About 100 bytes a fetch, so at the
     /// ID limit the fetches cost at most about 600 MB; a fleet that large asks far less often.
-    public static let fetchLimit = 60
+    public static let fetchLimit = TappedHistory.fetchLimit
 
     struct Entry {
         /// The last hour's fetches, oldest first, at most `fetchLimit`.
         var fetches: [TappedHistory.Fetch] = []
         /// The last token an answer carried, for the followed pane's token and checks lines.
         var token: FetchedToken?
-        /// Fetches per minute since the epoch, the last sixty minutes' (older are dropped on read).
-        var minutes: [Int: Int] = [:]
-        /// Fingerprint -> the minute it was last seen.
-        var tokens: [String: Int] = [:]
-        /// The first fetch of the current run of fetches: churn is judged over the time the ID was seen.
-        var since: Date
+        var counts: TappedCounts
         var verdict = TapVerdict.ok
-        var lifetime: TimeInterval?
         var lastError: String?
         var lastStatus = 0
-        var lastSeen: Date
     }
 
     public var churnLimit: Double
@@ -53,37 +44,32 @@ public struct TapLedger: Sendable {
         guard let kind = reading.kind, let id = reading.id else { return nil }
         let key = Key(kind: kind, id: id)
         let now = reading.time
-        let minute = Self.minute(now)
-        var entry = entries[key] ?? Entry(since: now, lastSeen: now)
-        if now.timeIntervalSince(entry.lastSeen) > Self.window { entry = Entry(since: now, lastSeen: now) }
-        entry.minutes[minute, default: 0] += 1
-        if entry.minutes.count > 60 { entry.minutes = entry.minutes.filter { $0.key > minute - 60 } }
-        if let fingerprint = reading.fingerprint {
-            entry.tokens[fingerprint] = minute
-            if entry.tokens.count > Self.tokenLimit { entry.tokens = entry.tokens.filter { $0.value > minute - 60 } }
+        var entry = entries[key] ?? Entry(counts: TappedCounts(since: now))
+        // A run of fetches after an hour's quiet starts anew, its old fetches with its old counts.
+        if now.timeIntervalSince(entry.counts.lastSeen) > Self.window {
+            entry = Entry(counts: TappedCounts(since: now))
         }
+        entry.counts.record(at: now, fingerprint: reading.fingerprint, lifetime: reading.token?.lifetime)
         entry.fetches.append(Self.fetch(reading))
         if entry.fetches.count > Self.fetchLimit { entry.fetches.removeFirst(entry.fetches.count - Self.fetchLimit) }
         entry.verdict = reading.verdict
-        if let lifetime = reading.token?.lifetime { entry.lifetime = lifetime }
         if let token = reading.token { entry.token = token }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
-        entry.lastSeen = max(entry.lastSeen, now)
         if entries[key] == nil, entries.count >= Self.idLimit,
-            let oldest = entries.min(by: { $0.value.lastSeen < $1.value.lastSeen })
+            let oldest = entries.min(by: { $0.value.counts.lastSeen < $1.value.counts.lastSeen })
         {
             entries[oldest.key] = nil
         }
         entries[key] = entry
-        return fetchesPerToken(entry, now: now)
+        return entry.counts.fetchesPerToken(now: now)
     }
 
     /// Every ID seen in the last hour, trouble first; `filter` keeps IDs containing it (any case).
     public func rows(now: Date, filter: String = "") -> [TapRow] {
         let needle = filter.lowercased()
         return entries.compactMap { key, entry -> TapRow? in
-            guard now.timeIntervalSince(entry.lastSeen) <= Self.window else { return nil }
+            guard now.timeIntervalSince(entry.counts.lastSeen) <= Self.window else { return nil }
             guard needle.isEmpty || key.id.lowercased().contains(needle) else { return nil }
             return row(key, entry, now: now)
         }.sorted(by: TapRow.troubleFirst)
@@ -92,12 +78,11 @@ public struct TapLedger: Sendable {
     /// One ID's last hour, for the pane that follows it; nil when the ID was not seen in it.
     public func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory? {
         let key = Key(kind: kind, id: id)
-        guard let entry = entries[key], now.timeIntervalSince(entry.lastSeen) <= Self.window else { return nil }
-        let row = row(key, entry, now: now)
-        return TappedHistory(
-            fetches: entry.fetches.filter { now.timeIntervalSince($0.time) <= Self.window }, fetchCount: row.fetches,
-            tokens: row.tokens, fetchesPerToken: row.fetchesPerToken, churn: row.churning ? row.trouble : nil,
-            token: entry.token)
+        guard let entry = entries[key], now.timeIntervalSince(entry.counts.lastSeen) <= Self.window else { return nil }
+        var history = TappedHistory(
+            fetches: entry.fetches, counts: entry.counts, churnLimit: churnLimit, token: entry.token)
+        history.fetches = history.fetches(now: now)
+        return history
     }
 
     /// A reading as the followed pane lists it. A replay's readings have no HTTP status (status
@@ -116,25 +101,11 @@ public struct TapLedger: Sendable {
     public func churning(now: Date) -> [TapRow] { rows(now: now).filter(\.churning) }
 
     private func row(_ key: Key, _ entry: Entry, now: Date) -> TapRow {
-        let minute = Self.minute(now)
-        let fetches = entry.minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
-        let tokens = entry.tokens.values.count { $0 > minute - 60 }
-        let ratio = fetchesPerToken(entry, now: now, fetches: fetches)
+        let ratio = entry.counts.fetchesPerToken(now: now)
         return TapRow(
-            kind: key.kind, id: key.id, fetches: fetches, tokens: tokens, verdict: entry.verdict,
-            lifetime: entry.lifetime, lastError: entry.lastError, lastStatus: entry.lastStatus,
-            lastSeen: entry.lastSeen, fetchesPerToken: ratio, churning: (ratio ?? 0) > churnLimit)
+            kind: key.kind, id: key.id, fetches: entry.counts.fetches(now: now), tokens: entry.counts.tokens(now: now),
+            verdict: entry.verdict, lifetime: entry.counts.lifetime, lastError: entry.lastError,
+            lastStatus: entry.lastStatus, lastSeen: entry.counts.lastSeen, fetchesPerToken: ratio,
+            churning: (ratio ?? 0) > churnLimit)
     }
-
-    /// Fetches in the last hour over the tokens the ID needed while it was watched (an hour at
-    /// most): one per lifetime. Nil until a token's lifetime is known.
-    private func fetchesPerToken(_ entry: Entry, now: Date, fetches given: Int? = nil) -> Double? {
-        guard let lifetime = entry.lifetime, lifetime > 0 else { return nil }
-        let minute = Self.minute(now)
-        let fetches = given ?? entry.minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
-        let watched = min(Self.window, max(0, now.timeIntervalSince(entry.since)))
-        return Double(fetches) / max(1, (watched / lifetime).rounded(.up))
-    }
-
-    private static func minute(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 60).rounded(.down)) }
 }

@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 
@@ -43,22 +44,14 @@ public struct TapRow: Sendable, Equatable {
 
     /// What the row says is wrong, in one line: the churn sentence before a failure's.
     public var trouble: String? {
-        if churning, let ratio = fetchesPerToken {
-            return "fetches \(Self.times(ratio)) per token: the app's provider is not caching"
-        }
+        if churning, let ratio = fetchesPerToken { return TappedCounts.churnSentence(ratio) }
         return verdict.isTrouble ? lastError ?? verdict.rawValue : nil
     }
 
     /// The churn sentence for a narrow screen: `12× per token: not caching`.
     public var churnBrief: String? {
         guard churning, let ratio = fetchesPerToken else { return nil }
-        return "\(Self.times(ratio)) per token: not caching"
-    }
-
-    /// `12×`, `4.5×`: whole numbers without a decimal.
-    public static func times(_ ratio: Double) -> String {
-        let rounded = (ratio * 10).rounded() / 10
-        return rounded == rounded.rounded() ? "\(Int(rounded))×" : String(format: "%.1f×", rounded)
+        return TappedCounts.churnBrief(ratio)
     }
 
     /// Churn first (most fetches per token first), then a bad verdict, then the rest by ID.

@@ -62,6 +62,7 @@ public final class TapTableMarks: FleetTableMarks {
             verdicts: TapVerdict.allCases.compactMap { verdict in
                 byVerdict[verdict].map { TapTally.Count(label: verdict.rawValue, count: $0, level: verdict.level) }
             },
+            lastVerdicts: rows.reduce(into: [:]) { $0[$1.verdict.rawValue, default: 0] += 1 },
             fetches: rows.reduce(0) { $0 + $1.fetches })
     }
 

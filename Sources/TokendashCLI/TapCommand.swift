@@ -121,7 +121,10 @@ struct TapCommand: AsyncParsableCommand {
         }
         let signals = SignalWatcher(watch ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP])
         if let dashboard = tap.dashboard {
-            await dashboard.run(recorder: tap.recorder, duration: duration, nextSignal: { await signals.next() })
+            await dashboard.run(
+                recorder: tap.recorder, duration: duration,
+                backend: "tap \(address(tap)) → \(URLRedactor.redact(tap.upstreamText))",
+                nextSignal: { await signals.next() })
         } else {
             await signals.end(after: duration)
         }
@@ -296,11 +299,15 @@ struct TapCommand: AsyncParsableCommand {
         }
     }
 
+    /// Where the tap listens: `--listen`, with the port bound when it asked for 0.
+    func address(_ tap: RunningTap) -> String {
+        listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(tap.server.port)" : listen
+    }
+
     /// Where the tap listens and what it forwards to; the routes it reads; the demo's devices.
     func announce(_ tap: RunningTap) {
-        let port = listen.hasSuffix(":0") ? "\(listenAddress?.host ?? ""):\(tap.server.port)" : listen
         Self.say(
-            "listening on \(cert == nil ? "http" : "https")://\(port), forwarding to \(URLRedactor.redact(tap.upstreamText))\(tap.target.proxy.map { " via proxy \($0.display)" } ?? "")"
+            "listening on \(cert == nil ? "http" : "https")://\(address(tap)), forwarding to \(URLRedactor.redact(tap.upstreamText))\(tap.target.proxy.map { " via proxy \($0.display)" } ?? "")"
         )
         if !watch {
             Self.say("reading routes: \(tap.reader.routes.templates.map(\.template).joined(separator: ", "))")

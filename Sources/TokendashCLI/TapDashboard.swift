@@ -45,7 +45,13 @@ struct TapDashboard: Sendable {
         return state
     }
 
-    func run(recorder: RecordingWriter?, duration: Double?, nextSignal: @escaping @Sendable () async -> Int32?) async {
+    /// `backend`: what the header says once the tap listens (the port bound when `--listen` asked for 0).
+    func run(
+        recorder: RecordingWriter?, duration: Double?, backend: String,
+        nextSignal: @escaping @Sendable () async -> Int32?
+    ) async {
+        var state = state
+        state.session.backend = backend
         let inbox = ActionInbox()
         let tail = EventTail()
         var source = source

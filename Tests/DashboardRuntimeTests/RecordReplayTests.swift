@@ -176,7 +176,7 @@ import UICore
                         Issue.record("a recorded key's effect was carried out: \(effect)")
                         continue
                     }
-                    apply(source.tables(filters: filters))
+                    apply(source.answer(.queryTables(filters)))
                 }
             }
         }
@@ -458,7 +458,7 @@ import UICore
         let screen = Renderer.render(viewer.state, width: 160, height: 48).lines.joined(separator: "\n")
         #expect(screen.contains("/ Filter") && !screen.contains("Enter Follow"), "\(screen)")
         // The table's filter is answered from the replay's own aggregate.
-        let filtered = viewer.source.tables(filters: [.consumer: "trip-1"])
+        let filtered = viewer.source.answer(.queryTables([.consumer: "trip-1"]))
         guard case .fleetTables(let tables) = filtered.first else {
             Issue.record("no table for the filter")
             return

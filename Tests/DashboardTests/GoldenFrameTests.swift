@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Pacing
+import TestSupport
 import Testing
 
 @testable import Dashboard
@@ -11,57 +12,15 @@ import Testing
 /// screen shows up as a diff to review. `UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests`
 /// writes the files anew; review them with `git diff` before committing.
 @Suite(.timeLimit(.minutes(3))) struct GoldenFrameTests {
-    /// One letter per role in the styles half of a golden file.
-    static let roleLetters: [StyleRole: Character] = [
-        .text: " ", .dim: ".", .header: "H", .border: "b", .borderFocused: "B", .title: "T",
-        .ok: "o", .warning: "w", .error: "e",
-        .gaugeFresh: "g", .gaugeMargin: "m", .gaugeCritical: "c", .gaugeEmpty: "_",
-        .logInfo: "i", .logHit: "h", .logWarning: "W", .logError: "E",
-        .keyHint: "k", .keyLabel: "K", .overlay: "O", .selected: "S",
-    ]
-
-    static func golden(_ canvas: Canvas) -> String {
-        var out = "\(canvas.width)x\(canvas.height)\n"
-        for y in 0..<canvas.height {
-            var scalars = String.UnicodeScalarView()
-            for x in 0..<canvas.width { scalars.append(canvas[x, y].scalar) }
-            out += "|" + String(scalars) + "|\n"
-        }
-        out +=
-            "styles (" + StyleRole.allCases.map { "\(roleLetters[$0] ?? "?")=\($0.rawValue)" }.joined(separator: " ")
-            + ")\n"
-        for y in 0..<canvas.height {
-            out += "|" + String((0..<canvas.width).map { roleLetters[canvas[$0, y].role] ?? "?" }) + "|\n"
-        }
-        return out
-    }
-
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    func check(_ name: String, _ state: DashboardState, _ width: Int, _ height: Int) throws {
-        let actual = Self.golden(Renderer.render(state, width: width, height: height))
-        let file = Self.folder.appendingPathComponent("\(name)-\(width)x\(height).txt")
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: file)
-            return
-        }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("no golden file \(file.lastPathComponent); run with UPDATE_GOLDEN=1 and review it")
-            return
-        }
-        if actual != expected {
-            // The first differing line, so the failure says where without a 100-line dump.
-            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
-            Issue.record(
-                """
-                \(file.lastPathComponent) differs at line \(line + 1):
-                expected: \(line < e.count ? String(e[line]) : "<end>")
-                actual:   \(line < a.count ? String(a[line]) : "<end>")
-                """)
-        }
+    func check(
+        _ name: String, _ state: DashboardState, _ width: Int, _ height: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try GoldenFrame.check(
+            Renderer.render(state, width: width, height: height), name: name, in: Self.folder,
+            sourceLocation: sourceLocation)
     }
 
     static func failing() -> DashboardState {

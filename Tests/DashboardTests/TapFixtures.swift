@@ -103,6 +103,7 @@ enum TapFixtures {
                 let with = calm.filter { $0.verdict == verdict }
                 return with.first.map { TapTally.Count(label: verdict, count: with.count, level: $0.level) }
             },
+            lastVerdicts: all.reduce(into: [:]) { $0[$1.verdict, default: 0] += 1 },
             fetches: all.reduce(0) { $0 + $1.fetches })
     }
 
@@ -132,10 +133,11 @@ enum TapFixtures {
                 verdict: "ok", level: .ok, expiresAt: at.addingTimeInterval(3600))
         }
         let last = t0.addingTimeInterval(1 + 11 * 2900 / 12)
-        return TappedHistory(
-            fetches: fetches, fetchCount: 12, tokens: 12, fetchesPerToken: 12,
-            churn: "fetches 12× per token: the app's provider is not caching",
+        var history = TappedHistory(
+            fetches: [], counts: TappedCounts(since: t0.addingTimeInterval(1)), churnLimit: 4,
             token: Fixtures.token(.consumer, id: "trip-002", issued: last, lifetime: 3600))
+        for fetch in fetches { history.append(fetch) }
+        return history
     }
 
     /// The tap's state after `n` landed on the churning trip and the performer answered with its last hour.

@@ -52,11 +52,58 @@ import Testing
         for fetch in TapFixtures.churnerHistory().fetches { #expect(text.contains("#" + (fetch.fingerprint ?? "?"))) }
         #expect(text.contains("fetches 12  tokens 12  12× per token"))
         #expect(text.contains("● fetches 12× per token: the app's provider is not caching"))
+        // At 80x24 the pane has room for its newest fetches (its claims give way, Checks names the ID).
+        let small = Self.lines(state, 80, 24)
+        #expect(small.contains { $0.contains("── Fetch log") })
+        #expect(small.contains { $0.contains("fetch") && $0.contains("#000000ab") })
         // Narrow, the churn status is cut to its ratio and cause; the ID stays whole.
         #expect(
             Self.lines(state, 80, 24).contains {
                 $0.contains("trip-002") && $0.contains("● 12× per token: not caching")
             })
+    }
+
+    /// A fetch of trip-002 at `offset` seconds after t0, with a token of its own.
+    static func fetched(_ offset: TimeInterval) -> Action {
+        Fixtures.event(
+            .consumer, "trip-002",
+            .fetched(
+                Fixtures.token(
+                    .consumer, id: "trip-002", issued: Fixtures.t0.addingTimeInterval(offset), lifetime: 3600),
+                latency: 0.02),
+            at: offset)
+    }
+
+    /// The counters and the churn status are the hour before each frame, not the hour before
+    /// Enter: two fetches later they say 14×, and half an hour on the fetches that left the hour
+    /// are gone from them.
+    @Test func theFollowedCountersAreReadAtEachFrame() throws {
+        var state = TapFixtures.followingChurner()
+        #expect(Self.lines(state, 160, 48).joined().contains("fetches 12  tokens 12  12× per token"))
+        Fixtures.apply(&state, Self.fetched(3001))
+        Fixtures.apply(&state, Self.fetched(3002))
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(3010)))
+        var text = Self.lines(state, 160, 48).joined(separator: "\n")
+        #expect(text.contains("fetches 14  tokens 14  14× per token"))
+        #expect(text.contains("● fetches 14× per token: the app's provider is not caching"))
+        // At 09:20 the hour runs from 08:21: six of the twelve and both new fetches are in it.
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(4800)))
+        text = Self.lines(state, 160, 48).joined(separator: "\n")
+        #expect(text.contains("fetches 8  tokens 8  8× per token"))
+        #expect(text.contains("● fetches 8× per token: the app's provider is not caching"))
+    }
+
+    /// The followed pane keeps the ledger's bound: the newest 60 fetches, every fetch counted.
+    @Test func theFollowedPaneKeepsTheLastSixtyFetches() throws {
+        var state = TapFixtures.followingChurner()
+        for i in 0..<70 { Fixtures.apply(&state, Self.fetched(3001 + Double(i) * 10)) }
+        let kept = try #require(state[.consumer].tapped?.fetches)
+        #expect(kept.count == TappedHistory.fetchLimit)
+        #expect(TappedHistory.fetchLimit == 60)
+        #expect(kept.first?.time == Fixtures.t0.addingTimeInterval(3001 + 10 * 10))
+        #expect(kept.last?.time == Fixtures.t0.addingTimeInterval(3001 + 69 * 10))
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(3700)))
+        #expect(Self.lines(state, 160, 48).joined().contains("fetches 81  tokens 81"))
     }
 
     /// Nothing on the tap's screen offers a key that acts on simulated SDKs or a server; `?` says why.
@@ -71,7 +118,12 @@ import Testing
         #expect(Fixtures.apply(&state, .key(.character("r"))).isEmpty)
         #expect(Fixtures.apply(&state, .key(.character("f"))).isEmpty && state.overlay == .none)
         Fixtures.apply(&state, .key(.character("?")))
-        #expect(Self.lines(state, 80, 24).joined().contains("Not here: refresh, new trip/vehicle, faults"))
+        let help = Self.lines(state, 80, 24).joined()
+        #expect(help.contains("Not here: refresh, new trip/vehicle, faults"))
+        // In a tap's words: Tab turns to the other table, trouble includes churn.
+        #expect(help.contains("Tab       the other table (trips / vehicles) and its followed ID"))
+        #expect(help.contains("n N       follow the next / previous ID churning or failing"))
+        #expect(!help.contains("focus the other pane"))
     }
 
     @Test func theTitleCountsTheIDsSeenNotTheTablesCapacity() throws {

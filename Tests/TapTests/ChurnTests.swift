@@ -119,4 +119,19 @@ import Testing
         // An hour later the IDs have left the table.
         #expect(ledger.rows(now: t0.addingTimeInterval(1200 + 3700)).isEmpty)
     }
+
+    /// The ledger keeps an ID's newest 60 fetches (an hour at one a minute) for the pane that
+    /// follows it, and counts every one.
+    @Test func theLedgerKeepsTheLastSixtyFetchesOfAnID() throws {
+        var ledger = TapLedger(churnLimit: 4)
+        let readings = try (0..<75).map { try ReplayChurnTests.reading("vehicle-017", at: Double($0) * 30) }
+        for reading in readings { ledger.record(reading) }
+        let now = ReplayChurnTests.t0.addingTimeInterval(75 * 30)
+        let history = try #require(ledger.history(.driver, id: "vehicle-017", now: now))
+        #expect(TapLedger.fetchLimit == 60)
+        #expect(history.fetches.map(\.fingerprint) == readings.suffix(60).map(\.fingerprint))
+        #expect(history.counts.fetches(now: now) == 75)
+        #expect(history.counts.tokens(now: now) == 75)
+        #expect(history.churn(now: now) == "fetches 75× per token: the app's provider is not caching")
+    }
 }

@@ -36,11 +36,12 @@ import UICore
     }
 
     /// `readings`' provider events recorded as `tap --record` writes them (churn limit 4), read back.
-    static func recorded(_ readings: [TappedExchange]) throws -> Recording {
+    /// `actions`, each at its time, go among the events as the live loop wrote them.
+    static func recorded(_ readings: [TappedExchange], actions: [(Action, Date)] = []) throws -> Recording {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var first = DashboardState(
-            consumerID: "", driverID: "", now: t0, backend: "tap", faultsAvailable: false,
+            consumerID: "", driverID: "", now: t0, backend: "tap", faultsAvailable: false, refreshMargin: 0,
             trips: FleetStatistics.defaultCapacity, vehicles: FleetStatistics.defaultCapacity)
         first.learnMembers()
         let writer = try RecordingWriter(path: path)
@@ -48,7 +49,15 @@ import UICore
             RecordingHeader(
                 state: first, members: [.consumer: [], .driver: []], command: ["tokendash", "tap"], source: "watch",
                 tokendash: "test", ticks: false, start: t0, churnLimit: 4))
-        for reading in readings { for event in reading.providerEvents { writer.record(event) } }
+        var pending = actions[...]
+        for reading in readings {
+            while let (action, time) = pending.first, time <= reading.time {
+                writer.record(action, at: time)
+                pending = pending.dropFirst()
+            }
+            for event in reading.providerEvents { writer.record(event) }
+        }
+        for (action, time) in pending { writer.record(action, at: time) }
         #expect(writer.close() == nil)
         return try Recording.read(path)
     }
@@ -148,12 +157,12 @@ import UICore
     }
 
     /// The churn session of `aReplayedTapShowsTheChurnTheLiveTableShowed`, recorded as `tap --record` writes it.
-    static func recordedChurn() throws -> Recording {
+    static func recordedChurn(actions: [(Action, Date)] = []) throws -> Recording {
         // Trips: the consumer's table is the one a 160-column frame shows first.
         var readings = try (0...6).map { try reading("trip-017", at: Double($0) * 300, kind: .consumer) }
         readings.append(try reading("trip-188", at: 2, status: 503, kind: .consumer))
         readings.append(try reading("vehicle-1", at: 1950.5))
-        return try recorded(readings)
+        return try recorded(readings, actions: actions)
     }
 
     /// `replay --to-cast` and `report` of a tapped session show the tap's columns and churn as the

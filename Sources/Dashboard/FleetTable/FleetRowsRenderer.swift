@@ -56,12 +56,13 @@ enum FleetRowsRenderer {
     }
 
     /// A tap's columns: what it sees of real devices. Fetches, churn and verdicts are the last
-    /// hour's (the ledger's, IDs counted by their last verdict); latencies the last minute's
-    /// upstream answers; `unread` the exchanges forwarded but not read since the tap started.
-    /// No hit ratio or cache states: a tap sees fetches, not cache hits.
+    /// hour's (the ledger's); the error columns count IDs by the class of their last fetch's
+    /// failure, churning or not (a device retrying a refusal is one ID), and say so; latencies
+    /// the last minute's upstream answers; `unread` the exchanges forwarded but not read since
+    /// the tap started. No hit ratio or cache states: a tap sees fetches, not cache hits.
     static let tapColumns: [(String, Int)] = [
         ("tap (1 h)", 13), ("devices", 7), ("fetches/h", 9), ("churning", 8), ("p50 ms", 7), ("p99 ms", 7),
-        ("fail", 5), ("http err", 8), ("unreachable", 11), ("unreadable", 10), ("unread", 6),
+        ("IDs fail", 8), ("IDs http err", 12), ("IDs unreachable", 15), ("IDs unreadable", 14), ("unread", 6),
     ]
 
     /// The aggregate rows of a fleet run. Rates, ratios, errors and latencies cover the last
@@ -124,10 +125,10 @@ enum FleetRowsRenderer {
             count(t?.churning, .warning),
             (entry.summary?.p50LatencyMs.map(Format.tenths) ?? "–", .text),
             (entry.summary?.p99LatencyMs.map(Format.tenths) ?? "–", .text),
-            count(t?.count("fail"), .error),
-            count(t?.count("http_error"), .error),
-            count(t?.count("unreachable"), .error),
-            count(t?.count("unreadable"), .error),
+            count(t?.ids(lastVerdict: "fail"), .error),
+            count(t?.ids(lastVerdict: "http_error"), .error),
+            count(t?.ids(lastVerdict: "unreachable"), .error),
+            count(t?.ids(lastVerdict: "unreadable"), .error),
             count(t?.unread, .warning),
         ]
     }

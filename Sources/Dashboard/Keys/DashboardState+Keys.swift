@@ -7,7 +7,8 @@ extension DashboardState {
     /// keys alone while watching real devices.
     var activeKeys: [KeyBinding] {
         let keys = viewer.display.keys.visible(
-            fleet: session.isFleet, replay: viewer.replay != nil, scenarios: scenarioKeys)
+            fleet: session.isFleet, replay: viewer.replay != nil, replayFollows: watchesRealDevices,
+            scenarios: scenarioKeys)
         return watchesRealDevices ? keys.filter { Self.actsOnRealDevices($0.command) } : keys
     }
 

@@ -130,8 +130,9 @@ public struct Layout: Equatable, Sendable {
         }
         let followed = single ? [state.focus] : state.kinds.filter { state[$0].following }
         if single || width < Self.sideBySideWidth && (room < Self.tallStack || followed.count == 1) {
-            // The followed pane, the table under it: the pane is what Enter asked for.
-            let paneHeight = max(PaneRenderer.essentialHeight, room / 2)
+            // The followed pane, the table under it: the pane is what Enter asked for, with room
+            // for the first fetches of its last hour (two thirds: 12 rows of 18 at 80x24).
+            let paneHeight = max(PaneRenderer.essentialHeight, room * 2 / 3)
             panes = [frame(state.focus, y: top, height: paneHeight)]
             table = frame(state.focus, y: top + paneHeight, height: room - paneHeight)
             return

@@ -32,6 +32,18 @@ struct OverlayView: Sendable {
         ]
     }
 
+    /// A key's help in a tap's words where the simulated fleet's would mislead: before Enter
+    /// there is no pane to focus, Tab turns to the other kind's table; trouble includes churn.
+    private static func tapHelp(_ command: Command, _ state: DashboardState) -> String? {
+        let trips = state.consumer.kind.spec.fleetNoun
+        let vehicles = state.driver.kind.spec.fleetNoun
+        switch command {
+        case .focusNext: return "the other table (\(trips) / \(vehicles)) and its followed ID"
+        case .nextTrouble: return "follow the next / previous ID churning or failing"
+        default: return nil
+        }
+    }
+
     private static func shape(_ state: DashboardState) -> Shape? {
         let keys = state.keys
         switch state.overlay {
@@ -39,7 +51,8 @@ struct OverlayView: Sendable {
         case .help:
             var rows = KeyBinding.paired(state.activeKeys).map { binding -> Row in
                 let names = binding.keys.map(\.displayName).joined(separator: " ")
-                return (names.fitted(10) + binding.help, .overlay)
+                let help = state.watchesRealDevices ? tapHelp(binding.command, state) ?? binding.help : binding.help
+                return (names.fitted(10) + help, .overlay)
             }
             if state.watchesRealDevices { rows += tapNote(state) }
             return .panel(title: "Keys", rows: rows, trailer: [("", .overlay), ("any key closes this help", .dim)])

@@ -1,3 +1,4 @@
+import Fleet
 import FleetAuth
 import Foundation
 import UICore
@@ -52,7 +53,8 @@ struct PaneRenderer {
         }
         lines.append(countersLine(width: innerWidth))
         let rest = innerHeight - lines.count
-        lines.append(contentsOf: claimLines(full: rest >= 14))
+        // A tap's followed ID: its fetches before its claims, which Checks names already, when rows are few.
+        if pane.tapped == nil || rest >= 14 { lines.append(contentsOf: claimLines(full: rest >= 14)) }
         let remaining = innerHeight - lines.count
         if remaining >= 2 {
             // A tap's ID never changes: its pane has no ID changes to list.
@@ -131,9 +133,10 @@ struct PaneRenderer {
         if pane.memberCount > 1 { after.append(("  (\(pane.memberIndex + 1) of \(pane.fleetSize))", .dim)) }
         let status = PaneStatus(pane, now: view.now, paused: view.paused)
         // A tap's churning ID: its trouble is the app's caching, not the token, which may be fine.
-        if let tapped = pane.tapped, let churn = tapped.churn {
+        // Judged at the frame's time: the ratio of the hour before now, not of when Enter was pressed.
+        if let tapped = pane.tapped, let churn = tapped.churn(now: view.now) {
             // Narrow, the sentence is cut to its ratio and cause so the ID keeps its room.
-            let brief = tapped.fetchesPerToken.map { "\(Format.times($0)) per token: not caching" } ?? churn
+            let brief = tapped.counts.fetchesPerToken(now: view.now).map(TappedCounts.churnBrief) ?? churn
             let fits = width - Self.labelWidth - after.reduce(0) { $0 + $1.0.count } - churn.count - 4 >= pane.id.count
             after.append(("  ● \(fits ? churn : brief)", .warning))
         } else if status != .waiting {
@@ -312,11 +315,13 @@ struct PaneRenderer {
 
     private func countersLine(width: Int) -> Line {
         let c = pane.counters
-        // A tap sees fetches, not cache hits: the ID's last hour as its ledger counts it.
+        // A tap sees fetches, not cache hits: the ID's last hour as its ledger counts it, read at
+        // the frame's time, so fetches after Enter and the hour moving on both show.
         let text =
             pane.tapped.map { tapped in
-                "fetches \(tapped.fetchCount)  tokens \(tapped.tokens)  "
-                    + (tapped.fetchesPerToken.map { "\(Format.times($0)) per token  " } ?? "")
+                let counts = tapped.counts
+                return "fetches \(counts.fetches(now: view.now))  tokens \(counts.tokens(now: view.now))  "
+                    + (counts.fetchesPerToken(now: view.now).map { "\(TappedCounts.times($0)) per token  " } ?? "")
             } ?? "req \(c.requests)  hits \(c.hits)  ratio \(Format.percent(c.hitRatio))  err \(c.errors)  "
         let sparkWidth = max(0, min(30, width - Self.labelWidth - text.count - 9))
         var segments: [(String, StyleRole)] = [(text, c.errors > 0 ? .warning : .text)]

@@ -46,7 +46,8 @@ extension PaneState {
     }
 
     /// After Enter, a followed real ID's new fetch as the ledger's are listed (`fetch`, `200 ok,
-    /// expires …`), counted in its counters; nil drops a line that says nothing of a real device
+    /// expires …`), kept (the ledger's last `TappedHistory.fetchLimit`) and counted as the ledger
+    /// counts, so the counters drawn later are the later hour's; nil drops a line that says nothing of a real device
     /// (`request`: the tap sees a fetch once answered).
     mutating func tappedFetch(_ entry: LogEntry) -> LogEntry? {
         guard var history = tapped else { return entry }
@@ -63,12 +64,7 @@ extension PaneState {
                 level: .trouble, error: entry.detail)
         default: return entry
         }
-        if let fingerprint = fetch.fingerprint, !history.fetches.contains(where: { $0.fingerprint == fingerprint }) {
-            history.tokens += 1
-        }
-        history.fetchCount += 1
-        history.fetches.append(fetch)
-        if history.fetches.count > Self.historyLimit { history.fetches.removeFirst() }
+        history.append(fetch)
         tapped = history
         return Self.entry(fetch)
     }

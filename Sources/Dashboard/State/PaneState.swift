@@ -107,7 +107,8 @@ public struct PaneState: Equatable, Sendable {
     /// The fleet's size as the screen says it: the IDs seen when learnt, else the configured size.
     public var fleetSize: Int { seenMembers ?? memberCount }
 
-    /// A tap's followed ID: its last hour as the ledger had it when Enter followed it.
+    /// A tap's followed ID: its last hour as the ledger had it when Enter followed it, its fetches
+    /// since kept and counted on.
     public var tapped: TappedHistory?
 
     /// Whether the pane has an ID: a tap's panes have none until Enter follows one.

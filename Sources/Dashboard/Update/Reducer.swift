@@ -148,6 +148,10 @@ public enum Reducer {
         }
         // The viewers change places for the action, not the session: a copy of the session
         // would be copied again on write, at every recorded event of a seek's fold.
+        // A recorded answer is for the member the recorded person followed then. A seek applies a
+        // run of recorded actions before the tables its ticks ask for come back, so the recorded
+        // key that chose the member may have found no rows here: the answer places it itself.
+        if case .following(let kind, let index, _) = inner { state[kind].memberIndex = index }
         let ownViewer = state.viewer
         state.viewer = recordedViewer
         state.recorded = nil
@@ -185,7 +189,8 @@ public enum Reducer {
         }
         guard let command = state.command(for: key) else { return [] }
         state.message = nil
-        if state.replay != nil, command.isLiveOnly {
+        // A tap's recording answers following an ID (its marks keep each ID's last hour).
+        if state.replay != nil, command.isLiveOnly(replayFollows: state.watchesRealDevices) {
             state.message = "\(key.displayName) acts on the live providers: not in a replay"
             return []
         }
@@ -234,7 +239,8 @@ public enum Reducer {
             state.message = "no \(kind.idNoun) in trouble\(filtered)"
             return []
         }
-        let current = trouble.firstIndex { $0.index == state[kind].memberIndex }
+        // A tap's pane follows no ID until Enter: `n` then lands on the first in trouble, not the one after row 0.
+        let current = state[kind].following ? trouble.firstIndex { $0.index == state[kind].memberIndex } : nil
         let next =
             forward
             ? current.map { ($0 + 1) % trouble.count } ?? 0
