@@ -90,18 +90,27 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // `tokendash tap`: a reverse proxy (SwiftNIO) in front of the customer's token backend that
-        // forwards every exchange as it came and reads it beside: whose token, today's verdict, churn per ID.
+        // `tokendash tap`'s forwarding: a reverse proxy (SwiftNIO) in front of the customer's token
+        // backend that forwards every exchange as it came, fails open, and hands a copy of each
+        // (`TapExchange`) to whoever reads them. Knows nothing of tokens.
         .target(
-            name: "Tap",
+            name: "TapForwarding",
             dependencies: [
-                "Fleet", "FleetAuth", "HTTPTransport", "EventLines", "ProxyKit", "ThreadExecutor",
-                // The tap's own series (`TapMetrics`), beside the reading that counts them.
-                "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
+                "FleetAuth", "HTTPTransport", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // `tokendash tap`'s reading, beside the forwarding and off its path: each exchange's ID, token
+        // and today's verdict, churn per ID in a ledger, and the tap's Prometheus series.
+        .target(
+            name: "TapReading",
+            dependencies: [
+                "TapForwarding", "Fleet", "FleetAuth", "EventLines", "ThreadExecutor",
+                // The tap's own series (`TapMetrics`), beside the reading that counts them.
+                "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
@@ -247,7 +256,8 @@ let package = Package(
         .target(
             name: "TokendashCLI",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "Tap", "TokenServer", "TokenSignatures",
+                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
+                "TokenSignatures",
                 "UICore",
                 "Dashboard",
                 "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "ProviderHost", "Recording",
@@ -273,7 +283,7 @@ let package = Package(
                 // The source section: a customer's class through its host, against a bare echo.
                 "ObjCRuntime", "ProviderHost", "Spawning",
                 // The tap section: the tap and the bare proxy it is measured against, its reader placed.
-                "Tap", "ThreadExecutor",
+                "TapForwarding", "TapReading", "ThreadExecutor",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -328,7 +338,8 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport", "Tap",
+                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport", "TapForwarding",
+                "TapReading",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
@@ -355,7 +366,8 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "Tap", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard", "DashboardRuntime",
+                "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard",
+                "DashboardRuntime",
                 "Evidence", "LoopbackProxy", "Recording", "UICore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -365,7 +377,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "TokenMetricsTests", dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "Tap", "TestSupport"]),
+            name: "TokenMetricsTests",
+            dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TapReading", "TestSupport"]),
         .testTarget(
             name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "Settings", "TestSupport"]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),

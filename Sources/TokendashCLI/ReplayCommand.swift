@@ -6,7 +6,7 @@ import Evidence
 import Foundation
 import Recording
 import Signals
-import Tap
+import TapReading
 import Terminal
 import UICore
 

@@ -3,7 +3,7 @@ import DashboardRuntime
 import Evidence
 import Foundation
 import Recording
-import Tap
+import TapReading
 import UICore
 
 /// A recording as one HTML page anyone can open offline: the evidence for a customer who does

@@ -8,7 +8,8 @@ import LiveSession
 import Recording
 import Settings
 import Signals
-import Tap
+import TapForwarding
+import TapReading
 import Terminal
 import TokenMetrics
 import TokenSignatures

@@ -3,7 +3,7 @@ import DashboardRuntime
 import FleetAuth
 import Foundation
 import Recording
-import Tap
+import TapReading
 import Terminal
 import UICore
 

@@ -3,7 +3,7 @@ import DashboardRuntime
 import Fleet
 import FleetAuth
 import Foundation
-import Tap
+import TapReading
 
 /// The effects of the tap's dashboard: the fleet table's query, following a real ID (its pane
 /// shows that ID's last hour from the ledger, then its exchanges as they come), themes, marks and snapshots. Keys that act on

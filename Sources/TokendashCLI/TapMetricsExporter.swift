@@ -1,6 +1,6 @@
 import Foundation
 import RouteServer
-import Tap
+import TapReading
 import TokenMetrics
 import TokenServer
 

@@ -1,7 +1,8 @@
 import FleetAuth
 import Foundation
 import RouteServer
-import Tap
+import TapForwarding
+import TapReading
 import ThreadExecutor
 import TokenMetrics
 import TokenServer

@@ -1,5 +1,5 @@
 import Foundation
-import Tap
+import TapForwarding
 import TestSupport
 import Testing
 

@@ -2,7 +2,8 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
-import Tap
+import TapForwarding
+import TapReading
 import TestSupport
 import Testing
 

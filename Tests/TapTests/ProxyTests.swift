@@ -3,7 +3,7 @@ import Foundation
 import HTTPTransport
 import LoopbackProxy
 import NIOSSL
-import Tap
+import TapForwarding
 import TestSupport
 import Testing
 

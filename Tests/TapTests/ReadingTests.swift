@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
-import Tap
+import TapForwarding
+import TapReading
 import TestSupport
 import Testing
 

@@ -5,7 +5,8 @@ import Fleet
 import FleetAuth
 import Foundation
 import Recording
-import Tap
+import TapForwarding
+import TapReading
 import TestSupport
 import Testing
 import UICore

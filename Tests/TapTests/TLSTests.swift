@@ -2,7 +2,8 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOSSL
-import Tap
+import TapForwarding
+import TapReading
 import TestSupport
 import Testing
 

@@ -1,7 +1,8 @@
 import FleetAuth
 import Foundation
 import Synchronization
-import Tap
+import TapForwarding
+import TapReading
 import TestSupport
 import Testing
 

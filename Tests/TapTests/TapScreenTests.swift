@@ -5,7 +5,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Recording
-import Tap
+import TapReading
 import TestSupport
 import Testing
 import UICore

@@ -1,6 +1,6 @@
 import FleetAuth
 import Foundation
-import Tap
+import TapReading
 import TestSupport
 import Testing
 import TokenMetrics

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TapForwarding
 
 /// Reads one forwarded exchange as a provider would have read its answer: the route says whose
 /// token it is, `TokenResponseDecoder` finds it (today's shape detection) and `TokenRules` judge

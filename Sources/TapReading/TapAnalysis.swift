@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TapForwarding
 import ThreadExecutor
 
 /// Beside the forwarding: exchanges queue here without waiting (`submit` takes a lock for an append

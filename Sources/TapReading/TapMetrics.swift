@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import Prometheus
 import Synchronization
+import TapForwarding
 import TokenMetrics
 
 /// `tap --metrics`: the real devices' exchanges as Prometheus series. As the providers' series,
