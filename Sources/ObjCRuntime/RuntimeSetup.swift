@@ -151,9 +151,8 @@ public struct RuntimeSetup: Sendable {
     private func stage<T>(_ name: String, _ body: () async throws(SetupProblem) -> T) async throws(SetupProblem) -> T {
         let start = ContinuousClock.now
         let value = try await body()
-        let seconds =
-            Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - start).components.seconds)
+        let took = (ContinuousClock.now - start).components
+        let seconds = Double(took.seconds) + Double(took.attoseconds) / 1e18
         report("setup objc: \(name) (\(String(format: "%.1f", seconds)) s)")
         return value
     }
