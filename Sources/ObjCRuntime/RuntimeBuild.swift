@@ -53,8 +53,8 @@ struct Build: Sendable {
     /// with them: a runtime that cannot run the samples is not installed.
     func probe() async throws(SetupProblem) -> ObjCRuntime.Installed {
         let config = "\(prefix)/bin/gnustep-config"
-        let objc = Build.capture(["/bin/sh", "-c", "\(gnustepShell) && '\(config)' --objc-flags"])
-        let libs = Build.capture(["/bin/sh", "-c", "\(gnustepShell) && '\(config)' --base-libs"])
+        let objc = await Build.capture(["/bin/sh", "-c", "\(gnustepShell) && '\(config)' --objc-flags"])
+        let libs = await Build.capture(["/bin/sh", "-c", "\(gnustepShell) && '\(config)' --base-libs"])
         let installed = ObjCRuntime.Installed(
             prefix: prefix, clang: toolchain.clang, toolchainLibraries: toolchain.libraries,
             objcFlags: Build.providerFlags(objc, prefix: prefix),
@@ -132,13 +132,13 @@ struct Build: Sendable {
     }
 
     /// A short command's stdout, for flags and package queries.
-    static func capture(_ arguments: [String]) -> String {
+    static func capture(_ arguments: [String]) async -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tokendash-capture-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         guard let pid = try? ChildProcess.spawn(arguments, stdin: .devNull, stdout: .file(file.path), stderr: .devNull)
         else { return "" }
-        _ = ChildProcess.waitHere(pid)
+        _ = await ChildProcess.exit(of: pid)
         return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
     }
 }

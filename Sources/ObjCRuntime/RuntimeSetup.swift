@@ -92,7 +92,7 @@ public struct RuntimeSetup: Sendable {
 
     public func run() async throws(SetupProblem) -> Outcome {
         if let installed = ObjCRuntime.installed(root: root) { return .alreadyThere(installed) }
-        try await stage("checking the build's packages") { () throws(SetupProblem) in try checkPackages() }
+        try await stage("checking the build's packages") { () throws(SetupProblem) in try await checkPackages() }
         do {
             try FileManager.default.createDirectory(
                 at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -157,7 +157,7 @@ public struct RuntimeSetup: Sendable {
         return value
     }
 
-    private func checkPackages() throws(SetupProblem) {
+    private func checkPackages() async throws(SetupProblem) {
         guard let dpkg = ChildProcess.onPath("dpkg-query") else {
             for tool in ["cmake", "ninja", "make"] where ChildProcess.onPath(tool) == nil {
                 throw .missingPackages("\(tool) is not on PATH; the build needs cmake, ninja and make")
@@ -165,7 +165,7 @@ public struct RuntimeSetup: Sendable {
             return
         }
         let names = Self.packages.flatMap { $0 }
-        let output = Build.capture([dpkg, "-W", "-f", "${Package} ${db:Status-Status}\n"] + names)
+        let output = await Build.capture([dpkg, "-W", "-f", "${Package} ${db:Status-Status}\n"] + names)
         let installed = Set(
             output.split(separator: "\n").compactMap { line -> String? in
                 let parts = line.split(separator: " ")
