@@ -2,7 +2,7 @@ import Foundation
 
 /// An output file written whole or not at all: into a temporary file beside it, then renamed
 /// over its name, so a reader never finds half a cast or half a page under the name asked for.
-public final class EvidenceFile {
+final class EvidenceFile {
     let path: String
     private let temporary: String
     private var descriptor: Int32
@@ -68,7 +68,7 @@ public final class EvidenceFile {
     }
 
     /// `text` written to `path` whole, or an error and nothing there.
-    public static func write(_ text: String, to path: String) throws(EvidenceError) {
+    static func write(_ text: String, to path: String) throws(EvidenceError) {
         let file = try EvidenceFile(path: path)
         try file.write(text)
         try file.finish()
@@ -78,10 +78,10 @@ public final class EvidenceFile {
 }
 
 /// Why an evidence file was not written: the command prints this one line and exits 2.
-public enum EvidenceError: Error, Equatable, CustomStringConvertible {
+enum EvidenceError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(String, String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .cannotWrite(let path, let why): "cannot write \(path): \(why)"
         }

@@ -9,10 +9,10 @@ import UICore
 /// Everything is inline (style sheet, SVG); nothing is loaded. It reads in a light and a dark
 /// scheme (`prefers-color-scheme`) and prints; its tables are tables, its sections headed, and
 /// what colour says, words and shapes say too.
-public enum HTMLReport {
+enum HTMLReport {
     /// The page for `recording`, its frames in `theme`; `name` is the recording's file as the page
     /// cites it. `marks` makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session).
-    public static func make(
+    static func make(
         _ recording: Recording, theme: Theme, name: String, version: String,
         marks: (@Sendable () -> any FleetTableMarks)? = nil
     ) -> String {

@@ -32,7 +32,7 @@ public final class LiveCast: FrameRecorder, Sendable {
     public init(
         path: String, start: Date, theme: Theme, idleTimeLimit: Double?, title: String,
         environment: [String: String]
-    ) throws(EvidenceError) {
+    ) throws {
         let file = try EvidenceFile(path: path)
         self.path = path
         self.start = start

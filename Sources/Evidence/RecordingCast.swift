@@ -8,21 +8,21 @@ import UICore
 /// through as the replay plays it (`ReplayTimeline.walk`), a frame rendered from the state after
 /// each moment, and what changed sent as ANSI at that moment's time; resizes as `"r"` events,
 /// and `CastMarkers`' labels as `"m"` markers after the frame they belong to.
-public enum RecordingCast {
+enum RecordingCast {
     /// The size of a cast whose recording never says its terminal's (one `watch` made).
     static let defaultSize = (width: 160, height: 48)
 
-    public struct Options: Sendable {
+    struct Options: Sendable {
         var theme: Theme
         var idleTimeLimit: Double?
         var title: String?
         var term = "xterm-256color"
-        public var shell = "/bin/sh"
+        var shell = "/bin/sh"
         /// Makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session), so the
         /// cast's fleet tables carry the columns the live dashboard showed.
-        public var marks: (@Sendable () -> any FleetTableMarks)?
+        var marks: (@Sendable () -> any FleetTableMarks)?
 
-        public init(theme: Theme, idleTimeLimit: Double? = nil, title: String? = nil) {
+        init(theme: Theme, idleTimeLimit: Double? = nil, title: String? = nil) {
             self.theme = theme
             self.idleTimeLimit = idleTimeLimit
             self.title = title
@@ -30,7 +30,7 @@ public enum RecordingCast {
     }
 
     /// The whole cast, header first.
-    public static func make(_ recording: Recording, options: Options) -> String {
+    static func make(_ recording: Recording, options: Options) -> String {
         let initial = recording.header.initialState(theme: options.theme, themeNames: [options.theme.name])
         let timeline = ReplayTimeline(recording, initial: initial, marks: options.marks)
         var size = FrameSize(recording, fallback: defaultSize)

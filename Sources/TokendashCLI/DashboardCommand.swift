@@ -99,12 +99,20 @@ struct DashboardCommand: AsyncParsableCommand {
         await TerminalBootstrap.run(
             state: state, inbox: inbox, performer: effects, recorder: evidence.recorder, frames: evidence.caster,
             nextSignal: nextSignal(signals), terminal: screen(initialTheme, noColor: noColor))
-        // Stopped in the reverse order of their start.
-        await scenarioController.stop()
-        for task in [loops, events] { task.cancel() }
+        await Self.stop(scenarioController, tasks: [loops, events], session, exporter, evidence)
+    }
+
+    /// The run's end, in the reverse order of the start: the scenario, the loops and the event
+    /// source, the session (its server and proxies), `--metrics`, and last the evidence files.
+    static func stop(
+        _ scenarios: ScenarioController, tasks: [Task<Void, Never>], _ session: BackendSession,
+        _ exporter: MetricsExporter?, _ evidence: EvidenceFiles
+    ) async {
+        await scenarios.stop()
+        for task in tasks { task.cancel() }
         await session.stop()
         await exporter?.stop()
-        for failure in evidence.close() { Self.fail(failure) }
+        for failure in evidence.close() { fail(failure) }
     }
 
     /// SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
@@ -143,7 +151,7 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            let caster = try cast.map { path throws(EvidenceError) in
+            let caster = try cast.map { path in
                 try LiveCast(
                     path: path, start: Date(), theme: theme, idleTimeLimit: castOptions.idleTimeLimit,
                     title: "tokendash dashboard, \(Date().formatted(.iso8601))", environment: environment)

@@ -112,25 +112,8 @@ struct DecodeCommand: AsyncParsableCommand {
         do { jwt = try JWTInspector.decode(text) } catch {
             throw Self.failure(text.isEmpty ? "no token given (pass it as an argument or on stdin)" : error.description)
         }
-        print("header:")
-        print(Self.pretty(jwt.header))
-        print("claims:")
-        print(Self.pretty(jwt.claims))
         let now = Date()
-        if let iat = jwt.issuedAt { print("issued:  \(Self.local(iat))") }
-        if let exp = jwt.expiresAt {
-            // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
-            let seconds = exp.timeIntervalSince(now).rounded(.down)
-            let left = TokenResponseDecoder.wholeSeconds(seconds)
-            let when =
-                abs(seconds) >= TokenResponseDecoder.implausibleSeconds
-                ? (left > 0 ? "centuries left" : "expired centuries ago")
-                : left > 0 ? "\(left) s left" : "expired \(-left) s ago"
-            print("expires: \(Self.local(exp)) (\(when))")
-        }
-
-        print("fingerprint: \(TokenFingerprint.of(text))")
-
+        Self.printToken(jwt, text: text, now: now)
         let (kind, id) = expectation(for: jwt)
         var results = TokenRules.evaluate(jwt, kind: kind, id: id, now: now, providerID: providerID)
         let transport: HTTPClientTransport
@@ -143,7 +126,43 @@ struct DecodeCommand: AsyncParsableCommand {
         results.append(await verifier.verify(text, jwt: jwt))
         let answer = await ask(text, jwt: jwt, kind: kind, id: id, rules: results.worst, transport: transport)
         await transport.shutdown()
-        let subject = id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)"
+        Self.printRules(results, subject: id.map { "\(kind.idNoun) \($0)" } ?? "\(kind.tokenNoun), any \(kind.idNoun)")
+        if let answer {
+            // Fleet Engine's own answer is the last word on whether it takes the token.
+            try Self.report(answer)
+            return
+        }
+        let failures = results.failures
+        if !failures.isEmpty {
+            throw Self.failure(
+                "Fleet Engine would refuse this token: "
+                    + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
+        }
+    }
+
+    /// The header, the claims, when it was issued and expires, and its fingerprint.
+    private static func printToken(_ jwt: DecodedJWT, text: String, now: Date) {
+        print("header:")
+        print(pretty(jwt.header))
+        print("claims:")
+        print(pretty(jwt.claims))
+        if let iat = jwt.issuedAt { print("issued:  \(local(iat))") }
+        if let exp = jwt.expiresAt {
+            // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
+            let seconds = exp.timeIntervalSince(now).rounded(.down)
+            let left = TokenResponseDecoder.wholeSeconds(seconds)
+            let when =
+                abs(seconds) >= TokenResponseDecoder.implausibleSeconds
+                ? (left > 0 ? "centuries left" : "expired centuries ago")
+                : left > 0 ? "\(left) s left" : "expired \(-left) s ago"
+            print("expires: \(local(exp)) (\(when))")
+        }
+
+        print("fingerprint: \(TokenFingerprint.of(text))")
+    }
+
+    /// The verdict on `subject` in a line, then each rule's result.
+    private static func printRules(_ results: [RuleResult], subject: String) {
         let failures = results.failures
         let warnings = results.filter { $0.level == .warn }.count
         let verdict =
@@ -158,16 +177,6 @@ struct DecodeCommand: AsyncParsableCommand {
             print(
                 "  \(result.level.symbol) \(result.rule.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(result.reason)"
             )
-        }
-        if let answer {
-            // Fleet Engine's own answer is the last word on whether it takes the token.
-            try Self.report(answer)
-            return
-        }
-        if !failures.isEmpty {
-            throw Self.failure(
-                "Fleet Engine would refuse this token: "
-                    + failures.map { "\($0.rule): \($0.reason)" }.joined(separator: "; "))
         }
     }
 

@@ -101,11 +101,12 @@ struct ReplayCommand: AsyncParsableCommand {
     /// read is said as the replay says it, after the cast of what came before.
     private func writeCast(to path: String) throws {
         let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
-        var options = RecordingCast.Options(theme: theme, idleTimeLimit: cast.idleTimeLimit)
-        options.shell = ProcessInfo.processInfo.environment["SHELL"] ?? options.shell
         // A tapped session's tables carry the tap's columns, as the dashboard and the replay show them.
-        options.marks = TapTableMarks.maker(churnLimit: recording.header.churnLimit)
-        try EvidenceInput.write(RecordingCast.make(recording, options: options), to: path)
+        let text = RecordingEvidence.cast(
+            recording, theme: theme, idleTimeLimit: cast.idleTimeLimit,
+            shell: ProcessInfo.processInfo.environment["SHELL"],
+            marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
+        try EvidenceInput.write(text, to: path)
         for problem in recording.problems { DashboardCommand.fail(problem) }
     }
 

@@ -31,7 +31,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
-        let page = HTMLReport.make(
+        let page = RecordingEvidence.report(
             recording, theme: theme, name: file, version: TokenDash.version,
             marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit))
         try EvidenceInput.write(page, to: output)
@@ -68,7 +68,7 @@ enum EvidenceInput {
     }
 
     static func write(_ text: String, to path: String) throws {
-        do { try EvidenceFile.write(text, to: path) } catch {
+        do { try RecordingEvidence.write(text, to: path) } catch {
             DashboardCommand.fail("\(error)")
             throw ExitCode(2)
         }

@@ -17,9 +17,10 @@ enum EvidenceBenchmark {
         let fold = median(3) { _ = ReplayTimeline(recording, initial: initial).fold(to: recording.end) }
         var castBytes = 0
         var pageBytes = 0
-        let cast = median(3) { castBytes = RecordingCast.make(recording, options: .init(theme: theme)).utf8.count }
+        let cast = median(3) { castBytes = RecordingEvidence.cast(recording, theme: theme).utf8.count }
         let report = median(3) {
-            pageBytes = HTMLReport.make(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count
+            pageBytes =
+                RecordingEvidence.report(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count
         }
         let (frame, castFrame) = try liveFrames(theme: theme)
         MintBenchmark.printTable([

@@ -172,17 +172,15 @@ import UICore
         let recording = try Self.recordedChurn()
         let marks = TapTableMarks.maker(churnLimit: recording.header.churnLimit)
         let theme = Theme(name: "default", styles: [:])
-        var options = RecordingCast.Options(theme: theme)
-        options.marks = marks
-        let cast = RecordingCast.make(recording, options: options)
+        let cast = RecordingEvidence.cast(recording, theme: theme, marks: marks)
         // The encoder writes a frame's changes word by word: the churn sentence's first ratio is one word.
         for text in ["fetches/h", "trip-017", "5×", "http_error"] {
             #expect(cast.contains(text), "the cast lacks \(text)")
         }
-        let plain = RecordingCast.make(recording, options: RecordingCast.Options(theme: theme))
+        let plain = RecordingEvidence.cast(recording, theme: theme)
         #expect(!plain.contains("5×") && !plain.contains("http_error"))
 
-        let page = HTMLReport.make(recording, theme: theme, name: "tap.jsonl", version: "test", marks: marks)
+        let page = RecordingEvidence.report(recording, theme: theme, name: "tap.jsonl", version: "test", marks: marks)
         #expect(page.contains("<h2 id=\"tapped\">Tapped IDs</h2>"))
         // trip-017: 7 fetches, 7 tokens, an hour's lifetime, churning; trip-188 refused by HTTP 503.
         // (The vehicle's fetch is after the last tick, so no table holds it, as in the replay.)
@@ -191,7 +189,7 @@ import UICore
                 "<tr class=\"failed\"><th scope=\"row\">trip-017</th><td>ok</td><td>7</td><td>7</td><td>1 h 0 min 0 s</td><td>fetches 7× per token: the app&#39;s provider is not caching</td></tr>"
             ))
         #expect(page.contains("<th scope=\"row\">trip-188</th><td>http_error</td><td>1</td><td>0</td>"))
-        let untapped = HTMLReport.make(recording, theme: theme, name: "tap.jsonl", version: "test")
+        let untapped = RecordingEvidence.report(recording, theme: theme, name: "tap.jsonl", version: "test")
         #expect(!untapped.contains("Tapped IDs"))
     }
 }
