@@ -15,6 +15,7 @@ import ThreadExecutor
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
     public static let queueLimit = 1 << 16
+    private let queueBound: Int
 
     public let reader: ExchangeReader
     public let events: EventBroadcaster
@@ -39,11 +40,13 @@ public final class TapAnalysis: Sendable {
     /// Called after each reading: `yieldCore`, but in tests and the bench's `keep`.
     private let giveWay: @Sendable () -> Void
 
+    /// `queueBound`: `queueLimit` but in tests, which fill a short queue.
     public init(
         reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
         events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = [],
-        giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore
+        giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore, queueBound: Int = TapAnalysis.queueLimit
     ) {
+        self.queueBound = queueBound
         self.giveWay = giveWay
         self.reader = reader
         self.clock = clock
@@ -55,7 +58,7 @@ public final class TapAnalysis: Sendable {
     /// What the forwarder calls once an answer is written.
     @Sendable public func submit(_ exchange: TapExchange) {
         let kept = queue.withLock { queue in
-            guard queue.waiting.count < Self.queueLimit else { return false }
+            guard queue.waiting.count < queueBound else { return false }
             queue.waiting.append(exchange)
             return true
         }

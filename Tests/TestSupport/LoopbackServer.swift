@@ -16,7 +16,8 @@ public struct LoopbackServer: Sendable {
         // Seen once in a full run: listening, yet no address to read. A second server is made
         // rather than the test failing on the harness.
         for _ in 0..<3 {
-            let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+            let server = HTTPServer(
+                address: try .inet(ip4: "127.0.0.1", port: 0), timeout: patientTimeout, logger: .disabled)
             await server.appendRoute("*", handler: handler)
             Task { try await server.run() }
             // FlyingFox waits 5 s by default. In a full run the two cooperative threads were once

@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func anIPv6LiteralWorks() async throws {
-        let server = HTTPServer(address: try .inet6(ip6: "::1", port: 0), timeout: 5, logger: .disabled)
+        let server = HTTPServer(address: try .inet6(ip6: "::1", port: 0), timeout: patientTimeout, logger: .disabled)
         await server.appendRoute("*") { request in
             let now = Int(Date().timeIntervalSince1970)
             let id = request.path.split(separator: "/").last.map(String.init) ?? ""
@@ -168,11 +168,9 @@ import Testing
             return .hold
         }
         defer { server.stop() }
-        let started = ContinuousClock.now
+        // Without the timer this never returns, and the suite's time limit fails the test; the
+        // error is the timer's own. (No wall-clock bound: a loaded run once took 77 s to get here.)
         await #expect(throws: FleetAuthError.timeout(seconds: 1)) { _ = try await get("\(server.base)/t", timeout: 1) }
-        // Generous: without the timer this never returns, and the error above is the timer's own.
-        // A full test run on two cores once took 27 s to get here (the pool busy elsewhere).
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func anUnknownHostIsADNSFailure() async {
@@ -278,8 +276,13 @@ import Testing
         defer { Task { await server.stop() } }
         let inPath = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token/consumer/{tripId}")
         let inQuery = TokenEndpoint(kind: .consumer, urlTemplate: server.base + "/token?kind=trip")
-        #expect(try await sharedTransport.send(TransportRequest(url: try inPath.url(for: id))).status == 200)
-        #expect(try await sharedTransport.send(TransportRequest(url: try inQuery.url(for: id))).status == 200)
+        // The patient transport: this judges the path and query, not how fast a loaded run answers.
+        #expect(
+            try await patientTransport.send(TransportRequest(url: try inPath.url(for: id), timeout: patientTimeout))
+                .status == 200)
+        #expect(
+            try await patientTransport.send(TransportRequest(url: try inQuery.url(for: id), timeout: patientTimeout))
+                .status == 200)
         let requests = seen.withLock { $0 }
         try #require(requests.count == 2)
         let pathPrefix = "/token/consumer/"

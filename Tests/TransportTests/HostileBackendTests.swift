@@ -104,7 +104,8 @@ import Testing
     }
 
     @Test func aStalledBackendTimesOutWhileTheValidTokenIsStillServed() async throws {
-        // The first connection gets a good token; every later one is accepted and never answered (30 s and more).
+        // The first connection gets a good token; every later one is accepted and never answered:
+        // only our timer ends the refresh (without it the suite's time limit fails the test).
         let answered = Mutex(0)
         let server = try RawSocketServer { connection in
             guard
@@ -125,15 +126,12 @@ import Testing
         defer { server.stop() }
         let provider = provider(server.base, timeout: 1.5)
         let good = try await provider.fetchToken(for: trip("t"))
-        let started = ContinuousClock.now
         let refresh = Task { try await provider.forceRefresh() }
         #expect(await eventually { await provider.isFetching })
         // The caller (the SDK, the UI) is answered from the cache while the request still hangs.
         #expect(try await provider.fetchToken(for: trip("t")) == good)
         #expect(await provider.isFetching, "answered before the stalled request ended")
         await #expect(throws: FleetAuthError.timeout(seconds: 1.5)) { try await refresh.cancellingValue }
-        // Below the stall's 30 s, with room for a loaded machine (a 1 s timer once took 27 s in a full run).
-        #expect(ContinuousClock.now - started < .seconds(25), "the timeout fired, the stall did not run its course")
         #expect(await provider.cachedToken?.token == good)
     }
 
