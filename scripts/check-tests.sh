@@ -46,4 +46,14 @@ if grep -rnE --include='*.swift' 'await [^/]*\b[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])
         | grep -v 'withTaskCancellationHandler' | grep -v '^Tests/TestSupport/CancellingValue.swift'; then
     echo "check-tests: the awaits above wait on .value; use .cancellingValue so the time limit reaches the task" >&2; status=1
 fi
+# Sleeps in scripts/: each is a poll (a loop that ends on the fact it waits for) or says on its
+# line why it waits for no fact (`# sleep: why`: a pace, a window being measured, a drawn delay).
+# A pane kept open by `exec sleep` waits for nothing. Waiting to see that nothing happened is
+# neither: wait for a later thing that happens only after it.
+unexplained=$(grep -rnE --include='*.sh' '(^|[;&|({]|\bthen|\bdo|\belse)[[:space:]]*sleep\b' scripts \
+    | grep -vE '# (sleep|poll):|exec sleep|&& break; sleep|; do sleep [^;]*; done' || true)
+if [[ -n $unexplained ]]; then
+    echo "$unexplained" >&2
+    echo "check-tests: the sleeps above in scripts/ neither poll nor say why (# poll: what / # sleep: why)" >&2; status=1
+fi
 exit $status

@@ -68,7 +68,7 @@ wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...: polls every second
   local deadline=$(( $(date +%s) + $1 )) what=$2; shift 2
   until "$@" >/dev/null 2>&1; do
     [ "$(date +%s)" -lt "$deadline" ] || fail "$what: not within the time allowed"
-    sleep 1
+    sleep 1 # poll: the command succeeds
   done
 }
 
@@ -137,12 +137,12 @@ wait_for 90 "sum(tokendash_providers) == 6000 (last: $(query 'sum(tokendash_prov
 echo "netns-shards: sum(tokendash_providers) = 6000 over 3 shards"
 
 # 2. The recording rule against the shards' own counters over the same minute, once the ramp is over.
-sleep_until() { local t=$(( $1 - $(date +%s) )); [ "$t" -le 0 ] || sleep "$t"; }
+sleep_until() { local t=$(( $1 - $(date +%s) )); [ "$t" -le 0 ] || sleep "$t"; } # sleep: the ramp is over
 sleep_until $((started + 40))
 t1=$(date +%s); c1=$(shard_requests)
-sleep 60
+sleep 60 # sleep: the minute whose requests are counted
 t2=$(date +%s); c2=$(shard_requests)
-sleep 8        # a scrape and an evaluation past t2
+sleep 8 # sleep: a scrape and an evaluation past t2
 rule=$(query 'sum(provider:tokendash_requests:rate1m)')
 echo "+ query: sum(provider:tokendash_requests:rate1m) -> $rule"
 python3 - "$c1" "$c2" "$t1" "$t2" "$rule" <<'EOF' || fail "the recording rule does not match the shards' counters"

@@ -27,7 +27,7 @@ wait_for "⚠ FAULT driver=HTTP 500"
 tm send-keys -t e2e R
 wait_for "backend answered HTTP 500"
 # A few seconds more, so the replay below is seen playing before it reaches the end.
-sleep 4
+sleep 4 # sleep: recorded time for the replay to play
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
 

@@ -108,7 +108,7 @@ launch() {
       pid=$(cat "$run_dir/pid")
       [[ $(readlink "/proc/$pid/exe" 2>/dev/null) == "$bin" ]] && break
     fi
-    sleep 0.005
+    sleep 0.005 # poll: the exec has happened
   done
   [[ -n $pid && $(readlink "/proc/$pid/exe" 2>/dev/null) == "$bin" ]] || fail "tokendash did not start"
   run_pids+=("$pid")
@@ -131,9 +131,9 @@ wait_dashboard() {
 # whatever overlay is open (the pauses let ncurses see each Escape alone, past its 25 ms ESCDELAY).
 answers() {
   keys Escape
-  sleep 0.1
+  sleep 0.1 # sleep: past ESCDELAY, so ncurses reads this Escape alone
   keys Escape
-  sleep 0.1
+  sleep 0.1 # sleep: past ESCDELAY, so ncurses reads this Escape alone
   wait_gone "any key closes this help"
   keys '?'
   wait_for "any key closes this help" 5
@@ -145,7 +145,7 @@ answers() {
 # pasted ID would change only the truncated end of the line.)
 switches_trip() {
   keys t
-  sleep 0.1
+  sleep 0.1 # sleep: two keys apart, as typed, not one burst
   keys i
   wait_for "new trip ID: █" 5
   keys -l -- "probe-0007"
@@ -161,7 +161,7 @@ expect_restored() {
   local i s status modes text leftover ok=""
   for ((i = 0; i < 1500; i++)); do
     [[ -f $run_dir/status ]] && break
-    sleep 0.01
+    sleep 0.01 # poll: the exit status written
   done
   [[ -f $run_dir/status ]] || fail "tokendash did not exit within 15 s"
   status=$(cat "$run_dir/status")
@@ -220,7 +220,7 @@ scenario_storm() {
   for ((i = 0; i < 50; i++)); do
     text=$(screen 2>/dev/null) || true
     [[ $(wc -l <<<"$text") -eq 48 && $(sed -n 48p <<<"$text") == "Tab Focus"* ]] && break
-    sleep 0.1
+    sleep 0.1 # poll: the full screen redrawn
   done
   [[ $(wc -l <<<"$text") -eq 48 ]] || fail "the screen is not 48 lines"
   if grep -qF "Terminal too small" <<<"$text"; then fail "a too-small screen remnant after growing back"; fi
@@ -263,7 +263,7 @@ resize_to_too_small() {
   for ((i = 0; i < 60; i++)); do
     if [[ $(screen) == "$expected" ]]; then
       ((width == 1)) || return 0
-      sleep 0.2 # the redraw after the resize is on screen; let the pipe catch up, then close it
+      sleep 0.2 # sleep: the redraw is on screen; the pipe catches up before it closes
       tm pipe-pane -t "$e2e_session"
       if LC_ALL=C grep -qaE $'\e\\[[0-9]*@|\e\\[4h' "$raw" 2>/dev/null; then
         fail "at ${width}x${height} ncurses was made to insert a character into the bottom-right cell"
@@ -271,7 +271,7 @@ resize_to_too_small() {
       return 0
     fi
     alive || fail "tokendash died at ${width}x${height}"
-    sleep 0.05
+    sleep 0.05 # poll: the too-small screen
   done
   fail "the screen at ${width}x${height} is not the too-small screen; expected:
 $expected"
@@ -352,8 +352,12 @@ scenario_garbage() {
   keys -H 80 81 9b 9f a0 c0 c1 ff fe
   keys -H c3 28 e2 82 28 f0 90 28 bc ed a0 80 f8 88 80 80 80
   keys -l -- '漢字😀é👩‍👩‍👧ä̈'
-  sleep 0.5
+  # Keys are read in order: the help opens once everything before it was read (and did not quit).
+  keys '?'
+  wait_for "any key closes this help" 10
   alive || fail "tokendash quit on unknown keys or escape sequences"
+  keys Escape
+  wait_gone "any key closes this help" 5
   local text
   text=$(screen)
   for expected in "Trip ID    trip-0001  ● ok" "(x reveals)" "● live"; do
@@ -375,8 +379,10 @@ scenario_garbage() {
   keys F5
   keys -l -- $'\e[2;2R'
   keys -l -- $'\eP+q544e\e\\'
-  sleep 0.5
-  grep -qF "$typed" <<<"$(screen)" || fail "the ID prompt took unknown input or closed"
+  # A character typed after them shows once they were read: the prompt holds it, and nothing of theirs.
+  keys -l -- 'Z'
+  wait_for "${typed%█}Z█" 10
+  grep -qF "${typed%█}Z█" <<<"$(screen)" || fail "the ID prompt took unknown input or closed"
   keys Escape
   wait_gone "Enter switches, Esc cancels" 5
   # In the fault menu, where a digit chooses a fault: digits inside sequences choose nothing.
@@ -386,7 +392,7 @@ scenario_garbage() {
   keys -l -- $'\e]11;rgb:1111/2222/3333\e\\'
   keys -l -- $'\e[3;4R'
   keys -l -- $'\e[1;2;3;4;5~'
-  sleep 0.5
+  sleep 0.5 # sleep: no key in the menu shows it was read without closing it or choosing a fault
   text=$(screen)
   grep -qF "Faults of the embedded server" <<<"$text" || fail "the fault menu closed on unknown input"
   grep -qF "active: none" <<<"$text" || fail "unknown input chose a fault"
@@ -435,7 +441,7 @@ scenario_signals() {
   for sig in TERM INT; do
     for delay in 0 50 200; do
       launch "startup-$sig-${delay}ms"
-      ((delay == 0)) || sleep "$(printf '0.%03d' "$delay")"
+      ((delay == 0)) || sleep "$(printf '0.%03d' "$delay")" # sleep: the signal at a chosen moment of the startup
       signal_and_check "$sig" 0 $((128 + $(kill -l "$sig")))
     done
   done
@@ -454,7 +460,7 @@ scenario_signals() {
     launch "storm-$sig"
     wait_dashboard
     resize_storm 100 1000 &
-    sleep 0.4
+    sleep 0.4 # sleep: the signal in the storm's middle
     send_signal "$sig"
     wait $! || true
     check_signalled "$sig" 0
@@ -473,7 +479,7 @@ scenario_signals() {
     sig=$([[ $((RANDOM % 2)) == 0 ]] && echo TERM || echo INT)
     delay=$((RANDOM % 800))
     launch "random-$i-$sig-${delay}ms"
-    sleep "$(printf '0.%03d' "$delay")"
+    sleep "$(printf '0.%03d' "$delay")" # sleep: the signal at a random moment
     signal_and_check "$sig" 0 $((128 + $(kill -l "$sig")))
   done
   # Ctrl-C is a key in raw mode: a clean quit.

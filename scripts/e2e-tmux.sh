@@ -89,8 +89,11 @@ press h "any key closes this help"
 tm send-keys -t e2e q
 wait_for "Trip ID    trip-from-config  ● ok"
 tm send-keys -t e2e q
-sleep 1
+# Keys are read in order: the help opens only if the q before it did not quit.
+press h "any key closes this help"
 if screen | grep -qF "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
+tm send-keys -t e2e Escape
+wait_gone "any key closes this help"
 tm send-keys -t e2e Q
 wait_for "CONFIG-RUN-EXITED-0"
 rm "$XDG_CONFIG_HOME/tokendash/config.yaml"

@@ -28,7 +28,7 @@ while kill -0 "$pid" 2>/dev/null; do
   t=$(( $(date +%s) - start ))
   [ -n "$rss" ] && echo "$t,$rss" >>"$work/rss.csv"
   if [ -n "$rss" ] && (( t % 60 < 5 )); then echo "soak: t=${t}s rss=$((rss / 1024)) MiB failures=$(grep -c fetch_failed "$work/out.jsonl" || true)"; fi
-  sleep 5
+  sleep 5 # sleep: a sample every 5 s
 done
 wait "$pid" || { echo "soak: FAILED: tokendash exited with $?"; cat "$work/err.log"; exit 1; }
 

@@ -111,7 +111,8 @@ done
 
 step "bash completion of 'tokendash wa<TAB>', in a login shell in tmux"
 tmux new-session -d -s completion -x 100 -y 10 "bash --login"
-sleep 1
+# The prompt is drawn once the login scripts (completion among them) have run.
+for _ in $(seq 100); do tmux capture-pane -p -t completion | grep -qE '[#$] *$' && break; sleep 0.1; done
 tmux send-keys -t completion "tokendash wa" Tab
 for _ in $(seq 50); do tmux capture-pane -p -t completion | grep -q "tokendash watch" && break; sleep 0.1; done
 tmux capture-pane -p -t completion | grep -q "tokendash watch" || { tmux capture-pane -p -t completion; fail "no completion to watch"; }
@@ -120,8 +121,11 @@ tmux kill-session -t completion
 step "the dashboard in tmux for 5 s (built-in theme high-contrast), then q"
 rm -f /tmp/dashboard.status
 tmux new-session -d -s dash -x 120 -y 40 "tokendash --theme high-contrast; echo \$? > /tmp/dashboard.status"
-sleep 5
-screen=$(tmux capture-pane -p -t dash)
+for _ in $(seq 300); do
+  screen=$(tmux capture-pane -p -t dash)
+  grep -qi "consumer" <<<"$screen" && grep -qi "driver" <<<"$screen" && break
+  sleep 0.1 # poll: both panes drawn
+done
 grep -qi "consumer" <<<"$screen" && grep -qi "driver" <<<"$screen" || { echo "$screen"; fail "the dashboard did not draw both panes"; }
 tmux send-keys -t dash q
 for _ in $(seq 50); do [ -s /tmp/dashboard.status ] && break; sleep 0.1; done

@@ -17,7 +17,7 @@ tm() {
   for attempt in 1 2 3; do
     status=0
     out=$(timeout 10 tmux -L "$socket" -f /dev/null "$@" 2>&1) || status=$?
-    if ((status != 0)) && [[ $out == *"server exited unexpectedly"* ]]; then sleep 0.3; continue; fi
+    if ((status != 0)) && [[ $out == *"server exited unexpectedly"* ]]; then sleep 0.3; continue; fi # poll: tmux server restarted
     if ((status != 0)); then
       [[ -n $out ]] && printf '%s\n' "$out" >&2
     elif [[ -n $out ]]; then
@@ -61,7 +61,7 @@ wait_for() {
   for ((i = 0; i < limit * 20; i++)); do
     if screen | grep -qF -- "$pattern"; then return 0; fi
     if [[ -n $e2e_guard ]]; then "$e2e_guard" "$pattern"; fi
-    sleep 0.05
+    sleep 0.05 # poll: the pattern
   done
   fail "did not see \"$pattern\" within ${limit}s"
 }
@@ -70,7 +70,7 @@ wait_gone() {
   local pattern=$1 limit=${2:-10} i
   for ((i = 0; i < limit * 20; i++)); do
     if ! screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.05
+    sleep 0.05 # poll: the pattern
   done
   fail "\"$pattern\" still on screen after ${limit}s"
 }

@@ -258,9 +258,10 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
             let result: Result<FetchedToken, FleetAuthError>
             var received: TransportResponse?
             do {
+                let sent = clock.now()
                 let response = try await transport.send(request)
                 received = response
-                var token = try decoder.decode(response, id: id, now: clock.now())
+                var token = try decoder.decode(response, id: id, now: clock.now(), sentAt: sent)
                 let signature = await verifier?.verify(token.token, jwt: token.jwt) ?? .signatureNotConfigured
                 // A token whose signature fails is refused like any failed rule: nothing is cached.
                 if signature.level == .fail { throw FleetAuthError.rejected([signature]) }

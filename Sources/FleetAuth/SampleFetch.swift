@@ -31,9 +31,10 @@ struct SampleFetch: Sendable {
             let request = TransportRequest(
                 url: url, headers: endpoint.headers, timeout: endpoint.timeout,
                 maxBodyBytes: endpoint.maxBodyBytes)
+            let sent = clock.now()
             let response: TransportResponse = try await transport.send(request)
             received = response
-            return (.success(try answer(response, id: id)), nil)
+            return (.success(try answer(response, id: id, sent: sent)), nil)
         } catch {
             let failure = error as? FleetAuthError ?? .other("\(error)")
             let refused = failure.isTokenRejection ? received.flatMap(decoder.tokenText) : nil
@@ -43,9 +44,9 @@ struct SampleFetch: Sendable {
 
     private var decoder: TokenResponseDecoder { TokenResponseDecoder(endpoint: endpoint) }
 
-    private func answer(_ response: TransportResponse, id: String) throws(FleetAuthError) -> Answer {
+    private func answer(_ response: TransportResponse, id: String, sent: Date) throws(FleetAuthError) -> Answer {
         let now = clock.now()
-        var token = try decoder.decode(response, id: id, now: now)
+        var token = try decoder.decode(response, id: id, now: now, sentAt: sent)
         token.findings.append(Self.signatureNotChecked)
         // A fleet's tokens say the same things: one shared copy of the words, as tokendash's core keeps them.
         token.findings = FindingsPool.shared.intern(token.findings)

@@ -121,7 +121,23 @@ public struct TokenResponseDecoder: Sendable {
     public var endpoint: TokenEndpoint
     public init(endpoint: TokenEndpoint) { self.endpoint = endpoint }
 
-    public func decode(_ response: TransportResponse, id: String, now: Date) throws(FleetAuthError) -> FetchedToken {
+    /// How far this machine's clock is ahead of the backend's (negative: behind), as little as the
+    /// answer allows: the backend wrote `date` at some moment between `sent` and `received`, so any
+    /// offset between `sent - date` and `received - date` fits it, and 0 when that span holds 0.
+    /// (A backend 3 s slow to answer is then not said to be 3 s behind.)
+    public static func skew(date: Date, sent: Date, received: Date) -> TimeInterval {
+        let least = min(sent, received).timeIntervalSince(date)
+        let most = received.timeIntervalSince(date)
+        if least > 0 { return least }
+        if most < 0 { return most }
+        return 0
+    }
+
+    /// `sentAt`: when the request went out, if known. The backend wrote its Date header at some
+    /// moment between then and `now`, so a slow answer is not read as a skewed clock.
+    public func decode(_ response: TransportResponse, id: String, now: Date, sentAt: Date? = nil) throws(FleetAuthError)
+        -> FetchedToken
+    {
         guard (200..<300).contains(response.status) else {
             let retryAfter =
                 [429, 503].contains(response.status)
@@ -144,8 +160,9 @@ public struct TokenResponseDecoder: Sendable {
                 lifetimeChosen: endpoint.lifetimeChosen) + findings
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
-            clockSkew = now.timeIntervalSince(date)
-            findings.append(TokenRules.clock(serverDate: date, now: now, iat: jwt.claims["iat"]?.intValue))
+            let skew = Self.skew(date: date, sent: sentAt ?? now, received: now)
+            clockSkew = skew
+            findings.append(TokenRules.clock(serverDate: date, skew: skew, iat: jwt.claims["iat"]?.intValue))
         }
         if let error = Self.error(for: findings, jwt: jwt, kind: endpoint.kind, id: id, now: now) { throw error }
         // The rules passed, so exp is an integer in the future and at most an hour after iat.

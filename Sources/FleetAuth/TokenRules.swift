@@ -376,7 +376,11 @@ public enum TokenRules {
     /// its own clock. Fleet Engine judges `iat` and `exp` by Google's time, so a backend whose
     /// clock is off mints tokens that are refused everywhere.
     public static func clock(serverDate: Date, now: Date, iat: Int64?) -> RuleResult {
-        let skew = now.timeIntervalSince(serverDate)
+        clock(serverDate: serverDate, skew: now.timeIntervalSince(serverDate), iat: iat)
+    }
+
+    /// `skew`: `TokenResponseDecoder.skew`, this machine's clock less the backend's.
+    public static func clock(serverDate: Date, skew: TimeInterval, iat: Int64?) -> RuleResult {
         let shown = TokenResponseDecoder.wholeSeconds(abs(skew))
         let direction = skew >= 0 ? "behind" : "ahead of"
         var text =

@@ -232,6 +232,24 @@ import Testing
             ))
     }
 
+    /// The backend wrote its Date header while the request was out: a slow answer from a backend
+    /// in step is no skew, and a skewed backend's skew is not inflated by the wait.
+    @Test func aSlowAnswerIsNotReadAsClockSkew() throws {
+        let sent = now.addingTimeInterval(-3)
+        let inStep = TransportResponse(
+            status: 200, body: TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600).body,
+            headers: ["Date": HTTPDate.format(sent.addingTimeInterval(1))])
+        let token = try decoder().decode(inStep, id: "t1", now: now, sentAt: sent)
+        #expect(token.clockSkew == 0)
+        #expect(
+            token.findings.first { $0.rule == .clock }?.reason
+                == "backend clock agrees with this machine's (Date header); iat is +2 s from the backend's time")
+        // Without the request's start, the 3 s wait reads as the backend 2 s behind.
+        #expect(try decoder().decode(inStep, id: "t1", now: now).clockSkew == 2)
+        #expect(TokenResponseDecoder.skew(date: sent - 30, sent: sent, received: now) == 30)
+        #expect(TokenResponseDecoder.skew(date: now + 1200, sent: sent, received: now) == -1200)
+    }
+
     @Test func aTokenGetsAFingerprintOfItsSHA256() throws {
         let token = try decoder().decode(
             TestJWT.response(jwt(), expiresAtSeconds: nowSeconds + 3600), id: "t1", now: now)
