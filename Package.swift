@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "TokenMetrics",
             dependencies: [
-                "Fleet", "FleetAuth", "ProxyKit", .product(name: "Prometheus", package: "swift-prometheus"),
+                "Fleet", "FleetAuth", "Pacing", "ProxyKit", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Pacing
 import Prometheus
 import Synchronization
 
@@ -28,16 +29,37 @@ public final class ProviderMetrics: Sendable {
     public static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     private let series: [ProviderKind: Series]
+    /// The run's paces toward its backends, read at each scrape: a ramp's saw or a stall shows in
+    /// Prometheus as it does on stderr. Empty without a fleet.
+    private let paces: [(status: @Sendable () -> Pacer.Status, rate: Gauge, active: Gauge)]
     private let providers: [ProviderKind: Int]
     // Guards each kind's member records (expiry, failures): written by `record`, read by a scrape.
     private let members: Mutex<[ProviderKind: FleetStatistics]>
 
     /// `members` lists each kind's IDs in their SDKs' order (a fleet's, or one each); events of
     /// other kinds are ignored.
+    /// `pacing`: the run's paces (the ramp's, Fleet Engine calls'), shown as
+    /// `tokendash_pace_calls_per_second` and `tokendash_pace_active` by `pacer`.
     public init(
-        members: [ProviderKind: [String]], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+        members: [ProviderKind: [String]], pacing: FleetPacing? = nil,
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) {
         self.registry = registry
+        if let pacing {
+            let ramp = pacing.ramp
+            let fleetEngine = pacing.fleetEngine
+            let sources: [(String, @Sendable () -> Pacer.Status)] = [
+                ("ramp", { ramp.status }), ("fleet_engine", { fleetEngine.status }),
+            ]
+            paces = sources.map { name, status in
+                (
+                    status, registry.makeGauge(descriptor: Names.pace, labels: [("pacer", name)]),
+                    registry.makeGauge(descriptor: Names.paceActive, labels: [("pacer", name)])
+                )
+            }
+        } else {
+            paces = []
+        }
         providers = members.mapValues(\.count)
         self.members = Mutex(members.mapValues { FleetStatistics(ids: $0) })
         var series: [ProviderKind: Series] = [:]
@@ -142,6 +164,11 @@ public final class ProviderMetrics: Sendable {
             for (status, gauge) in s.states { gauge.set(Double(standing.states[status] ?? 0)) }
             s.soonestExpiry.set(standing.soonestExpiry.map { $0.timeIntervalSince(now) } ?? .nan)
         }
+        for pace in paces {
+            let status = pace.status()
+            pace.rate.set(status.rate)
+            pace.active.set(status.active ? 1.0 : 0.0)
+        }
         return registry.emitToBuffer()
     }
 
@@ -172,6 +199,15 @@ public final class ProviderMetrics: Sendable {
         }
         static var providers: MetricNameDescriptor {
             name("providers", "", "Simulated SDKs by the state of their token.")
+        }
+        static var pace: MetricNameDescriptor {
+            name(
+                "pace", "calls_per_second",
+                "The pace of first token calls (pacer=ramp) or of Fleet Engine calls (pacer=fleet_engine) now, as the backend's answers set it."
+            )
+        }
+        static var paceActive: MetricNameDescriptor {
+            name("pace_active", "", "1 while the pacer is pacing calls (a ramp still starting SDKs), else 0.")
         }
         static var ruleFailures: MetricNameDescriptor {
             name("rule_failures", "total", "Tokens refused by Fleet Engine's rules, by rule.")

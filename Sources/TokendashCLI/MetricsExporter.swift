@@ -22,7 +22,8 @@ struct MetricsExporter: Sendable {
         guard let address = options.address else { return nil }
         let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }
         let metrics = ProviderMetrics(
-            members: Dictionary(uniqueKeysWithValues: kinds.map { ($0, backend.initialIDs($0)) }))
+            members: Dictionary(uniqueKeysWithValues: kinds.map { ($0, backend.initialIDs($0)) }),
+            pacing: session.pacing)
         let stream = session.events.subscribe(buffer: 1 << 16)
         let collector = Task { await metrics.consume(stream) }
         let page = MetricsPage { metrics.exposition(now: Date()) }

@@ -109,6 +109,10 @@ import Testing
         // Each SDK's first call to the embedded Fleet Engine came with its first token, in the same scrape.
         let calls = try await query(base, #"sum by (method) (tokendash_fleet_engine_calls_total{status="OK"})"#)
         #expect((calls[["method": "GetTrip"]] ?? 0) >= 1 && (calls[["method": "UpdateVehicle"]] ?? 0) >= 1, "\(calls)")
+        // The paces reach Prometheus, one series a pacer (above zero: a pace has a floor).
+        let paces = try await query(base, "tokendash_pace_calls_per_second")
+        #expect(Set(paces.keys.compactMap { $0["pacer"] }) == ["ramp", "fleet_engine"], "\(paces)")
+        #expect(paces.values.allSatisfy { $0 > 0 }, "\(paces)")
         await prometheus.stop()
         await watch.stop()
     }

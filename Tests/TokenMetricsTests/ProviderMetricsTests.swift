@@ -107,6 +107,27 @@ import TokenMetrics
         #expect(scrape[#"tokendash_fleet_engine_verdict_disagreements_total{provider="driver"}"#] == 1)
     }
 
+    /// The ramp's pace reaches Prometheus: its ceiling while answers are fast, half of it after an
+    /// answer that says the backend is overloaded, and whether it is pacing anyone.
+    @Test func thePaceIsTheScrapesInstant() throws {
+        let pacing = FleetPacing(ramp: FleetRamp(duration: 10), total: 1000)
+        let metrics = ProviderMetrics(members: [.consumer: ["trip-1"]], pacing: pacing)
+        var scrape = ScrapeText(metrics.exposition(now: at(0)))
+        #expect(scrape[#"tokendash_pace_calls_per_second{pacer="ramp"}"#] == 100)
+        #expect(scrape[#"tokendash_pace_active{pacer="ramp"}"#] == 0)
+        #expect(scrape[#"tokendash_pace_calls_per_second{pacer="fleet_engine"}"#] != nil)
+        pacing.ramp.laneStarted()
+        let ticket = pacing.ramp.begin(now: at(0))
+        pacing.ramp.end(ticket, now: at(0.05), overloaded: true)
+        _ = pacing.ramp.room(now: at(1.5))
+        scrape = ScrapeText(metrics.exposition(now: at(2)))
+        #expect(scrape[#"tokendash_pace_calls_per_second{pacer="ramp"}"#] == 50)
+        #expect(scrape[#"tokendash_pace_active{pacer="ramp"}"#] == 1)
+        // Without a fleet's pacing, no pace series.
+        let plain = ScrapeText(ProviderMetrics(members: [.consumer: ["trip-1"]]).exposition(now: at(0)))
+        #expect(plain[#"tokendash_pace_calls_per_second{pacer="ramp"}"#] == nil)
+    }
+
     @Test func statesAndExpiryAreTheScrapesInstant() throws {
         let metrics = ProviderMetrics(members: [.consumer: ["trip-1", "trip-2", "trip-3"], .driver: ["vehicle-1"]])
         try fetched(metrics, "trip-1", expiresAt: 100)
