@@ -28,6 +28,26 @@ enum FleetRampBenchmark {
         var cpu: TimeInterval = 0
         /// The pace lines `watch` printed on stderr.
         var paceLines = 0
+        /// The ramp's pace, scraped from `--metrics` every second while it paced.
+        var paces: [Double] = []
+
+        /// The pace's coefficient of variation over the steady phase: the samples after the first
+        /// 10 s of the ramp and before its last 5 (the climb from the first calls and the tail's
+        /// last few SDKs are not the pace holding). Nil with too few samples.
+        var paceCV: Double? {
+            guard paces.count > 20 else { return nil }
+            let steady = paces.dropFirst(10).dropLast(5)
+            let mean = steady.reduce(0, +) / Double(steady.count)
+            guard mean > 0 else { return nil }
+            let variance = steady.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(steady.count)
+            return variance.squareRoot() / mean
+        }
+        /// The steady phase's lowest and highest pace.
+        var paceRange: String {
+            let steady = paces.dropFirst(10).dropLast(5)
+            guard let low = steady.min(), let high = steady.max() else { return "-" }
+            return String(format: "%.0f-%.0f/s", low, high)
+        }
     }
 
     @Sendable static func run() async throws {
@@ -55,7 +75,15 @@ enum FleetRampBenchmark {
             ),
             ("CPU", String(format: "%.0f s  |  %.0f s  |  %.0f s", on.cpu, slow.cpu, off.cpu)),
             ("pace lines on stderr", "\(on.paceLines)  |  \(slow.paceLines)  |  \(off.paceLines)"),
+            (
+                "pace CV, steady phase",
+                [on, slow, off].map { o in o.paceCV.map { String(format: "%.1f %%", $0 * 100) } ?? "-" }.joined(
+                    separator: "  |  ")
+            ),
+            ("pace, steady phase", [on, slow, off].map(\.paceRange).joined(separator: "  |  ")),
         ])
+        BenchReport.figure(
+            "ramp_pace_cv", value: (on.paceCV ?? -1) * 100, unit: "%", baseline: (off.paceCV ?? -1) * 100)
         BenchReport.figure(
             "ramp_failures", value: Double(on.failures), unit: "failures", baseline: Double(off.failures))
         BenchReport.figure(
@@ -92,15 +120,18 @@ enum FleetRampBenchmark {
         let err = folder.appendingPathComponent("err").path
         var arguments = [
             binary, "watch", "--trips", "\(perKind)", "--vehicles", "\(perKind)", "--duration", "\(Int(duration))",
-            "--lifetime", "3600", "--events", "fetch_failed", "--summary",
+            "--lifetime", "3600", "--events", "fetch_failed", "--summary", "--metrics", "127.0.0.1:0",
         ]
         if !fleetEngine { arguments.append("--no-fleet-engine") }
         let pid = try ChildProcess.spawn(arguments, stdin: .devNull, stdout: .file(out), stderr: .file(err))
         if let latencyMilliseconds {
             try await setLatency(latencyMilliseconds, stderrFile: err)
         }
+        let scraping = Task { await scrapePaces(stderrFile: err) }
         let ended = await ChildProcess.ending(of: pid)
+        scraping.cancel()
         var outcome = Outcome(status: ended.status, peakKiB: ended.peakKiB, cpu: ended.cpu)
+        outcome.paces = await scraping.value
         let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         for line in stdout.split(separator: "\n") {
@@ -126,6 +157,43 @@ enum FleetRampBenchmark {
             stderr.split(separator: "\n").filter { $0.contains("ramp") }.suffix(4).map { "    " + $0 }.joined(
                 separator: "\n"))
         return outcome
+    }
+
+    /// The ramp's pace each second while it paces (`tokendash_pace_calls_per_second{pacer="ramp"}`
+    /// with `tokendash_pace_active` 1), from the port `watch` says its metrics are on; until cancelled.
+    static func scrapePaces(stderrFile: String) async -> [Double] {
+        var url: URL?
+        while url == nil, !Task.isCancelled {
+            let text = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "metrics on ") {
+                url = URL(string: String(text[range.upperBound...].prefix { !$0.isWhitespace }))
+            } else {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard let url, let transport = try? HTTPClientTransport() else { return [] }
+        var paces: [Double] = []
+        var started = false
+        while !Task.isCancelled {
+            if let page = try? await transport.send(TransportRequest(url: url, timeout: 5)),
+                let text = String(data: page.body, encoding: .utf8)
+            {
+                func value(_ series: String) -> Double? {
+                    text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+                        .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+                }
+                let active = value(#"tokendash_pace_active{pacer="ramp"}"#) == 1
+                if active, let pace = value(#"tokendash_pace_calls_per_second{pacer="ramp"}"#) {
+                    paces.append(pace)
+                    started = true
+                } else if started {
+                    break
+                }
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+        await transport.shutdown()
+        return paces
     }
 
     /// Waits for `tokendash watch: embedded token server on http://127.0.0.1:PORT` and sets the

@@ -25,6 +25,12 @@ final class KeepAliveLoad: Sendable {
     private let measuring = Atomic<Bool>(false)
     // Guards the latencies the connections hand in when they stop.
     private let samples = Mutex<[UInt64]>([])
+    // Guards the answers that were not a 200 (status 0: no answer, the connection refused or
+    // closed), with their moment (uptime ns): the soak checks each falls in a restart's window.
+    private let unusual = Mutex<[(at: UInt64, status: Int)]>([])
+
+    /// Every answer that was not a 200, in the order they came (status 0: no answer at all).
+    var unusualAnswers: [(at: UInt64, status: Int)] { unusual.withLock { $0 } }
 
     /// `rate`: requests a second across all connections, paced; nil for as fast as answers come.
     init(baseURL: URL, connections: Int, rate: Double? = nil) throws {
@@ -108,6 +114,7 @@ final class KeepAliveLoad: Sendable {
                 fd = connect()
                 if fd < 0 {
                     failed.add(1, ordering: .relaxed)
+                    noteUnusual(0)
                     usleep(10_000)
                     continue
                 }
@@ -118,16 +125,23 @@ final class KeepAliveLoad: Sendable {
             let request =
                 "GET /token/\(kind)/bench-\(client)-\(n) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: */*\r\n\r\n"
             let sent = DispatchTime.now().uptimeNanoseconds
-            if exchange(fd, request: request, buffer: &buffer) {
+            var status = 0
+            if exchange(fd, request: request, buffer: &buffer, status: &status) {
                 if measuring.load(ordering: .relaxed) { kept.append(DispatchTime.now().uptimeNanoseconds - sent) }
                 succeeded.add(1, ordering: .relaxed)
             } else {
                 failed.add(1, ordering: .relaxed)
+                noteUnusual(status)
                 Foundation.close(fd)
                 fd = -1
             }
         }
         if fd >= 0 { Foundation.close(fd) }
+    }
+
+    private func noteUnusual(_ status: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        unusual.withLock { $0.append((now, status)) }
     }
 
     private func connect() -> Int32 {
@@ -160,7 +174,7 @@ final class KeepAliveLoad: Sendable {
 
     /// Sends one request and reads its whole response; true for a 200 carrying a token-sized body
     /// on a connection that stays open.
-    private func exchange(_ fd: Int32, request: String, buffer: inout [UInt8]) -> Bool {
+    private func exchange(_ fd: Int32, request: String, buffer: inout [UInt8], status: inout Int) -> Bool {
         var request = request
         // Darwin has no MSG_NOSIGNAL; there a closed server would raise SIGPIPE (SO_NOSIGPIPE not set yet).
         #if canImport(Glibc)
@@ -173,7 +187,6 @@ final class KeepAliveLoad: Sendable {
         var filled = 0
         var headerEnd: Int?
         var expected = Int.max
-        var status = 0
         var keepAlive = true
         while filled < expected {
             if filled == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }

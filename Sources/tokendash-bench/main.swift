@@ -15,9 +15,10 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "source": SourceProviderBenchmark.run,
     "ramp": FleetRampBenchmark.run,
     "tap": TapBenchmark.run,
+    "tap-soak": TapSoakBenchmark.run,
 ]
 // Run only when named: minutes long.
-let onRequest: Set<String> = ["ramp"]
+let onRequest: Set<String> = ["ramp", "tap-soak"]
 
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {

@@ -92,16 +92,41 @@ import Testing
         #expect(control.rate == 800, "a period that says nothing changes nothing")
     }
 
-    /// After a slowdown, fast answers bring it back by a twentieth of the ceiling a period.
+    /// After a slowdown, fast answers bring it back by a twentieth of the ceiling a period, and
+    /// by a fifth of that near the rate of the last cut (400-550 after a cut at 500).
     @Test func fastAnswersClimbBackAdditively() {
         var control = RateControl(ceiling: 1000, timeout: 10)
         period(&control, answers: 100, latency: 0.005, overloaded: 1)
         period(&control, answers: 100, latency: 0.005, overloaded: 1)
         #expect(control.rate == 250)
+        #expect(control.lastCutRate == 500)
         period(&control, answers: 100, latency: 0.005)
         #expect(control.rate == 300)
+        period(&control, answers: 100, latency: 0.005)
+        period(&control, answers: 100, latency: 0.005)
+        #expect(control.rate == 400)
+        period(&control, answers: 100, latency: 0.005)
+        #expect(control.rate == 410, "near the last cut: small steps")
+        for _ in 0..<14 { period(&control, answers: 100, latency: 0.005) }
+        #expect(abs(control.rate - 550) < 1e-9, "\(control.rate)")
+        period(&control, answers: 100, latency: 0.005)
+        #expect(abs(control.rate - 560) < 1e-9, "the band's last step: \(control.rate)")
+        period(&control, answers: 100, latency: 0.005)
+        #expect(abs(control.rate - 610) < 1e-9, "past the band, full steps again: \(control.rate)")
         for _ in 0..<20 { period(&control, answers: 100, latency: 0.005) }
         #expect(control.rate == 1000, "never past the ceiling")
+    }
+
+    /// A backend whose limit is the rate of the last cut: the climb back reaches it in small steps,
+    /// so the saw of cut-and-climb is shallower and slower than with full steps.
+    @Test func theClimbFlattensNearTheLastCut() {
+        var control = RateControl(ceiling: 1000, timeout: 10)
+        period(&control, answers: 100, latency: 0.005)
+        period(&control, answers: 100, latency: 2)
+        #expect(control.rate == 800)
+        #expect(control.lastCutRate == 1000)
+        for _ in 0..<10 { period(&control, answers: 100, latency: 0.005) }
+        #expect(abs(control.rate - 900) < 1e-9, "10 periods at a tenth of a full step: \(control.rate)")
     }
 
     /// Between calm and slow, the rate holds: it neither climbs into a queue nor drops.
