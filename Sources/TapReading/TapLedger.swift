@@ -33,8 +33,13 @@ public struct TapLedger: Sendable {
 
     public var churnLimit: Double
     private var entries: [Key: Entry] = [:]
+    /// `idLimit` but in tests.
+    private let limit: Int
 
-    public init(churnLimit: Double = 4) { self.churnLimit = churnLimit }
+    public init(churnLimit: Double = 4, idLimit: Int = TapLedger.idLimit) {
+        self.churnLimit = churnLimit
+        limit = max(10, idLimit)
+    }
 
     public var count: Int { entries.count }
 
@@ -56,13 +61,20 @@ public struct TapLedger: Sendable {
         if let token = reading.token { entry.token = token }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
-        if entries[key] == nil, entries.count >= Self.idLimit,
-            let oldest = entries.min(by: { $0.value.counts.lastSeen < $1.value.counts.lastSeen })
-        {
-            entries[oldest.key] = nil
-        }
+        if entries[key] == nil, entries.count >= limit { evictOldest() }
         entries[key] = entry
         return entry.counts.fetchesPerToken(now: now)
+    }
+
+    /// Makes room for new IDs: the tenth seen longest ago goes at once (with any seen at the same
+    /// moment as the last of them). One sort per tenth of the limit, where finding the single
+    /// oldest for each new ID scanned all 100,000: in a flood of new IDs the reader spent its
+    /// core on that scan and fell behind.
+    private mutating func evictOldest() {
+        let seen = entries.values.map(\.counts.lastSeen).sorted()
+        guard !seen.isEmpty else { return }
+        let cutoff = seen[min(seen.count - 1, max(0, seen.count / 10 - 1))]
+        entries = entries.filter { $0.value.counts.lastSeen > cutoff }
     }
 
     /// Every ID seen in the last hour, trouble first; `filter` keeps IDs containing it (any case).

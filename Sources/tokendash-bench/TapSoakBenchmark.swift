@@ -51,6 +51,7 @@ enum TapSoakBenchmark {
             }
         }
         await load.stop()
+        let cpu = (try? tap.cpuSeconds()) ?? 0
         await upstream.stop(gracePeriod: 0.1)
         let counts = load.counts
         let unusual = load.unusualAnswers.map { (at: Double($0.at - begin) / 1e9, status: $0.status) }
@@ -70,6 +71,13 @@ enum TapSoakBenchmark {
             ),
             ("the tap", alive ? "alive to the end" : "DIED"),
             ("answers", "\(counts.succeeded.formatted()) of them 200 on a kept connection"),
+            (
+                "the tap's CPU",
+                String(
+                    format: "%.0f s, %.0f µs a request (every request a new ID: the ledger at its limit after 50 s)",
+                    cpu,
+                    cpu * 1e6 / Double(max(1, counts.succeeded + counts.failed)))
+            ),
             (
                 "other answers",
                 tally.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key == 0 ? "no answer" : "\($0.key)")" }

@@ -121,6 +121,25 @@ import Testing
         #expect(ledger.rows(now: t0.addingTimeInterval(1200 + 3700)).isEmpty)
     }
 
+    /// A flood of new IDs past the limit: the ledger stays within it by dropping the IDs seen
+    /// longest ago, a tenth at a time, and keeps the rest.
+    @Test func aFloodOfNewIDsDropsTheOldestAndKeepsTheLimit() throws {
+        var ledger = TapLedger(churnLimit: 4, idLimit: 100)
+        let t0 = TestTime.t0
+        for i in 0..<250 {
+            ledger.record(
+                TappedExchange(
+                    time: t0.addingTimeInterval(Double(i)), kind: .consumer, id: "flood-\(i)", method: "GET",
+                    status: 503, latency: 0.001, verdict: .httpError))
+            #expect(ledger.count <= 100)
+        }
+        let now = t0.addingTimeInterval(250)
+        #expect(ledger.count >= 90, "a tenth dropped at a time, not the lot: \(ledger.count)")
+        #expect(ledger.history(.consumer, id: "flood-249", now: now) != nil)
+        #expect(ledger.history(.consumer, id: "flood-0", now: now) == nil)
+        #expect(ledger.history(.consumer, id: "flood-140", now: now) == nil, "older than the newest 100")
+    }
+
     /// The ledger keeps an ID's newest 60 fetches (an hour at one a minute) for the pane that
     /// follows it, and counts every one.
     @Test func theLedgerKeepsTheLastSixtyFetchesOfAnID() throws {
