@@ -52,7 +52,8 @@ public struct ExchangeReader: Sendable {
         let decoder = TokenResponseDecoder(endpoint: endpoint)
         let response = TransportResponse(status: exchange.status, body: exchange.body, headers: exchange.headers)
         do {
-            var token = try decoder.decode(response, id: id, now: now)
+            // The request arrived at `time`: the backend's Date header was written after it.
+            var token = try decoder.decode(response, id: id, now: now, sentAt: exchange.time)
             let signature = await verifier?.verify(token.token, jwt: token.jwt) ?? .signatureNotConfigured
             if signature.level == .fail { throw FleetAuthError.rejected([signature]) }
             token.findings.append(signature)

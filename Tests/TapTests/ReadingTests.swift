@@ -54,4 +54,17 @@ import Testing
         #expect(refused.error?.contains("trip-2") == true)
         #expect(!TapLineEncoder().tapped(refused).contains(jwt))
     }
+
+    /// A backend in step that took 3 s to answer: its Date header was written while the request
+    /// was out, so the tap reads no skew, not 3 s.
+    @Test func aSlowAnswerIsNoClockSkew() async {
+        let iat = TestTime.seconds
+        let jwt = TestJWT.make(kind: .consumer, id: "trip-1", iat: iat, exp: iat + 3600)
+        let exchange = TapExchange(
+            method: "GET", target: "/token/consumer/trip-1", status: 200,
+            headers: ["date": HTTPDate.format(TestTime.t0.addingTimeInterval(1))],
+            body: Data(TestJWT.responseBody(jwt, expiresAtSeconds: iat + 3600).utf8), latency: 3, time: TestTime.t0)
+        let reading = await ExchangeReader().read(exchange, now: TestTime.t0.addingTimeInterval(3))
+        #expect(reading.token?.clockSkew == 0)
+    }
 }
