@@ -36,15 +36,15 @@ enum FleetRampBenchmark {
         /// last few SDKs are not the pace holding). Nil with too few samples.
         var paceCV: Double? {
             guard paces.count > 20 else { return nil }
-            let steady = paces.dropFirst(10).dropLast(5)
             let mean = steady.reduce(0, +) / Double(steady.count)
             guard mean > 0 else { return nil }
             let variance = steady.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(steady.count)
             return variance.squareRoot() / mean
         }
+        /// The paces after the ramp's first 10 s and before its last 5.
+        var steady: ArraySlice<Double> { paces.dropFirst(10).dropLast(5) }
         /// The steady phase's lowest and highest pace.
         var paceRange: String {
-            let steady = paces.dropFirst(10).dropLast(5)
             guard let low = steady.min(), let high = steady.max() else { return "-" }
             return String(format: "%.0f-%.0f/s", low, high)
         }

@@ -126,7 +126,7 @@ import Testing
         #expect(control.rate == 800)
         #expect(control.lastCutRate == 1000)
         for _ in 0..<10 { period(&control, answers: 100, latency: 0.005) }
-        #expect(abs(control.rate - 900) < 1e-9, "10 periods at a tenth of a full step: \(control.rate)")
+        #expect(abs(control.rate - 900) < 1e-9, "10 periods at a fifth of a full step: \(control.rate)")
     }
 
     /// Between calm and slow, the rate holds: it neither climbs into a queue nor drops.
