@@ -133,27 +133,31 @@ export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS=suppressions=$PWD/Tests/Fuzz/lsan.supp
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-for entry in "${targets[@]}"; do
-    IFS=: read -r name _ limit dict <<<"$entry"
+# One target: replays its old crashes, fuzzes it, and writes its lines to $work/<name>.report;
+# a nonzero exit means it failed.
+fuzz_one() {
+    local name=$1 limit=$2 dict=$3 failed=0 f
+    local report="$work/$name.report"
+    : >"$report"
     for f in Tests/Fuzz/crashes/"$name"/*; do
         [[ -f $f ]] || continue
-        if ! "$out/$name-fuzzer" -timeout="$limit" -rss_limit_mb=2048 "$f" >"$work/replay.log" 2>&1; then
+        if ! "$out/$name-fuzzer" -timeout="$limit" -rss_limit_mb=2048 "$f" >"$work/$name.replay.log" 2>&1; then
             failed=1
-            echo "fuzz $name: regression $f fails again"
-            print_trap "$work/replay.log"
+            echo "fuzz $name: regression $f fails again" >>"$report"
+            print_trap "$work/$name.replay.log" >>"$report"
         fi
     done
-    corpus="$work/$name" artifacts="$out/crashes/$name" log="$out/$name.log"
+    local corpus="$work/$name" artifacts="$out/crashes/$name" log="$out/$name.log"
     cp -R "Tests/Fuzz/corpus/$name" "$corpus"
     rm -rf "$artifacts" && mkdir -p "$artifacts"
     # The outer timeout only matters if libFuzzer itself wedges; -max_total_time normally ends it.
-    status=0
+    local status=0
     timeout -k 10 $((seconds + 120)) "$out/$name-fuzzer" \
         -max_total_time="$seconds" -timeout="$limit" -rss_limit_mb=2048 -print_final_stats=1 \
         -dict="Tests/Fuzz/$dict.dict" \
         -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1 || status=$?
 
+    local runs speed last cov corp found
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
@@ -161,16 +165,37 @@ for entry in "${targets[@]}"; do
     corp=$(sed -nE 's/.* corp: ([0-9]+)\/([0-9]+[a-zA-Z]+).*/\1 inputs (\2)/p' <<<"$last")
     found=$(find "$artifacts" -type f | sort)
     if [[ $status -eq 0 && -z $found ]]; then
-        echo "fuzz $name: ok, ${runs:-?} runs in ${seconds} s, ${speed:-?} exec/s, corpus ${corp:-?}, coverage ${cov:-?}"
-        continue
+        echo "fuzz $name: ok, ${runs:-?} runs in ${seconds} s, ${speed:-?} exec/s, corpus ${corp:-?}, coverage ${cov:-?}" >>"$report"
+        return "$failed"
     fi
-    failed=1
-    echo "fuzz $name: FAILED (exit $status) after ${runs:-?} runs, ${speed:-?} exec/s, corpus ${corp:-?}, coverage ${cov:-?}; log $log"
-    print_trap "$log"
-    for f in $found; do
-        echo "  input $f ($(wc -c <"$f") bytes), base64:"
-        echo "    $(base64 -w0 "$f")"
-    done
-    [[ -n $found ]] || tail -n 20 "$log" | sed 's/^/    /'
+    {
+        echo "fuzz $name: FAILED (exit $status) after ${runs:-?} runs, ${speed:-?} exec/s, corpus ${corp:-?}, coverage ${cov:-?}; log $log"
+        print_trap "$log"
+        for f in $found; do
+            echo "  input $f ($(wc -c <"$f") bytes), base64:"
+            echo "    $(base64 -w0 "$f")"
+        done
+        [[ -n $found ]] || tail -n 20 "$log" | sed 's/^/    /'
+    } >>"$report"
+    return 1
+}
+
+# Two targets at a time: each fuzzer is one single-threaded process and CI has two cores, so every
+# target still gets its full time on a core of its own while the step takes half as long.
+failed=0
+names=() pids=()
+for entry in "${targets[@]}"; do
+    IFS=: read -r name _ limit dict <<<"$entry"
+    fuzz_one "$name" "$limit" "$dict" &
+    names+=("$name") pids+=($!)
+    if [[ ${#pids[@]} -ge 2 ]]; then
+        wait "${pids[0]}" || failed=1
+        cat "$work/${names[0]}.report"
+        names=("${names[@]:1}") pids=("${pids[@]:1}")
+    fi
+done
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed=1
+    cat "$work/${names[$i]}.report"
 done
 exit "$failed"
