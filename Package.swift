@@ -188,7 +188,9 @@ let package = Package(
         // runtime replays it, and the evidence (casts, reports) is made from it.
         .target(
             name: "Recording",
-            dependencies: ["UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Settings", "ThreadExecutor"]),
+            dependencies: [
+                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings", "ThreadExecutor",
+            ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
         // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
@@ -404,7 +406,7 @@ let package = Package(
             name: "DashboardRuntimeTests",
             dependencies: [
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
-                "Recording", "TestSupport", "Scenarios", "KeyTable",
+                "Pacing", "Recording", "TestSupport", "Scenarios", "KeyTable",
             ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(

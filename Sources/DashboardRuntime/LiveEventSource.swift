@@ -81,6 +81,8 @@ public struct LiveEventSource: EventSource {
                     }
                 }
                 group.addTask {
+                    // The pace is sent (and so recorded) when it changes, not every second.
+                    var sentPace: Pacer.Status?? = .none
                     while !Task.isCancelled {
                         // Made here, off the UI thread: the screen gets at most
                         // `FleetTable.rowLimit` rows a kind, however large the fleet.
@@ -88,7 +90,13 @@ public struct LiveEventSource: EventSource {
                         // The tables come when the reducer asks for them after the rows, under
                         // the viewer's filters (`Effect.queryTables`).
                         inbox.send(.fleet(aggregate.summaries(now: now)))
-                        if let rampPace { inbox.send(.rampPace(rampPace())) }
+                        if let rampPace {
+                            let pace = rampPace()
+                            if sentPace != .some(pace) {
+                                sentPace = .some(pace)
+                                inbox.send(.rampPace(pace))
+                            }
+                        }
                         try? await Task.sleep(for: summaryInterval)
                     }
                 }

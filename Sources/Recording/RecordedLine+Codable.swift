@@ -11,11 +11,12 @@ extension RecordedLine: Codable {
         case memberFound = "member_found"
         case sdksPaused = "sdks_paused"
         case faultLatency = "fault_latency"
+        case pace
     }
 
     enum CodingKeys: String, CodingKey {
         case t, type, event, key, x, y, width, height, name, faults, text, provider, id, index, from, member, at
-        case banner, paused, milliseconds
+        case banner, paused, milliseconds, pace
     }
 
     private struct EventNameProbe: Decodable { let event: String }
@@ -35,6 +36,7 @@ extension RecordedLine: Codable {
         case .scenario: .scenario
         case .sdksPaused: .sdksPaused
         case .faultLatency: .faultLatency
+        case .pace: .pace
         }
     }
 
@@ -72,6 +74,7 @@ extension RecordedLine: Codable {
         case .scenario(let banner): try c.encodeIfPresent(banner, forKey: .banner)
         case .sdksPaused(let paused): try c.encode(paused, forKey: .paused)
         case .faultLatency(let milliseconds): try c.encode(milliseconds, forKey: .milliseconds)
+        case .pace(let pace): try c.encodeIfPresent(pace, forKey: .pace)
         }
     }
 
@@ -148,6 +151,7 @@ extension RecordedLine: Codable {
         case .scenario: content = .scenario(try c.decodeIfPresent(RecordedBanner.self, forKey: .banner))
         case .sdksPaused: content = .sdksPaused(try need(Bool.self, .paused))
         case .faultLatency: content = .faultLatency(milliseconds: try need(Int.self, .milliseconds))
+        case .pace: content = .pace(try c.decodeIfPresent(RecordedPace.self, forKey: .pace))
         }
         self.init(t: t, content)
     }

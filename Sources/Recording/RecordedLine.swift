@@ -34,6 +34,8 @@ public struct RecordedLine: Equatable, Sendable {
         case scenario(RecordedBanner?)
         case sdksPaused(Bool)
         case faultLatency(milliseconds: Int)
+        /// The ramp's pace when it changed; nil when the run has none.
+        case pace(RecordedPace?)
     }
 
     public init(t: Double, _ content: Content) {
@@ -42,7 +44,7 @@ public struct RecordedLine: Equatable, Sendable {
     }
 
     /// The line for `action`, nil for what a replay makes itself (fleet rows and tables come
-    /// from its own aggregate) or never records (replay's own actions, the ramp's live pace).
+    /// from its own aggregate) or never records (replay's own actions).
     public init?(_ action: Action, at time: Date, base: RecordingTimeBase) {
         let content: Content
         switch action {
@@ -64,8 +66,8 @@ public struct RecordedLine: Equatable, Sendable {
         case .scenario(let banner): content = .scenario(banner.map(RecordedBanner.init))
         case .sdksPaused(let paused): content = .sdksPaused(paused)
         case .faultLatency(let milliseconds): content = .faultLatency(milliseconds: milliseconds)
-        // The ramp's pace is not recorded yet: a replay's ramp line says how many had started, not how fast.
-        case .fleet, .fleetTables, .rampPace, .recorded, .replayStatus, .restore:
+        case .rampPace(let pace): content = .pace(pace.map(RecordedPace.init))
+        case .fleet, .fleetTables, .recorded, .replayStatus, .restore:
             return nil
         }
         self.init(t: base.offset(time), content)
@@ -103,6 +105,10 @@ public struct RecordedLine: Equatable, Sendable {
         case .scenario(let banner): return .scenario(banner?.banner)
         case .sdksPaused(let paused): return .sdksPaused(paused)
         case .faultLatency(let milliseconds): return .faultLatency(milliseconds: milliseconds)
+        case .pace(let pace):
+            guard let pace else { return .rampPace(nil) }
+            guard let status = pace.status else { throw .invalid("unknown pace reason \"\(pace.reason)\"") }
+            return .rampPace(status)
         }
     }
 

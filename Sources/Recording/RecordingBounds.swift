@@ -10,6 +10,8 @@ enum RecordingBounds {
     static let largestWidth = 2000, largestHeight = 1000
     /// Marks, member indices and backoff attempts.
     static let largestIndex = 1_000_000
+    /// A pace's calls a second: well past any backend's, far from a float's overflow.
+    static let largestRate = 1_000_000_000.0
     /// Expiries and backoff ends may lie further off than the lines' own times: the response
     /// decoder takes expiries up to about 317 years away.
     static let farthestInstant: TimeInterval = 400 * 365 * 86_400
@@ -50,8 +52,23 @@ enum RecordingBounds {
             try count("index", index, 0...largestIndex)
         case .faultLatency(let milliseconds):
             try count("milliseconds", milliseconds, 0...Int(InputBounds.longestDuration) * 1000)
-        case .key, .tick, .theme, .faults, .message, .scenario, .sdksPaused: break
+        case .pace(let pace?): try self.pace(pace)
+        case .key, .tick, .theme, .faults, .message, .scenario, .sdksPaused, .pace(nil): break
         }
+    }
+
+    /// Calls a second up to the most any pacer allows, and a window and calls in flight no
+    /// larger than a fleet.
+    static func pace(_ pace: RecordedPace) throws(RecordingLineError) {
+        for (field, rate) in [("rate", pace.rate), ("ceiling", pace.ceiling), ("floor", pace.floor)] {
+            guard rate.isFinite, rate >= 0, rate <= largestRate else {
+                throw .invalid("pace \(field) \(number(rate)) is not 0 to \(Int(largestRate)) calls a second")
+            }
+        }
+        if let seconds = pace.seconds { try duration("pace seconds", seconds) }
+        try count("pace count", pace.count, 0...InputBounds.largestCount)
+        try count("pace in_flight", pace.inFlight, 0...Int.max)
+        try count("pace window", pace.window, 0...Int.max)
     }
 
     static func event(_ event: RecordedEvent) throws(RecordingLineError) {

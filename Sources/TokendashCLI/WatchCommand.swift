@@ -76,7 +76,7 @@ struct WatchCommand: AsyncParsableCommand {
         let printer = printEvents(session, recorder: recorder)
         let ramp = backend.ramp
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
-        let rampReport = Task { await Self.reportRamp(ramp, session: session) }
+        let rampReport = Task { await Self.reportRamp(ramp, session: session, recorder: recorder) }
         await signals.end(after: duration)
         loops.cancel()
         rampReport.cancel()
@@ -178,8 +178,9 @@ struct WatchCommand: AsyncParsableCommand {
     /// While a ramp spreads the first calls: what it will do; its pace whenever the backend's
     /// answers change it, and why; every 10 s how many SDKs have started and the Fleet Engine
     /// calls' pace; when all have started. After the ramp, the Fleet Engine calls' pace whenever
-    /// it changes. All on stderr, as the other diagnostics.
-    static func reportRamp(_ ramp: FleetRamp, session: BackendSession) async {
+    /// it changes. All on stderr, as the other diagnostics. The ramp's pace is recorded whenever it
+    /// changes, so a replay's ramp line shows it.
+    static func reportRamp(_ ramp: FleetRamp, session: BackendSession, recorder: RecordingWriter?) async {
         let (_, total) = await session.startedSDKs()
         func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
         var fleetEngineNews = PaceAnnouncer()
@@ -197,6 +198,7 @@ struct WatchCommand: AsyncParsableCommand {
         var rampNews = PaceAnnouncer()
         _ = rampNews.isNews(session.pacing.ramp.status)
         var rampOver = !rampRuns
+        var recorded: Pacer.Status?
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             // While the ramp runs, the Fleet Engine calls follow it; their pace is in its 10 s lines.
@@ -209,9 +211,14 @@ struct WatchCommand: AsyncParsableCommand {
             if started >= total {
                 say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
                 rampOver = true
+                if recorded != nil { recorder?.record(.rampPace(nil), at: Date()) }
                 continue
             }
             let pace = session.pacing.ramp.status
+            if pace != recorded {
+                recorded = pace
+                recorder?.record(.rampPace(pace), at: Date())
+            }
             if rampNews.isNews(pace) { say("ramp: \(pace.summary())") }
             let tens = Int(elapsed.components.seconds) / 10
             if tens > said {

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import KeyTable
+import Pacing
 import TestSupport
 import Testing
 import UICore
@@ -468,6 +469,72 @@ import UICore
         viewer.apply(viewer.source.perform(.toStart))
         viewer.apply(viewer.source.perform(.seek(2)))
         #expect(viewer.state.fleet[.consumer]?.states[.ok] == 2)
+    }
+
+    @Test func aRecordedRampShowsItsPaceInReplayAsTheLiveLineDid() throws {
+        let trips = ["trip-0", "trip-1", "trip-2"]
+        var live = DashboardState(
+            consumerID: "trip-0", driverID: "vehicle-0001", now: Self.t0, backend: "b", faultsAvailable: true,
+            trips: 3)
+        let header = RecordingHeader(
+            state: live, members: [.consumer: trips, .driver: ["vehicle-0001"]], command: [], source: "dashboard",
+            tokendash: "t", ticks: true, start: Self.t0)
+        let base = header.base
+        let slow = Pacer.Status(
+            rate: 250, ceiling: 1000, floor: 1, reason: .slow(p99: 0.42), inFlight: 8, window: 8, active: true)
+        let at = Self.t0.addingTimeInterval(1.5)
+        let actions: [(Action, Date)] = [
+            (.tick(Self.t0.addingTimeInterval(1)), Self.t0.addingTimeInterval(1)),
+            (
+                .event(
+                    ProviderEvent(
+                        time: at, provider: .consumer, id: "trip-0",
+                        kind: .fetched(try Self.token(.consumer, id: "trip-0", issued: at), latency: 0.01))), at
+            ),
+            (.rampPace(slow), Self.t0.addingTimeInterval(1.6)),
+            (.tick(Self.t0.addingTimeInterval(2)), Self.t0.addingTimeInterval(2)),
+            (.rampPace(nil), Self.t0.addingTimeInterval(3)),
+        ]
+        let encoder = JSONEncoder()
+        var data = try encoder.encode(header) + Data("\n".utf8)
+        for (action, time) in actions {
+            data += try encoder.encode(try #require(RecordedLine(action, at: time, base: base))) + Data("\n".utf8)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""type":"pace""#) && text.contains(#""reason":"slow""#), "\(text)")
+        let recording = try Recording.parse(data, name: "ramp.jsonl")
+        #expect(recording.problems.isEmpty, "\(recording.problems)")
+        var viewer = Viewer(recording)
+        viewer.apply(viewer.source.play(until: Self.t0.addingTimeInterval(2)))
+        #expect(viewer.state.session.rampPace == slow)
+        // The same line the live dashboard drew with that pace.
+        for (action, _) in actions.prefix(4) { _ = Reducer.reduce(&live, action) }
+        live.fleet = viewer.state.fleet
+        let line = { (state: DashboardState) in
+            Renderer.render(state, width: 160, height: 48).lines.first { $0.contains("started ") } ?? ""
+        }
+        #expect(line(viewer.state).contains("ramp 250/s (backend p99 0.4 s, slowing)"), "\(line(viewer.state))")
+        #expect(line(viewer.state).contains("held: 8 calls unanswered"))
+        #expect(line(viewer.state) == line(live))
+        viewer.apply(viewer.source.play(until: Self.t0.addingTimeInterval(3)))
+        #expect(viewer.state.session.rampPace == nil)
+    }
+
+    @Test func aPaceNoPacerReachesEndsTheReadingThere() throws {
+        let pace =
+            #"{"t":1,"type":"pace","pace":{"rate":RATE,"ceiling":10,"floor":1,"reason":"REASON","in_flight":0,"window":4,"active":true}}"#
+        func line(rate: String = "5", reason: String = "calm") -> String {
+            pace.replacingOccurrences(of: "RATE", with: rate).replacingOccurrences(of: "REASON", with: reason)
+        }
+        let good = try Recording.parse(try recordingFile([line()]), name: "r.jsonl")
+        #expect(good.problems.isEmpty && good.actions.count == 1)
+        let huge = try Recording.parse(try recordingFile([line(), line(rate: "1e300")]), name: "r.jsonl")
+        #expect(
+            huge.problems == [
+                "r.jsonl:3: pace rate 1e+300 is not 0 to 1000000000 calls a second; showing the 1 action before it"
+            ])
+        let unknown = try Recording.parse(try recordingFile([line(reason: "sleepy")]), name: "r.jsonl")
+        #expect(unknown.problems.first?.hasPrefix(#"r.jsonl:2: unknown pace reason "sleepy""#) == true)
     }
 
     @Test func aMissingFileOrAnotherFileIsOneLine() throws {
