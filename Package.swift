@@ -25,10 +25,21 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // Provider cores: fetch, cache, refresh, rules, events. No UI, no server, no transport.
-        // swift-crypto only for token fingerprints (SHA-256); scripts/fuzz.sh compiles these files
-        // with bare swiftc, where TokenFingerprint falls back (see there).
-        .target(name: "FleetAuth", dependencies: ["Pacing", .product(name: "Crypto", package: "swift-crypto")]),
+        // What every part shares about tokens: kinds and IDs, fetched and decoded tokens, rule
+        // results, errors, provider events, the transport's protocol, clocks, redaction, JSON.
+        // No judging, no provider, no UI, no server. swift-crypto only for token fingerprints
+        // (SHA-256); scripts/fuzz.sh compiles these files with bare swiftc, where
+        // TokenFingerprint falls back (see there).
+        .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Judging a token: Fleet Engine's rules (TokenRules) and reading a backend's answer
+        // (TokenResponseDecoder). A rule's change rebuilds what judges, not the Fleet Engine client.
+        .target(name: "TokenJudging", dependencies: ["FleetAuth"]),
+        // The provider cores: tokendash's caching provider and the samples' ports (Swift and
+        // Objective-C), fetching, caching, refreshing and publishing events.
+        .target(name: "TokenProviders", dependencies: ["FleetAuth", "TokenJudging"]),
+        // The simulated SDKs' Fleet Engine calls: schedule, pace, request, answer. The verdict it
+        // compares an answer with is passed in (`TokenRules.verdict`), so it builds without the rules.
+        .target(name: "FleetEngineClient", dependencies: ["FleetAuth", "Pacing"]),
         // Rates that listen to their backend (AIMD on latency and overload answers, a window of
         // calls in flight): the fleet's ramp and its Fleet Engine calls. Pure; callers bring the time.
         .target(name: "Pacing"),
@@ -37,7 +48,7 @@ let package = Package(
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
         .target(
             name: "TokenSignatures",
-            dependencies: ["FleetAuth", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
         // proxy) share: `HostPort`, request heads decoded by NIOHTTP1, the one CONNECT writer,
@@ -108,7 +119,7 @@ let package = Package(
         .target(
             name: "TapReading",
             dependencies: [
-                "TapForwarding", "Fleet", "FleetAuth", "EventLines", "ThreadExecutor",
+                "TapForwarding", "Fleet", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
                 // The tap's own series (`TapMetrics`), beside the reading that counts them.
                 "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -128,7 +139,7 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "Faults",
-                "FleetAuth",
+                "FleetAuth", "TokenJudging",
                 "RouteServer",
                 // HostPort for the server's own URL.
                 "ProxyKit",
@@ -145,7 +156,8 @@ let package = Package(
         // config reader, scenarios and recordings all read it and none of them depends on another.
         .target(name: "Settings", dependencies: ["FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
-        .target(name: "Fleet", dependencies: ["FleetAuth", "Pacing"]),
+        .target(
+            name: "Fleet", dependencies: ["FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
         .target(name: "EventLines", dependencies: ["Fleet", "FleetAuth"]),
@@ -171,7 +183,8 @@ let package = Package(
         .target(
             name: "Dashboard",
             dependencies: [
-                "UICore", "KeyTable", "Faults", "FleetAuth", "Fleet", "Pacing", "BoundedYAML",
+                "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "TokenProviders", "Fleet", "Pacing",
+                "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -189,7 +202,8 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
-                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings", "ThreadExecutor",
+                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
+                "ThreadExecutor",
             ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
         // the simulated SDKs, and the effect runner that acts on them. Its own module because it
@@ -198,7 +212,8 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
-                "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport", "Pacing",
+                "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport",
+                "Pacing",
                 "ProviderProxy", "Recording", "TokenServer",
             ]
         ),
@@ -206,7 +221,8 @@ let package = Package(
         // from the Canvas as ANSI, markers from the actions) and as one self-contained HTML page.
         // No ncurses and no Terminal: it draws from the Canvas and the theme alone.
         .target(
-            name: "Evidence", dependencies: ["UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth"]),
+            name: "Evidence",
+            dependencies: ["UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging"]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(
             name: "ConfigFile",
@@ -244,7 +260,10 @@ let package = Package(
         // provider core that drives it as the SDK does and judges what it hands back.
         .target(
             name: "ProviderHost",
-            dependencies: ["FleetAuth", "ObjCRuntime", "Spawning", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "FleetAuth", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             // The hosts' own programs, built with the customer's class (embedded by scripts/embed-host-programs.sh).
             exclude: ["HostPrograms"]
         ),
@@ -258,7 +277,8 @@ let package = Package(
         .target(
             name: "TokendashCLI",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
+                "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "RouteServer", "TapForwarding", "TapReading", "TokenServer",
                 "TokenSignatures",
                 "UICore",
                 "Dashboard",
@@ -276,7 +296,8 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
+                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "RouteServer",
+                "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
                 "DashboardRuntime", "Evidence", "Recording",
@@ -316,13 +337,18 @@ let package = Package(
         // the targets listed in Tests/unit-targets.txt; the others are integration tests (loopback
         // servers, child processes, tmux).
         // The providers' cores, rules, decoding and events over fake transports and clocks.
-        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "HTTPTransport", "Pacing", "TestSupport"]),
+        .testTarget(
+            name: "FleetAuthTests",
+            dependencies: [
+                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "Pacing",
+                "TestSupport",
+            ]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
         // compressed and hostile answers, timeouts on a stepped clock.
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "TestSupport", "LoopbackProxy",
+                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "TestSupport", "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
@@ -340,7 +366,8 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
-                "TokenSignatures", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport", "TapForwarding",
+                "TokenSignatures", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "TestSupport", "TapForwarding",
                 "TapReading",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -382,14 +409,19 @@ let package = Package(
             name: "TokenMetricsTests",
             dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TapReading", "TestSupport"]),
         .testTarget(
-            name: "FleetTests", dependencies: ["Fleet", "EventLines", "FleetAuth", "Pacing", "Settings", "TestSupport"]),
+            name: "FleetTests",
+            dependencies: [
+                "Fleet", "EventLines", "FleetAuth", "Pacing", "Settings",
+                "TestSupport",
+            ]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
         // The thread-backed executor: one thread a task's jobs run on, scheduled as asked.
         .testTarget(name: "ThreadExecutorTests", dependencies: ["ThreadExecutor"]),
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
-                "Faults", "RouteServer", "TokenServer", "FleetAuth", "HTTPTransport", "TestSupport",
+                "Faults", "RouteServer", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),

@@ -9,7 +9,8 @@
 # took more than 1 s (the file readers; 5 s the decoders) or ran out of memory; those inputs stay
 # in .build-fuzz/crashes/<target>/. Inputs that failed before, kept in Tests/Fuzz/crashes/<target>/,
 # are replayed first: each is a regression test.
-# FUZZ_SOURCES=DIR fuzzes another copy of the FleetAuth sources (e.g. a patched one in /tmp).
+# FUZZ_SOURCES=DIR fuzzes another copy of the FleetAuth sources (e.g. a patched one in /tmp); the
+# decoders themselves are in TokenJudging, built from the package as the other modules are.
 # FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,8 @@ done
 # -O because it runs about 1.5 times as many inputs a second as -Onone; -g keeps file:line and the
 # "Swift runtime failure: ..." reason in the stack of a trap. lld because gold prints a warning per
 # ASan helper symbol. ASan works with Foundation here (only our code is instrumented).
-flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -use-ld=lld)
+# -package-name as SwiftPM passes it: the modules share `package` declarations across their seams.
+flags=(-parse-as-library -swift-version 6 -package-name tokendash -sanitize=fuzzer,address -O -g -use-ld=lld)
 
 mkdir -p "$out/lib" "$out/crashes"
 started=$SECONDS

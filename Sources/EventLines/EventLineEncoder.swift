@@ -34,7 +34,7 @@ public struct EventLineEncoder: Sendable {
                 fields.append(("signature", .string(signature.level == .ok ? "ok" : signature.reason)))
             }
             if let skew = token.clockSkew {
-                fields.append(("clock_skew_s", .int(Int64(TokenResponseDecoder.wholeSeconds(skew.rounded())))))
+                fields.append(("clock_skew_s", .int(Int64(InputBounds.wholeSeconds(skew.rounded())))))
             }
             if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
             if !token.notes.isEmpty { fields.append(("notes", .array(token.notes.map(JSONValue.string)))) }

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Recording
+import TokenJudging
 import UICore
 
 /// What a report shows of a recording, gathered in one pass through it as the replay plays it

@@ -1,7 +1,10 @@
 import FleetAuth
+import FleetEngineClient
 import Foundation
 import Pacing
 import Synchronization
+import TokenJudging
+import TokenProviders
 
 /// A group of simulated mobile SDKs of one kind, each with its own provider and current ID,
 /// asking for tokens at their location-update cadence as the real Consumer and Driver SDKs do.
@@ -30,7 +33,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         self.fleetEngine = fleetEngine.map {
             FleetEngineCaller(
                 target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
-                budget: fleetEngineBudget)
+                budget: fleetEngineBudget, verdict: TokenRules.verdict)
         }
         self.providers = ids.map { _ in
             ChosenTokenProvider<Context>(
@@ -53,7 +56,7 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
         self.fleetEngine = fleetEngine.map {
             FleetEngineCaller(
                 target: $0, kind: Context.kind, count: ids.count, transport: transport, events: events, clock: clock,
-                budget: fleetEngineBudget)
+                budget: fleetEngineBudget, verdict: TokenRules.verdict)
         }
         self.providers = providers
     }

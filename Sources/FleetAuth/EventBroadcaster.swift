@@ -3,7 +3,7 @@ import Synchronization
 
 /// Something that counts events instead of publishing each (a provider's cache hits) and
 /// publishes the count when its broadcaster asks.
-protocol CountedEventSource: AnyObject, Sendable {
+package protocol CountedEventSource: AnyObject, Sendable {
     /// Publishes what was counted since the last call, if anything.
     func publishCountedEvents()
 }
@@ -78,7 +78,7 @@ public final class EventBroadcaster: Sendable {
 
     /// Has `source` publish its counts within `hitFlushInterval`. Called once per batch, by the
     /// call that counted its first event.
-    func publishLater(_ source: any CountedEventSource) {
+    package func publishLater(_ source: any CountedEventSource) {
         let start = counted.withLock { c -> Bool in
             c.sources.append(source)
             guard !c.flusherRunning else { return false }

@@ -17,6 +17,13 @@ public enum InputBounds {
     /// under 2^49; a recording's count past this is garbage, not a long run.
     public static let largestCount = 1 << 50
 
+    /// A number of seconds as an Int without trapping on values an `Int` cannot hold (a token's
+    /// claims can say 1e300); for messages and display.
+    public static func wholeSeconds(_ t: TimeInterval) -> Int {
+        guard t.isFinite else { return t > 0 ? Int.max : (t < 0 ? Int.min : 0) }
+        return Int(min(max(t, -9e18), 9e18))
+    }
+
     /// `value` within ±`bound` (and finite).
     public static func within(_ value: Double, _ bound: Double) -> Bool { value.isFinite && abs(value) <= bound }
 

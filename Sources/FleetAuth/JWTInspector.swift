@@ -29,8 +29,9 @@ public struct DecodedJWT: Sendable, Equatable {
 
 /// Splits and decodes tokens; `TokenRules` judges them.
 public enum JWTInspector {
-    public static let fleetEngineAudience = TokenRules.fleetEngineAudience
-    public static let maximumLifetime = Int(TokenRules.maximumLifetime)
+    public static let fleetEngineAudience = "https://fleetengine.googleapis.com/"
+    /// Fleet Engine refuses a token whose `exp - iat` is longer than an hour (`TokenRules`).
+    public static let maximumLifetime = 3600
 
     public static func decode(_ token: String) throws(FleetAuthError) -> DecodedJWT {
         let parts = dotSeparated(token)

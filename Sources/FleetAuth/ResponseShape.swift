@@ -35,7 +35,7 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The shapes recognised without flags, most specific first.
-    static let known: [ResponseShape] = [
+    package static let known: [ResponseShape] = [
         onDemandSample,
         lastMileSample,
         ResponseShape(
@@ -46,13 +46,13 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
             name: "{token, expires_in s}"),
     ]
     /// Keys a token is looked for under when the shape is not one of `known`.
-    static let tokenKeys = ["jwt", "token", "access_token"]
+    package static let tokenKeys = ["jwt", "token", "access_token"]
 
-    static let bareJWT = ResponseShape(
+    package static let bareJWT = ResponseShape(
         tokenKey: nil, expiryKey: nil, expiryMode: .jwt, name: "a bare JWT (text body), expiry from exp")
 
     /// The shape of `fields` given what was configured; nil when no token key is found.
-    static func detect(_ fields: [String: JSONValue], tokenKey: String?, expiryKey: String?) -> ResponseShape? {
+    package static func detect(_ fields: [String: JSONValue], tokenKey: String?, expiryKey: String?) -> ResponseShape? {
         if let tokenKey, let expiryKey {
             return ResponseShape(
                 tokenKey: tokenKey, expiryKey: expiryKey, expiryMode: .auto,
@@ -87,7 +87,7 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A value by key, or by dotted path (`data.token`) when no key has the dots in its name.
-    static func lookup(_ path: String, in fields: [String: JSONValue]) -> JSONValue? {
+    package static func lookup(_ path: String, in fields: [String: JSONValue]) -> JSONValue? {
         if let value = fields[path] { return value }
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard steps.count > 1, let first = steps.first, var value = fields[first] else { return nil }

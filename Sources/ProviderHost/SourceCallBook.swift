@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TokenJudging
 
 /// The calls a source provider made to its class and what the class handed back, behind one
 /// lock, so the host's reader thread answers a call itself: a cached `fetchToken` is a request

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import TokenProviders
 
 /// The customer's class that did not build (or whose file was refused): a provider whose every
 /// call fails with the compiler's first error, so the dashboard's pane shows it where the token

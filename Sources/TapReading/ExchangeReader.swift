@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import TapForwarding
+import TokenJudging
 
 /// Reads one forwarded exchange as a provider would have read its answer: the route says whose
 /// token it is, `TokenResponseDecoder` finds it (today's shape detection) and `TokenRules` judge

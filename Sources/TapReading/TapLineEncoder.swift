@@ -22,7 +22,7 @@ public struct TapLineEncoder: Sendable {
             ("verdict", .string(reading.verdict.rawValue)),
         ]
         if let token = reading.token {
-            fields.append(("lifetime_s", .int(Int64(TokenResponseDecoder.wholeSeconds(token.lifetime)))))
+            fields.append(("lifetime_s", .int(Int64(InputBounds.wholeSeconds(token.lifetime)))))
             if reveal { fields.append(("token", .string(token.token))) }
             if !token.warnings.isEmpty { fields.append(("warnings", .array(token.warnings.map(JSONValue.string)))) }
         }
@@ -40,7 +40,7 @@ public struct TapLineEncoder: Sendable {
             ]
             if let ratio = row.fetchesPerToken { fields["fetches_per_token"] = .double((ratio * 10).rounded() / 10) }
             if let lifetime = row.lifetime {
-                fields["lifetime_s"] = .int(Int64(TokenResponseDecoder.wholeSeconds(lifetime)))
+                fields["lifetime_s"] = .int(Int64(InputBounds.wholeSeconds(lifetime)))
             }
             return .object(fields)
         }

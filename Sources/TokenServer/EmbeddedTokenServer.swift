@@ -3,6 +3,7 @@ import FleetAuth
 import Foundation
 import ProxyKit
 import RouteServer
+import TokenJudging
 
 /// The embedded backend: mints Fleet Engine tokens over HTTP on loopback, publishes its key
 /// as JWKS, and fails on demand. The dashboard drives it in-process; `tokendash serve` runs it alone.

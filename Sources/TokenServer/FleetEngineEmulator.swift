@@ -5,6 +5,7 @@ import Foundation
 import JWTKit
 import RouteServer
 import Synchronization
+import TokenJudging
 
 /// The embedded Fleet Engine: answers the REST calls the simulated SDKs make with their tokens
 /// (`FleetEngineMethod`) and authenticates each as Fleet Engine does, in Google's error format
@@ -138,12 +139,12 @@ struct FleetEngineEmulator: Sendable {
         let seconds = now.timeIntervalSince1970
         // Doubles and `wholeSeconds`: a token's integers may be anything, and no sum may trap.
         if Double(iat) - seconds > FleetEngineLimits.allowedSkew {
-            let ahead = TokenResponseDecoder.wholeSeconds(Double(iat) - seconds)
+            let ahead = InputBounds.wholeSeconds(Double(iat) - seconds)
             return
                 "JWT iat is \(ahead) s in the future, beyond \(Int(FleetEngineLimits.allowedSkew)) s of allowed clock skew"
         }
         if Double(exp) <= seconds {
-            return "JWT expired \(TokenResponseDecoder.wholeSeconds(seconds - Double(exp))) s ago"
+            return "JWT expired \(InputBounds.wholeSeconds(seconds - Double(exp))) s ago"
         }
         let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
         if overflow || lifetime > FleetEngineLimits.maximumLifetime || lifetime < 0 {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What Fleet Engine accepts in a token, as its "JSON Web Tokens" page states it:
 /// developers.google.com/maps/documentation/mobility/fleet-engine/essentials/set-up-fleet/jwt
-/// ("JWT claims fields"). Written out here rather than read from FleetAuth's `TokenRules`: the
+/// ("JWT claims fields"). Written out here rather than read from TokenJudging's `TokenRules`: the
 /// emulator stands for Fleet Engine, and had it judged by the client's own constants, a wrong one
 /// would be agreed on by both sides and no refusal would show it. `FleetEngineLimitsTests` holds
 /// the two to the same page.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FleetAuth
+import FleetEngineClient
 import Foundation
 import HTTPTransport
+import TokenJudging
 import TokenSignatures
 
 /// Shows what is inside a token and judges it by the rules Fleet Engine applies, the same rules
@@ -150,7 +152,7 @@ struct DecodeCommand: AsyncParsableCommand {
         if let exp = jwt.expiresAt {
             // Claims are the token's word, not ours: exp can be 1e300, which Int() would trap on.
             let seconds = exp.timeIntervalSince(now).rounded(.down)
-            let left = TokenResponseDecoder.wholeSeconds(seconds)
+            let left = InputBounds.wholeSeconds(seconds)
             let when =
                 abs(seconds) >= TokenResponseDecoder.implausibleSeconds
                 ? (left > 0 ? "centuries left" : "expired centuries ago")
@@ -198,7 +200,8 @@ struct DecodeCommand: AsyncParsableCommand {
         }
         let target = FleetEngineTarget(base: base, provider: project, writes: false)
         let caller = FleetEngineCaller(
-            target: target, kind: kind, count: 1, transport: transport, events: EventBroadcaster())
+            target: target, kind: kind, count: 1, transport: transport, events: EventBroadcaster(),
+            verdict: TokenRules.verdict)
         return await caller.call(id: resourceID, token: token, refusedByProvider: rules == .fail)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import ProviderHost
 import ProviderProxy
+import TokenProviders
 import TokenServer
 
 /// The customer's provider classes of a session (`--driver-source`, `--consumer-source`): each

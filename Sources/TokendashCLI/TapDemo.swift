@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import TokenJudging
 import TokenServer
 
 /// `tokendash tap` without `--upstream`: the embedded server stands in for the backend, and a

@@ -1,7 +1,9 @@
 import FleetAuth
+import FleetEngineClient
 import FlyingFox
 import Foundation
 import HTTPTransport
+import TokenJudging
 import TokenServer
 
 /// CPU per Fleet Engine call, beside a raw AsyncHTTPClient GET (with the same bearer header) of
@@ -40,7 +42,7 @@ enum FleetEngineCallBenchmark {
         func caller(_ base: URL, provider: String) -> FleetEngineCaller {
             FleetEngineCaller(
                 target: FleetEngineTarget(base: base, provider: provider, writes: true), kind: .driver, count: 1,
-                transport: transport, events: EventBroadcaster())
+                transport: transport, events: EventBroadcaster(), verdict: TokenRules.verdict)
         }
         // The baselines carry the same bearer header: a server's cost of reading 800 bytes of
         // header is the exchange's, not the call's.

@@ -1,6 +1,8 @@
 import Fleet
 import FleetAuth
 import Foundation
+import TokenJudging
+import TokenProviders
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import Synchronization
 import TokenMetrics
+import TokenProviders
 
 /// Cache-hit cost and request de-duplication of `CachingTokenProvider` against the samples' logic.
 enum ProviderBenchmark {

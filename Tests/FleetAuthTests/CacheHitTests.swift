@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 /// A cache hit is served under a lock without the actor, counted, and published as counts.
 @Suite(.timeLimit(.minutes(3))) struct CacheHitTests {

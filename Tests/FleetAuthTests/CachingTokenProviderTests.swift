@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 @Suite(.timeLimit(.minutes(3))) struct CachingTokenProviderTests {
     let clock = ManualClock()

@@ -2,6 +2,8 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenJudging
+import TokenProviders
 
 /// The last-mile kinds: their `authorization` rule both ways, the sample backend's routes and
 /// answer shape, and one generic provider serving them. Each test fails if its kind's data goes.

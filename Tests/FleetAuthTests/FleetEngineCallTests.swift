@@ -1,9 +1,11 @@
 import FleetAuth
+import FleetEngineClient
 import Foundation
 import Pacing
 import Synchronization
 import TestSupport
 import Testing
+import TokenJudging
 
 /// The calls a simulated SDK makes with its token, built and read without a network: the exact
 /// request of each method, Google's error format read back, the verdict compared with the
@@ -88,7 +90,8 @@ import Testing
         }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
         let caller = FleetEngineCaller(
-            target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock)
+            target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock,
+            verdict: TokenRules.verdict)
         let now = Int(clock.now().timeIntervalSince1970)
         let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
         #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token)?.status == "OK")
@@ -117,7 +120,8 @@ import Testing
         let transport = FakeTransport { _ in TransportResponse(status: 200, body: Data("{}".utf8)) }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true)
         let caller = FleetEngineCaller(
-            target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock)
+            target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock,
+            verdict: TokenRules.verdict)
         let now = Int(clock.now().timeIntervalSince1970)
         let wrong = TestJWT.make(kind: .driver, id: "not-v-1", iat: now, exp: now + 3600)
         let answer = await caller.call(id: "v-1", token: wrong)
@@ -139,7 +143,7 @@ import Testing
         let budget = CallBudget(ceiling: 40, timeout: 10)
         let caller = FleetEngineCaller(
             target: target, kind: .driver, count: 100, transport: transport, events: EventBroadcaster(),
-            clock: clock, budget: budget)
+            clock: clock, budget: budget, verdict: TokenRules.verdict)
         let token = TestJWT.make(kind: .driver, id: "v-1", lifetime: 600)
         func round() async -> Int {
             var sent = 0

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenJudging
 
 /// Each answer of the hardening matrix (`HostileMatrix`, in TestSupport) decoded to its own sentence.
 @Suite(.timeLimit(.minutes(3))) struct HostileResponseTests {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 /// SplitMix64: a small seeded generator, so a failing run can be replayed from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+import TokenJudging
 
 @Suite(.timeLimit(.minutes(3))) struct RetryAfterTests {
     /// RFC 9110's example instant, 1994-11-06 08:49:37 GMT.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 // Tests of the sample ports (`SwiftSampleTokenProvider`, `ObjCSampleTokenProvider`) against
 // tokendash's core, through `ChosenTokenProvider` as the simulated SDKs drive them. Timing is

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenJudging
 
 /// The shared test helpers do what the tests built on them assume.
 @Suite(.timeLimit(.minutes(3))) struct TestSupportTests {

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenJudging
 
 @Suite(.timeLimit(.minutes(3))) struct TokenResponseDecoderTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -2,6 +2,8 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenJudging
+import TokenProviders
 
 /// Each Fleet Engine rule, both ways: a token that passes it and one that does not. The tokens
 /// differ from a good one only in what the rule looks at, so each test fails if its rule goes.

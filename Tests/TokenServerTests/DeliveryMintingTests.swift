@@ -3,6 +3,8 @@ import FleetAuth
 import Foundation
 import JWTKit
 import Testing
+import TokenJudging
+import TokenProviders
 
 @testable import TokenServer
 

@@ -2,6 +2,7 @@ import Faults
 import FleetAuth
 import Foundation
 import Testing
+import TokenProviders
 
 @testable import TokenServer
 

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import TestSupport
 import Testing
+import TokenProviders
 
 @testable import TokenServer
 

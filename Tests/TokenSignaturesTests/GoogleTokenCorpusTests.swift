@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import TestSupport
 import Testing
+import TokenJudging
 import TokenSignatures
 
 @testable import TokenServer

@@ -5,6 +5,7 @@ import HTTPTransport
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 import TokenSignatures
 
 @testable import TokenServer

@@ -8,6 +8,7 @@ import NIOPosix
 import Synchronization
 import TestSupport
 import Testing
+import TokenJudging
 
 /// Backends that answer `Content-Encoding: gzip` or `deflate`, compressed by SwiftNIO's own
 /// response compressor on loopback: read like any answer, and a zip bomb refused in words.

@@ -5,6 +5,7 @@ import HTTPTransport
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 /// HTTPS with a CA made in the test: trusted through `--cacert`, refused without it, and each
 /// refusal says why.

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TokenProviders
 
 @Suite(.timeLimit(.minutes(3))) struct LoopbackTransportTests {
     func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {

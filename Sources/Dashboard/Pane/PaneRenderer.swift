@@ -1,6 +1,8 @@
 import Fleet
 import FleetAuth
 import Foundation
+import TokenJudging
+import TokenProviders
 import UICore
 
 /// Draws one provider's pane: ID, token, claims, countdown, checks, counters, ID history, fetch log.
@@ -296,7 +298,7 @@ struct PaneRenderer {
         let serverTime = token.receivedAt.addingTimeInterval(-skew)
         let iat = token.jwt.claims["iat"]?.intValue.map { Double($0) - serverTime.timeIntervalSince1970 }
         func signed(_ t: TimeInterval) -> String {
-            let n = TokenResponseDecoder.wholeSeconds(t.rounded())
+            let n = InputBounds.wholeSeconds(t.rounded())
             return n > 0 ? "+\(n)" : n < 0 ? "−\(-n)" : "0"
         }
         // Short enough for an 80-column pane: the signs say which way, the label says which clocks.

@@ -1,65 +1,13 @@
+import FleetAuth
 import Foundation
-
-/// How much one rule's outcome matters. Ordered: a verdict is as bad as its worst result.
-public enum RuleLevel: Int, Sendable, Comparable, CaseIterable {
-    case ok
-    /// Neither pass nor fail: something could not be checked, or a fact worth knowing.
-    case note
-    /// Fleet Engine accepts the token, but something is off (clock skew, a wildcard, a short lifetime).
-    case warn
-    /// Fleet Engine refuses the token, or the provider cannot use it.
-    case fail
-
-    public static func < (a: RuleLevel, b: RuleLevel) -> Bool { a.rawValue < b.rawValue }
-
-    /// The mark `decode` and the pane print before a result.
-    public var symbol: String {
-        switch self {
-        case .ok: "✓"
-        case .note: "·"
-        case .warn: "!"
-        case .fail: "✗"
-        }
-    }
-
-    public var name: String {
-        switch self {
-        case .ok: "ok"
-        case .note: "note"
-        case .warn: "warn"
-        case .fail: "fail"
-        }
-    }
-}
-
-/// One rule's outcome on one token, with the one-line reason a person reads.
-public struct RuleResult: Sendable, Equatable, CustomStringConvertible {
-    public var rule: Rule
-    public var level: RuleLevel
-    public var reason: String
-
-    public init(_ rule: Rule, _ level: RuleLevel, _ reason: String) {
-        self.rule = rule
-        self.level = level
-        self.reason = reason
-    }
-
-    public var description: String { "\(level.symbol) \(rule.name): \(reason)" }
-}
-
-extension Array where Element == RuleResult {
-    /// The worst level among the results; `.ok` for none.
-    public var worst: RuleLevel { map(\.level).max() ?? .ok }
-    public var failures: [RuleResult] { filter { $0.level == .fail } }
-}
 
 /// Fleet Engine's rules for a token, as it applies them on each call: one place, so the pane,
 /// `watch` and `decode` cannot disagree. Signatures need a key set and are judged by a
 /// `SignatureVerifier`; the backend's clock needs a response and is judged by `clock(...)`.
 public enum TokenRules {
-    public static let fleetEngineAudience = "https://fleetengine.googleapis.com/"
+    public static let fleetEngineAudience = JWTInspector.fleetEngineAudience
     /// Fleet Engine refuses a token whose `exp - iat` is longer than an hour.
-    public static let maximumLifetime: Int64 = 3600
+    public static let maximumLifetime = Int64(JWTInspector.maximumLifetime)
     /// The SDKs ask for a new token when less than five minutes are left, so a shorter one is
     /// fetched again at every call.
     public static let shortestUsefulLifetime: Int64 = 300
@@ -67,6 +15,13 @@ public enum TokenRules {
     public static let refusedSkew: TimeInterval = 600
     /// Beyond this an `iat` in the future or a clock difference is worth a warning.
     public static let warnedSkew: TimeInterval = 60
+
+    /// The worst of the rules on `token` for `id` at `now`, `.fail` for one that does not decode:
+    /// the verdict a Fleet Engine answer is compared with (`FleetEngineCaller`).
+    @Sendable public static func verdict(_ token: String, kind: ProviderKind, id: String, now: Date) -> RuleLevel {
+        guard let jwt = try? JWTInspector.decode(token) else { return .fail }
+        return evaluate(jwt, kind: kind, id: id, now: now).worst
+    }
 
     /// The `authorization` members Fleet Engine knows, per solution; any other is listed.
     public static let knownAuthorizationClaims: Set<String> = [
@@ -210,7 +165,7 @@ public enum TokenRules {
         if let iat = values["iat"] {
             // Double: a hostile iat can be Int64.max, and the difference must not trap.
             let ahead = Double(iat) - nowSeconds
-            let shown = TokenResponseDecoder.wholeSeconds(ahead)
+            let shown = InputBounds.wholeSeconds(ahead)
             if ahead > refusedSkew {
                 results.append(
                     RuleResult(
@@ -229,14 +184,14 @@ public enum TokenRules {
                         .issuedAt, .ok,
                         ahead > 0
                             ? "\(shown) s in the future, within skew"
-                            : "\(TokenResponseDecoder.wholeSeconds(-ahead)) s ago"))
+                            : "\(InputBounds.wholeSeconds(-ahead)) s ago"))
             }
         }
         if let exp = values["exp"] {
             let left = Double(exp) - nowSeconds
-            let shown = TokenResponseDecoder.wholeSeconds(left)
+            let shown = InputBounds.wholeSeconds(left)
             if left <= 0 {
-                results.append(RuleResult(.expiry, .fail, "expired \(TokenResponseDecoder.wholeSeconds(-left)) s ago"))
+                results.append(RuleResult(.expiry, .fail, "expired \(InputBounds.wholeSeconds(-left)) s ago"))
             } else {
                 results.append(RuleResult(.expiry, .ok, "\(shown) s left"))
             }
@@ -381,14 +336,14 @@ public enum TokenRules {
 
     /// `skew`: `TokenResponseDecoder.skew`, this machine's clock less the backend's.
     public static func clock(serverDate: Date, skew: TimeInterval, iat: Int64?) -> RuleResult {
-        let shown = TokenResponseDecoder.wholeSeconds(abs(skew))
+        let shown = InputBounds.wholeSeconds(abs(skew))
         let direction = skew >= 0 ? "behind" : "ahead of"
         var text =
             abs(skew) < 2
             ? "backend clock agrees with this machine's (Date header)"
             : "backend clock is \(shown) s \(direction) this machine's (Date header)"
         if let iat {
-            let iatOffset = TokenResponseDecoder.wholeSeconds(Double(iat) - serverDate.timeIntervalSince1970)
+            let iatOffset = InputBounds.wholeSeconds(Double(iat) - serverDate.timeIntervalSince1970)
             text += "; iat is \(iatOffset >= 0 ? "+" : "")\(iatOffset) s from the backend's time"
         }
         if abs(skew) >= refusedSkew {

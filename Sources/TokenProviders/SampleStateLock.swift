@@ -1,4 +1,6 @@
+import FleetAuth
 import Synchronization
+import TokenJudging
 
 /// What a sample port keeps under its lock: the sample's own variables, and the ledger that
 /// reports what they do as provider events.

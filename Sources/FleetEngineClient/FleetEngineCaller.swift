@@ -1,40 +1,7 @@
+import FleetAuth
 import Foundation
 import Pacing
 import Synchronization
-
-/// Where a group's Fleet Engine calls go, and how often.
-public struct FleetEngineTarget: Sendable, Equatable {
-    /// `https://fleetengine.googleapis.com`, or the embedded emulator's base URL.
-    public var base: URL
-    /// The Google Cloud project ID: `providers/{provider}` in every path.
-    public var provider: String
-    /// Whether driver SDKs send their location updates; otherwise they read their vehicle.
-    public var writes: Bool
-    /// One SDK calls at most once per interval, so a fleet cannot flood a real project.
-    public var interval: TimeInterval
-    public var timeout: TimeInterval
-
-    public static let defaultInterval: TimeInterval = 10
-    /// At most this many calls a second from one run, whatever its size: 100,000 SDKs calling
-    /// every 10 s would be 10,000 calls a second, more than a laptop can make or a project should
-    /// take. A larger fleet calls less often each (`interval(for:asked:)`).
-    public static let maximumRate: Double = 1000
-
-    /// The interval each of `sdks` SDKs keeps: `asked`, or longer so the run stays within `maximumRate`.
-    public static func interval(for sdks: Int, asked: TimeInterval) -> TimeInterval {
-        max(asked, Double(max(0, sdks)) / maximumRate)
-    }
-
-    public init(
-        base: URL, provider: String, writes: Bool, interval: TimeInterval = defaultInterval, timeout: TimeInterval = 10
-    ) {
-        self.base = base
-        self.provider = provider
-        self.writes = writes
-        self.interval = interval
-        self.timeout = timeout
-    }
-}
 
 /// The Fleet Engine calls of one group of simulated SDKs: after a token call, the call the
 /// kind's real SDK makes with the token it was handed, at most once per SDK per interval, its
@@ -54,11 +21,18 @@ public final class FleetEngineCaller: Sendable {
     public let budget: CallBudget?
     /// Calls started and not yet published: a run that ends waits for them to have its last answers.
     private let started = Atomic<Int>(0)
+    /// tokendash's verdict on the token sent, for `id` at a time: what Fleet Engine's answer is
+    /// compared with (`TokenRules.verdict`). Passed in, so the client does not build on the rules.
+    private let verdict: Verdict
+
+    public typealias Verdict = @Sendable (_ token: String, _ kind: ProviderKind, _ id: String, _ now: Date) -> RuleLevel
 
     public init(
         target: FleetEngineTarget, kind: ProviderKind, count: Int, transport: any TokenTransport,
-        events: EventBroadcaster, clock: any ProviderClock = SystemClock(), budget: CallBudget? = nil
+        events: EventBroadcaster, clock: any ProviderClock = SystemClock(), budget: CallBudget? = nil,
+        verdict: @escaping Verdict
     ) {
+        self.verdict = verdict
         self.target = target
         self.kind = kind
         self.transport = transport
@@ -138,7 +112,7 @@ public final class FleetEngineCaller: Sendable {
         let method = self.method
         let resource = method.resource(provider: target.provider, id: id)
         let fingerprint = TokenFingerprint.of(token)
-        let rules = refusedByProvider ? RuleLevel.fail : Self.rulesVerdict(token, kind: kind, id: id, now: started)
+        let rules = refusedByProvider ? RuleLevel.fail : verdict(token, kind, id, started)
         guard
             let request = method.request(
                 base: target.base, provider: target.provider, id: id, token: token,
@@ -159,12 +133,5 @@ public final class FleetEngineCaller: Sendable {
                 failure, method: method, resource: resource, latency: clock.now().timeIntervalSince(started),
                 fingerprint: fingerprint, rules: rules, refusedByProvider: refusedByProvider)
         }
-    }
-
-    /// The worst of tokendash's rules on the token for `id` at `now`: the verdict a Fleet
-    /// Engine answer is compared with.
-    static func rulesVerdict(_ token: String, kind: ProviderKind, id: String, now: Date) -> RuleLevel {
-        guard let jwt = try? JWTInspector.decode(token) else { return .fail }
-        return TokenRules.evaluate(jwt, kind: kind, id: id, now: now).worst
     }
 }

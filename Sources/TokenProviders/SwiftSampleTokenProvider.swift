@@ -1,5 +1,7 @@
+import FleetAuth
 import Foundation
 import Synchronization
+import TokenJudging
 
 /// A faithful port of the Swift `SampleAccessTokenProvider` on Google's "Get authorization
 /// tokens" pages: /work/shared/seeds/003_5d3db011ec98076c.txt (Driver SDK, vehicle token,

@@ -1,117 +1,5 @@
+import FleetAuth
 import Foundation
-
-/// A token accepted from the backend, with what the provider learned while checking it.
-public struct FetchedToken: Sendable, Equatable {
-    public var token: String
-    public var id: String
-    /// When the provider stops serving it: the signed `exp`, or the response's expiry when that
-    /// is earlier.
-    public var expiresAt: Date
-    public var receivedAt: Date
-    /// The token's header, claims and signature. The `.fetched` event carries them decoded, once,
-    /// for all its readers; a provider's cache holds the token without them (`cacheable`), as
-    /// its own text holds them, and they are decoded again when someone asks (`hydrated`).
-    public var jwt: DecodedJWT {
-        get { decoded ?? Self.decode(token) }
-        set {
-            decoded = newValue
-            signedLifetime = Self.signedLifetime(newValue)
-        }
-    }
-    /// Nil only in a provider's cache (see `jwt`).
-    private var decoded: DecodedJWT?
-    /// The signed `exp - iat`, kept when the decoded parts are not: the refresh point needs it.
-    private var signedLifetime: TimeInterval?
-    /// The rules' results on this token as it was received that say something (`TokenRules`, the
-    /// expiry field, the backend's clock, the signature): every warning and note, and the clock's
-    /// and the signature's verdict whatever it is, as the pane shows those. A passed rule's "✓"
-    /// is not kept: a fleet holds one token per member, and eight of them were a third of its bytes.
-    /// None is a fail: a failing token is never accepted.
-    public var findings: [RuleResult]
-    /// The first 8 hex digits of SHA-256 over the token: tells tokens apart without revealing them.
-    public var fingerprint: String
-    /// This machine's clock minus the backend's, from the response's `Date` header; nil without one.
-    public var clockSkew: TimeInterval?
-    /// The response shape the token came in (detected or configured), as a person reads it.
-    public var shape: String?
-    /// When the provider will start fetching this token's successor (the expiry itself when the
-    /// margin is 0). Set by the provider as it caches the token; nil until then.
-    public var refreshAt: Date?
-
-    /// What did not make the token unusable but is off, e.g. an expiry field that disagrees with
-    /// `exp`, as "rule: reason".
-    public var warnings: [String] { findings.filter { $0.level == .warn }.map { "\($0.rule): \($0.reason)" } }
-    /// Neutral facts other than the signature's: an expiry taken from `exp`, say.
-    public var notes: [String] {
-        findings.filter { $0.level == .note && $0.rule != .signature }.map { "\($0.rule): \($0.reason)" }
-    }
-    /// The signature rule's result, if one ran.
-    public var signature: RuleResult? { findings.last { $0.rule == .signature } }
-
-    /// The findings worth keeping with a token: all but the passed rules other than `clock` and `signature`.
-    public static func kept(_ findings: [RuleResult]) -> [RuleResult] {
-        findings.filter { $0.level != .ok || $0.rule == .clock || $0.rule == .signature }
-    }
-
-    /// How long the token lives: the signed `exp - iat` when the JWT has both, else the time from
-    /// receipt to expiry (short by the fetch latency and by `iat` being rounded down).
-    public var lifetime: TimeInterval { signedLifetime ?? expiresAt.timeIntervalSince(receivedAt) }
-
-    private static func signedLifetime(_ jwt: DecodedJWT) -> TimeInterval? {
-        // In Double: a hostile token's exp - iat can overflow an Int64.
-        guard let iat = jwt.claims["iat"]?.intValue, let exp = jwt.claims["exp"]?.intValue else { return nil }
-        return TimeInterval(exp) - TimeInterval(iat)
-    }
-
-    public init(
-        token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT,
-        findings: [RuleResult] = [], clockSkew: TimeInterval? = nil
-    ) {
-        self.token = token
-        self.id = id
-        self.expiresAt = expiresAt
-        self.receivedAt = receivedAt
-        self.decoded = jwt
-        self.signedLifetime = Self.signedLifetime(jwt)
-        self.findings = findings
-        self.fingerprint = TokenFingerprint.of(token)
-        self.clockSkew = clockSkew
-    }
-
-    /// This token as a provider caches it: without its decoded parts, about 1.2 KB of a fleet
-    /// member's 2.5. Only for a token whose `jwt` was decoded from its own text (the decoder's).
-    var cacheable: FetchedToken {
-        var slim = self
-        slim.decoded = nil
-        return slim
-    }
-
-    /// This token with its decoded parts at hand, for a reader that asks for them again and again
-    /// (the dashboard's pane, on every frame).
-    public var hydrated: FetchedToken {
-        guard decoded == nil else { return self }
-        var whole = self
-        whole.decoded = jwt
-        return whole
-    }
-
-    /// A cached token's text decodes as it did when it was accepted; the empty parts are for
-    /// the impossible case only.
-    private static func decode(_ token: String) -> DecodedJWT {
-        (try? JWTInspector.decode(token)) ?? DecodedJWT(header: .object([:]), claims: .object([:]), signature: "")
-    }
-
-    /// Equal when every field is, the decoded parts compared only when either side holds them
-    /// apart from the text (a cached token and its event's are equal).
-    public static func == (a: FetchedToken, b: FetchedToken) -> Bool {
-        guard a.token == b.token, a.id == b.id, a.expiresAt == b.expiresAt, a.receivedAt == b.receivedAt,
-            a.findings == b.findings, a.fingerprint == b.fingerprint, a.clockSkew == b.clockSkew,
-            a.shape == b.shape, a.refreshAt == b.refreshAt, a.signedLifetime == b.signedLifetime
-        else { return false }
-        if a.decoded == nil, b.decoded == nil { return true }
-        return a.jwt == b.jwt
-    }
-}
 
 /// Turns a backend's HTTP answer into a `FetchedToken`, or the precise reason it can't.
 public struct TokenResponseDecoder: Sendable {
@@ -250,7 +138,7 @@ public struct TokenResponseDecoder: Sendable {
         guard let only = failures.first else { return nil }
         if failures.count == 1 {
             if only.rule == .expiry, let exp = jwt.expiresAt {
-                return .alreadyExpired(expiredSecondsAgo: wholeSeconds(now.timeIntervalSince(exp)))
+                return .alreadyExpired(expiredSecondsAgo: InputBounds.wholeSeconds(now.timeIntervalSince(exp)))
             }
             if only.rule == .authorization, let found = jwt.claims["authorization"]?[kind.claimName]?.stringValue,
                 found != id
@@ -271,7 +159,7 @@ public struct TokenResponseDecoder: Sendable {
         let key = shape.expiryKey ?? "expiry"
         // A shape known to send milliseconds or a duration says how to read it; `auto` would guess.
         let mode = endpoint.expiryMode == .auto ? shape.expiryMode : endpoint.expiryMode
-        let claim = Self.wholeSeconds(exp.timeIntervalSince(now))
+        let claim = InputBounds.wholeSeconds(exp.timeIntervalSince(now))
         guard let value else {
             if endpoint.expiryMode == .jwt { return (exp, nil) }
             let missing = shape.expiryKey.map { "no \"\($0)\"" } ?? "no expiry key"
@@ -298,7 +186,7 @@ public struct TokenResponseDecoder: Sendable {
                 )
             )
         }
-        let said = Self.wholeSeconds(date.timeIntervalSince(now))
+        let said = InputBounds.wholeSeconds(date.timeIntervalSince(now))
         let reading = endpoint.expiryMode == .auto ? "" : " read as \(mode.rawValue)"
         if date <= now || said > JWTInspector.maximumLifetime + Int(Self.agreementTolerance) {
             let why = date <= now ? "in the past" : "beyond Fleet Engine's \(JWTInspector.maximumLifetime) s"
@@ -388,13 +276,6 @@ public struct TokenResponseDecoder: Sendable {
     /// The `Retry-After` header as whole seconds from now: delta-seconds or an HTTP date, capped at
     /// an hour (a token never lives longer, so a longer wait is a misconfigured server).
     public static func retryAfterSeconds(_ value: String?, now: Date) -> Int? { RetryAfter.seconds(value, now: now) }
-
-    /// A number of seconds as an Int without trapping on values an `Int` cannot hold (a token's
-    /// claims can say 1e300); for messages and display.
-    public static func wholeSeconds(_ t: TimeInterval) -> Int {
-        guard t.isFinite else { return t > 0 ? Int.max : (t < 0 ? Int.min : 0) }
-        return Int(min(max(t, -9e18), 9e18))
-    }
 
     private static func isHTML(_ response: TransportResponse) -> Bool {
         if response.header("Content-Type")?.lowercased().contains("text/html") == true { return true }

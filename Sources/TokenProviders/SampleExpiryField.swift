@@ -1,4 +1,6 @@
+import FleetAuth
 import Foundation
+import TokenJudging
 
 /// The expiration number as Google's samples read it: a JSON number under the response's expiry
 /// key (Swift: `fetchData[tokenExpirationKey] as? Double`; Objective-C: `[expirationData

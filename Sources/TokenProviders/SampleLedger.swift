@@ -1,4 +1,6 @@
+import FleetAuth
 import Foundation
+import TokenJudging
 
 /// What the sample ports keep beside the sample's own variables, so that the dashboard and
 /// `watch` see them as they see tokendash's core: the ID last asked for, the requests in flight,

@@ -1,5 +1,7 @@
+import FleetAuth
 import Foundation
 import Synchronization
+import TokenJudging
 
 /// The consumer SDK's trip token provider.
 public typealias ConsumerTokenProvider = CachingTokenProvider<TripAuthorizationContext>
@@ -330,7 +332,7 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         let delay = backoff.delay(afterFailures: reservedStreak, unit: random())
         token.refreshAt = min(now.addingTimeInterval(delay), token.expiresAt)
         if reservedStreak == 1 {
-            let left = TokenResponseDecoder.wholeSeconds(token.expiresAt.timeIntervalSince(now))
+            let left = InputBounds.wholeSeconds(token.expiresAt.timeIntervalSince(now))
             token.findings.append(
                 RuleResult(
                     .refresh, .warn,

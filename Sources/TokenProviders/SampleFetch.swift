@@ -1,4 +1,6 @@
+import FleetAuth
 import Foundation
+import TokenJudging
 
 /// The request both sample ports make where the samples call `URLSession`: through tokendash's
 /// `TokenTransport` and `TokenResponseDecoder`, so they read the same backends (the embedded

@@ -1,4 +1,6 @@
+import FleetAuth
 import Foundation
+import TokenJudging
 
 /// A provider's fetch in flight: the ID it asks for and the task its callers wait on.
 struct InFlightFetch: Sendable {

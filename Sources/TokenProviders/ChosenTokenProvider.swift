@@ -1,4 +1,6 @@
+import FleetAuth
 import Foundation
+import TokenJudging
 
 /// One simulated SDK's provider, of whichever `ProviderLogic` was chosen. An enum rather than
 /// `any TokenProviderCore<Context>`, so that on tokendash's logic a call is one branch and then

@@ -1,3 +1,6 @@
+import FleetAuth
+import TokenJudging
+
 /// What a simulated SDK drives: any token-provider core of one context type. tokendash's
 /// `CachingTokenProvider` and the sample ports (`SwiftSampleTokenProvider`,
 /// `ObjCSampleTokenProvider`) conform, so the fleet, the dashboard and `watch` treat them alike.
