@@ -83,9 +83,12 @@ enum AbsoluteFormExchange {
                     let accepted = connection.run { answers, outbound in
                         let answer: HTTPResponseHead
                         do {
-                            try await outbound.write(.head(head))
-                            if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                            try await outbound.write(.end(nil))
+                            // One write and one flush for the whole request: a write each cost a
+                            // syscall each, the larger part of a kept connection's extra CPU.
+                            var request: [HTTPClientRequestPart] = [.head(head)]
+                            if let body { request.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                            request.append(.end(nil))
+                            try await outbound.write(contentsOf: request)
                             guard case .head(let head)? = try await answers.next() else {
                                 done.resume(throwing: Unanswered())
                                 return false

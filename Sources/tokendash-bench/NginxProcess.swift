@@ -21,7 +21,7 @@ final class NginxProcess: Sendable {
         guard let executable = Self.executable else { return nil }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-bench-nginx-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try Self.freePort()
+        let port = try LoopbackDaemon.freePort()
         let config = folder.appendingPathComponent("nginx.conf")
         try Data(Self.configuration(port: port, upstream: upstream, folder: folder.path).utf8).write(to: config)
         pid = try ChildProcess.spawn(
@@ -32,7 +32,13 @@ final class NginxProcess: Sendable {
             throw MintBenchmark.BenchmarkError("no URL for port \(port)")
         }
         baseURL = url
-        try waitUntilListening(port)
+        do {
+            try LoopbackDaemon.waitUntilListening(port, pid: pid, seconds: 5)
+        } catch {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            stop()
+            throw MintBenchmark.BenchmarkError("nginx did not start: \(log.split(separator: "\n").last ?? "no log")")
+        }
     }
 
     static func configuration(port: Int, upstream: String, folder: String) -> String {
@@ -79,45 +85,5 @@ final class NginxProcess: Sendable {
         kill(pid, SIGTERM)
         _ = ChildProcess.waitHere(pid)
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// A port the kernel had free a moment ago (nginx takes no port 0).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard named else { throw MintBenchmark.BenchmarkError("no free port for nginx") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Up to 5 s for nginx to accept, asked every 10 ms; its error log when it exits or never does.
-    private func waitUntilListening(_ port: Int) throws {
-        for _ in 0..<500 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(fd)
-            if connected { return }
-            if waitpid(pid, nil, WNOHANG) == pid { break }
-            usleep(10_000)
-        }
-        let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw MintBenchmark.BenchmarkError("nginx did not start: \(log.split(separator: "\n").last ?? "no log")")
     }
 }

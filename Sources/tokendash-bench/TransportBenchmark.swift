@@ -37,13 +37,9 @@ enum TransportBenchmark {
         let baseline = URLSessionTransport()
         let ahc = try HTTPClientTransport()
         let proxy = try await ForwardProxy.start(names: [:])
-        let through = ProxySettings.single(
-            ProxyServer(host: "127.0.0.1", port: proxy.port), environment: [:], source: "bench")
-        // Absolute form, curl's way for http: one connection to the proxy per request.
-        let absolute = try HTTPClientTransport(proxy: through)
-        var tunnelled = through
-        tunnelled.tunnelsHTTP = true
-        let proxied = try HTTPClientTransport(proxy: tunnelled)
+        // Absolute form, curl's way for http. This proxy ends each connection after one exchange
+        // (it relays as for a tunnel); squid, below, keeps them.
+        let (absolute, proxied) = try viaProxy(port: proxy.port)
         var rows: [(String, String)] = []
         for (name, transport) in [
             ("URLSession (baseline)", baseline as any TokenTransport), ("AsyncHTTPClient", ahc),
@@ -52,20 +48,103 @@ enum TransportBenchmark {
             _ = try await transport.send(TransportRequest(url: url))  // connection set up outside the measurement
             let sequential = try await measure(transport, url: url, concurrency: 1)
             let concurrent = try await measure(transport, url: url, concurrency: concurrency)
-            rows.append(("\(name), sequential", sequential))
-            rows.append(("\(name), \(concurrency) concurrent", concurrent))
+            rows.append(("\(name), sequential", sequential.text))
+            rows.append(("\(name), \(concurrency) concurrent", concurrent.text))
         }
         await ahc.shutdown()
         await proxied.shutdown()
         await absolute.shutdown()
         await proxy.stop()
+        do {
+            rows += try await throughSquid(url)
+        } catch {
+            await server.stop(timeout: 1)
+            serving.cancel()
+            throw error
+        }
         await server.stop(timeout: 1)
         serving.cancel()
         MintBenchmark.printTable(rows)
     }
 
-    /// `fetches` GETs spread over `concurrency` tasks; "fetches per CPU-second, fetches per wall second".
-    static func measure(_ transport: any TokenTransport, url: URL, concurrency: Int) async throws -> String {
+    /// Plain http through squid, the user's proxy as most have it: absolute form on kept-alive
+    /// connections (`ProxyConnectionPool`) beside a CONNECT tunnel through the same squid. squid is
+    /// another process, so these figures are tokendash's own CPU per fetch, the proxy's left out.
+    static func throughSquid(_ url: URL) async throws -> [(String, String)] {
+        guard let squid = try SquidProcess() else {
+            BenchReport.say("squid is not installed: its rows are skipped (apt-get install squid)")
+            return []
+        }
+        defer { squid.stop() }
+        let (pooled, tunnel) = try viaProxy(port: squid.port)
+        var rows: [(String, String)] = []
+        var figures: [String: (absolute: Measured, tunnel: Measured)] = [:]
+        do {
+            for (label, concurrency) in [("sequential", 1), ("\(concurrency) concurrent", concurrency)] {
+                // Each way warmed, then measured in turn twice, so a drift of the machine meets both.
+                _ = try await pooled.send(TransportRequest(url: url))
+                _ = try await tunnel.send(TransportRequest(url: url))
+                var absolute = Measured.zero
+                var tunnelled = Measured.zero
+                for _ in 0..<2 {
+                    tunnelled += try await measure(tunnel, url: url, concurrency: concurrency)
+                    absolute += try await measure(pooled, url: url, concurrency: concurrency)
+                }
+                rows.append(("squid CONNECT tunnel (baseline), \(label)", tunnelled.text))
+                let ratio = String(format: "  (%.2fx the tunnel's CPU)", absolute.cpuPerFetch / tunnelled.cpuPerFetch)
+                rows.append(("squid absolute form, kept alive, \(label)", absolute.text + ratio))
+                figures[label] = (absolute, tunnelled)
+            }
+        } catch {
+            await pooled.shutdown()
+            await tunnel.shutdown()
+            throw error
+        }
+        await pooled.shutdown()
+        await tunnel.shutdown()
+        for (label, key) in [
+            ("sequential", "proxy_absolute_fetch_cpu_us"),
+            ("\(concurrency) concurrent", "proxy_absolute_fetch_cpu_concurrent_us"),
+        ] {
+            guard let pair = figures[label] else { continue }
+            BenchReport.figure(
+                key, value: pair.absolute.cpuPerFetch * 1e6, unit: "us", baseline: pair.tunnel.cpuPerFetch * 1e6)
+        }
+        return rows
+    }
+
+    /// Two transports through the loopback proxy at `port`: plain http in absolute form, and
+    /// plain http through a CONNECT tunnel.
+    static func viaProxy(port: Int) throws -> (absolute: HTTPClientTransport, tunnel: HTTPClientTransport) {
+        let settings = ProxySettings.single(
+            ProxyServer(host: "127.0.0.1", port: port), environment: [:], source: "bench")
+        var tunnelling = settings
+        tunnelling.tunnelsHTTP = true
+        return (try HTTPClientTransport(proxy: settings), try HTTPClientTransport(proxy: tunnelling))
+    }
+
+    /// CPU and wall seconds for a number of fetches; adds up over runs.
+    struct Measured {
+        var cpu: Double
+        var wall: Double
+        var fetches: Int
+
+        static let zero = Measured(cpu: 0, wall: 0, fetches: 0)
+        var cpuPerFetch: Double { fetches > 0 ? cpu / Double(fetches) : 0 }
+        /// "fetches per CPU-second, fetches per wall second".
+        var text: String {
+            String(
+                format: "%6.0f fetches/CPU-s  %6.0f fetches/s  (%.2f CPU-s, %.2f s for %d)",
+                Double(fetches) / cpu, Double(fetches) / wall, cpu, wall, fetches)
+        }
+
+        static func += (a: inout Measured, b: Measured) {
+            a = Measured(cpu: a.cpu + b.cpu, wall: a.wall + b.wall, fetches: a.fetches + b.fetches)
+        }
+    }
+
+    /// `fetches` GETs spread over `concurrency` tasks.
+    static func measure(_ transport: any TokenTransport, url: URL, concurrency: Int) async throws -> Measured {
         let cpu0 = MintBenchmark.cpuSeconds()
         let wall0 = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -84,8 +163,6 @@ enum TransportBenchmark {
         let cpu = MintBenchmark.cpuSeconds() - cpu0
         let wall = ContinuousClock.now - wall0
         let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-        return String(
-            format: "%6.0f fetches/CPU-s  %6.0f fetches/s  (%.2f CPU-s, %.2f s for %d)",
-            Double(fetches) / cpu, Double(fetches) / wallSeconds, cpu, wallSeconds, fetches)
+        return Measured(cpu: cpu, wall: wallSeconds, fetches: fetches)
     }
 }
