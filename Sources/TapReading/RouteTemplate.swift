@@ -76,7 +76,8 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
 
     func id(in target: Target) -> String? {
         if let queryName {
-            guard segments.elementsEqual(target.segments, by: { $0 == String($1) }), let query = target.query
+            guard segments.elementsEqual(target.segments, by: { $0?.utf8.elementsEqual($1.utf8) ?? false }),
+                let query = target.query
             else { return nil }
             for item in query.split(separator: "&") where item.hasPrefix(queryName + "=") {
                 return Self.decoded(item.dropFirst(queryName.count + 1))
@@ -88,7 +89,9 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
         var id: String?
         for (want, got) in zip(segments, given) {
             if let want {
-                guard want == got else { return nil }
+                // Octets, as RFC 3986 compares paths: String's == would also normalise Unicode, at
+                // a cost the tap paid on every request.
+                guard want.utf8.elementsEqual(got.utf8) else { return nil }
             } else {
                 guard !got.isEmpty else { return nil }
                 id = Self.decoded(got)

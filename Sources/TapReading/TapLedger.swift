@@ -49,7 +49,13 @@ public struct TapLedger: Sendable {
         guard let kind = reading.kind, let id = reading.id else { return nil }
         let key = Key(kind: kind, id: id)
         let now = reading.time
-        var entry = entries[key] ?? Entry(counts: TappedCounts(since: now))
+        if entries[key] == nil, entries.count >= limit { evictOldest() }
+        // Changed where it lies: a copy taken out and put back copied its fetches and counts at
+        // every fetch of a churning ID.
+        return Self.update(&entries[key, default: Entry(counts: TappedCounts(since: now))], with: reading, now: now)
+    }
+
+    private static func update(_ entry: inout Entry, with reading: TappedExchange, now: Date) -> Double? {
         // A run of fetches after an hour's quiet starts anew, its old fetches with its old counts.
         if now.timeIntervalSince(entry.counts.lastSeen) > Self.window {
             entry = Entry(counts: TappedCounts(since: now))
@@ -61,8 +67,6 @@ public struct TapLedger: Sendable {
         if let token = reading.token { entry.token = token }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
-        if entries[key] == nil, entries.count >= limit { evictOldest() }
-        entries[key] = entry
         return entry.counts.fetchesPerToken(now: now)
     }
 

@@ -94,6 +94,8 @@ public enum TokenRules {
     /// `NAME@PROJECT.iam.gserviceaccount.com` is the form Fleet Engine's roles are granted to;
     /// App Engine's default account is `PROJECT@appspot.gserviceaccount.com`.
     public static func serviceAccountProject(_ email: String) -> String? {
+        // The tap asks this of every token: plain ASCII, the usual case, is read as bytes.
+        if email.utf8.allSatisfy({ $0 < 0x80 }) { return asciiServiceAccountProject(email) }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return nil }
         let domain = parts[1].lowercased()
@@ -102,6 +104,25 @@ public enum TokenRules {
             return project.isEmpty || project.contains(".") ? nil : String(project)
         }
         if domain == "appspot.gserviceaccount.com" { return String(parts[0]) }
+        return nil
+    }
+
+    /// `serviceAccountProject` for ASCII text, with the same answers.
+    private static func asciiServiceAccountProject(_ email: String) -> String? {
+        let bytes = Array(email.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0,
+            !bytes[(at + 1)...].contains(UInt8(ascii: "@"))
+        else { return nil }
+        let domain = bytes[(at + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let suffix = Array(".iam.gserviceaccount.com".utf8)
+        if domain.count >= suffix.count, domain.suffix(suffix.count).elementsEqual(suffix) {
+            let project = domain.dropLast(suffix.count)
+            return project.isEmpty || project.contains(UInt8(ascii: "."))
+                ? nil : String(decoding: project, as: UTF8.self)
+        }
+        if domain.elementsEqual("appspot.gserviceaccount.com".utf8) {
+            return String(decoding: bytes[..<at], as: UTF8.self)
+        }
         return nil
     }
 

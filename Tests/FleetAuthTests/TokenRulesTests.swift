@@ -84,6 +84,29 @@ import TokenProviders
         #expect(TokenRules.serviceAccountProject("someone@gmail.com") == nil)
     }
 
+    /// ASCII issuers are read as bytes; the answers are the general reading's, case and edges included.
+    @Test func serviceAccountProjectsFromAnyCaseAndEdge() {
+        let cases: [(String, String?)] = [
+            ("App@DEMO-1.IAM.GServiceAccount.com", "demo-1"),
+            ("Demo-2@APPSPOT.gserviceaccount.com", "Demo-2"),
+            ("@demo.iam.gserviceaccount.com", nil),
+            ("a@b@demo.iam.gserviceaccount.com", nil),
+            ("a@.iam.gserviceaccount.com", nil),
+            ("a@x.y.iam.gserviceaccount.com", nil),
+            ("a@iam.gserviceaccount.com", nil),
+            ("a@demo.iam.gserviceaccount.com.evil", nil),
+            ("a@appspot.gserviceaccount.com.evil", nil),
+            ("no-at-sign", nil),
+            ("", nil),
+            // Not ASCII: the general reading, Unicode lowercasing included.
+            ("a@DËMO.iam.gserviceaccount.com", "dëmo"),
+            ("ä@appspot.gserviceaccount.com", "ä"),
+        ]
+        for (email, project) in cases {
+            #expect(TokenRules.serviceAccountProject(email) == project, "\(email)")
+        }
+    }
+
     @Test func audienceIsExact() throws {
         #expect(try result(.audience, in: judge()).level == .ok)
         #expect(
