@@ -62,15 +62,26 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
     /// nil when the request is not for this route.
     public func id(in target: Substring) -> String? { id(in: Target(target)) }
 
-    /// A request target cut into path, query and path segments once for all the routes tried.
+    /// A request target cut into path, query and path segments once for all the routes tried:
+    /// the segments as ranges of the path's bytes, so cutting allocates nothing but their list.
     struct Target {
         let query: Substring?
         let segments: [Substring]
 
         init(_ target: Substring) {
-            let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            query = parts.count > 1 ? parts[1] : nil
-            segments = parts[0].split(separator: "/", omittingEmptySubsequences: false)
+            let utf8 = target.utf8
+            let mark = utf8.firstIndex(of: UInt8(ascii: "?"))
+            query = mark.map { target[target.utf8.index(after: $0)...] }
+            let path = target[..<(mark ?? utf8.endIndex)]
+            var segments: [Substring] = []
+            segments.reserveCapacity(4)
+            var start = path.startIndex
+            while let slash = path.utf8[start...].firstIndex(of: UInt8(ascii: "/")) {
+                segments.append(path[start..<slash])
+                start = path.utf8.index(after: slash)
+            }
+            segments.append(path[start...])
+            self.segments = segments
         }
     }
 

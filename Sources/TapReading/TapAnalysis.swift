@@ -70,11 +70,27 @@ public final class TapAnalysis: Sendable {
     /// bench passes others to compare: Swift's pool, a thread in `SCHED_IDLE`).
     public func run(on executor: (any TaskExecutor)? = nil) async {
         let thread = executor == nil ? ThreadExecutor(name: "tap reader", priority: Self.readerPriority) : nil
-        await withTaskExecutorPreference(executor ?? thread) { await readAll() }
+        // On a thread of its own the rest blocks that thread: `Task.sleep`'s timer went through
+        // Dispatch's manager thread and back, two wake-ups a rest, 13% of the reader's time at
+        // 2,000 exchanges a second. On an executor the caller gave, the rest is a task's sleep.
+        let rest: @Sendable () async -> Void
+        if thread == nil {
+            rest = { try? await Task.sleep(for: Self.rest) }
+        } else {
+            rest = { Self.blockingRest() }
+        }
+        await withTaskExecutorPreference(executor ?? thread) { await readAll(rest: rest) }
         thread?.end()
     }
 
-    private func readAll() async {
+    private static func blockingRest() {
+        let nanoseconds = Int(rest.components.attoseconds / 1_000_000_000)
+        var wanted = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+        var left = timespec()
+        while nanosleep(&wanted, &left) != 0, errno == EINTR { wanted = left }
+    }
+
+    private func readAll(rest: @Sendable () async -> Void) async {
         // Swapped with the queue's at each pass: once both have grown, neither the loops' appends
         // nor the reader's takes allocate.
         var batch: [TapExchange] = []
@@ -90,7 +106,7 @@ public final class TapAnalysis: Sendable {
             if finished, batch.isEmpty { return }
             let idle = batch.isEmpty
             batch.removeAll(keepingCapacity: true)
-            if idle { try? await Task.sleep(for: Self.rest) }
+            if idle { await rest() }
         }
     }
 

@@ -20,6 +20,13 @@ import Testing
         #expect(read("/token/driver/vehicle-1") == "driver " + "vehicle-1")
         #expect(read("/token/delivery_consumer/track-9?x=1") == "delivery_consumer " + "track-9")
         #expect(read("/token/consumer/") == nil)
+        // Segments are cut at every slash, the query at the first question mark.
+        #expect(read("/token/driver/vehicle-1/") == nil)
+        #expect(read("//token/driver/vehicle-1") == nil)
+        #expect(read("token/driver/vehicle-1") == nil)
+        #expect(read("/token/driver/vehicle-1?") == "driver " + "vehicle-1")
+        #expect(read("/token/driver/vehicle-1?next=/token/consumer/x") == "driver " + "vehicle-1")
+        #expect(read("/TOKEN/driver/vehicle-1") == nil)
         #expect(read("/healthz") == nil)
         #expect { try RouteTemplate("/token/consumer", role: .consumer) } throws: {
             "\($0)".contains("has no ID placeholder")
