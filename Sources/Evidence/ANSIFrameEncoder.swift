@@ -5,7 +5,7 @@ import UICore
 /// ncurses). What `tokendash` draws through ncurses, an asciicast player draws from this.
 struct ANSIFrameEncoder: Sendable {
     private(set) var theme: Theme
-    private var sgr: [StyleRole: String]
+    private var sgr: [StyleRole: [UInt8]]
     private var previous: Canvas?
 
     init(theme: Theme) {
@@ -26,32 +26,63 @@ struct ANSIFrameEncoder: Sendable {
 
     /// What a terminal must receive to show `canvas`, given what it shows now; empty when nothing changed.
     mutating func encode(_ canvas: Canvas) -> String {
-        var out = ""
+        // Bytes, made into one String at the end: a cast renders thousands of frames, and a
+        // String built per run and per cursor move was a third of its time.
+        var out: [UInt8] = []
         var role: StyleRole?
         if previous == nil || previous?.width != canvas.width || previous?.height != canvas.height {
             // No wrap at the right edge (a full last row must not scroll), no cursor, the body's
             // colours under a cleared screen.
-            out += "\u{1B}[?7l\u{1B}[?25l" + (sgr[.text] ?? "\u{1B}[0m") + "\u{1B}[2J"
+            out += "\u{1B}[?7l\u{1B}[?25l".utf8
+            out += sgr[.text] ?? Self.reset
+            out += "\u{1B}[2J".utf8
             role = .text
         }
         let sgr = self.sgr
         canvas.forEachChangedRun(since: previous) { x, y, run in
-            out += "\u{1B}[\(y + 1);\(x + 1)H"
+            out += [0x1B, UInt8(ascii: "[")]
+            Self.appendDecimal(y + 1, to: &out)
+            out.append(UInt8(ascii: ";"))
+            Self.appendDecimal(x + 1, to: &out)
+            out.append(UInt8(ascii: "H"))
             if let first = run.first, first.role != role {
-                out += sgr[first.role] ?? "\u{1B}[0m"
+                out += sgr[first.role] ?? Self.reset
                 role = first.role
             }
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: run.lazy.map(\.scalar))
-            out += String(scalars)
+            for cell in run { Self.appendUTF8(cell.scalar, to: &out) }
         }
         previous = canvas
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let reset = Array("\u{1B}[0m".utf8)
+
+    @inline(__always)
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        let v = scalar.value
+        switch v {
+        case 0..<0x80:
+            out.append(UInt8(v))
+        case 0x80..<0x800:
+            out += [UInt8(0xC0 | v >> 6), UInt8(0x80 | v & 0x3F)]
+        case 0x800..<0x10000:
+            out += [UInt8(0xE0 | v >> 12), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F)]
+        default:
+            out += [
+                UInt8(0xF0 | v >> 18), UInt8(0x80 | v >> 12 & 0x3F), UInt8(0x80 | v >> 6 & 0x3F),
+                UInt8(0x80 | v & 0x3F),
+            ]
+        }
+    }
+
+    private static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+        if n >= 10 { appendDecimal(n / 10, to: &out) }
+        out.append(UInt8(ascii: "0") + UInt8(n % 10))
     }
 
     /// Each role's SGR sequence, made once per theme: attributes reset, then set.
-    static func sequences(_ theme: Theme) -> [StyleRole: String] {
-        var table: [StyleRole: String] = [:]
+    static func sequences(_ theme: Theme) -> [StyleRole: [UInt8]] {
+        var table: [StyleRole: [UInt8]] = [:]
         for role in StyleRole.allCases {
             let style = theme.style(role)
             var codes = ["0"]
@@ -60,7 +91,7 @@ struct ANSIFrameEncoder: Sendable {
             if style.reverse { codes.append("7") }
             if let fg = code(style.foreground, base: 30, bright: 90, extended: 38) { codes.append(fg) }
             if let bg = code(style.background, base: 40, bright: 100, extended: 48) { codes.append(bg) }
-            table[role] = "\u{1B}[" + codes.joined(separator: ";") + "m"
+            table[role] = Array(("\u{1B}[" + codes.joined(separator: ";") + "m").utf8)
         }
         return table
     }

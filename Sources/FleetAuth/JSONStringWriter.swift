@@ -11,23 +11,43 @@ public enum JSONStringWriter {
             line += "\""
             return
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\u{08}": line += "\\b"
-            case "\u{0C}": line += "\\f"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
+        line += escaped(text)
         line += "\""
     }
+
+    /// The text between the quotes, made from its UTF-8 bytes: runs that need no escape are
+    /// copied whole (a cast's frame is mostly such runs between its escape characters), and
+    /// bytes of two or more make up the scalars above 0x7F, which JSONEncoder leaves as they are.
+    private static func escaped(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + bytes.count / 4)
+            var run = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: out.append(UInt8(ascii: "\""))
+                case 0x5C: out.append(UInt8(ascii: "\\"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `text` as a JSON string, quotes included.
     public static func quoted(_ text: String) -> String {

@@ -8,6 +8,7 @@ import Testing
     static let samples: [String] = [
         "", "vehicle-42", "quote \" and backslash \\", "line\nbreak\r\ttab", "\u{1B}[31mred\u{1B}[0m",
         "\u{00}\u{01}\u{08}\u{0C}\u{1F}", "del \u{7F}", "ünïcödé 🚗 trip", "slash / stays",
+        "ü\u{1B}[1m🚗\"x\\\u{1B}", "\u{1B}[12;40H┌─ Trips ─┐\u{1B}[0;1;37m│ é\u{301} │",
     ]
 
     @Test(arguments: samples)
