@@ -1,12 +1,54 @@
 import Foundation
+import Spawning
 
-/// What the bench's real daemons (nginx, squid) need to start on loopback: a free port, since
-/// neither takes port 0, and a wait until one accepts.
-enum LoopbackDaemon {
+/// One of the bench's real daemons (nginx, squid) on loopback: a folder of its own for its
+/// configuration, pid file and logs, a free port (neither takes port 0), started and waited for
+/// until it accepts; stopped and its folder removed when it does not, or when the bench is done.
+final class LoopbackDaemon: Sendable {
     struct NotListening: Error {}
 
+    let pid: pid_t
+    let port: Int
+    let folder: URL
+
+    /// Starts `name` from `executable` with `arguments(configPath, folderPath)`, its configuration
+    /// made by `configuration(port, folderPath)`, stderr to `stderrFile`; waits up to `seconds` for
+    /// it to accept. When it does not, the last line of `logFile` says why. `openToAll`: the
+    /// folder is writable by anyone, for a daemon that drops root for a user of its own.
+    init(
+        name: String, executable: String, configFile: String, stderrFile: String, logFile: String,
+        openToAll: Bool = false, seconds: Double, configuration: (Int, String) -> String,
+        arguments: (String, String) -> [String]
+    ) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-bench-\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if openToAll { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path) }
+        let port = try Self.freePort()
+        let config = folder.appendingPathComponent(configFile)
+        try Data(configuration(port, folder.path).utf8).write(to: config)
+        pid = try ChildProcess.spawn(
+            [executable] + arguments(config.path, folder.path), stdin: .devNull, stdout: .devNull,
+            stderr: .file(folder.appendingPathComponent(stderrFile).path))
+        self.port = port
+        self.folder = folder
+        do {
+            try Self.waitUntilListening(port, pid: pid, seconds: seconds)
+        } catch {
+            let log = (try? String(contentsOf: folder.appendingPathComponent(logFile), encoding: .utf8)) ?? ""
+            stop()
+            throw MintBenchmark.BenchmarkError("\(name) did not start: \(log.split(separator: "\n").last ?? "no log")")
+        }
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        _ = ChildProcess.waitHere(pid)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A port the kernel had free a moment ago.
-    static func freePort() throws -> Int {
+    private static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -24,7 +66,7 @@ enum LoopbackDaemon {
 
     /// Up to `seconds` for `port` to accept, asked every 10 ms; throws when process `pid` exits
     /// first or the time runs out.
-    static func waitUntilListening(_ port: Int, pid: pid_t, seconds: Double) throws {
+    private static func waitUntilListening(_ port: Int, pid: pid_t, seconds: Double) throws {
         for _ in 0..<Int(seconds * 100) {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()

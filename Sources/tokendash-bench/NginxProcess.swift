@@ -1,5 +1,4 @@
 import Foundation
-import Spawning
 
 /// Debian's nginx as a reverse proxy in front of the tap bench's upstream, configured as the
 /// operators' page shows it (`proxy_pass` to an upstream with `keepalive`, HTTP/1.1, the
@@ -11,34 +10,24 @@ final class NginxProcess: Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    let pid: pid_t
     let baseURL: URL
-    private let folder: URL
+    private let daemon: LoopbackDaemon
+    var pid: pid_t { daemon.pid }
 
     /// nginx listening on a free loopback port in front of `upstream` (`127.0.0.1:PORT`); nil
     /// when nginx is not installed.
     init?(upstream: String) throws {
         guard let executable = Self.executable else { return nil }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-bench-nginx-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try LoopbackDaemon.freePort()
-        let config = folder.appendingPathComponent("nginx.conf")
-        try Data(Self.configuration(port: port, upstream: upstream, folder: folder.path).utf8).write(to: config)
-        pid = try ChildProcess.spawn(
-            [executable, "-p", folder.path, "-c", config.path], stdin: .devNull, stdout: .devNull,
-            stderr: .file(folder.appendingPathComponent("error.log").path))
-        self.folder = folder
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-            throw MintBenchmark.BenchmarkError("no URL for port \(port)")
+        daemon = try LoopbackDaemon(
+            name: "nginx", executable: executable, configFile: "nginx.conf", stderrFile: "error.log",
+            logFile: "error.log", seconds: 5,
+            configuration: { Self.configuration(port: $0, upstream: upstream, folder: $1) },
+            arguments: { config, folder in ["-p", folder, "-c", config] })
+        guard let url = URL(string: "http://127.0.0.1:\(daemon.port)") else {
+            daemon.stop()
+            throw MintBenchmark.BenchmarkError("no URL for port \(daemon.port)")
         }
         baseURL = url
-        do {
-            try LoopbackDaemon.waitUntilListening(port, pid: pid, seconds: 5)
-        } catch {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-            stop()
-            throw MintBenchmark.BenchmarkError("nginx did not start: \(log.split(separator: "\n").last ?? "no log")")
-        }
     }
 
     static func configuration(port: Int, upstream: String, folder: String) -> String {
@@ -81,9 +70,5 @@ final class NginxProcess: Sendable {
 
     func cpuSeconds() throws -> Double { try ServerProcess.cpuSeconds(of: pid) }
 
-    func stop() {
-        kill(pid, SIGTERM)
-        _ = ChildProcess.waitHere(pid)
-        try? FileManager.default.removeItem(at: folder)
-    }
+    func stop() { daemon.stop() }
 }

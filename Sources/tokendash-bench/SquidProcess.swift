@@ -1,5 +1,4 @@
 import Foundation
-import Spawning
 
 /// Debian's squid as the user's forward proxy for the transport bench: it keeps client
 /// connections alive as squid does by default, so tokendash's pooled absolute-form requests
@@ -11,33 +10,18 @@ final class SquidProcess: Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    let pid: pid_t
-    let port: Int
-    private let folder: URL
+    private let daemon: LoopbackDaemon
+    var port: Int { daemon.port }
 
     /// squid listening on a free loopback port; nil when squid is not installed.
     init?() throws {
         guard let executable = Self.executable else { return nil }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-bench-squid-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Started as root, squid works as the `proxy` user: its pid file and log go here.
-        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
-        let port = try LoopbackDaemon.freePort()
-        let config = folder.appendingPathComponent("squid.conf")
-        try Data(Self.configuration(port: port, folder: folder.path).utf8).write(to: config)
-        // -N: in the foreground, so stopping it ends it.
-        pid = try ChildProcess.spawn(
-            [executable, "-N", "-f", config.path], stdin: .devNull, stdout: .devNull,
-            stderr: .file(folder.appendingPathComponent("stderr.log").path))
-        self.port = port
-        self.folder = folder
-        do {
-            try LoopbackDaemon.waitUntilListening(port, pid: pid, seconds: 20)
-        } catch {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("cache.log"), encoding: .utf8)) ?? ""
-            stop()
-            throw MintBenchmark.BenchmarkError("squid did not start: \(log.split(separator: "\n").last ?? "no log")")
-        }
+        // Started as root, squid works as the `proxy` user: its pid file and log go in a folder
+        // open to it. -N: in the foreground, so stopping it ends it.
+        daemon = try LoopbackDaemon(
+            name: "squid", executable: executable, configFile: "squid.conf", stderrFile: "stderr.log",
+            logFile: "cache.log", openToAll: true, seconds: 20, configuration: Self.configuration,
+            arguments: { config, _ in ["-N", "-f", config] })
     }
 
     static func configuration(port: Int, folder: String) -> String {
@@ -57,9 +41,5 @@ final class SquidProcess: Sendable {
         """
     }
 
-    func stop() {
-        kill(pid, SIGTERM)
-        _ = ChildProcess.waitHere(pid)
-        try? FileManager.default.removeItem(at: folder)
-    }
+    func stop() { daemon.stop() }
 }
