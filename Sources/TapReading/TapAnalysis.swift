@@ -77,18 +77,16 @@ public final class TapAnalysis: Sendable {
         if thread == nil {
             rest = { try? await Task.sleep(for: Self.rest) }
         } else {
-            rest = { Self.blockingRest() }
+            let seconds = Double(Self.rest.components.seconds) + Double(Self.rest.components.attoseconds) / 1e18
+            rest = { Self.blockThread(for: seconds) }
         }
         await withTaskExecutorPreference(executor ?? thread) { await readAll(rest: rest) }
         thread?.end()
     }
 
-    private static func blockingRest() {
-        let nanoseconds = Int(rest.components.attoseconds / 1_000_000_000)
-        var wanted = timespec(tv_sec: 0, tv_nsec: nanoseconds)
-        var left = timespec()
-        while nanosleep(&wanted, &left) != 0, errno == EINTR { wanted = left }
-    }
+    /// Out of the async closure, which may not call `Thread.sleep` itself: on the reader's own
+    /// thread, blocking it is the point.
+    private static func blockThread(for seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
     private func readAll(rest: @Sendable () async -> Void) async {
         // Swapped with the queue's at each pass: once both have grown, neither the loops' appends
