@@ -382,7 +382,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
-                "Faults",
+                "Faults", "LiveSession",
                 "HTTPTransport",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.

@@ -12,7 +12,14 @@ extension BackendSession {
     /// Starts the embedded server when no URLs were given, then builds the providers.
     /// `keepUnbuilt`: a source provider that did not build runs as one failing with the compiler's
     /// error (the dashboard's pane shows it); otherwise it ends the start (`watch` exits 2).
-    static func start(_ options: BackendOptions, keepUnbuilt: Bool = false) async throws -> BackendSession {
+    /// When a part fails to start, what was started before it is stopped, the last first, before
+    /// the error goes up. `listening` is told each listener's URL as it starts (the embedded
+    /// server's, each loopback proxy's), and `startProxy` replaces `ProviderProxy.start`: tests.
+    static func start(
+        _ options: BackendOptions, keepUnbuilt: Bool = false,
+        listening: @Sendable (URL) -> Void = { _ in },
+        startProxy: SourceProviderSetup.ProxyStarter? = nil
+    ) async throws -> BackendSession {
         // Every header value is a secret from here on, wherever it shows up (a backend's 401
         // body quoting the request's Authorization header included).
         for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
@@ -27,21 +34,59 @@ extension BackendSession {
         // bounds the calls in flight).
         let transport = try HTTPClientTransport(
             trust: options.trust, proxy: proxy, connectionsPerHost: min(256, max(8, options.runningSDKs)))
+        let undo = Teardown()
+        // An HTTPClient dropped without shutdown traps in debug builds.
+        await undo.add { _ in await transport.shutdown() }
+        let started = try await undo.starting {
+            try await startParts(
+                options, keepUnbuilt: keepUnbuilt, upstream: proxy, undo: undo,
+                listening: listening, startProxy: startProxy)
+        }
+        return assemble(options, transport: transport, started: started)
+    }
+
+    /// The embedded server (when no URLs were given) and the customer's classes' setup, each
+    /// started part's stop added to `undo`; a build failure ends the start unless `keepUnbuilt`.
+    private static func startParts(
+        _ options: BackendOptions, keepUnbuilt: Bool, upstream: ProxySettings, undo: Teardown,
+        listening: @Sendable (URL) -> Void, startProxy: SourceProviderSetup.ProxyStarter?
+    ) async throws -> StartedParts {
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
-            do {
-                let embedded = try await EmbeddedTokenServer(
-                    configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
-                base = try await embedded.start().absoluteString
-                server = embedded
-            } catch {
-                // An HTTPClient dropped without shutdown traps in debug builds.
-                await transport.shutdown()
-                throw error
-            }
+            let embedded = try await EmbeddedTokenServer(
+                configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+            let url = try await embedded.start()
+            await undo.add { _ in await embedded.stop() }
+            listening(url)
+            server = embedded
+            base = url.absoluteString
         }
         let events = EventBroadcaster()
+        let sources = try await SourceProviderSetup.prepare(
+            options, server: server, solution: options.solution, events: events, upstream: upstream,
+            startProxy: startProxy)
+        for proxy in sources.proxies.values {
+            if let url = URL(string: proxy.url) { listening(url) }
+            await undo.add { _ in await proxy.stop() }
+        }
+        if !keepUnbuilt, !sources.failures.isEmpty { throw SourceBuildFailure(lines: sources.failures) }
+        return StartedParts(server: server, base: base, sources: sources, events: events)
+    }
+
+    private struct StartedParts: Sendable {
+        let server: EmbeddedTokenServer?
+        let base: String?
+        let sources: SourceProviderSetup
+        let events: EventBroadcaster
+    }
+
+    /// The session over its started parts: endpoints, verifier, Fleet Engine target, pacing and
+    /// each side's SDKs.
+    private static func assemble(
+        _ options: BackendOptions, transport: HTTPClientTransport, started: StartedParts
+    ) -> BackendSession {
+        let (server, base, sources, events) = (started.server, started.base, started.sources, started.events)
         let solution = options.solution
         let consumer = options.endpoint(solution.consumerKind, embeddedBase: base)
         let driver = options.endpoint(solution.driverKind, embeddedBase: base)
@@ -56,21 +101,6 @@ extension BackendSession {
         let pacing = FleetPacing(
             ramp: options.ramp, total: options.runningSDKs, fetchTimeout: options.timeout,
             fleetEngineTimeout: fleetEngine?.timeout ?? options.timeout)
-        let sources: SourceProviderSetup
-        do {
-            sources = try await SourceProviderSetup.prepare(
-                options, server: server, solution: solution, events: events, upstream: proxy)
-        } catch {
-            await server?.stop()
-            await transport.shutdown()
-            throw error
-        }
-        if !keepUnbuilt, !sources.failures.isEmpty {
-            for proxy in sources.proxies.values { await proxy.stop() }
-            await server?.stop()
-            await transport.shutdown()
-            throw SourceBuildFailure(lines: sources.failures)
-        }
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             if let provider = sources.provider(Context.self, events: events) {
                 return SimulatedSDKs<Context>(

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import LiveSession
 import ProviderProxy
 import Synchronization
 import TestSupport
@@ -54,6 +55,53 @@ import Testing
         }
         let first = try #require(started.withLock { $0.first })
         #expect(!listening(first.port), "the first side's proxy was stopped")
+    }
+
+    /// What a session's start reported listening, each URL's port.
+    final class Listeners: Sendable {
+        private let urls = Mutex<[URL]>([])
+        func add(_ url: URL) { urls.withLock { $0.append(url) } }
+        var ports: [Int] { urls.withLock { $0.compactMap(\.port) } }
+    }
+
+    /// `watch` with a provider file that cannot be read: the start fails with the file's line, and
+    /// the embedded server and the loopback proxy it started before reading the file are stopped.
+    @Test func aSourceThatDoesNotBuildStopsTheServerAndProxyStartedBeforeIt() async throws {
+        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"])
+        let listeners = Listeners()
+        await #expect(throws: SourceBuildFailure.self) {
+            _ = try await BackendSession.start(options, listening: listeners.add)
+        }
+        #expect(listeners.ports.count == 2, "the embedded server and the driver side's proxy were started")
+        for port in listeners.ports { #expect(!listening(port), "127.0.0.1:\(port) was stopped") }
+    }
+
+    /// The embedded server started, then a loopback proxy fails to start: the server is stopped
+    /// before the proxy's error goes up.
+    @Test func aProxyThatFailsAfterTheServerStartedStopsTheServer() async throws {
+        let options = try BackendOptions.parse(["--consumer-source", "/nonexistent/ConsumerProvider.swift"])
+        let listeners = Listeners()
+        struct NoPort: Error {}
+        await #expect(throws: NoPort.self) {
+            _ = try await BackendSession.start(
+                options, listening: listeners.add, startProxy: { _ in throw NoPort() })
+        }
+        let server = try #require(listeners.ports.first, "the embedded server was started")
+        #expect(listeners.ports.count == 1)
+        #expect(!listening(server), "the embedded server was stopped")
+    }
+
+    /// The dashboard keeps an unbuilt provider as a pane with its error: the start succeeds, and the
+    /// session's stop stops the server and the proxy.
+    @Test func anUnbuiltSourceKeptRunsUntilTheSessionStops() async throws {
+        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"])
+        let listeners = Listeners()
+        let session = try await BackendSession.start(options, keepUnbuilt: true, listening: listeners.add)
+        #expect(listeners.ports.count == 2)
+        for port in listeners.ports { #expect(listening(port), "127.0.0.1:\(port) serves while the session runs") }
+        #expect(session.sourceLabels[.driver] == "your code: DriverProvider.swift")
+        await session.stop()
+        for port in listeners.ports { #expect(!listening(port), "127.0.0.1:\(port) was stopped with the session") }
     }
 
     /// A build's first line in the pane names the file by its name, so a narrow pane keeps the reason.
