@@ -54,3 +54,15 @@ public struct LoopbackSocket: Sendable {
         #endif
     }
 }
+
+/// A loopback port where nothing listens, held for as long as the value lives: a socket bound to
+/// it and never listening, so a connection is refused and no other test's server can be given the
+/// port meanwhile (a stopped server's port was, and its requests reached another test's server).
+public final class ClosedPort: Sendable {
+    private let socket: LoopbackSocket
+    public var port: Int { socket.port }
+
+    public init() throws { socket = try LoopbackSocket() }
+
+    deinit { socket.close() }
+}
