@@ -49,19 +49,20 @@ public enum JWTInspector {
         return DecodedJWT(header: header, claims: claims, signaturePart: parts[2])
     }
 
-    /// `token` split at its dots. An ASCII token (every real one) is split by its UTF-8, since a
-    /// split by Characters walks grapheme boundaries and cost more than decoding the parts; ASCII
-    /// has no combining mark to join a dot to its neighbour, so the parts are the same.
+    /// `token` split at its dots. An ASCII token (every real one) is split by its UTF-8 in the same
+    /// pass that finds it ASCII, since a split by Characters walks grapheme boundaries and cost
+    /// more than decoding the parts; ASCII has no combining mark to join a dot to its neighbour,
+    /// so the parts are the same.
     static func dotSeparated(_ token: String) -> [Substring] {
         let bytes = token.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            return token.split(separator: ".", omittingEmptySubsequences: false)
-        }
         var parts: [Substring] = []
+        parts.reserveCapacity(3)
         var start = bytes.startIndex
         var index = bytes.startIndex
         while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: ".") {
+            let byte = bytes[index]
+            if byte >= 0x80 { return token.split(separator: ".", omittingEmptySubsequences: false) }
+            if byte == UInt8(ascii: ".") {
                 parts.append(token[start..<index])
                 start = bytes.index(after: index)
             }
@@ -78,34 +79,54 @@ public enum JWTInspector {
     }
 
     /// Strict: only the base64url alphabet, optionally padded; `+`, `/` and whitespace are refused
-    /// because a JWT library on the other end would refuse them too.
+    /// because a JWT library on the other end would refuse them too. The bits left over after the
+    /// last whole byte are ignored, as Foundation's base64 decoding ignores them.
     public static func base64URLDecode<S: StringProtocol>(_ s: S) -> Data? {
-        // Byte by byte over the UTF-8 (the alphabet is ASCII, so any other byte fails): on Linux,
-        // String's replacingOccurrences goes through NSString, and this runs for every token
-        // received (the tap: thousands a second) and every Fleet Engine call made.
-        var b64 = [UInt8]()
-        b64.reserveCapacity(s.utf8.count + 3)
+        // Byte by byte over the UTF-8 through a table, straight into the result (the alphabet is
+        // ASCII, so any other byte fails): this runs for every token received (the tap: thousands
+        // a second) and every Fleet Engine call made, where a translated copy handed to
+        // Foundation's base64 cost three buffers a part.
+        let utf8 = s.utf8
+        var data = Data(count: utf8.count / 4 * 3 + 2)
+        var written = 0
+        var digits = 0
         var padding = 0
-        for byte in s.utf8 {
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            // Nothing but padding after the first `=`.
-            guard padding == 0 else { return nil }
-            switch byte {
-            case UInt8(ascii: "-"): b64.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): b64.append(UInt8(ascii: "/"))
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                b64.append(byte)
-            default: return nil
+        let decoded = data.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
+            base64URLValues.withUnsafeBufferPointer { values -> Bool in
+                var accumulator: UInt32 = 0
+                var bits = 0
+                for byte in utf8 {
+                    if byte == UInt8(ascii: "=") {
+                        padding += 1
+                        continue
+                    }
+                    let value = values[Int(byte)]
+                    // Nothing but padding after the first `=`.
+                    guard value != 0xFF, padding == 0 else { return false }
+                    digits += 1
+                    accumulator = accumulator << 6 | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        written += 1
+                    }
+                }
+                return true
             }
         }
-        guard padding <= 2, b64.count % 4 != 1 else { return nil }
-        while b64.count % 4 != 0 { b64.append(UInt8(ascii: "=")) }
-        return Data(base64Encoded: Data(b64))
+        guard decoded, padding <= 2, digits % 4 != 1 else { return nil }
+        data.count = written
+        return decoded ? data : nil
     }
+
+    /// Each byte's value in the base64url alphabet, 0xFF for a byte outside it.
+    private static let base64URLValues: [UInt8] = {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for (value, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(value) }
+        return values
+    }()
 
     static func isBase64URL(_ c: Unicode.Scalar) -> Bool {
         switch c {

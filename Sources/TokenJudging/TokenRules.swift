@@ -24,6 +24,7 @@ public enum TokenRules {
     }
 
     /// The `authorization` members Fleet Engine knows, per solution; any other is listed.
+    private static let sortedAuthorizationClaims = knownAuthorizationClaims.sorted()
     public static let knownAuthorizationClaims: Set<String> = [
         "tripid", "vehicleid", "deliveryvehicleid", "trackingid", "taskid", "taskids",
     ]
@@ -248,11 +249,13 @@ public enum TokenRules {
     static func authorization(_ value: JSONValue?, kind: ProviderKind, id: String?) -> RuleResult {
         let rule = Rule.authorization
         let accepted = kind.acceptedClaimNames
-        // "tripid", or "trackingid, taskid or taskids": what a message says the token needs.
-        let wanted =
+        // "tripid", or "trackingid, taskid or taskids": what a message says the token needs. Made
+        // only for a message: the tap judges thousands of tokens a second that need none.
+        var wanted: String {
             accepted.count == 1
-            ? kind.claimName
-            : accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? kind.claimName)
+                ? kind.claimName
+                : accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? kind.claimName)
+        }
         guard let value else {
             return RuleResult(rule, .fail, "no authorization claim; a \(kind.tokenNoun) needs authorization.\(wanted)")
         }
@@ -277,7 +280,8 @@ public enum TokenRules {
             }
         }
         // An ID Fleet Engine cannot hold can never match a resource, whatever the backend meant.
-        for claim in members.keys.sorted() where knownAuthorizationClaims.contains(claim) {
+        // In the claims' sorted order, so a token with two bad IDs is named by the same one each time.
+        for claim in sortedAuthorizationClaims {
             guard let member = members[claim], case .success(let ids) = claimIDs(member, claim: claim) else { continue }
             for claimed in ids where claimed != "*" {
                 if let problem = FleetEngineID.problem(claimed) {
