@@ -52,7 +52,7 @@ public final class TapAnalysis: Sendable {
         self.clock = clock
         self.events = events
         self.sinks = sinks
-        ledger = Mutex(TapLedger(churnLimit: churnLimit))
+        ledger = Mutex(TapLedger(churnLimit: churnLimit, slimTokens: true))
     }
 
     /// What the forwarder calls once an answer is written.

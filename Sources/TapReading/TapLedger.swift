@@ -36,9 +36,17 @@ public struct TapLedger: Sendable {
     /// `idLimit` but in tests.
     private let limit: Int
 
-    public init(churnLimit: Double = 4, idLimit: Int = TapLedger.idLimit) {
+    /// Whether a token is held without its decoded parts (`FetchedToken.cacheable`), decoded
+    /// again for the followed pane (`hydrated`): at 100,000 IDs those parts were half of each ID's
+    /// bytes, and one new ID per request grew the reader's heap by a page a request. Only for the
+    /// tap reader's own readings, whose tokens decode from their text; a recording's text is
+    /// redacted, so a ledger fed its events keeps the parts.
+    private let slimTokens: Bool
+
+    public init(churnLimit: Double = 4, idLimit: Int = TapLedger.idLimit, slimTokens: Bool = false) {
         self.churnLimit = churnLimit
         limit = max(10, idLimit)
+        self.slimTokens = slimTokens
     }
 
     public var count: Int { entries.count }
@@ -52,10 +60,11 @@ public struct TapLedger: Sendable {
         if entries[key] == nil, entries.count >= limit { evictOldest() }
         // Changed where it lies: a copy taken out and put back copied its fetches and counts at
         // every fetch of a churning ID.
-        return Self.update(&entries[key, default: Entry(counts: TappedCounts(since: now))], with: reading, now: now)
+        return Self.update(
+            &entries[key, default: Entry(counts: TappedCounts(since: now))], with: reading, now: now, slim: slimTokens)
     }
 
-    private static func update(_ entry: inout Entry, with reading: TappedExchange, now: Date) -> Double? {
+    private static func update(_ entry: inout Entry, with reading: TappedExchange, now: Date, slim: Bool) -> Double? {
         // A run of fetches after an hour's quiet starts anew, its old fetches with its old counts.
         if now.timeIntervalSince(entry.counts.lastSeen) > Self.window {
             entry = Entry(counts: TappedCounts(since: now))
@@ -64,7 +73,7 @@ public struct TapLedger: Sendable {
         entry.fetches.append(Self.fetch(reading))
         if entry.fetches.count > Self.fetchLimit { entry.fetches.removeFirst(entry.fetches.count - Self.fetchLimit) }
         entry.verdict = reading.verdict
-        if let token = reading.token { entry.token = token }
+        if let token = reading.token { entry.token = slim ? token.cacheable : token }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
         return entry.counts.fetchesPerToken(now: now)
@@ -96,7 +105,7 @@ public struct TapLedger: Sendable {
         let key = Key(kind: kind, id: id)
         guard let entry = entries[key], now.timeIntervalSince(entry.counts.lastSeen) <= Self.window else { return nil }
         var history = TappedHistory(
-            fetches: entry.fetches, counts: entry.counts, churnLimit: churnLimit, token: entry.token)
+            fetches: entry.fetches, counts: entry.counts, churnLimit: churnLimit, token: entry.token?.hydrated)
         history.fetches = history.fetches(now: now)
         return history
     }
