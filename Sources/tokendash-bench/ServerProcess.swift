@@ -15,9 +15,9 @@ final class ServerProcess: Sendable {
     /// Starts `tokendash-bench --serve-child KEYFILE` and waits for its "listening on URL" line.
     convenience init(keyFile: String) throws { try self.init(childArguments: [Self.childFlag, keyFile]) }
 
-    /// Starts this binary with `childArguments` (a child mode's flag first) and waits for its
-    /// "listening on URL" line.
-    init(childArguments: [String]) throws {
+    /// Starts this binary with `childArguments` (a child mode's flag first), `environment` added to
+    /// ours, and waits for its "listening on URL" line.
+    init(childArguments: [String], environment: [String: String] = [:]) throws {
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard input.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0,
@@ -29,7 +29,8 @@ final class ServerProcess: Sendable {
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(
-                arguments, stdin: .descriptor(input[0]), stdout: .descriptor(output[1]), stderr: .descriptor(2))
+                arguments, stdin: .descriptor(input[0]), stdout: .descriptor(output[1]), stderr: .descriptor(2),
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         } catch {
             for fd in input + output { close(fd) }
             throw MintBenchmark.BenchmarkError("cannot start \(arguments[0]): \(error)")
@@ -111,12 +112,14 @@ final class ServerProcess: Sendable {
         await exitAtEndOfInput()
     }
 
-    /// Serves on until the parent closes our stdin, then exits: the child modes' one way to end.
-    static func exitAtEndOfInput() async -> Never {
+    /// Serves on until the parent closes our stdin, then runs `atEnd` and exits: the child modes'
+    /// one way to end.
+    static func exitAtEndOfInput(atEnd: @escaping @Sendable () -> Void = {}) async -> Never {
         // Wait for EOF on a thread of its own: a blocking read on the cooperative pool would take
         // one of its two threads away from the server.
         let thread = Thread {
             _ = FileHandle.standardInput.readDataToEndOfFile()
+            atEnd()
             exit(0)
         }
         thread.start()

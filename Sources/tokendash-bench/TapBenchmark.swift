@@ -189,6 +189,7 @@ enum TapBenchmark {
     /// Runs in the child: a tap (`analysed`: reader, ledger, metrics as `tap --metrics` has them)
     /// or the bare proxy in front of `upstream` until stdin closes.
     static func serve(mode: String, upstream: String) async -> Never {
+        var atEnd: @Sendable () -> Void = {}
         do {
             var report: (@Sendable (TapExchange) -> Void)?
             if mode == "analysed" {
@@ -206,6 +207,12 @@ enum TapBenchmark {
                 default: Task.detached { await analysis.run() }
                 }
                 report = analysis.submit
+                if let path = ProcessInfo.processInfo.environment[countsVariable] {
+                    atEnd = {
+                        let counts = "\(analysis.exchangeCount) \(analysis.droppedCount)\n"
+                        try? counts.write(toFile: path, atomically: true, encoding: .utf8)
+                    }
+                }
             }
             let server = try await TapServer.start(
                 host: "127.0.0.1", port: 0, upstream: Upstream(upstream), report: report)
@@ -214,6 +221,17 @@ enum TapBenchmark {
             FileHandle.standardError.write(Data("tokendash-bench: tap process: \(error)\n".utf8))
             exit(1)
         }
-        await ServerProcess.exitAtEndOfInput()
+        await ServerProcess.exitAtEndOfInput(atEnd: atEnd)
+    }
+
+    /// Where the analysed child writes, as it ends, the exchanges it read and those it dropped unread.
+    static let countsVariable = "TOKENDASH_BENCH_TAP_COUNTS"
+
+    /// What the analysed child wrote at `path` as it ended.
+    static func readCounts(_ path: String) throws -> (read: Int, dropped: Int) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2 else { throw MintBenchmark.BenchmarkError("the tap wrote no counts at \(path)") }
+        return (numbers[0], numbers[1])
     }
 }

@@ -15,6 +15,7 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "source": SourceProviderBenchmark.run,
     "ramp": FleetRampBenchmark.run,
     "tap": TapBenchmark.run,
+    "tap-saturation": TapSaturationBenchmark.run,
     "tap-soak": TapSoakBenchmark.run,
 ]
 // Run only when named: minutes long.
