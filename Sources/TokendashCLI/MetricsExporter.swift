@@ -5,7 +5,6 @@ import Foundation
 import LiveSession
 import RouteServer
 import TokenMetrics
-import TokenServer
 
 /// The running `--metrics` endpoint: a `ProviderMetrics` fed by the session's events, served
 /// at `/metrics` by the same SwiftNIO route server the embedded backend uses.
