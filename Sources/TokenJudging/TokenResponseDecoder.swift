@@ -37,7 +37,7 @@ public struct TokenResponseDecoder: Sendable {
         let (rawToken, shape, expiryValue) = try locate(response)
         var token = rawToken
         // Some backends hand over the value of an Authorization header; the SDKs want the bare JWT.
-        if token.lowercased().hasPrefix("bearer ") {
+        if Self.hasBearerPrefix(token) {
             token = String(token.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
             findings.append(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix"))
         }
@@ -115,9 +115,19 @@ public struct TokenResponseDecoder: Sendable {
         return (token, shape, expiryValue)
     }
 
+    /// Whether `text` starts with "Bearer " in any case. Its first seven bytes lowercased, not the
+    /// whole token: this runs for every answer the tap reads.
+    static func hasBearerPrefix(_ text: String) -> Bool {
+        let prefix = text.utf8.prefix(7)
+        guard prefix.count == 7 else { return false }
+        return zip(prefix, "bearer ".utf8).allSatisfy { byte, wanted in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == wanted : byte == wanted
+        }
+    }
+
     /// Three base64url parts: enough to try it as a JWT and let the decoder name what is wrong.
     private static func looksLikeJWT(_ text: String) -> Bool {
-        let body = text.lowercased().hasPrefix("bearer ") ? String(text.dropFirst(7)) : text
+        let body = Self.hasBearerPrefix(text) ? String(text.dropFirst(7)) : text
         let parts = body.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 3 && parts[0].hasPrefix("eyJ") && body.unicodeScalars.allSatisfy { isBase64URLOrDot($0) }
     }

@@ -432,3 +432,19 @@ import TokenJudging
         #expect(message == "response has no \"jwt\" key (it has \"a\", \"b\"); set --token-key")
     }
 }
+
+extension ResponseShapeTests {
+    /// "Bearer " in any case is the prefix stripped; a look-alike is left, and the token then
+    /// fails as what it is.
+    @Test func theBearerPrefixIsReadInAnyCaseAndNothingElse() throws {
+        for prefix in ["bearer ", "BEARER ", "bEaReR "] {
+            let token = try decode("{\"access_token\":\"\(prefix)\(jwt)\",\"expires_in\":900}")
+            #expect(token.token == jwt, "\(prefix)")
+        }
+        for prefix in ["Bearer\\u0000", "Bearer\\t", "Bearer"] {
+            #expect(throws: FleetAuthError.self, "\(prefix)") {
+                _ = try decode("{\"access_token\":\"\(prefix)\(jwt)\",\"expires_in\":900}")
+            }
+        }
+    }
+}
