@@ -13,10 +13,21 @@ public struct ExchangeReader: Sendable {
     /// The Google Cloud project the tokens' issuer must belong to (`--provider-id`); nil accepts any.
     public let providerID: String?
 
+    /// Each kind's decoder, made once: the reader meets thousands of answers a second.
+    private let decoders: [ProviderKind: TokenResponseDecoder]
+
     public init(routes: TapRoutes = TapRoutes(), verifier: (any SignatureVerifier)? = nil, providerID: String? = nil) {
         self.routes = routes
         self.verifier = verifier
         self.providerID = providerID
+        decoders = Dictionary(
+            uniqueKeysWithValues: ProviderKind.allCases.map { kind in
+                (
+                    kind,
+                    TokenResponseDecoder(
+                        endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
+                )
+            })
     }
 
     /// `now` is when the answer ended: the instant its token is judged at.
@@ -49,8 +60,10 @@ public struct ExchangeReader: Sendable {
             reading.error = "unreadable: an answer over \(TapExchange.bodyCap / 1024) KiB (forwarded whole)"
             return reading
         }
-        let endpoint = TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID)
-        let decoder = TokenResponseDecoder(endpoint: endpoint)
+        let decoder =
+            decoders[kind]
+            ?? TokenResponseDecoder(
+                endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
         let response = TransportResponse(status: exchange.status, body: exchange.body, headers: exchange.headers)
         do {
             // The request arrived at `time`: the backend's Date header was written after it.
