@@ -65,11 +65,15 @@ wait_for() {
   done
   fail "did not see \"$pattern\" within ${limit}s"
 }
-# Polls until a fixed string has left the screen, for up to `seconds` (10 unless given).
+# Polls until a fixed string has left the screen, for up to `seconds` (10 unless given). Gone
+# means gone from two captures in a row: a capture taken while the program is part-way through
+# writing a frame can miss a line that is still there (a loaded CI run saw the help "gone", then
+# on screen again at the next capture, and failed).
 wait_gone() {
-  local pattern=$1 limit=${2:-10} i
+  local pattern=$1 limit=${2:-10} i absent=0
   for ((i = 0; i < limit * 20; i++)); do
-    if ! screen | grep -qF -- "$pattern"; then return 0; fi
+    if screen | grep -qF -- "$pattern"; then absent=0; else absent=$((absent + 1)); fi
+    if ((absent >= 2)); then return 0; fi
     sleep 0.05 # poll: the pattern
   done
   fail "\"$pattern\" still on screen after ${limit}s"
