@@ -117,7 +117,7 @@ public enum JWTInspector {
         }
         guard decoded, padding <= 2, digits % 4 != 1 else { return nil }
         data.count = written
-        return decoded ? data : nil
+        return data
     }
 
     /// Each byte's value in the base64url alphabet, 0xFF for a byte outside it.

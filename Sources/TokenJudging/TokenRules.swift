@@ -24,10 +24,10 @@ public enum TokenRules {
     }
 
     /// The `authorization` members Fleet Engine knows, per solution; any other is listed.
-    private static let sortedAuthorizationClaims = knownAuthorizationClaims.sorted()
     public static let knownAuthorizationClaims: Set<String> = [
         "tripid", "vehicleid", "deliveryvehicleid", "trackingid", "taskid", "taskids",
     ]
+    private static let sortedAuthorizationClaims = knownAuthorizationClaims.sorted()
 
     /// Every header and claim rule for `kind`. `id` nil accepts any ID (`decode` without an ID
     /// flag); `providerID` is the Google Cloud project the issuer must belong to, when known.
