@@ -21,13 +21,13 @@ public struct ExchangeReader: Sendable {
         self.verifier = verifier
         self.providerID = providerID
         decoders = Dictionary(
-            uniqueKeysWithValues: ProviderKind.allCases.map { kind in
-                (
-                    kind,
-                    TokenResponseDecoder(
-                        endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
-                )
-            })
+            uniqueKeysWithValues: ProviderKind.allCases.map { ($0, Self.decoder($0, providerID: providerID)) })
+    }
+
+    /// How a tapped answer of `kind` is decoded: the kind's default route, the issuer's project.
+    private static func decoder(_ kind: ProviderKind, providerID: String?) -> TokenResponseDecoder {
+        TokenResponseDecoder(
+            endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
     }
 
     /// `now` is when the answer ended: the instant its token is judged at.
@@ -60,10 +60,7 @@ public struct ExchangeReader: Sendable {
             reading.error = "unreadable: an answer over \(TapExchange.bodyCap / 1024) KiB (forwarded whole)"
             return reading
         }
-        let decoder =
-            decoders[kind]
-            ?? TokenResponseDecoder(
-                endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
+        let decoder = decoders[kind] ?? Self.decoder(kind, providerID: providerID)
         let response = TransportResponse(status: exchange.status, body: exchange.body, headers: exchange.headers)
         do {
             // The request arrived at `time`: the backend's Date header was written after it.
