@@ -1,6 +1,16 @@
 import FleetAuth
 import Foundation
+import KeyTable
 import UICore
+
+/// What a drawer that renders frame after frame keeps from one frame for the next: parts made
+/// from inputs that rarely change, with those inputs, so a frame is the same with it or without.
+/// One per drawer: it is not shared between threads.
+public final class RenderMemo {
+    var footer: (FooterRenderer.Inputs, [[KeyBinding]])?
+
+    public init() {}
+}
 
 /// `render(state, size) -> Canvas`: the whole screen, drawn from the state alone. The layout
 /// places each part; each part's renderer draws into its rectangle.
@@ -11,15 +21,16 @@ public enum Renderer {
         public var clicks: ClickMap
     }
 
-    public static func render(_ live: DashboardState, width: Int, height: Int) -> Canvas {
-        frame(live, width: width, height: height).canvas
+    public static func render(_ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil) -> Canvas {
+        frame(live, width: width, height: height, memo: memo).canvas
     }
 
     /// The screen and its click map, made from one layout so what is hit is what is drawn.
-    public static func frame(_ live: DashboardState, width: Int, height: Int) -> Frame {
+    /// `memo` keeps what one frame made for the next (one drawer's frames, on one thread).
+    public static func frame(_ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil) -> Frame {
         let state = live.shown
         var canvas = Canvas(width: width, height: height)
-        guard let layout = Layout.of(state, width: width, height: height) else {
+        guard let layout = Layout.of(state, width: width, height: height, memo: memo) else {
             drawTooSmall(&canvas, quitKey: state.keys.label(.quit))
             return Frame(canvas: canvas, clicks: ClickMap(width: width, height: height))
         }

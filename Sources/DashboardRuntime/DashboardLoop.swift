@@ -24,6 +24,7 @@ public final class DashboardLoop {
     private let clock: any ProviderClock
     private let terminated: @Sendable () -> Bool
     private var drawn: (state: DashboardState, width: Int, height: Int)?
+    private let memo = RenderMemo()
     /// Where a click on the frame last drawn lands: the viewer clicks on what they see.
     private var clicks: ClickMap?
     private var appliedTheme: Theme?
@@ -142,7 +143,7 @@ public final class DashboardLoop {
         }
         let size = terminal.size
         if let drawn, drawn.width == size.width, drawn.height == size.height, drawn.state == state { return }
-        let frame = Renderer.frame(state, width: size.width, height: size.height)
+        let frame = Renderer.frame(state, width: size.width, height: size.height, memo: memo)
         let canvas = frame.canvas
         clicks = frame.clicks
         terminal.draw(canvas)

@@ -21,6 +21,8 @@ enum RecordingCast {
         /// Makes a watcher's fleet-table marks (`TapTableMarks.maker` for a tapped session), so the
         /// cast's fleet tables carry the columns the live dashboard showed.
         var marks: (@Sendable () -> any FleetTableMarks)?
+        /// Frames rendered together (`CastFrames`); the cast is the same whatever it is.
+        var batch = CastFrames.defaultBatch
 
         init(theme: Theme, idleTimeLimit: Double? = nil, title: String? = nil) {
             self.theme = theme
@@ -38,37 +40,33 @@ enum RecordingCast {
             width: size.width, height: size.height, start: recording.start, idleTimeLimit: options.idleTimeLimit,
             title: options.title ?? title(recording.header), term: options.term, shell: options.shell,
             theme: options.theme)
-        var encoder = ANSIFrameEncoder(theme: options.theme)
-        var events = CastEvents()
+        var frames = CastFrames(theme: options.theme, batch: options.batch)
         var markers = CastMarkers()
         var pacer = FramePacer<DashboardState>()
         let start = recording.start
-        func draw(_ state: DashboardState, at seconds: Double) {
-            encoder.setTheme(state.colorless ? state.theme.monochrome : state.theme)
-            events.output(encoder.encode(Renderer.render(state, width: size.width, height: size.height)), at: seconds)
-        }
         timeline.walk { time, state, actions in
             let seconds = time.timeIntervalSince(start)
+            // A moment held back is drawn first, at the tenth of a second it was due, at the size it had.
+            if let (held, due) = pacer.heldDue(before: seconds) {
+                frames.frame(held, width: size.width, height: size.height, at: due)
+            }
             var labels: [String] = []
             var resized = false
             for timed in actions {
                 if size.follow(timed.action) { resized = true }
                 labels += markers.labels(for: timed.action)
             }
-            // A moment held back is drawn first, at the tenth of a second it was due.
-            if let (held, due) = pacer.heldDue(before: seconds) { draw(held, at: due) }
-            if resized {
-                events.resize(width: size.width, height: size.height, at: seconds)
-                encoder.invalidate()
-            }
+            if resized { frames.resize(width: size.width, height: size.height, at: seconds) }
             // A marker and a resize keep their exact moment; other moments at most ten a second.
             if pacer.drawsNow(at: seconds, forced: resized || !labels.isEmpty, state: state) {
-                draw(state, at: seconds)
+                frames.frame(state, width: size.width, height: size.height, at: seconds)
             }
-            for label in labels { events.marker(label, at: seconds) }
+            for label in labels { frames.marker(label, at: seconds) }
         }
-        if let (held, due) = pacer.heldDue(before: .infinity) { draw(held, at: due) }
-        return header.line + events.text
+        if let (held, due) = pacer.heldDue(before: .infinity) {
+            frames.frame(held, width: size.width, height: size.height, at: due)
+        }
+        return header.line + frames.text()
     }
 
     /// At most ten frames a second, as the live loop draws them: a moment within a tenth of a

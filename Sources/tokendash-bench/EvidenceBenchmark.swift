@@ -14,10 +14,10 @@ enum EvidenceBenchmark {
         let recording = try hourOfTwoProviders()
         let theme = Theme(name: "default", styles: [:])
         let initial = recording.header.initialState(theme: theme)
-        let fold = median(3) { _ = ReplayTimeline(recording, initial: initial).fold(to: recording.end) }
+        let fold = median(5) { _ = ReplayTimeline(recording, initial: initial).fold(to: recording.end) }
         var castBytes = 0
         var pageBytes = 0
-        let cast = median(3) { castBytes = RecordingEvidence.cast(recording, theme: theme).utf8.count }
+        let cast = median(5) { castBytes = RecordingEvidence.cast(recording, theme: theme).utf8.count }
         let report = median(3) {
             pageBytes =
                 RecordingEvidence.report(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count

@@ -131,6 +131,24 @@ import UICore
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "a cast's times never go back")
     }
 
+    /// A recording's frames are rendered in batches on every core, and encoded in order: the
+    /// cast is the same byte for byte whatever the batch, one frame at a time included.
+    @Test func aRecordingsCastIsTheSameWhateverItsBatch() throws {
+        let (rig, _, _) = try Self.session()
+        let recording = try Recording.read(rig.path)
+        func cast(_ batch: Int) -> String {
+            var options = RecordingCast.Options(theme: Theme(name: "default", styles: [:]))
+            options.batch = batch
+            return RecordingCast.make(recording, options: options)
+        }
+        let whole = cast(1_000)
+        #expect(try Self.parse(whole).events.filter { $0.1 == "o" }.count > 7, "frames enough to split")
+        for batch in [1, 2, 3, 7] {
+            let same = cast(batch) == whole
+            #expect(same, "batches of \(batch)")
+        }
+    }
+
     /// Moments every 10 ms make at most ten frames a second; a marked moment keeps its time; the
     /// last moment's state is the last frame, drawn when it was due.
     @Test func aCastsFramesAreAtMostTenASecondAndTheLastStateIsDrawn() {

@@ -101,3 +101,33 @@ import UICore
         #expect(Key(name: "F13") == nil && Key(name: "") == nil && Key(name: "ctrl-c") == nil)
     }
 }
+
+/// A drawer that keeps a `RenderMemo` (the live loop, a cast's renderers) draws the frame it
+/// would draw without one, as the inputs the footer is made from change under it.
+@Suite(.timeLimit(.minutes(3))) struct RenderMemoTests {
+    @Test func aFrameDrawnWithTheMemoIsTheFrameDrawnWithout() throws {
+        let running = Fixtures.running()
+        let remapped = try KeyRemapTests.state()
+        let fleet = FleetFixtures.state()
+        let tap = TapFixtures.state()
+        var replay = running
+        replay.replay = ReplayStatus(position: Fixtures.t0, start: Fixtures.t0, end: Fixtures.t0.addingTimeInterval(60))
+        // Each change alone, then back: a memo that missed any input would show the last footer.
+        let frames: [(DashboardState, Int, Int)] = [
+            (running, 160, 48), (running, 160, 48), (running, 80, 24), (remapped, 80, 24), (running, 80, 24),
+            (fleet, 80, 24), (tap, 80, 24), (tap, 160, 48), (running, 160, 48), (remapped, 100, 30),
+            (replay, 100, 30), (running, 100, 30),
+        ]
+        let memo = RenderMemo()
+        var footers: Set<String> = []
+        for (state, width, height) in frames {
+            let drawn = Renderer.render(state, width: width, height: height, memo: memo)
+            let plain = Renderer.render(state, width: width, height: height)
+            #expect(drawn.lines == plain.lines, "\(width)x\(height)")
+            let sameRoles = drawn == plain
+            #expect(sameRoles, "\(width)x\(height): the same text in other colours")
+            footers.insert(plain.lines.suffix(2).joined(separator: "\n"))
+        }
+        #expect(footers.count >= 5, "the frames' footers differ, so a stale one would show")
+    }
+}

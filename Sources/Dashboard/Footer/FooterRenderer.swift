@@ -9,6 +9,43 @@ enum FooterRenderer {
     /// help and quit always stay.
     static let maxFooterRows = 3
 
+    /// Everything the footer's rows are made from. They change only when the key table, the mode
+    /// or the width does, so a renderer that draws frame after frame keeps the last rows with
+    /// these (`RenderMemo`): making them was a tenth of a two-pane frame.
+    struct Inputs: Equatable {
+        // Compared per frame: the tables' arrays are shared between states, and `==` on two
+        // arrays with the same storage is one pointer compare.
+        var keys: KeyMap
+        var fleet: Bool
+        var replay: Bool
+        var realDevices: Bool
+        var scenarios: KeyBinding.ScenarioLevel
+        var consumer: ProviderKind
+        var driver: ProviderKind
+        var width: Int
+
+        init(_ state: DashboardState, width: Int) {
+            keys = state.viewer.display.keys
+            fleet = state.session.isFleet
+            replay = state.viewer.replay != nil
+            realDevices = state.watchesRealDevices
+            scenarios = state.scenarioKeys
+            consumer = state.consumer.kind
+            driver = state.driver.kind
+            self.width = width
+        }
+    }
+
+    /// The rows, from `memo` when the inputs are the ones it last saw.
+    static func rows(_ state: DashboardState, width: Int, memo: RenderMemo?) -> [[KeyBinding]] {
+        guard let memo else { return rows(state, width: width) }
+        let inputs = Inputs(state, width: width)
+        if let (seen, rows) = memo.footer, seen == inputs { return rows }
+        let made = rows(state, width: width)
+        memo.footer = (inputs, made)
+        return made
+    }
+
     static func rows(_ state: DashboardState, width: Int) -> [[KeyBinding]] {
         // t and v switch the consumer-side and driver-side IDs: named for the kinds that run
         // ("Tracking" and "Delivery" under --solution last-mile).

@@ -53,11 +53,11 @@ public struct Layout: Equatable, Sendable {
     public static func fits(width: Int, height: Int) -> Bool { width >= compactWidth && height >= compactHeight }
 
     /// The layout of `state` on a `width` x `height` screen; nil when it is too small.
-    public static func of(_ state: DashboardState, width: Int, height: Int) -> Layout? {
+    public static func of(_ state: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil) -> Layout? {
         guard fits(width: width, height: height) else { return nil }
         let bannerLines = state.scenarioBannerLines(width: width)
         let fleetLines = FleetRowsRenderer.rowCount(state)
-        let footerRows = FooterRenderer.rows(state, width: width)
+        let footerRows = FooterRenderer.rows(state, width: width, memo: memo)
         var top = 1
         var layout = Layout(
             header: Rect(x: 0, y: 0, width: width, height: 1),
