@@ -90,10 +90,10 @@ public struct HostBuilder: Sendable {
                 + zip(names, source.parts).flatMap { [$0, $1.buildText] })
         let flags =
             ["-g", "-diagnostic-style=llvm"]
-            + (sanitize ? ["-O", "-sanitize=thread", "-D", "TOKENDASH_FRESH_THREADS"] : [])
-        // Under the sanitizer each call gets a fresh thread (the host's main says why), and the
-        // build is optimised as sanitizer users build: -g keeps each frame's line, inlined or not,
-        // and the seeds' races are still reported at their lines (SourceProviderEndToEndTests).
+            + (sanitize ? ["-O", "-sanitize=thread"] : [])
+        // Under the sanitizer the build is optimised as sanitizer users build: -g keeps each
+        // frame's line, inlined or not, and the seeds' races are still reported at their lines
+        // (SourceProviderEndToEndTests).
         return try await inPlace(key: key, source: source, names: names) { work throws(BuildProblem) in
             try Self.write(["\(module.name).swift": module.source, "main.swift": main], to: work)
             try await run(

@@ -164,7 +164,7 @@ public final class HostConnection: Sendable {
                 flooded = true
                 return true
             }
-            if line.contains("WARNING: ThreadSanitizer: data race") {
+            if RaceReport.starts(line) {
                 report = [line]
             } else if report != nil {
                 report?.append(line)

@@ -36,9 +36,9 @@ struct ObjCHostBuild {
             [
                 "-DTOKENDASH_PROVIDER_CLASS=\"\(source.className)\""
             ] + (source.role == .consumer ? ["-DTOKENDASH_CONSUMER=1"] : [])
-        // Under the sanitizer each call gets a fresh thread (main.swift's Worker says why), and
-        // the build is optimised as sanitizer users build (-O1 -g: each frame keeps its line).
-        let sanitizer = builder.sanitize ? ["-fsanitize=thread", "-DTOKENDASH_FRESH_THREADS", "-O1"] : ["-O0"]
+        // Under the sanitizer the build is optimised as sanitizer users build (-O1 -g: each
+        // frame keeps its line).
+        let sanitizer = builder.sanitize ? ["-fsanitize=thread", "-O1"] : ["-O0"]
         let compile =
             [runtime.clang] + runtime.objcFlags + ["-g", "-I", "sdk"]
             + folders.flatMap { ["-iquote", $0] } + definitions + sanitizer

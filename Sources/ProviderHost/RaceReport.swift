@@ -18,25 +18,41 @@ public struct RaceReport: Sendable, Equatable {
     /// The two lines, lowest first: what makes two reports of one race the same.
     public var lines: [Int] { [current.line, previous.line].compactMap { $0 }.sorted() }
 
-    /// Reads a report's lines (from "WARNING: ThreadSanitizer: data race" to its
-    /// "SUMMARY"); frames are matched to the customer's file by `fileName`.
+    /// The first line of a report this reads: a race on memory, or on a Swift variable (whose
+    /// accesses Swift marks, and which the sanitizer may report either way).
+    public static func starts(_ line: Substring) -> Bool {
+        line.contains("WARNING: ThreadSanitizer: data race")
+            || line.contains("WARNING: ThreadSanitizer: Swift access race")
+    }
+
+    /// Reads a report's lines (from its "WARNING: ThreadSanitizer: …" to its "SUMMARY"); frames
+    /// are matched to the customer's file by `fileName`.
     public static func parse(_ lines: [Substring], fileName: String) -> RaceReport? {
         parse(lines, fileNames: [fileName])
     }
 
+    /// How an access starts in a report: a memory access by its size ("Previous write of size
+    /// 8"), a Swift variable's by its kind ("Modifying access of Swift variable").
+    private static let accessStarts: [(prefix: String, isWrite: Bool)] = [
+        ("Read of size", false), ("Write of size", true), ("Previous read of size", false),
+        ("Previous write of size", true), ("Atomic write of size", true), ("Atomic read of size", false),
+        ("Modifying access of", true), ("Read-only access of", false), ("Previous modifying access of", true),
+        ("Previous read-only access of", false),
+    ]
+
     /// `parse` for a class in several files: a frame in any of `fileNames` is the class's.
     public static func parse(_ lines: [Substring], fileNames: [String]) -> RaceReport? {
         var accesses: [Access] = []
+        // Each access's first frame in the class's files, by its function: a Swift variable's
+        // marked access may come without a line, and takes the other's when in the same function.
+        var functions: [Substring?] = []
         var collecting: Bool?
         for line in lines {
             let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("Read of size") || trimmed.hasPrefix("Write of size")
-                || trimmed.hasPrefix("Previous read of size") || trimmed.hasPrefix("Previous write of size")
-                || trimmed.hasPrefix("Atomic write of size") || trimmed.hasPrefix("Atomic read of size")
-            {
+            if let start = accessStarts.first(where: { trimmed.hasPrefix($0.prefix) }) {
                 guard accesses.count < 2 else { break }
-                accesses.append(
-                    Access(isWrite: trimmed.contains("write of size") || trimmed.hasPrefix("Write"), line: nil))
+                accesses.append(Access(isWrite: start.isWrite, line: nil))
+                functions.append(nil)
                 collecting = true
                 continue
             }
@@ -44,16 +60,23 @@ public struct RaceReport: Sendable, Equatable {
                 collecting = nil
                 continue
             }
-            // The first frame in the customer's file is the access's line there.
-            guard collecting == true, trimmed.hasPrefix("#"), accesses.last?.line == nil,
-                let (file, line) = fileNames.lazy.compactMap({ name in
-                    Self.line(in: trimmed, fileName: name).map { (name, $0) }
-                }).first
+            // The first frame in the customer's file with a line is the access's line there.
+            guard collecting == true, trimmed.hasPrefix("#"), let index = accesses.indices.last,
+                accesses[index].line == nil, let file = fileNames.first(where: { trimmed.contains("/" + $0) })
             else { continue }
-            accesses[accesses.count - 1].line = line
-            accesses[accesses.count - 1].file = file
+            if functions[index] == nil { functions[index] = trimmed.split(separator: " ").dropFirst().first ?? "" }
+            if let line = Self.line(in: trimmed, fileName: file) {
+                accesses[index].line = line
+                accesses[index].file = file
+            }
         }
         guard accesses.count == 2 else { return nil }
+        for (index, other) in [(0, 1), (1, 0)] where accesses[index].line == nil {
+            if let function = functions[index], function == functions[other] {
+                accesses[index].line = accesses[other].line
+                accesses[index].file = accesses[other].file
+            }
+        }
         return RaceReport(current: accesses[0], previous: accesses[1])
     }
 

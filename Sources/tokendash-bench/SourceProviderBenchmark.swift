@@ -4,7 +4,7 @@ import ProviderHost
 import Spawning
 
 /// A customer's provider class through its host: a cached `fetchToken` (a request line out, a
-/// worker thread of the host's (fresh under ThreadSanitizer), the class's cache hit, the
+/// worker thread of the host's, the class's cache hit, the
 /// completion and return lines back, the same token again being a cache hit without the rules)
 /// against a bare JSON-lines echo over the same kind of pipe, in the same run, with the host built
 /// as `--no-sanitize` builds it and as a run builds it by default (ThreadSanitizer on); and the
@@ -221,7 +221,7 @@ enum SourceProviderBenchmark {
         BenchReport.figure(
             "source_build_ms", value: builds.first * 1000, unit: "ms", baseline: builds.cached * 1000)
         BenchReport.say(
-            "A call through the host: a request line, a worker thread of the host's (a fresh one under ThreadSanitizer), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The three hosts (Swift plain and sanitized, Objective-C) and the echo take turns in \(rounds) rounds."
+            "A call through the host: a request line, a worker thread of the host's (reused in turn, never the last call's), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The three hosts (Swift plain and sanitized, Objective-C) and the echo take turns in \(rounds) rounds."
         )
     }
 

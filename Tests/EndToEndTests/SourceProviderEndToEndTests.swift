@@ -89,6 +89,23 @@ struct SourceProviderEndToEndTests {
         await watch.stop()
     }
 
+    /// The host reuses its threads, in turn, and hands them calls with no order ThreadSanitizer
+    /// trusts: two calls one after the other that touch a variable without a lock are reported,
+    /// as they would be were each call on a thread of its own.
+    @Test func callsOneAfterTheOtherStillRaceOnAVariableWithoutALock() async throws {
+        let fixture = BinaryRunner.packageRoot.appendingPathComponent(
+            "Tests/EndToEndTests/Fixtures/CountsWithoutALock.swift"
+        ).path
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            ["watch", "--driver-source", fixture, "--only", "driver", "--update-interval", "0.2", "--duration", "60"],
+            name: "source-race", environment: BinaryRunner.environment(["XDG_CACHE_HOME": Self.cache.path]))
+        let race = try await watch.await(#"("event":"data_race".*)"#)
+        #expect(race?.contains("CountsWithoutALock.swift:18 touches the same state") == true, "\(race ?? watch.output)")
+        #expect(race?.contains(#""lines":[18,18]"#) == true)
+        await watch.stop()
+    }
+
     /// The fault menu's faults act on the customer's class through the embedded server's session
     /// route: a 500 makes its completion fail, a latency makes its answer late, and the server counts both.
     @Test func faultsActOnTheCustomersRequests() async throws {

@@ -91,6 +91,33 @@ extension ProviderSourceFileTests {
                 ])
     }
 
+    /// A Swift variable's race (`calls += 1` on two threads) is reported as a "Swift access race";
+    /// its marked access comes without a line under -O, and is placed by the other access in the
+    /// same function.
+    @Test func aSwiftAccessRaceNamesItsLineFromTheOtherAccessInTheSameFunction() {
+        let report = """
+            WARNING: ThreadSanitizer: Swift access race (pid=28396)
+              Modifying access of Swift variable at 0x720800000af0 by thread T6:
+                #0 $s12YourProvider18CountsC10fetchTokenF /tmp/x/Counts.swift (provider-host+0xff436)
+                #1 $s12YourProvider13TokendashHostO3runF /tmp/x/main.swift:189:18 (provider-host+0x104ed5)
+
+              Previous write of size 1 at 0x720800000af0 by thread T1:
+                #0 $s12YourProvider18CountsC10fetchTokenF /tmp/x/Counts.swift:18:15 (provider-host+0xff462)
+                #1 $s12YourProvider13TokendashHostO3runF /tmp/x/main.swift:189:18 (provider-host+0x104ed5)
+
+            SUMMARY: ThreadSanitizer: Swift access race /tmp/x/Counts.swift in $s12YourProvider18CountsC10fetchTokenF
+            """.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(RaceReport.starts(report[0]))
+        let race = RaceReport.parse(report, fileName: "Counts.swift")
+        #expect(race?.current == RaceReport.Access(isWrite: true, line: 18, file: "Counts.swift"))
+        #expect(race?.previous == RaceReport.Access(isWrite: true, line: 18, file: "Counts.swift"))
+        // Another function's access keeps no line it cannot show.
+        let elsewhere = report.map {
+            $0.replacingOccurrences(of: "fetchTokenF /tmp/x/Counts.swift (", with: "otherF /tmp/x/Counts.swift (")
+        }
+        #expect(RaceReport.parse(elsewhere.map { Substring($0) }, fileName: "Counts.swift")?.lines == [18])
+    }
+
     @Test func aRaceReportNamesTheTwoLinesAndTheVariable() {
         let report = """
             WARNING: ThreadSanitizer: data race (pid=5750)

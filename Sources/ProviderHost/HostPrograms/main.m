@@ -9,8 +9,8 @@
 // read what the completion was given.
 //
 // Built with the class's files by HostBuilder: `-DTOKENDASH_CONSUMER` for a consumer class (the
-// driver's otherwise), `-DTOKENDASH_PROVIDER_CLASS="Name"` for its class, and
-// `-DTOKENDASH_FRESH_THREADS` under ThreadSanitizer. CI builds it as it stands, against the stub
+// driver's otherwise), `-DTOKENDASH_PROVIDER_CLASS="Name"` for its class. CI builds it as it
+// stands, against the stub
 // class in Tests/EndToEndTests/Fixtures/TokendashStubProvider.m. scripts/embed-host-programs.sh
 // embeds it.
 #import <Foundation/Foundation.h>
@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,61 +218,50 @@ static void run(Request *request) {
   free(request);
 }
 
-/// A thread parked on a semaphore of its own until the reading thread posts it a call. Under
-/// ThreadSanitizer each call gets a fresh one (main.swift's Worker says why); otherwise a worker
-/// parks again after its call, as the SDK's queues reuse theirs.
+/// A thread parked on a semaphore of its own until the reading thread posts it a call. Workers
+/// are reused in turn and handed calls with no order ThreadSanitizer trusts but the reader's
+/// post: a worker says it is idle through a relaxed atomic, and two calls in a row never run on
+/// one thread (main.swift's Worker says why).
 typedef struct Worker {
   sem_t ready;
-  /// Written by the reading thread before it posts `ready`, taken by the worker after.
-  Request *request;
-  struct Worker *next;
+  /// Set by the worker when its call has returned, cleared by the reader as it hands one over.
+  atomic_int idle;
+  /// The call handed over, stored before `ready` is posted.
+  _Atomic(Request *) handed;
 } Worker;
 
-#ifdef TOKENDASH_FRESH_THREADS
-/// The fresh thread the next call runs on; touched only by the reading thread.
-static Worker *spare;
-#else
-/// Workers done with a call and parked for the next (without the sanitizer).
-static Worker *parked;
-static pthread_mutex_t parkedLock = PTHREAD_MUTEX_INITIALIZER;
-#endif
-
-/// Parks a worker after its call; false when each call has a fresh thread and this one ends.
-static int park(Worker *worker) {
-#ifdef TOKENDASH_FRESH_THREADS
-  (void)worker;
-  return 0;
-#else
-  pthread_mutex_lock(&parkedLock);
-  worker->next = parked;
-  parked = worker;
-  pthread_mutex_unlock(&parkedLock);
-  return 1;
-#endif
-}
+/// Every worker started, and which ran the last call; touched only by the reading thread.
+static Worker **workers;
+static size_t workerCount;
+static size_t workerCapacity;
+static size_t last;
 
 static void *work(void *raw) {
   Worker *worker = raw;
-  do {
+  for (;;) {
     while (sem_wait(&worker->ready) != 0 && errno == EINTR) {
     }
-    Request *request = worker->request;
-    worker->request = NULL;
+    Request *request = atomic_exchange_explicit(&worker->handed, NULL, memory_order_relaxed);
     if (!request) break;
     run(request);
-  } while (park(worker));
-  sem_destroy(&worker->ready);
-  free(worker);
+    atomic_store_explicit(&worker->idle, 1, memory_order_relaxed);
+  }
   return NULL;
 }
 
 /// Starts a worker's thread parked until a call is posted, or NULL if no thread starts.
 static Worker *prepare(void) {
+  if (workerCount == workerCapacity) {
+    size_t capacity = workerCapacity ? workerCapacity * 2 : 8;
+    Worker **grown = realloc(workers, capacity * sizeof(Worker *));
+    if (!grown) return NULL;
+    workers = grown;
+    workerCapacity = capacity;
+  }
   Worker *worker = calloc(1, sizeof(Worker));
   if (!worker) return NULL;
   sem_init(&worker->ready, 0, 0);
-  // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
-  // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+  // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads).
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
   pthread_attr_setstacksize(&attributes, 512 << 10);
@@ -284,31 +274,35 @@ static Worker *prepare(void) {
     return NULL;
   }
   pthread_detach(thread);
+  workers[workerCount++] = worker;
   return worker;
 }
 
-/// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs.
+/// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs: the
+/// first idle one after the last call's, never that one; a new one when none is idle.
 static void start(Request *request) {
-#ifdef TOKENDASH_FRESH_THREADS
-  Worker *worker = spare ? spare : prepare();
-#else
-  pthread_mutex_lock(&parkedLock);
-  Worker *worker = parked;
-  if (worker) parked = worker->next;
-  pthread_mutex_unlock(&parkedLock);
-  if (!worker) worker = prepare();
-#endif
+  Worker *worker = NULL;
+  for (size_t step = 1; step < workerCount; step++) {
+    size_t index = (last + step) % workerCount;
+    if (atomic_load_explicit(&workers[index]->idle, memory_order_relaxed)) {
+      worker = workers[index];
+      last = index;
+      break;
+    }
+  }
+  if (!worker) {
+    worker = prepare();
+    last = workerCount - 1;
+  }
   if (!worker) {
     free(request->ID);
     free(request->task);
     free(request);
     return;
   }
-  worker->request = request;
+  atomic_store_explicit(&worker->idle, 0, memory_order_relaxed);
+  atomic_store_explicit(&worker->handed, request, memory_order_relaxed);
   sem_post(&worker->ready);
-#ifdef TOKENDASH_FRESH_THREADS
-  spare = prepare();
-#endif
 }
 
 /// The value of `"key":` in the request line `start..<end`, which tokendash writes itself: a
@@ -405,9 +399,6 @@ int main(void) {
       died_of(exception);
     }
   }
-#ifdef TOKENDASH_FRESH_THREADS
-  spare = prepare();
-#endif
   Line ready = line_start(16);
   line_text(&ready, "{\"t\":\"ready\"}");
   line_send(&ready);

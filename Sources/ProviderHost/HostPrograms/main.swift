@@ -15,6 +15,8 @@
 // imported, the context made, and the class's name. scripts/embed-host-programs.sh embeds it.
 @_spi(TokendashHost) import GoogleRidesharingDriver
 
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -208,18 +210,20 @@ enum TokendashHost {
 
     /// A thread parked on a semaphore of its own until the reading thread posts it a call.
     ///
-    /// Under ThreadSanitizer (`TOKENDASH_FRESH_THREADS`) each call gets a fresh one, started
-    /// before its call arrives so that starting a thread (tens of microseconds, more under
-    /// the sanitizer) happens while the host waits for the next request: a reused worker
-    /// would take an order from its queue that ThreadSanitizer trusts, hiding a race. Only
-    /// the reading thread posts the semaphore and it never waits on a call's thread, so
-    /// the sole order between two calls' threads is the one the class makes itself.
-    /// Without the sanitizer there is no race to hide, and a worker parks again after its
-    /// call, as the SDK's queues reuse theirs.
-    final class Worker: @unchecked Sendable {
+    /// Workers are reused, in turn, and handed calls so that ThreadSanitizer sees no order
+    /// between two calls but the one the class makes itself. The reading thread posts a worker's
+    /// semaphore, an order from the reader to the call as a thread's start is; a worker says it
+    /// is idle again through a relaxed atomic, which orders nothing, so the reader never takes an
+    /// order from a finished call (a queue of parked workers under a lock would give it one, and
+    /// hide the race). Two calls in a row never run on one thread: a race between them is
+    /// between two threads, as on a phone, where the SDK's queues call from several. Starting
+    /// a thread for every call did the same at 230 µs of CPU a call under the sanitizer.
+    final class Worker: @unchecked Sendable {  // Shared with its thread through the atomics and the semaphore only.
         let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-        /// Written by the reading thread before it posts `ready`, taken by the worker after.
-        var request: Request?
+        /// Set by the worker when its call has returned, cleared by the reader as it hands one over.
+        let idle = Atomic<Bool>(false)
+        /// The call handed over: a retained `Request`'s address, stored before `ready` is posted.
+        let handed = Atomic<UInt>(0)
         init() { sem_init(ready, 0, 0) }
         deinit {
             sem_destroy(ready)
@@ -227,19 +231,16 @@ enum TokendashHost {
         }
     }
 
-    /// The fresh thread the next call runs on; touched only by the reading thread.
-    nonisolated(unsafe) static var spare: Worker?
-    /// Workers done with a call and parked for the next (without the sanitizer).
-    nonisolated(unsafe) static var parked: [Worker] = []
-    nonisolated(unsafe) static var parkedLock = pthread_mutex_t()
+    /// Every worker started, and which ran the last call; touched only by the reading thread.
+    nonisolated(unsafe) static var workers: [Worker] = []
+    nonisolated(unsafe) static var last = -1
 
     /// Starts a worker's thread parked until a call is posted, or nil if no thread starts.
     static func prepare() -> Worker? {
         let worker = Worker()
         let box = Unmanaged.passRetained(worker).toOpaque()
         var thread = pthread_t()
-        // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads); under
-        // ThreadSanitizer a thread's start and end cost grows with its stack's shadow.
+        // 512 KiB, an iOS secondary thread's stack (the SDK's queues run on such threads).
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, 512 << 10)
@@ -249,13 +250,13 @@ enum TokendashHost {
             { raw in
                 guard let raw else { return nil }
                 let worker = Unmanaged<TokendashHost.Worker>.fromOpaque(raw).takeRetainedValue()
-                repeat {
+                while true {
                     while sem_wait(worker.ready) != 0, errno == EINTR {}
-                    guard let request = worker.request else { return nil }
-                    worker.request = nil
-                    TokendashHost.run(request)
-                } while TokendashHost.park(worker)
-                return nil
+                    let address = worker.handed.exchange(0, ordering: .relaxed)
+                    guard let call = UnsafeMutableRawPointer(bitPattern: address) else { return nil }
+                    TokendashHost.run(Unmanaged<TokendashHost.Request>.fromOpaque(call).takeRetainedValue())
+                    worker.idle.store(true, ordering: .relaxed)
+                }
             }, box)
         guard started == 0 else {
             Unmanaged<Worker>.fromOpaque(box).release()
@@ -265,33 +266,28 @@ enum TokendashHost {
         return worker
     }
 
-    /// Parks a worker after its call; false when each call has a fresh thread and this one ends.
-    static func park(_ worker: Worker) -> Bool {
-        #if TOKENDASH_FRESH_THREADS
-            return false
-        #else
-            pthread_mutex_lock(&parkedLock)
-            parked.append(worker)
-            pthread_mutex_unlock(&parkedLock)
-            return true
-        #endif
-    }
-
-    /// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs.
+    /// Hands one call to a worker's thread, as the SDK's queues would call on one of theirs:
+    /// the first idle one after the last call's, never that one; a new one when none is idle.
     static func start(_ request: Request) {
-        #if TOKENDASH_FRESH_THREADS
-            guard let worker = spare ?? prepare() else { return }
-        #else
-            pthread_mutex_lock(&parkedLock)
-            let idle = parked.popLast()
-            pthread_mutex_unlock(&parkedLock)
-            guard let worker = idle ?? prepare() else { return }
-        #endif
-        worker.request = request
+        var chosen: Int?
+        for step in 1..<max(1, workers.count) {
+            let index = (last + step) % workers.count
+            if workers[index].idle.load(ordering: .relaxed) {
+                chosen = index
+                break
+            }
+        }
+        if chosen == nil {
+            guard let worker = prepare() else { return }
+            workers.append(worker)
+            chosen = workers.count - 1
+        }
+        guard let index = chosen else { return }
+        last = index
+        let worker = workers[index]
+        worker.idle.store(false, ordering: .relaxed)
+        worker.handed.store(UInt(bitPattern: Unmanaged.passRetained(request).toOpaque()), ordering: .relaxed)
         sem_post(worker.ready)
-        #if TOKENDASH_FRESH_THREADS
-            spare = prepare()
-        #endif
     }
 
     /// Reads request lines from stdin until it closes, each one a call.
@@ -328,10 +324,6 @@ _ = dup2(2, 1)
 setvbuf(stdout, nil, _IOLBF, 0)
 pthread_mutex_init(&TokendashHost.channelLock, nil)
 let provider = TokendashStubProvider()
-pthread_mutex_init(&TokendashHost.parkedLock, nil)
-#if TOKENDASH_FRESH_THREADS
-    TokendashHost.spare = TokendashHost.prepare()
-#endif
 TokendashHost.send("{\"t\":\"ready\"}")
 TokendashHost.serve()
 exit(0)
