@@ -61,34 +61,12 @@ import Testing
             #expect(check.status == 0, "promtool check metrics on \(target): \(check.stdout)\(check.stderr)")
         }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tokendash-prometheus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let config = """
-            global:
-              scrape_interval: 1s
-            scrape_configs:
-              - job_name: tokendash
-                static_configs: [{targets: ["\(metrics)"]}]
-              - job_name: tokendash-server
-                static_configs: [{targets: ["\(server)"]}]
-            """
-        try config.write(to: folder.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
-        let port = try BackgroundProcess.freePort()
-        let prometheus = try BackgroundProcess(
-            prometheusBinary,
-            [
-                "--config.file=\(folder.appendingPathComponent("prometheus.yml").path)",
-                "--storage.tsdb.path=\(folder.appendingPathComponent("data").path)",
-                "--web.listen-address=127.0.0.1:\(port)",
-            ], name: "prometheus")
+        let prometheus = try await PrometheusFleet.start(
+            binary: prometheusBinary, jobs: [("tokendash", [metrics]), ("tokendash-server", [server])])
         defer { Task { await prometheus.stop() } }
-        _ = try #require(
-            try await prometheus.await("(Server is ready to receive web requests)"), "prometheus: \(prometheus.output)")
 
         // Wait for the scrapes that carry both providers' first requests (a second apart).
-        let base = "http://127.0.0.1:\(port)"
+        let base = prometheus.base
         var requests: [[String: String]: Double] = [:]
         var up: [[String: String]: Double] = [:]
         // Prometheus has no way to say it scraped or to be asked to: its query API is polled at
