@@ -139,6 +139,55 @@ enum TapSaturationBenchmark {
         BenchReport.figure(
             "tap_saturation_p99_ms", value: median(tapRun.p99), unit: "ms", baseline: median(nginxRun.p99))
         BenchReport.figure("tap_saturation_unread", value: Double(unread.dropped), unit: "exchanges", baseline: nil)
+        try await paced(wrk, base: base, folder: folder)
+    }
+
+    /// wrk held near `pacedRate` requests a second: each of `pacedConnections` waits 1 ms (wrk's
+    /// `delay`, in whole ms) before each request. Every new ID as above.
+    static let pacedConnections = 21
+    static let pacedRate = 10_000
+    static let pacedScript = script + """
+
+        delay = function()
+          return 1
+        end
+        """
+
+    /// A fresh tap under about 10,000 requests a second: whether its reader reads every exchange
+    /// there (the issue's bar), counted once the reader had 2 s to catch up after the load.
+    static func paced(_ wrk: String, base: String, folder: String) async throws {
+        let scriptFile = folder + "/paced.lua"
+        try pacedScript.write(toFile: scriptFile, atomically: true, encoding: .utf8)
+        let counts = folder + "/paced-counts"
+        let tap = try ServerProcess(
+            childArguments: [TapBenchmark.childFlag, "analysed", base],
+            environment: [TapBenchmark.countsVariable: counts])
+        let output = folder + "/wrk-paced.txt"
+        let before = try tap.cpuSeconds()
+        let pid = try ChildProcess.spawn(
+            [
+                wrk, "-t1", "-c\(pacedConnections)", "-d\(seconds)s", "--latency", "-s", scriptFile,
+                tap.baseURL.absoluteString,
+            ], output: output)
+        let (status, _) = await ChildProcess.exit(of: pid)
+        let cpu = try tap.cpuSeconds() - before
+        try await Task.sleep(for: .seconds(2))
+        tap.stop()
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard status == 0, let report = WrkReport(text) else {
+            throw MintBenchmark.BenchmarkError("paced wrk exited \(status): \(text.split(separator: "\n").last ?? "")")
+        }
+        let unread = try TapBenchmark.readCounts(counts)
+        let rate = Double(report.requests) / report.seconds
+        BenchReport.say(
+            String(
+                format:
+                    "paced near %d/s (wrk -c%d, 1 ms between requests): %.0f requests/s, %.1f µs CPU/request, p99 %.3f ms; read %d of %d, dropped %d unread",
+                pacedRate, pacedConnections, rate, cpu * 1e6 / Double(max(1, report.requests)), report.p99,
+                unread.read, report.requests, unread.dropped))
+        BenchReport.figure("tap_paced_unread", value: Double(unread.dropped), unit: "exchanges", baseline: nil)
+        BenchReport.figure(
+            "tap_paced_requests_per_second", value: rate, unit: "1/s", baseline: Double(pacedRate))
     }
 
     /// The median of the rounds' figures: each round is one wrk run.
