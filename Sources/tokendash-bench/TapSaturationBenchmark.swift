@@ -146,12 +146,13 @@ enum TapSaturationBenchmark {
     /// `delay`, in whole ms) before each request. Every new ID as above.
     static let pacedConnections = 21
     static let pacedRate = 10_000
-    static let pacedScript = script + """
+    static let pacedScript =
+        script + """
 
-        delay = function()
-          return 1
-        end
-        """
+            delay = function()
+              return 1
+            end
+            """
 
     /// A fresh tap under about 10,000 requests a second: whether its reader reads every exchange
     /// there (the issue's bar), counted once the reader had 2 s to catch up after the load.
