@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import LoopbackProxy
+import ProxyKit
 import TestSupport
 import Testing
 
@@ -96,6 +97,64 @@ import Testing
         let answer = try await Self.outcome(url, proxy: proxy, method: "PUT", body: Data(#"{"name":"v-1"}"#.utf8))
         #expect(answer == #"200 PUT {"name":"v-1"}"#)
         #expect(proxy.seen.map(\.line) == ["PUT \(url) HTTP/1.1"])
+    }
+
+    /// The target cut from the URL's text is the one `URLComponents` makes, for every URL the
+    /// transport can be given: hosts by name, IPv4 and IPv6, users, ports, paths, queries,
+    /// fragments, percent-encodings, an empty path and an empty port.
+    @Test func theTargetIsTheOneURLComponentsMakes() throws {
+        func reference(_ url: URL) -> (target: String, host: String)? {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let rawHost = components.percentEncodedHost, !rawHost.isEmpty
+            else { return nil }
+            components.user = nil
+            components.password = nil
+            components.fragment = nil
+            if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+            guard let target = components.string else { return nil }
+            return (target, HostPort.bracketed(rawHost) + (components.port.map { ":\($0)" } ?? ""))
+        }
+        let hosts = [
+            "example.test", "127.0.0.1", "[::1]", "[fe80::1]", "Token-Backend.Example.COM", "xn--bcher-kva.test",
+        ]
+        let users = ["", "user@", "user:pw@", "u%40x:p%3Aw@"]
+        let ports = ["", ":8080", ":80", ":"]
+        let paths = ["", "/", "/token/driver/v-1", "/a%20b/c", "/token/consumer/trip%2F1", "/x;y=1"]
+        let queries = ["", "?trip=t-1", "?x=1&y=%2F", "?", "?a=b?c"]
+        let fragments = ["", "#frag", "#"]
+        var checked = 0
+        for scheme in ["http", "https"] {
+            for host in hosts {
+                for user in users {
+                    for port in ports {
+                        for path in paths {
+                            for query in queries {
+                                for fragment in fragments {
+                                    let text = "\(scheme)://\(user)\(host)\(port)\(path)\(query)\(fragment)"
+                                    guard let url = URL(string: text) else { continue }
+                                    let cut = AbsoluteFormExchange.target(url)
+                                    var expected = reference(url)
+                                    // URLComponents gives an IDN's host percent-encoded; the Host header wants its ASCII form.
+                                    // An empty port, which URLComponents keeps before some paths and not others, goes.
+                                    if port == ":", let target = expected?.target {
+                                        expected?.target = target.replacingOccurrences(of: host + ":", with: host)
+                                    }
+                                    if host.hasPrefix("xn--") {
+                                        #expect(cut?.host.hasPrefix(host) == true, "\(text)")
+                                        expected?.host = cut?.host ?? ""
+                                    }
+                                    #expect(
+                                        cut?.target == expected?.target && cut?.host == expected?.host,
+                                        "\(text): \(String(describing: cut)) against \(String(describing: expected))")
+                                    checked += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
     }
 
     @Test func theTargetKeepsPathAndQueryAndDropsTheUserAndFragment() throws {
