@@ -52,12 +52,22 @@ struct PrometheusFleet {
         }
     }
 
-    /// Whether the alert's expression holds now (pending, or firing once its `for:` has passed).
-    func alertMatches(_ name: String) async throws -> Bool {
-        try await TestSupport.eventually(every: .milliseconds(500)) {
-            let text = try await PrometheusEndToEndTests().get(base + "/api/v1/alerts")
-            return text.contains(#""alertname":"\#(name)""#)
+    /// The summaries of `name`'s alerts once there are `count` of them: its expression holds
+    /// (pending; firing once its `for:` has passed, which deploy/prometheus/tokendash.rules.test.yml
+    /// shows with promtool).
+    func alerts(_ name: String, count: Int) async throws -> [String] {
+        var summaries: [String] = []
+        _ = try await TestSupport.eventually(every: .milliseconds(500)) {
+            let body = try await PrometheusEndToEndTests().get(base + "/api/v1/alerts")
+            let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            let alerts = (json?["data"] as? [String: Any])?["alerts"] as? [[String: Any]] ?? []
+            summaries = alerts.compactMap { alert in
+                guard (alert["labels"] as? [String: String])?["alertname"] == name else { return nil }
+                return (alert["annotations"] as? [String: String])?["summary"]
+            }
+            return summaries.count >= count
         }
+        return summaries.sorted()
     }
 
     func stop() async {
