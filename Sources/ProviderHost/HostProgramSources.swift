@@ -626,10 +626,7 @@ enum HostProgramSources {
               break;
             }
           }
-          if (!worker) {
-            worker = prepare();
-            last = workerCount - 1;
-          }
+          if (!worker && (worker = prepare())) last = workerCount - 1;
           if (!worker) {
             free(request->ID);
             free(request->task);

@@ -290,10 +290,7 @@ static void start(Request *request) {
       break;
     }
   }
-  if (!worker) {
-    worker = prepare();
-    last = workerCount - 1;
-  }
+  if (!worker && (worker = prepare())) last = workerCount - 1;
   if (!worker) {
     free(request->ID);
     free(request->task);
