@@ -337,3 +337,27 @@ enum ProviderCountersFixture {
         #expect(whole.reduce(0, +) == 20, "no previous frame: every cell")
     }
 }
+
+/// A fetch log's column draws what its padded text drew (`fitted`, `leftPadded`, the gap after),
+/// to the cell and role, cut at the pane's edge with the same ellipsis, in any room.
+@Suite(.timeLimit(.minutes(3))) struct PaneColumnTests {
+    @Test func aColumnDrawsAsItsPaddedTextWould() {
+        let columns: [(String, Int, Bool, Int)] = [
+            ("got token", 14, false, 0), ("cache hit ×12345 and more", 14, false, 0), ("12 ms", 8, true, 2),
+            ("123456789 ms", 8, true, 2), ("08:00:00", 8, false, 2), ("", 8, true, 2), ("", 14, false, 0),
+            ("héllo ×3", 14, false, 0), ("café", 3, false, 1),
+        ]
+        for (text, width, right, gap) in columns {
+            let padded =
+                (right ? text.leftPadded(width, with: " ") : text.fitted(width)) + String(repeating: " ", count: gap)
+            for room in 0...24 {
+                var drawn = Canvas(width: 30, height: 1)
+                var expected = drawn
+                let used = PaneRenderer.Column(text: text, role: .logHit, width: width, right: right, gap: gap).draw(
+                    &drawn, x: 2, y: 0, room: room)
+                let wanted = expected.putTruncated(padded, x: 2, y: 0, width: room, role: .logHit)
+                #expect(drawn == expected && used == wanted, "\"\(text)\" in \(width), room \(room)")
+            }
+        }
+    }
+}

@@ -89,11 +89,18 @@ struct PaneRenderer {
     /// A labelled line of styled segments.
     struct Line {
         var label: String?
+        /// Fixed-width columns before the segments: a table's row, its padding made of no string.
+        var columns: [Column] = []
         var segments: [(String, StyleRole)]
         /// Cells drawn as they are after the label: a graph's lane, made without strings.
         var cells: [Cell] = []
         init(label: String? = nil, _ segments: [(String, StyleRole)]) {
             self.label = label
+            self.segments = segments
+        }
+
+        init(columns: [Column], _ segments: [(String, StyleRole)]) {
+            self.columns = columns
             self.segments = segments
         }
 
@@ -109,6 +116,9 @@ struct PaneRenderer {
                 canvas.put(label, x: x, y: y, role: .dim, limit: width)
                 column = PaneRenderer.labelWidth
             }
+            for field in columns where column < width {
+                column += field.draw(&canvas, x: x + column, y: y, room: width - column)
+            }
             for (text, role) in segments where column < width {
                 column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: role)
             }
@@ -116,6 +126,33 @@ struct PaneRenderer {
                 canvas[x + column, y] = cell
                 column += 1
             }
+        }
+    }
+
+    /// `text` in `width` columns, then `gap` spaces, all in `role`: cut to the width (as
+    /// `fitted`), or padded on the right, or on the left when `right` (as `leftPadded`, which
+    /// never cuts). Drawn as that padded text would be by `putTruncated`, without making it: the
+    /// fetch log's rows were half string padding.
+    struct Column {
+        var text: String
+        var role: StyleRole
+        var width: Int
+        var right = false
+        var gap = 0
+
+        /// Draws into at most `room` cells from `x`; returns the cells used.
+        func draw(_ canvas: inout Canvas, x: Int, y: Int, room: Int) -> Int {
+            let count = text.count
+            let shown = right ? count : min(count, width)
+            let padding = max(0, width - count)
+            let total = shown + padding + gap
+            let used = min(total, room)
+            canvas.fill(x: x, y: y, width: used, height: 1, role: role)
+            let start = right ? padding : 0
+            if start < used { canvas.put(text, x: x + start, y: y, role: role, limit: min(shown, used - start)) }
+            // Cut at the edge, as `putTruncated` cuts: its last cell an ellipsis.
+            if total > room, used > 0 { canvas[x + used - 1, y] = Cell("…", role: role) }
+            return used
         }
     }
 
@@ -383,16 +420,16 @@ struct PaneRenderer {
                 case .error: .logError
                 }
             let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
-            let latency = entry.latency.map(Format.milliseconds) ?? ""
             var detail = entry.detail
             if let at = entry.at { detail += " " + Format.clock(at, view.timeZone) }
             if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
-            return Line([
-                (Format.clock(entry.time, view.timeZone) + "  ", .dim),
-                (event.fitted(14), role),
-                (latency.leftPadded(8, with: " ") + "  ", .dim),
-                (detail, role),
-            ])
+            return Line(
+                columns: [
+                    Column(text: Format.clock(entry.time, view.timeZone), role: .dim, width: 8, gap: 2),
+                    Column(text: event, role: role, width: 14),
+                    Column(
+                        text: entry.latency.map(Format.milliseconds) ?? "", role: .dim, width: 8, right: true, gap: 2),
+                ], [(detail, role)])
         }
     }
 }
