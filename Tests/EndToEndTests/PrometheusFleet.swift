@@ -52,10 +52,10 @@ struct PrometheusFleet {
         }
     }
 
-    /// The summaries of `name`'s alerts once there are `count` of them: its expression holds
-    /// (pending; firing once its `for:` has passed, which deploy/prometheus/tokendash.rules.test.yml
-    /// shows with promtool).
-    func alerts(_ name: String, count: Int) async throws -> [String] {
+    /// The summaries of `name`'s alerts, sorted, once `wanted` holds of them (each evaluation
+    /// writes them anew, so they follow the series): its expression holds (pending; firing once
+    /// its `for:` has passed, which deploy/prometheus/tokendash.rules.test.yml shows with promtool).
+    func alerts(_ name: String, until wanted: @escaping ([String]) -> Bool) async throws -> [String] {
         var summaries: [String] = []
         _ = try await TestSupport.eventually(every: .milliseconds(500)) {
             let body = try await PrometheusEndToEndTests().get(base + "/api/v1/alerts")
@@ -65,9 +65,10 @@ struct PrometheusFleet {
                 guard (alert["labels"] as? [String: String])?["alertname"] == name else { return nil }
                 return (alert["annotations"] as? [String: String])?["summary"]
             }
-            return summaries.count >= count
+            summaries.sort()
+            return wanted(summaries)
         }
-        return summaries.sorted()
+        return summaries
     }
 
     func stop() async {
