@@ -8,6 +8,14 @@ import UICore
 /// One per drawer: it is not shared between threads.
 public final class RenderMemo {
     var footer: (FooterRenderer.Inputs, [[KeyBinding]])?
+    /// Each kind's fetch log as last drawn: its entries and their rows of cells, at a width, in a zone.
+    struct LogRows {
+        var width: Int
+        var timeZone: TimeZone
+        var entries: [LogEntry]
+        var rows: [[Cell]]
+    }
+    var logRows: [ProviderKind: LogRows] = [:]
 
     public init() {}
 }
@@ -50,7 +58,7 @@ public enum Renderer {
             canvas.putTruncated(line, x: hint.x, y: hint.y, width: hint.width, role: .dim)
         }
         for frame in layout.panes {
-            PaneRenderer(view: PaneView(state, kind: frame.kind)).draw(&canvas, in: frame.rect)
+            PaneRenderer(view: PaneView(state, kind: frame.kind), memo: memo).draw(&canvas, in: frame.rect)
         }
         FooterRenderer.draw(layout.footerRows, &canvas, in: layout.footer)
         OverlayRenderer.draw(OverlayView(state), &canvas)

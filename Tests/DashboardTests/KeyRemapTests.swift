@@ -130,4 +130,42 @@ import UICore
         }
         #expect(footers.count >= 5, "the frames' footers differ, so a stale one would show")
     }
+
+    /// The fetch log's rows kept between frames follow the log: a hit counted on its top line, a
+    /// new line on top, a failure, another ID's log, another zone, another width.
+    @Test func theFetchLogDrawnWithTheMemoIsTheLogDrawnWithout() throws {
+        var state = Fixtures.running()
+        let memo = RenderMemo()
+        var logs: Set<String> = []
+        func check(_ note: String, _ width: Int = 160, _ height: Int = 48) {
+            let drawn = Renderer.render(state, width: width, height: height, memo: memo)
+            let plain = Renderer.render(state, width: width, height: height)
+            #expect(drawn.lines == plain.lines, "\(note)")
+            let sameRoles = drawn == plain
+            #expect(sameRoles, "\(note): the same text in other colours")
+            logs.insert(plain.lines.joined(separator: "\n"))
+        }
+        check("first")
+        check("again")
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001", .cacheHit(count: 7, expiresAt: Fixtures.t0.addingTimeInterval(60)), at: 20))
+        check("a hit counted on the top line")
+        Fixtures.apply(&state, Fixtures.event(.driver, "vehicle-0001", .fetchStarted(reason: .refreshAhead), at: 21))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 22))
+        check("new lines on top")
+        Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(23)))
+        check("a tick")
+        state.timeZone = try #require(TimeZone(identifier: "Asia/Kolkata"))
+        check("another zone")
+        check("another width", 120, 40)
+        check("back", 160, 48)
+        Fixtures.apply(&state, .key(.character("v")))
+        check("another vehicle's log")
+        #expect(logs.count >= 7, "the frames differ, so a stale row would show")
+    }
 }

@@ -9,6 +9,8 @@ import UICore
 /// On a short pane the essentials come first; claims shrink, then history and log get what is left.
 struct PaneRenderer {
     let view: PaneView
+    /// Keeps the fetch log's rows as cells from one frame to the next (the live loop's, a cast's).
+    var memo: RenderMemo? = nil
     private var pane: PaneState { view.pane }
 
     static let labelWidth = 11
@@ -75,7 +77,7 @@ struct PaneRenderer {
             let timelineRows = shared - 3 >= full ? full : (shared - 3 >= compact ? compact : 0)
             let timeline = renderer.lines(width: innerWidth, rows: timelineRows)
             lines.append(Self.rule("Fetch log", width: innerWidth))
-            lines.append(contentsOf: logLines(shared - 1 - timeline.count))
+            lines.append(contentsOf: logLines(shared - 1 - timeline.count, width: innerWidth))
             while lines.count < innerHeight - timeline.count { lines.append(Line([])) }
             lines.append(contentsOf: timeline)
         }
@@ -408,28 +410,54 @@ struct PaneRenderer {
         }
     }
 
-    private func logLines(_ count: Int) -> [Line] {
+    /// The log's newest `count` entries, a line each. With a memo, an entry drawn in the frame
+    /// before (at its place, or one down when a new one came first) is copied as its cells: most
+    /// of a log is the same from frame to frame, and making its lines was a fifth of a pane.
+    private func logLines(_ count: Int, width: Int) -> [Line] {
         guard count > 0 else { return [] }
         guard !pane.log.isEmpty else { return [Line([("no fetches yet", .dim)])] }
-        return pane.log.prefix(count).map { entry in
-            let role: StyleRole =
-                switch entry.level {
-                case .hit: .logHit
-                case .info: .logInfo
-                case .warning: .logWarning
-                case .error: .logError
-                }
-            let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
-            var detail = entry.detail
-            if let at = entry.at { detail += " " + Format.clock(at, view.timeZone) }
-            if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
-            return Line(
-                columns: [
-                    Column(text: Format.clock(entry.time, view.timeZone), role: .dim, width: 8, gap: 2),
-                    Column(text: event, role: role, width: 14),
-                    Column(
-                        text: entry.latency.map(Format.milliseconds) ?? "", role: .dim, width: 8, right: true, gap: 2),
-                ], [(detail, role)])
+        let entries = Array(pane.log.prefix(count))
+        guard let memo else { return entries.map(logLine) }
+        // Rows drawn at another width or in another zone are not these rows.
+        let before = memo.logRows[pane.kind].flatMap { $0.width == width && $0.timeZone == view.timeZone ? $0 : nil }
+        var rows: [[Cell]] = []
+        rows.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            if let before,
+                let kept = [index, index - 1].first(where: {
+                    before.entries.indices.contains($0) && before.entries[$0] == entry
+                })
+            {
+                rows.append(before.rows[kept])
+                continue
+            }
+            var row = Canvas(width: width, height: 1)
+            logLine(entry).draw(&row, x: 0, y: 0, width: width)
+            rows.append(row.cells)
         }
+        memo.logRows[pane.kind] = RenderMemo.LogRows(
+            width: width, timeZone: view.timeZone, entries: entries, rows: rows)
+        return rows.map { Line(label: nil, cells: $0) }
+    }
+
+    private func logLine(_ entry: LogEntry) -> Line {
+        let role: StyleRole =
+            switch entry.level {
+            case .hit: .logHit
+            case .info: .logInfo
+            case .warning: .logWarning
+            case .error: .logError
+            }
+        let event = entry.count > 1 ? "\(entry.event.label) ×\(entry.count)" : entry.event.label
+        var detail = entry.detail
+        if let at = entry.at { detail += " " + Format.clock(at, view.timeZone) }
+        if let fingerprint = entry.fingerprint { detail += "  #" + fingerprint }
+        return Line(
+            columns: [
+                Column(text: Format.clock(entry.time, view.timeZone), role: .dim, width: 8, gap: 2),
+                Column(text: event, role: role, width: 14),
+                Column(
+                    text: entry.latency.map(Format.milliseconds) ?? "", role: .dim, width: 8, right: true, gap: 2),
+            ], [(detail, role)])
     }
 }
