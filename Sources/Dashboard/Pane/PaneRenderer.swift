@@ -423,13 +423,16 @@ struct PaneRenderer {
         var rows: [[Cell]] = []
         rows.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            if let before,
-                let kept = [index, index - 1].first(where: {
-                    before.entries.indices.contains($0) && before.entries[$0] == entry
-                })
-            {
-                rows.append(before.rows[kept])
-                continue
+            if let before {
+                let old = before.entries
+                if index < old.count, old[index] == entry {
+                    rows.append(before.rows[index])
+                    continue
+                }
+                if index > 0, index - 1 < old.count, old[index - 1] == entry {
+                    rows.append(before.rows[index - 1])
+                    continue
+                }
             }
             var row = Canvas(width: width, height: 1)
             logLine(entry).draw(&row, x: 0, y: 0, width: width)
