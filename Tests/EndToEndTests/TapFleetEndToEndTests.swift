@@ -10,7 +10,9 @@ import Testing
 /// churning ID is found by one tap, all its fetches counted there, and the churn gauges sum to
 /// 30 with `TokendashTapChurn` matching. Then one tap stops: nginx moves its IDs, every request
 /// gets the backend's answer or a 502, and the moved IDs' churn is found again on their new tap.
-@Suite(.timeLimit(.minutes(3)), .serialized) struct TapFleetEndToEndTests {
+/// About 30 s alone; in the whole suite on two cores 190 s (10,000 fetches through three debug
+/// builds), so its limit is the Prometheus suite's.
+@Suite(.timeLimit(.minutes(10)), .serialized) struct TapFleetEndToEndTests {
     static let devices = 10_000
     static let churners = 30
     /// Fetches a churning device makes in each phase: one per update, over --churn-limit (4).
