@@ -115,6 +115,22 @@ public struct Canvas: Equatable, Sendable {
         return used
     }
 
+    /// Copies `row` from (x, y), clipped at `limit` columns and at the canvas edge; returns the
+    /// columns written. Cells made once and drawn again (a rule, a graph's lane, a kept log row).
+    @discardableResult
+    public mutating func put(cells row: [Cell], x: Int, y: Int, limit: Int) -> Int {
+        guard y >= 0, y < height, x >= 0, x < width else { return 0 }
+        let count = min(row.count, limit, width - x)
+        guard count > 0 else { return 0 }
+        let start = y * width + x
+        cells.withUnsafeMutableBufferPointer { buffer in
+            row.withUnsafeBufferPointer { source in
+                for i in 0..<count { buffer[start + i] = source[i] }
+            }
+        }
+        return count
+    }
+
     public mutating func fill(
         x: Int, y: Int, width: Int, height: Int, _ scalar: Unicode.Scalar = " ", role: StyleRole = .text
     ) {

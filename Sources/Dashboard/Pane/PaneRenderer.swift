@@ -124,10 +124,7 @@ struct PaneRenderer {
             for (text, role) in segments where column < width {
                 column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: role)
             }
-            for cell in cells.prefix(max(0, width - column)) {
-                canvas[x + column, y] = cell
-                column += 1
-            }
+            if !cells.isEmpty { column += canvas.put(cells: cells, x: x + column, y: y, limit: width - column) }
         }
     }
 
@@ -436,7 +433,9 @@ struct PaneRenderer {
             }
             var row = Canvas(width: width, height: 1)
             logLine(entry).draw(&row, x: 0, y: 0, width: width)
-            rows.append(row.cells)
+            // Blank cells after the text are the pane's own: only the text is kept and copied.
+            let text = row.cells.lastIndex { $0 != Cell() }.map { $0 + 1 } ?? 0
+            rows.append(Array(row.cells[..<text]))
         }
         memo.logRows[pane.kind] = RenderMemo.LogRows(
             width: width, timeZone: view.timeZone, entries: entries, rows: rows)
