@@ -361,3 +361,23 @@ enum ProviderCountersFixture {
         }
     }
 }
+
+/// Cells made once and drawn again (a rule, a graph's lane, a kept log row) land where `put`
+/// would put them, clipped at the limit and at the canvas's edge, and nowhere else.
+@Suite(.timeLimit(.minutes(3))) struct CanvasCellsTests {
+    @Test func cellsAreCopiedClippedAtTheLimitAndTheEdge() {
+        let row = Array("abcdef".unicodeScalars.map { Cell($0, role: .logInfo) })
+        for (x, y, limit, written) in [
+            (0, 0, 10, 6), (2, 1, 3, 3), (6, 0, 10, 4), (9, 2, 10, 1), (10, 0, 5, 0), (0, 3, 5, 0), (-1, 0, 5, 0),
+        ] {
+            var canvas = Canvas(width: 10, height: 3)
+            var expected = canvas
+            #expect(canvas.put(cells: row, x: x, y: y, limit: limit) == written, "at \(x),\(y) limit \(limit)")
+            if written > 0 {
+                expected.put(
+                    String(String.UnicodeScalarView(row.prefix(written).map(\.scalar))), x: x, y: y, role: .logInfo)
+            }
+            #expect(canvas == expected, "at \(x),\(y) limit \(limit)")
+        }
+    }
+}
