@@ -163,32 +163,27 @@ enum TapSaturationBenchmark {
         let tap = try ServerProcess(
             childArguments: [TapBenchmark.childFlag, "analysed", base],
             environment: [TapBenchmark.countsVariable: counts])
-        let output = folder + "/wrk-paced.txt"
-        let before = try tap.cpuSeconds()
-        let pid = try ChildProcess.spawn(
-            [
-                wrk, "-t1", "-c\(pacedConnections)", "-d\(seconds)s", "--latency", "-s", scriptFile,
-                tap.baseURL.absoluteString,
-            ], output: output)
-        let (status, _) = await ChildProcess.exit(of: pid)
-        let cpu = try tap.cpuSeconds() - before
+        var run = Run()
+        do {
+            try await measure(
+                wrk, tap.baseURL, script: scriptFile, folder: folder, connections: pacedConnections,
+                cpu: tap.cpuSeconds, into: &run)
+        } catch {
+            tap.stop()
+            throw error
+        }
         try await Task.sleep(for: .seconds(2))
         tap.stop()
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard status == 0, let report = WrkReport(text) else {
-            throw MintBenchmark.BenchmarkError("paced wrk exited \(status): \(text.split(separator: "\n").last ?? "")")
-        }
         let unread = try TapBenchmark.readCounts(counts)
-        let rate = Double(report.requests) / report.seconds
         BenchReport.say(
             String(
                 format:
                     "paced near %d/s (wrk -c%d, 1 ms between requests): %.0f requests/s, %.1f µs CPU/request, p99 %.3f ms; read %d of %d, dropped %d unread",
-                pacedRate, pacedConnections, rate, cpu * 1e6 / Double(max(1, report.requests)), report.p99,
-                unread.read, report.requests, unread.dropped))
+                pacedRate, pacedConnections, run.perSecond, run.cpuPerRequest, median(run.p99), unread.read,
+                run.requests, unread.dropped))
         BenchReport.figure("tap_paced_unread", value: Double(unread.dropped), unit: "exchanges", baseline: nil)
         BenchReport.figure(
-            "tap_paced_requests_per_second", value: rate, unit: "1/s", baseline: Double(pacedRate))
+            "tap_paced_requests_per_second", value: run.perSecond, unit: "1/s", baseline: Double(pacedRate))
     }
 
     /// The median of the rounds' figures: each round is one wrk run.
@@ -199,7 +194,8 @@ enum TapSaturationBenchmark {
 
     /// One wrk run against `url`, added to `run` with the proxy's CPU over it.
     static func measure(
-        _ wrk: String, _ url: URL, script: String, folder: String, cpu: () throws -> Double, into run: inout Run
+        _ wrk: String, _ url: URL, script: String, folder: String, connections: Int = connections,
+        cpu: () throws -> Double, into run: inout Run
     ) async throws {
         let output = folder + "/wrk.txt"
         let before = try cpu()
