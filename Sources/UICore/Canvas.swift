@@ -10,6 +10,30 @@ public struct Cell: Equatable, Sendable {
     }
 
     public var character: Character { Character(scalar) }
+
+    /// Whether `count` cells at `a` and at `b` are equal, read a word a cell with the padding
+    /// masked off (a cell's padding bytes are never written, so they may differ between equal
+    /// cells); cell by cell if the layout is not the one the mask is made for.
+    @inline(__always)
+    static func sameRow(_ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, count: Int) -> Bool {
+        guard wordLayout else { return (0..<count).allSatisfy { a[$0] == b[$0] } }
+        let (wordsA, wordsB) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        var differ: UInt64 = 0
+        for i in 0..<count {
+            let offset = i &* 8
+            differ |=
+                (wordsA.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    ^ wordsB.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        return differ & meaningfulBits == 0
+    }
+
+    /// The scalar's four bytes, then the role's one, in an eight-byte stride.
+    private static let wordLayout =
+        MemoryLayout<Cell>.stride == 8 && MemoryLayout<Cell>.offset(of: \.scalar) == 0
+        && MemoryLayout<Cell>.offset(of: \.role) == 4 && MemoryLayout<StyleRole>.size == 1
+    /// Those five bytes of a word read from memory, whichever end of it they land in.
+    private static let meaningfulBits = (UInt64(1 << 40) - 1).littleEndian
 }
 
 /// A frame as a grid of styled cells: what `render` returns and the terminal draws.
@@ -213,6 +237,10 @@ extension Canvas {
             oldCells.withUnsafeBufferPointer { oldBuffer in
                 for y in 0..<height {
                     let row = y * width
+                    // Most rows of a frame are the row before: a whole row compares as words first.
+                    if let oldBase = oldBuffer?.baseAddress, Cell.sameRow(oldBase + row, newBase + row, count: width) {
+                        continue
+                    }
                     var x = 0
                     while x < width {
                         if let oldBuffer, oldBuffer[row + x] == new[row + x] {

@@ -336,6 +336,38 @@ enum ProviderCountersFixture {
         b.forEachChangedRun(since: nil) { _, _, run in whole.append(run.count) }
         #expect(whole.reduce(0, +) == 20, "no previous frame: every cell")
     }
+
+    /// A row is first compared a word a cell: bytes a cell never writes (its padding) must not
+    /// make equal rows differ, and a change of scalar or role anywhere in the row must show.
+    @Test func rowsCompareByTheirCellsNotTheirPadding() {
+        let count = 37
+        let cells: [Cell] = (0..<count).map { i in
+            let letter = Unicode.Scalar(UInt8(65 + i % 26))
+            return Cell(letter, role: i % 3 == 0 ? .ok : .text)
+        }
+        func row(_ cells: [Cell], padding: UInt8) -> UnsafeMutablePointer<Cell> {
+            let raw = UnsafeMutableRawPointer.allocate(
+                byteCount: cells.count * MemoryLayout<Cell>.stride, alignment: MemoryLayout<Cell>.alignment)
+            raw.initializeMemory(as: UInt8.self, repeating: padding, count: cells.count * MemoryLayout<Cell>.stride)
+            let typed = raw.bindMemory(to: Cell.self, capacity: cells.count)
+            for (i, cell) in cells.enumerated() { typed[i] = cell }
+            return typed
+        }
+        let a = row(cells, padding: 0x00)
+        let b = row(cells, padding: 0xA5)
+        defer {
+            a.deallocate()
+            b.deallocate()
+        }
+        #expect(Cell.sameRow(a, b, count: count), "the same cells over other padding")
+        for i in [0, 17, count - 1] {
+            for changed in [Cell("#", role: cells[i].role), Cell(cells[i].scalar, role: .error)] {
+                let c = row(cells.enumerated().map { $0.offset == i ? changed : $0.element }, padding: 0xA5)
+                defer { c.deallocate() }
+                #expect(!Cell.sameRow(a, c, count: count), "cell \(i) changed to \(changed)")
+            }
+        }
+    }
 }
 
 /// A fetch log's column draws what its padded text drew (`fitted`, `leftPadded`, the gap after),
