@@ -143,9 +143,14 @@ enum TapSaturationBenchmark {
     }
 
     /// wrk held near `pacedRate` requests a second: each of `pacedConnections` waits 1 ms (wrk's
-    /// `delay`, in whole ms) before each request. Every new ID as above.
+    /// `delay`, in whole ms) before each request. Every new ID as above. wrk cannot pace by the
+    /// rate itself, and each round trip adds to the millisecond, so a round short of the rate is
+    /// run again, on a fresh tap, with connections in proportion, up to `pacedAttempts` rounds
+    /// and `pacedConnectionLimit` connections.
     static let pacedConnections = 21
     static let pacedRate = 10_000
+    static let pacedAttempts = 3
+    static let pacedConnectionLimit = 48
     static let pacedScript =
         script + """
 
@@ -155,35 +160,53 @@ enum TapSaturationBenchmark {
             """
 
     /// A fresh tap under about 10,000 requests a second: whether its reader reads every exchange
-    /// there (the issue's bar), counted once the reader had 2 s to catch up after the load.
+    /// there (the issue's bar), counted once the reader had 2 s to catch up after the load. The
+    /// figures are the last round's: the first at or past the rate, or the last tried.
     static func paced(_ wrk: String, base: String, folder: String) async throws {
         let scriptFile = folder + "/paced.lua"
         try pacedScript.write(toFile: scriptFile, atomically: true, encoding: .utf8)
+        var connections = pacedConnections
+        var last: (run: Run, unread: (read: Int, dropped: Int))?
+        for _ in 0..<pacedAttempts {
+            let round = try await pacedRound(wrk, base: base, script: scriptFile, folder: folder, connections: connections)
+            last = round
+            BenchReport.say(
+                String(
+                    format:
+                        "paced near %d/s (wrk -c%d, 1 ms between requests): %.0f requests/s, %.1f µs CPU/request, p99 %.3f ms; read %d of %d, dropped %d unread",
+                    pacedRate, connections, round.run.perSecond, round.run.cpuPerRequest, median(round.run.p99),
+                    round.unread.read, round.run.requests, round.unread.dropped))
+            guard round.run.perSecond < Double(pacedRate), connections < pacedConnectionLimit else { break }
+            let scaled = Double(connections) * Double(pacedRate) / max(round.run.perSecond, 1) * 1.03
+            connections = min(pacedConnectionLimit, max(connections + 1, Int(scaled.rounded(.up))))
+        }
+        guard let last else { return }
+        BenchReport.figure("tap_paced_unread", value: Double(last.unread.dropped), unit: "exchanges", baseline: nil)
+        BenchReport.figure(
+            "tap_paced_requests_per_second", value: last.run.perSecond, unit: "1/s", baseline: Double(pacedRate))
+    }
+
+    /// One paced wrk run against a fresh tap, and what the tap read of it.
+    static func pacedRound(_ wrk: String, base: String, script: String, folder: String, connections: Int) async throws
+        -> (run: Run, unread: (read: Int, dropped: Int))
+    {
         let counts = folder + "/paced-counts"
+        try? FileManager.default.removeItem(atPath: counts)
         let tap = try ServerProcess(
             childArguments: [TapBenchmark.childFlag, "analysed", base],
             environment: [TapBenchmark.countsVariable: counts])
         var run = Run()
         do {
             try await measure(
-                wrk, tap.baseURL, script: scriptFile, folder: folder, connections: pacedConnections,
-                cpu: tap.cpuSeconds, into: &run)
+                wrk, tap.baseURL, script: script, folder: folder, connections: connections, cpu: tap.cpuSeconds,
+                into: &run)
         } catch {
             tap.stop()
             throw error
         }
         try await Task.sleep(for: .seconds(2))
         tap.stop()
-        let unread = try TapBenchmark.readCounts(counts)
-        BenchReport.say(
-            String(
-                format:
-                    "paced near %d/s (wrk -c%d, 1 ms between requests): %.0f requests/s, %.1f µs CPU/request, p99 %.3f ms; read %d of %d, dropped %d unread",
-                pacedRate, pacedConnections, run.perSecond, run.cpuPerRequest, median(run.p99), unread.read,
-                run.requests, unread.dropped))
-        BenchReport.figure("tap_paced_unread", value: Double(unread.dropped), unit: "exchanges", baseline: nil)
-        BenchReport.figure(
-            "tap_paced_requests_per_second", value: run.perSecond, unit: "1/s", baseline: Double(pacedRate))
+        return (run, try TapBenchmark.readCounts(counts))
     }
 
     /// The median of the rounds' figures: each round is one wrk run.
