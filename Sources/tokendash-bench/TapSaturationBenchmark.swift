@@ -168,7 +168,8 @@ enum TapSaturationBenchmark {
         var connections = pacedConnections
         var last: (run: Run, unread: (read: Int, dropped: Int))?
         for _ in 0..<pacedAttempts {
-            let round = try await pacedRound(wrk, base: base, script: scriptFile, folder: folder, connections: connections)
+            let round = try await pacedRound(
+                wrk, base: base, script: scriptFile, folder: folder, connections: connections)
             last = round
             BenchReport.say(
                 String(
