@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Spawning
+import Synchronization
 import TokenServer
 
 #if canImport(FoundationNetworking)
@@ -47,9 +48,13 @@ enum MintBenchmark {
         /// ready signing input: no JSON, no assembly): one core's rates, whatever else the machine runs.
         var rounds: [Double] = []
         var signatureRounds: [Double] = []
+        /// Signatures alone on every core at once, per CPU second: one core's rate while the
+        /// others sign too, as the server's cores all sign under the load.
+        var togetherRounds: [Double] = []
 
         var perCore: Double { median(rounds) }
         var signaturesPerCore: Double { median(signatureRounds) }
+        var signaturesTogetherPerCore: Double { median(togetherRounds) }
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -97,6 +102,14 @@ enum MintBenchmark {
             ("  round by round, lowest - highest", roundRatios(http.rounds, raw.rounds)),
             ("jwt-kit RS256 signature alone/s (1 core)", format(raw.signaturesPerCore)),
             ("ratio: server per core / signature alone", String(format: "%.2f", http.perCore / raw.signaturesPerCore)),
+            (
+                "jwt-kit RS256 signature alone/s, \(cores) cores at once (per core)",
+                format(raw.signaturesTogetherPerCore)
+            ),
+            (
+                "ratio: server per core / that",
+                String(format: "%.2f", http.perCore / max(raw.signaturesTogetherPerCore, 1e-6))
+            ),
         ]
         if let openssl {
             rows.append(("openssl speed rsa2048 sign/s (1 core)", format(openssl)))
@@ -116,6 +129,9 @@ enum MintBenchmark {
         BenchReport.figure(
             "mint_per_core_vs_signature_alone", value: http.perCore, unit: "tokens/s/core",
             baseline: raw.signaturesPerCore)
+        BenchReport.figure(
+            "mint_per_core_vs_signature_all_cores", value: http.perCore, unit: "tokens/s/core",
+            baseline: raw.signaturesTogetherPerCore)
         BenchReport.figure("jwtkit_raw_sign_per_s", value: raw.perCore, unit: "signs/s/core", baseline: openssl)
         BenchReport.figure("mint_tokens_per_s", value: http.tokensPerSecond, unit: "tokens/s", baseline: nil)
         if http.failed > 0 { throw BenchmarkError("\(http.failed) requests failed") }
@@ -171,6 +187,9 @@ enum MintBenchmark {
                 for _ in 0..<batch { _ = try signer.signature() }
             }
             raw.signatureRounds.append(Double(signatures.operations) / max(signatures.cpu, 1e-6))
+            raw.togetherRounds.append(
+                signTogether(
+                    signer, threads: ProcessInfo.processInfo.activeProcessorCount, for: rawSignDuration / rounds / 2))
         }
         load.resume()
         await load.stop()
@@ -182,6 +201,25 @@ enum MintBenchmark {
     }
 
     static let batch = 25
+
+    /// Signatures alone on `threads` threads at once for `duration`, per CPU second of this
+    /// process (the load is paused, so its threads are idle).
+    static func signTogether(_ signer: BenchKey.Signer, threads: Int, for duration: Duration) -> Double {
+        let deadline = ContinuousClock.now + duration
+        let cpuBefore = cpuSeconds()
+        // Guards the signatures made, summed over the threads.
+        let made = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var n = 0
+            while ContinuousClock.now < deadline {
+                for _ in 0..<batch { _ = try? signer.signature() }
+                n += batch
+            }
+            let signed = n
+            made.withLock { $0 += signed }
+        }
+        return Double(made.withLock { $0 }) / max(cpuSeconds() - cpuBefore, 1e-6)
+    }
 
     /// The lowest and highest of the rounds' ratios, server round i against jwt-kit round i.
     static func roundRatios(_ server: [Double], _ raw: [Double]) -> String {
