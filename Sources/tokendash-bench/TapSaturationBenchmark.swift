@@ -151,6 +151,8 @@ enum TapSaturationBenchmark {
     static let pacedRate = 10_000
     static let pacedAttempts = 3
     static let pacedConnectionLimit = 48
+    /// One paced round's wrk figures, and what its tap read and dropped.
+    typealias PacedRound = (run: Run, unread: (read: Int, dropped: Int))
     static let pacedScript =
         script + """
 
@@ -166,11 +168,10 @@ enum TapSaturationBenchmark {
         let scriptFile = folder + "/paced.lua"
         try pacedScript.write(toFile: scriptFile, atomically: true, encoding: .utf8)
         var connections = pacedConnections
-        var best: (run: Run, unread: (read: Int, dropped: Int))?
+        var best: PacedRound?
         for _ in 0..<pacedAttempts {
             let round = try await pacedRound(
                 wrk, base: base, script: scriptFile, folder: folder, connections: connections)
-            // The figures are the first round at the rate, else the one that came nearest it.
             if best.map({ round.run.perSecond > $0.run.perSecond }) ?? true { best = round }
             BenchReport.say(
                 String(
@@ -190,7 +191,7 @@ enum TapSaturationBenchmark {
 
     /// One paced wrk run against a fresh tap, and what the tap read of it.
     static func pacedRound(_ wrk: String, base: String, script: String, folder: String, connections: Int) async throws
-        -> (run: Run, unread: (read: Int, dropped: Int))
+        -> PacedRound
     {
         let counts = folder + "/paced-counts"
         try? FileManager.default.removeItem(atPath: counts)

@@ -124,7 +124,7 @@ struct PaneRenderer {
             for (text, role) in segments where column < width {
                 column += canvas.putTruncated(text, x: x + column, y: y, width: width - column, role: role)
             }
-            if !cells.isEmpty { column += canvas.put(cells: cells, x: x + column, y: y, limit: width - column) }
+            column += canvas.put(cells: cells, x: x + column, y: y, limit: width - column)
         }
     }
 
