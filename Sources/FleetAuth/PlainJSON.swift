@@ -25,6 +25,8 @@ enum PlainJSON {
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// The members of the objects open, innermost last.
+        var members: [(String, JSONValue)] = []
 
         var atEnd: Bool { index >= bytes.count }
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -171,12 +173,16 @@ enum PlainJSON {
 
         mutating func object(depth: Int) -> JSONValue? {
             index += 1
-            var fields: [String: JSONValue] = [:]
             skipSpace()
             if peek == UInt8(ascii: "}") {
                 index += 1
-                return .object(fields)
+                return .object([:])
             }
+            // The members wait on `members` (shared by the nested objects, each above its parent's)
+            // until the object ends, so its dictionary is made once at its size: grown member by
+            // member, a token's claims were allocated and rehashed three times.
+            let first = members.count
+            defer { members.removeSubrange(first...) }
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -185,13 +191,17 @@ enum PlainJSON {
                 index += 1
                 skipSpace()
                 guard let element = value(depth: depth + 1) else { return nil }
-                // A repeated key: which one JSONDecoder keeps is its business.
-                guard fields.updateValue(element, forKey: key) == nil else { return nil }
+                members.append((key, element))
                 skipSpace()
                 switch peek {
                 case UInt8(ascii: ",")?: index += 1
                 case UInt8(ascii: "}")?:
                     index += 1
+                    var fields = [String: JSONValue](minimumCapacity: members.count - first)
+                    for (key, element) in members[first...] {
+                        // A repeated key: which one JSONDecoder keeps is its business.
+                        guard fields.updateValue(element, forKey: key) == nil else { return nil }
+                    }
                     return .object(fields)
                 default: return nil
                 }

@@ -58,10 +58,10 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
                 tokenKey: tokenKey, expiryKey: expiryKey, expiryMode: .auto,
                 name: "{\(tokenKey), \(expiryKey)} as configured")
         }
-        let candidates = known.filter { shape in
+        // Lazily: this runs for every answer the tap reads, and a filtered copy of `known` each time was an allocation.
+        if let match = known.lazy.filter({ shape in
             (tokenKey == nil || tokenKey == shape.tokenKey) && (expiryKey == nil || expiryKey == shape.expiryKey)
-        }
-        if let match = candidates.first(where: { shape in
+        }).first(where: { shape in
             shape.tokenKey.map { lookup($0, in: fields) != nil } == true
                 && shape.expiryKey.map { lookup($0, in: fields) != nil } == true
         }) {

@@ -8,15 +8,19 @@ import Foundation
 /// `decode` without revealing them: the first 8 hex digits of SHA-256 over the token's text.
 /// 32 bits name a token, they do not authenticate it, and reveal nothing usable about it.
 public enum TokenFingerprint {
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     public static func of(_ token: String) -> String {
         #if canImport(Crypto)
             // Hex by hand: String(format:) four times cost more than the hash (the tap takes one a token).
-            let digest = SHA256.hash(data: Data(token.utf8))
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            // Hashed where the token's UTF-8 lies, when it is contiguous: not copied into a `Data` first.
+            let digest =
+                token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+                ?? SHA256.hash(data: Data(token.utf8))
             return String(unsafeUninitializedCapacity: 8) { out in
                 for (i, byte) in digest.prefix(4).enumerated() {
-                    out[2 * i] = hex[Int(byte >> 4)]
-                    out[2 * i + 1] = hex[Int(byte & 0x0F)]
+                    out[2 * i] = hexDigits[Int(byte >> 4)]
+                    out[2 * i + 1] = hexDigits[Int(byte & 0x0F)]
                 }
                 return 8
             }

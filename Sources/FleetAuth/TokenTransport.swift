@@ -33,8 +33,15 @@ public struct TransportResponse: Sendable {
     public init(status: Int, body: Data, headers: [String: String] = [:]) {
         self.status = status
         self.body = body
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        // Names already lower-case ASCII (the tap's, for every answer it reads) are kept as they
+        // are: `lowercased()` would give them back unchanged.
+        let lowered = headers.keys.allSatisfy { name in
+            name.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        }
+        self.headers =
+            lowered
+            ? headers
+            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

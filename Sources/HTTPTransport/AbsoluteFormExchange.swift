@@ -3,15 +3,15 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProxyKit
-import Synchronization
 
 /// One request to a proxy in absolute form (`GET http://host:port/path HTTP/1.1`), the way curl,
 /// URLSession and browsers send plain-http requests through a proxy. AsyncHTTPClient cannot: its
 /// request target is always the URL's path (`DeconstructedURL.uri`) and its proxy support always
 /// opens a `CONNECT` tunnel (`HTTP1ProxyConnectHandler`), which many proxies refuse for anything
 /// but port 443. So this one exchange is written on SwiftNIO's HTTP/1 client pipeline
-/// (`ProxyChannel`); what the answer means (size cap, decoding errors, redirects, the timeout)
-/// stays with `HTTPClientTransport`, which reads this answer and AsyncHTTPClient's alike.
+/// (`ProxyChannel`, its `ProxyExchangeHandler`); what the answer means (size cap, decoding
+/// errors, redirects, the timeout) stays with `HTTPClientTransport`, which reads this answer and
+/// AsyncHTTPClient's alike.
 ///
 /// Connections are kept alive between requests, as curl keeps them (`ProxyConnectionPool`): a
 /// request takes an idle connection to its proxy, and one the proxy closed while idle is replaced
@@ -19,11 +19,11 @@ import Synchronization
 /// answer is sent once more, on a new connection, as curl does). With `pool` nil, one connection
 /// per request, `Connection: close`.
 enum AbsoluteFormExchange {
-    /// Sends the request to `proxy` and hands its answer's status, headers and body to `read`,
-    /// which runs on the connection's task while it is open.
+    /// Sends the request to `proxy` and hands its answer's status, headers and body (at most
+    /// `cap` decoded bytes of it gathered, then one chunk more) to `read`.
     static func send<T: Sendable>(
         method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, proxy: ProxyServer,
-        connectTimeout: TimeAmount, decompressionRatio: Int, pool: ProxyConnectionPool? = nil,
+        connectTimeout: TimeAmount, decompressionRatio: Int, cap: Int, pool: ProxyConnectionPool? = nil,
         read: @escaping @Sendable (_ status: Int, _ headers: HTTPHeaders, _ body: BodyParts) async throws -> T
     ) async throws -> T {
         guard let parts = Self.target(url) else {
@@ -41,11 +41,11 @@ enum AbsoluteFormExchange {
             head.headers.replaceOrAdd(name: "Proxy-Authorization", value: credential)
         }
         if pool == nil { head.headers.replaceOrAdd(name: "Connection", value: "close") }
-        let request = Request(head: head, body: body, cutShort: cutShort)
+        let request = Request(head: head, body: body.map { ByteBuffer(bytes: $0) }, cap: cap, cutShort: cutShort)
         if let pool, let kept = pool.take(proxy) {
             do {
                 return try await request.exchange(on: kept, pool: pool, read: read)
-            } catch let unanswered as Unanswered {
+            } catch let unanswered as ProxyExchangeHandler.Unanswered {
                 // The proxy closed the idle connection as the request went out: nothing was answered.
                 guard method == .GET || method == .HEAD else { throw unanswered.underlying ?? cutShort }
             }
@@ -55,70 +55,49 @@ enum AbsoluteFormExchange {
             proxy: proxy)
         do {
             return try await request.exchange(on: connection, pool: pool, read: read)
-        } catch let unanswered as Unanswered {
+        } catch let unanswered as ProxyExchangeHandler.Unanswered {
             throw unanswered.underlying ?? cutShort
         }
-    }
-
-    /// No answer's head came back: the request may be sent again on another connection.
-    struct Unanswered: Error {
-        var underlying: (any Error)?
     }
 
     /// One request's parts, sent on a kept connection.
     struct Request: Sendable {
         let head: HTTPRequestHead
-        let body: Data?
+        let body: ByteBuffer?
+        let cap: Int
         let cutShort: FleetAuthError
 
-        /// Writes the request on `connection`, reads the answer with `read`, and puts the
-        /// connection back in `pool` when the answer was read to its end and neither side asked
-        /// to close. Cancelling the caller (its timeout) closes the connection, which ends the read.
+        /// Sends the request on `connection`, reads the answer with `read`, and puts the
+        /// connection back in `pool` when the answer was read to its end, `read` took it, and
+        /// neither side asked to close; otherwise closes it. Cancelling the caller (its timeout)
+        /// closes the connection, which ends the exchange.
         func exchange<T: Sendable>(
             on connection: KeptConnection, pool: ProxyConnectionPool?,
             read: @escaping @Sendable (Int, HTTPHeaders, BodyParts) async throws -> T
         ) async throws -> T {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-                    let accepted = connection.run { answers, outbound in
-                        let answer: HTTPResponseHead
-                        do {
-                            // One write and one flush for the whole request: a write each cost a
-                            // syscall each, the larger part of a kept connection's extra CPU.
-                            var request: [HTTPClientRequestPart] = [.head(head)]
-                            if let body { request.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                            request.append(.end(nil))
-                            try await outbound.write(contentsOf: request)
-                            guard case .head(let head)? = try await answers.next() else {
-                                done.resume(throwing: Unanswered())
-                                return false
-                            }
-                            answer = head
-                        } catch {
-                            done.resume(throwing: Unanswered(underlying: error))
-                            return false
-                        }
-                        let parts = BodyParts(parts: answers, cutShort: cutShort)
-                        do {
-                            let value = try await read(Int(answer.status.code), answer.headers, parts)
-                            let closing =
-                                (head.headers[canonicalForm: "connection"] + answer.headers[canonicalForm: "connection"])
-                                .contains { $0.lowercased() == "close" }
-                            let reusable = pool != nil && parts.finished && answer.version == .http1_1 && !closing
-                            // Back in the pool before the caller goes on, so its next request finds it.
-                            if reusable, let pool { pool.putBack(connection) }
-                            done.resume(returning: value)
-                            return reusable
-                        } catch {
-                            done.resume(throwing: error)
-                            return false
-                        }
-                    }
-                    if !accepted { done.resume(throwing: Unanswered()) }
-                }
+            let answer = try await withTaskCancellationHandler {
+                try await connection.send(head, body: body, cap: cap).get()
             } onCancel: {
                 connection.close()
             }
+            let failure = answer.failure.map { $0 is ProxyExchangeHandler.ClosedEarly ? cutShort : $0 }
+            let value: T
+            do {
+                value = try await read(
+                    Int(answer.head.status.code), answer.head.headers, BodyParts(answer.body, failure: failure))
+            } catch {
+                connection.close()
+                throw error
+            }
+            let closing =
+                (head.headers[canonicalForm: "connection"] + answer.head.headers[canonicalForm: "connection"])
+                .contains { $0.lowercased() == "close" }
+            if let pool, answer.finished, answer.head.version == .http1_1, !closing {
+                pool.putBack(connection)
+            } else {
+                connection.close()
+            }
+            return value
         }
     }
 
@@ -144,46 +123,29 @@ enum AbsoluteFormExchange {
         return (text[..<separator.upperBound] + host + path, String(host))
     }
 
-    /// The answer's body chunks, decoded, until its end. Iterated within `read` only: the
-    /// connection carries the next exchange once it returns.
+    /// The answer's body as it was gathered, decoded, in one chunk; then what cut it short, if anything.
     struct BodyParts: AsyncSequence, AsyncIteratorProtocol, Sendable {
         typealias Element = ByteBuffer
-        // Copies share the stream they read, so whether its end was reached is shared too.
-        fileprivate let parts: SharedParts
-        fileprivate let cutShort: FleetAuthError
+        private var body: ByteBuffer?
+        private var failure: (any Error)?
 
-        fileprivate init(parts: KeptConnection.Inbound, cutShort: FleetAuthError) {
-            self.parts = SharedParts(parts)
-            self.cutShort = cutShort
+        init(_ body: ByteBuffer, failure: (any Error)?) {
+            self.body = body.readableBytes > 0 ? body : nil
+            self.failure = failure
         }
 
-        /// The answer was read to its end.
-        var finished: Bool { parts.ended.load(ordering: .relaxed) }
-
         mutating func next() async throws -> ByteBuffer? {
-            while !finished {
-                switch try await parts.next() {
-                case .body(let chunk)?: return chunk
-                case .end?: parts.ended.store(true, ordering: .relaxed)
-                case .head?: continue
-                case nil: throw cutShort
-                }
+            if let chunk = body {
+                body = nil
+                return chunk
+            }
+            if let failure {
+                self.failure = nil
+                throw failure
             }
             return nil
         }
 
         func makeAsyncIterator() -> BodyParts { self }
-    }
-
-    /// The connection's answer stream, read by one exchange's task at a time.
-    fileprivate final class SharedParts: Sendable {
-        // The iterator is used only by the connection's task, one exchange after another, which
-        // the compiler cannot see: hence the unchecked box.
-        private nonisolated(unsafe) var iterator: KeptConnection.Inbound
-        let ended = Atomic(false)
-
-        init(_ iterator: KeptConnection.Inbound) { self.iterator = iterator }
-
-        func next() async throws -> HTTPClientResponsePart? { try await iterator.next() }
     }
 }

@@ -193,7 +193,7 @@ public final class HTTPClientTransport: TokenTransport {
             return try await AbsoluteFormExchange.send(
                 method: request.method, url: url, headers: request.headers, body: original.body, proxy: server,
                 connectTimeout: Self.connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio,
-                pool: proxyPool
+                cap: cap, pool: proxyPool
             ) { status, headers, body in
                 // Only a proxy sends 407: the same failure as when it refuses a tunnel for want of a login.
                 if status == 407 { throw HTTPClientError.proxyAuthenticationRequired }

@@ -39,45 +39,26 @@ final class ProxyConnectionPool: Sendable {
     }
 }
 
-/// One connection to a proxy, owned by a task of its own that runs the exchanges handed to it in
-/// turn inside `executeThenClose`, so the channel is closed however its use ends.
+/// One connection to a proxy, carrying one exchange at a time through its `ProxyExchangeHandler`.
 final class KeptConnection: Sendable {
-    typealias Inbound = NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator
-    typealias Outbound = NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>
-    /// One exchange: it writes its request, reads the answer, and says whether the connection may
-    /// carry another.
-    typealias Exchange = @Sendable (inout Inbound, Outbound) async -> Bool
-
     let proxy: ProxyServer
     private let channel: any Channel
-    private let exchanges: AsyncStream<Exchange>.Continuation
 
-    init(_ connection: ProxyChannel.Connection, proxy: ProxyServer) {
+    init(_ channel: any Channel, proxy: ProxyServer) {
         self.proxy = proxy
-        channel = connection.channel
-        let (stream, exchanges) = AsyncStream<Exchange>.makeStream()
-        self.exchanges = exchanges
-        Task {
-            try? await connection.executeThenClose { inbound, outbound in
-                var answers = inbound.makeAsyncIterator()
-                for await exchange in stream {
-                    guard await exchange(&answers, outbound) else { break }
-                }
-            }
-            exchanges.finish()
-        }
+        self.channel = channel
     }
 
     var isOpen: Bool { channel.isActive }
 
-    /// Hands `exchange` to the connection's task; false when the connection has ended.
-    func run(_ exchange: @escaping Exchange) -> Bool {
-        if case .enqueued = exchanges.yield(exchange) { return true }
-        return false
+    /// Sends `head` and `body`; the answer, gathered up to `cap` decoded bytes, completes the future.
+    func send(_ head: HTTPRequestHead, body: ByteBuffer?, cap: Int) -> EventLoopFuture<ProxyExchangeHandler.Answer> {
+        let answer = channel.eventLoop.makePromise(of: ProxyExchangeHandler.Answer.self)
+        let exchange = ProxyExchangeHandler.Exchange(head: head, body: body, cap: cap, answer: answer)
+        // A channel already closed never reaches the handler: its write fails here instead.
+        channel.writeAndFlush(exchange).whenFailure { answer.fail(ProxyExchangeHandler.Unanswered(underlying: $0)) }
+        return answer.futureResult
     }
 
-    func close() {
-        exchanges.finish()
-        channel.close(promise: nil)
-    }
+    func close() { channel.close(promise: nil) }
 }

@@ -28,8 +28,10 @@ public final class TapMetrics: Sendable {
         var latency: ValueHistogram
         var fetches: ValueHistogram
     }
-    // Guards each kind's series (by `provider` label), made on first use by the reading task.
-    private let series = Mutex<[String: Series]>([:])
+    // Guards each kind's series, in `ProviderKind.allCases` order and the unrouted last, made on
+    // first use by the reading task. By index, changed where they lie: a series copied out and
+    // back copied its dictionaries at every exchange.
+    private let series = Mutex<[Series?]>(Array(repeating: nil, count: ProviderKind.allCases.count + 1))
     private let unread: Counter
     // Guards the unread count last exposed, so each scrape adds only what was dropped since.
     private let unreadExposed = Mutex(0)
@@ -45,10 +47,11 @@ public final class TapMetrics: Sendable {
 
     public func record(_ reading: TappedExchange) {
         let provider = reading.kind?.rawValue ?? Self.unrouted
+        let slot = reading.kind.flatMap { ProviderKind.allCases.firstIndex(of: $0) } ?? ProviderKind.allCases.count
         let code = Self.statusClass(reading.status)
         let (exchanges, verdict, latency, fetches) = series.withLock { all in
-            var s =
-                all[provider]
+            let made =
+                all[slot]
                 ?? Series(
                     latency: registry.makeValueHistogram(
                         descriptor: Names.upstreamDuration, labels: [("provider", provider)],
@@ -56,17 +59,24 @@ public final class TapMetrics: Sendable {
                     fetches: registry.makeValueHistogram(
                         descriptor: Names.fetchesPerToken, labels: [("provider", provider)], buckets: Self.fetchBuckets)
                 )
-            let exchanges =
-                s.exchanges[code]
-                ?? registry.makeCounter(descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
-            s.exchanges[code] = exchanges
-            let verdict =
-                s.verdicts[reading.verdict]
-                ?? registry.makeCounter(
+            if all[slot] == nil { all[slot] = made }
+            let exchanges: Counter
+            if let kept = made.exchanges[code] {
+                exchanges = kept
+            } else {
+                exchanges = registry.makeCounter(
+                    descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
+                all[slot]?.exchanges[code] = exchanges
+            }
+            let verdict: Counter
+            if let kept = made.verdicts[reading.verdict] {
+                verdict = kept
+            } else {
+                verdict = registry.makeCounter(
                     descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
-            if reading.kind != nil { s.verdicts[reading.verdict] = verdict }
-            all[provider] = s
-            return (exchanges, verdict, s.latency, s.fetches)
+                if reading.kind != nil { all[slot]?.verdicts[reading.verdict] = verdict }
+            }
+            return (exchanges, verdict, made.latency, made.fetches)
         }
         exchanges.increment()
         latency.record(reading.latency)

@@ -108,23 +108,29 @@ public enum TokenRules {
         return nil
     }
 
-    /// `serviceAccountProject` for ASCII text, with the same answers.
+    /// `serviceAccountProject` for ASCII text, with the same answers, read where its bytes lie.
     private static func asciiServiceAccountProject(_ email: String) -> String? {
-        let bytes = Array(email.utf8)
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0,
-            !bytes[(at + 1)...].contains(UInt8(ascii: "@"))
-        else { return nil }
-        let domain = bytes[(at + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        let suffix = Array(".iam.gserviceaccount.com".utf8)
-        if domain.count >= suffix.count, domain.suffix(suffix.count).elementsEqual(suffix) {
-            let project = domain.dropLast(suffix.count)
-            return project.isEmpty || project.contains(UInt8(ascii: "."))
-                ? nil : String(decoding: project, as: UTF8.self)
+        var text = email
+        return text.withUTF8 { bytes -> String? in
+            guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0,
+                !bytes[(at + 1)...].contains(UInt8(ascii: "@"))
+            else { return nil }
+            let domain = UnsafeBufferPointer(rebasing: bytes[(at + 1)...])
+            func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+            let suffix = ".iam.gserviceaccount.com".utf8
+            if domain.count >= suffix.count, domain.suffix(suffix.count).lazy.map(lowered).elementsEqual(suffix) {
+                let project = domain.dropLast(suffix.count)
+                guard !project.isEmpty, !project.contains(UInt8(ascii: ".")) else { return nil }
+                return String(unsafeUninitializedCapacity: project.count) { out in
+                    for (i, byte) in project.enumerated() { out[i] = lowered(byte) }
+                    return project.count
+                }
+            }
+            if domain.lazy.map(lowered).elementsEqual("appspot.gserviceaccount.com".utf8) {
+                return String(decoding: bytes[..<at], as: UTF8.self)
+            }
+            return nil
         }
-        if domain.elementsEqual("appspot.gserviceaccount.com".utf8) {
-            return String(decoding: bytes[..<at], as: UTF8.self)
-        }
-        return nil
     }
 
     static func issuer(_ claims: JSONValue, providerID: String?) -> RuleResult {
@@ -172,19 +178,22 @@ public enum TokenRules {
 
     static func times(_ claims: JSONValue, now: Date, lifetimeChosen: Bool = false) -> [RuleResult] {
         var results: [RuleResult] = []
-        var values: [String: Int64] = [:]
-        for rule in [Rule.issuedAt, .expiry] {
+        // Each claim's integer, or its failure noted.
+        func integer(_ rule: Rule) -> Int64? {
             let name = rule.name
             switch claims[name] {
             case nil: results.append(RuleResult(rule, .fail, "no \(name) claim"))
-            case .int(let v)?: values[name] = v
+            case .int(let v)?: return v
             case .double(let d)?: results.append(RuleResult(rule, .fail, "\(name) is \(d), not an integer"))
             case let other?:
                 results.append(RuleResult(rule, .fail, "\(name) is a JSON \(other.typeName), not an integer"))
             }
+            return nil
         }
+        let issued = integer(.issuedAt)
+        let expires = integer(.expiry)
         let nowSeconds = now.timeIntervalSince1970
-        if let iat = values["iat"] {
+        if let iat = issued {
             // Double: a hostile iat can be Int64.max, and the difference must not trap.
             let ahead = Double(iat) - nowSeconds
             let shown = InputBounds.wholeSeconds(ahead)
@@ -209,7 +218,7 @@ public enum TokenRules {
                             : "\(InputBounds.wholeSeconds(-ahead)) s ago"))
             }
         }
-        if let exp = values["exp"] {
+        if let exp = expires {
             let left = Double(exp) - nowSeconds
             let shown = InputBounds.wholeSeconds(left)
             if left <= 0 {
@@ -218,7 +227,7 @@ public enum TokenRules {
                 results.append(RuleResult(.expiry, .ok, "\(shown) s left"))
             }
         }
-        if let iat = values["iat"], let exp = values["exp"] {
+        if let iat = issued, let exp = expires {
             let (lifetime, overflow) = exp.subtractingReportingOverflow(iat)
             if exp < iat {
                 results.append(RuleResult(.lifetime, .fail, "exp \(exp) is before iat \(iat)"))

@@ -17,9 +17,10 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "tap": TapBenchmark.run,
     "tap-saturation": TapSaturationBenchmark.run,
     "tap-soak": TapSoakBenchmark.run,
+    "tap-reader": TapReaderBenchmark.run,
 ]
 // Run only when named: minutes long.
-let onRequest: Set<String> = ["ramp", "tap-soak"]
+let onRequest: Set<String> = ["ramp", "tap-soak", "tap-reader"]
 
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {

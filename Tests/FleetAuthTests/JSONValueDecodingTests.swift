@@ -28,6 +28,10 @@ import Testing
         #"{"iat":1.0}"#, #"{"iat":1e3}"#, #"{"iat":12345678901234567890}"#, #"{"iat":-0}"#, #"{"iat":01}"#,
         #"{"a":"\u0041"}"#, #"{"a":1,"a":2}"#, #""bare""#, "42", "[1,]", #"{"a":1}x"#, "", "{", #"{"a":"\#u{01}"}"#,
         "\u{FEFF}{}", #"{"e\#u{301}":1,"é":2}"#,
+        // Objects within objects, whose members wait together until each ends: the same key at
+        // each depth, a repeat within a nested one only, members after a nested one closes.
+        #"{"a":{"a":{"a":1},"b":[{"a":2},{"b":3}]},"b":{"a":4},"c":5}"#, #"{"a":{"b":1,"b":2},"c":3}"#,
+        #"{"a":{},"b":{"c":{}},"d":[{}]}"#,
     ])
     func readsAsJSONDecoderReads(_ text: String) {
         let data = Data(text.utf8)
