@@ -51,7 +51,7 @@ tm send-keys -t e2e r
 wait_for "r acts on the live providers: not in a replay"
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
-if screen | grep -qF "replay "; then echo "e2e-replay: the replay's screen was left behind" >&2; exit 1; fi
+if on_screen "replay "; then echo "e2e-replay: the replay's screen was left behind" >&2; exit 1; fi
 
 "$bin" replay "$recording" --to-watch | grep -q '"event":"fetch_failed"' || { echo "e2e-replay: --to-watch printed no failure" >&2; exit 1; }
 echo "e2e-replay: ok"

@@ -16,7 +16,7 @@ wait_for "▶ backend-outage │ step"
 wait_for "⚠ FAULT consumer=HTTP 500, driver=HTTP 500" 30
 wait_for "waiting for expired driver" 30
 wait_for "✔ backend-outage done: Shown: while the backend failed, the providers backed off" 90
-if screen | grep -qF "⚠ FAULT"; then echo "e2e: the fault is still on after the scenario ended" >&2; screen >&2; exit 1; fi
+if on_screen "⚠ FAULT"; then echo "e2e: the fault is still on after the scenario ended" >&2; screen >&2; exit 1; fi
 wait_for "Vehicle ID vehicle-0001  ● ok"
 press S "restart backend-outage"
 tm send-keys -t e2e Escape

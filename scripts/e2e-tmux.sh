@@ -34,7 +34,7 @@ tm send-keys -t e2e v
 wait_for "Vehicle ID vehicle-0002  ● ok"
 tm send-keys -t e2e x
 wait_for "│            "
-if screen | grep -qF "(x reveals)"; then echo "e2e: x did not reveal the tokens" >&2; screen >&2; exit 1; fi
+if on_screen "(x reveals)"; then echo "e2e: x did not reveal the tokens" >&2; screen >&2; exit 1; fi
 # A stalled backend: the embedded server answers the focused driver 3 s late and the client gives
 # up after 1 s (--timeout 1). While the request hangs the screen keeps answering keys.
 tm send-keys -t e2e f
@@ -63,7 +63,7 @@ wait_for "Faults of the embedded server"
 tm send-keys -t e2e 0
 tm send-keys -t e2e q
 wait_for "TOKENDASH-EXITED-0"
-if screen | grep -qF "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi
+if on_screen "Tab Focus"; then echo "e2e: the dashboard is still on screen after quitting" >&2; screen >&2; exit 1; fi
 # Paused with 3-second tokens: no SDK call comes, the token's exp passes, and the dot says so
 # (it used to stay a green "● ok").
 tm kill-session -t e2e
@@ -91,7 +91,7 @@ wait_for "Trip ID    trip-from-config  ● ok"
 tm send-keys -t e2e q
 # Keys are read in order: the help opens only if the q before it did not quit.
 press h "any key closes this help"
-if screen | grep -qF "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
+if on_screen "CONFIG-RUN-EXITED"; then echo "e2e: q still quits after quit was remapped to Q" >&2; screen >&2; exit 1; fi
 tm send-keys -t e2e Escape
 wait_gone "any key closes this help"
 tm send-keys -t e2e Q
@@ -104,9 +104,11 @@ tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm \
   "'$bin' --update-interval 1 --lifetime 600; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 wait_for "Trip ID    trip-0001  ● ok"
 wait_for "Vehicle ID vehicle-0001  ● ok"
-if tm capture-pane -e -p -t e2e | grep -qE $'\e\\[([0-9;]*;)?(33|43|93|103|38;5;(3|11)|48;5;(3|11))(;[0-9;]*)?m'; then
+# Read whole before grep looks (see on_screen).
+colours=$(tm capture-pane -e -p -t e2e)
+if grep -qE $'\e\\[([0-9;]*;)?(33|43|93|103|38;5;(3|11)|48;5;(3|11))(;[0-9;]*)?m' <<<"$colours"; then
   echo "e2e: yellow on a healthy TERM=xterm screen:" >&2
-  tm capture-pane -e -p -t e2e | grep -nE $'\e\\[([0-9;]*;)?(33|43|93|103)m' | cat -v >&2
+  grep -nE $'\e\\[([0-9;]*;)?(33|43|93|103)m' <<<"$colours" | cat -v >&2
   exit 1
 fi
 tm send-keys -t e2e q
@@ -163,7 +165,9 @@ tm kill-session -t e2e
 tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
   "'$bin' tap --listen 127.0.0.1:0; echo TOKENDASH-EXITED-\$?; exec sleep 60"
 wait_for "Enter follows an ID: its token, checks and last hour of fetches"
-screen | head -1 | grep -qE "│ tap 127\.0\.0\.1:[1-9][0-9]* → " || fail "the tap's header does not name the port bound"
+# The header is cut from the whole capture: `screen | head -1` killed tm with SIGPIPE (see on_screen).
+shown=$(screen)
+grep -qE "│ tap 127\.0\.0\.1:[1-9][0-9]* → " <<<"${shown%%$'\n'*}" || fail "the tap's header does not name the port bound"
 wait_for " churning, "
 press n "● fetches "
 wait_for "── Fetch log"

@@ -48,6 +48,16 @@ cleanup() {
 trap cleanup EXIT
 
 screen() { tm capture-pane -p -t "$e2e_session"; }
+# Whether the screen shows a fixed string: 0 it does, 1 it does not, 2 no capture. The capture
+# is read whole before it is searched, never piped to a reader that may leave early (grep -q at
+# its match, head -1): a 160x48 screen is over 4 KB, which tm's printf writes in pieces, so a
+# reader gone before the last piece kills it with SIGPIPE and, under pipefail, the pipeline
+# fails with the string on screen (the tap's header check failed so in 1 run of 10).
+on_screen() {
+  local text
+  text=$(screen) || return 2
+  [[ $text == *"$1"* ]]
+}
 # Ends the run: the message and the last screen to stderr, exit status 1.
 fail() {
   echo "$e2e_name: $*; screen was:" >&2
@@ -59,7 +69,7 @@ fail() {
 wait_for() {
   local pattern=$1 limit=${2:-20} i
   for ((i = 0; i < limit * 20; i++)); do
-    if screen | grep -qF -- "$pattern"; then return 0; fi
+    if on_screen "$pattern"; then return 0; fi
     if [[ -n $e2e_guard ]]; then "$e2e_guard" "$pattern"; fi
     sleep 0.05 # poll: the pattern
   done
@@ -72,7 +82,8 @@ wait_for() {
 wait_gone() {
   local pattern=$1 limit=${2:-10} i absent=0
   for ((i = 0; i < limit * 20; i++)); do
-    if screen | grep -qF -- "$pattern"; then absent=0; else absent=$((absent + 1)); fi
+    # A failed capture is no sign that the string is gone.
+    if on_screen "$pattern"; then absent=0; elif (($? == 1)); then absent=$((absent + 1)); fi
     if ((absent >= 2)); then return 0; fi
     sleep 0.05 # poll: the pattern
   done
