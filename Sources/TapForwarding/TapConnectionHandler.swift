@@ -204,8 +204,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
         upstreamCloses = !head.isKeepAlive
         capture.status = Int(head.status.code)
         if report != nil {
-            for (name, value) in head.headers where capture.headers[name.lowercased()] == nil {
-                capture.headers[name.lowercased()] = value
+            // Made at its size once, each name lower-cased once: this runs for every answer forwarded.
+            capture.headers.reserveCapacity(head.headers.count)
+            for (name, value) in head.headers {
+                let key = name.lowercased()
+                if capture.headers[key] == nil { capture.headers[key] = value }
             }
         }
         var headers = HopByHop.removed(from: head.headers)

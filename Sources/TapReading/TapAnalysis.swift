@@ -9,7 +9,7 @@ import ThreadExecutor
 /// and hands each reading to the outputs: the provider events the dashboard and recordings read,
 /// and `sinks` (watch lines, metrics). The reader runs on a thread of its own below the event
 /// loops' priority (a `ThreadExecutor`, `readerPriority`) and takes what queued in batches,
-/// resting 10 ms when the queue is empty, so thousands of exchanges a second cost a hundred
+/// resting `rest` when the queue is empty, so thousands of exchanges a second cost twenty
 /// wake-ups, not thousands; it gives way after each reading (`yieldCore`).
 /// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
@@ -23,7 +23,14 @@ public final class TapAnalysis: Sendable {
     private let clock: any ProviderClock
     // Guards the exchanges waiting to be read, and whether more may come.
     private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
-    static let rest: Duration = .milliseconds(10)
+    /// A wake-up is dear beside a reading: each starts on caches the event loops have had, and at
+    /// 2,000 exchanges a second the reader cost 29-33 µs an exchange in the tap resting 10 ms,
+    /// 22-24 µs resting 50 ms, no less resting 100 or 200 (`tokendash-bench tap`,
+    /// `TOKENDASH_BENCH_TAP_REST`). A reading 50 ms late is still well within the dashboard's
+    /// second; the forwarding never waits for it.
+    public static let rest: Duration = .milliseconds(50)
+    /// How long the reader rests when it finds the queue empty: `rest` but in the bench, which compares.
+    private let restFor: Duration
     /// How far below the event loops the reader's thread runs: on a busy machine the kernel gives
     /// the loops the larger share of the cores (at nice 10 a tenth of one against each loop), yet
     /// the reading still gets some, where `SCHED_IDLE` would starve it and drop every exchange.
@@ -44,8 +51,10 @@ public final class TapAnalysis: Sendable {
     public init(
         reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
         events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = [],
-        giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore, queueBound: Int = TapAnalysis.queueLimit
+        giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore, queueBound: Int = TapAnalysis.queueLimit,
+        rest: Duration = TapAnalysis.rest
     ) {
+        restFor = rest
         self.queueBound = queueBound
         self.giveWay = giveWay
         self.reader = reader
@@ -75,9 +84,9 @@ public final class TapAnalysis: Sendable {
         // 2,000 exchanges a second. On an executor the caller gave, the rest is a task's sleep.
         let rest: @Sendable () async -> Void
         if thread == nil {
-            rest = { try? await Task.sleep(for: Self.rest) }
+            rest = { [restFor] in try? await Task.sleep(for: restFor) }
         } else {
-            let seconds = Double(Self.rest.components.seconds) + Double(Self.rest.components.attoseconds) / 1e18
+            let seconds = Double(restFor.components.seconds) + Double(restFor.components.attoseconds) / 1e18
             rest = { Self.blockThread(for: seconds) }
         }
         await withTaskExecutorPreference(executor ?? thread) { await readAll(rest: rest) }

@@ -82,6 +82,23 @@ final class ServerProcess: Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The CPU seconds of `pid`'s thread named `name` (its `comm`), from /proc/PID/task; nil
+    /// when no thread has that name.
+    static func cpuSeconds(ofThreadNamed name: String, in pid: pid_t) -> Double? {
+        let tasks = "/proc/\(pid)/task"
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            let comm = (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
+            guard comm.trimmingCharacters(in: .newlines) == name,
+                let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        return nil
+    }
+
     private static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }

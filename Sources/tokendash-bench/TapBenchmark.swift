@@ -34,6 +34,12 @@ enum TapBenchmark {
     /// between readings), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's cooperative pool)
     /// or `off` (nothing read: the tap only captures and queues).
     static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
+    /// How long the tap's reader rests when its queue is empty, ms (`TOKENDASH_BENCH_TAP_REST`;
+    /// the tap's own by default).
+    static var readerRest: Duration {
+        Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_REST"] ?? "").map { .milliseconds($0) }
+            ?? TapAnalysis.rest
+    }
     /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
     /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
     static var pinned: Bool { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_PIN"] == "1" }
@@ -99,8 +105,12 @@ enum TapBenchmark {
         defer { Task { await upstream.stop(gracePeriod: 0.1) } }
         let bare = try ServerProcess(childArguments: [childFlag, "bare", base])
         defer { bare.stop() }
-        let analysed = try ServerProcess(childArguments: [childFlag, "analysed", base])
-        defer { analysed.stop() }
+        let counts = NSTemporaryDirectory() + "tokendash-bench-tap-counts-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: counts) }
+        let analysed = try ServerProcess(
+            childArguments: [childFlag, "analysed", base], environment: [countsVariable: counts])
+        var analysedStopped = false
+        defer { if !analysedStopped { analysed.stop() } }
         let nginx = try NginxProcess(upstream: "127.0.0.1:\(port)")
         defer { nginx?.stop() }
         if nginx == nil { BenchReport.say("nginx is not installed: its row is skipped (apt-get install nginx)") }
@@ -141,6 +151,9 @@ enum TapBenchmark {
         }
         var runs: [Run] = []
         for way in ways { runs.append(await way.run()) }
+        analysed.stop()
+        analysedStopped = true
+        let read = try readCounts(counts)
         let (direct, bareRun, tapRun) = (runs[0], runs[1], runs[2])
         let measured = Double(slices) * slice
         func line(_ name: String, _ run: Run) {
@@ -166,6 +179,17 @@ enum TapBenchmark {
                 format:
                     "tap p99 added: %.3f ms (goal ≤ 1 ms; the bare proxy's: %.3f ms); tap CPU/request %.2fx the bare proxy's (goal ≤ 2x)",
                 added, bareAdded, cpuRatio))
+        // The reader's share apart: its thread's CPU over the whole run, per exchange it read,
+        // beside the bare proxy's whole CPU per request.
+        if let readerCPU = read.readerCPU, read.read > 0 {
+            let perExchange = readerCPU * 1e6 / Double(read.read)
+            BenchReport.say(
+                String(
+                    format: "the tap's reader: %.1f µs CPU per exchange read (%d read, %d dropped, over the whole run)",
+                    perExchange, read.read, read.dropped))
+            BenchReport.figure(
+                "tap_reader_cpu_in_tap_us", value: perExchange, unit: "us", baseline: bareRun.cpuPerRequest)
+        }
         // The p99 added over direct requests, beside the bare proxy's own in the same run (the goal is 1 ms).
         BenchReport.figure("tap_p99_added_ms", value: added, unit: "ms", baseline: bareAdded)
         BenchReport.figure(
@@ -197,7 +221,7 @@ enum TapBenchmark {
                 let keep: @Sendable () -> Void = {}
                 let analysis = TapAnalysis(
                     reader: ExchangeReader(), churnLimit: 4, sinks: [metrics.record],
-                    giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore)
+                    giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore, rest: readerRest)
                 switch readerPlace {
                 case "off": break
                 case "pool": Task.detached { await analysis.run(on: globalConcurrentExecutor) }
@@ -209,7 +233,8 @@ enum TapBenchmark {
                 report = analysis.submit
                 if let path = ProcessInfo.processInfo.environment[countsVariable] {
                     atEnd = {
-                        let counts = "\(analysis.exchangeCount) \(analysis.droppedCount)\n"
+                        let reader = ServerProcess.cpuSeconds(ofThreadNamed: "tap reader", in: getpid()) ?? -1
+                        let counts = "\(analysis.exchangeCount) \(analysis.droppedCount) \(reader)\n"
                         try? counts.write(toFile: path, atomically: true, encoding: .utf8)
                     }
                 }
@@ -224,14 +249,16 @@ enum TapBenchmark {
         await ServerProcess.exitAtEndOfInput(atEnd: atEnd)
     }
 
-    /// Where the analysed child writes, as it ends, the exchanges it read and those it dropped unread.
+    /// Where the analysed child writes, as it ends, the exchanges it read, those it dropped
+    /// unread, and its reader thread's CPU seconds (-1 when it had none).
     static let countsVariable = "TOKENDASH_BENCH_TAP_COUNTS"
 
     /// What the analysed child wrote at `path` as it ended.
-    static func readCounts(_ path: String) throws -> (read: Int, dropped: Int) {
+    static func readCounts(_ path: String) throws -> (read: Int, dropped: Int, readerCPU: Double?) {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard numbers.count == 2 else { throw MintBenchmark.BenchmarkError("the tap wrote no counts at \(path)") }
-        return (numbers[0], numbers[1])
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, let read = Int(words[0]), let dropped = Int(words[1]), let reader = Double(words[2])
+        else { throw MintBenchmark.BenchmarkError("the tap wrote no counts at \(path)") }
+        return (read, dropped, reader >= 0 ? reader : nil)
     }
 }

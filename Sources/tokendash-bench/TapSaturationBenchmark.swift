@@ -152,7 +152,7 @@ enum TapSaturationBenchmark {
     static let pacedAttempts = 3
     static let pacedConnectionLimit = 48
     /// One paced round's wrk figures, and what its tap read and dropped.
-    typealias PacedRound = (run: Run, unread: (read: Int, dropped: Int))
+    typealias PacedRound = (run: Run, unread: (read: Int, dropped: Int, readerCPU: Double?))
     static let pacedScript =
         script + """
 
