@@ -34,11 +34,13 @@ enum TapBenchmark {
     /// between readings), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's cooperative pool)
     /// or `off` (nothing read: the tap only captures and queues).
     static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
-    /// How long the tap's reader rests when its queue is empty, ms (`TOKENDASH_BENCH_TAP_REST`;
-    /// the tap's own by default).
+    /// How long the tap's reader rests when its queue is empty, 1-10,000 ms (`TOKENDASH_BENCH_TAP_REST`;
+    /// the tap's own by default, and for anything outside that range).
     static var readerRest: Duration {
-        Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_REST"] ?? "").map { .milliseconds($0) }
-            ?? TapAnalysis.rest
+        guard let ms = Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_REST"] ?? ""),
+            (1...10_000).contains(ms)
+        else { return TapAnalysis.rest }
+        return .milliseconds(ms)
     }
     /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
     /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
