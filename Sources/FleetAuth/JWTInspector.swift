@@ -54,29 +54,23 @@ public enum JWTInspector {
     /// more than decoding the parts; ASCII has no combining mark to join a dot to its neighbour,
     /// so the parts are the same.
     static func dotSeparated(_ token: String) -> [Substring] {
-        // The dots' offsets found in the contiguous UTF-8 a native string has; a bridged or
-        // non-ASCII one goes by Characters.
-        let dots = token.utf8.withContiguousStorageIfAvailable { bytes -> [Int]? in
-            var dots: [Int] = []
-            dots.reserveCapacity(2)
+        // Read in the contiguous UTF-8 a native string has; a bridged or non-ASCII one goes by Characters.
+        let parts = token.utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+            let utf8 = token.utf8
+            var parts: [Substring] = []
+            parts.reserveCapacity(3)
+            var start = utf8.startIndex
             for (offset, byte) in bytes.enumerated() {
                 if byte >= 0x80 { return nil }
-                if byte == UInt8(ascii: ".") { dots.append(offset) }
+                guard byte == UInt8(ascii: ".") else { continue }
+                let dot = utf8.index(utf8.startIndex, offsetBy: offset)
+                parts.append(token[start..<dot])
+                start = utf8.index(after: dot)
             }
-            return dots
+            parts.append(token[start...])
+            return parts
         }
-        guard let dots = dots ?? nil else { return token.split(separator: ".", omittingEmptySubsequences: false) }
-        let utf8 = token.utf8
-        var parts: [Substring] = []
-        parts.reserveCapacity(dots.count + 1)
-        var start = utf8.startIndex
-        for dot in dots {
-            let end = utf8.index(utf8.startIndex, offsetBy: dot)
-            parts.append(token[start..<end])
-            start = utf8.index(after: end)
-        }
-        parts.append(token[start...])
-        return parts
+        return (parts ?? nil) ?? token.split(separator: ".", omittingEmptySubsequences: false)
     }
 
     /// Base64url without padding, as JWT parts and JWK members are written.

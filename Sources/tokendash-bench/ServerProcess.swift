@@ -69,17 +69,12 @@ final class ServerProcess: Sendable {
 
     /// The CPU time (user + system) of process `pid`, its ended threads included.
     static func cpuSeconds(of pid: pid_t) throws -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else {
-            throw MintBenchmark.BenchmarkError("cannot read /proc/\(pid)/stat")
+        let path = "/proc/\(pid)/stat"
+        guard let stat = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw MintBenchmark.BenchmarkError("cannot read \(path)")
         }
-        // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
-            throw MintBenchmark.BenchmarkError("cannot parse /proc/\(pid)/stat")
-        }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard let seconds = cpuSeconds(stat: stat) else { throw MintBenchmark.BenchmarkError("cannot parse \(path)") }
+        return seconds
     }
 
     /// The CPU seconds of `pid`'s thread named `name` (its `comm`), from /proc/PID/task; nil
@@ -89,14 +84,20 @@ final class ServerProcess: Sendable {
         for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             let comm = (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
             guard comm.trimmingCharacters(in: .newlines) == name,
-                let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
+                let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8)
             else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            return cpuSeconds(stat: stat)
         }
         return nil
+    }
+
+    /// User + system seconds from a process's or a thread's `stat` line (fields 14 and 15, in clock ticks).
+    private static func cpuSeconds(stat: String) -> Double? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     private static var executablePath: String {
