@@ -11,8 +11,15 @@ public struct TappedCounts: Sendable, Equatable {
     /// Fingerprints kept an ID: more different tokens than this in an hour is churn either way.
     static let tokenLimit = 4096
 
-    /// Fetches per minute since the epoch, the last sixty minutes' (older are dropped on read).
-    var minutes: [Int: Int] = [:]
+    /// Fetches in one minute since the epoch.
+    struct Minute: Sendable, Equatable {
+        var minute: Int
+        var fetches: Int
+    }
+    /// Fetches per minute, the last sixty minutes' (older are dropped on read), oldest first: a
+    /// list, not a table, since an ID's fetches come in time order and most IDs fetch in one
+    /// minute an hour (the tap's ledger holds one of these for each of up to 100,000 IDs).
+    var minutes: [Minute] = []
     /// Fingerprint -> the minute it was last seen.
     var tokens: [String: Int] = [:]
     /// The first fetch of the current run of fetches: churn is judged over the time the ID was seen.
@@ -30,8 +37,15 @@ public struct TappedCounts: Sendable, Equatable {
     public mutating func record(at time: Date, fingerprint: String?, lifetime: TimeInterval?) {
         if time.timeIntervalSince(lastSeen) > Self.window { self = TappedCounts(since: time) }
         let minute = Self.minute(time)
-        minutes[minute, default: 0] += 1
-        if minutes.count > 60 { minutes = minutes.filter { $0.key > minute - 60 } }
+        // From the newest back: a recording's or a clock's step back lands before later minutes.
+        var slot = minutes.endIndex
+        while slot > minutes.startIndex, minutes[slot - 1].minute > minute { slot -= 1 }
+        if slot > minutes.startIndex, minutes[slot - 1].minute == minute {
+            minutes[slot - 1].fetches += 1
+        } else {
+            minutes.insert(Minute(minute: minute, fetches: 1), at: slot)
+        }
+        if minutes.count > 60 { minutes.removeAll { $0.minute <= minute - 60 } }
         if let fingerprint {
             tokens[fingerprint] = minute
             if tokens.count > Self.tokenLimit { tokens = tokens.filter { $0.value > minute - 60 } }
@@ -43,7 +57,7 @@ public struct TappedCounts: Sendable, Equatable {
     /// Fetches in the hour before `now`.
     public func fetches(now: Date) -> Int {
         let minute = Self.minute(now)
-        return minutes.reduce(0) { $0 + ($1.key > minute - 60 ? $1.value : 0) }
+        return minutes.reduce(0) { $0 + ($1.minute > minute - 60 ? $1.fetches : 0) }
     }
 
     /// Different tokens the answers carried in the hour before `now`.

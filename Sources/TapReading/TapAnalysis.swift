@@ -10,7 +10,7 @@ import ThreadExecutor
 /// and `sinks` (watch lines, metrics). The reader runs on a thread of its own below the event
 /// loops' priority (a `ThreadExecutor`, `readerPriority`) and takes what queued in batches,
 /// resting `rest` when the queue is empty, so thousands of exchanges a second cost twenty
-/// wake-ups, not thousands; it gives way after each reading (`yieldCore`).
+/// wake-ups, not thousands; it gives way after each `turn` of reading (`yieldCore`).
 /// A full queue drops new exchanges and counts them: forwarding goes on.
 public final class TapAnalysis: Sendable {
     /// Exchanges waiting to be read, at most: at 2,000 a second, half a minute of a stalled reader.
@@ -23,12 +23,13 @@ public final class TapAnalysis: Sendable {
     private let clock: any ProviderClock
     // Guards the exchanges waiting to be read, and whether more may come.
     private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
-    /// A wake-up is dear beside a reading: each starts on caches the event loops have had, and at
-    /// 2,000 exchanges a second the reader cost 29-33 µs an exchange in the tap resting 10 ms,
-    /// 22-24 µs resting 50 ms, no less resting 100 or 200 (`tokendash-bench tap`,
-    /// `TOKENDASH_BENCH_TAP_REST`). A reading 50 ms late is still well within the dashboard's
-    /// second; the forwarding never waits for it.
-    public static let rest: Duration = .milliseconds(50)
+    /// A wake-up is dear beside a reading: each starts on caches the event loops have had. At
+    /// 2,000 exchanges a second the reader cost 29-33 µs an exchange in the tap resting 10 ms and
+    /// 22-24 µs resting 50 ms; once a reading cost less, resting 50 ms cost 13.1-14.2 µs, 100 ms
+    /// 12.2-12.4 and 200 ms 11.7-12.2 (`tokendash-bench tap`, `TOKENDASH_BENCH_TAP_REST`). A
+    /// reading 100 ms late is still well within the dashboard's second; the forwarding never
+    /// waits for it.
+    public static let rest: Duration = .milliseconds(100)
     /// How long the reader rests when it finds the queue empty: `rest` but in the bench, which compares.
     private let restFor: Duration
     /// How far below the event loops the reader's thread runs: on a busy machine the kernel gives
@@ -44,17 +45,25 @@ public final class TapAnalysis: Sendable {
     // Guards the count of exchanges read.
     private let read = Mutex(0)
 
-    /// Called after each reading: `yieldCore`, but in tests and the bench's `keep`.
+    /// Called once the reader has read for `turn` since it last gave way: `yieldCore`, but in
+    /// tests and the bench's `keep`.
     private let giveWay: @Sendable () -> Void
+    /// How long the reader reads before it gives way: a loop woken meanwhile waits at most this
+    /// and one reading. Giving way after every reading (a syscall, and a switch of threads when a
+    /// loop is waiting) cost the reader about 1 µs of its 14 an exchange in the tap; a tenth of a
+    /// millisecond is still a tenth of the p99 the tap may add.
+    public static let turn: Duration = .microseconds(100)
+    private let turnFor: Duration
 
     /// `queueBound`: `queueLimit` but in tests, which fill a short queue.
     public init(
         reader: ExchangeReader, churnLimit: Double, clock: any ProviderClock = SystemClock(),
         events: EventBroadcaster = EventBroadcaster(), sinks: [@Sendable (TappedExchange) -> Void] = [],
         giveWay: @escaping @Sendable () -> Void = TapAnalysis.yieldCore, queueBound: Int = TapAnalysis.queueLimit,
-        rest: Duration = TapAnalysis.rest
+        rest: Duration = TapAnalysis.rest, turn: Duration = TapAnalysis.turn
     ) {
         restFor = rest
+        turnFor = turn
         self.queueBound = queueBound
         self.giveWay = giveWay
         self.reader = reader
@@ -101,6 +110,8 @@ public final class TapAnalysis: Sendable {
         // Swapped with the queue's at each pass: once both have grown, neither the loops' appends
         // nor the reader's takes allocate.
         var batch: [TapExchange] = []
+        let clock = ContinuousClock()
+        var turnStarted = clock.now
         while true {
             let finished = queue.withLock { queue in
                 swap(&batch, &queue.waiting)
@@ -108,7 +119,11 @@ public final class TapAnalysis: Sendable {
             }
             for exchange in batch {
                 await analyse(exchange)
-                giveWay()
+                let now = clock.now
+                if now - turnStarted >= turnFor {
+                    giveWay()
+                    turnStarted = clock.now
+                }
             }
             if finished, batch.isEmpty { return }
             let idle = batch.isEmpty
@@ -131,7 +146,7 @@ public final class TapAnalysis: Sendable {
     /// it is: a burst of readings held an event loop's answer up that long. At 2,000 requests a
     /// second on two cores the tap's p99 was 0.5-1.1 ms over the bare proxy's, and is 0.03-0.47 ms
     /// over it once the reader yields. Yielding after each reading lets a woken loop in within one
-    /// reading; with nothing waiting the thread goes straight on.
+    /// reading; with nothing waiting the thread goes straight on. (Now after each `turn` of reading.)
     @Sendable public static func yieldCore() { sched_yield() }
 
     /// No more exchanges: `run` reads what is queued and returns.

@@ -20,15 +20,24 @@ public struct TapLedger: Sendable {
     /// ID limit the fetches cost at most about 600 MB; a fleet that large asks far less often.
     public static let fetchLimit = TappedHistory.fetchLimit
 
+    /// An ID's entry lies in the ID table itself, so its size is what the table moves each time
+    /// it grows: with the token held in place an entry took about 300 bytes, and every new ID
+    /// in a flood of them (the bench's load) paid for moving and faulting in a share of them.
     struct Entry {
         /// The last hour's fetches, oldest first, at most `fetchLimit`.
         var fetches: [TappedHistory.Fetch] = []
         /// The last token an answer carried, for the followed pane's token and checks lines.
-        var token: FetchedToken?
+        var token: KeptToken?
         var counts: TappedCounts
         var verdict = TapVerdict.ok
         var lastError: String?
         var lastStatus = 0
+    }
+
+    /// A token held by reference: it is only ever replaced whole, never changed in place.
+    final class KeptToken: Sendable {
+        let token: FetchedToken
+        init(_ token: FetchedToken) { self.token = token }
     }
 
     public var churnLimit: Double
@@ -57,7 +66,8 @@ public struct TapLedger: Sendable {
         guard let kind = reading.kind, let id = reading.id else { return nil }
         let key = Key(kind: kind, id: id)
         let now = reading.time
-        if entries[key] == nil, entries.count >= limit { evictOldest() }
+        // One lookup for a known ID: the table is searched twice only when it is full.
+        if entries.count >= limit, entries.index(forKey: key) == nil { evictOldest() }
         // Changed where it lies: a copy taken out and put back copied its fetches and counts at
         // every fetch of a churning ID.
         return Self.update(
@@ -73,7 +83,7 @@ public struct TapLedger: Sendable {
         entry.fetches.append(Self.fetch(reading))
         if entry.fetches.count > Self.fetchLimit { entry.fetches.removeFirst(entry.fetches.count - Self.fetchLimit) }
         entry.verdict = reading.verdict
-        if let token = reading.token { entry.token = slim ? token.cacheable : token }
+        if let token = reading.token { entry.token = KeptToken(slim ? token.cacheable : token) }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
         return entry.counts.fetchesPerToken(now: now)
@@ -105,7 +115,7 @@ public struct TapLedger: Sendable {
         let key = Key(kind: kind, id: id)
         guard let entry = entries[key], now.timeIntervalSince(entry.counts.lastSeen) <= Self.window else { return nil }
         var history = TappedHistory(
-            fetches: entry.fetches, counts: entry.counts, churnLimit: churnLimit, token: entry.token?.hydrated)
+            fetches: entry.fetches, counts: entry.counts, churnLimit: churnLimit, token: entry.token?.token.hydrated)
         history.fetches = history.fetches(now: now)
         return history
     }

@@ -23,8 +23,10 @@ public final class TapMetrics: Sendable {
     /// One kind's series, made at its first exchange: the registry's lookup by name and labels is
     /// too dear to repeat for each of thousands of exchanges a second.
     private struct Series: Sendable {
-        var exchanges: [String: Counter] = [:]
-        var verdicts: [TapVerdict: Counter] = [:]
+        /// By status class (`statusSlot`) and by verdict (`TapVerdict.allCases` order): by index,
+        /// not by a hashed label, as this runs for every exchange.
+        var exchanges = [Counter?](repeating: nil, count: 6)
+        var verdicts = [Counter?](repeating: nil, count: TapVerdict.allCases.count)
         var latency: ValueHistogram
         var fetches: ValueHistogram
     }
@@ -48,7 +50,8 @@ public final class TapMetrics: Sendable {
     public func record(_ reading: TappedExchange) {
         let provider = reading.kind?.rawValue ?? Self.unrouted
         let slot = reading.kind.flatMap { ProviderKind.allCases.firstIndex(of: $0) } ?? ProviderKind.allCases.count
-        let code = Self.statusClass(reading.status)
+        let codeSlot = Self.statusSlot(reading.status)
+        let verdictSlot = TapVerdict.allCases.firstIndex(of: reading.verdict) ?? 0
         let (exchanges, verdict, latency, fetches) = series.withLock { all in
             let made =
                 all[slot]
@@ -61,20 +64,21 @@ public final class TapMetrics: Sendable {
                 )
             if all[slot] == nil { all[slot] = made }
             let exchanges: Counter
-            if let kept = made.exchanges[code] {
+            if let kept = made.exchanges[codeSlot] {
                 exchanges = kept
             } else {
                 exchanges = registry.makeCounter(
-                    descriptor: Names.exchanges, labels: [("provider", provider), ("code", code)])
-                all[slot]?.exchanges[code] = exchanges
+                    descriptor: Names.exchanges,
+                    labels: [("provider", provider), ("code", Self.statusClass(reading.status))])
+                all[slot]?.exchanges[codeSlot] = exchanges
             }
             let verdict: Counter
-            if let kept = made.verdicts[reading.verdict] {
+            if let kept = made.verdicts[verdictSlot] {
                 verdict = kept
             } else {
                 verdict = registry.makeCounter(
                     descriptor: Names.verdicts, labels: [("provider", provider), ("verdict", reading.verdict.rawValue)])
-                if reading.kind != nil { all[slot]?.verdicts[reading.verdict] = verdict }
+                if reading.kind != nil { all[slot]?.verdicts[verdictSlot] = verdict }
             }
             return (exchanges, verdict, made.latency, made.fetches)
         }
@@ -103,6 +107,9 @@ public final class TapMetrics: Sendable {
 
     /// `2xx`…`5xx`; `0` when no status reached the client.
     static func statusClass(_ status: Int) -> String { (100..<600).contains(status) ? "\(status / 100)xx" : "0" }
+
+    /// `statusClass`'s place among a series' counters: 1-5 for `1xx`-`5xx`, 0 for `0`.
+    static func statusSlot(_ status: Int) -> Int { (100..<600).contains(status) ? status / 100 : 0 }
 
     enum Names {
         static var exchanges: MetricNameDescriptor {

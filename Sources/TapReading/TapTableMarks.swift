@@ -29,7 +29,7 @@ public final class TapTableMarks: FleetTableMarks {
 
     public func record(_ event: ProviderEvent) {
         guard let reading = TappedExchange(outcome: event) else { return }
-        ledger.withLock { $0.record(reading) }
+        _ = ledger.withLock { $0.record(reading) }
     }
 
     public func history(_ kind: ProviderKind, id: String, now: Date) -> TappedHistory? {

@@ -42,6 +42,14 @@ enum TapBenchmark {
         else { return TapAnalysis.rest }
         return .milliseconds(ms)
     }
+    /// How long the tap's reader reads before it gives way, 0-10,000 µs (`TOKENDASH_BENCH_TAP_TURN`;
+    /// the tap's own by default, and for anything outside that range).
+    static var readerTurn: Duration {
+        guard let us = Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_TURN"] ?? ""),
+            (0...10_000).contains(us)
+        else { return TapAnalysis.turn }
+        return .microseconds(us)
+    }
     /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
     /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
     static var pinned: Bool { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_PIN"] == "1" }
@@ -223,7 +231,8 @@ enum TapBenchmark {
                 let keep: @Sendable () -> Void = {}
                 let analysis = TapAnalysis(
                     reader: ExchangeReader(), churnLimit: 4, sinks: [metrics.record],
-                    giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore, rest: readerRest)
+                    giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore, rest: readerRest,
+                    turn: readerTurn)
                 switch readerPlace {
                 case "off": break
                 case "pool": Task.detached { await analysis.run(on: globalConcurrentExecutor) }

@@ -140,6 +140,32 @@ import Testing
         #expect(ledger.history(.consumer, id: "flood-140", now: now) == nil, "older than the newest 100")
     }
 
+    /// An ID's fetches are counted by minute in a list kept in time order: a fetch out of order
+    /// (a recording's, a clock's step back) lands in its own minute, a repeated minute adds to
+    /// it, and minutes past the hour drop out of the count and, past sixty kept, of the list.
+    @Test func fetchesCountByMinuteInAnyOrderOverTheLastHour() {
+        let t0 = TestTime.t0
+        var counts = TappedCounts(since: t0)
+        for minute in [5, 2, 5, 0, 2, 2] {
+            counts.record(at: t0.addingTimeInterval(Double(minute) * 60), fingerprint: nil, lifetime: nil)
+        }
+        #expect(counts.fetches(now: t0.addingTimeInterval(5 * 60)) == 6)
+        // At minute 61 the fetches of minute 0 are over an hour old; at minute 63, minute 2's too.
+        #expect(counts.fetches(now: t0.addingTimeInterval(61 * 60)) == 5)
+        #expect(counts.fetches(now: t0.addingTimeInterval(63 * 60)) == 2)
+        var same = TappedCounts(since: t0)
+        for minute in [0, 2, 2, 2, 5, 5] {
+            same.record(at: t0.addingTimeInterval(Double(minute) * 60), fingerprint: nil, lifetime: nil)
+        }
+        #expect(counts == same, "the same fetches in another order count the same")
+        // A fetch a minute for 70 minutes: the hour's sixty are counted, the oldest dropped.
+        var steady = TappedCounts(since: t0)
+        for minute in 0..<70 {
+            steady.record(at: t0.addingTimeInterval(Double(minute) * 60), fingerprint: nil, lifetime: nil)
+        }
+        #expect(steady.fetches(now: t0.addingTimeInterval(69 * 60)) == 60)
+    }
+
     /// The ledger keeps an ID's newest 60 fetches (an hour at one a minute) for the pane that
     /// follows it, and counts every one.
     @Test func theLedgerKeepsTheLastSixtyFetchesOfAnID() throws {

@@ -42,13 +42,15 @@ import Testing
         #expect(seen.withLock { $0 } == Array(repeating: lowered, count: 3))
     }
 
-    @Test func theReaderGivesWayAfterEachReadingNotAfterEachBatch() async {
-        // Guards what happened, in order: each reading handed on, each time the reader gave way.
+    /// What the reader did, in order, reading one batch of three with `turn`: each reading
+    /// handed on, each time it gave way.
+    static func steps(turn: Duration) async -> [String] {
+        // Guards the steps seen, in order.
         let steps = Mutex<[String]>([])
         let analysis = TapAnalysis(
             reader: ExchangeReader(), churnLimit: 4, clock: ManualClock(TestTime.t0),
             sinks: [{ reading in steps.withLock { $0.append("read \(reading.status)") } }],
-            giveWay: { steps.withLock { $0.append("gave way") } })
+            giveWay: { steps.withLock { $0.append("gave way") } }, turn: turn)
         // Queued before the reader starts: one batch of three.
         for status in [200, 201, 202] {
             var exchange = Self.exchange()
@@ -57,8 +59,20 @@ import Testing
         }
         analysis.finish()
         await analysis.run()
+        return steps.withLock { $0 }
+    }
+
+    @Test func theReaderGivesWayWithinABatchOnceItsTurnIsUp() async {
+        // A turn of nothing is up after every reading: the reader gives way inside the batch, not after it.
         #expect(
-            steps.withLock { $0 } == ["read 200", "gave way", "read 201", "gave way", "read 202", "gave way"])
+            await Self.steps(turn: .zero) == [
+                "read 200", "gave way", "read 201", "gave way", "read 202", "gave way",
+            ])
+    }
+
+    @Test func theReaderKeepsItsCoreUntilItsTurnIsUp() async {
+        // Three readings take far less than an hour: the reader never stops to give way.
+        #expect(await Self.steps(turn: .seconds(3600)) == ["read 200", "read 201", "read 202"])
     }
 
     @Test func aFullQueueDropsExchangesAndLeavesTheForwardingAsItWas() async throws {
