@@ -63,18 +63,20 @@ public struct FetchedToken: Sendable, Equatable {
         return TimeInterval(exp) - TimeInterval(iat)
     }
 
+    /// The text, the decoded parts and the findings are taken, not copied: the tap makes one of
+    /// these for every answer it reads, and each copied part was a retain and a release.
     public init(
-        token: String, id: String, expiresAt: Date, receivedAt: Date, jwt: DecodedJWT,
-        findings: [RuleResult] = [], clockSkew: TimeInterval? = nil
+        token: consuming String, id: String, expiresAt: Date, receivedAt: Date, jwt: consuming DecodedJWT,
+        findings: consuming [RuleResult] = [], clockSkew: TimeInterval? = nil
     ) {
+        self.fingerprint = TokenFingerprint.of(token)
+        self.signedLifetime = Self.signedLifetime(jwt)
         self.token = token
         self.id = id
         self.expiresAt = expiresAt
         self.receivedAt = receivedAt
         self.decoded = jwt
-        self.signedLifetime = Self.signedLifetime(jwt)
         self.findings = findings
-        self.fingerprint = TokenFingerprint.of(token)
         self.clockSkew = clockSkew
     }
 

@@ -60,12 +60,22 @@ public enum JWTInspector {
             var parts: [Substring] = []
             parts.reserveCapacity(3)
             var start = utf8.startIndex
-            for (offset, byte) in bytes.enumerated() {
-                if byte >= 0x80 { return nil }
-                guard byte == UInt8(ascii: ".") else { continue }
-                let dot = utf8.index(utf8.startIndex, offsetBy: offset)
-                parts.append(token[start..<dot])
-                start = utf8.index(after: dot)
+            var offset = 0
+            while offset < bytes.count {
+                // Eight bytes at a time up to the next that may hold a dot or a byte past ASCII.
+                offset = ByteScan.skipPlain(bytes, from: offset) { word in
+                    ByteScan.has(word, UInt8(ascii: ".")) || word & ByteScan.highs != 0
+                }
+                for _ in 0..<min(8, bytes.count - offset) {
+                    let byte = bytes[offset]
+                    if byte >= 0x80 { return nil }
+                    if byte == UInt8(ascii: ".") {
+                        let dot = utf8.index(utf8.startIndex, offsetBy: offset)
+                        parts.append(token[start..<dot])
+                        start = utf8.index(after: dot)
+                    }
+                    offset += 1
+                }
             }
             parts.append(token[start...])
             return parts

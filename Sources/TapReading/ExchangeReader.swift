@@ -68,8 +68,8 @@ public struct ExchangeReader: Sendable {
             let signature = await verifier?.verify(token.token, jwt: token.jwt) ?? .signatureNotConfigured
             if signature.level == .fail { throw FleetAuthError.rejected([signature]) }
             token.findings.append(signature)
-            reading.token = token
             reading.verdict = token.findings.worst >= .warn ? .warn : .ok
+            reading.token = consume token
         } catch {
             reading.failure = error as? FleetAuthError ?? .other("\(error)")
             reading.error = reading.failure?.description

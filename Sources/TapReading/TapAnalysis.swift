@@ -117,7 +117,11 @@ public final class TapAnalysis: Sendable {
                 swap(&batch, &queue.waiting)
                 return queue.finished
             }
-            for exchange in batch {
+            let idle = batch.isEmpty
+            // Taken out of the batch from its end, oldest first: a `for` over the batch copied
+            // each exchange (a retain and a release of each of its parts) before reading it.
+            batch.reverse()
+            while let exchange = batch.popLast() {
                 await analyse(exchange)
                 let now = clock.now
                 if now - turnStarted >= turnFor {
@@ -125,9 +129,7 @@ public final class TapAnalysis: Sendable {
                     turnStarted = clock.now
                 }
             }
-            if finished, batch.isEmpty { return }
-            let idle = batch.isEmpty
-            batch.removeAll(keepingCapacity: true)
+            if finished, idle { return }
             if idle { await rest() }
         }
     }

@@ -83,7 +83,8 @@ public struct TapLedger: Sendable {
         entry.fetches.append(Self.fetch(reading))
         if entry.fetches.count > Self.fetchLimit { entry.fetches.removeFirst(entry.fetches.count - Self.fetchLimit) }
         entry.verdict = reading.verdict
-        if let token = reading.token { entry.token = KeptToken(slim ? token.cacheable : token) }
+        // Copied once, into its box: an `if let` took a copy of its own first.
+        if let kept = reading.token.map({ KeptToken(slim ? $0.cacheable : $0) }) { entry.token = kept }
         if let error = reading.error, reading.verdict.isTrouble { entry.lastError = error }
         entry.lastStatus = reading.status
         return entry.counts.fetchesPerToken(now: now)

@@ -31,8 +31,9 @@ enum TapBenchmark {
     static let connections = 8
     /// Where the tap's reader runs, to tell its cost from the forwarding's: `thread` (the tap's
     /// own, below the event loops' priority), `keep` (that thread, never giving its core away
-    /// between readings), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's cooperative pool)
-    /// or `off` (nothing read: the tap only captures and queues).
+    /// between readings), `idle` (that thread in `SCHED_IDLE`), `pool` (Swift's cooperative pool),
+    /// `off` (nothing read: the tap only captures and queues) or `drop` (each exchange captured
+    /// and dropped on its event loop, nothing queued).
     static var readerPlace: String { ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_READER"] ?? "thread" }
     /// How long the tap's reader rests when its queue is empty, 1-10,000 ms (`TOKENDASH_BENCH_TAP_REST`;
     /// the tap's own by default, and for anything outside that range).
@@ -234,14 +235,16 @@ enum TapBenchmark {
                     giveWay: readerPlace == "keep" ? keep : TapAnalysis.yieldCore, rest: readerRest,
                     turn: readerTurn)
                 switch readerPlace {
-                case "off": break
+                case "off", "drop": break
                 case "pool": Task.detached { await analysis.run(on: globalConcurrentExecutor) }
                 case "idle":
                     let idle = ThreadExecutor(name: "tap reader", priority: .idle)
                     Task.detached { await analysis.run(on: idle) }
                 default: Task.detached { await analysis.run() }
                 }
-                report = analysis.submit
+                // `drop`: each exchange captured and let go on its event loop, never queued: what
+                // the capture costs apart from handing exchanges to another thread.
+                report = readerPlace == "drop" ? { _ in } : analysis.submit
                 if let path = ProcessInfo.processInfo.environment[countsVariable] {
                     atEnd = {
                         let reader = ServerProcess.cpuSeconds(ofThreadNamed: "tap reader", in: getpid()) ?? -1

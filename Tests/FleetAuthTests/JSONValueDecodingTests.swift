@@ -47,6 +47,28 @@ import Testing
     }
 
     /// Random strings of JSON's pieces, valid and not: 20,000 of them, each read both ways.
+    /// Long strings are scanned eight bytes at a time up to the first that may end or escape
+    /// them: a quote, an escape, a control character or a byte past ASCII at every place in
+    /// strings of up to 40 bytes reads as `JSONDecoder` reads it.
+    @Test func everyPlaceInALongStringReadsAsJSONDecoderReadsIt() {
+        let specials = [#"""#, #"\n"#, #"\""#, "\u{1}", "é", "\u{7F}", #"\u0041"#, #"\x"#]
+        var mismatches: [String] = []
+        for length in 0...40 {
+            for place in 0...length {
+                for special in specials {
+                    let plain = String(repeating: "a", count: length)
+                    let inner = plain.prefix(place) + special + plain.dropFirst(place)
+                    let text = #"{"k":""# + inner + #"","n":1}"#
+                    let data = Data(text.utf8)
+                    if (try? JSONValue.decode(data)) != Self.decoder(data) { mismatches.append(text) }
+                }
+                let data = Data((#"[""# + String(repeating: "b", count: length) + #""]"#).utf8)
+                if (try? JSONValue.decode(data)) != Self.decoder(data) { mismatches.append("b×\(length)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func randomPiecesReadAsJSONDecoderReadsThem() {
         let pieces = [
             "{", "}", "[", "]", ",", ":", #""a""#, #""b""#, #""é""#, "\"e\u{301}\"", "1", "-1", "0", "-0", "01",

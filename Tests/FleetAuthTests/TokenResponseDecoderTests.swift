@@ -292,6 +292,24 @@ import TokenJudging
 }
 
 @Suite(.timeLimit(.minutes(3))) struct JWTInspectorTests {
+    /// A token is split at its dots eight bytes at a time: a dot, or a byte past ASCII, at every
+    /// place of a real token is still found there.
+    @Test func aDotOrAByteNotASCIIIsFoundAtEveryPlaceOfAToken() throws {
+        let token = TestJWT.make(kind: .consumer, id: "trip-1", iat: TestTime.seconds, exp: TestTime.seconds + 3600)
+        let whole = try JWTInspector.decode(token)
+        for place in 0...token.utf8.count {
+            let dotted = String(token.prefix(place)) + "." + String(token.dropFirst(place))
+            #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 4")) {
+                try JWTInspector.decode(dotted)
+            }
+            // Not ASCII, the token is split by its Characters instead: the same parts, so the
+            // signature with an é in it is refused, and the other parts fail to decode.
+            let accented = String(token.prefix(place)) + "é" + String(token.dropFirst(place))
+            #expect(throws: FleetAuthError.self) { try JWTInspector.decode(accented) }
+        }
+        #expect(whole.claims["authorization"]?["tripid"] == .string("trip-1"))
+    }
+
     @Test func rejectsWhatIsNotAJWT() {
         #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) {
             try JWTInspector.decode("a.b")
