@@ -1,7 +1,7 @@
 /// Bytes read eight at a time, for the scans the tap makes over every answer it reads: a token's
 /// text for its dots and a JSON string for its end, a few hundred bytes each. Byte by byte those
-/// two scans were a twentieth of a reading. The tests are exact (no word with such a byte passes
-/// for one without) and do not depend on the bytes' order in the word.
+/// two scans were a twentieth of a reading. The tests never pass over a word that holds such a
+/// byte, and do not depend on the bytes' order in the word.
 enum ByteScan {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highs: UInt64 = 0x8080_8080_8080_8080

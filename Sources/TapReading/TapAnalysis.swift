@@ -147,8 +147,8 @@ public final class TapAnalysis: Sendable {
     /// tasks that wake for the rest of its slice (Linux's EEVDF: 1.5 ms on two cores), however nice
     /// it is: a burst of readings held an event loop's answer up that long. At 2,000 requests a
     /// second on two cores the tap's p99 was 0.5-1.1 ms over the bare proxy's, and is 0.03-0.47 ms
-    /// over it once the reader yields. Yielding after each reading lets a woken loop in within one
-    /// reading; with nothing waiting the thread goes straight on. (Now after each `turn` of reading.)
+    /// over it once the reader yields. Yielding after each `turn` of reading lets a woken loop in
+    /// within a turn and one reading; with nothing waiting the thread goes straight on.
     @Sendable public static func yieldCore() { sched_yield() }
 
     /// No more exchanges: `run` reads what is queued and returns.
