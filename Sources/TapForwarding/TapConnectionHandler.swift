@@ -204,11 +204,10 @@ final class TapConnectionHandler: ChannelInboundHandler {
         upstreamCloses = !head.isKeepAlive
         capture.status = Int(head.status.code)
         if report != nil {
-            // Made at its size once, each name lower-cased once: this runs for every answer forwarded.
-            capture.headers.reserveCapacity(head.headers.count)
+            // Only those the reader reads: the rest were lower-cased and hashed for nothing on
+            // every answer forwarded, then handed to another thread.
             for (name, value) in head.headers {
-                let key = name.lowercased()
-                if capture.headers[key] == nil { capture.headers[key] = value }
+                if let key = TapExchange.readHeader(name), capture.headers[key] == nil { capture.headers[key] = value }
             }
         }
         var headers = HopByHop.removed(from: head.headers)

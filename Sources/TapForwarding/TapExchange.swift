@@ -19,7 +19,9 @@ public struct TapExchange: Sendable {
     public var target: String
     /// The status the client got (the upstream's, or the tap's 502 and 504).
     public var status: Int
-    /// The upstream's answer headers, names lower-cased, the first of repeated names.
+    /// The upstream's answer headers the reader reads (`readHeaders`), names lower-cased, the
+    /// first of repeated names. No other header leaves the forwarding path: a cookie the backend
+    /// sets is forwarded, never queued.
     public var headers: [String: String]
     /// The answer's body, at most `bodyCap` bytes of it.
     public var body: Data
@@ -30,6 +32,22 @@ public struct TapExchange: Sendable {
     /// When the request arrived.
     public var time: Date
     public var outcome: Outcome
+
+    /// The answer headers a reading needs: how the body is encoded and what it is, the backend's
+    /// clock (`Date`, for skew) and when to ask again (`Retry-After`, for a 429 or 503).
+    public static let readHeaders = ["content-type", "content-encoding", "date", "retry-after"]
+
+    /// `name`'s entry in `readHeaders` when it is one of them in any case, without lower-casing it:
+    /// the forwarder asks this of every header of every answer.
+    static func readHeader(_ name: String) -> String? {
+        let count = name.utf8.count
+        return readHeaders.first { wanted in
+            wanted.utf8.count == count
+                && zip(wanted.utf8, name.utf8).allSatisfy { want, got in
+                    got == want || ((0x41...0x5A).contains(got) && got | 0x20 == want)
+                }
+        }
+    }
 
     /// How much of an answer the reader keeps: a token answer is well under 4 KiB, and the
     /// providers refuse more than 64 KiB (`TokenEndpoint.maxBodyBytes`).
