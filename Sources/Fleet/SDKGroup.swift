@@ -50,8 +50,10 @@ extension SimulatedSDKs: SDKGroup {
     public func forceRefresh(at index: Int) async {
         guard providers.indices.contains(index) else { return }
         let provider = providers[index]
-        fleetEngine?.callSoon(index: index)
-        await Self.reported(index: index, provider: provider, id: id(at: index), fleetEngine: fleetEngine) {
+        // Its own Fleet Engine call goes with what it brings, whatever the schedule: an update's
+        // call meanwhile cannot take its place.
+        await Self.reported(index: index, provider: provider, id: id(at: index), fleetEngine: fleetEngine, forced: true)
+        {
             try await provider.forceRefresh()
         }
     }

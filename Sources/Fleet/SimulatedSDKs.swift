@@ -90,13 +90,14 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
     /// Returns `obtain`'s failure: the events say it to the user, the ramp reads it for load.
     @discardableResult
+    /// `forced`: the Fleet Engine call goes whatever the SDK's schedule (a refresh the user asked for).
     static func reported(
         index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
-        _ obtain: () async throws -> String
+        forced: Bool = false, _ obtain: () async throws -> String
     ) async -> FleetAuthError? {
         do {
             let token = try await obtain()
-            fleetEngine?.startAfterTokenCall(index: index, id: id, token: token)
+            fleetEngine?.startAfterTokenCall(index: index, id: id, token: token, forced: forced)
             return nil
         } catch {
             let failure = error as? FleetAuthError ?? .other("\(error)")
@@ -105,7 +106,8 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
             guard let fleetEngine, failure.isTokenRejection, let refused = await provider.refusedToken else {
                 return failure
             }
-            fleetEngine.startAfterTokenCall(index: index, id: id, token: refused, refusedByProvider: true)
+            fleetEngine.startAfterTokenCall(
+                index: index, id: id, token: refused, refusedByProvider: true, forced: forced)
             return failure
         }
     }

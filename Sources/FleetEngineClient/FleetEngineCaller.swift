@@ -52,20 +52,26 @@ public final class FleetEngineCaller: Sendable {
     }
 
     /// After SDK `index`'s token call for `id`: Fleet Engine's answer to the SDK's call with
-    /// `token`, if the SDK is due to call (else nil, and nothing is sent).
+    /// `token`, if the SDK is due to call or the call is `forced` (else nil, and nothing is sent).
     @discardableResult
-    public func afterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) async
-        -> FleetEngineAnswer?
-    {
-        guard let slot = claim(index: index) else { return nil }
+    public func afterTokenCall(
+        index: Int, id: String, token: String, refusedByProvider: Bool = false, forced: Bool = false
+    ) async -> FleetEngineAnswer? {
+        guard let slot = claim(index: index, forced: forced) else { return nil }
         return await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot)
     }
 
     /// The same, started rather than awaited: a slow or dead Fleet Engine must not hold up the
     /// SDK's next token call. The slot is taken before this returns, so an SDK has at most one
     /// call in flight per interval (two, when one outlives the interval by running to its timeout).
-    public func startAfterTokenCall(index: Int, id: String, token: String, refusedByProvider: Bool = false) {
-        guard let slot = claim(index: index) else { return }
+    /// `forced`: the call after a refresh the user asked for goes whatever the schedule. Making
+    /// the SDK due before the refresh was not enough: an update's cache hit in between took the
+    /// slot with the token held, and a refused token the refresh brought was never put to Fleet
+    /// Engine (a scenario's `until: fleet_engine_refused` then waited in vain).
+    public func startAfterTokenCall(
+        index: Int, id: String, token: String, refusedByProvider: Bool = false, forced: Bool = false
+    ) {
+        guard let slot = claim(index: index, forced: forced) else { return }
         started.add(1, ordering: .relaxed)
         Task {
             _ = await report(id: id, token: token, refusedByProvider: refusedByProvider, slot: slot)
@@ -85,10 +91,10 @@ public final class FleetEngineCaller: Sendable {
     /// so. A call the budget holds back keeps the SDK due: it goes at one of the SDK's next token
     /// calls. Half a second early still counts: an update loop's tick lands a few milliseconds
     /// either side of the interval, and a call missed by 3 ms would wait a whole update more.
-    private func claim(index: Int) -> Slot? {
+    private func claim(index: Int, forced: Bool = false) -> Slot? {
         let scheduled = schedule.now().timeIntervalSince1970
         return due.withLock { due -> Slot? in
-            guard due.indices.contains(index), due[index] <= scheduled + 0.5 else { return nil }
+            guard due.indices.contains(index), forced || due[index] <= scheduled + 0.5 else { return nil }
             var slot = Slot()
             if let budget {
                 guard let ticket = budget.take(now: clock.now()) else { return nil }

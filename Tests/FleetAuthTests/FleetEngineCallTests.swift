@@ -107,6 +107,34 @@ import TokenJudging
         #expect(sent.withLock { $0 } == ["v-1", "v-2", "v-1", "v-3"])
     }
 
+    /// A refresh the user asked for calls Fleet Engine with what it brought, even when an
+    /// update's call took the interval's slot a moment before; the schedule goes on from it.
+    @Test func aForcedCallGoesWhateverTheScheduleAndTheScheduleFollowsIt() async throws {
+        let clock = ManualClock()
+        let sent = Mutex<[String]>([])
+        let transport = FakeTransport { request in
+            sent.withLock { $0.append(request.url.lastPathComponent) }
+            return TransportResponse(status: 200, body: Data("{}".utf8))
+        }
+        let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
+        let caller = FleetEngineCaller(
+            target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock,
+            verdict: TokenRules.verdict)
+        let now = Int(clock.now().timeIntervalSince1970)
+        let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token) != nil)
+        clock.advance(by: 1)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-held", token: token) == nil)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-refreshed", token: token, forced: true) != nil)
+        clock.advance(by: 9)
+        #expect(
+            await caller.afterTokenCall(index: 0, id: "v-early", token: token) == nil,
+            "10 s after the forced call, not the first")
+        clock.advance(by: 1)
+        #expect(await caller.afterTokenCall(index: 0, id: "v-due", token: token) != nil)
+        #expect(sent.withLock { $0 } == ["v-1", "v-refreshed", "v-due"])
+    }
+
     @Test func aLargeFleetCallsLessOftenEachSoTheRunStaysWithinAThousandCallsASecond() {
         #expect(FleetEngineTarget.interval(for: 2, asked: 10) == 10)
         #expect(FleetEngineTarget.interval(for: 10_000, asked: 10) == 10)
