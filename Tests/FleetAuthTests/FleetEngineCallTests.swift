@@ -81,19 +81,32 @@ import TokenJudging
         #expect(!Self.answer(503, "{}", rules: .fail).verdictDisagrees)
     }
 
-    @Test func oneSDKCallsAtMostOncePerIntervalAndAtOnceAfterASwitch() async throws {
+    /// The IDs Fleet Engine calls were sent for, in order.
+    final class SentCalls: Sendable {
+        // Guards the IDs, appended by the fake transport.
+        private let ids = Mutex<[String]>([])
+        func add(_ id: String) { ids.withLock { $0.append(id) } }
+        var all: [String] { ids.withLock { $0 } }
+    }
+
+    /// `count` SDKs calling every 10 s on a manual clock, the calls sent, and a token.
+    static func scheduled(count: Int) -> (FleetEngineCaller, ManualClock, SentCalls, String) {
         let clock = ManualClock()
-        let sent = Mutex<[String]>([])
+        let sent = SentCalls()
         let transport = FakeTransport { request in
-            sent.withLock { $0.append(request.url.lastPathComponent) }
+            sent.add(request.url.lastPathComponent)
             return TransportResponse(status: 200, body: Data("{}".utf8))
         }
         let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
         let caller = FleetEngineCaller(
-            target: target, kind: .driver, count: 2, transport: transport, events: EventBroadcaster(), clock: clock,
+            target: target, kind: .driver, count: count, transport: transport, events: EventBroadcaster(), clock: clock,
             verdict: TokenRules.verdict)
         let now = Int(clock.now().timeIntervalSince1970)
-        let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
+        return (caller, clock, sent, TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600))
+    }
+
+    @Test func oneSDKCallsAtMostOncePerIntervalAndAtOnceAfterASwitch() async throws {
+        let (caller, clock, sent, token) = Self.scheduled(count: 2)
         #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token)?.status == "OK")
         clock.advance(by: 5)
         #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token) == nil)
@@ -104,24 +117,13 @@ import TokenJudging
         caller.callSoon(index: 0)
         #expect(await caller.afterTokenCall(index: 0, id: "v-3", token: token) != nil)
         #expect(await caller.afterTokenCall(index: 7, id: "v-9", token: token) == nil)
-        #expect(sent.withLock { $0 } == ["v-1", "v-2", "v-1", "v-3"])
+        #expect(sent.all == ["v-1", "v-2", "v-1", "v-3"])
     }
 
     /// A refresh the user asked for calls Fleet Engine with what it brought, even when an
     /// update's call took the interval's slot a moment before; the schedule goes on from it.
     @Test func aForcedCallGoesWhateverTheScheduleAndTheScheduleFollowsIt() async throws {
-        let clock = ManualClock()
-        let sent = Mutex<[String]>([])
-        let transport = FakeTransport { request in
-            sent.withLock { $0.append(request.url.lastPathComponent) }
-            return TransportResponse(status: 200, body: Data("{}".utf8))
-        }
-        let target = FleetEngineTarget(base: Self.base, provider: "my-project", writes: true, interval: 10)
-        let caller = FleetEngineCaller(
-            target: target, kind: .driver, count: 1, transport: transport, events: EventBroadcaster(), clock: clock,
-            verdict: TokenRules.verdict)
-        let now = Int(clock.now().timeIntervalSince1970)
-        let token = TestJWT.make(kind: .driver, id: "v-1", iat: now, exp: now + 3600)
+        let (caller, clock, sent, token) = Self.scheduled(count: 1)
         #expect(await caller.afterTokenCall(index: 0, id: "v-1", token: token) != nil)
         clock.advance(by: 1)
         #expect(await caller.afterTokenCall(index: 0, id: "v-held", token: token) == nil)
@@ -132,7 +134,7 @@ import TokenJudging
             "10 s after the forced call, not the first")
         clock.advance(by: 1)
         #expect(await caller.afterTokenCall(index: 0, id: "v-due", token: token) != nil)
-        #expect(sent.withLock { $0 } == ["v-1", "v-refreshed", "v-due"])
+        #expect(sent.all == ["v-1", "v-refreshed", "v-due"])
     }
 
     @Test func aLargeFleetCallsLessOftenEachSoTheRunStaysWithinAThousandCallsASecond() {
