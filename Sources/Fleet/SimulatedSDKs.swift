@@ -89,8 +89,8 @@ public actor SimulatedSDKs<Context: AuthorizationContext> {
     /// `obtain`'s token, then the Fleet Engine call with it or, when the provider refused the
     /// token it got, with that one (the SDK is handed none; Fleet Engine says whether it agrees).
     /// Returns `obtain`'s failure: the events say it to the user, the ramp reads it for load.
-    @discardableResult
     /// `forced`: the Fleet Engine call goes whatever the SDK's schedule (a refresh the user asked for).
+    @discardableResult
     static func reported(
         index: Int, provider: ChosenTokenProvider<Context>, id: String, fleetEngine: FleetEngineCaller?,
         forced: Bool = false, _ obtain: () async throws -> String

@@ -204,10 +204,10 @@ final class TapConnectionHandler: ChannelInboundHandler {
         upstreamCloses = !head.isKeepAlive
         capture.status = Int(head.status.code)
         if report != nil {
-            // Only those the reader reads: the rest were lower-cased and hashed for nothing on
-            // every answer forwarded, then handed to another thread.
-            for (name, value) in head.headers {
-                if let key = TapExchange.readHeader(name), capture.headers[key] == nil { capture.headers[key] = value }
+            // Only those the reader reads, found by SwiftNIO's case-blind lookup: the rest were
+            // lower-cased and hashed for nothing on every answer forwarded, then handed to another thread.
+            for name in TapExchange.readHeaders {
+                if let value = head.headers.first(name: name) { capture.headers[name] = value }
             }
         }
         var headers = HopByHop.removed(from: head.headers)

@@ -37,18 +37,6 @@ public struct TapExchange: Sendable {
     /// clock (`Date`, for skew) and when to ask again (`Retry-After`, for a 429 or 503).
     public static let readHeaders = ["content-type", "content-encoding", "date", "retry-after"]
 
-    /// `name`'s entry in `readHeaders` when it is one of them in any case, without lower-casing it:
-    /// the forwarder asks this of every header of every answer.
-    static func readHeader(_ name: String) -> String? {
-        let count = name.utf8.count
-        return readHeaders.first { wanted in
-            wanted.utf8.count == count
-                && zip(wanted.utf8, name.utf8).allSatisfy { want, got in
-                    got == want || ((0x41...0x5A).contains(got) && got | 0x20 == want)
-                }
-        }
-    }
-
     /// How much of an answer the reader keeps: a token answer is well under 4 KiB, and the
     /// providers refuse more than 64 KiB (`TokenEndpoint.maxBodyBytes`).
     public static let bodyCap = 64 * 1024

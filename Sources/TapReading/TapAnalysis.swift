@@ -126,6 +126,7 @@ public final class TapAnalysis: Sendable {
                 let now = clock.now
                 if now - turnStarted >= turnFor {
                     giveWay()
+                    // From when the reader has its core back: the loops may have kept it a while.
                     turnStarted = clock.now
                 }
             }

@@ -106,7 +106,10 @@ public final class TapMetrics: Sendable {
     }
 
     /// `2xx`…`5xx`; `0` when no status reached the client.
-    static func statusClass(_ status: Int) -> String { (100..<600).contains(status) ? "\(status / 100)xx" : "0" }
+    static func statusClass(_ status: Int) -> String {
+        let slot = statusSlot(status)
+        return slot == 0 ? "0" : "\(slot)xx"
+    }
 
     /// `statusClass`'s place among a series' counters: 1-5 for `1xx`-`5xx`, 0 for `0`.
     static func statusSlot(_ status: Int) -> Int { (100..<600).contains(status) ? status / 100 : 0 }

@@ -38,18 +38,16 @@ enum TapBenchmark {
     /// How long the tap's reader rests when its queue is empty, 1-10,000 ms (`TOKENDASH_BENCH_TAP_REST`;
     /// the tap's own by default, and for anything outside that range).
     static var readerRest: Duration {
-        guard let ms = Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_REST"] ?? ""),
-            (1...10_000).contains(ms)
-        else { return TapAnalysis.rest }
-        return .milliseconds(ms)
+        setting("TOKENDASH_BENCH_TAP_REST", in: 1...10_000).map { .milliseconds($0) } ?? TapAnalysis.rest
     }
     /// How long the tap's reader reads before it gives way, 0-10,000 µs (`TOKENDASH_BENCH_TAP_TURN`;
     /// the tap's own by default, and for anything outside that range).
     static var readerTurn: Duration {
-        guard let us = Double(ProcessInfo.processInfo.environment["TOKENDASH_BENCH_TAP_TURN"] ?? ""),
-            (0...10_000).contains(us)
-        else { return TapAnalysis.turn }
-        return .microseconds(us)
+        setting("TOKENDASH_BENCH_TAP_TURN", in: 0...10_000).map { .microseconds($0) } ?? TapAnalysis.turn
+    }
+    /// The number the environment gives `name`, when it is one and within `range`.
+    static func setting(_ name: String, in range: ClosedRange<Double>) -> Double? {
+        Double(ProcessInfo.processInfo.environment[name] ?? "").flatMap { range.contains($0) ? $0 : nil }
     }
     /// `TOKENDASH_BENCH_TAP_PIN=1`: the proxies on the last CPU, the client and the upstream on
     /// the others (`CPUPinning`), so the p99 is the proxy's more than the shared cores' queueing.
