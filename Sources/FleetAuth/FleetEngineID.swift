@@ -16,21 +16,31 @@ public enum FleetEngineID {
     /// claim's business, not an ID's: callers decide whether they take it.
     public static func problem(_ id: String) -> String? {
         if id.isEmpty { return "it is empty" }
-        let length = id.unicodeScalars.count
+        // An ASCII ID (nearly every one; the tap asks for every token it reads) is read by its
+        // bytes, which are its scalars, and is NFC as it stands.
+        let ascii = id.utf8.allSatisfy { $0 < 0x80 }
+        let length = ascii ? id.utf8.count : id.unicodeScalars.count
         if length > maximumLength {
             return "it is \(length) characters long; Fleet Engine IDs are at most \(maximumLength)"
         }
-        if let bad = id.unicodeScalars.first(where: forbiddenCharacters.contains) {
-            return "it contains '\(bad)'; Fleet Engine IDs may not contain \(forbiddenList)"
-        }
-        // Swift compares strings by canonical equivalence, so NFC is checked scalar by scalar; ASCII
-        // is NFC as it stands, and Foundation's normalising was the dearest rule on every token read.
-        if !id.utf8.allSatisfy({ $0 < 0x80 }),
-            !id.unicodeScalars.elementsEqual(id.precomposedStringWithCanonicalMapping.unicodeScalars)
-        {
+        let bad =
+            ascii
+            ? id.utf8.first(where: isForbiddenByte).map { Unicode.Scalar($0) }
+            : id.unicodeScalars.first(where: forbiddenCharacters.contains)
+        if let bad { return "it contains '\(bad)'; Fleet Engine IDs may not contain \(forbiddenList)" }
+        // Swift compares strings by canonical equivalence, so NFC is checked scalar by scalar;
+        // Foundation's normalising was the dearest rule on every token read.
+        if !ascii, !id.unicodeScalars.elementsEqual(id.precomposedStringWithCanonicalMapping.unicodeScalars) {
             return "it is not in Unicode normalisation form C (NFC), which Fleet Engine requires"
         }
         return nil
+    }
+
+    private static func isForbiddenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "?"), UInt8(ascii: ","), UInt8(ascii: "#"): true
+        default: false
+        }
     }
 
     /// `/ : ? , #`, as messages name them.

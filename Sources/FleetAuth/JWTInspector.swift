@@ -34,9 +34,17 @@ public enum JWTInspector {
     public static let maximumLifetime = 3600
 
     public static func decode(_ token: String) throws(FleetAuthError) -> DecodedJWT {
+        try decode(token, header: decodeHeader)
+    }
+
+    /// `header` decodes the header part: `decodeHeader`, or a reader's memo of the header its
+    /// backend's tokens share (`TokenRules.Memo`).
+    public static func decode(_ token: String, header decodeHeader: (Substring) throws(FleetAuthError) -> JSONValue)
+        throws(FleetAuthError) -> DecodedJWT
+    {
         let parts = dotSeparated(token)
         guard parts.count == 3 else { throw .notAJWT("expected 3 dot-separated parts, found \(parts.count)") }
-        let header = try decodePart(parts[0], name: "header")
+        let header = try decodeHeader(parts[0])
         let claims = try decodePart(parts[1], name: "payload")
         // An unsigned token (alg none) has an empty signature by design; it decodes so that
         // the alg rule can name the real problem instead of "empty signature".
@@ -162,6 +170,11 @@ public enum JWTInspector {
         case "A"..."Z", "a"..."z", "0"..."9", "-", "_": true
         default: false
         }
+    }
+
+    /// A JWT's header part, decoded: base64url of a JSON object.
+    public static func decodeHeader(_ part: Substring) throws(FleetAuthError) -> JSONValue {
+        try decodePart(part, name: "header")
     }
 
     private static func decodePart(_ part: Substring, name: String) throws(FleetAuthError) -> JSONValue {

@@ -20,14 +20,20 @@ public struct ExchangeReader: Sendable {
         self.routes = routes
         self.verifier = verifier
         self.providerID = providerID
+        // One memo for every kind: a backend's trip and vehicle tokens share their header and issuer.
+        let memo = TokenRules.Memo()
         decoders = Dictionary(
-            uniqueKeysWithValues: ProviderKind.allCases.map { ($0, Self.decoder($0, providerID: providerID)) })
+            uniqueKeysWithValues: ProviderKind.allCases.map {
+                ($0, Self.decoder($0, providerID: providerID, memo: memo))
+            })
     }
 
     /// How a tapped answer of `kind` is decoded: the kind's default route, the issuer's project.
-    private static func decoder(_ kind: ProviderKind, providerID: String?) -> TokenResponseDecoder {
+    private static func decoder(_ kind: ProviderKind, providerID: String?, memo: TokenRules.Memo? = nil)
+        -> TokenResponseDecoder
+    {
         TokenResponseDecoder(
-            endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID))
+            endpoint: TokenEndpoint(kind: kind, urlTemplate: kind.defaultRoutePath, providerID: providerID), memo: memo)
     }
 
     /// `now` is when the answer ended: the instant its token is judged at.

@@ -7,7 +7,12 @@ public struct TokenResponseDecoder: Sendable {
     public static let agreementTolerance: TimeInterval = 5
 
     public var endpoint: TokenEndpoint
-    public init(endpoint: TokenEndpoint) { self.endpoint = endpoint }
+    /// The tap's: one backend's tokens share their header and issuer, judged once (`TokenRules.Memo`).
+    public var memo: TokenRules.Memo?
+    public init(endpoint: TokenEndpoint, memo: TokenRules.Memo? = nil) {
+        self.endpoint = endpoint
+        self.memo = memo
+    }
 
     /// How far this machine's clock is ahead of the backend's (negative: behind), as little as the
     /// answer allows: the backend wrote `date` at some moment between `sent` and `received`, so any
@@ -41,11 +46,16 @@ public struct TokenResponseDecoder: Sendable {
             token = String(token.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
             findings.append(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix"))
         }
-        let jwt = try JWTInspector.decode(token)
+        let jwt: DecodedJWT
+        if let memo {
+            jwt = try JWTInspector.decode(token, header: memo.decodedHeader)
+        } else {
+            jwt = try JWTInspector.decode(token)
+        }
         findings =
             TokenRules.evaluate(
                 jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
-                lifetimeChosen: endpoint.lifetimeChosen) + findings
+                lifetimeChosen: endpoint.lifetimeChosen, memo: memo) + findings
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
             let skew = Self.skew(date: date, sent: sentAt ?? now, received: now)

@@ -32,12 +32,13 @@ public enum TokenRules {
     /// flag); `providerID` is the Google Cloud project the issuer must belong to, when known.
     /// `lifetimeChosen`: the backend is tokendash's embedded server, whose token lifetime the
     /// user set, so a short one is a fact of the demo (a note), not the backend's mistake (a warning).
+    /// `memo`: the tap's, for the header and issuer its backend's tokens share.
     public static func evaluate(
         _ jwt: DecodedJWT, kind: ProviderKind, id: String?, now: Date,
-        providerID: String? = nil, lifetimeChosen: Bool = false
+        providerID: String? = nil, lifetimeChosen: Bool = false, memo: Memo? = nil
     ) -> [RuleResult] {
-        var results = header(jwt.header)
-        results.append(issuer(jwt.claims, providerID: providerID))
+        var results = memo?.header(jwt.header) ?? header(jwt.header)
+        results.append(memo?.issuer(jwt.claims, providerID: providerID) ?? issuer(jwt.claims, providerID: providerID))
         results.append(audienceRule(jwt.claims["aud"]))
         results.append(contentsOf: times(jwt.claims, now: now, lifetimeChosen: lifetimeChosen))
         results.append(authorization(jwt.claims["authorization"], kind: kind, id: id))
@@ -270,6 +271,13 @@ public enum TokenRules {
         guard case .object(let members) = value else {
             return RuleResult(
                 rule, .fail, "authorization is a JSON \(value.typeName), expected an object with \(wanted)")
+        }
+        // The token nearly every backend mints: one member, the kind's, naming the ID asked for.
+        // What the general walk below would find, without its lists: the tap judges thousands a second.
+        if members.count == 1, let (claim, member) = members.first, claim != "taskids", accepted.contains(claim),
+            case .string(let claimed) = member, claimed == id, claimed != "*", FleetEngineID.problem(claimed) == nil
+        {
+            return RuleResult(rule, .ok, "\(claim) \(claimed)")
         }
         let unknown = members.keys.filter { !knownAuthorizationClaims.contains($0) }.sorted()
         let unknownNote =

@@ -367,9 +367,14 @@ import TokenProviders
         #expect(
             FleetEngineID.problem(String(repeating: "x", count: 65))
                 == "it is 65 characters long; Fleet Engine IDs are at most 64")
-        for bad in ["/", ":", "?", ",", "#"] {
-            #expect(
-                FleetEngineID.problem("a\(bad)b") == "it contains '\(bad)'; Fleet Engine IDs may not contain / : ? , #")
+        #expect(
+            FleetEngineID.problem(String(repeating: "é", count: 65))
+                == "it is 65 characters long; Fleet Engine IDs are at most 64")
+        // An ASCII ID is read by its bytes, any other by its scalars: both find each character.
+        for bad in FleetEngineID.forbiddenCharacters {
+            for id in ["a\(bad)b", "é\(bad)b"] {
+                #expect(FleetEngineID.problem(id) == "it contains '\(bad)'; Fleet Engine IDs may not contain / : ? , #")
+            }
         }
         // "e" and a combining acute accent: the same text as "é", but not in NFC.
         #expect(
@@ -404,5 +409,51 @@ import TokenProviders
                     "60 s, as set for the embedded server (under 300 s the SDKs fetch again at every call)"))
         let foreign = TokenRules.evaluate(jwt, kind: .consumer, id: "trip-1", now: now)
         #expect(foreign.first { $0.rule == .lifetime }?.level == .warn)
+    }
+}
+
+/// The tap judges a backend's tokens through a memo of the header and issuer they share: every
+/// token must get the results it gets without one, whatever came before it.
+@Suite(.timeLimit(.minutes(3))) struct TokenRulesMemoTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func eachTokenGetsTheResultsItWouldGetWithoutTheMemo() throws {
+        let t = Int(now.timeIntervalSince1970)
+        let account = "fleet-minter@my-project.iam.gserviceaccount.com"
+        func token(header: [String: Any?] = [:], account: String = account) -> String {
+            TestJWT.make(iat: t, exp: t + 3600, account: account, header: header)
+        }
+        // Repeats, then a change of each part the memo keeps, then back; a composed and a
+        // decomposed "é" are `==` as Swift strings but not the same text in a message.
+        let tokens = [
+            token(), token(), token(header: ["kid": "key-2"]), token(header: ["kid": "caf\u{E9}"]),
+            token(header: ["kid": "cafe\u{301}"]), token(header: ["alg": "HS256"]), token(header: ["typ": nil]),
+            token(account: "other@other-project.iam.gserviceaccount.com"),
+            token(account: "caf\u{E9}@p.iam.gserviceaccount.com"),
+            token(account: "cafe\u{301}@p.iam.gserviceaccount.com"),
+            token(),
+        ]
+        let memo = TokenRules.Memo()
+        for providerID in [nil, "my-project", "other-project"] {
+            for text in tokens {
+                let plain = try JWTInspector.decode(text)
+                let memoed = try JWTInspector.decode(text, header: memo.decodedHeader)
+                #expect(memoed == plain)
+                #expect(memoed.header.description.utf8.elementsEqual(plain.header.description.utf8))
+                let expected = TokenRules.evaluate(
+                    plain, kind: .consumer, id: "trip-1", now: now, providerID: providerID)
+                let got = TokenRules.evaluate(
+                    memoed, kind: .consumer, id: "trip-1", now: now, providerID: providerID, memo: memo)
+                #expect(got.map(\.description) == expected.map(\.description))
+                #expect(zip(got, expected).allSatisfy { $0.reason.utf8.elementsEqual($1.reason.utf8) })
+            }
+        }
+    }
+
+    @Test func aHeaderTheMemoCannotDecodeIsRefusedAsWithoutIt() {
+        let memo = TokenRules.Memo()
+        #expect(throws: FleetAuthError.notAJWT("header is not base64url")) {
+            try JWTInspector.decode("e+J.eyJ9.sig", header: memo.decodedHeader)
+        }
     }
 }
