@@ -120,6 +120,8 @@ let package = Package(
             name: "TapReading",
             dependencies: [
                 "TapForwarding", "Fleet", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
+                // The queue between forwarding and reading (`CircularBuffer`).
+                .product(name: "NIOCore", package: "swift-nio"),
                 // The tap's own series (`TapMetrics`), beside the reading that counts them.
                 "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
             ]

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import NIOCore
 import Synchronization
 import TapForwarding
 import ThreadExecutor
@@ -22,7 +23,7 @@ public final class TapAnalysis: Sendable {
     private let sinks: [@Sendable (TappedExchange) -> Void]
     private let clock: any ProviderClock
     // Guards the exchanges waiting to be read, and whether more may come.
-    private let queue = Mutex<(waiting: [TapExchange], finished: Bool)>(([], false))
+    private let queue = Mutex<(waiting: CircularBuffer<TapExchange>, finished: Bool)>((CircularBuffer(), false))
     /// A wake-up is dear beside a reading: each starts on caches the event loops have had. At
     /// 2,000 exchanges a second the reader cost 29-33 µs an exchange in the tap resting 10 ms and
     /// 22-24 µs resting 50 ms; once a reading cost less, resting 50 ms cost 13.1-14.2 µs, 100 ms
@@ -109,7 +110,7 @@ public final class TapAnalysis: Sendable {
     private func readAll(rest: @Sendable () async -> Void) async {
         // Swapped with the queue's at each pass: once both have grown, neither the loops' appends
         // nor the reader's takes allocate.
-        var batch: [TapExchange] = []
+        var batch = CircularBuffer<TapExchange>()
         let clock = ContinuousClock()
         var turnStarted = clock.now
         while true {
@@ -118,10 +119,10 @@ public final class TapAnalysis: Sendable {
                 return queue.finished
             }
             let idle = batch.isEmpty
-            // Taken out of the batch from its end, oldest first: a `for` over the batch copied
-            // each exchange (a retain and a release of each of its parts) before reading it.
-            batch.reverse()
-            while let exchange = batch.popLast() {
+            // Taken out of the batch, oldest first: a `for` over an array copied each exchange (a
+            // retain and a release of each of its parts) before reading it, and reversing one to
+            // pop from its end did as much again.
+            while let exchange = batch.popFirst() {
                 await analyse(exchange)
                 let now = clock.now
                 if now - turnStarted >= turnFor {
