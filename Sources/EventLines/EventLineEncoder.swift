@@ -103,7 +103,7 @@ public struct EventLineEncoder: Sendable {
     ) -> String {
         let providers = kinds.map { kind -> (String, JSONValue) in
             let c = counters[kind] ?? ProviderCounters()
-            var fields: [String: JSONValue] = [
+            var fields: JSONObject = [
                 "requests": .int(Int64(c.requests)), "hits": .int(Int64(c.hits)), "errors": .int(Int64(c.errors)),
                 "hit_ratio": c.hitRatio.map { .double(($0 * 10_000).rounded() / 10_000) } ?? .null,
             ]

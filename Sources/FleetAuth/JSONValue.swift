@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -37,7 +37,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
             self = .array(a)
             return
         }
-        self = .object(try c.decode([String: JSONValue].self))
+        self = .object(try c.decode(JSONObject.self))
     }
 
     public func encode(to encoder: any Encoder) throws {

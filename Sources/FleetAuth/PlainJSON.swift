@@ -26,7 +26,7 @@ enum PlainJSON {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         /// The members of the objects open, innermost last.
-        var members: [(String, JSONValue)] = []
+        var members: [JSONObject.Element] = []
 
         var atEnd: Bool { index >= bytes.count }
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -181,11 +181,10 @@ enum PlainJSON {
             skipSpace()
             if peek == UInt8(ascii: "}") {
                 index += 1
-                return .object([:])
+                return .object(JSONObject())
             }
             // The members wait on `members` (shared by the nested objects, each above its parent's)
-            // until the object ends, so its dictionary is made once at its size: grown member by
-            // member, a token's claims were allocated and rehashed three times.
+            // until the object ends, so its list is made once at its size.
             let first = members.count
             defer { members.removeSubrange(first...) }
             while true {
@@ -202,12 +201,8 @@ enum PlainJSON {
                 case UInt8(ascii: ",")?: index += 1
                 case UInt8(ascii: "}")?:
                     index += 1
-                    var fields = [String: JSONValue](minimumCapacity: members.count - first)
-                    for (key, element) in members[first...] {
-                        // A repeated key: which one JSONDecoder keeps is its business.
-                        guard fields.updateValue(element, forKey: key) == nil else { return nil }
-                    }
-                    return .object(fields)
+                    // A repeated key: which one JSONDecoder keeps is its business.
+                    return JSONObject(distinct: members[first...]).map(JSONValue.object)
                 default: return nil
                 }
             }

@@ -52,7 +52,7 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
         tokenKey: nil, expiryKey: nil, expiryMode: .jwt, name: "a bare JWT (text body), expiry from exp")
 
     /// The shape of `fields` given what was configured; nil when no token key is found.
-    package static func detect(_ fields: [String: JSONValue], tokenKey: String?, expiryKey: String?) -> ResponseShape? {
+    package static func detect(_ fields: JSONObject, tokenKey: String?, expiryKey: String?) -> ResponseShape? {
         if let tokenKey, let expiryKey {
             return ResponseShape(
                 tokenKey: tokenKey, expiryKey: expiryKey, expiryMode: .auto,
@@ -87,7 +87,7 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A value by key, or by dotted path (`data.token`) when no key has the dots in its name.
-    package static func lookup(_ path: String, in fields: [String: JSONValue]) -> JSONValue? {
+    package static func lookup(_ path: String, in fields: JSONObject) -> JSONValue? {
         if let value = fields[path] { return value }
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard steps.count > 1, let first = steps.first, var value = fields[first] else { return nil }

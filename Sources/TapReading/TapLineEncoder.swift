@@ -34,7 +34,7 @@ public struct TapLineEncoder: Sendable {
     /// the ones forwarded but dropped unread (the reader fell behind), which no ID's count holds.
     public func churn(_ rows: [TapRow], limit: Double, exchanges: Int, unread: Int) -> String {
         let ids = rows.map { row -> JSONValue in
-            var fields: [String: JSONValue] = [
+            var fields: JSONObject = [
                 "provider": .string(row.kind.rawValue), "id": .string(row.id), "fetches": .int(Int64(row.fetches)),
                 "tokens": .int(Int64(row.tokens)), "verdict": .string(row.verdict.rawValue),
             ]

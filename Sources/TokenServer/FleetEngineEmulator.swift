@@ -178,7 +178,7 @@ struct FleetEngineEmulator: Sendable {
 
     /// The resource, as the method's REST reference names its fields: only what the call touched.
     static func resource(_ name: String, method: FleetEngineMethod, body: Data) -> RouteResponse {
-        var object: [String: JSONValue] = ["name": .string(name)]
+        var object: JSONObject = ["name": .string(name)]
         if method.isWrite, case .object(let sent)? = try? JSONValue.decode(body), let location = sent["lastLocation"] {
             object["lastLocation"] = location
         }

@@ -32,6 +32,9 @@ import Testing
         // each depth, a repeat within a nested one only, members after a nested one closes.
         #"{"a":{"a":{"a":1},"b":[{"a":2},{"b":3}]},"b":{"a":4},"c":5}"#, #"{"a":{"b":1,"b":2},"c":3}"#,
         #"{"a":{},"b":{"c":{}},"d":[{}]}"#,
+        // Past the count where repeats are found by a walk: one without, one with.
+        "{" + (0..<20).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+        "{" + (0..<20).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k7":1}"#,
     ])
     func readsAsJSONDecoderReads(_ text: String) {
         let data = Data(text.utf8)
@@ -85,5 +88,46 @@ import Testing
             if (try? JSONValue.decode(data)) != Self.decoder(data) { mismatches.append(text) }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}
+
+/// A JSON object keeps its members in the order written and is looked up by key.
+@Suite(.timeLimit(.minutes(3))) struct JSONObjectTests {
+    @Test func membersKeepTheirOrderAndCompareInAnyOrder() throws {
+        let text = #"{"z":1,"a":{"y":true,"b":null},"m":"x"}"#
+        guard case .object(let object) = try JSONValue.decode(Data(text.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.keys == ["z", "a", "m"])
+        #expect(object == ["m": .string("x"), "a": .object(["b": .null, "y": .bool(true)]), "z": .int(1)])
+        #expect(object != ["m": .string("x"), "a": .object(["b": .null, "y": .bool(false)]), "z": .int(1)])
+        #expect(object != ["m": .string("x"), "z": .int(1)])
+        // Written back in the order read, as an event line or a report shows it.
+        let encoded = String(decoding: try JSONEncoder().encode(object), as: UTF8.self)
+        #expect(encoded == #"{"z":1,"a":{"y":true,"b":null},"m":"x"}"#)
+    }
+
+    @Test func settingAKeyReplacesRemovesOrAddsIt() {
+        var object: JSONObject = ["a": .int(1), "b": .int(2)]
+        object["a"] = .int(3)
+        object["b"] = nil
+        object["c"] = .null
+        #expect(object.keys == ["a", "c"])
+        #expect(object["a"] == .int(3))
+        #expect(object["b"] == nil)
+        // A repeated key in a literal keeps the last, as a Dictionary built from it would.
+        let repeated: JSONObject = ["k": .int(1), "k": .int(2)]
+        #expect(repeated.count == 1 && repeated["k"] == .int(2))
+    }
+
+    @Test func manyMembersCompareByKey() {
+        let members = (0..<40).map { ("k\($0)", JSONValue.int(Int64($0))) }
+        let forward = JSONObject(Dictionary(uniqueKeysWithValues: members))
+        var backward = JSONObject()
+        for (key, value) in members.reversed() { backward[key] = value }
+        #expect(forward == backward)
+        backward["k3"] = .int(-1)
+        #expect(forward != backward)
     }
 }

@@ -54,7 +54,7 @@ struct HostMessageTests {
         for id in awkward + random {
             let call = Int.random(in: 0...Int.max, using: &generator)
             for task in [nil, id, "task-1"] {
-                var fields: [String: JSONValue] = ["call": .int(Int64(call)), "id": .string(id)]
+                var fields: JSONObject = ["call": .int(Int64(call)), "id": .string(id)]
                 if let task { fields["task"] = .string(task) }
                 let expected = JSONValue.object(fields).description + "\n"
                 #expect(HostMessage.request(call: call, id: id, task: task) == expected, "\(Array(id.unicodeScalars))")

@@ -73,7 +73,7 @@ public enum TestJWT {
         case let v as Int64: return .int(v)
         case let v as Double: return .double(v)
         case let v as [Any]: return .array(v.map(json))
-        case let v as [String: Any]: return .object(v.mapValues(json))
+        case let v as [String: Any]: return .object(JSONObject(v.mapValues(json)))
         default: preconditionFailure("TestJWT: \(type(of: value)) is no JSON value")
         }
     }
