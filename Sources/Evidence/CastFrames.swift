@@ -125,7 +125,7 @@ struct CastFrames {
             self.frames = frames
             rendered = Mutex([Canvas](repeating: Canvas(width: 0, height: 0), count: frames.count))
             guard !frames.isEmpty else { return }
-            let runs = min(frames.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            let runs = min(frames.count, Self.cores)
             done.enter()
             DispatchQueue.global().async { [self] in
                 DispatchQueue.concurrentPerform(iterations: runs) { run in
@@ -139,6 +139,10 @@ struct CastFrames {
                 done.leave()
             }
         }
+
+        /// Asked once: Foundation reads the cgroup's quota from its files at every ask, and a
+        /// cast of an hour asked once a batch.
+        static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
         func canvases() -> [Canvas] {
             done.wait()

@@ -52,9 +52,10 @@ enum RecordingCast {
             }
             var labels: [String] = []
             var resized = false
-            for timed in actions {
-                if size.follow(timed.action) { resized = true }
-                labels += markers.labels(for: timed.action)
+            // By index: a `for` over the slice copied each action (a token, its claims) to look at it.
+            for index in actions.indices {
+                if size.follow(actions[index].action) { resized = true }
+                labels += markers.labels(for: actions[index].action)
             }
             if resized { frames.resize(width: size.width, height: size.height, at: seconds) }
             // A marker and a resize keep their exact moment; other moments at most ten a second.

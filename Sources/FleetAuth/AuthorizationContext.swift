@@ -49,24 +49,8 @@ public enum ProviderKind: String, Sendable, CaseIterable, Codable {
         public var fleetNoun: String
     }
 
-    /// Looked up, not built: the tap asks a kind's claim names for every token it reads, and
-    /// building a `Spec` made its arrays and strings each time.
     public var spec: Spec {
         switch self {
-        case .consumer: Self.specs.consumer
-        case .driver: Self.specs.driver
-        case .deliveryConsumer: Self.specs.deliveryConsumer
-        case .deliveryDriver: Self.specs.deliveryDriver
-        }
-    }
-
-    private static let specs = (
-        consumer: makeSpec(.consumer), driver: makeSpec(.driver), deliveryConsumer: makeSpec(.deliveryConsumer),
-        deliveryDriver: makeSpec(.deliveryDriver)
-    )
-
-    private static func makeSpec(_ kind: ProviderKind) -> Spec {
-        switch kind {
         case .consumer:
             Spec(
                 claimName: "tripid", acceptedClaimNames: ["tripid"], idParameter: "tripId", idNoun: "trip ID",

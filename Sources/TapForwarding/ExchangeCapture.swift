@@ -45,7 +45,12 @@ struct ExchangeCapture {
         if buffer.readableBytes > room {
             bodyTruncated = true
         } else {
-            body.append(contentsOf: buffer.readableBytesView)
+            // From the bytes in place: `append(contentsOf:)` a view went through Data's generic
+            // path, a dynamic cast on every chunk of every answer.
+            buffer.withUnsafeReadableBytes { bytes in
+                guard let start = bytes.baseAddress else { return }
+                body.append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
         }
     }
 
