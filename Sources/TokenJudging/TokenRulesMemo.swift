@@ -1,4 +1,5 @@
 import FleetAuth
+import Foundation
 import Synchronization
 
 extension TokenRules {
@@ -11,10 +12,18 @@ extension TokenRules {
         private struct Kept {
             var headerPart = ""
             var decodedHeader: JSONValue?
-            var headerRead: [JSONValue?]?
+            var headerRead: Read?
             var headerResults: [RuleResult] = []
-            var issuerRead: [JSONValue?]?
+            var issuerRead: Read?
             var issuerResult: RuleResult?
+        }
+
+        /// The members a rule reads: its result is kept for tokens whose members are these to the byte.
+        private struct Read {
+            var first, second, third: JSONValue?
+            func same(as other: Read) -> Bool {
+                identical(first, other.first) && identical(second, other.second) && identical(third, other.third)
+            }
         }
         // Guards what is kept: one reader uses a memo, but its decoders are `Sendable`.
         private let kept = Mutex(Kept())
@@ -26,7 +35,7 @@ extension TokenRules {
             let header = kept.withLock { kept -> JSONValue? in
                 let same =
                     part.utf8.withContiguousStorageIfAvailable { given in
-                        kept.headerPart.withUTF8 { $0.elementsEqual(given) }
+                        kept.headerPart.withUTF8 { Self.sameBytes($0, given) }
                     } ?? kept.headerPart.utf8.elementsEqual(part.utf8)
                 return same ? kept.decodedHeader : nil
             }
@@ -41,9 +50,9 @@ extension TokenRules {
 
         /// `TokenRules.header` reads the header's `alg`, `typ` and `kid` and nothing else.
         func header(_ value: JSONValue) -> [RuleResult] {
-            let read = [value["alg"], value["typ"], value["kid"]]
+            let read = Read(first: value["alg"], second: value["typ"], third: value["kid"])
             let results = kept.withLock { kept -> [RuleResult]? in
-                guard let last = kept.headerRead, zip(last, read).allSatisfy(Self.identical) else { return nil }
+                guard let last = kept.headerRead, last.same(as: read) else { return nil }
                 return kept.headerResults
             }
             if let results { return results }
@@ -57,9 +66,9 @@ extension TokenRules {
 
         /// `TokenRules.issuer` reads `iss` and `sub` and nothing else.
         func issuer(_ claims: JSONValue, providerID: String?) -> RuleResult {
-            let read = [claims["iss"], claims["sub"], providerID.map(JSONValue.string)]
+            let read = Read(first: claims["iss"], second: claims["sub"], third: providerID.map(JSONValue.string))
             let result = kept.withLock { kept -> RuleResult? in
-                guard let last = kept.issuerRead, zip(last, read).allSatisfy(Self.identical) else { return nil }
+                guard let last = kept.issuerRead, last.same(as: read) else { return nil }
                 return kept.issuerResult
             }
             if let result { return result }
@@ -92,7 +101,13 @@ extension TokenRules {
         static func sameBytes(_ x: String, _ y: String) -> Bool {
             var x = x
             var y = y
-            return x.withUTF8 { a in y.withUTF8 { b in a.count == b.count && a.elementsEqual(b) } }
+            return x.withUTF8 { a in y.withUTF8 { b in sameBytes(a, b) } }
+        }
+
+        static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+            return memcmp(left, right, a.count) == 0
         }
     }
 }
