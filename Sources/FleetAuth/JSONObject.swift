@@ -11,7 +11,7 @@ public struct JSONObject: Sendable, Equatable, Codable, Sequence, ExpressibleByD
 
     /// Above this many members, repeats are found and objects compared through a `Dictionary`:
     /// a walk costs the square of the count, and a hostile answer may hold thousands.
-    static let walkLimit = 16
+    public static let walkLimit = 16
 
     public init() { members = [] }
 

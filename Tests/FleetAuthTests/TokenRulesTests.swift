@@ -428,6 +428,9 @@ import TokenProviders
         let tokens = [
             token(), token(), token(header: ["kid": "key-2"]), token(header: ["kid": "caf\u{E9}"]),
             token(header: ["kid": "cafe\u{301}"]), token(header: ["alg": "HS256"]), token(header: ["typ": nil]),
+            // An object past the memo's walk, twice: judged afresh each time.
+            token(header: ["kid": Dictionary(uniqueKeysWithValues: (0..<20).map { ("k\($0)", $0) })]),
+            token(header: ["kid": Dictionary(uniqueKeysWithValues: (0..<20).map { ("k\($0)", $0) })]),
             token(account: "other@other-project.iam.gserviceaccount.com"),
             token(account: "caf\u{E9}@p.iam.gserviceaccount.com"),
             token(account: "cafe\u{301}@p.iam.gserviceaccount.com"),
