@@ -136,7 +136,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             let deadline = now.addingTimeInterval(settings.startTimeout)
             Task { [clock] in
                 try? await clock.sleep(until: deadline)
-                await self.startDeadlinePassed(host)
+                self.startDeadlinePassed(host)
             }
         }
         let waiter = nextWaiter
