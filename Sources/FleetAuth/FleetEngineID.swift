@@ -25,7 +25,7 @@ public enum FleetEngineID {
         }
         let bad =
             ascii
-            ? id.utf8.first(where: isForbiddenByte).map { Unicode.Scalar($0) }
+            ? id.utf8.lazy.map(Unicode.Scalar.init).first(where: forbiddenCharacters.contains)
             : id.unicodeScalars.first(where: forbiddenCharacters.contains)
         if let bad { return "it contains '\(bad)'; Fleet Engine IDs may not contain \(forbiddenList)" }
         // Swift compares strings by canonical equivalence, so NFC is checked scalar by scalar;
@@ -34,13 +34,6 @@ public enum FleetEngineID {
             return "it is not in Unicode normalisation form C (NFC), which Fleet Engine requires"
         }
         return nil
-    }
-
-    private static func isForbiddenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "?"), UInt8(ascii: ","), UInt8(ascii: "#"): true
-        default: false
-        }
     }
 
     /// `/ : ? , #`, as messages name them.

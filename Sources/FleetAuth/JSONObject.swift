@@ -64,9 +64,8 @@ public struct JSONObject: Sendable, Equatable, Codable, Sequence, ExpressibleByD
     public var isEmpty: Bool { members.isEmpty }
     public var first: Element? { members.first }
     public var keys: [String] { members.map(\.key) }
-    public var values: [JSONValue] { members.map(\.value) }
-    /// The members as a `Dictionary`, for code that wants one.
-    public var dictionary: [String: JSONValue] {
+    /// The members as a `Dictionary`, to compare many of them.
+    private var dictionary: [String: JSONValue] {
         Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 

@@ -46,6 +46,8 @@ public struct TokenResponseDecoder: Sendable {
             token = String(token.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
             findings.append(RuleResult(.tokenField, .note, "stripped a \"Bearer \" prefix"))
         }
+        // Chosen by an `if`: `memo?.decodedHeader ?? JWTInspector.decodeHeader` (two typed-throws
+        // functions) crashes Swift 6.3.1's SIL generation.
         let jwt: DecodedJWT
         if let memo {
             jwt = try JWTInspector.decode(token, header: memo.decodedHeader)
