@@ -29,21 +29,33 @@ public enum Renderer {
         public var clicks: ClickMap
     }
 
-    public static func render(_ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil) -> Canvas {
-        frame(live, width: width, height: height, memo: memo).canvas
+    /// `reusing` is a canvas the caller is done with, drawn over in its memory.
+    public static func render(
+        _ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil, reusing: consuming Canvas? = nil
+    ) -> Canvas {
+        frame(live, width: width, height: height, memo: memo, reusing: consume reusing).canvas
     }
 
     /// The screen and its click map, made from one layout so what is hit is what is drawn.
     /// `memo` keeps what one frame made for the next (one drawer's frames, on one thread).
-    public static func frame(_ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil) -> Frame {
+    public static func frame(
+        _ live: DashboardState, width: Int, height: Int, memo: RenderMemo? = nil, reusing: consuming Canvas? = nil
+    ) -> Frame {
+        // Moved out, not bound: a copy would hold the memory too, and the canvas would not reuse it.
+        let canvas =
+            switch consume reusing {
+            case .some(let spare): Canvas(width: width, height: height, reusing: consume spare)
+            case .none: Canvas(width: width, height: height)
+            }
         // Copied only when frozen: `shown` hands back a copy even when it changes nothing, and
         // copying and freeing the whole state was a twelfth of a cast's rendering.
-        if live.viewer.frozen == nil { return draw(live, width: width, height: height, memo: memo) }
-        return draw(live.shown, width: width, height: height, memo: memo)
+        if live.viewer.frozen == nil { return draw(live, on: canvas, memo: memo) }
+        return draw(live.shown, on: canvas, memo: memo)
     }
 
-    private static func draw(_ state: DashboardState, width: Int, height: Int, memo: RenderMemo?) -> Frame {
-        var canvas = Canvas(width: width, height: height)
+    private static func draw(_ state: DashboardState, on blank: consuming Canvas, memo: RenderMemo?) -> Frame {
+        var canvas = consume blank
+        let (width, height) = (canvas.width, canvas.height)
         guard let layout = Layout.of(state, width: width, height: height, memo: memo) else {
             drawTooSmall(&canvas, quitKey: state.keys.label(.quit))
             return Frame(canvas: canvas, clicks: ClickMap(width: width, height: height))

@@ -24,8 +24,25 @@ struct ANSIFrameEncoder: Sendable {
     /// The next frame drawn from scratch (after a resize).
     mutating func invalidate() { previous = nil }
 
+    /// The terminal shows `canvas` in `theme`'s colours: another encoder sent it.
+    mutating func assume(_ canvas: Canvas, theme: Theme) {
+        setTheme(theme)
+        previous = canvas
+    }
+
+    /// As `encode(_:)`, handing back the canvas the frame was encoded against, for the caller to
+    /// draw the next frame over.
+    mutating func encode(_ canvas: Canvas, replaced: inout Canvas?) -> String {
+        let text = encode(canvas, keeping: false)
+        replaced = previous.take()
+        previous = canvas
+        return text
+    }
+
     /// What a terminal must receive to show `canvas`, given what it shows now; empty when nothing changed.
-    mutating func encode(_ canvas: Canvas) -> String {
+    mutating func encode(_ canvas: Canvas) -> String { encode(canvas, keeping: true) }
+
+    private mutating func encode(_ canvas: Canvas, keeping: Bool) -> String {
         // Bytes, made into one String at the end: a cast renders thousands of frames, and a
         // String built from each run's scalars was a third of its time.
         var out: [UInt8] = []
@@ -47,7 +64,7 @@ struct ANSIFrameEncoder: Sendable {
             }
             for cell in run { UTF8.encode(cell.scalar) { out.append($0) } }
         }
-        previous = canvas
+        if keeping { previous = canvas }
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -131,10 +131,20 @@ import UICore
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "a cast's times never go back")
     }
 
-    /// A recording's frames are rendered in batches on every core, and encoded in order: the
-    /// cast is the same byte for byte whatever the batch, one frame at a time included.
+    /// A recording's frames are rendered in batches on every core, each core a run of them
+    /// encoded against the frame before: the cast is the same byte for byte whatever the batch,
+    /// one frame at a time included, with resizes and theme changes inside runs and between them.
     @Test func aRecordingsCastIsTheSameWhateverItsBatch() throws {
-        let (rig, _, _) = try Self.session()
+        let rig = try RecordReplayTests.LiveRig()
+        try rig.playSession(closing: false)
+        for (second, size) in [(34.0, (80, 24)), (36.0, (100, 30)), (36.5, (90, 30))] {
+            rig.step(at: second - 0.6)
+            rig.step(at: second - 0.3)
+            rig.terminal.size = size
+            rig.step(at: second)
+            rig.step(at: second + 0.2)
+        }
+        rig.writer.close()
         let recording = try Recording.read(rig.path)
         func cast(_ batch: Int) -> String {
             var options = RecordingCast.Options(theme: Theme(name: "default", styles: [:]))
@@ -142,9 +152,42 @@ import UICore
             return RecordingCast.make(recording, options: options)
         }
         let whole = cast(1_000)
-        #expect(try Self.parse(whole).events.filter { $0.1 == "o" }.count > 7, "frames enough to split")
-        for batch in [1, 2, 3, 7] {
+        let events = try Self.parse(whole).events
+        #expect(events.filter { $0.1 == "o" }.count > 7, "frames enough to split")
+        #expect(events.filter { $0.1 == "r" }.map(\.2) == ["80x24", "100x30", "90x30"])
+        for batch in [1, 2, 3, 5, 7] {
             let same = cast(batch) == whole
+            #expect(same, "batches of \(batch)")
+        }
+    }
+
+    /// A frame in other colours (a theme loaded, colour lost) is drawn whole, inside a run or at
+    /// its start: the frames are the same whatever the batch.
+    @Test func framesInOtherColoursAreTheSameWhateverTheBatch() throws {
+        let rig = try RecordReplayTests.LiveRig()
+        try rig.playSession(closing: false)
+        var bright = ThemeStyle()
+        bright.foreground = .index(15)
+        let plain = rig.loop.state
+        var themed = plain
+        themed.theme = Theme(name: "high-contrast", styles: [.text: bright, .header: bright])
+        var colorless = plain
+        colorless.colorless = true
+        var later = plain
+        _ = Reducer.reduce(&later, .tick(RecordReplayTests.t0.addingTimeInterval(40)))
+        let states = [plain, later, themed, themed, plain, colorless, later, colorless, themed, later, plain]
+        func frames(_ batch: Int) -> String {
+            var frames = CastFrames(theme: plain.theme, batch: batch)
+            for (index, state) in states.enumerated() {
+                if index == 4 { frames.resize(width: 90, height: 30, at: Double(index) - 0.5) }
+                frames.frame(state, width: index < 4 ? 100 : 90, height: 30, at: Double(index))
+            }
+            return frames.text()
+        }
+        let whole = frames(1_000)
+        #expect(whole.contains(#"\u001b[0;97m"#), "the theme's colours")
+        for batch in [1, 2, 3, 4, 6] {
+            let same = frames(batch) == whole
             #expect(same, "batches of \(batch)")
         }
     }

@@ -30,4 +30,36 @@ import Testing
         #expect(pane.log.map(\.count) == [7, 1, 1000])
         #expect(pane.counters.hits == 1007)
     }
+
+    /// The run of hits on top counts toward the log's bound, and the lines drawn are the log's own newest.
+    @Test func aRunOfHitsOnTopKeepsTheLogBoundedAndInOrder() {
+        var pane = PaneState(kind: .consumer, id: "trip-1")
+        for i in 0..<(PaneState.historyLimit + 20) {
+            pane.apply(hits(1, at: Double(2 * i)))
+            pane.apply(
+                ProviderEvent(
+                    time: t0.addingTimeInterval(Double(2 * i + 1)), provider: .consumer, id: "trip-1",
+                    kind: .fetchStarted(reason: .refreshAhead)))
+        }
+        pane.apply(hits(3, at: 5_000))
+        pane.apply(hits(4, at: 5_001))
+        #expect(pane.log.count == PaneState.historyLimit)
+        #expect(pane.log[0].count == 7)
+        #expect(pane.log[0].time == t0.addingTimeInterval(5_001))
+        #expect(pane.log[1].event == .request)
+        #expect(pane.log[2].event == .cacheHit)
+        for count in [0, 1, 2, 9, PaneState.historyLimit, PaneState.historyLimit + 5] {
+            #expect(pane.newestLog(count) == Array(pane.log.prefix(count)))
+        }
+        #expect(!pane.logIsEmpty)
+        #expect(PaneState(kind: .consumer, id: "trip-1").logIsEmpty)
+
+        // A log set whole, a run of hits first, reads back as set, cut to the bound.
+        var set = PaneState(kind: .consumer, id: "trip-1")
+        let whole = pane.log + pane.log.reversed()
+        set.log = whole
+        #expect(set.log == Array(whole.prefix(PaneState.historyLimit)))
+        set.log = Array(whole.dropFirst())
+        #expect(set.log == Array(whole.dropFirst().prefix(PaneState.historyLimit)))
+    }
 }

@@ -413,3 +413,48 @@ enum ProviderCountersFixture {
         }
     }
 }
+
+/// A drawer of many frames (a cast's run) draws each over the one before: what it gets is blank,
+/// in the old frame's memory when nothing else holds it, and the frame drawn is the one a new
+/// canvas would show.
+@Suite(.timeLimit(.minutes(3))) struct CanvasReuseTests {
+    static func address(_ canvas: Canvas) -> UnsafeRawPointer? {
+        canvas.cells.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test func aCanvasDrawnOverIsBlankInTheSameMemory() {
+        for (width, height) in [(1, 1), (7, 3), (160, 48), (300, 100)] {
+            var used = Canvas(width: width, height: height)
+            used.put(String(repeating: "x", count: width), x: 0, y: height - 1, role: .error)
+            let before = Self.address(used)
+            let reused = Canvas(width: width, height: height, reusing: consume used)
+            #expect(reused == Canvas(width: width, height: height), "\(width)x\(height)")
+            #expect(reused.cells.allSatisfy { $0 == Cell() }, "\(width)x\(height)")
+            #expect(Self.address(reused) == before, "\(width)x\(height): the old frame's memory")
+        }
+        // Held elsewhere, or of another size: new memory, and the old canvas left as it was.
+        var held = Canvas(width: 5, height: 2)
+        held.put("hello", x: 0, y: 0)
+        let copy = held
+        let fresh = Canvas(width: 5, height: 2, reusing: held)
+        #expect(fresh == Canvas(width: 5, height: 2))
+        #expect(copy.lines == ["hello", ""])
+        #expect(Canvas(width: 4, height: 4, reusing: copy) == Canvas(width: 4, height: 4))
+    }
+
+    @Test func aFrameDrawnOverAnotherIsTheFrameDrawnAfresh() {
+        let first = Fixtures.running()
+        var later = first
+        Fixtures.apply(
+            &later, Fixtures.event(.consumer, "trip-0001", .fetchFailed(.timeout(seconds: 10), latency: 10), at: 9))
+        _ = Reducer.reduce(&later, .tick(Fixtures.t0.addingTimeInterval(10)))
+        for (width, height) in [(160, 48), (80, 24), (40, 10)] {
+            let drawn = Renderer.render(first, width: width, height: height)
+            let memory = CanvasReuseTests.address(drawn)
+            let over = Renderer.render(later, width: width, height: height, reusing: consume drawn)
+            #expect(CanvasReuseTests.address(over) == memory, "\(width)x\(height): drawn in the old frame's memory")
+            #expect(over.lines == Renderer.render(later, width: width, height: height).lines, "\(width)x\(height)")
+            #expect(over == Renderer.render(later, width: width, height: height), "\(width)x\(height)")
+        }
+    }
+}

@@ -412,8 +412,8 @@ struct PaneRenderer {
     /// of a log is the same from frame to frame, and making its lines was a fifth of a pane.
     private func logLines(_ count: Int, width: Int) -> [Line] {
         guard count > 0 else { return [] }
-        guard !pane.log.isEmpty else { return [Line([("no fetches yet", .dim)])] }
-        let entries = Array(pane.log.prefix(count))
+        guard !pane.logIsEmpty else { return [Line([("no fetches yet", .dim)])] }
+        let entries = pane.newestLog(count)
         guard let memo else { return entries.map(logLine) }
         // Rows drawn at another width or in another zone are not these rows.
         let before = memo.logRows[pane.kind].flatMap { $0.width == width && $0.timeZone == view.timeZone ? $0 : nil }

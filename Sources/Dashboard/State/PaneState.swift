@@ -91,7 +91,25 @@ public struct PaneState: Equatable, Sendable {
     /// When the SDK last asked for a token (a hit or a fetch): with the update interval, when it asks next.
     public var lastCall: Date?
     public var history: [IDChange] = []
-    public var log: [LogEntry] = []
+    /// The fetch log, newest first, at most `historyLimit` entries.
+    public var log: [LogEntry] {
+        get { hitRun.map { [$0] + olderLog } ?? olderLog }
+        set {
+            if let first = newValue.first, first.level == .hit {
+                hitRun = first
+                olderLog = Array(newValue.dropFirst().prefix(Self.historyLimit - 1))
+            } else {
+                hitRun = nil
+                olderLog = Array(newValue.prefix(Self.historyLimit))
+            }
+        }
+    }
+    /// The log's newest entry when it is a run of cache hits, kept apart from the rest: the SDK's
+    /// every call changes it, and were it the first element of one array, each change would copy
+    /// all 500 entries that a frame still waiting to be drawn shares (a quarter of a cast's walk).
+    private var hitRun: LogEntry?
+    /// The log's other entries, newest first.
+    private var olderLog: [LogEntry] = []
     public var counters = ProviderCounters()
     public var timeline = Timeline()
     /// Fetches started per minute (epoch minute -> count), for the sparkline.
@@ -173,10 +191,10 @@ public struct PaneState: Equatable, Sendable {
 
     /// One event stands for `count` hits (providers publish them in batches); consecutive hits share a line.
     private mutating func recordHits(_ count: Int, at time: Date) {
-        if var first = log.first, first.level == .hit {
-            first.count = first.count.saturatingAdd(count)
-            first.time = time
-            log[0] = first
+        if var run = hitRun {
+            run.count = run.count.saturatingAdd(count)
+            run.time = time
+            hitRun = run
         } else {
             append(LogEntry(time: time, event: .cacheHit, detail: "", latency: nil, level: .hit, count: count))
         }
@@ -264,7 +282,27 @@ public struct PaneState: Equatable, Sendable {
             guard let fetch = tappedFetch(entry) else { return }
             entry = fetch
         }
-        log.insert(entry, at: 0)
-        if log.count > Self.historyLimit { log.removeLast(log.count - Self.historyLimit) }
+        // The run of hits before it is over: it joins the older entries.
+        if let run = hitRun {
+            olderLog.insert(run, at: 0)
+            hitRun = nil
+        }
+        if entry.level == .hit {
+            hitRun = entry
+        } else {
+            olderLog.insert(entry, at: 0)
+        }
+        let room = Self.historyLimit - (hitRun == nil ? 0 : 1)
+        if olderLog.count > room { olderLog.removeLast(olderLog.count - room) }
+    }
+
+    /// Whether the log has no entries, without building it.
+    public var logIsEmpty: Bool { hitRun == nil && olderLog.isEmpty }
+
+    /// The log's newest `count` entries, newest first, without building the whole log.
+    public func newestLog(_ count: Int) -> [LogEntry] {
+        guard count > 0 else { return [] }
+        guard let hitRun else { return Array(olderLog.prefix(count)) }
+        return [hitRun] + olderLog.prefix(count - 1)
     }
 }
