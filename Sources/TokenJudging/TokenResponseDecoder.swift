@@ -54,10 +54,12 @@ public struct TokenResponseDecoder: Sendable {
         } else {
             jwt = try JWTInspector.decode(token)
         }
-        findings =
-            TokenRules.evaluate(
-                jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
-                lifetimeChosen: endpoint.lifetimeChosen, memo: memo) + findings
+        // The rules' results first, the decoder's notes (rare) after them, in the rules' array.
+        let notes = findings
+        findings = TokenRules.evaluate(
+            jwt, kind: endpoint.kind, id: id, now: now, providerID: endpoint.providerID,
+            lifetimeChosen: endpoint.lifetimeChosen, memo: memo)
+        findings.append(contentsOf: notes)
         var clockSkew: TimeInterval?
         if let date = response.header("Date").flatMap(HTTPDate.parse) {
             let skew = Self.skew(date: date, sent: sentAt ?? now, received: now)

@@ -38,6 +38,9 @@ public enum TokenRules {
         providerID: String? = nil, lifetimeChosen: Bool = false, memo: Memo? = nil
     ) -> [RuleResult] {
         var results = memo?.header(jwt.header) ?? header(jwt.header)
+        // Room for the claims' six and the decoder's few after them, at once: the header's results
+        // come from the memo, shared, and grew twice from their own size.
+        results.reserveCapacity(results.count + 9)
         results.append(memo?.issuer(jwt.claims, providerID: providerID) ?? issuer(jwt.claims, providerID: providerID))
         results.append(audienceRule(jwt.claims["aud"]))
         results.append(contentsOf: times(jwt.claims, now: now, lifetimeChosen: lifetimeChosen))
@@ -178,6 +181,7 @@ public enum TokenRules {
 
     static func times(_ claims: JSONValue, now: Date, lifetimeChosen: Bool = false) -> [RuleResult] {
         var results: [RuleResult] = []
+        results.reserveCapacity(3)
         // Each claim's integer, or its failure noted.
         func integer(_ rule: Rule) -> Int64? {
             let name = rule.name
