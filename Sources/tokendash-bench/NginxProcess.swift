@@ -30,6 +30,55 @@ final class NginxProcess: Sendable {
         baseURL = url
     }
 
+    /// nginx on a free loopback port answering every request with `body` (JSON, no `$`, `'` or
+    /// `\`, which nginx's quoted text would read otherwise) itself: a backend whose CPU is out of
+    /// the bench's process; nil when nginx is not installed.
+    init?(answering body: String) throws {
+        guard let executable = Self.executable else { return nil }
+        guard !body.contains(where: { "$'\\".contains($0) }) else {
+            throw MintBenchmark.BenchmarkError("nginx's answer cannot hold $, ' or \\")
+        }
+        daemon = try LoopbackDaemon(
+            name: "nginx", executable: executable, configFile: "nginx.conf", stderrFile: "error.log",
+            logFile: "error.log", seconds: 5,
+            configuration: { Self.configuration(port: $0, answering: body, folder: $1) },
+            arguments: { config, folder in ["-p", folder, "-c", config] })
+        guard let url = URL(string: "http://127.0.0.1:\(daemon.port)") else {
+            daemon.stop()
+            throw MintBenchmark.BenchmarkError("no URL for port \(daemon.port)")
+        }
+        baseURL = url
+    }
+
+    static func configuration(port: Int, answering body: String, folder: String) -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        user root;
+        error_log stderr warn;
+        pid \(folder)/nginx.pid;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            keepalive_requests 1000000;
+            client_body_temp_path \(folder)/body;
+            proxy_temp_path \(folder)/proxy;
+            fastcgi_temp_path \(folder)/fastcgi;
+            uwsgi_temp_path \(folder)/uwsgi;
+            scgi_temp_path \(folder)/scgi;
+            server {
+                listen 127.0.0.1:\(port);
+                location / {
+                    default_type application/json;
+                    return 200 '\(body)';
+                }
+            }
+        }
+
+        """
+    }
+
     static func configuration(port: Int, upstream: String, folder: String) -> String {
         """
         daemon off;
