@@ -14,6 +14,9 @@ public final class RenderMemo {
         var timeZone: TimeZone
         var entries: [LogEntry]
         var rows: [[Cell]]
+        /// The pane's entries under its run of hits, as they were: while the pane still holds
+        /// the same array, only the run's row can have changed.
+        var older: [LogEntry]
     }
     var logRows: [ProviderKind: LogRows] = [:]
 

@@ -158,6 +158,16 @@ import UICore
             Fixtures.event(
                 .driver, "vehicle-0001", .fetchFailed(.httpStatus(code: 500, body: "boom"), latency: 0.004), at: 22))
         check("new lines on top")
+        for (second, count) in [(22.5, 1), (22.7, 3), (22.9, 5)] {
+            Fixtures.apply(
+                &state,
+                Fixtures.event(
+                    .driver, "vehicle-0001", .cacheHit(count: count, expiresAt: Fixtures.t0.addingTimeInterval(60)),
+                    at: second))
+            check("hits after the failure, counted on one top line (\(count))")
+        }
+        check("fewer rows", 160, 30)
+        check("more rows again")
         Fixtures.apply(&state, .tick(Fixtures.t0.addingTimeInterval(23)))
         check("a tick")
         state.timeZone = try #require(TimeZone(identifier: "Asia/Kolkata"))
@@ -166,6 +176,6 @@ import UICore
         check("back", 160, 48)
         Fixtures.apply(&state, .key(.character("v")))
         check("another vehicle's log")
-        #expect(logs.count >= 7, "the frames differ, so a stale row would show")
+        #expect(logs.count >= 10, "the frames differ, so a stale row would show")
     }
 }

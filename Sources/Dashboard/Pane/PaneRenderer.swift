@@ -417,6 +417,15 @@ struct PaneRenderer {
         guard let memo else { return entries.map(logLine) }
         // Rows drawn at another width or in another zone are not these rows.
         let before = memo.logRows[pane.kind].flatMap { $0.width == width && $0.timeZone == view.timeZone ? $0 : nil }
+        let (run, older) = pane.logParts
+        if let before, let rows = Self.sameOlder(before, run: run, older: older, entries: entries) {
+            // Only the run of hits changed (the SDK's every call): its row is drawn, the rest kept.
+            var rows = rows
+            if let run, before.entries.first != run { rows[0] = logRow(run, width: width) }
+            memo.logRows[pane.kind] = RenderMemo.LogRows(
+                width: width, timeZone: view.timeZone, entries: entries, rows: rows, older: older)
+            return rows.map { Line(label: nil, cells: $0) }
+        }
         var rows: [[Cell]] = []
         rows.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
@@ -431,15 +440,34 @@ struct PaneRenderer {
                     continue
                 }
             }
-            var row = Canvas(width: width, height: 1)
-            logLine(entry).draw(&row, x: 0, y: 0, width: width)
-            // Blank cells after the text are the pane's own: only the text is kept and copied.
-            let text = row.cells.lastIndex { $0 != Cell() }.map { $0 + 1 } ?? 0
-            rows.append(Array(row.cells[..<text]))
+            rows.append(logRow(entry, width: width))
         }
         memo.logRows[pane.kind] = RenderMemo.LogRows(
-            width: width, timeZone: view.timeZone, entries: entries, rows: rows)
+            width: width, timeZone: view.timeZone, entries: entries, rows: rows, older: older)
         return rows.map { Line(label: nil, cells: $0) }
+    }
+
+    /// The rows drawn before, when the entries under the run of hits are the very array drawn
+    /// then (an array shared is never changed in place), the run is still on top, and as many
+    /// rows are shown; nil otherwise.
+    private static func sameOlder(_ before: RenderMemo.LogRows, run: LogEntry?, older: [LogEntry], entries: [LogEntry])
+        -> [[Cell]]?
+    {
+        guard before.rows.count == entries.count, (run == nil) == (before.entries.first?.level != .hit),
+            older.count == before.older.count
+        else { return nil }
+        let same = older.withUnsafeBufferPointer { now in
+            before.older.withUnsafeBufferPointer { then in now.baseAddress == then.baseAddress }
+        }
+        return same ? before.rows : nil
+    }
+
+    /// One entry's row of cells: only its text, the blank cells after it are the pane's own.
+    private func logRow(_ entry: LogEntry, width: Int) -> [Cell] {
+        var row = Canvas(width: width, height: 1)
+        logLine(entry).draw(&row, x: 0, y: 0, width: width)
+        let text = row.cells.lastIndex { $0 != Cell() }.map { $0 + 1 } ?? 0
+        return Array(row.cells[..<text])
     }
 
     private func logLine(_ entry: LogEntry) -> Line {

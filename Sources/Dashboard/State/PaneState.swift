@@ -296,6 +296,10 @@ public struct PaneState: Equatable, Sendable {
         if olderLog.count > room { olderLog.removeLast(olderLog.count - room) }
     }
 
+    /// The log's run of hits on top, if it has one, and its other entries: the renderer tells
+    /// from the array's identity that the other entries are as it drew them.
+    var logParts: (run: LogEntry?, older: [LogEntry]) { (hitRun, olderLog) }
+
     /// Whether the log has no entries, without building it.
     public var logIsEmpty: Bool { hitRun == nil && olderLog.isEmpty }
 
