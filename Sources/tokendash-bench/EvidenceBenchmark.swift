@@ -17,7 +17,14 @@ enum EvidenceBenchmark {
         let fold = median(5) { _ = ReplayTimeline(recording, initial: initial).fold(to: recording.end) }
         var castBytes = 0
         var pageBytes = 0
-        let cast = median(5) { castBytes = RecordingEvidence.cast(recording, theme: theme).utf8.count }
+        var castCPU: [Double] = []
+        let cast = median(5) {
+            let before = MintBenchmark.cpuSeconds()
+            castBytes = RecordingEvidence.cast(recording, theme: theme).utf8.count
+            castCPU.append(MintBenchmark.cpuSeconds() - before)
+        }
+        // The process's CPU over the cast: how much of the machine the cast's wall time used.
+        let castCores = (castCPU.sorted().dropFirst(castCPU.count / 2).first ?? 0) / max(cast, 1e-9)
         let report = median(3) {
             pageBytes =
                 RecordingEvidence.report(recording, theme: theme, name: "hour.jsonl", version: "bench").utf8.count
@@ -30,7 +37,8 @@ enum EvidenceBenchmark {
             ),
             (
                 "that recording to a cast",
-                "\(seconds(cast))  (\(String(format: "%.1f", cast / fold))x baseline; \(castBytes / 1024) KiB)"
+                "\(seconds(cast))  (\(String(format: "%.1f", cast / fold))x baseline; \(castBytes / 1024) KiB; "
+                    + String(format: "%.2f CPU-s, %.1f cores)", castCores * cast, castCores)
             ),
             (
                 "that recording to a report",
