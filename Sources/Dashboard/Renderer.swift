@@ -19,6 +19,8 @@ public final class RenderMemo {
         var older: [LogEntry]
     }
     var logRows: [ProviderKind: LogRows] = [:]
+    /// Each kind's timeline lines as last drawn, with what they were drawn from.
+    var timelines: [ProviderKind: (key: TimelineRenderer.Key, lines: [PaneRenderer.Line])] = [:]
 
     public init() {}
 }

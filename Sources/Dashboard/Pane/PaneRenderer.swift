@@ -75,7 +75,7 @@ struct PaneRenderer {
             let full = TimelineRenderer.fullRows + renderer.laneRows
             let compact = TimelineRenderer.compactRows + renderer.laneRows
             let timelineRows = shared - 3 >= full ? full : (shared - 3 >= compact ? compact : 0)
-            let timeline = renderer.lines(width: innerWidth, rows: timelineRows)
+            let timeline = renderer.lines(width: innerWidth, rows: timelineRows, memo: memo)
             lines.append(Self.rule("Fetch log", width: innerWidth))
             lines.append(contentsOf: logLines(shared - 1 - timeline.count, width: innerWidth))
             while lines.count < innerHeight - timeline.count { lines.append(Line([])) }

@@ -19,12 +19,59 @@ struct TimelineRenderer {
     /// calls keeps its timeline as it was.
     var laneRows: Int { pane.timeline.calls.isEmpty ? 0 : 1 }
 
+    /// What the lines are drawn from: a frame whose key is the last one's draws the same lines.
+    struct Key: Equatable {
+        var width: Int
+        var rows: Int
+        var minutes: Int
+        /// Where the last column ends, and whether its middle is past: within one stretch of
+        /// time, the only things `now` changes.
+        var end: Double
+        var lastPast: Bool
+        var timeline: Timeline
+        var marks: [Mark]
+        /// Which marks are drawn in the last column for being made just now.
+        var justNow: [Bool]
+        var simulated: Bool
+    }
+
+    /// The lines, from `memo` when nothing they are drawn from changed since its last frame.
+    func lines(width: Int, rows: Int, memo: RenderMemo?) -> [Line] {
+        let plot = width - PaneRenderer.labelWidth
+        guard rows >= Self.compactRows + laneRows, plot >= 10 else { return [] }
+        guard let memo else { return lines(width: width, rows: rows) }
+        let (end, step) = stretch(plot: plot)
+        let key = Key(
+            width: width, rows: rows, minutes: view.timelineMinutes, end: end,
+            lastPast: end - step / 2 <= view.now.timeIntervalSince1970, timeline: pane.timeline, marks: view.marks,
+            justNow: view.marks.map { justNow($0, end: end, span: step * Double(plot)) },
+            simulated: pane.seenMembers == nil)
+        if let kept = memo.timelines[pane.kind], kept.key == key { return kept.lines }
+        let made = lines(width: width, rows: rows)
+        memo.timelines[pane.kind] = (key, made)
+        return made
+    }
+
+    /// Where the last column ends, and a column's length. Columns are fixed stretches of time,
+    /// the last one holding now: the lanes move a column at a time, all together, as btop's
+    /// graphs do, so the frames within one stretch draw the same lanes.
+    private func stretch(plot: Int) -> (end: Double, step: Double) {
+        let step = TimeInterval(view.timelineMinutes * 60) / Double(plot)
+        return (((view.now.timeIntervalSince1970 / step).rounded(.down) + 1) * step, step)
+    }
+
+    /// Whether `mark` is out of view but made within a second of now: it goes in the last column.
+    private func justNow(_ mark: Mark, end: Double, span: TimeInterval) -> Bool {
+        let at = mark.at.timeIntervalSince1970
+        return !(end - span..<end).contains(at) && abs(mark.at.timeIntervalSince(view.now)) < 1
+    }
+
     func lines(width: Int, rows: Int) -> [Line] {
         let plot = width - PaneRenderer.labelWidth
         guard rows >= Self.compactRows + laneRows, plot >= 10 else { return [] }
         let span = TimeInterval(view.timelineMinutes * 60)
-        let start = view.now.addingTimeInterval(-span)
-        let step = span / Double(plot)
+        let (end, step) = stretch(plot: plot)
+        let start = Date(timeIntervalSince1970: end - span)
         // Which column a time falls in, if in view.
         func column(_ t: Date) -> Int? {
             let c = Int((t.timeIntervalSince(start) / step).rounded(.down))
@@ -46,7 +93,7 @@ struct TimelineRenderer {
         if rows >= Self.fullRows + laneRows {
             out.append(contentsOf: latencyLines(plot: plot, column: column))
         }
-        let marks = markCells(plot: plot, column: column)
+        let marks = markCells(plot: plot, span: span, column: column)
         var axisCells = axis(plot: plot, span: span, clearOf: Set(marks.keys))
         for (c, cell) in marks { axisCells[c] = cell }
         out.append(Line(label: view.marks.isEmpty ? "" : "marks ▲", cells: axisCells))
@@ -162,11 +209,12 @@ struct TimelineRenderer {
 
     /// The user's marks on the axis, `▲` and the mark's number, by column: the time labels give
     /// way to them, since a mark says why this moment matters and a label only where it is.
-    private func markCells(plot: Int, column: (Date) -> Int?) -> [Int: Cell] {
+    private func markCells(plot: Int, span: TimeInterval, column: (Date) -> Int?) -> [Int: Cell] {
         var cells: [Int: Cell] = [:]
         for mark in view.marks {
             // "Now" is the column after the last: a mark made this instant goes in the last one.
-            guard let c = column(mark.at) ?? (abs(mark.at.timeIntervalSince(view.now)) < 1 ? plot - 1 : nil) else {
+            let end = stretch(plot: plot).end
+            guard let c = column(mark.at) ?? (justNow(mark, end: end, span: span) ? plot - 1 : nil) else {
                 continue
             }
             cells[c] = Cell("▲", role: .title)
