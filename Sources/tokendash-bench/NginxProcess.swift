@@ -16,32 +16,26 @@ final class NginxProcess: Sendable {
 
     /// nginx listening on a free loopback port in front of `upstream` (`127.0.0.1:PORT`); nil
     /// when nginx is not installed.
-    init?(upstream: String) throws {
-        guard let executable = Self.executable else { return nil }
-        daemon = try LoopbackDaemon(
-            name: "nginx", executable: executable, configFile: "nginx.conf", stderrFile: "error.log",
-            logFile: "error.log", seconds: 5,
-            configuration: { Self.configuration(port: $0, upstream: upstream, folder: $1) },
-            arguments: { config, folder in ["-p", folder, "-c", config] })
-        guard let url = URL(string: "http://127.0.0.1:\(daemon.port)") else {
-            daemon.stop()
-            throw MintBenchmark.BenchmarkError("no URL for port \(daemon.port)")
-        }
-        baseURL = url
+    convenience init?(upstream: String) throws {
+        try self.init { Self.configuration(port: $0, upstream: upstream, folder: $1) }
     }
 
     /// nginx on a free loopback port answering every request with `body` (JSON, no `$`, `'` or
     /// `\`, which nginx's quoted text would read otherwise) itself: a backend whose CPU is out of
     /// the bench's process; nil when nginx is not installed.
-    init?(answering body: String) throws {
-        guard let executable = Self.executable else { return nil }
+    convenience init?(answering body: String) throws {
         guard !body.contains(where: { "$'\\".contains($0) }) else {
             throw MintBenchmark.BenchmarkError("nginx's answer cannot hold $, ' or \\")
         }
+        try self.init { Self.configuration(port: $0, answering: body, folder: $1) }
+    }
+
+    /// nginx on a free loopback port with the configuration `configuration(port, folder)` makes.
+    private init?(configuration: (Int, String) -> String) throws {
+        guard let executable = Self.executable else { return nil }
         daemon = try LoopbackDaemon(
             name: "nginx", executable: executable, configFile: "nginx.conf", stderrFile: "error.log",
-            logFile: "error.log", seconds: 5,
-            configuration: { Self.configuration(port: $0, answering: body, folder: $1) },
+            logFile: "error.log", seconds: 5, configuration: configuration,
             arguments: { config, folder in ["-p", folder, "-c", config] })
         guard let url = URL(string: "http://127.0.0.1:\(daemon.port)") else {
             daemon.stop()
@@ -51,35 +45,42 @@ final class NginxProcess: Sendable {
     }
 
     static func configuration(port: Int, answering body: String, folder: String) -> String {
-        """
-        daemon off;
-        master_process off;
-        worker_processes 1;
-        user root;
-        error_log stderr warn;
-        pid \(folder)/nginx.pid;
-        events { worker_connections 256; }
-        http {
-            access_log off;
-            keepalive_requests 1000000;
-            client_body_temp_path \(folder)/body;
-            proxy_temp_path \(folder)/proxy;
-            fastcgi_temp_path \(folder)/fastcgi;
-            uwsgi_temp_path \(folder)/uwsgi;
-            scgi_temp_path \(folder)/scgi;
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    default_type application/json;
-                    return 200 '\(body)';
+        configuration(
+            folder: folder,
+            http: """
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        default_type application/json;
+                        return 200 '\(body)';
+                    }
                 }
-            }
-        }
-
-        """
+                """)
     }
 
     static func configuration(port: Int, upstream: String, folder: String) -> String {
+        configuration(
+            folder: folder,
+            http: """
+                upstream tokendash_tap {
+                    server \(upstream);
+                    keepalive 16;
+                    keepalive_requests 1000000;
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://tokendash_tap;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_set_header Host $host;
+                    }
+                }
+                """)
+    }
+
+    /// One process, its files in `folder`, no access log, `http`'s blocks inside the `http` block.
+    private static func configuration(folder: String, http: String) -> String {
         """
         daemon off;
         master_process off;
@@ -98,20 +99,7 @@ final class NginxProcess: Sendable {
             fastcgi_temp_path \(folder)/fastcgi;
             uwsgi_temp_path \(folder)/uwsgi;
             scgi_temp_path \(folder)/scgi;
-            upstream tokendash_tap {
-                server \(upstream);
-                keepalive 16;
-                keepalive_requests 1000000;
-            }
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    proxy_pass http://tokendash_tap;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                    proxy_set_header Host $host;
-                }
-            }
+        \(http)
         }
 
         """

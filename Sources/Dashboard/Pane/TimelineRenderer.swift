@@ -211,9 +211,9 @@ struct TimelineRenderer {
     /// way to them, since a mark says why this moment matters and a label only where it is.
     private func markCells(plot: Int, span: TimeInterval, column: (Date) -> Int?) -> [Int: Cell] {
         var cells: [Int: Cell] = [:]
+        let end = stretch(plot: plot).end
         for mark in view.marks {
-            // "Now" is the column after the last: a mark made this instant goes in the last one.
-            let end = stretch(plot: plot).end
+            // A mark stamped a moment past the last column (a clock a little ahead) goes in it.
             guard let c = column(mark.at) ?? (justNow(mark, end: end, span: span) ? plot - 1 : nil) else {
                 continue
             }
