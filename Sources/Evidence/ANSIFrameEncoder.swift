@@ -33,16 +33,15 @@ struct ANSIFrameEncoder: Sendable {
     /// As `encode(_:)`, handing back the canvas the frame was encoded against, for the caller to
     /// draw the next frame over.
     mutating func encode(_ canvas: Canvas, replaced: inout Canvas?) -> String {
-        let text = encode(canvas, keeping: false)
-        replaced = previous.take()
-        previous = canvas
+        // Held here alone once `encode` moves on to `canvas`, so the caller can draw in its memory.
+        let before = previous
+        let text = encode(canvas)
+        replaced = before
         return text
     }
 
     /// What a terminal must receive to show `canvas`, given what it shows now; empty when nothing changed.
-    mutating func encode(_ canvas: Canvas) -> String { encode(canvas, keeping: true) }
-
-    private mutating func encode(_ canvas: Canvas, keeping: Bool) -> String {
+    mutating func encode(_ canvas: Canvas) -> String {
         // Bytes, made into one String at the end: a cast renders thousands of frames, and a
         // String built from each run's scalars was a third of its time.
         var out: [UInt8] = []
@@ -64,7 +63,7 @@ struct ANSIFrameEncoder: Sendable {
             }
             for cell in run { UTF8.encode(cell.scalar) { out.append($0) } }
         }
-        if keeping { previous = canvas }
+        previous = canvas
         return String(decoding: out, as: UTF8.self)
     }
 

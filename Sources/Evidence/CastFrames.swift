@@ -114,7 +114,7 @@ struct CastFrames {
         }
 
         /// The threads the batches' runs are drawn on.
-        private let crew = RenderCrew(count: Batch.cores)
+        private let crew = RenderCrew(count: RenderCrew.cores)
 
         init(theme: Theme) { output = Mutex(Output(encoder: ANSIFrameEncoder(theme: theme))) }
 
@@ -193,10 +193,6 @@ struct CastFrames {
             return made
         }
 
-        /// Asked once: Foundation reads the cgroup's quota from its files at every ask, and a
-        /// cast of an hour asked once a batch.
-        static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-
         func rendered() -> [Frame] {
             done.wait()
             return results.withLock { $0 }
@@ -223,6 +219,10 @@ struct CastFrames {
 
         private let members: [Member]
         var count: Int { members.count }
+
+        /// Asked once: Foundation reads the cgroup's quota from its files at every ask, and a
+        /// cast of an hour asked once a batch.
+        static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
         init(count: Int) {
             members = (0..<max(1, count)).map { _ in Member() }

@@ -93,7 +93,7 @@ struct TimelineRenderer {
         if rows >= Self.fullRows + laneRows {
             out.append(contentsOf: latencyLines(plot: plot, column: column))
         }
-        let marks = markCells(plot: plot, span: span, column: column)
+        let marks = markCells(plot: plot, end: end, span: span, column: column)
         var axisCells = axis(plot: plot, span: span, clearOf: Set(marks.keys))
         for (c, cell) in marks { axisCells[c] = cell }
         out.append(Line(label: view.marks.isEmpty ? "" : "marks ▲", cells: axisCells))
@@ -209,9 +209,8 @@ struct TimelineRenderer {
 
     /// The user's marks on the axis, `▲` and the mark's number, by column: the time labels give
     /// way to them, since a mark says why this moment matters and a label only where it is.
-    private func markCells(plot: Int, span: TimeInterval, column: (Date) -> Int?) -> [Int: Cell] {
+    private func markCells(plot: Int, end: Double, span: TimeInterval, column: (Date) -> Int?) -> [Int: Cell] {
         var cells: [Int: Cell] = [:]
-        let end = stretch(plot: plot).end
         for mark in view.marks {
             // A mark stamped a moment past the last column (a clock a little ahead) goes in it.
             guard let c = column(mark.at) ?? (justNow(mark, end: end, span: span) ? plot - 1 : nil) else {
