@@ -116,13 +116,10 @@ import TokenProviders
 
 /// What URLSession on Linux got wrong or could not say, over real sockets.
 @Suite(.timeLimit(.minutes(3))) struct HTTPClientTransportTests {
-    /// Without a timeout, the patient transport: the answer is judged, not its time.
-    func get(_ url: String, headers: [FleetAuth.HTTPHeader] = [], timeout: TimeInterval? = nil) async throws
-        -> TransportResponse
-    {
+    /// On the patient transport: the answer is judged, not its time.
+    func get(_ url: String, headers: [FleetAuth.HTTPHeader] = []) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
-        return try await (timeout == nil ? patientTransport : sharedTransport).send(
-            TransportRequest(url: url, headers: headers, timeout: timeout ?? patientTimeout))
+        return try await patientTransport.send(TransportRequest(url: url, headers: headers, timeout: patientTimeout))
     }
 
     /// The failure a GET ends in, on the patient transport: a redirect chain is 11 round trips to
@@ -156,7 +153,7 @@ import TokenProviders
             throw FleetAuthError.other("no IPv6 port")
         }
         let provider = DriverTokenProvider(
-            endpoint: .sampleBackend(.driver, base: "http://[::1]:\(port)"), transport: patientTransport)
+            endpoint: patient(.sampleBackend(.driver, base: "http://[::1]:\(port)")), transport: patientTransport)
         let token = try await provider.fetchToken(for: vehicle("v-6"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("v-6"))
         await server.stop(timeout: 1)
@@ -164,14 +161,26 @@ import TokenProviders
 
     @Test func aBodyThatStallsAfterTheHeadTimesOut() async throws {
         // AsyncHTTPClient's own deadline ends with the response head; the body needs our timer.
+        let headSent = Mutex(false)
         let server = try RawSocketServer { connection in
             RawSocketServer.send(connection, Data("HTTP/1.1 200 OK\r\nContent-Length: 4000\r\n\r\n{\"jwt\":".utf8))
+            headSent.withLock { $0 = true }
             return .hold
         }
         defer { server.stop() }
         // Without the timer this never returns, and the suite's time limit fails the test; the
-        // error is the timer's own. (No wall-clock bound: a loaded run once took 77 s to get here.)
-        await #expect(throws: FleetAuthError.timeout(seconds: 1)) { _ = try await get("\(server.base)/t", timeout: 1) }
+        // error is the timer's own. It waits on a clock the test moves once the head is out, so no
+        // wall time decides it (AsyncHTTPClient's deadline, wall time, is the hour's).
+        let clock = SteppedClock()
+        let url = try #require(URL(string: "\(server.base)/t"))
+        try await withTransport(.system, clock: clock) { transport in
+            let sending = Task { try await transport.send(TransportRequest(url: url, timeout: 3600)) }
+            try #require(
+                await eventually { headSent.withLock { $0 } && clock.sleeping == 1 },
+                "the head sent, the transport's timer asleep")
+            clock.advance(by: 3600)
+            await #expect(throws: FleetAuthError.timeout(seconds: 3600)) { _ = try await sending.cancellingValue }
+        }
     }
 
     @Test func anUnknownHostIsADNSFailure() async {
@@ -243,7 +252,7 @@ import TokenProviders
         let server = try await LoopbackServer.start { _ in HTTPResponse(statusCode: status) }
         defer { Task { await server.stop() } }
         let provider = ConsumerTokenProvider(
-            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+            endpoint: patient(.sampleBackend(.consumer, base: server.base)), transport: patientTransport)
         await #expect(throws: FleetAuthError.notJSON("backend answered HTTP \(code) with an empty body")) {
             try await provider.fetchToken(for: trip("t"))
         }
@@ -315,7 +324,7 @@ import TokenProviders
         }
         defer { Task { await server.stop() } }
         let provider = ConsumerTokenProvider(
-            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport,
+            endpoint: patient(.sampleBackend(.consumer, base: server.base)), transport: patientTransport,
             backoff: BackoffPolicy(initial: 1, maximum: 60, jitter: 0), clock: clock)
         await #expect(throws: FleetAuthError.httpStatus(code: 503, body: "busy", retryAfter: 30)) {
             try await provider.fetchToken(for: trip("t"))

@@ -1,6 +1,7 @@
 import FleetAuth
 import FlyingFox
 import Foundation
+import HTTPTransport
 import Synchronization
 import TestSupport
 import Testing
@@ -77,12 +78,14 @@ import TokenProviders
 
 /// The same over real sockets on loopback, for what only a real connection can do wrong.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HostileBackendTests {
-    func provider(_ base: String, timeout: TimeInterval = 10, clock: any ProviderClock = SystemClock())
-        -> ConsumerTokenProvider
-    {
+    /// With the suite's patience and the patient transport, unless a test times a request on a
+    /// transport whose clock it moves.
+    func provider(
+        _ base: String, timeout: TimeInterval = patientTimeout, transport: any TokenTransport = patientTransport
+    ) -> ConsumerTokenProvider {
         var endpoint = TokenEndpoint.sampleBackend(.consumer, base: base)
         endpoint.timeout = timeout
-        return ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport, refreshMargin: 0, clock: clock)
+        return ConsumerTokenProvider(endpoint: endpoint, transport: transport, refreshMargin: 0)
     }
 
     @Test func aConnectionResetMidBodyIsReported() async throws {
@@ -125,15 +128,20 @@ import TokenProviders
             return .close
         }
         defer { server.stop() }
-        let provider = provider(server.base, timeout: 1.5)
-        let good = try await provider.fetchToken(for: trip("t"))
-        let refresh = Task { try await provider.forceRefresh() }
-        #expect(await eventually { await provider.isFetching })
-        // The caller (the SDK, the UI) is answered from the cache while the request still hangs.
-        #expect(try await provider.fetchToken(for: trip("t")) == good)
-        #expect(await provider.isFetching, "answered before the stalled request ended")
-        await #expect(throws: FleetAuthError.timeout(seconds: 1.5)) { try await refresh.cancellingValue }
-        #expect(await provider.cachedToken?.token == good)
+        // The timer waits on a clock the test moves: no wall time decides when the refresh ends.
+        let clock = SteppedClock()
+        try await withTransport(.system, clock: clock) { transport in
+            let provider = provider(server.base, timeout: 3600, transport: transport)
+            let good = try await provider.fetchToken(for: trip("t"))
+            let refresh = Task { try await provider.forceRefresh() }
+            #expect(await eventually { await provider.isFetching && clock.sleeping == 1 })
+            // The caller (the SDK, the UI) is answered from the cache while the request still hangs.
+            #expect(try await provider.fetchToken(for: trip("t")) == good)
+            #expect(await provider.isFetching, "answered before the stalled request ended")
+            clock.advance(by: 3600)
+            await #expect(throws: FleetAuthError.timeout(seconds: 3600)) { try await refresh.cancellingValue }
+            #expect(await provider.cachedToken?.token == good)
+        }
     }
 
     @Test func anEndlessChunkedBodyIsCutAtTheCap() async throws {

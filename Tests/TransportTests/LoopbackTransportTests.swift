@@ -1,6 +1,7 @@
 import FleetAuth
 import FlyingFox
 import Foundation
+import HTTPTransport
 import Synchronization
 import TestSupport
 import Testing
@@ -21,9 +22,9 @@ import TokenProviders
             return HTTPResponse(statusCode: .ok, body: TestJWT.response(jwt, expiresAtSeconds: now + 3600).body)
         }
         defer { Task { await server.stop() } }
-        var endpoint = TokenEndpoint.sampleBackend(.driver, base: server.base)
+        var endpoint = patient(.sampleBackend(.driver, base: server.base))
         endpoint.headers = [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")]
-        let provider = DriverTokenProvider(endpoint: endpoint, transport: sharedTransport)
+        let provider = DriverTokenProvider(endpoint: endpoint, transport: patientTransport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))
         #expect(
@@ -32,24 +33,28 @@ import TokenProviders
         #expect(seen.withLock { $0 } == ["/token/driver/vehicle-42 cookie=session=s3cret"])
     }
 
+    /// The endpoint's timeout reaches the transport's timer, which alone ends a fetch from a server
+    /// that never answers. The timer waits on a clock the test moves: no wall time decides it.
     @Test func aSilentBackendTimesOut() async throws {
-        let server = try await LoopbackServer.start { _ in
-            try await Task.sleep(for: .seconds(3))
-            return HTTPResponse(statusCode: .ok)
-        }
-        defer { Task { await server.stop() } }
-        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: server.base)
-        endpoint.timeout = 0.3
-        let provider = ConsumerTokenProvider(endpoint: endpoint, transport: sharedTransport)
-        await #expect(throws: FleetAuthError.timeout(seconds: 0.3)) {
-            try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
+        // Accepts, reads the request, never answers.
+        let silent = try RawSocketServer { _ in .hold }
+        defer { silent.stop() }
+        let clock = SteppedClock()
+        var endpoint = TokenEndpoint.sampleBackend(.consumer, base: silent.base)
+        endpoint.timeout = 3600
+        try await withTransport(.system, clock: clock) { transport in
+            let provider = ConsumerTokenProvider(endpoint: endpoint, transport: transport)
+            let fetching = Task { try await provider.fetchToken(for: trip("t")) }
+            try #require(await eventually { clock.sleeping == 1 }, "the transport's timer is asleep on the clock")
+            clock.advance(by: 3600)
+            await #expect(throws: FleetAuthError.timeout(seconds: 3600)) { try await fetching.cancellingValue }
         }
     }
 
     @Test func aDeadServerIsUnreachable() async throws {
         // Nothing listens on port 1 of loopback; the connection is refused at once.
         let provider = ConsumerTokenProvider(
-            endpoint: .sampleBackend(.consumer, base: "http://127.0.0.1:1"), transport: sharedTransport)
+            endpoint: patient(.sampleBackend(.consumer, base: "http://127.0.0.1:1")), transport: patientTransport)
         await #expect(
             throws: FleetAuthError.unreachable(url: "http://127.0.0.1:1/token/consumer/t", reason: "connection refused")
         ) {
@@ -63,7 +68,7 @@ import TokenProviders
         }
         defer { Task { await server.stop() } }
         let provider = ConsumerTokenProvider(
-            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+            endpoint: patient(.sampleBackend(.consumer, base: server.base)), transport: patientTransport)
         await #expect(throws: FleetAuthError.bodyTooLarge(limit: 64 * 1024)) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
@@ -75,7 +80,7 @@ import TokenProviders
         }
         defer { Task { await server.stop() } }
         let provider = ConsumerTokenProvider(
-            endpoint: .sampleBackend(.consumer, base: server.base), transport: sharedTransport)
+            endpoint: patient(.sampleBackend(.consumer, base: server.base)), transport: patientTransport)
         await #expect(throws: FleetAuthError.httpStatus(code: 403, body: "{\"error\":\"session expired\"}")) {
             try await provider.fetchToken(for: TripAuthorizationContext(tripID: "t"))
         }
