@@ -32,6 +32,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case idleTimeLimit = "idle-time-limit"
     /// `tap`'s own; no config key.
     case churnLimit = "churn-limit"
+    case upstreamKeepalive = "upstream-keepalive"
 
     /// The flag, `--` included. `--header` is given once a header, `headers:` holds them all.
     public var flag: String { self == .headers ? "--header" : "--" + rawValue }

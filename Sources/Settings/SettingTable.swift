@@ -157,6 +157,13 @@ extension Setting {
                 .count(1...1000, unit: .items), file: .none, default: "4",
                 "Fetches of one ID per token lifetime above which tap calls it churning: its app's provider is not caching."
             )
+        case .upstreamKeepalive:
+            // nginx's upstream `keepalive 16`, as the operators' page configures it; past 1,000 a
+            // backend's own connection limit (often 1,024) would be the tap's to fill.
+            return SettingEntry(
+                .count(1...1000, unit: .items), file: .none, default: "16",
+                "Idle connections to --upstream tap keeps open for reuse, per event loop (one per core), as nginx's upstream keepalive; a busy tap opens more while requests are in flight."
+            )
         }
     }
 }

@@ -2,10 +2,14 @@ import Synchronization
 
 /// How much of an answer the tap holds for clients slower than the upstream: the most bytes ever
 /// waiting in one client connection's outbound buffer, and how often reading the upstream paused
-/// for a client that could take no more. What shows the forwarding keeps memory bounded.
+/// for a client that could take no more. What shows the forwarding keeps memory bounded. And the
+/// upstream connections the pools hold: open (idle ones included) and idle, as `--metrics` shows them.
 public final class ForwardingGauge: Sendable {
     private let peak = Atomic<Int>(0)
     private let pauseCount = Atomic<Int>(0)
+    private let open = Atomic<Int>(0)
+    private let idle = Atomic<Int>(0)
+    private let opened = Atomic<Int>(0)
 
     public init() {}
 
@@ -14,6 +18,18 @@ public final class ForwardingGauge: Sendable {
     /// Times the tap stopped reading an upstream until its client caught up.
     public var pauses: Int { pauseCount.load(ordering: .relaxed) }
 
+    /// Upstream connections open now, idle ones included.
+    public var upstreamOpen: Int { open.load(ordering: .relaxed) }
+    /// Upstream connections waiting in a pool for an exchange.
+    public var upstreamIdle: Int { idle.load(ordering: .relaxed) }
+    /// Upstream connections ever opened.
+    public var upstreamOpened: Int { opened.load(ordering: .relaxed) }
+
+    func openChanged(by change: Int) {
+        open.add(change, ordering: .relaxed)
+        if change > 0 { opened.add(change, ordering: .relaxed) }
+    }
+    func idleChanged(by change: Int) { idle.add(change, ordering: .relaxed) }
     func buffered(_ bytes: Int) { peak.max(bytes, ordering: .relaxed) }
     func paused() { pauseCount.add(1, ordering: .relaxed) }
 }

@@ -6,17 +6,20 @@ import NIOPosix
 import NIOSSL
 import ProxyKit
 
-/// One client connection through the tap: each request goes upstream as it came (hop-by-hop
-/// headers aside) over one upstream connection kept alive beside it, and each part of the answer
-/// goes back as it arrives, flushed with every read, so a slow or stalled body reaches the client
-/// exactly as far as the upstream sent it. The exchange is reported after its answer was written:
-/// reading it never holds the client up. SwiftNIO's pipelining handler in front hands over one
-/// request at a time.
+/// One client connection through the tap. Each request is taken whole first, its body up to
+/// `TapLimits.maxBodyBytes` (over it, 413 and nothing goes upstream, as nginx buffers a request
+/// body before it connects); then it goes upstream as it came (hop-by-hop headers aside, a body
+/// framed by its length) over a connection taken from the event loop's pool for this one
+/// exchange, and each part of the answer goes back as it arrives, flushed with every read, so a
+/// slow or stalled body reaches the client exactly as far as the upstream sent it. The exchange
+/// is reported after its answer was written: reading it never holds the client up. SwiftNIO's
+/// pipelining handler in front hands over one request at a time.
 final class TapConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let upstream: Upstream
+    private let pool: UpstreamPool
     private let limits: TapLimits
     private let gauge: ForwardingGauge
     /// Whether reading the upstream is paused until the client can take more of the answer.
@@ -24,9 +27,15 @@ final class TapConnectionHandler: ChannelInboundHandler {
     /// Nil for the bare proxy (the bench's baseline): nothing is captured or reported.
     private let report: (@Sendable (TapExchange) -> Void)?
     private var context: ChannelHandlerContext?
-    private var upstreamChannel: (any Channel)?
-    private var connecting = false
-    private var pending: [HTTPClientRequestPart] = []
+    /// The upstream connection this exchange took from the pool, from the request's end to the answer's.
+    private var connection: UpstreamConnection?
+    /// A connection was asked of the pool and has not come yet.
+    private var taking = false
+    /// The request as it goes upstream, its body gathered until the request ends.
+    private var outgoing: HTTPRequestHead?
+    private var body: ByteBuffer?
+    /// The client framed a body (`Content-Length` or `Transfer-Encoding`): upstream gets its length.
+    private var framesBody = false
     private var capture: ExchangeCapture?
     /// The request was refused here (413): its remaining parts are dropped.
     private var refusing = false
@@ -34,11 +43,12 @@ final class TapConnectionHandler: ChannelInboundHandler {
     private var upstreamCloses = false
 
     init(
-        upstream: Upstream, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(),
+        upstream: Upstream, pool: UpstreamPool, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(),
         report: (@Sendable (TapExchange) -> Void)?
     ) {
         self.gauge = gauge
         self.upstream = upstream
+        self.pool = pool
         self.limits = limits
         self.report = report
     }
@@ -75,22 +85,38 @@ final class TapConnectionHandler: ChannelInboundHandler {
             if head.version == .http1_0, !forwarded.headers.contains(name: "host") {
                 forwarded.headers.add(name: "host", value: upstream.host)
             }
+            framesBody =
+                forwarded.headers.contains(name: "content-length")
+                || forwarded.headers.contains(name: "transfer-encoding")
             if head.method == .GET || head.method == .HEAD { capture?.forwarded = forwarded }
-            send(.head(forwarded))
-        case .body(let buffer):
+            outgoing = forwarded
+            body = nil
+        case .body(var buffer):
             guard !refusing else { return }
             capture?.requestBytes += buffer.readableBytes
             capture?.forwarded = nil
+            // Held until the request ends, so at most the limit and one read of the client a
+            // connection: over it, nothing has gone upstream to cut short.
             if let bytes = capture?.requestBytes, bytes > limits.maxBodyBytes {
                 refuse(.payloadTooLarge, "request body over \(limits.maxBodyBytes) bytes")
                 return
             }
-            send(.body(.byteBuffer(buffer)))
-        case .end(let trailers):
-            guard !refusing else { return }
+            if body == nil {
+                body = buffer
+            } else {
+                body?.writeBuffer(&buffer)
+            }
+        case .end:
+            guard !refusing, var head = outgoing else { return }
             capture?.requestEnded = true
-            send(.end(trailers))
-            upstreamChannel?.flush()
+            // The body is whole: it goes with its length, as nginx sends a buffered body (a
+            // chunked request's trailers, which a length cannot carry, are dropped).
+            if framesBody {
+                head.headers.remove(name: "transfer-encoding")
+                head.headers.replaceOrAdd(name: "content-length", value: String(capture?.requestBytes ?? 0))
+            }
+            outgoing = head
+            takeConnection()
         }
     }
 
@@ -99,8 +125,11 @@ final class TapConnectionHandler: ChannelInboundHandler {
             report?(capture.exchange(.cutShort(reason: "the client went away before the answer ended")))
         }
         capture = nil
-        upstreamChannel?.close(promise: nil)
-        upstreamChannel = nil
+        outgoing = nil
+        body = nil
+        // Mid-exchange: its answer cannot be finished, so the connection cannot serve another.
+        if let connection { pool.discard(connection) }
+        connection = nil
         context.fireChannelInactive()
     }
 
@@ -109,88 +138,48 @@ final class TapConnectionHandler: ChannelInboundHandler {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        // Waiting for the upstream is not the client's idleness: the upstream's own timeout covers it.
-        if capture == nil || refusing { context.close(promise: nil) }
+        // Waiting for the upstream is not the client's idleness (the upstream's own timeout covers
+        // it); waiting for the rest of a request is (nginx's `client_body_timeout`).
+        if capture == nil || refusing || capture?.requestEnded == false { context.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
-    private func send(_ part: HTTPClientRequestPart) {
-        if let channel = upstreamChannel, channel.isActive, !connecting {
-            channel.write(part, promise: nil)
-            return
-        }
-        pending.append(part)
-        if !connecting { connect() }
-    }
-
-    private func connect() {
+    /// Asks the pool for a connection for the request now whole.
+    private func takeConnection(fresh: Bool = false) {
         guard let context else { return }
-        connecting = true
-        upstreamChannel = nil
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let upstream = upstream
-        let limits = limits
-        // Through a tunnel, TLS and HTTP start once the proxy has said 2xx to the CONNECT.
-        let tunnel = upstream.absoluteForm ? nil : upstream.proxy
-        let established = tunnel.map { _ in context.eventLoop.makePromise(of: HTTPResponseHead.self) }
-        @Sendable func addHandlers(_ channel: any Channel) throws {
-            let sync = channel.pipeline.syncOperations
-            if let tls = upstream.tls {
-                try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: upstream.serverName))
-            }
-            try sync.addHTTPClientHandlers()
-            try sync.addHandler(IdleStateHandler(readTimeout: limits.upstreamReadTimeout))
-            try sync.addHandler(UpstreamAnswerHandler(owner: bound.value))
-        }
-        ClientBootstrap(group: context.eventLoop)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connectTimeout(limits.connectTimeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard let tunnel, let established else { return try addHandlers(channel) }
-                    try ConnectTunnel.add(
-                        to: channel.pipeline.syncOperations, target: upstream.authority,
-                        proxy: "proxy \(tunnel.address)", credential: tunnel.basicCredential,
-                        timeout: limits.upstreamReadTimeout, on: channel.eventLoop
-                    ).cascade(to: established)
-                }
-            }
-            .connect(host: upstream.proxy?.host ?? upstream.host, port: upstream.proxy?.port ?? upstream.port)
-            .flatMap { channel in
-                guard let established else { return channel.eventLoop.makeSucceededFuture(channel) }
-                return established.futureResult.flatMapThrowing { _ in
-                    try addHandlers(channel)
-                    return channel
-                }.flatMapErrorThrowing { error in
-                    channel.close(promise: nil)
-                    throw error
-                }
-            }
-            .whenComplete { result in
-                // A connection that failed before its tunnel was asked for settles the tunnel too.
-                if case .failure(let error) = result { established?.fail(error) }
-                bound.value.connected(result)
-            }
+        taking = true
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        pool.take(fresh: fresh) { handler.value.took($0) }
     }
 
-    private func connected(_ result: Result<any Channel, any Error>) {
-        connecting = false
+    private func took(_ result: Result<UpstreamConnection, any Error>) {
+        taking = false
         switch result {
-        case .success(let channel):
-            guard context != nil, capture != nil || !pending.isEmpty else {
-                channel.close(promise: nil)
+        case .success(let connection):
+            // The client left (or its request was answered) while the connection was made: it
+            // carried nothing, so it serves the next one.
+            guard context != nil, capture != nil, self.connection == nil, let head = outgoing else {
+                pool.giveBack(connection)
                 return
             }
-            upstreamChannel = channel
+            self.connection = connection
+            connection.answers.owner = self
             upstreamPaused = false
-            for part in pending { channel.write(part, promise: nil) }
-            pending = []
-            channel.flush()
+            let channel = connection.channel
+            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            if let body, body.readableBytes > 0 {
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+            }
+            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+            // A body-less GET or HEAD keeps its head (`capture.forwarded`) for a retry; nothing else is kept.
+            outgoing = nil
+            body = nil
         case .failure(let error):
-            pending = []
+            outgoing = nil
+            body = nil
             noAnswer(.badGateway, Self.describe(error, upstream: upstream))
         }
     }
@@ -232,12 +221,13 @@ final class TapConnectionHandler: ChannelInboundHandler {
         if let bytes = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes) { gauge.buffered(bytes) }
         // Backpressure: a client slower than the upstream stops the reading of the upstream
         // (its kernel buffers then fill and TCP slows the upstream), so an answer is held in
-        // memory only up to the client channel's high-water mark and one read more.
+        // memory only up to the client channel's high-water mark and one read more: the upstream
+        // is read once each time its socket is readable, at most `UpstreamPool.maxRead` bytes.
         if !context.channel.isWritable { pauseUpstream() }
     }
 
     private func pauseUpstream() {
-        guard !upstreamPaused, let channel = upstreamChannel else { return }
+        guard !upstreamPaused, let channel = connection?.channel else { return }
         upstreamPaused = true
         gauge.paused()
         try? channel.syncOptions?.setOption(.autoRead, value: false)
@@ -247,7 +237,7 @@ final class TapConnectionHandler: ChannelInboundHandler {
         guard upstreamPaused else { return }
         upstreamPaused = false
         // Turning autoRead back on reads at once.
-        try? upstreamChannel?.syncOptions?.setOption(.autoRead, value: true)
+        try? connection?.channel.syncOptions?.setOption(.autoRead, value: true)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -257,45 +247,45 @@ final class TapConnectionHandler: ChannelInboundHandler {
 
     func answerReadComplete() { context?.flush() }
 
-    func answerEnd(_ trailers: HTTPHeaders?, upstream channel: any Channel) {
-        guard let context, let capture else { return }
+    func answerEnd(_ trailers: HTTPHeaders?) {
+        guard let context, let capture, let connection else { return }
         self.capture = nil
+        self.connection = nil
+        upstreamPaused = false
+        // Given back before the client's answer ends: the pipelining handler may hand over the
+        // client's next request as that end is written, and it may take this same connection.
+        if upstreamCloses { pool.discard(connection) } else { pool.giveBack(connection) }
         let keep = capture.clientKeepsAlive
         context.writeAndFlush(wrapOutboundOut(.end(trailers))).whenComplete { [context] _ in
             if !keep { context.close(promise: nil) }
         }
-        if upstreamCloses {
-            channel.close(promise: nil)
-            if upstreamChannel === channel { upstreamChannel = nil }
-        }
         report?(capture.exchange(.answered))
     }
 
-    func upstreamClosed(_ channel: any Channel) {
-        guard upstreamChannel === channel else { return }
-        upstreamChannel = nil
+    func upstreamClosed() {
+        guard let connection else { return }
+        self.connection = nil
+        connection.answers.owner = nil
         guard var capture else { return }
         if capture.headSent {
             cutShort("the upstream closed the connection before the answer ended")
-        } else if !capture.retried, capture.requestEnded, let head = capture.forwarded, !connecting {
+        } else if !capture.retried, capture.requestEnded, let head = capture.forwarded, !taking {
             // A kept-alive connection the upstream closed as the request went out (its idle
             // timeout): a body-less GET or HEAD is sent once more on a new one, as nginx does.
             capture.retried = true
             self.capture = capture
-            pending = [.head(head), .end(nil)]
-            connect()
+            outgoing = head
+            body = nil
+            takeConnection(fresh: true)
         } else {
             noAnswer(.badGateway, "upstream \(upstream.host):\(upstream.port) closed the connection without answering")
         }
     }
 
-    func upstreamIdle(_ channel: any Channel) {
-        guard let capture, upstreamChannel === channel else {
-            channel.close(promise: nil)
-            return
-        }
-        upstreamChannel = nil
-        channel.close(promise: nil)
+    func upstreamIdle() {
+        guard let capture, let connection else { return }
+        self.connection = nil
+        pool.discard(connection)
         if capture.headSent {
             cutShort("the upstream stalled for \(TapLimits.said(limits.upstreamReadTimeout)) mid-answer")
         } else {
@@ -339,10 +329,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
         guard let context, let capture else { return }
         refusing = true
         self.capture = nil
+        outgoing = nil
+        body = nil
         writeOwn(status, "tokendash tap: \(reason)\n", context: context, version: capture.version, keepAlive: false)
-        upstreamChannel?.close(promise: nil)
-        upstreamChannel = nil
-        pending = []
     }
 
     private func writeOwn(

@@ -6,13 +6,16 @@ import NIOCore
 /// has 60 s to connect and 60 s between reads (`proxy_connect_timeout`, `proxy_read_timeout`).
 /// Heads are bounded by SwiftNIO's parser (80 KiB), past which the client gets 400, and to 100
 /// header fields, past which it gets 431 (Envoy's default; nginx refuses some thousands with 400):
-/// a head of thousands of tiny fields costs every hop that copies it.
+/// a head of thousands of tiny fields costs every hop that copies it. Upstream connections are
+/// shared by the client connections, at most `upstreamKeepalive` kept idle per event loop (nginx's
+/// upstream `keepalive`, per worker; `--upstream-keepalive`, 16 by default), each closed after 60 s idle.
 public struct TapLimits: Sendable {
     public var clientTimeout: TimeAmount = .seconds(60)
     public var maxBodyBytes = 1 << 20
     public var maxHeaderFields = 100
     public var connectTimeout: TimeAmount = .seconds(60)
     public var upstreamReadTimeout: TimeAmount = .seconds(60)
+    public var upstreamKeepalive = 16
 
     public init() {}
 

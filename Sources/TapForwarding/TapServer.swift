@@ -6,14 +6,16 @@ import NIOSSL
 import ProxyKit
 
 /// The listening side of `tokendash tap`: SwiftNIO's HTTP/1.1 server (TLS from `--cert`/`--key`
-/// when given) whose every connection is a `TapConnectionHandler` toward `upstream`. Each exchange
+/// when given) whose every connection is a `TapConnectionHandler` toward `upstream`, through the
+/// upstream connections its event loop's `UpstreamPool` shares. Each exchange
 /// is handed to `report` once its answer is written; with no `report` it is a bare reverse proxy,
 /// the bench's baseline.
 public final class TapServer: Sendable {
     public let port: Int
     public let host: String
     private let channel: any Channel
-    /// What slow clients cost in buffered answer bytes (reading pauses keep it bounded).
+    /// What slow clients cost in buffered answer bytes (reading pauses keep it bounded), and the
+    /// upstream connections open and idle.
     public let forwarding: ForwardingGauge
 
     public enum StartError: Error, Sendable, CustomStringConvertible {
@@ -57,11 +59,11 @@ public final class TapServer: Sendable {
 
     public static func start(
         host: String, port: Int, upstream: Upstream, tls: NIOSSLContext? = nil, limits: TapLimits = TapLimits(),
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, gauge: ForwardingGauge = ForwardingGauge(),
         report: (@Sendable (TapExchange) -> Void)?
     ) async throws(StartError) -> TapServer {
         let address = HostPort(host: host, port: port).description
-        let gauge = ForwardingGauge()
+        let pools = UpstreamPools(upstream: upstream, limits: limits, gauge: gauge)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -73,7 +75,9 @@ public final class TapServer: Sendable {
                     try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try sync.addHandler(IdleStateHandler(readTimeout: limits.clientTimeout))
                     try sync.addHandler(
-                        TapConnectionHandler(upstream: upstream, limits: limits, gauge: gauge, report: report))
+                        TapConnectionHandler(
+                            upstream: upstream, pool: pools.pool(on: channel.eventLoop), limits: limits, gauge: gauge,
+                            report: report))
                 }
             }
         do {

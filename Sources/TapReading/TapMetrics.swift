@@ -105,6 +105,13 @@ public final class TapMetrics: Sendable {
         return registry.emitToBuffer()
     }
 
+    /// The forwarding's upstream connections now (`ForwardingGauge`): open, idle ones included,
+    /// and idle in the pools; set at each scrape, before `exposition`.
+    public func upstreamConnections(open: Int, idle: Int) {
+        registry.makeGauge(descriptor: Names.upstreamOpen).set(Double(open))
+        registry.makeGauge(descriptor: Names.upstreamIdle).set(Double(idle))
+    }
+
     /// `2xx`…`5xx`; `0` when no status reached the client.
     static func statusClass(_ status: Int) -> String {
         let slot = statusSlot(status)
@@ -143,6 +150,18 @@ public final class TapMetrics: Sendable {
             name(
                 "tap_churning_ids", "",
                 "IDs fetching more than --churn-limit times per token lifetime in the last hour.")
+        }
+
+        static var upstreamOpen: MetricNameDescriptor {
+            name(
+                "tap_upstream_connections", "",
+                "Connections from the tap to its upstream open now, idle ones included.")
+        }
+        static var upstreamIdle: MetricNameDescriptor {
+            name(
+                "tap_upstream_connections_idle", "",
+                "Connections from the tap to its upstream kept idle for reuse (at most --upstream-keepalive per event loop)."
+            )
         }
 
         static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {

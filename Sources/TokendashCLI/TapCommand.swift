@@ -34,6 +34,7 @@ struct TapCommand: AsyncParsableCommand {
     var upstream: String? { forwarding.upstream }
     var cert: String? { forwarding.cert }
     var key: String? { forwarding.key }
+    var upstreamKeepalive: Int { forwarding.givenUpstreamKeepalive ?? Setting.upstreamKeepalive.builtIn() }
 
     @OptionGroup(title: "Reading the tokens") var reading: TapReadingOptions
     var consumerRoutes: [String] { reading.consumerRoutes }
@@ -87,6 +88,7 @@ struct TapCommand: AsyncParsableCommand {
     func validate() throws {
         guard listenAddress != nil else { throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:8088") }
         try Setting.churnLimit.check(churnLimit)
+        try Setting.upstreamKeepalive.check(upstreamKeepalive)
         if let duration { try Setting.duration.check(duration) }
         if (cert == nil) != (key == nil) { throw ValidationError("give --cert and --key together") }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
@@ -193,14 +195,17 @@ struct TapCommand: AsyncParsableCommand {
                 analysis: analysis, churnLimit: Double(churnLimit), solution: solution, backend: description,
                 environment: environment)
         let recorder = try await startRecording(analysis, dashboard: dashboard, backend: description, teardown)
+        // The forwarding's figures (upstream connections open and idle), shared by the listener and the metrics.
+        let forwardingGauge = ForwardingGauge()
         do {
-            let exporter = try await TapMetricsExporter.start(metrics, metrics: tapMetrics, analysis: analysis)
+            let exporter = try await TapMetricsExporter.start(
+                metrics, metrics: tapMetrics, analysis: analysis, forwarding: forwardingGauge)
             await teardown.add { _ in await exporter?.stop() }
         } catch {
             Self.say("\(error)")
             throw ExitCode(2)
         }
-        let server = try await startListening(target, analysis: analysis, teardown)
+        let server = try await startListening(target, analysis: analysis, gauge: forwardingGauge, teardown)
         return RunningTap(
             demo: demo, upstreamText: upstreamText, target: target, reader: reader, analysis: analysis,
             recorder: recorder, dashboard: dashboard, server: server)
@@ -286,12 +291,17 @@ struct TapCommand: AsyncParsableCommand {
     }
 
     /// The tap's listener, forwarding to `target` and handing each exchange to the reading.
-    func startListening(_ target: Upstream, analysis: TapAnalysis, _ teardown: Teardown) async throws -> TapServer {
+    func startListening(_ target: Upstream, analysis: TapAnalysis, gauge: ForwardingGauge, _ teardown: Teardown)
+        async throws -> TapServer
+    {
         do {
             let tls = try cert.map { try TapServer.tlsContext(certificate: $0, key: key ?? "") }
             guard let address = listenAddress else { throw ExitCode(2) }
+            var limits = TapLimits()
+            limits.upstreamKeepalive = upstreamKeepalive
             let server = try await TapServer.start(
-                host: address.host, port: address.port, upstream: target, tls: tls, report: analysis.submit)
+                host: address.host, port: address.port, upstream: target, tls: tls, limits: limits, gauge: gauge,
+                report: analysis.submit)
             await teardown.add { _ in await server.stop() }
             return server
         } catch let error as TapServer.StartError {

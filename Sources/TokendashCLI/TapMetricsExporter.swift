@@ -1,5 +1,6 @@
 import Foundation
 import RouteServer
+import TapForwarding
 import TapReading
 import TokenMetrics
 import TokenServer
@@ -11,11 +12,14 @@ struct TapMetricsExporter: Sendable {
     private let server: NIORouteServer<MetricsPage>
 
     /// Nil without `--metrics`; a bind failure throws its one line.
-    static func start(_ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis) async throws
-        -> TapMetricsExporter?
-    {
+    static func start(
+        _ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis, forwarding: ForwardingGauge
+    ) async throws -> TapMetricsExporter? {
         guard let address = options.address, let metrics else { return nil }
-        let page = MetricsPage { metrics.exposition(churning: analysis.churning(), unread: analysis.droppedCount) }
+        let page = MetricsPage {
+            metrics.upstreamConnections(open: forwarding.upstreamOpen, idle: forwarding.upstreamIdle)
+            return metrics.exposition(churning: analysis.churning(), unread: analysis.droppedCount)
+        }
         let server = NIORouteServer(routes: page, host: address.host, port: address.port)
         let port = try await server.start()
         TapCommand.say("metrics on http://\(address.bound(to: port))/metrics")

@@ -18,6 +18,11 @@ struct TapForwardingOptions: ParsableArguments {
 
     @Option(help: "The PEM private key of --cert.")
     var key: String?
+
+    @Option(
+        name: .customLong(Setting.upstreamKeepalive.rawValue), parsing: .unconditional,
+        help: Setting.upstreamKeepalive.argumentHelp)
+    var givenUpstreamKeepalive: Int?
 }
 
 /// Which requests `tap` reads as token fetches, and how it judges them and their churn.

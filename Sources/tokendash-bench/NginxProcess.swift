@@ -88,7 +88,8 @@ final class NginxProcess: Sendable {
         user root;
         error_log stderr warn;
         pid \(folder)/nginx.pid;
-        events { worker_connections 256; }
+        # Room for the tap section's 3,000 idle keep-alive clients and their upstream connections.
+        events { worker_connections 8192; }
         http {
             access_log off;
             # nginx closes a keep-alive connection after 1,000 requests by default; the load's

@@ -160,6 +160,7 @@ enum TapBenchmark {
         }
         var runs: [Run] = []
         for way in ways { runs.append(await way.run()) }
+        try idleClientsRow(tapURL: analysed.baseURL, tapPID: analysed.pid, nginx: nginx, upstreamPort: Int(port))
         analysed.stop()
         analysedStopped = true
         let read = try readCounts(counts)
@@ -215,6 +216,30 @@ enum TapBenchmark {
                 baseline: nginxRun.cpuPerRequest)
             BenchReport.figure("tap_p99_added_vs_nginx_ms", value: added, unit: "ms", baseline: nginxAdded)
         }
+    }
+
+    /// The upstream connections the tap and nginx hold once `IdleClientsHold.clients` keep-alive
+    /// clients have each asked once and gone idle, in the same run: said, and the tap's a figure
+    /// with nginx's (`keepalive 16`) as its baseline.
+    static func idleClientsRow(tapURL: URL, tapPID: pid_t, nginx: NginxProcess?, upstreamPort: Int) throws {
+        let tapClients = try IdleClientsHold.openIdle(tapURL)
+        let tapHeld = IdleClientsHold.upstreamConnections(of: tapPID, upstreamPort: upstreamPort)
+        IdleClientsHold.close(tapClients.sockets)
+        var nginxHeld: Int?
+        var nginxAnswered = 0
+        if let nginx {
+            let clients = try IdleClientsHold.openIdle(nginx.baseURL)
+            nginxHeld = IdleClientsHold.upstreamConnections(of: nginx.pid, upstreamPort: upstreamPort)
+            nginxAnswered = clients.answered
+            IdleClientsHold.close(clients.sockets)
+        }
+        BenchReport.say(
+            "upstream connections held after \(IdleClientsHold.clients) idle keep-alive clients: tap \(tapHeld) "
+                + "(\(tapClients.answered) answered; at most 16 idle per event loop, \(ProcessInfo.processInfo.activeProcessorCount) loops)"
+                + (nginxHeld.map { ", nginx keepalive 16: \($0) (\(nginxAnswered) answered)" } ?? ""))
+        BenchReport.figure(
+            "tap_upstream_connections_idle_clients", value: Double(tapHeld), unit: "connections",
+            baseline: nginxHeld.map(Double.init))
     }
 
     // MARK: - The child's side

@@ -29,4 +29,30 @@ import Testing
         #expect(second.status == 2)
         #expect(second.stderr == "tokendash tap: --listen \(address): address already in use\n")
     }
+
+    /// `--upstream-keepalive` past either end of its range (1 to 1,000) is the flag's one line and
+    /// exit 64, before anything starts.
+    @Test(arguments: ["0", "1001", "-1"])
+    func anUpstreamKeepaliveOutOfRangeIsRefused(_ value: String) async throws {
+        let result = try await BinaryRunner.run([
+            "tap", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--upstream-keepalive", value,
+            "--watch",
+        ])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--upstream-keepalive must be between 1 and 1000"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Its ends are taken: the run goes on to the next check, the upstream's (refused here, exit 2).
+    @Test(arguments: ["1", "1000"])
+    func theUpstreamKeepalivesEndsAreTaken(_ value: String) async throws {
+        let result = try await BinaryRunner.run([
+            "tap", "--listen", "127.0.0.1:0", "--upstream", "ftp://tokens.example", "--upstream-keepalive", value,
+            "--watch",
+        ])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "tokendash tap: --upstream ftp://tokens.example: not an http:// or https:// URL with a host\n")
+    }
 }

@@ -113,6 +113,17 @@ enum RawHTTP {
         return Message(text: text, path: path, statusLine: first, headers: headers, body: body, closed: closed)
     }
 
+    /// Every byte `fd` gives until the peer closes it (or a read gives up).
+    static func readToEnd(_ fd: Int32) -> Data {
+        var raw = Data()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return raw }
+            raw.append(contentsOf: chunk[0..<n])
+        }
+    }
+
     /// The body of a complete chunked encoding; nil until its last chunk arrived.
     static func dechunk(_ data: Data) -> Data? {
         var out = Data()

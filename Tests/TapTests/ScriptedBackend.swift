@@ -10,8 +10,10 @@ import TestSupport
 
 /// A token backend on 127.0.0.1 that answers each request with the raw bytes its script gives for
 /// the request's path, so the test knows byte for byte what a direct client sees; it keeps every
-/// request it got (head and body) to compare what the tap sent on. One request per connection.
-/// A script's `nil` holds the connection open after the bytes: a stalled answer.
+/// request it got (head and body) to compare what the tap sent on. One request per connection,
+/// and every answer says so (`Connection: close` is added to a head without a `Connection`), as
+/// HTTP/1.1 asks of a server that closes: the tap's pool then never takes back a connection this
+/// backend is about to close. A script's `stall` holds the connection open after the bytes.
 final class ScriptedBackend: Sendable {
     struct Answer: Sendable {
         var bytes: Data
@@ -22,10 +24,16 @@ final class ScriptedBackend: Sendable {
     private let listener: Int32
     // Requests received (head text and body), in arrival order; appended by connection threads.
     private let received = Mutex<[String]>([])
+    // The bodies of those requests, byte for byte, in the same order.
+    private let receivedBodies = Mutex<[Data]>([])
+    // Connections accepted so far.
+    private let acceptedCount = Mutex(0)
     // Connections held open (stalled answers), closed by stop().
     private let held = Mutex<[Int32]>([])
 
     var requests: [String] { received.withLock { $0 } }
+    var bodies: [Data] { receivedBodies.withLock { $0 } }
+    var accepted: Int { acceptedCount.withLock { $0 } }
 
     init(script: @escaping @Sendable (_ path: String) -> Answer) throws {
         let fd = socket(AF_INET, SocketConstants.stream, 0)
@@ -57,11 +65,13 @@ final class ScriptedBackend: Sendable {
                     close(fd)
                     return
                 }
+                acceptedCount.withLock { $0 += 1 }
                 Thread { [self] in
                     let request = RawHTTP.readMessage(connection, expectBody: true)
                     received.withLock { $0.append(request.text) }
+                    receivedBodies.withLock { $0.append(request.body) }
                     let answer = script(request.path)
-                    RawHTTP.send(connection, answer.bytes)
+                    RawHTTP.send(connection, Self.closing(answer.bytes))
                     if answer.stall {
                         held.withLock { $0.append(connection) }
                     } else {
@@ -73,6 +83,15 @@ final class ScriptedBackend: Sendable {
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
+
+    /// `answer` with `Connection: close` after its status line, unless its head names a `Connection`.
+    static func closing(_ answer: Data) -> Data {
+        guard let lineEnd = answer.range(of: Data("\r\n".utf8)) else { return answer }
+        let headEnd = answer.range(of: Data("\r\n\r\n".utf8))?.lowerBound ?? answer.endIndex
+        let head = String(decoding: answer[..<headEnd], as: UTF8.self).lowercased()
+        guard !head.contains("\r\nconnection:") else { return answer }
+        return answer[..<lineEnd.upperBound] + Data("Connection: close\r\n".utf8) + answer[lineEnd.upperBound...]
+    }
 
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
