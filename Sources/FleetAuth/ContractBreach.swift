@@ -16,6 +16,10 @@ public struct ContractBreach: Sendable, Equatable, Codable {
         case dataRace = "data_race"
         /// The process running the class died: a trap, `fatalError`, a force-unwrapped nil.
         case providerCrashed = "provider_crashed"
+        /// tokendash ended the process running the class, for the cause the sentence names: a
+        /// call blocked past its deadline, `init()` past its own, a flood of prints, requests no
+        /// longer read. Every such end is one event, as every crash is.
+        case providerKilled = "provider_killed"
     }
 
     public var kind: Kind

@@ -70,6 +70,7 @@ public struct ProviderEvent: Sendable, Equatable {
         case servedAfterExp = "served_after_exp"
         case dataRace = "data_race"
         case providerCrashed = "provider_crashed"
+        case providerKilled = "provider_killed"
         case printed = "provider_output"
         case backendRequest = "backend_request"
 
@@ -99,6 +100,7 @@ public struct ProviderEvent: Sendable, Equatable {
             case .servedAfterExp: .servedAfterExp
             case .dataRace: .dataRace
             case .providerCrashed: .providerCrashed
+            case .providerKilled: .providerKilled
             }
         case .printed: .printed
         case .backendRequest: .backendRequest

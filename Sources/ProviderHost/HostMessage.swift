@@ -1,16 +1,19 @@
 import FleetAuth
 import Foundation
 
-/// What the provider host says, one JSON object a line on its stdout (the README's "Your own
-/// provider" has the protocol, so a host in another language could speak it):
-/// `{"t":"ready"}` once the class's instance exists; `{"t":"returned","call":N}` when
-/// `fetchToken` returned to its caller; `{"t":"completion","call":N,"token":…,"error":…,
-/// "description":…}` each time the completion is called, `token` and `error` null when not given.
-/// tokendash writes `{"call":N,"id":"…","task":…}` lines to its stdin: one `fetchToken` call each.
+/// What the provider host says, one JSON object a line on descriptor 4 (docs/your-provider.md
+/// has the protocol, so a host in another language could speak it): `{"t":"ready"}` once the
+/// class's instance exists; `{"t":"returned","call":N}` when `fetchToken` returned to its caller;
+/// `{"t":"completion","call":N,"token":…,"error":…,"description":…}` each time the completion is
+/// called, `token` and `error` null when not given; `{"t":"exiting","status":S}` when the process
+/// calls `exit(S)` (ThreadSanitizer may then end it with a status of its own).
+/// tokendash writes `{"call":N,"id":"…","task":…}` lines to descriptor 3: one `fetchToken` call each.
 public enum HostMessage: Sendable, Equatable {
     case ready
     case returned(call: Int)
     case completion(call: Int, token: String?, error: String?)
+    /// The class's own exit status, said before the process ends.
+    case exiting(status: Int32)
 
     /// The message on `line`, nil for a line that is not one (it is dropped, not trusted).
     public static func parse(_ line: Substring) -> HostMessage? {
@@ -21,6 +24,8 @@ public enum HostMessage: Sendable, Equatable {
         let call = fields["call"]?.intValue.map(Int.init)
         switch type {
         case "ready": return .ready
+        case "exiting":
+            return fields["status"]?.intValue.flatMap { Int32(exactly: $0) }.map { .exiting(status: $0) }
         case "returned": return call.map { .returned(call: $0) }
         case "completion":
             guard let call else { return nil }

@@ -15,7 +15,7 @@ enum HostProgramSources {
         // module.
         //
         // This file is built as written for a driver class named `TokendashStubProvider` (CI builds it so,
-        // against a stub); for the customer's class, `SwiftHostLanguage` replaces three things: the module
+        // against a stub); for the customer's class, `StandInSDK.hostMain` replaces three things: the module
         // imported, the context made, and the class's name. scripts/embed-host-programs.sh embeds it.
         @_spi(TokendashHost) import GoogleRidesharingDriver
 
@@ -26,9 +26,11 @@ enum HostProgramSources {
         #endif
 
         enum TokendashHost {
-            /// The descriptor that was stdout: the messages go out on it; the class's own prints
-            /// go to stderr with the rest, so nothing it prints can pass for a message.
-            nonisolated(unsafe) static var channel: Int32 = -1
+            /// The messages go out on descriptor 4 and the requests come in on 3, descriptors of the
+            /// protocol's own: the class's stdin is /dev/null and its stdout and stderr are its prints,
+            /// so nothing it reads is a request and nothing it prints can pass for a message.
+            static let requests: Int32 = 3
+            static let channel: Int32 = 4
             /// Orders whole lines. The thread reading requests never takes it, so it adds no
             /// ordering between the class's threads that ThreadSanitizer would trust.
             nonisolated(unsafe) static var channelLock = pthread_mutex_t()
@@ -294,7 +296,7 @@ enum HostProgramSources {
                 sem_post(worker.ready)
             }
 
-            /// Reads request lines from stdin until it closes, each one a call.
+            /// Reads request lines from descriptor 3 until it closes, each one a call.
             static func serve() {
                 let size = 1 << 16
                 let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
@@ -302,7 +304,7 @@ enum HostProgramSources {
                 while true {
                     // A line longer than the buffer is not one tokendash writes: it is dropped.
                     if filled == size { filled = 0 }
-                    let count = read(0, buffer + filled, size - filled)
+                    let count = read(requests, buffer + filled, size - filled)
                     if count < 0, errno == EINTR { continue }
                     if count <= 0 { return }
                     filled += count
@@ -322,8 +324,16 @@ enum HostProgramSources {
             }
         }
 
-        TokendashHost.channel = dup(1)
-        _ = dup2(2, 1)
+        // What the class starts inherits neither protocol descriptor.
+        _ = fcntl(TokendashHost.requests, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(TokendashHost.channel, F_SETFD, FD_CLOEXEC)
+        // The status the class passes to exit(), said before ThreadSanitizer, having reported a race, may
+        // replace it with its own: one short write, no lock (another thread may hold the line lock).
+        on_exit(
+            { status, _ in
+                var text = Array("{\"t\":\"exiting\",\"status\":\(status)}\n".utf8)
+                _ = write(TokendashHost.channel, &text, text.count)
+            }, nil)
         // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
         setvbuf(stdout, nil, _IOLBF, 0)
         pthread_mutex_init(&TokendashHost.channelLock, nil)
@@ -352,6 +362,7 @@ enum HostProgramSources {
         #import <Foundation/Foundation.h>
 
         #include <errno.h>
+        #include <fcntl.h>
         #include <pthread.h>
         #include <semaphore.h>
         #include <stdatomic.h>
@@ -410,9 +421,11 @@ enum HostProgramSources {
         @end
         #endif
 
-        /// The descriptor that was stdout: the messages go out on it; the class's own prints (NSLog,
-        /// printf) go to stderr with the rest, so nothing it prints can pass for a message.
-        static int channel = -1;
+        /// The messages go out on descriptor 4 and the requests come in on 3, descriptors of the
+        /// protocol's own: the class's stdin is /dev/null and its stdout and stderr are its prints, so
+        /// nothing it reads is a request and nothing it prints can pass for a message.
+        static const int requests = 3;
+        static const int channel = 4;
         /// Orders whole lines. The thread reading requests never takes it.
         static pthread_mutex_t channelLock = PTHREAD_MUTEX_INITIALIZER;
         static id<TOKENDASH_PROTOCOL> provider;
@@ -676,7 +689,7 @@ enum HostProgramSources {
           return NULL;
         }
 
-        /// Reads request lines from stdin until it closes, each one a call.
+        /// Reads request lines from descriptor 3 until it closes, each one a call.
         static void serve(void) {
           enum { size = 1 << 16 };
           static char buffer[size];
@@ -684,7 +697,7 @@ enum HostProgramSources {
           for (;;) {
             // A line longer than the buffer is not one tokendash writes: it is dropped.
             if (filled == size) filled = 0;
-            ssize_t count = read(0, buffer + filled, size - filled);
+            ssize_t count = read(requests, buffer + filled, size - filled);
             if (count < 0 && errno == EINTR) continue;
             if (count <= 0) return;
             filled += (size_t)count;
@@ -713,9 +726,20 @@ enum HostProgramSources {
           }
         }
 
+        /// Says the status the class passed to exit() before ThreadSanitizer, having reported a race,
+        /// may replace it with its own. One short write, no lock: another thread may hold the line lock.
+        static void exiting(int status, void *unused) {
+          (void)unused;
+          char text[48];
+          int length = snprintf(text, sizeof text, "{\"t\":\"exiting\",\"status\":%d}\n", status);
+          if (length > 0) (void)!write(channel, text, (size_t)length);
+        }
+
         int main(void) {
-          channel = dup(1);
-          dup2(2, 1);
+          // What the class starts inherits neither protocol descriptor.
+          fcntl(requests, F_SETFD, FD_CLOEXEC);
+          fcntl(channel, F_SETFD, FD_CLOEXEC);
+          on_exit(exiting, NULL);
           // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
           setvbuf(stdout, NULL, _IOLBF, 0);
           NSSetUncaughtExceptionHandler(died_of);

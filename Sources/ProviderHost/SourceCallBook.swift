@@ -144,7 +144,7 @@ final class SourceCallBook: Sendable {
             guard host?.send(HostMessage.request(call: number, id: id)) != true else { continue }
             let failure = FleetAuthError.other("your provider's host does not read its requests; it is restarted")
             Self.resume(change { $0.finish(number, with: .failure(failure)) })
-            endHost(because: "it stopped reading its requests")
+            endHost(because: "your class's host stopped reading its requests")
         }
         if unwatched { watch() }
     }
@@ -185,10 +185,10 @@ final class SourceCallBook: Sendable {
                     publish(.breach(breach), id: call.id)
                     if let answer = s.finish(number, with: .failure(.other(breach.sentence))) { answers.append(answer) }
                 } else {
-                    let text =
-                        "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s; its host was killed and is restarted"
+                    let cause = "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s"
+                    let text = cause + "; its host was killed and is restarted"
                     if let answer = s.finish(number, with: .failure(.other(text))) { answers.append(answer) }
-                    blocked = blocked ?? text
+                    blocked = blocked ?? cause
                 }
             }
             return blocked
@@ -210,7 +210,8 @@ final class SourceCallBook: Sendable {
 
     func hostStarted(_ host: HostConnection) { change { $0.connection = host } }
 
-    /// Kills the host for `reason`; its end (`.exited`) then fails what waits on it.
+    /// Kills the host for `reason` (its cause, which the kill's event says); its end (`.exited`)
+    /// then fails what waits on it.
     func endHost(because reason: String) {
         let host = change { s -> HostConnection? in
             guard let host = s.connection else { return nil }
@@ -244,7 +245,7 @@ final class SourceCallBook: Sendable {
     /// completion is booked here and now; false for what the provider's actor handles.
     func hostSaid(_ message: HostMessage, generation: Int) -> Bool {
         switch message {
-        case .ready:
+        case .ready, .exiting:
             return false
         case .returned(let number):
             change { s in

@@ -25,7 +25,14 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     private var readyWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     private var nextWaiter = 0
     private var restartAt: Date?
-    private var restarts = 0
+    private var backoff = RestartBackoff()
+    private var starts = 0
+    /// When the running host was started, for the time it was up when it ends.
+    private var hostStartedAt: Date?
+    /// The exit status the class passed to `exit`, said by the host before it ended.
+    private var classExitStatus: Int32?
+    /// Whether the running host's ThreadSanitizer reported a race (its exit status is then its own).
+    private var hostRaced = false
     private var printed: [String] = []
     private var reportedRaces: Set<[Int]> = []
 
@@ -70,6 +77,8 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     public var hostReady: Bool { book.read { $0.ready } }
     /// Whether a host process runs (its class made or not).
     public var hostStarted: Bool { book.read { $0.connection != nil } }
+    /// How many hosts were started in this run: each that ended is said by one event.
+    public var hostStarts: Int { starts }
     /// The host's process ID while one runs (the bench reads its CPU time).
     public var hostProcess: pid_t? { book.read { $0.connection?.pid } }
     public nonisolated func publishCountedEvents() {}
@@ -77,7 +86,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     /// Ends the host; the provider starts another if asked again.
     public func shutdown() {
         let host = book.change { s -> HostConnection? in
-            s.endedBecause = "tokendash stopped"
+            s.endedBecause = Self.stoppedByTokendash
             return s.connection
         }
         host?.terminate()
@@ -125,12 +134,16 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             do {
                 host = try HostConnection(
                     executable: launch.executable, fileNames: launch.sources.keys.sorted(),
-                    environment: launch.environment,
+                    environment: launch.environment, memoryLimit: settings.memoryLimit,
                     answers: { [book] in book.hostSaid($0, generation: generation) })
             } catch {
                 throw FleetAuthError.other("cannot start your provider's host: \(error)")
             }
             book.hostStarted(host)
+            starts += 1
+            hostStartedAt = now
+            classExitStatus = nil
+            hostRaced = false
             printed = []
             listening = Task { for await output in host.outputs { self.handle(output, from: host) } }
             let deadline = now.addingTimeInterval(settings.startTimeout)
@@ -159,7 +172,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         guard book.read({ $0.connection === host && !$0.ready }) else { return }
         book.endHost(
             because:
-                "your class's init() did not return within \(SourceCallBook.seconds(settings.startTimeout)) s; its host was killed and is restarted"
+                "your class's init() did not return within \(SourceCallBook.seconds(settings.startTimeout)) s"
         )
     }
 
@@ -169,9 +182,10 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         switch output {
         case .message(.ready):
             book.change { $0.ready = true }
-            restarts = 0
             for waiter in readyWaiters.values { waiter.resume() }
             readyWaiters = [:]
+        case .message(.exiting(let status)):
+            classExitStatus = status
         case .message:
             break
         case .printed(let line):
@@ -180,6 +194,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
             if printed.count > 20 { printed.removeFirst(printed.count - 20) }
             showPrinted(text)
         case .race(let race):
+            hostRaced = true
             guard reportedRaces.insert(race.lines).inserted else { return }
             book.publish(
                 .breach(race.breach(sources: launch.sources)),
@@ -187,7 +202,12 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         case .flooding:
             book.endHost(
                 because:
-                    "your code printed more than \(HostConnection.floodBytesPerSecond >> 20) MiB in a second; its host was killed and is restarted"
+                    "your code printed more than \(HostConnection.floodBytesPerSecond >> 20) MiB in a second"
+            )
+        case .overMemory(let bytes):
+            book.endHost(
+                because:
+                    "your class's host used \(bytes >> 20) MiB of memory, over the \(settings.memoryLimit >> 20) MiB limit"
             )
         case .exited(let status):
             hostEnded(status: status)
@@ -219,24 +239,56 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     private var printsShown = 0
     private var printsDropped = 0
 
+    /// Why tokendash ended a host when the run itself ended: no event, as nothing went wrong.
+    static var stoppedByTokendash: String { "tokendash stopped" }
+
+    /// The host ended: one event says why (a crash, or the cause tokendash killed it for) and
+    /// when it starts again, and whatever waited on it fails with that sentence.
     private func hostEnded(status: Int32) {
+        let now = clock.now()
+        let wait = backoff.wait(afterRunning: hostStartedAt.map { now.timeIntervalSince($0) } ?? 0)
+        restartAt = now.addingTimeInterval(wait)
+        let again = "; started again at the next call after \(SourceCallBook.seconds(wait)) s"
         let reason: String
-        if let endedBecause = book.read({ $0.endedBecause }) {
-            reason = endedBecause
+        var said: ContractBreach?
+        if let cause = book.read({ $0.endedBecause }) {
+            if cause == Self.stoppedByTokendash {
+                reason = cause
+            } else {
+                reason = cause + "; its host was killed" + again
+                said = ContractBreach(.providerKilled, "provider killed: " + cause + again)
+            }
         } else {
-            let how = status > 128 ? "died of \(Self.signalName(status - 128))" : "exited with status \(status)"
+            let how = Self.howItEnded(status: status, classStatus: classExitStatus, raced: hostRaced)
             let last = Self.lastWords(printed).joined(separator: " | ")
             reason = "provider crashed: your class's host \(how)" + (last.isEmpty ? "" : ": " + last)
-            book.publish(.breach(ContractBreach(.providerCrashed, reason)), id: book.read { $0.currentID } ?? "")
+            said = ContractBreach(.providerCrashed, reason + again)
         }
         listening = nil
-        restarts += 1
-        // 1, 2, 4 … 30 s between starts: a class that dies at once does not spin.
-        restartAt = clock.now().addingTimeInterval(min(30, pow(2, Double(restarts - 1))))
+        hostStartedAt = nil
         let error = FleetAuthError.other(reason)
+        let currentID = book.read { $0.currentID } ?? ""
+        // The host is taken for gone before its end is said, so whoever acts on the line finds it so.
         book.hostEnded(error)
         for waiter in readyWaiters.values { waiter.resume(throwing: error) }
         readyWaiters = [:]
+        if let said { book.publish(.breach(said), id: currentID) }
+    }
+
+    /// ThreadSanitizer's exit status when it reported a race (`exitcode`, 66 unless set otherwise).
+    static var sanitizerExitStatus: Int32 { 66 }
+
+    /// How a host ended in words: its signal, or its exit status; where ThreadSanitizer, having
+    /// reported a race, replaced the class's own `exit` status with its 66, both.
+    static func howItEnded(status: Int32, classStatus: Int32?, raced: Bool) -> String {
+        if status > 128 { return "died of \(signalName(status - 128))" }
+        if status == sanitizerExitStatus, raced {
+            let own =
+                classStatus.map { "your class's own exit(\($0)) is behind it" }
+                ?? "your class's own status is behind it"
+            return "exited with status 66, ThreadSanitizer's after the race it reported (\(own))"
+        }
+        return "exited with status \(status)"
     }
 
     /// What a dying host said, without the stack the runtime prints after it: the trap's own
@@ -278,6 +330,8 @@ public struct SourceSettings: Sendable {
     public var startTimeout: TimeInterval
     /// Threads calling at once per SDK call: two when looking for races, as the SDK may.
     public var parallelCalls: Int
+    /// The resident memory the host may reach before it is killed.
+    public var memoryLimit = HostConnection.memoryLimitBytes
     public var providerID: String?
     /// The backend is the embedded server, whose lifetime the user chose.
     public var lifetimeChosen: Bool

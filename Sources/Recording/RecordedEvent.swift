@@ -104,7 +104,7 @@ public struct RecordedEvent: Codable, Equatable, Sendable {
         case .fleetEngineCall:
             guard let answer = answer?.answer else { return nil }
             kind = .fleetEngineCall(answer)
-        case .completionMissing, .completionRepeated, .servedAfterExp, .dataRace, .providerCrashed:
+        case .completionMissing, .completionRepeated, .servedAfterExp, .dataRace, .providerCrashed, .providerKilled:
             // The name and the breach must agree: a line edited to say otherwise is not replayed.
             guard let breach, breach.kind.rawValue == event.rawValue else { return nil }
             kind = .breach(breach)

@@ -104,12 +104,19 @@ public enum ChildProcess {
             stderr: errors.map(Stream.file) ?? .stdout, environment: environment)
     }
 
-    /// Starts `arguments` (a full path first) with descriptors 0-2 as given and no other, no signal
-    /// blocked; this process's environment unless one is given.
+    /// Starts `arguments` (a full path first) with descriptors 0-2 as given, `more[i]` as
+    /// descriptor 3 + i, and no other; no signal blocked; this process's environment unless one is
+    /// given. With `ownProcessGroup`, the child leads a process group of its own, so whatever it
+    /// starts can be signalled with it (`kill(-pid, …)`) and none of it is in tokendash's group.
     public static func spawn(
-        _ arguments: [String], stdin: Stream, stdout: Stream, stderr: Stream,
-        environment: [String: String]? = nil
+        _ arguments: [String], stdin: Stream, stdout: Stream, stderr: Stream, more: [Int32] = [],
+        ownProcessGroup: Bool = false, environment: [String: String]? = nil
     ) throws -> pid_t {
+        // Each extra descriptor is first copied above every target: a source that happens to be
+        // 3 or 4 would otherwise be overwritten by an earlier dup2 before its own is made.
+        let raised = more.map { fcntl($0, F_DUPFD_CLOEXEC, 16) }
+        defer { for fd in raised where fd >= 0 { close(fd) } }
+        guard !raised.contains(where: { $0 < 0 }) else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -129,14 +136,20 @@ public enum ChildProcess {
             case .stdout: posix_spawn_file_actions_adddup2(&actions, 1, target)
             }
         }
-        try closeInheritedDescriptors(&actions)
+        for (index, fd) in raised.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + index)) }
+        try closeInheritedDescriptors(&actions, from: Int32(3 + raised.count))
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
         var all = sigset_t()
         sigfillset(&all)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
@@ -152,13 +165,14 @@ public enum ChildProcess {
         return pid
     }
 
-    /// Adds glibc's closefrom action (3 and up) to `actions`. Swift's Glibc module does not import
-    /// it (it is a GNU extension), so it is looked up at run time.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+    /// Adds glibc's closefrom action (`first` and up) to `actions`. Swift's Glibc module does not
+    /// import it (it is a GNU extension), so it is looked up at run time.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from first: Int32) throws
+    {
         typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { throw POSIXError(.ENOSYS) }
         let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
-        let result = addCloseFrom(&actions, 3)
+        let result = addCloseFrom(&actions, first)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
     }
 }

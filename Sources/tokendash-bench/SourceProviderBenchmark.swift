@@ -64,7 +64,8 @@ enum SourceProviderBenchmark {
         #if canImport(Glibc)
         import Glibc
         #endif
-        let channel = 1
+        // The protocol's descriptors, as HostConnection gives them: requests on 3, messages on 4.
+        let channel = 4
         func send(_ line: String) {
           let bytes = Array((line + "\n").utf8)
           _ = bytes.withUnsafeBytes { write(Int32(channel), $0.baseAddress, $0.count) }
@@ -73,7 +74,7 @@ enum SourceProviderBenchmark {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-          let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+          let count = buffer.withUnsafeMutableBytes { read(3, $0.baseAddress, $0.count) }
           if count <= 0 { break }
           pending += buffer[0..<count]
           while let newline = pending.firstIndex(of: 10) {

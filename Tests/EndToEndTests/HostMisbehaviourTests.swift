@@ -15,23 +15,26 @@ struct HostMisbehaviourTests {
     /// The fixture `name` (`.swift`, or `.m` in Objective-C) built (without ThreadSanitizer, for
     /// speed: these breaches need none) and its provider.
     static func provider(
-        _ name: String, language: String = "swift", clock: SteppedClock, completionTimeout: TimeInterval = 10
+        _ name: String, language: String = "swift", clock: SteppedClock, completionTimeout: TimeInterval = 10,
+        sanitize: Bool = false, parallelCalls: Int = 1, memoryLimit: Int = HostConnection.memoryLimitBytes
     ) async throws -> (SourceTokenProvider<VehicleAuthorizationContext>, EventRecorder) {
         let source = try ProviderSourceFile.read(
             fixtures.appendingPathComponent("\(name).\(language)").path, role: .driver,
             providerURL: "http://127.0.0.1:9/unused")
         // An Objective-C class is built with the runtime's clang: no swiftc needed.
         let swiftc = source.language == .swift ? try HostBuilder.findSwiftc(given: nil) : ""
-        let built = try await HostBuilder(swiftc: swiftc, sanitize: false, cacheRoot: cache).build(source)
+        let built = try await HostBuilder(swiftc: swiftc, sanitize: sanitize, cacheRoot: cache).build(source)
         let launch = HostLaunch(
             executable: built.executable, fileName: "\(name).\(language)", sourceText: source.buildText,
             environment: built.environment.merging(["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]) { $1 },
             sources: built.sources)
         let events = EventBroadcaster()
         let recorder = EventRecorder(events)
+        var settings = SourceSettings(
+            completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: parallelCalls)
+        settings.memoryLimit = memoryLimit
         let provider = SourceTokenProvider<VehicleAuthorizationContext>(
-            launch: launch,
-            settings: SourceSettings(completionTimeout: completionTimeout, startTimeout: 30, parallelCalls: 1),
+            launch: launch, settings: settings,
             clock: clock, events: events)
         return (provider, recorder)
     }

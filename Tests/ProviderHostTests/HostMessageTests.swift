@@ -22,6 +22,13 @@ struct HostMessageTests {
                 == .completion(call: 12, token: "eyJ.abc.def", error: nil))
     }
 
+    @Test func theClasssExitStatusIsRead() {
+        #expect(HostMessage.parse(#"{"t":"exiting","status":0}"#) == .exiting(status: 0))
+        #expect(HostMessage.parse(#"{"t":"exiting","status":3}"#) == .exiting(status: 3))
+        #expect(HostMessage.parse(#"{"t":"exiting","status":99999999999}"#) == nil)
+        #expect(HostMessage.parse(#"{"t":"exiting"}"#) == nil)
+    }
+
     @Test func anythingElseGoesToTheDecoder() {
         for line in [
             #"{"t":"completion","call":1,"token":"a\"b"}"#, #"{"t":"completion","call":1,"error":"missingData"}"#,

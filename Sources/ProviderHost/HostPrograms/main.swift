@@ -11,7 +11,7 @@
 // module.
 //
 // This file is built as written for a driver class named `TokendashStubProvider` (CI builds it so,
-// against a stub); for the customer's class, `SwiftHostLanguage` replaces three things: the module
+// against a stub); for the customer's class, `StandInSDK.hostMain` replaces three things: the module
 // imported, the context made, and the class's name. scripts/embed-host-programs.sh embeds it.
 @_spi(TokendashHost) import GoogleRidesharingDriver
 
@@ -22,9 +22,11 @@ import Synchronization
 #endif
 
 enum TokendashHost {
-    /// The descriptor that was stdout: the messages go out on it; the class's own prints
-    /// go to stderr with the rest, so nothing it prints can pass for a message.
-    nonisolated(unsafe) static var channel: Int32 = -1
+    /// The messages go out on descriptor 4 and the requests come in on 3, descriptors of the
+    /// protocol's own: the class's stdin is /dev/null and its stdout and stderr are its prints,
+    /// so nothing it reads is a request and nothing it prints can pass for a message.
+    static let requests: Int32 = 3
+    static let channel: Int32 = 4
     /// Orders whole lines. The thread reading requests never takes it, so it adds no
     /// ordering between the class's threads that ThreadSanitizer would trust.
     nonisolated(unsafe) static var channelLock = pthread_mutex_t()
@@ -290,7 +292,7 @@ enum TokendashHost {
         sem_post(worker.ready)
     }
 
-    /// Reads request lines from stdin until it closes, each one a call.
+    /// Reads request lines from descriptor 3 until it closes, each one a call.
     static func serve() {
         let size = 1 << 16
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
@@ -298,7 +300,7 @@ enum TokendashHost {
         while true {
             // A line longer than the buffer is not one tokendash writes: it is dropped.
             if filled == size { filled = 0 }
-            let count = read(0, buffer + filled, size - filled)
+            let count = read(requests, buffer + filled, size - filled)
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return }
             filled += count
@@ -318,8 +320,16 @@ enum TokendashHost {
     }
 }
 
-TokendashHost.channel = dup(1)
-_ = dup2(2, 1)
+// What the class starts inherits neither protocol descriptor.
+_ = fcntl(TokendashHost.requests, F_SETFD, FD_CLOEXEC)
+_ = fcntl(TokendashHost.channel, F_SETFD, FD_CLOEXEC)
+// The status the class passes to exit(), said before ThreadSanitizer, having reported a race, may
+// replace it with its own: one short write, no lock (another thread may hold the line lock).
+on_exit(
+    { status, _ in
+        var text = Array("{\"t\":\"exiting\",\"status\":\(status)}\n".utf8)
+        _ = write(TokendashHost.channel, &text, text.count)
+    }, nil)
 // Line by line, so what the class prints shows as it prints it, not when a buffer fills.
 setvbuf(stdout, nil, _IOLBF, 0)
 pthread_mutex_init(&TokendashHost.channelLock, nil)
