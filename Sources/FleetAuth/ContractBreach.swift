@@ -3,7 +3,7 @@
 /// protocol must be thread-safe", the completion is called once, and the token handed back is
 /// valid. tokendash's own providers and the sample ports never produce one.
 public struct ContractBreach: Sendable, Equatable, Codable {
-    /// The breach's name, as `watch` prints it and scripts match it: one per row of the README's
+    /// The breach's name, as `watch` prints it and scripts match it: one per row of docs/your-provider.md's
     /// "Your own provider" events table.
     public enum Kind: String, Sendable, CaseIterable, Codable {
         /// The completion was not called within `--completion-timeout` seconds.

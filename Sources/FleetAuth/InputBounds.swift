@@ -2,7 +2,7 @@ import Foundation
 
 /// The bounds every number from outside (flags, config files, scenarios, recordings, fault
 /// routes) is checked against where it is parsed: a value outside is refused with its place and
-/// the bound, so no later arithmetic on it can trap. The README's "Limits" lists them; a flag's
+/// the bound, so no later arithmetic on it can trap. docs/limits.md lists them; a flag's
 /// own range is its entry in the settings table (the `Settings` module).
 public enum InputBounds {
     /// Any duration: flags, config settings, scenario steps, a fault's latency. 30 days.
@@ -28,14 +28,14 @@ public enum InputBounds {
     public static func within(_ value: Double, _ bound: Double) -> Bool { value.isFinite && abs(value) <= bound }
 
     /// `duration` (seconds) as "30 days", "1 day", "1 h", "0.05 s" for messages about a bound
-    /// and the README's "Limits".
+    /// and docs/limits.md.
     public static func describe(_ seconds: TimeInterval) -> String {
         if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
             let days = Int(seconds / 86_400)
             return days == 1 ? "1 day" : "\(days) days"
         }
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
-        // Whole seconds without `.0` (the README's "1 s"); the bound keeps `Int` from trapping.
+        // Whole seconds without `.0` (docs/limits.md's "1 s"); the bound keeps `Int` from trapping.
         if seconds == seconds.rounded(), abs(seconds) < 1e15 { return "\(Int(seconds)) s" }
         return "\(seconds) s"
     }

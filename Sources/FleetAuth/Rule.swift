@@ -20,7 +20,7 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable, CustomStrin
     /// The name, so that interpolating a rule prints what users read (`iss/sub`, not `issuer`).
     public var description: String { rawValue }
 
-    /// Where the rule comes from, as the README's "Verdicts" table names the sources: [JWT] Fleet
+    /// Where the rule comes from, as docs/fleet-engine.md's "Verdicts" table names the sources: [JWT] Fleet
     /// Engine's "JSON Web Tokens" page, [JFA] github.com/googlemaps/java-fleetengine-auth, [RFC
     /// 7515] JSON Web Signature, the SDK references, and Google's sample providers.
     public var source: String {

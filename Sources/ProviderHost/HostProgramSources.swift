@@ -5,8 +5,8 @@ enum HostProgramSources {
         // tokendash's provider host: runs the customer's class as the SDK would.
         //
         // One instance of the class for the whole run, each request line a `fetchToken` call on a
-        // worker's thread (`Worker`), each completion and each return a line back (the protocol is in the
-        // README, "Your own provider"). Glibc and pthreads, not Foundation: Foundation's locks and caches
+        // worker's thread (`Worker`), each completion and each return a line back (the protocol is in
+        // docs/your-provider.md). Glibc and pthreads, not Foundation: Foundation's locks and caches
         // (JSONSerialization, Thread, NSLock) order the class's threads for ThreadSanitizer, which then
         // misses the race the class has on a phone. The host is built without optimisation under
         // --no-sanitize (and with -O under ThreadSanitizer), where Swift's generic String and Array code
@@ -183,7 +183,8 @@ enum HostProgramSources {
                 return nil
             }
 
-            final class Request: @unchecked Sendable {
+            /// Handed to a worker through an atomic as a retained pointer; its fields are immutable.
+            final class Request: Sendable {
                 let call: Int
                 let id: String
                 let task: String?

@@ -49,6 +49,7 @@ public enum StandInSDK {
                           completion: @escaping GMTDAuthTokenFetchCompletionHandler)
         }
 
+        // Unchecked: NSObject is not Sendable, and the context's fields are immutable `let`s.
         public final class GMTDAuthorizationContext: NSObject, @unchecked Sendable {
           public let vehicleID: String
           public let taskID: String?
@@ -68,6 +69,7 @@ public enum StandInSDK {
                           completion: @escaping GMTCAuthTokenFetchCompletionHandler)
         }
 
+        // Unchecked: NSObject is not Sendable, and the context's fields are immutable `let`s.
         public final class GMTCAuthorizationContext: NSObject, @unchecked Sendable {
           public let tripID: String
           @_spi(TokendashHost) public init(tripID: String) {

@@ -1,5 +1,5 @@
-/// The scenarios shipped in the binary, in the format of a scenario file (the README's "Giving
-/// a demo"), so a user can copy one and change it. Timed for the dashboard's defaults: 60 s
+/// The scenarios shipped in the binary, in the format of a scenario file (docs/demo.md,
+/// "Scenarios"), so a user can copy one and change it. Timed for the dashboard's defaults: 60 s
 /// tokens, a location update every 5 s, a refresh margin of half the lifetime.
 public enum BuiltinScenarios {
     public static let sources: [(name: String, yaml: String)] = [

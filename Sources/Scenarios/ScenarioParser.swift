@@ -5,7 +5,7 @@ import Foundation
 import Settings
 import Yams
 
-/// Reads the scenario format (README, "Giving a demo"):
+/// Reads the scenario format (docs/demo.md, "Scenarios"):
 ///
 ///     name: backend-outage
 ///     description: one line for the S list

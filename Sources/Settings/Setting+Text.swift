@@ -1,6 +1,6 @@
 import FleetAuth
 
-/// What the flags, the config reader and the README say about a setting, made from its entry so
+/// What the flags, the config reader and docs/limits.md say about a setting, made from its entry so
 /// that they cannot drift apart.
 extension Setting {
     /// The flag's help: the entry's summary, then its range and its default.
@@ -11,7 +11,7 @@ extension Setting {
         return text
     }
 
-    /// The range as the README's "Limits" table gives it: "1 s to 1 h", "1 to 100,000"; nil for
+    /// The range as docs/limits.md's table gives it: "1 s to 1 h", "1 to 100,000"; nil for
     /// a setting that is no number.
     public var limit: String? {
         switch kind {

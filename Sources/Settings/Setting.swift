@@ -1,7 +1,7 @@
 /// A setting a user gives tokendash by flag and, for most, by config file. The raw value is the
 /// flag's long name; a setting a config file may hold has the same key there (`--trip-id` and
 /// `trip-id:`). Its kind, range, default and help are its one entry in the table (`entry`), which
-/// the flags, the config reader, scenarios, recordings and the README's "Limits" all read.
+/// the flags, the config reader, scenarios, recordings and docs/limits.md all read.
 public enum Setting: String, CaseIterable, Sendable {
     case solution
     case consumerURL = "consumer-url"

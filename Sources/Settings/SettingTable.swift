@@ -2,7 +2,7 @@ import FleetAuth
 
 /// The table: every setting's one entry. A range, default or help text is written here and
 /// nowhere else; the flags' help and checks, the config reader, scenarios, recordings and the
-/// README's "Limits" (checked by `SettingsTests`) read it.
+/// docs/limits.md (checked by `SettingsTests`) read it.
 extension Setting {
     /// Token lifetimes, in seconds: Fleet Engine accepts at most an hour.
     public static let lifetimes = 1...3600
