@@ -33,6 +33,16 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == TapBenchmark.ch
 }
 
 var requested = Array(CommandLine.arguments.dropFirst())
+if requested.contains("--help") || requested.contains("-h") {
+    print(
+        """
+        usage: tokendash-bench [--json] [SECTION...]
+        Each figure is printed beside a baseline measured in the same run; --json prints one object a figure.
+        sections, in the order they run: \(sections.map(\.key).filter { !onRequest.contains($0) }.joined(separator: ", "))
+        only when named (minutes long): \(sections.map(\.key).filter(onRequest.contains).joined(separator: ", "))
+        """)
+    exit(0)
+}
 if let flag = requested.firstIndex(of: "--json") {
     requested.remove(at: flag)
     BenchReport.useJSON()
