@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // gzip-compressed Cloud Logging exports, inflated as a stream (LogReading).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // What every part shares about tokens: kinds and IDs, fetched and decoded tokens, rule
@@ -125,6 +127,13 @@ let package = Package(
                 // The tap's own series (`TapMetrics`), beside the reading that counts them.
                 "TokenMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
+        ),
+        // Fleet Engine's own logs: Cloud Logging exports (any shape, gzip, folders, stdin) read as a
+        // stream into entries, per-ID aggregates, silences and the version table. No UI, no sockets.
+        // CompressNIO for gzip; scripts/fuzz.sh compiles it with bare swiftc, where gzip is left out.
+        .target(
+            name: "LogReading",
+            dependencies: ["FleetAuth", .product(name: "CompressNIO", package: "compress-nio")]
         ),
         // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
         // emulator and `/metrics` stand on: routes answer a `RouteRequest`; no jwt-kit, no tokens.
@@ -475,6 +484,15 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        // The Cloud Logging export reader: every shape, damage, splits and duplicates, silences and
+        // the version table, over bytes in memory and times passed in.
+        .testTarget(
+            name: "LogReadingTests",
+            dependencies: [
+                "LogReading", "FleetAuth",
+                // gzip-compressed fixtures, made in the test.
+                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore", "FleetAuth"]),
     ],

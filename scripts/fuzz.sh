@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the response decoder, the JWT decoder and the four file readers (config, scenario, theme,
-# recording) with libFuzzer for a bounded time each.
+# Fuzzes the response decoder, the JWT decoder and the five file readers (config, scenario, theme,
+# recording, Cloud Logging exports) with libFuzzer for a bounded time each.
 #
 #   bash scripts/fuzz.sh [seconds-per-target] [target...]      (default 60, all targets)
 #
@@ -24,7 +24,7 @@ out=.build-fuzz
 # a hang to a user.
 all=(response:ResponseDecoderFuzzer:5:fleet-engine jwt:JWTDecoderFuzzer:5:fleet-engine
      config:ConfigReaderFuzzer:1:yaml scenario:ScenarioParserFuzzer:1:yaml theme:ThemeLoaderFuzzer:1:yaml
-     recording:RecordingReaderFuzzer:1:recording)
+     recording:RecordingReaderFuzzer:1:recording logs:LogReaderFuzzer:1:logs)
 targets=()
 for entry in "${all[@]}"; do
     if [[ $# -eq 0 ]] || [[ " $* " == *" ${entry%%:*} "* ]]; then targets+=("$entry"); fi

@@ -28,7 +28,7 @@ public struct TokenDash: AsyncParsableCommand {
         subcommands: [
             DashboardCommand.self, WatchCommand.self, TapCommand.self, ServeCommand.self, DecodeCommand.self,
             ConfigCommand.self, ReplayCommand.self, ReportCommand.self, ScenarioCommand.self,
-            RenderTooSmallCommand.self, SetupCommand.self,
+            RenderTooSmallCommand.self, SetupCommand.self, LogsCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

@@ -1,0 +1,241 @@
+import FleetAuth
+import Foundation
+
+/// Reads one decoded JSON object of an export as a Fleet Engine `LogEntry`, whatever the shape
+/// wrote it as (Cloud Logging's JSON, a BigQuery row, fleet-debugger's lowercased dataset).
+/// Names what it does not know (fields, `@type`s) instead of failing on it.
+public enum LogEntryDecoder {
+    public enum Outcome: Sendable, Equatable {
+        case entry(LogEntry, unknownFields: [String], unknownType: String?)
+        case skipped(SkipReason, String)
+    }
+
+    /// Top-level LogEntry fields (https://cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry),
+    /// normalized; a BigQuery payload column ("jsonpayload_v1_updatevehiclelog") is matched by prefix.
+    static let knownFields: Set<String> = [
+        "insertid", "logname", "resource", "labels", "timestamp", "receivetimestamp", "severity", "jsonpayload",
+        "protopayload", "textpayload", "split", "trace", "spanid", "tracesampled", "operation", "sourcelocation",
+        "httprequest", "errorgroups", "apphub", "apphubdestination", "apphubsource", "otel",
+        // fleet-debugger's older datasets: `origLog.timestamp || origLog.servertime` (src/TripLogs.js).
+        "servertime",
+    ]
+
+    /// RequestHeader fields (Fleet Engine reference, `RequestHeader`), normalized.
+    static let knownHeaderFields: Set<String> = [
+        "languagecode", "regioncode", "sdkversion", "osversion", "devicemodel", "sdktype", "mapssdkversion",
+        "navsdkversion", "platform", "manufacturer", "androidapilevel", "traceid",
+    ]
+
+    public static func decode(_ value: JSONValue) -> Outcome {
+        guard case .object(let object) = value else {
+            return .skipped(.notAnEntry, "a JSON \(value.typeName), not a LogEntry object")
+        }
+        var payload: JSONValue?
+        var payloadColumn: String?
+        var unknown: [String] = []
+        var looksLikeEntry = false
+        for member in object {
+            let key = LogKeys.normalized(member.key)
+            if key == "jsonpayload" {
+                payload = member.value
+                looksLikeEntry = true
+            } else if key.hasPrefix("jsonpayload") {
+                // BigQuery: one column per payload type, "jsonpayload_v1_updatevehiclelog"
+                // (fleet-debugger src/TripLogs.js `processApiCall` finds the API in the key).
+                if case .object = member.value {
+                    payload = member.value
+                    payloadColumn = key
+                }
+                looksLikeEntry = true
+            } else if knownFields.contains(key) {
+                if ["insertid", "logname", "timestamp", "receivetimestamp"].contains(key) { looksLikeEntry = true }
+            } else {
+                unknown.append(member.key)
+            }
+        }
+        guard looksLikeEntry else {
+            let keys = object.members.prefix(5).map(\.key).joined(separator: ", ")
+            return .skipped(.notAnEntry, "an object with no LogEntry field (keys: \(keys.isEmpty ? "none" : keys))")
+        }
+
+        let logName = LogKeys.text(LogKeys.field(object, "logname"))
+        let resourceType = LogKeys.text(LogKeys.path(value, "resource", "type"))
+        if let service = foreignService(logName: logName, resourceType: resourceType) {
+            return .skipped(.otherService, "an entry of \(service)")
+        }
+
+        let timeText =
+            LogKeys.text(LogKeys.field(object, "timestamp")) ?? LogKeys.text(LogKeys.field(object, "receivetimestamp"))
+            ?? LogKeys.text(LogKeys.field(object, "servertime"))
+        guard let timeText else { return .skipped(.noTimestamp, "an entry without timestamp or receiveTimestamp") }
+        guard let time = LogInstant.parse(timeText) else {
+            return .skipped(.noTimestamp, "timestamp \"\(timeText.prefix(40))\" is not a time")
+        }
+
+        let payloadType = LogKeys.text(LogKeys.path(payload, "type"))
+        var entry = LogEntry(time: time)
+        entry.insertID = LogKeys.text(LogKeys.field(object, "insertid"))
+        entry.payloadType = payloadType
+        entry.method = method(logName: logName, payloadType: payloadType, payloadColumn: payloadColumn)
+        entry.severity = severity(LogKeys.field(object, "severity"))
+        entry.ids = ids(LogKeys.field(object, "labels"))
+        entry.error = error(payload: payload, severity: entry.severity)
+        let headerValue = LogKeys.path(payload, "request", "header")
+        entry.header = header(headerValue)
+        if case .object(let fields)? = headerValue {
+            for member in fields where !knownHeaderFields.contains(LogKeys.normalized(member.key)) {
+                unknown.append("request.header.\(member.key)")
+            }
+        }
+        if let split = LogKeys.field(object, "split"), let uid = LogKeys.text(LogKeys.path(split, "uid")) {
+            entry.split = SplitMark(
+                uid: uid, index: Int(LogKeys.text(LogKeys.path(split, "index")) ?? "") ?? 0,
+                total: Int(LogKeys.text(LogKeys.path(split, "totalsplits")) ?? "") ?? 0)
+        }
+        // fleet-debugger: `log.jsonPayload["@type"].includes("Restricted")` and
+        // `log.jsonPayload.parentInsertId` (src/localStorage.js, `ensureCorrectFormat`).
+        let typeName = payloadType.map(lastComponent) ?? payloadColumn ?? ""
+        entry.isRestricted = typeName.lowercased().hasSuffix("restrictedlog")
+        entry.parentInsertID =
+            LogKeys.text(LogKeys.path(payload, "parentinsertid"))
+            ?? LogKeys.text(LogKeys.field(object, "parentinsertid"))
+        if entry.parentInsertID != nil && payloadType == nil { entry.isRestricted = true }
+
+        var unknownType: String?
+        if let payloadType, !FleetEngineMethods.isKnownLogType(lastComponent(payloadType)) {
+            unknownType = payloadType
+        }
+        return .entry(entry, unknownFields: unknown, unknownType: unknownType)
+    }
+
+    /// The service an entry belongs to when it is not Fleet Engine, or nil. Fleet Engine's entries
+    /// have `logName` "projects/P/logs/fleetengine.googleapis.com%2F<method>" and `resource.type`
+    /// "fleetengine.googleapis.com/Fleet" or "…/DeliveryFleet" (ODRD and LMFS "Logging" guides).
+    static func foreignService(logName: String?, resourceType: String?) -> String? {
+        if let logName {
+            let decoded = logName.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
+            if !decoded.contains("fleetengine.googleapis.com") {
+                let tail = decoded.split(separator: "/logs/", maxSplits: 1).last.map(String.init) ?? decoded
+                return "log \(tail.prefix(80))"
+            }
+            return nil
+        }
+        if let resourceType, !resourceType.hasPrefix("fleetengine.googleapis.com") {
+            return "resource \(resourceType.prefix(80))"
+        }
+        return nil
+    }
+
+    /// The method: `logName`'s last part, else the `@type`'s name, else the BigQuery column's.
+    static func method(logName: String?, payloadType: String?, payloadColumn: String?) -> String? {
+        if let logName {
+            let decoded = logName.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
+            if let range = decoded.range(of: "fleetengine.googleapis.com/") {
+                let method = decoded[range.upperBound...]
+                if !method.isEmpty { return String(method) }
+            }
+        }
+        if let payloadType, let method = FleetEngineMethods.method(ofLogType: lastComponent(payloadType)) {
+            return method
+        }
+        if let payloadColumn, let method = FleetEngineMethods.method(ofColumn: payloadColumn) { return method }
+        return nil
+    }
+
+    static func lastComponent(_ type: String) -> String {
+        String(type.split(whereSeparator: { $0 == "." || $0 == "/" }).last ?? Substring(type))
+    }
+
+    /// Cloud Logging's `LogSeverity` names; a number (as a BigQuery row may hold) by its value.
+    static func severity(_ value: JSONValue?) -> String? {
+        guard let text = LogKeys.text(value) else { return nil }
+        if let number = Int(text) {
+            switch number {
+            case 800...: return "EMERGENCY"
+            case 700..<800: return "ALERT"
+            case 600..<700: return "CRITICAL"
+            case 500..<600: return "ERROR"
+            case 400..<500: return "WARNING"
+            case 300..<400: return "NOTICE"
+            case 200..<300: return "INFO"
+            case 100..<200: return "DEBUG"
+            default: return "DEFAULT"
+            }
+        }
+        return text.uppercased()
+    }
+
+    /// Every ID the labels name; `trip_id` may list several, comma-separated (issue 60, from the
+    /// ODRD "Logging" guide's labels). Labels that name no ID (`environment`) stay with the entry.
+    static func ids(_ labels: JSONValue?) -> [LoggedID] {
+        guard case .object(let object)? = LogKeys.unwrapped(labels) else { return [] }
+        var found: [LoggedID] = []
+        for member in object {
+            let key = LogKeys.normalized(member.key)
+            guard let kind = LoggedIDKind.allCases.first(where: { $0.labelKey == key }),
+                let text = LogKeys.text(member.value)
+            else { continue }
+            for part in text.split(separator: ",") {
+                let id = part.trimmingCharacters(in: .whitespaces)
+                if !id.isEmpty, !found.contains(LoggedID(kind, id)) { found.append(LoggedID(kind, id)) }
+            }
+        }
+        return found
+    }
+
+    /// `errorResponse` {code, httpStatusCode, message}; a bare ERROR (or worse) severity without one
+    /// is an error of code UNKNOWN.
+    static func error(payload: JSONValue?, severity: String?) -> LoggedError? {
+        if let response = LogKeys.path(payload, "errorresponse"), case .object = response {
+            let codeValue = LogKeys.unwrapped(LogKeys.path(response, "code"))
+            var code = LogKeys.text(codeValue) ?? "UNKNOWN"
+            if let number = Int(code) { code = grpcCodeName(number) }
+            let status = LogKeys.text(LogKeys.path(response, "httpstatuscode")).flatMap { Int($0) }
+            return LoggedError(code: code, httpStatus: status, message: LogKeys.text(LogKeys.path(response, "message")))
+        }
+        if let severity, ["ERROR", "CRITICAL", "ALERT", "EMERGENCY"].contains(severity) {
+            return LoggedError(code: "UNKNOWN")
+        }
+        return nil
+    }
+
+    /// gRPC's canonical codes by number (google.rpc.Code), for an `errorResponse.code` written as one.
+    static func grpcCodeName(_ number: Int) -> String {
+        let names = [
+            "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+            "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+            "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+        ]
+        return names.indices.contains(number) ? names[number] : "CODE_\(number)"
+    }
+
+    static func header(_ value: JSONValue?) -> SDKHeader? {
+        guard case .object = value else { return nil }
+        func field(_ name: String) -> String? {
+            LogKeys.text(LogKeys.path(value, name)).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let header = SDKHeader(
+            sdkVersion: field("sdkversion"), osVersion: field("osversion"),
+            platform: field("platform").map {
+                enumName($0, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: platforms)
+            },
+            sdkType: field("sdktype").map {
+                enumName($0, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: sdkTypes)
+            },
+            deviceModel: field("devicemodel"), manufacturer: field("manufacturer"),
+            mapsSDKVersion: field("mapssdkversion"), navSDKVersion: field("navsdkversion"))
+        return header == SDKHeader() ? nil : header
+    }
+
+    // RequestHeader's enums by number: Platform {UNSPECIFIED, ANDROID, IOS, WEB}, SdkType
+    // {UNSPECIFIED, CONSUMER, DRIVER, JAVASCRIPT} (Fleet Engine reference, `RequestHeader`).
+    static let platforms = ["UNSPECIFIED", "ANDROID", "IOS", "WEB"]
+    static let sdkTypes = ["UNSPECIFIED", "CONSUMER", "DRIVER", "JAVASCRIPT"]
+
+    static func enumName(_ text: String, prefixes: [String], numbered: [String]) -> String {
+        if let number = Int(text) { return numbered.indices.contains(number) ? numbered[number] : text }
+        let upper = text.uppercased()
+        for prefix in prefixes where upper.hasPrefix(prefix) { return String(upper.dropFirst(prefix.count)) }
+        return upper
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import LogReading
+
+/// `tokendash logs FILE…`: Fleet Engine's own logs, from a Cloud Logging export, per vehicle,
+/// trip, delivery vehicle and task. Headless for now: `--summary` prints one JSON object; the
+/// dashboard's logs screen comes later. Links nothing of the dashboard beyond what the CLI does.
+struct LogsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logs",
+        abstract: "Read a Cloud Logging export of Fleet Engine's logs: calls, errors and silences per ID.",
+        discussion: """
+            Reads every shape of export without flags: a JSON array of entries (gcloud logging read
+            --format=json, the Logs Explorer's download), entries one per line or concatenated (a
+            Cloud Storage sink's files, jq -c), a folder as the sink lays it out, BigQuery rows as JSON,
+            a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is stdin.
+            Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before it
+            is kept. --summary prints one JSON object. Exit 0 when read, 1 when an entry names an error
+            given to --fail-on (or any ID has a silence, for --fail-on silence), 2 when the input is
+            not an export at all.
+            """)
+
+    @Argument(help: "Export files or folders, or - for stdin.")
+    var inputs: [String]
+
+    @Flag(name: .customLong("summary"), help: "Print the export's summary as one JSON object (no dashboard).")
+    var summary = false
+
+    @Option(
+        name: .customLong("fail-on"),
+        help:
+            "Exit 1 when an entry has this error code (e.g. PERMISSION_DENIED), or, for 'silence', any silence. Repeatable."
+    )
+    var failOn: [String] = []
+
+    /// Problem lines printed on stderr; the rest are counted in the summary's `skipped`.
+    static let problemLines = 20
+
+    func run() throws {
+        guard summary else {
+            FileHandle.standardError.write(
+                Data(
+                    "tokendash logs: the logs screen comes later; use --summary for the export's summary as JSON.\n"
+                        .utf8))
+            throw ExitCode(64)
+        }
+        var reader = ExportReader()
+        for input in inputs { reader.read(path: input) }
+        var lines = reader.problems.prefix(Self.problemLines).map { "tokendash logs: \($0)\n" }.joined()
+        let more = reader.problems.count - Self.problemLines
+        if more > 0 {
+            lines +=
+                "tokendash logs: … and \(more)\(reader.problems.count == ExportReader.maxProblemLines ? "+" : "") more\n"
+        }
+        if !lines.isEmpty { FileHandle.standardError.write(Data(lines.utf8)) }
+
+        let result = LogSummary(reader)
+        print(result.json)
+        if reader.recognized == 0 && !reader.sawContainer {
+            FileHandle.standardError.write(
+                Data("tokendash logs: no Cloud Logging entry in the input: not an export\n".utf8))
+            throw ExitCode(2)
+        }
+        let named = result.names(anyOf: failOn)
+        if !named.isEmpty {
+            FileHandle.standardError.write(Data("tokendash logs: found \(named.joined(separator: ", "))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

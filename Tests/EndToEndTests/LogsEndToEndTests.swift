@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// `tokendash logs --summary` as a support engineer runs it on a customer's export: a gzip file
+/// from a sink, and `gcloud logging read … | tokendash logs - --summary`.
+@Suite(.timeLimit(.minutes(5))) struct LogsEndToEndTests {
+    /// Fleet Engine entries in Cloud Logging's JSON: vehicle-1 on Android every 5 s with a
+    /// 5-minute silence and one PERMISSION_DENIED; trip-1 on its first calls.
+    static var exportLines: String {
+        var lines: [String] = []
+        let times = stride(from: 0, through: 120, by: 5).map { $0 } + stride(from: 420, through: 540, by: 5).map { $0 }
+        for (n, t) in times.enumerated() {
+            let stamp = String(format: "2024-05-01T10:%02d:%02d.000Z", t / 60, t % 60)
+            let trip = t < 60 ? #","trip_id":"trip-1""# : ""
+            let failed = t == 540
+            let payload =
+                failed
+                ? #""errorResponse":{"code":"PERMISSION_DENIED","httpStatusCode":403,"message":"denied"}"#
+                : #""response":{"name":"providers/p/vehicles/vehicle-1"}"#
+            lines.append(
+                #"{"insertId":"i\#(n)","logName":"projects/p/logs/fleetengine.googleapis.com%2Fupdate_vehicle","#
+                    + #""resource":{"type":"fleetengine.googleapis.com/Fleet"},"labels":{"vehicle_id":"vehicle-1"\#(trip)},"#
+                    + #""timestamp":"\#(stamp)",\#(failed ? #""severity":"ERROR","# : "")"#
+                    + #""jsonPayload":{"@type":"type.googleapis.com/maps.fleetengine.v1.UpdateVehicleLog","#
+                    + #""request":{"header":{"sdkVersion":"5.0.0","osVersion":"14","platform":"PLATFORM_LOG_ANDROID","#
+                    + #""sdkType":"SDK_TYPE_LOG_DRIVER"}},\#(payload)}}"#)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    static func summary(_ stdout: String) throws -> [String: Any] {
+        let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("{") })
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    static func check(_ summary: [String: Any]) throws {
+        #expect(summary["event"] as? String == "logs_summary")
+        #expect(summary["entries"] as? Int == 50)
+        let ids = try #require(summary["ids"] as? [[String: Any]])
+        let vehicle = try #require(ids.first { $0["id"] as? String == "vehicle-1" })
+        #expect(vehicle["kind"] as? String == "vehicle")
+        #expect(vehicle["calls"] as? Int == 50)
+        #expect(vehicle["errors"] as? [String: Int] == ["PERMISSION_DENIED": 1])
+        #expect(vehicle["longest_silence_s"] as? Double == 300)
+        #expect(vehicle["platform"] as? String == "ANDROID")
+        #expect(vehicle["sdk_version"] as? String == "5.0.0")
+        #expect(vehicle["methods"] as? [String: Int] == ["update_vehicle": 50])
+        #expect(ids.first { $0["id"] as? String == "trip-1" }?["calls"] as? Int == 12)
+        let versions = try #require(summary["versions"] as? [[String: Any]])
+        #expect(versions.count == 1)
+        #expect(versions.first?["devices"] as? Int == 1)
+        #expect(versions.first?["silences"] as? Int == 1)
+    }
+
+    @Test(.enabled(if: tool("gzip") != nil, "needs gzip"))
+    func aGzipExportIsSummarized() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("10:00:00_10:59:59_S0.json")
+        try Data(Self.exportLines.utf8).write(to: file)
+        let zipped = try await BinaryRunner.run(
+            ["-f", file.path], executable: URL(fileURLWithPath: try #require(Self.tool("gzip"))))
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+        let result = try await BinaryRunner.run(["logs", file.path + ".gz", "--summary"])
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.check(try Self.summary(result.stdout))
+
+        let failing = try await BinaryRunner.run([
+            "logs", file.path + ".gz", "--summary", "--fail-on", "NOT_FOUND", "--fail-on", "silence",
+        ])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("found silence"))
+    }
+
+    @Test func stdinIsRead() async throws {
+        let result = try await BinaryRunner.run(["logs", "-", "--summary"], stdin: Self.exportLines)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.check(try Self.summary(result.stdout))
+        let failing = try await BinaryRunner.run(
+            ["logs", "-", "--summary", "--fail-on", "PERMISSION_DENIED"], stdin: Self.exportLines)
+        #expect(failing.status == 1)
+    }
+
+    @Test func textIsNotAnExport() async throws {
+        let result = try await BinaryRunner.run(["logs", "-", "--summary"], stdin: "hello\nworld\n")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("-:1: not_json: text that is not JSON"))
+    }
+
+    @Test func withoutSummaryTheScreenIsNotYetThere() async throws {
+        let result = try await BinaryRunner.run(["logs", "-"], stdin: "[]")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--summary"))
+    }
+}
