@@ -78,8 +78,30 @@ public struct EntrySplitter: Sendable {
     /// The depth at which `{` begins an entry in the container open now.
     private var entryDepth: Int { inWrapperArray ? 2 : topIsArray ? 1 : 0 }
 
-    public mutating func feed(_ chunk: some Sequence<UInt8>, emit: (Event) -> Void) {
-        for byte in chunk { step(byte, emit) }
+    public mutating func feed(_ chunk: [UInt8], emit: (Event) -> Void) {
+        chunk.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index < bytes.count {
+                // The bulk of an export is inside strings (and a skipped line is skipped whole):
+                // their plain bytes go by in runs, not one `step` each.
+                if skippingLine || (inString && !escaped && !collectingKey) {
+                    var end = index
+                    while end < bytes.count {
+                        let byte = bytes[end]
+                        if byte == 0x0A || (!skippingLine && (byte == 0x22 || byte == 0x5C)) { break }
+                        end += 1
+                    }
+                    if end > index {
+                        if !skippingLine { append(UnsafeBufferPointer(rebasing: bytes[index..<end])) }
+                        offset += end - index
+                        index = end
+                        continue
+                    }
+                }
+                step(bytes[index], emit)
+                index += 1
+            }
+        }
     }
 
     private mutating func step(_ byte: UInt8, _ emit: (Event) -> Void) {
@@ -224,6 +246,16 @@ public struct EntrySplitter: Sendable {
             buffer.append(byte)
         } else if !buffer.isEmpty {
             buffer = []  // over the bound: let go of it, and only find its end
+        }
+    }
+
+    private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard capturing else { return }
+        captureSize += run.count
+        if captureSize <= maxObjectBytes {
+            buffer.append(contentsOf: run)
+        } else if !buffer.isEmpty {
+            buffer = []
         }
     }
 
