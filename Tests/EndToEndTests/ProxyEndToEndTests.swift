@@ -25,6 +25,12 @@ import Testing
 
     static func port(_ server: LoopbackServer) -> Int { URL(string: server.base)?.port ?? 0 }
 
+    /// The request timeout of a run that judges answers, not their time: the proxy and the
+    /// backend run in this test process, and a full run's other suites once slowed their answers
+    /// past the default 10 s. `watch` waits for a call out at its end up to this timeout; a hang
+    /// is the suite's time limit's.
+    static let patient = ["--timeout", "\(Int(patientTimeout))"]
+
     @Test func watchReachesABackendOnlyTheProxyCanResolveThroughHTTPProxy() async throws {
         let backend = try await Self.backend()
         let proxy = try await ForwardProxy.start(names: [Self.hidden: "127.0.0.1"], credentials: Self.credentials)
@@ -39,7 +45,7 @@ import Testing
             [
                 "watch", "--duration", "2", "--update-interval", "0.5", "--summary",
                 "--consumer-url", "\(base)/t/{tripId}", "--driver-url", "\(base)/v/{vehicleId}",
-            ],
+            ] + Self.patient,
             environment: ["http_proxy": proxy.url(credentials: Self.credentials), "no_proxy": "localhost"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("\"event\":\"fetched\""))
@@ -69,7 +75,7 @@ import Testing
             [
                 "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--proxy-tunnel",
                 "--consumer-url", "\(base)/t/{tripId}",
-            ],
+            ] + Self.patient,
             environment: ["http_proxy": proxy.url()])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(
@@ -108,7 +114,7 @@ import Testing
             [
                 "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--consumer-url",
                 "\(base)/t/{tripId}",
-            ],
+            ] + Self.patient,
             environment: ["http_proxy": proxy.url(credentials: Self.credentials)])
         let output = result.stdout + result.stderr
         #expect(
@@ -134,7 +140,7 @@ import Testing
             [
                 "watch", "--duration", "1.5", "--update-interval", "0.5", "--only", "consumer", "--cacert", pki.caFile,
                 "--consumer-url", "https://\(Self.hidden):\(backend.port)/t/{tripId}",
-            ],
+            ] + Self.patient,
             environment: ["HTTPS_PROXY": proxy.url()])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("via proxy http://127.0.0.1:\(proxy.port)"), "\(result.stderr)")
@@ -191,7 +197,7 @@ import Testing
             [
                 "watch", "--duration", "1.5", "--update-interval", "0.5", "--no-proxy",
                 "--consumer-url", "\(backend.base)/t/{tripId}", "--driver-url", "\(backend.base)/v/{vehicleId}",
-            ],
+            ] + Self.patient,
             environment: ["http_proxy": "http://127.0.0.1:1"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("via proxy"))
