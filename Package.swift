@@ -298,10 +298,11 @@ let package = Package(
                 "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "LogReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The executable: main.swift calls TokenDash.main().
+        // The executable: main.swift calls TokenDash.runFromCommandLine().
         .executableTarget(name: "tokendash", dependencies: ["TokendashCLI"]),
         // Throughput and latency measurements; `swift run -c release tokendash-bench [SECTION]`.
         .executableTarget(
