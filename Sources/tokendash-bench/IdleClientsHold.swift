@@ -36,7 +36,12 @@ enum IdleClientsHold {
             else { continue }
             inodes.insert(String(target.dropFirst(8).dropLast()))
         }
-        let table = (try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8)) ?? ""
+        // Read to its end: a /proc file says its size is 0, and String(contentsOfFile:) was seen to
+        // stop after the first lines of a table of thousands.
+        let table =
+            FileHandle(forReadingAtPath: "/proc/\(pid)/net/tcp").map {
+                String(decoding: $0.readDataToEndOfFile(), as: UTF8.self)
+            } ?? ""
         let peer = String(format: ":%04X", upstreamPort)
         // Fields: sl, local, remote, state (01 established), queues, timers, retransmits, uid, timeout, inode.
         return table.split(separator: "\n").dropFirst().count { line in
