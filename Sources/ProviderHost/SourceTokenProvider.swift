@@ -246,12 +246,16 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
     /// when it starts again, and whatever waited on it fails with that sentence.
     private func hostEnded(status: Int32) {
         let now = clock.now()
-        let wait = backoff.wait(afterRunning: hostStartedAt.map { now.timeIntervalSince($0) } ?? 0)
+        let cause = book.read { $0.endedBecause }
+        // A host tokendash stopped did nothing wrong: its end counts towards no backoff.
+        let wait =
+            cause == Self.stoppedByTokendash
+            ? 0 : backoff.wait(afterRunning: hostStartedAt.map { now.timeIntervalSince($0) } ?? 0)
         restartAt = now.addingTimeInterval(wait)
         let again = "; started again at the next call after \(SourceCallBook.seconds(wait)) s"
         let reason: String
         var said: ContractBreach?
-        if let cause = book.read({ $0.endedBecause }) {
+        if let cause {
             if cause == Self.stoppedByTokendash {
                 reason = cause
             } else {

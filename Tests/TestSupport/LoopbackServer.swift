@@ -21,9 +21,9 @@ public struct LoopbackServer: Sendable {
             await server.appendRoute("*", handler: handler)
             Task { try await server.run() }
             // FlyingFox waits 5 s by default. In a full run the two cooperative threads were once
-            // busy with other suites for that long, before the server's task ever ran: patience
-            // here, not a failed test of something else.
-            try await server.waitUntilListening(timeout: 60)
+            // busy with other suites for that long before the server's task ever ran, and beside
+            // four CPU hogs for over 60 s: the suite's patience here, its time limit bounding a hang.
+            try await server.waitUntilListening(timeout: patientTimeout)
             if case .ip4(_, let port)? = await server.listeningAddress {
                 return LoopbackServer(server: server, base: "http://127.0.0.1:\(port)")
             }
