@@ -13,10 +13,11 @@ missing=$(find Tests -name '*.swift' -print0 | xargs -0 perl -0777 -ne '
         my $line = 1 + (() = substr($_, 0, $-[0]) =~ /\n/g);
         print "$ARGV:$line: \@Suite\n";
     }')
-# Three minutes at least: a limit runs from a test's start, and a test under load waits for a thread.
-short=$(grep -rnE --include='*.swift' 'timeLimit\(\.minutes\([12]\)\)' Tests || true)
+# Fifteen minutes: a limit names a hang, it is no stopwatch. It runs from a test's start, and beside
+# four CPU hogs pure unit tests waited over 3 minutes for a thread of the cooperative pool.
+short=$(grep -rnE --include='*.swift' 'timeLimit\(\.minutes\(([1-9]|1[0-4])\)\)' Tests || true)
 if [[ -n $short ]]; then
-    echo "$short" >&2; echo "check-tests: the limits above are under 3 minutes (TESTING.md says why)" >&2; status=1
+    echo "$short" >&2; echo "check-tests: the limits above are under 15 minutes (TESTING.md says why)" >&2; status=1
 fi
 if [[ -n $missing ]]; then
     echo "$missing" >&2; echo "check-tests: the suites above have no .timeLimit" >&2; status=1

@@ -7,7 +7,7 @@ import UICore
 
 /// The config file: which value wins, environment variables in headers, and each mistake as
 /// `file:line: reason`.
-@Suite(.timeLimit(.minutes(3))) struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(15))) struct ConfigFileTests {
     static let sample = """
         default-profile: local
         defaults:
@@ -260,7 +260,7 @@ import UICore
 }
 
 /// docs/config.md's example file is a working config: it is what users copy.
-@Suite(.timeLimit(.minutes(3))) struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(15))) struct ReadmeExampleTests {
     @Test func theReadmeExampleParsesAndResolves() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()

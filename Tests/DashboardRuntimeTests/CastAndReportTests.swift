@@ -12,7 +12,7 @@ import UICore
 /// Evidence from a session: the live cast (`--cast`) and the recording's cast (`replay --to-cast`)
 /// show what the dashboard showed, with their markers; the report (`report`) holds the verdicts,
 /// tables, marks and frames; neither holds a whole token, revealed or not.
-@Suite(.timeLimit(.minutes(3))) struct CastAndReportTests {
+@Suite(.timeLimit(.minutes(15))) struct CastAndReportTests {
     /// The recorded session of `RecordReplayTests`, with a mark and a token revealed on screen,
     /// cast live as it ran.
     static func session() throws -> (rig: RecordReplayTests.LiveRig, cast: String, tokens: [String]) {

@@ -10,7 +10,7 @@ import UICore
 @testable import DashboardRuntime
 
 /// The loop driven through a fake terminal and a test clock: what is batched, drawn, dispatched and woken.
-@Suite(.timeLimit(.minutes(3))) struct DashboardLoopTests {
+@Suite(.timeLimit(.minutes(15))) struct DashboardLoopTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Effects the loop dispatched, kept in order; `answer` says what each sends back to the inbox.
@@ -201,7 +201,7 @@ import UICore
 }
 
 /// `y` puts the focused token on the terminal's clipboard: redacted unless revealed.
-@Suite(.timeLimit(.minutes(3))) struct CopyTests {
+@Suite(.timeLimit(.minutes(15))) struct CopyTests {
     @Test func yCopiesRedactedThenWholeOnceRevealed() throws {
         let rig = DashboardLoopTests.Rig(script: [.character("y")])
         #expect(rig.loop.step())
@@ -227,7 +227,7 @@ import UICore
 }
 
 /// A click focuses the pane under it, placed with the layout of the terminal's current size.
-@Suite(.timeLimit(.minutes(3))) struct ClickTests {
+@Suite(.timeLimit(.minutes(15))) struct ClickTests {
     @Test(arguments: [(160, 48, 120, 10), (100, 30, 10, 25)])
     func aClickOnThePaneFocusesIt(_ width: Int, _ height: Int, _ x: Int, _ y: Int) {
         let rig = DashboardLoopTests.Rig(script: [.click(x: x, y: y)])

@@ -7,7 +7,7 @@ import Testing
 @testable import Recording
 
 /// Marks go into a recording as `mark` lines and come back from it as the same marks.
-@Suite(.timeLimit(.minutes(3))) struct MarkRecordingTests {
+@Suite(.timeLimit(.minutes(15))) struct MarkRecordingTests {
     @Test func aMarkLineRoundTripsWithItsOwnTimeAndARedactedNote() throws {
         let base = RecordingTimeBase(start: TestTime.t0)
         let jwt = TestJWT.make(kind: .consumer, id: "trip-1", lifetime: 60)

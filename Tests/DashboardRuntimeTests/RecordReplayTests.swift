@@ -13,7 +13,7 @@ import UICore
 
 /// `--record` then `replay`: a live loop driven through the fake terminal and a test clock writes
 /// a recording; replaying it must show the same screens at the same recorded times.
-@Suite(.timeLimit(.minutes(3))) struct RecordReplayTests {
+@Suite(.timeLimit(.minutes(15))) struct RecordReplayTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let utc = TimeZone(identifier: "UTC") ?? .current
     static let signature = "U0VDUkVULXNpZ25hdHVyZS1uZXZlci1pbi1hLWZpbGU"
@@ -635,7 +635,7 @@ import UICore
 }
 
 /// The replay's keys in the key table and the reducer.
-@Suite(.timeLimit(.minutes(3))) struct ReplayKeyTests {
+@Suite(.timeLimit(.minutes(15))) struct ReplayKeyTests {
     static func replaying() -> DashboardState {
         var s = DashboardState(
             consumerID: "trip-0001", driverID: "vehicle-0001", now: RecordReplayTests.t0, backend: "b",

@@ -7,7 +7,7 @@ import Testing
 
 /// A scenario's `until:` waits on typed events, and matches a replayed event as it matched the
 /// live one: a recording keeps what kind of failure it was, not only its sentence.
-@Suite(.timeLimit(.minutes(3))) struct ReplayedConditionTests {
+@Suite(.timeLimit(.minutes(15))) struct ReplayedConditionTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func failure(_ error: FleetAuthError) -> ProviderEvent {

@@ -29,7 +29,7 @@ final class StepLog: ScenarioTarget {
 
 /// Space through the real loop, reducer, controller and runner: in `--step` mode each press
 /// runs one step and the banner follows; nothing runs between presses.
-@Suite(.timeLimit(.minutes(3))) struct ScenarioSteppingTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioSteppingTests {
     @Test func spaceRunsOneStepPerPressAndTheBannerFollows() async throws {
         let scenario = try ScenarioParser.parse(
             """

@@ -7,7 +7,7 @@ import Testing
 @testable import DashboardRuntime
 
 /// `s`: one file holding the screen and the last events, next to the recording or in the folder given.
-@Suite(.timeLimit(.minutes(3))) struct SnapshotWriterTests {
+@Suite(.timeLimit(.minutes(15))) struct SnapshotWriterTests {
     func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

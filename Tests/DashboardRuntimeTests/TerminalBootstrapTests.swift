@@ -9,7 +9,7 @@ import UICore
 
 /// The bootstrap `dashboard` and `replay` share, over a fake terminal: effects go to the performer
 /// and its answers to the screen, a signal or `q` ends the loop, and the terminal is given back.
-@Suite(.timeLimit(.minutes(3))) struct TerminalBootstrapTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalBootstrapTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func state() -> DashboardState {

@@ -6,7 +6,7 @@ import Testing
 @testable import Dashboard
 @testable import UICore
 
-@Suite(.timeLimit(.minutes(3))) struct ThemeTests {
+@Suite(.timeLimit(.minutes(15))) struct ThemeTests {
     static let themesDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Themes")
 

@@ -5,7 +5,7 @@ import Testing
 @testable import Dashboard
 
 /// A pane folds counted cache hits into its "cache hit ×N" line by their counts.
-@Suite(.timeLimit(.minutes(3))) struct BatchedCacheHitTests {
+@Suite(.timeLimit(.minutes(15))) struct BatchedCacheHitTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func hits(_ count: Int, at offset: TimeInterval) -> ProviderEvent {

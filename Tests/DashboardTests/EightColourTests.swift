@@ -4,7 +4,7 @@ import Testing
 @testable import UICore
 
 /// On an 8-colour terminal (TERM=xterm, linux) greys must not turn into yellow, the warning colour.
-@Suite(.timeLimit(.minutes(3))) struct EightColourTests {
+@Suite(.timeLimit(.minutes(15))) struct EightColourTests {
     @Test(arguments: [ThemeColor.index(8), .index(240), .index(245), .rgb(128, 128, 128), .rgb(100, 104, 110)])
     func greysBecomeTheTerminalsOwnColour(_ grey: ThemeColor) {
         #expect(grey.isGrey)

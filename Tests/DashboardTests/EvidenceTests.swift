@@ -6,7 +6,7 @@ import Testing
 @testable import UICore
 
 /// Marks (`m`), freeze (`z`) and snapshots (`s`): the evidence keys.
-@Suite(.timeLimit(.minutes(3))) struct EvidenceTests {
+@Suite(.timeLimit(.minutes(15))) struct EvidenceTests {
     func key(_ state: inout DashboardState, _ k: Key) -> [Effect] { Fixtures.apply(&state, .key(k)) }
     func type(_ state: inout DashboardState, _ text: String) {
         for c in text { _ = key(&state, .character(c)) }

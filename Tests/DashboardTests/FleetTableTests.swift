@@ -7,7 +7,7 @@ import Testing
 @testable import UICore
 
 /// The fleet table's keys: selection, follow, filter, trouble, follow by ID.
-@Suite(.timeLimit(.minutes(3))) struct FleetTableTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetTableTests {
     func key(_ state: inout DashboardState, _ k: Key) -> [Effect] { Fixtures.apply(&state, .key(k)) }
     func type(_ state: inout DashboardState, _ text: String) { for c in text { _ = key(&state, .character(c)) } }
     func rows(_ state: DashboardState) -> [FleetMemberRow] { state.tables[.consumer]?.rows ?? [] }

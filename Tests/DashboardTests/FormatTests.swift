@@ -3,7 +3,7 @@ import Testing
 
 @testable import Dashboard
 
-@Suite(.timeLimit(.minutes(3))) struct FormatTests {
+@Suite(.timeLimit(.minutes(15))) struct FormatTests {
     /// The fleet rows' one-decimal figures read as `%.1f` wrote them, for the values they show.
     @Test func tenthsPrintsAsPercentPointOneF() {
         var generator = SystemRandomNumberGenerator()

@@ -11,7 +11,7 @@ import Testing
 /// Whole frames, text and styles, compared with files in Golden/: a change anywhere on the
 /// screen shows up as a diff to review. `UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests`
 /// writes the files anew; review them with `git diff` before committing.
-@Suite(.timeLimit(.minutes(3))) struct GoldenFrameTests {
+@Suite(.timeLimit(.minutes(15))) struct GoldenFrameTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     func check(

@@ -3,7 +3,7 @@ import Testing
 import UICore
 
 /// `--insecure` must never be silent: the header says so in the error colour.
-@Suite(.timeLimit(.minutes(3))) struct InsecureHeaderTests {
+@Suite(.timeLimit(.minutes(15))) struct InsecureHeaderTests {
     @Test(arguments: [(80, 24), (160, 48)])
     func anInsecureBackendIsFlaggedInRed(_ width: Int, _ height: Int) throws {
         var state = Fixtures.running()

@@ -8,7 +8,7 @@ import UICore
 
 /// A remapped key table (as a config file's `keys:` makes it) is the one table the footer, the
 /// help and the handling read.
-@Suite(.timeLimit(.minutes(3))) struct KeyRemapTests {
+@Suite(.timeLimit(.minutes(15))) struct KeyRemapTests {
     /// r and R swapped (still a pair: "R/r Refresh"), help on h, quit on Q.
     static func remapped() throws -> KeyMap {
         try KeyMap(remapping: [
@@ -104,7 +104,7 @@ import UICore
 
 /// A drawer that keeps a `RenderMemo` (the live loop, a cast's renderers) draws the frame it
 /// would draw without one, as the inputs the footer is made from change under it.
-@Suite(.timeLimit(.minutes(3))) struct RenderMemoTests {
+@Suite(.timeLimit(.minutes(15))) struct RenderMemoTests {
     @Test func aFrameDrawnWithTheMemoIsTheFrameDrawnWithout() throws {
         let running = Fixtures.running()
         let remapped = try KeyRemapTests.state()

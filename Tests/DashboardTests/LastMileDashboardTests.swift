@@ -7,7 +7,7 @@ import Testing
 
 /// `--solution last-mile`: the same two pane slots, holding the delivery consumer (left) and the
 /// delivery driver (right); events, keys and effects go to the slot of their kind's role.
-@Suite(.timeLimit(.minutes(3))) struct LastMileDashboardTests {
+@Suite(.timeLimit(.minutes(15))) struct LastMileDashboardTests {
     static func running() -> DashboardState {
         var s = DashboardState(
             consumerID: "tracking-0001", driverID: "delivery-vehicle-0001", now: Fixtures.t0,

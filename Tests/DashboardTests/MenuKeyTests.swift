@@ -7,7 +7,7 @@ import UICore
 
 /// The fault menu and the scenario menu are one list menu over the key map's menu keys: a remap
 /// reaches both, their hints name the keys in effect, and the old keys stop working.
-@Suite(.timeLimit(.minutes(3))) struct MenuKeyTests {
+@Suite(.timeLimit(.minutes(15))) struct MenuKeyTests {
     static func remapped() throws -> KeyMap {
         try KeyMap(remapping: [
             .menuDown: [.character("n")], .menuClose: [.character("x")], .latencyUp: [.character("+")],

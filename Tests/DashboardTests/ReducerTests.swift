@@ -8,7 +8,7 @@ import Testing
 @testable import Dashboard
 @testable import UICore
 
-@Suite(.timeLimit(.minutes(3))) struct ReducerTests {
+@Suite(.timeLimit(.minutes(15))) struct ReducerTests {
     func key(_ state: inout DashboardState, _ k: Key) -> [Effect] { Fixtures.apply(&state, .key(k)) }
     func char(_ state: inout DashboardState, _ c: Character) -> [Effect] { key(&state, .character(c)) }
 
@@ -270,7 +270,7 @@ import Testing
 }
 
 /// The ID prompt says what it did with each key.
-@Suite(.timeLimit(.minutes(3))) struct IDPromptTests {
+@Suite(.timeLimit(.minutes(15))) struct IDPromptTests {
     func type(_ text: String, into s: inout DashboardState) {
         for c in text { Fixtures.apply(&s, .key(.character(c))) }
     }
@@ -318,7 +318,7 @@ import Testing
 }
 
 /// Long IDs give way in their middle wherever they show, so what follows them stays in view.
-@Suite(.timeLimit(.minutes(3))) struct LongIDTests {
+@Suite(.timeLimit(.minutes(15))) struct LongIDTests {
     @Test func theStatusAndTheNewIDStayVisible() {
         var s = Fixtures.running()
         let long = "trip-" + String(repeating: "x", count: 100) + "-end"
@@ -342,7 +342,7 @@ import Testing
 
 /// Every key of the table is in the footer at the minimum size, on two rows when one is not
 /// enough, three in a fleet.
-@Suite(.timeLimit(.minutes(3))) struct FooterTests {
+@Suite(.timeLimit(.minutes(15))) struct FooterTests {
     @Test(arguments: [false, true])
     func everyKeyShowsAt80x24(_ fleet: Bool) {
         let s = fleet ? Fixtures.state(trips: 3, vehicles: 3) : Fixtures.running()
@@ -367,7 +367,7 @@ import Testing
 }
 
 /// `--only driver`: one pane, and keys for the other side say why they do nothing.
-@Suite(.timeLimit(.minutes(3))) struct OnlyOneSideTests {
+@Suite(.timeLimit(.minutes(15))) struct OnlyOneSideTests {
     @Test func theOtherSidesKeysAreRefusedWithAReason() {
         var s = Fixtures.running()
         s.runOnly(.driver)
@@ -385,7 +385,7 @@ import Testing
 }
 
 /// A click on a row of the fleet table selects that member.
-@Suite(.timeLimit(.minutes(3))) struct TableClickTests {
+@Suite(.timeLimit(.minutes(15))) struct TableClickTests {
     @Test func aClickSelectsTheRowUnderIt() throws {
         var s = FleetFixtures.state()
         Fixtures.apply(&s, .resized(width: 160, height: 48))

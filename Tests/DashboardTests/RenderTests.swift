@@ -12,7 +12,7 @@ import Testing
 /// (`running`), a failing driver with its error and fetch log (`aFailingDriver`), the fleet rows
 /// above the panes (`aFleet`), the verdict's worst finding and the clock line, the too-small
 /// screen, the fault menu without an embedded server.
-@Suite(.timeLimit(.minutes(3))) struct RenderTests {
+@Suite(.timeLimit(.minutes(15))) struct RenderTests {
     /// The consumer pane as a 160x48 screen shows it (its left half), one string per row.
     static func consumerPane(_ state: DashboardState) -> [String] {
         Renderer.render(state, width: 160, height: 48).lines.map { String($0.prefix(80)) }
@@ -227,7 +227,7 @@ enum ProviderCountersFixture {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct PaneRedactionTests {
+@Suite(.timeLimit(.minutes(15))) struct PaneRedactionTests {
     @Test func anErrorQuotingATokenShowsItRedactedInThePaneAndLog() {
         let leaked = Fixtures.token(.consumer, id: "trip-0001").token
         var state = Fixtures.running()
@@ -246,7 +246,7 @@ enum ProviderCountersFixture {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct ErrorWrappingTests {
+@Suite(.timeLimit(.minutes(15))) struct ErrorWrappingTests {
     static let error = FleetAuthError.httpStatus(
         code: 401, body: "{\"error\":\"session expired, please sign in again\"}")
 
@@ -289,7 +289,7 @@ enum ProviderCountersFixture {
 }
 
 /// The canvas's fast paths give the same columns as one grapheme per column would.
-@Suite(.timeLimit(.minutes(3))) struct CanvasTextTests {
+@Suite(.timeLimit(.minutes(15))) struct CanvasTextTests {
     @Test(arguments: [
         ("plain ascii", "plain ascii"),
         ("── rule ─ █░ → …", "── rule ─ █░ → …"),
@@ -372,7 +372,7 @@ enum ProviderCountersFixture {
 
 /// A fetch log's column draws what its padded text drew (`fitted`, `leftPadded`, the gap after),
 /// to the cell and role, cut at the pane's edge with the same ellipsis, in any room.
-@Suite(.timeLimit(.minutes(3))) struct PaneColumnTests {
+@Suite(.timeLimit(.minutes(15))) struct PaneColumnTests {
     @Test func aColumnDrawsAsItsPaddedTextWould() {
         let columns: [(String, Int, Bool, Int)] = [
             ("got token", 14, false, 0), ("cache hit ×12345 and more", 14, false, 0), ("12 ms", 8, true, 2),
@@ -396,7 +396,7 @@ enum ProviderCountersFixture {
 
 /// Cells made once and drawn again (a rule, a graph's lane, a kept log row) land where `put`
 /// would put them, clipped at the limit and at the canvas's edge, and nowhere else.
-@Suite(.timeLimit(.minutes(3))) struct CanvasCellsTests {
+@Suite(.timeLimit(.minutes(15))) struct CanvasCellsTests {
     @Test func cellsAreCopiedClippedAtTheLimitAndTheEdge() {
         let row = Array("abcdef".unicodeScalars.map { Cell($0, role: .logInfo) })
         for (x, y, limit, written) in [
@@ -417,7 +417,7 @@ enum ProviderCountersFixture {
 /// A drawer of many frames (a cast's run) draws each over the one before: what it gets is blank,
 /// in the old frame's memory when nothing else holds it, and the frame drawn is the one a new
 /// canvas would show.
-@Suite(.timeLimit(.minutes(3))) struct CanvasReuseTests {
+@Suite(.timeLimit(.minutes(15))) struct CanvasReuseTests {
     static func address(_ canvas: Canvas) -> UnsafeRawPointer? {
         canvas.cells.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import UICore
 
 /// The scenario banner, the S menu and the keys that drive a scenario.
-@Suite(.timeLimit(.minutes(3))) struct ScenarioDashboardTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioDashboardTests {
     static let entries = [
         ScenarioEntry(
             name: "refresh-ahead",

@@ -10,7 +10,7 @@ import UICore
 
 /// What happened (`SessionState`) and how one person looks at it (`ViewerState`) are apart: a
 /// freeze holds the whole session, and in a replay the viewer's keys change only the viewer.
-@Suite(.timeLimit(.minutes(3))) struct StateSplitTests {
+@Suite(.timeLimit(.minutes(15))) struct StateSplitTests {
     /// A session that differs from `base` in every stored field, each checked by name below, so a
     /// field added to `SessionState` fails this test until it is set here, and then shows whether
     /// a freeze holds it.

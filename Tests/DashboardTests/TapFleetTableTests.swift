@@ -8,7 +8,7 @@ import Testing
 
 /// A tap's fleet table: its real IDs counted as they arrive, and its own columns (fetches/h,
 /// tokens, verdict, lifetime, last error or churn) that give way in order on a narrow screen.
-@Suite(.timeLimit(.minutes(3))) struct TapFleetTableTests {
+@Suite(.timeLimit(.minutes(15))) struct TapFleetTableTests {
     static func lines(_ state: DashboardState, _ width: Int, _ height: Int) -> [String] {
         let canvas = Renderer.render(state, width: width, height: height)
         return (0..<height).map { y in String(String.UnicodeScalarView((0..<width).map { canvas[$0, y].scalar })) }

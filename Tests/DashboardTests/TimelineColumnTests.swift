@@ -8,7 +8,7 @@ import UICore
 /// are the model): an event that has just happened shows in the last column; within a stretch
 /// the lanes hold still; at each new stretch they move one column left, all together. A drawer
 /// that keeps a memo draws what one without draws.
-@Suite(.timeLimit(.minutes(3))) struct TimelineColumnTests {
+@Suite(.timeLimit(.minutes(15))) struct TimelineColumnTests {
     /// The consumer pane's timeline rows of `state`, drawn at 160x48.
     static func timeline(_ state: DashboardState, memo: RenderMemo? = nil) -> [String] {
         let lines = Renderer.render(state, width: 160, height: 48, memo: memo).lines

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Flags a user mistypes get the specific message, before anything starts.
-@Suite(.timeLimit(.minutes(10))) struct ArgumentsEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct ArgumentsEndToEndTests {
     @Test(arguments: [
         (["--trips", "-3"], "--trips and --vehicles must be between 1 and 100000"),
         (["watch", "--lifetime", "-5"], "--lifetime must be between 1 and 3600 seconds"),
@@ -28,7 +28,7 @@ import Testing
 }
 
 /// `--only`: one side runs, with one backend URL.
-@Suite(.timeLimit(.minutes(10))) struct OnlyOneSideEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct OnlyOneSideEndToEndTests {
     @Test func watchRunsTheDriverAlone() async throws {
         let result = try await BinaryRunner.run([
             "watch", "--only", "driver", "--duration", "1.5", "--update-interval", "0.5",

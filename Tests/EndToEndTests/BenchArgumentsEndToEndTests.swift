@@ -3,7 +3,7 @@ import Testing
 
 /// `tokendash-bench`'s command line, as docs/benchmarks.md shows it: `--help` lists the sections
 /// and exits 0; an unknown section is one line and exit 2, before anything is measured.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct BenchArgumentsEndToEndTests {
     static var bench: URL { BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("tokendash-bench") }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The config file as a user meets it: the real binary, a config folder of the test's own (never
 /// the user's), `config check`'s report and exit codes, and `watch` run from a profile.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ConfigEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ConfigEndToEndTests {
     /// A folder to stand for $XDG_CONFIG_HOME, with `yaml` as tokendash/config.yaml.
     static func configHome(_ yaml: String) throws -> URL {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The real dashboard on a real pty: scripts/e2e-tmux.sh drives it in tmux.
-@Suite(.timeLimit(.minutes(10))) struct DashboardEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct DashboardEndToEndTests {
     static let tmuxInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
         FileManager.default.isExecutableFile(atPath: $0)
     }

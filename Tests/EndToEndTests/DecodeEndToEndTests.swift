@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `tokendash decode` as a developer uses it on a token copied from their backend.
-@Suite(.timeLimit(.minutes(10))) struct DecodeEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct DecodeEndToEndTests {
     /// A well-formed 600 s token whose issuer is no Google service account, so no key set is fetched.
     static func token(trip: String, expiresIn: Int, header: [String: Any?] = [:], iat: Int? = nil) -> String {
         let now = Int(Date().timeIntervalSince1970)
@@ -109,7 +109,7 @@ import Testing
 }
 
 /// Every rule through the binary: the line `decode` prints for it and the exit status.
-@Suite(.timeLimit(.minutes(10))) struct DecodeRulesEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct DecodeRulesEndToEndTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let header: [String: String?]

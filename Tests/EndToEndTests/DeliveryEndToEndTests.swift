@@ -5,7 +5,7 @@ import Testing
 
 /// Google's Last Mile Fleet Solution end to end: `decode` on delivery tokens, and
 /// `watch --solution last-mile` against the embedded server.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct DeliveryEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct DeliveryEndToEndTests {
     /// A delivery token whose issuer is no Google service account, so no key set is fetched.
     static func token(_ authorization: [String: Any]) -> String {
         TestJWT.make(lifetime: 600, account: TestJWT.nonServiceAccount, claims: ["authorization": authorization])

@@ -6,7 +6,7 @@ import Testing
 /// table whose rows do not all land in it (a pipe row right after a paragraph line joins the
 /// paragraph), a relative link or anchor that points nowhere, and a shell example naming a
 /// `tokendash` subcommand or flag the argument parser does not have.
-@Suite(.timeLimit(.minutes(3))) struct DocsRenderTests {
+@Suite(.timeLimit(.minutes(15))) struct DocsRenderTests {
     static let root = BinaryRunner.packageRoot
 
     /// README.md, ARCHITECTURE.md, TESTING.md and every page under docs/, as paths from the root.

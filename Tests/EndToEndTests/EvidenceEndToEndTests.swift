@@ -9,7 +9,7 @@ import UICore
 /// scenario's fault, a trip switch, a mark with a note) as an asciicast read by asciinema and
 /// played into pyte, a terminal emulator, and as a report opened by headless Chromium with the
 /// network off. scripts/setup.sh installs all three; a test without its tool says which is missing.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EvidenceEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct EvidenceEndToEndTests {
     /// Recorded live: `tokendash --record … --scenario wrong-id`, `t`, then `m` with a note.
     static let session = BinaryRunner.packageRoot.appendingPathComponent("Tests/Recordings/wrong-id-session.jsonl").path
     static let note = "customer reports PERMISSION_DENIED"

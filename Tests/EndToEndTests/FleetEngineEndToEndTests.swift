@@ -8,7 +8,7 @@ import Testing
 /// The real binary's Fleet Engine calls: to an independent HTTP server standing in for
 /// fleetengine.googleapis.com (every byte of each call checked, its 403 shown with its
 /// message), and to the embedded emulator by default.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct FleetEngineEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct FleetEngineEndToEndTests {
     /// One call as the stand-in Fleet Engine received it.
     struct Received: Sendable, Equatable {
         var method: String

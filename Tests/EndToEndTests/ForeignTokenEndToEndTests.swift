@@ -6,7 +6,7 @@ import Testing
 
 /// Tokens minted by Python's `cryptography` (scripts/mint-foreign-token.py), not jwt-kit: the real
 /// binary must judge a stranger's tokens and key sets the same way it judges its own.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ForeignTokenEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ForeignTokenEndToEndTests {
     struct Minted: Decodable {
         var token: String
         var tampered: String

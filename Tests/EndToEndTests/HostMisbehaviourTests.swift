@@ -6,7 +6,7 @@ import Testing
 
 /// Test providers of a few lines each, built with the real swiftc and run in the real host, each
 /// breaking one rule of the SDK's contract: tokendash names the breach and runs on.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct HostMisbehaviourTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// One build cache for the run, so each fixture is built once however many tests use it.

@@ -14,7 +14,7 @@ import Testing
 /// hosts: it reads stdin, starts processes that ignore SIGTERM, prints endless lines, dies over
 /// and over, exits behind ThreadSanitizer's status. None of it reaches tokendash's protocol,
 /// outlives the host, or goes unsaid.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct HostNeighbourTests {
     typealias Provider = SourceTokenProvider<VehicleAuthorizationContext>
 

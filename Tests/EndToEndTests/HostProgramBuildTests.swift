@@ -7,7 +7,7 @@ import Testing
 
 /// The hosts' programs as they stand in the repo, built against a stub class and run: a change
 /// that breaks a host's own file fails here, not at a customer's first build.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct HostProgramBuildTests {
     @Test func theSwiftHostFileBuildsAsWrittenAndServesACall() async throws {
         let source = try ProviderSourceFile.read(

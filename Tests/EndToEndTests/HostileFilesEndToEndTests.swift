@@ -5,7 +5,7 @@ import Testing
 /// real binary where a user would give it: one line naming the file (and line), exit 2, well within
 /// a second. Before, six of them hung for good (an alias bomb used as a key) or crashed (numbers past
 /// `Int`).
-@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileFilesEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct HostileFilesEndToEndTests {
     static let folder = BinaryRunner.packageRoot.appendingPathComponent("Tests/Hostile")
 
     static func files(_ prefix: String) -> [String] {

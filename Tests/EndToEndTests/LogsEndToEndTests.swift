@@ -3,7 +3,7 @@ import Testing
 
 /// `tokendash logs --summary` as a support engineer runs it on a customer's export: a gzip file
 /// from a sink, and `gcloud logging read … | tokendash logs - --summary`.
-@Suite(.timeLimit(.minutes(5))) struct LogsEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct LogsEndToEndTests {
     /// Fleet Engine entries in Cloud Logging's JSON: vehicle-1 on Android every 5 s with a
     /// 5-minute silence and one PERMISSION_DENIED; trip-1 on its first calls.
     static var exportLines: String {

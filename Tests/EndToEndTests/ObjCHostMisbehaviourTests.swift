@@ -8,7 +8,7 @@ import Testing
 /// Objective-C test providers of a few lines each, built with the runtime's clang and run in the
 /// real Objective-C host, each breaking one rule of the SDK's contract: tokendash names the
 /// breach as it does for Swift, and runs on.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct ObjCHostMisbehaviourTests {
     /// The Objective-C fixture `name` built and its provider.
     static func provider(_ name: String, clock: SteppedClock)

@@ -9,7 +9,7 @@ import Testing
 /// Google's "Get authorization tokens" pages (the seeds beside the repo), saved as a customer
 /// saves them and unchanged, built with the runtime `tokendash setup objc` made (CI's `.ci/run`
 /// sets it up from ../shared/vendor/objc before the tests) and run against the embedded server.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct ObjCProviderEndToEndTests {
     static let seeds = SourceProviderEndToEndTests.seeds
     static let fixtures = HostMisbehaviourTests.fixtures
@@ -182,7 +182,7 @@ struct ObjCProviderEndToEndTests {
 
 /// Setup's download path over loopback: the three releases served as a project's release page
 /// serves them (one behind a redirect, as GitHub's are), each checked against its pinned sum.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct ObjCRuntimeDownloadTests {
     static let vendor = SourceProviderEndToEndTests.seeds.deletingLastPathComponent().appendingPathComponent(
         "vendor/objc")

@@ -3,7 +3,7 @@ import Testing
 
 /// `--metrics`, `--allow-remote` and `--shard` as a user mistypes them: the specific line, before
 /// anything starts; and what a shard runs.
-@Suite(.timeLimit(.minutes(10))) struct OperatorFlagsEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct OperatorFlagsEndToEndTests {
     @Test(arguments: [
         (
             ["watch", "--metrics", "0.0.0.0:9464"],

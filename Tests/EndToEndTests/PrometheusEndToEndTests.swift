@@ -5,7 +5,7 @@ import Testing
 
 /// `tokendash watch --metrics` scraped by a real Prometheus (Debian's `prometheus` package, which
 /// scripts/setup.sh installs): the series arrive, and both endpoints pass `promtool check metrics`.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PrometheusEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct PrometheusEndToEndTests {
     /// Both programs, or a failure that says how to get them: CI installs them, so a missing one
     /// must not pass as a skip.
     func tools() throws -> (prometheus: URL, promtool: URL) {

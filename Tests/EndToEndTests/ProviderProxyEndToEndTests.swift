@@ -12,7 +12,7 @@ import TokenServer
 /// The customer's class in its real host, its URLSession (libcurl) sent through tokendash's
 /// loopback proxy by the variables tokendash sets: each request a `backend_request` event, and the
 /// faults acting at the proxy, whatever the backend. The proxy's latency runs on a stepped clock.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct ProviderProxyEndToEndTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Fixtures/AsksEveryTime.swift")

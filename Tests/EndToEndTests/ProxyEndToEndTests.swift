@@ -7,7 +7,7 @@ import Testing
 
 /// `tokendash` behind a corporate proxy, as a support engineer runs it: the proxy variables in the
 /// environment, a real forward proxy on loopback, and a backend whose name only the proxy resolves.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ProxyEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ProxyEndToEndTests {
     static let hidden = "token-backend.proxy-only.test"
     static let credentials = ForwardProxy.Credentials(user: "fleet", password: "hunter2-proxy")
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `watch --record` then `replay --to-watch`: the real binary, the embedded server, loopback HTTP.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct RecordReplayEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct RecordReplayEndToEndTests {
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--scenario` and `tokendash scenario` on the built binary.
-@Suite(.timeLimit(.minutes(10))) struct ScenarioEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioEndToEndTests {
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func backendOutageRunsToItsEndInTmux() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-scenario.sh").path

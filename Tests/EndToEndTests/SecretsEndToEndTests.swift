@@ -6,7 +6,7 @@ import Testing
 
 /// No whole token reaches any output unless asked for: the real binary against a backend that
 /// puts tokens where they do not belong (an error body) as well as where they do.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SecretsEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct SecretsEndToEndTests {
     static let secretSignature = "SECRET-SIGNATURE-abcdefghijklmnopqrstuvwxyz0123456789"
     /// The start of every test token's payload (`{"aud":"http`): a quoted body is cut to 80
     /// characters, which keeps the signature out anyway, so the payload is what a leak would show.

@@ -5,7 +5,7 @@ import Testing
 /// The customer's own provider class through the real binary: the Swift samples of Google's
 /// "Get authorization tokens" pages (the seeds beside the repo), verbatim and with the one `!`
 /// they need, built with the toolchain on PATH and run against the embedded server.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct SourceProviderEndToEndTests {
     static let seeds = BinaryRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/seeds")
     /// Each seed's Swift sample: the file, its first and last line, and the side it provides for.

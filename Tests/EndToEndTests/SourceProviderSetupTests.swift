@@ -16,7 +16,7 @@ import Testing
 #endif
 
 /// The customer's providers' setup, in-process: its failure paths leave nothing running.
-@Suite(.timeLimit(.minutes(3))) struct SourceProviderSetupTests {
+@Suite(.timeLimit(.minutes(15))) struct SourceProviderSetupTests {
     /// Whether something accepts connections on 127.0.0.1:`port`.
     func listening(_ port: Int) -> Bool {
         let fd = socket(AF_INET, SocketConstants.stream, 0)

@@ -12,7 +12,7 @@ import Testing
 /// form, https through CONNECT, and a CONNECT its stock rules refuse is named with squid's status.
 /// Squid's own access log shows the route each request took.
 @Suite(
-    .serialized, .timeLimit(.minutes(3)),
+    .serialized, .timeLimit(.minutes(15)),
     .enabled(
         if: SquidProxy.missing == nil, "squid is not installed (apt-get install squid; scripts/setup.sh installs it)"))
 struct SquidEndToEndTests {

@@ -4,7 +4,7 @@ import Testing
 
 /// `tokendash tap` refusing to start: a bad `--upstream` or a listening address in use is one
 /// line on stderr and exit 2, before any request is taken.
-@Suite(.timeLimit(.minutes(3))) struct TapArgumentsEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct TapArgumentsEndToEndTests {
     @Test func aBadUpstreamIsOneLineAndExit2() async throws {
         let result = try await BinaryRunner.run([
             "tap", "--listen", "127.0.0.1:0", "--upstream", "ftp://tokens.example", "--watch",

@@ -12,7 +12,7 @@ import Testing
 /// gets the backend's answer or a 502, and the moved IDs' churn is found again on their new tap.
 /// About 30 s alone; in the whole suite on two cores 190 s (10,000 fetches through three debug
 /// builds), so its limit is the Prometheus suite's.
-@Suite(.timeLimit(.minutes(10)), .serialized) struct TapFleetEndToEndTests {
+@Suite(.timeLimit(.minutes(15)), .serialized) struct TapFleetEndToEndTests {
     static let devices = 10_000
     static let churners = 30
     /// Fetches a churning device makes in each phase: one per update, over --churn-limit (4).

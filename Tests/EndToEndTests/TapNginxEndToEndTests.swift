@@ -6,7 +6,7 @@ import Testing
 /// `tokendash tap` as an operator deploys it: a real nginx (`proxy_pass`) in front of the tap,
 /// the tap in front of a token backend (`tokendash serve`). A device's request through nginx gets
 /// the backend's token; the tap prints what it read, and no cookie, credential or token.
-@Suite(.timeLimit(.minutes(3)), .serialized) struct TapNginxEndToEndTests {
+@Suite(.timeLimit(.minutes(15)), .serialized) struct TapNginxEndToEndTests {
     @Test(.enabled(if: NginxServer.missing == nil, "\(NginxServer.missing ?? "")"))
     func nginxCarriesDevicesThroughTheTap() async throws {
         let serve = try BackgroundProcess(BinaryRunner.binary, ["serve", "--port", "0"], name: "serve")

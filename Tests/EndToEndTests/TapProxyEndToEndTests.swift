@@ -7,7 +7,7 @@ import Testing
 /// `tokendash tap --proxy`: the tap in front of a backend whose name only a real forward proxy on
 /// loopback resolves, reaching it through that proxy with its login, as the backends' `--proxy`
 /// does; the proxy's password shows nowhere.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct TapProxyEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct TapProxyEndToEndTests {
     static let hidden = "tap-upstream.proxy-only.test"
     static let credentials = ForwardProxy.Credentials(user: "fleet", password: "hunter2-tap-proxy")
 

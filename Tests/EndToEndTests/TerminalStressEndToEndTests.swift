@@ -5,7 +5,7 @@ import Testing
 /// storms, 1x1 windows, 300 pasted keys, unknown keys and escape sequences, SIGTERM and SIGINT
 /// at many moments. After every run the terminal must be exactly as before (`stty -g`, alternate
 /// screen off, cursor visible, keypad modes reset) and the shell's screen back.
-@Suite(.timeLimit(.minutes(10))) struct TerminalStressEndToEndTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalStressEndToEndTests {
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func survivesTerminalStressAndRestoresTheTerminal() async throws {
         let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-terminal-stress.sh").path

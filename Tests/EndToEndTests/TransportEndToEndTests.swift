@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The transport flags as a user meets them in `watch`.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct TransportEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct TransportEndToEndTests {
     @Test func insecureMarksEveryWatchLine() async throws {
         let result = try await BinaryRunner.run([
             "watch", "--duration", "1.5", "--update-interval", "0.5", "--insecure", "--summary",

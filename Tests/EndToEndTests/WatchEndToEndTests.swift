@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// `tokendash watch` as a script would use it: the real binary, the embedded server, loopback HTTP.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct WatchEndToEndTests {
     func objects(_ stdout: String) throws -> [[String: Any]] {
         try stdout.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -6,7 +6,7 @@ import Testing
 import TokenProviders
 
 /// A cache hit is served under a lock without the actor, counted, and published as counts.
-@Suite(.timeLimit(.minutes(3))) struct CacheHitTests {
+@Suite(.timeLimit(.minutes(15))) struct CacheHitTests {
     let clock = ManualClock()
 
     func consumer(

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import TokenProviders
 
-@Suite(.timeLimit(.minutes(3))) struct CachingTokenProviderTests {
+@Suite(.timeLimit(.minutes(15))) struct CachingTokenProviderTests {
     let clock = ManualClock()
 
     func consumer(_ transport: FakeTransport, margin: TimeInterval = 300, events: EventBroadcaster = EventBroadcaster())
@@ -390,7 +390,7 @@ import TokenProviders
 }
 
 /// A backend with its own token cache answers a refresh-ahead with the token we already hold.
-@Suite(.timeLimit(.minutes(3))) struct ReservedTokenTests {
+@Suite(.timeLimit(.minutes(15))) struct ReservedTokenTests {
     @Test func refreshAheadBacksOffWhenTheSameTokenComesBackAndSaysSoOnce() async throws {
         let clock = ManualClock()
         let t = Int(clock.now().timeIntervalSince1970)

@@ -7,7 +7,7 @@ import TokenProviders
 
 /// The last-mile kinds: their `authorization` rule both ways, the sample backend's routes and
 /// answer shape, and one generic provider serving them. Each test fails if its kind's data goes.
-@Suite(.timeLimit(.minutes(3))) struct DeliveryRulesTests {
+@Suite(.timeLimit(.minutes(15))) struct DeliveryRulesTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var t: Int { Int(now.timeIntervalSince1970) }
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"

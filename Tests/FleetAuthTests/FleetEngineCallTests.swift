@@ -10,7 +10,7 @@ import TokenJudging
 /// The calls a simulated SDK makes with its token, built and read without a network: the exact
 /// request of each method, Google's error format read back, the verdict compared with the
 /// rules', and one call per SDK per interval.
-@Suite(.timeLimit(.minutes(3))) struct FleetEngineCallTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineCallTests {
     static let base = URL(string: "https://fleetengine.googleapis.com/")!
 
     @Test func eachMethodIsTheRESTCallItsReferenceNames() throws {

@@ -5,7 +5,7 @@ import Testing
 import TokenJudging
 
 /// Each answer of the hardening matrix (`HostileMatrix`, in TestSupport) decoded to its own sentence.
-@Suite(.timeLimit(.minutes(3))) struct HostileResponseTests {
+@Suite(.timeLimit(.minutes(15))) struct HostileResponseTests {
     func decode(_ response: TransportResponse) -> Result<FetchedToken, FleetAuthError> {
         let decoder = TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b"))
         return Result { () throws(FleetAuthError) in
@@ -88,7 +88,7 @@ import TokenJudging
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct ErrorRedactionTests {
+@Suite(.timeLimit(.minutes(15))) struct ErrorRedactionTests {
     @Test func anErrorQuotingABodyRedactsTheJWTInIt() {
         let jwt = HostileMatrix.jwt(signature: "SIGNATURE-SECRET-PART-1234567890")
         let decoder = TokenResponseDecoder(endpoint: .sampleBackend(.consumer, base: "http://b"))

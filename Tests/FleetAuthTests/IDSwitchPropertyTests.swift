@@ -36,7 +36,7 @@ final class SharedRandom: Sendable {
     @Sendable func draw(_ range: Range<Int>) -> Int { generator.withLock { Int.random(in: range, using: &$0) } }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct IDSwitchPropertyTests {
+@Suite(.timeLimit(.minutes(15))) struct IDSwitchPropertyTests {
     static let ids = ["trip-A", "trip-B", "trip-C", "trip-D"]
 
     /// 1,000 switches among four trips, each answered after a random delay (some after several

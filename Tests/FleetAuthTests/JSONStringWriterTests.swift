@@ -4,7 +4,7 @@ import Testing
 
 /// The hand-written JSON strings (the provider host's request lines, a cast's frames) read back as
 /// what was written, and match JSONEncoder's own text byte for byte.
-@Suite(.timeLimit(.minutes(3))) struct JSONStringWriterTests {
+@Suite(.timeLimit(.minutes(15))) struct JSONStringWriterTests {
     static let samples: [String] = [
         "", "vehicle-42", "quote \" and backslash \\", "line\nbreak\r\ttab", "\u{1B}[31mred\u{1B}[0m",
         "\u{00}\u{01}\u{08}\u{0C}\u{1F}", "del \u{7F}", "ünïcödé 🚗 trip", "slash / stays",

@@ -3,7 +3,7 @@ import HTTPTransport
 import Testing
 
 /// Which proxy a request takes, as curl would choose it from the same environment.
-@Suite(.timeLimit(.minutes(3))) struct ProxySettingsTests {
+@Suite(.timeLimit(.minutes(15))) struct ProxySettingsTests {
     func proxy(_ environment: [String: String], for url: String) throws -> String? {
         try ProxySettings.fromEnvironment(environment).server(for: try #require(URL(string: url)))?.address
     }

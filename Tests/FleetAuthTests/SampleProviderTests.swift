@@ -185,7 +185,7 @@ enum SampleModel {
 }
 
 // 10 minutes: the three 1,000-switch runs take 90 s with two other builds on the machine, 180 s and more with three suites at once.
-@Suite(.timeLimit(.minutes(10))) struct SampleProviderTests {
+@Suite(.timeLimit(.minutes(15))) struct SampleProviderTests {
     static let ids = ["trip-A", "trip-B", "trip-C", "trip-D"]
 
     static func provider(

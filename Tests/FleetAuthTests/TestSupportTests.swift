@@ -5,7 +5,7 @@ import Testing
 import TokenJudging
 
 /// The shared test helpers do what the tests built on them assume.
-@Suite(.timeLimit(.minutes(3))) struct TestSupportTests {
+@Suite(.timeLimit(.minutes(15))) struct TestSupportTests {
     @Test(arguments: ProviderKind.allCases)
     func theDefaultTokenPassesEveryRule(kind: ProviderKind) throws {
         let t = TestTime.seconds

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import TokenJudging
 
-@Suite(.timeLimit(.minutes(3))) struct TokenResponseDecoderTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenResponseDecoderTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var nowSeconds: Int { Int(now.timeIntervalSince1970) }
 
@@ -291,7 +291,7 @@ import TokenJudging
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct JWTInspectorTests {
+@Suite(.timeLimit(.minutes(15))) struct JWTInspectorTests {
     /// A token is split at its dots eight bytes at a time: a dot, or a byte past ASCII, at every
     /// place of a real token is still found there.
     @Test func aDotOrAByteNotASCIIIsFoundAtEveryPlaceOfAToken() throws {
@@ -326,7 +326,7 @@ import TokenJudging
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct TokenEndpointTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenEndpointTests {
     @Test func fillsThePlaceholder() throws {
         let e = TokenEndpoint(kind: .consumer, urlTemplate: "https://api.example.com/v1/trips/{tripId}/token")
         #expect(try e.url(for: "trip 1").absoluteString == "https://api.example.com/v1/trips/trip%201/token")
@@ -344,7 +344,7 @@ import TokenJudging
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct TokenRedactorTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenRedactorTests {
     @Test func keepsOnlyHeaderPrefixAndSignatureSuffix() {
         let token = TestJWT.make(
             kind: .consumer, id: "secret-trip", iat: 1, exp: 2, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAsigEND")
@@ -357,7 +357,7 @@ import TokenJudging
 
 /// The shapes token backends commonly answer in, recognised without --token-key / --expiry-key,
 /// and said by name so a user knows what was read.
-@Suite(.timeLimit(.minutes(3))) struct ResponseShapeTests {
+@Suite(.timeLimit(.minutes(15))) struct ResponseShapeTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var t: Int { Int(now.timeIntervalSince1970) }
     var jwt: String { TestJWT.make(kind: .consumer, id: "t1", iat: t, exp: t + 900) }

@@ -7,7 +7,7 @@ import TokenProviders
 
 /// Each Fleet Engine rule, both ways: a token that passes it and one that does not. The tokens
 /// differ from a good one only in what the rule looks at, so each test fails if its rule goes.
-@Suite(.timeLimit(.minutes(3))) struct TokenRulesTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenRulesTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     var t: Int { Int(now.timeIntervalSince1970) }
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
@@ -204,7 +204,7 @@ import TokenProviders
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct HTTPDateTests {
+@Suite(.timeLimit(.minutes(15))) struct HTTPDateTests {
     @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
     func readsEveryFormRFC9110Allows(text: String) {
         #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
@@ -222,7 +222,7 @@ import TokenProviders
 
 /// The same rules inside the provider: a failing rule is a failed fetch that caches nothing,
 /// a warning is cached with the token and published with it.
-@Suite(.timeLimit(.minutes(3))) struct ProviderRulesTests {
+@Suite(.timeLimit(.minutes(15))) struct ProviderRulesTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let t = 1_800_000_000
     static let account = "fleet-minter@my-project.iam.gserviceaccount.com"
@@ -350,7 +350,7 @@ import TokenProviders
 }
 
 /// Fleet Engine's rule for resource IDs (`GMTDFleetEngineIDString`), in the claims it reads.
-@Suite(.timeLimit(.minutes(3))) struct FleetEngineIDRuleTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineIDRuleTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test(arguments: ["trip 42", "café", "車両-7", String(repeating: "é", count: 64), "a;b", "*"])
@@ -414,7 +414,7 @@ import TokenProviders
 
 /// The tap judges a backend's tokens through a memo of the header and issuer they share: every
 /// token must get the results it gets without one, whatever came before it.
-@Suite(.timeLimit(.minutes(3))) struct TokenRulesMemoTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenRulesMemoTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func eachTokenGetsTheResultsItWouldGetWithoutTheMemo() throws {

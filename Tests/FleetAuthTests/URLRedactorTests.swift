@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct URLRedactorTests {
+@Suite(.timeLimit(.minutes(15))) struct URLRedactorTests {
     @Test func userInfoIsHidden() {
         #expect(
             URLRedactor.redact("https://fleet:hunter2@api.example.com/token/{tripId}")
@@ -51,7 +51,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct TokenEndpointEncodingTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenEndpointEncodingTests {
     @Test func pathIDsEncodeEverythingButUnreserved() throws {
         let endpoint = TokenEndpoint(kind: .consumer, urlTemplate: "https://h/token/consumer/{tripId}")
         #expect(try endpoint.url(for: "a/b").absoluteString == "https://h/token/consumer/a%2Fb")
@@ -75,7 +75,7 @@ import Testing
 }
 
 /// The one redactor every output path uses: JWTs, URL credentials, and the values a run was given.
-@Suite(.timeLimit(.minutes(3))) struct SecretRedactorTests {
+@Suite(.timeLimit(.minutes(15))) struct SecretRedactorTests {
     @Test func aJWTInAURLQueryIsNeverPrintedWhole() {
         let jwt = TestJWT.make(iat: 1, exp: 2, signature: "THE-SIGNATURE-0123456789abcdef")
         let shown = SecretRedactor.redact("tokendash watch: https://h/t/{tripId}?assertion=\(jwt)&region=eu")

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Providers publish cache hits as counts; everything that tallies them adds the counts.
-@Suite(.timeLimit(.minutes(3))) struct CacheHitCountTests {
+@Suite(.timeLimit(.minutes(15))) struct CacheHitCountTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     func hits(_ count: Int, at offset: TimeInterval = 0) -> ProviderEvent {

@@ -12,7 +12,7 @@ import Testing
 /// once made no call at all (an SDK's update of 17 calls never fitted the window of 16), and
 /// `watch` exited 0 having asked nothing. The ends that make a fleet of 100,000 SDKs or 10,000
 /// callers are `FlagRangeLargeEndsTests`, run by CI's step of their own.
-@Suite(.timeLimit(.minutes(5))) struct FlagRangeSweepTests {
+@Suite(.timeLimit(.minutes(15))) struct FlagRangeSweepTests {
     /// One run's settings: what `watch` would run with the flag at one end of its range.
     struct Run: CustomStringConvertible, Sendable {
         var flag: Setting

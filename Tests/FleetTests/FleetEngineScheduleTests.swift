@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// The SDKs' Fleet Engine calls ride beside their token calls, never in their way.
-@Suite(.timeLimit(.minutes(3))) struct FleetEngineScheduleTests {
-    @Test(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineScheduleTests {
+    @Test(.timeLimit(.minutes(15)))
     func aFleetEngineThatNeverAnswersDoesNotHoldUpTheTokenCalls() async throws {
         let gate = Gate()
         let fleetEngineCalls = Mutex(0)

@@ -5,7 +5,7 @@ import Testing
 
 /// Each member's state from its events, the table made of them, and the 60 s windows, all at
 /// instants the test names: no sleeps.
-@Suite(.timeLimit(.minutes(3))) struct FleetMemberTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetMemberTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     let ids = ["trip-1", "trip-2", "trip-3", "trip-4", "trip-5"]
 

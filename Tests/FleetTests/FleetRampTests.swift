@@ -21,7 +21,7 @@ struct Expectation: Error, CustomStringConvertible {
     init(_ what: String) { description = "never happened: \(what)" }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct FleetRampTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetRampTests {
     /// `count` SDKs of `Context`'s kind numbered as a fleet, on a backend minting tokens by `clock`.
     func group<Context: AuthorizationContext>(_: Context.Type, _ count: Int, clock: ManualClock)
         -> (SimulatedSDKs<Context>, FakeTransport)

@@ -2,7 +2,7 @@ import Fleet
 import Testing
 
 /// `--shard K/N`: N machines together hold every ID of the fleet exactly once.
-@Suite(.timeLimit(.minutes(3))) struct FleetShardTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetShardTests {
     @Test(arguments: [(20_000, 4), (10, 3), (7, 7), (1001, 8), (5, 1)])
     func nShardsPartitionTheFleet(total: Int, n: Int) throws {
         var seen: [String] = []

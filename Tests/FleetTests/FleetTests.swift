@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct IDSequenceTests {
+@Suite(.timeLimit(.minutes(15))) struct IDSequenceTests {
     @Test func incrementsKeepingPadding() {
         #expect(IDSequence.next(after: "trip-0001") == "trip-0002")
         #expect(IDSequence.next(after: "vehicle-0099") == "vehicle-0100")
@@ -16,7 +16,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct PercentileTests {
+@Suite(.timeLimit(.minutes(15))) struct PercentileTests {
     @Test func nearestRankIsAlwaysAMeasuredSample() {
         let values = (1...100).map(Double.init)
         #expect(Percentile.nearestRank(0.5, of: values) == 50)
@@ -30,7 +30,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct FleetStatisticsTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetStatisticsTests {
     let t0 = TestTime.t0
 
     func event(_ kind: ProviderEvent.Kind, id: String = "trip-1", at offset: TimeInterval) -> ProviderEvent {
@@ -84,7 +84,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct EventLineEncoderTests {
+@Suite(.timeLimit(.minutes(15))) struct EventLineEncoderTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     @Test func printsOneJSONObjectPerEvent() throws {
@@ -190,7 +190,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct SimulatedSDKsTests {
+@Suite(.timeLimit(.minutes(15))) struct SimulatedSDKsTests {
     @Test func eachSDKCachesItsOwnToken() async throws {
         let events = EventBroadcaster()
         let stream = events.subscribe(buffer: 10_000)

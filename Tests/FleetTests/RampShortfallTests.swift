@@ -4,7 +4,7 @@ import Testing
 
 /// The line `watch` exits 1 with when a ramp had not started every SDK: how many, which, and
 /// what held them, read off the pace when the run ended.
-@Suite(.timeLimit(.minutes(3))) struct RampShortfallTests {
+@Suite(.timeLimit(.minutes(15))) struct RampShortfallTests {
     func pace(_ reason: PaceReason, rate: Double = 1000, inFlight: Int = 0, window: Int = 16) -> Pacer.Status {
         Pacer.Status(
             rate: rate, ceiling: 1000, floor: 10, reason: reason, inFlight: inFlight, window: window, active: true)

@@ -6,7 +6,7 @@ import Testing
 
 /// `SimulatedSDKs(logic:)` builds the chosen provider core for every SDK and drives it as it
 /// drives tokendash's.
-@Suite(.timeLimit(.minutes(3))) struct SampleLogicFleetTests {
+@Suite(.timeLimit(.minutes(15))) struct SampleLogicFleetTests {
     @Test(arguments: ProviderLogic.allCases)
     func aGroupRunsTheLogicItWasGiven(logic: ProviderLogic) async throws {
         let clock = ManualClock()

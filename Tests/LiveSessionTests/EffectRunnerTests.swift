@@ -12,7 +12,7 @@ import TokenServer
 /// The live effect runner against a session of simulated SDKs over fake backends: each effect is
 /// carried out on the SDKs, the server or the theme files, and answered with the action the
 /// reducer waits for. No socket: the transports answer from closures, the server is never started.
-@Suite(.timeLimit(.minutes(3))) struct EffectRunnerTests {
+@Suite(.timeLimit(.minutes(15))) struct EffectRunnerTests {
     /// Records nothing and shuts down at once: the session's header needs of a transport.
     struct QuietTransport: SessionTransport {
         var isInsecure: Bool { false }

@@ -6,7 +6,7 @@ import Testing
 
 /// What `watch` says and exits with when its run ends: a health check fails when any SDK holds
 /// no valid token, and when a ramp never started some (nothing was asked of them).
-@Suite(.timeLimit(.minutes(3))) struct RunVerdictTests {
+@Suite(.timeLimit(.minutes(15))) struct RunVerdictTests {
     let calm = Pacer.Status(
         rate: 1000, ceiling: 1000, floor: 10, reason: .calm(p99: 0.01), inFlight: 0, window: 16, active: true)
 

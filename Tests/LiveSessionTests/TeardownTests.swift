@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// The one place a command's parts are stopped: in reverse order, once, and on a failed start too.
-@Suite(.timeLimit(.minutes(3))) struct TeardownTests {
+@Suite(.timeLimit(.minutes(15))) struct TeardownTests {
     final class Log: Sendable {
         let lines = Mutex<[String]>([])
         func add(_ line: String) { lines.withLock { $0.append(line) } }

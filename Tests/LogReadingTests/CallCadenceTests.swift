@@ -3,7 +3,7 @@ import Testing
 
 /// Silences on times the test controls: gaps longer than max(60 s, 10 × the median interval),
 /// the same whatever order the calls come in.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct CallCadenceTests {
     let t0 = LogInstant(microseconds: 1_714_557_600_000_000)
 

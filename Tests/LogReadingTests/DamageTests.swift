@@ -3,7 +3,7 @@ import LogReading
 import Testing
 
 /// Someone else's file: each problem one line with its place, what was read before it kept.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct DamageTests {
     let entries = (0..<10).map { ExportFixture.entry(insertID: "e\($0)", at: Double($0) * 5) }
 

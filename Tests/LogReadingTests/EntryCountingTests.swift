@@ -4,7 +4,7 @@ import Testing
 
 /// Duplicates, split entries and restricted entries are each one call; unknown types and fields
 /// are counted and named; entries of other services are skipped with their reason.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct EntryCountingTests {
     @Test func theSameInsertIdTwiceIsOneEntry() {
         let entries = [ExportFixture.entry(insertID: "a", at: 0), ExportFixture.entry(insertID: "b", at: 5)]

@@ -3,7 +3,7 @@ import LogReading
 import Testing
 
 /// Every export shape, built from the same documented entries, reads to the same summary.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ExportShapeTests {
     static let expected = LogSummary(ExportFixture.read(ExportFixture.lines(ExportFixture.fleet))).json
 

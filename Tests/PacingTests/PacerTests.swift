@@ -4,7 +4,7 @@ import Testing
 @testable import Pacing
 
 /// The shared pacer with made-up times: its window of calls in flight and its token bucket.
-@Suite(.timeLimit(.minutes(3))) struct PacerTests {
+@Suite(.timeLimit(.minutes(15))) struct PacerTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// A backend that stops answering: the window stops new calls after its first 16, long before
@@ -102,7 +102,7 @@ import Testing
 }
 
 /// What `watch` says of a pace, and when it says it again.
-@Suite(.timeLimit(.minutes(3))) struct PaceAnnouncerTests {
+@Suite(.timeLimit(.minutes(15))) struct PaceAnnouncerTests {
     func status(_ rate: Double, _ reason: PaceReason) -> Pacer.Status {
         Pacer.Status(rate: rate, ceiling: 1000, floor: 10, reason: reason, inFlight: 0, active: true)
     }

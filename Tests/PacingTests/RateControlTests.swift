@@ -5,7 +5,7 @@ import Testing
 
 /// The rate control fed made-up answers, period by period: what a ramp or a budget would do
 /// against a backend that answers so.
-@Suite(.timeLimit(.minutes(3))) struct RateControlTests {
+@Suite(.timeLimit(.minutes(15))) struct RateControlTests {
     /// `n` answers of `latency`, then the period's end.
     func period(
         _ control: inout RateControl, answers n: Int, latency: TimeInterval, overloaded: Int = 0,

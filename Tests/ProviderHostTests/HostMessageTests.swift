@@ -4,7 +4,7 @@ import Testing
 @testable import ProviderHost
 
 /// The host's lines: its own two shapes read on the fast path, and the same as the decoder reads them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct HostMessageTests {
     @Test func theHostsOwnLinesReadAsTheDecoderReadsThem() {
         let lines = [

@@ -7,7 +7,7 @@ import Testing
 /// The hosts' programs are real files (Sources/ProviderHost/HostPrograms), embedded in the binary
 /// by scripts/embed-host-programs.sh: the embedded copies must be the files, and what the builder
 /// replaces in them must stand there exactly once.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct HostProgramTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ProviderHost/HostPrograms")

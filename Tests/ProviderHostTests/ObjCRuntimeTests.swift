@@ -5,7 +5,7 @@ import Testing
 
 /// Where the Objective-C runtime is and when it counts as set up, the packages setup asks for,
 /// and its tarballs' checks: no network, no build.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ObjCRuntimeTests {
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

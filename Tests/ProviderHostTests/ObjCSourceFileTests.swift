@@ -7,7 +7,7 @@ import Testing
 /// An Objective-C class read as the SDK's provider: found by its `@interface`, in the file or in
 /// a header it imports from beside it, placeholders filled as in Swift, and ThreadSanitizer's
 /// reports on Objective-C frames read back to the file's lines. No network, no runtime needed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ObjCSourceFileTests {
     static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/seeds")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ProviderHost
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ProviderSourceFileTests {
     @Test func placeholdersAreFilledAndReported() {
         let text =

@@ -7,7 +7,7 @@ import Testing
 
 /// The loopback proxy's pure parts: a request's head as curl sends it to a proxy, what it sends
 /// on, what each fault makes it do, and how it reads an answer passing through. No socket.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ProxyParsingTests {
     @Test func anAbsoluteFormRequestNamesItsHostPortAndGoesOnInOriginForm() throws {
         let head = try ProxyRequestHead(

@@ -5,7 +5,7 @@ import Testing
 
 /// The wait before a host that ended is started again: doubling from 1 s to 30 s for ends in a
 /// row, from 1 s again after a healthy stretch. Time is passed in: no clock runs.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct RestartBackoffTests {
     @Test func endsInARowWaitOneTwoFourUpToThirtySeconds() {
         var backoff = RestartBackoff()

@@ -6,7 +6,7 @@ import ProxyKit
 import Testing
 
 /// The parts the three proxies share, each alone: no socket (the CONNECT on an EmbeddedChannel).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct ProxyKitTests {
     @Test func anIPv6AddressIsBracketedAndReadBack() throws {
         #expect(HostPort(host: "::1", port: 8443).description == "[::1]:8443")

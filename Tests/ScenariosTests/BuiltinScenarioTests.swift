@@ -6,7 +6,7 @@ import Testing
 
 /// Each built-in scenario, run to its end against the embedded server and real providers under
 /// the driven clock, shows what its ending says it showed.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct BuiltinScenarioTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct BuiltinScenarioTests {
     @Test func everyBuiltinParsesAndSaysWhatItShowed() throws {
         #expect(
             ScenarioCatalog.builtins.map(\.name) == [
@@ -150,7 +150,7 @@ import Testing
 }
 
 /// The scenarios about tokens in use: Fleet Engine's answers, and where they contradict the rules.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct FleetEngineScenarioTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct FleetEngineScenarioTests {
     func answers(_ run: ScenarioRun) -> [FleetEngineAnswer] {
         run.events(.driver).compactMap { if case .fleetEngineCall(let answer) = $0.kind { answer } else { nil } }
     }
@@ -184,7 +184,7 @@ import Testing
 
 /// sample-race with each logic: the Objective-C sample serves the old vehicle's token for the new
 /// one and Fleet Engine refuses it; tokendash's core never does.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SampleRaceTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct SampleRaceTests {
     static func refusals(_ run: ScenarioRun) -> [ProviderEvent] {
         run.events(.driver).filter {
             if case .fleetEngineCall(let answer) = $0.kind { answer.tokenVerdict == .refused } else { false }

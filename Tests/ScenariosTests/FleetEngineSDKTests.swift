@@ -9,7 +9,7 @@ import TokenServer
 
 /// Simulated SDKs calling the embedded Fleet Engine with their tokens, over loopback: the
 /// answers are events, and a token the provider refused is still put to Fleet Engine.
-@Suite(.timeLimit(.minutes(5))) struct FleetEngineSDKTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineSDKTests {
     static func withGroups(
         _ body: (
             EmbeddedTokenServer, SimulatedSDKs<TripAuthorizationContext>,

@@ -3,7 +3,7 @@ import Foundation
 import Scenarios
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ScenarioParserTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioParserTests {
     func parse(_ yaml: String) throws(FileProblem) -> Scenario { try ScenarioParser.parse(yaml, file: "demo.yaml") }
 
     func error(_ yaml: String) -> String {

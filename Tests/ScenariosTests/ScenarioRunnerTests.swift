@@ -38,7 +38,7 @@ final class RecordingTarget: ScenarioTarget {
 /// No test here waits for wall time: the clock moves only when a test says (or, automatic, by the
 /// runner's own sleeps), and a test waits for what the runner did (a call, a report, a sleep begun
 /// or called off), signalled as it happens.
-@Suite(.timeLimit(.minutes(5))) struct ScenarioRunnerTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioRunnerTests {
     let resetCalls = ["fault off both", "clock 0", "device clock 0", "lifetime 0", "resume"]
 
     func scenario(_ steps: String) throws -> Scenario {

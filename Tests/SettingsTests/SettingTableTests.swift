@@ -3,7 +3,7 @@ import Testing
 
 /// Each entry agrees with itself: its default obeys its own rule, its help shows what the README
 /// and the messages say, and the refusals read as the flags' and the config file's messages.
-@Suite("Settings table", .timeLimit(.minutes(3)))
+@Suite("Settings table", .timeLimit(.minutes(15)))
 struct SettingTableTests {
     @Test(arguments: Setting.allCases)
     func theDefaultObeysItsOwnRule(_ setting: Setting) {

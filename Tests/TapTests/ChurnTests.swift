@@ -9,7 +9,7 @@ import Testing
 
 /// Churn as the tap sees it: 200 devices fetch through it, 197 whose provider caches (one fetch
 /// each) and 3 whose provider fetches at every update; those 3 lead the table and the summary.
-@Suite(.timeLimit(.minutes(3))) struct ChurnTests {
+@Suite(.timeLimit(.minutes(15))) struct ChurnTests {
     static let lifetime = 3600
 
     static func backend() throws -> ScriptedBackend {
@@ -41,7 +41,7 @@ import Testing
             host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
         // Kept-alive connections to the tap, as apps keep them; the backend closes its side after
         // every answer, so the tap's kept-alive upstream connections are closed under it too.
-        let transport = try HTTPClientTransport()
+        let transport = keptForTheRun(try HTTPClientTransport())
         let devices = (0..<200).map { String(format: "vehicle-%03d", $0) }
         let careless: Set = ["vehicle-017", "vehicle-123", "vehicle-188"]
         let updates = 12

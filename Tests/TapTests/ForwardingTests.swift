@@ -10,7 +10,7 @@ import Testing
 /// The tap end to end over loopback: a backend answering with cookies, odd headers, a redirect,
 /// a 500, gzip, a non-JSON body, a chunked body and a stalled one; the client sees through the
 /// tap exactly what it sees direct (hop-by-hop headers aside), whatever the reader makes of it.
-@Suite(.timeLimit(.minutes(3))) struct ForwardingTests {
+@Suite(.timeLimit(.minutes(15))) struct ForwardingTests {
     static let now = TestTime.t0
     static let jwt = TestJWT.make(kind: .consumer, id: "trip-1", iat: TestTime.seconds, exp: TestTime.seconds + 3600)
     static let gzip = Data([

@@ -10,7 +10,7 @@ import Testing
 /// The tap's upstream connections under today's proxy rules, through a real forward proxy that
 /// alone resolves the upstream's name: plain http in absolute form, https through a `CONNECT`
 /// tunnel, `no_proxy` direct, and a refused tunnel a 502 naming the proxy's answer.
-@Suite(.timeLimit(.minutes(3))) struct ProxyTests {
+@Suite(.timeLimit(.minutes(15))) struct ProxyTests {
     static let hidden = "tokens.proxy-only.test"
     static let names = [hidden: "127.0.0.1"]
 
@@ -24,7 +24,7 @@ import Testing
     /// Asked with the async transport, not a blocking socket: the proxy runs on the cooperative
     /// pool, which two blocked test threads would starve on a 2-core machine.
     static func get(_ port: Int) async throws -> TransportResponse {
-        let client = try HTTPClientTransport(reuseConnections: false)
+        let client = keptForTheRun(try HTTPClientTransport(reuseConnections: false))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/token/driver/vehicle-1"))
         do {
             let answer = try await client.send(TransportRequest(url: url, timeout: 600))

@@ -7,7 +7,7 @@ import Testing
 
 /// How the tap reads a request and prints what it read: the routes the providers use, read
 /// backwards, and `tapped` lines that name tokens by fingerprint and never print them unasked.
-@Suite(.timeLimit(.minutes(3))) struct ReadingTests {
+@Suite(.timeLimit(.minutes(15))) struct ReadingTests {
     @Test func routesSayWhoseTokenARequestAsksFor() throws {
         let routes = TapRoutes([
             try RouteTemplate("/api/v2/trip/{id}/token", role: .consumer),

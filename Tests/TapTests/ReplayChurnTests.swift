@@ -14,7 +14,7 @@ import UICore
 /// A tapped session recorded and replayed: the replay's fleet table, and the evidence made from
 /// the recording (`replay --to-cast`, `report`), carry the same churn sentences and tap columns as
 /// the live table and the `--summary` line, though a recording keeps only the provider events.
-@Suite(.timeLimit(.minutes(3))) struct ReplayChurnTests {
+@Suite(.timeLimit(.minutes(15))) struct ReplayChurnTests {
     static let t0 = TestTime.t0
 
     /// A fresh token at each fetch, as a backend minting on every request gives it.

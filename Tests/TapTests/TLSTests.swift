@@ -9,7 +9,7 @@ import Testing
 
 /// TLS on both sides: the apps reach the tap over TLS (`--cert`/`--key`), and the tap reaches an
 /// https backend signed by a private CA under the trust today's backends get (`--cacert`).
-@Suite(.timeLimit(.minutes(3))) struct TLSTests {
+@Suite(.timeLimit(.minutes(15))) struct TLSTests {
     @Test func aTokenCrossesTLSOnBothSides() async throws {
         let pki = try TestPKI()
         let jwt = TestJWT.make(kind: .consumer, id: "trip-1", lifetime: 3600)
@@ -28,7 +28,8 @@ import Testing
             host: "127.0.0.1", port: 0,
             upstream: Upstream(backend.base, trust: .certificates(pemFile: pki.caFile)),
             tls: listening, report: analysis.submit)
-        let client = try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false)
+        let client = keptForTheRun(
+            try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false))
         let url = try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/consumer/trip-1"))
         let answer = try await client.send(TransportRequest(url: url, timeout: 600))
         #expect(answer.status == 200)
@@ -74,7 +75,8 @@ import Testing
         let tls = try TapServer.tlsContext(certificate: certificateFile, key: keyFile)
         let tap = try await TapServer.start(
             host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), tls: tls, report: nil)
-        let client = try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false)
+        let client = keptForTheRun(
+            try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false))
         let answer = try await client.send(
             TransportRequest(
                 url: try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/driver/vehicle-1")),

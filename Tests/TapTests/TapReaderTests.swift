@@ -13,7 +13,7 @@ import Testing
 /// The reader beside the forwarding: it runs below the event loops' priority and gives way after
 /// each reading; when it falls behind, exchanges are dropped and counted while the forwarding goes
 /// on unchanged.
-@Suite(.timeLimit(.minutes(3))) struct TapReaderTests {
+@Suite(.timeLimit(.minutes(15))) struct TapReaderTests {
     static func exchange(_ target: String = "/healthz") -> TapExchange {
         TapExchange(method: "GET", target: target, status: 200, latency: 0.001, time: TestTime.t0)
     }

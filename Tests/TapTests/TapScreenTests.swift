@@ -12,7 +12,7 @@ import UICore
 
 /// The tap's screen as an operator meets it, fed by the real ledger: a churning vehicle counted
 /// as trouble in the title, `n` landing on it, and Enter showing its last hour.
-@Suite(.timeLimit(.minutes(3))) struct TapScreenTests {
+@Suite(.timeLimit(.minutes(15))) struct TapScreenTests {
     static let t0 = ReplayChurnTests.t0
 
     static func lines(_ state: DashboardState, _ width: Int, _ height: Int) -> [String] {

@@ -11,7 +11,7 @@ import Testing
 /// one: up to the limit (1 MiB) the backend gets the exact bytes, framed by their length; over it
 /// the client gets 413 and the backend nothing, neither a cut body nor a connection. Chunked and
 /// `Content-Length` uploads, just under, at and just over the limit, at once and in pieces.
-@Suite(.timeLimit(.minutes(3))) struct UploadLimitTests {
+@Suite(.timeLimit(.minutes(15))) struct UploadLimitTests {
     enum Framing: String, CaseIterable, Sendable { case length, chunked }
 
     static let limit = TapLimits().maxBodyBytes

@@ -12,7 +12,7 @@ import Testing
 /// upstream `keepalive`: one is taken for one exchange and given back when the answer ends, so
 /// idle clients hold none, clients one after another share one, and one the upstream closes is
 /// never taken again. Each tap here runs on one event loop, so it has one pool to count.
-@Suite(.timeLimit(.minutes(3))) struct UpstreamPoolTests {
+@Suite(.timeLimit(.minutes(15))) struct UpstreamPoolTests {
     static func tap(
         _ backend: KeepAliveBackend, keepalive: Int = 16, group: MultiThreadedEventLoopGroup
     ) async throws -> TapServer {

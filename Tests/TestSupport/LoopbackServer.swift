@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import Synchronization
 
 /// A real HTTP server on 127.0.0.1, on a free port, for the duration of one test.
 public struct LoopbackServer: Sendable {
@@ -56,3 +57,14 @@ public let patientTransport: HTTPClientTransport = {
         fatalError("cannot make the test transport: \(error)")
     }
 }()
+
+/// Every transport a test made, held until the process ends: a test cancelled by its time limit
+/// never reaches its `shutdown()`, and AsyncHTTPClient traps on a client dropped while running,
+/// which took the whole run down with it (seen beside four CPU hogs).
+private let transportsOfTheRun = Mutex<[HTTPClientTransport]>([])
+
+/// `transport`, kept for the whole run so that no cancellation can drop it unshut.
+public func keptForTheRun(_ transport: HTTPClientTransport) -> HTTPClientTransport {
+    transportsOfTheRun.withLock { $0.append(transport) }
+    return transport
+}

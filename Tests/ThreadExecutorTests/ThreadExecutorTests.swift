@@ -6,7 +6,7 @@ import ThreadExecutor
 #endif
 
 /// The executor the tap's reader and the crowded tests run on: one thread of its own, scheduled as asked.
-@Suite(.timeLimit(.minutes(3))) struct ThreadExecutorTests {
+@Suite(.timeLimit(.minutes(15))) struct ThreadExecutorTests {
     /// Where the calling thread runs: which thread, its nice value and its scheduling policy.
     struct Place: Equatable, Sendable {
         var thread: UInt

@@ -2,7 +2,7 @@ import Testing
 import TokenMetrics
 
 /// `--metrics` listens on loopback unless the operator asks for more.
-@Suite(.timeLimit(.minutes(3))) struct MetricsAddressTests {
+@Suite(.timeLimit(.minutes(15))) struct MetricsAddressTests {
     @Test func loopbackAddressesNeedNoPermission() throws {
         #expect(try MetricsAddress(parsing: "127.0.0.1:9464", allowRemote: false).description == "127.0.0.1:9464")
         #expect(try MetricsAddress(parsing: "127.8.9.1:1", allowRemote: false).host == "127.8.9.1")

@@ -7,7 +7,7 @@ import TokenMetrics
 
 /// Fake provider events in, a scrape's text out and read back: each event lands in its series,
 /// the clock-dependent gauges follow the scrape's instant, and no ID reaches a label.
-@Suite(.timeLimit(.minutes(3))) struct ProviderMetricsTests {
+@Suite(.timeLimit(.minutes(15))) struct ProviderMetricsTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func at(_ offset: TimeInterval) -> Date { t0.addingTimeInterval(offset) }

@@ -7,7 +7,7 @@ import TokenMetrics
 
 /// `tap --metrics`: exchanges by kind and status class, tokens by verdict, upstream latency, fetches
 /// per token as a histogram and churning IDs as a count, none labelled by ID.
-@Suite(.timeLimit(.minutes(3))) struct TapMetricsTests {
+@Suite(.timeLimit(.minutes(15))) struct TapMetricsTests {
     @Test func exchangesAreCountedWithoutIDs() {
         let metrics = TapMetrics()
         func reading(_ id: String?, status: Int, verdict: TapVerdict, ratio: Double?) -> TappedExchange {

@@ -10,7 +10,7 @@ import TokenProviders
 
 /// The embedded server as Google's last-mile sample backend: its routes, its snake_case
 /// millisecond answer, tokens with the delivery claims, and faults that stay on their kind.
-@Suite(.timeLimit(.minutes(3))) struct DeliveryMintingTests {
+@Suite(.timeLimit(.minutes(15))) struct DeliveryMintingTests {
     @Test func deliveryConsumerProviderGetsAVerifiableTrackingToken() async throws {
         try await withServer { s in
             let provider = DeliveryConsumerTokenProvider(

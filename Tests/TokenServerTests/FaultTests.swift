@@ -7,7 +7,7 @@ import TokenProviders
 @testable import TokenServer
 
 /// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
-@Suite(.timeLimit(.minutes(3))) struct FaultTests {
+@Suite(.timeLimit(.minutes(15))) struct FaultTests {
     /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
     func consumerError(
         with fault: Fault, latencyMilliseconds: Int = Fault.defaultLatencyMilliseconds, timeout: TimeInterval = 5

@@ -9,7 +9,7 @@ import Testing
 
 /// The embedded Fleet Engine over loopback: each SDK call as the SDKs send it (the client's own
 /// request builder), authenticated as Fleet Engine does, refused in Google's error format.
-@Suite(.timeLimit(.minutes(3))) struct FleetEngineEmulatorTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineEmulatorTests {
     /// A token from the server's token route for `id` (so the resource exists), or minted by
     /// hand for claims the route does not make.
     static func routeToken(_ s: RunningServer, _ kind: ProviderKind, _ id: String) async throws -> String {

@@ -8,7 +8,7 @@ import TokenJudging
 /// The emulator's limits (TokenServer's `FleetEngineLimits`) and the client's rules (FleetAuth's
 /// `TokenRules`) are each written from Fleet Engine's "JSON Web Tokens" page. Neither reads the
 /// other, so a change to one side alone fails here, naming both.
-@Suite(.timeLimit(.minutes(3))) struct FleetEngineLimitsTests {
+@Suite(.timeLimit(.minutes(15))) struct FleetEngineLimitsTests {
     @Test func theEmulatorAndTheClientReadFleetEnginesPageAlike() {
         #expect(
             FleetEngineLimits.audience == TokenRules.fleetEngineAudience,

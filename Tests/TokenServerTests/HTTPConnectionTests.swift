@@ -7,7 +7,7 @@ import Testing
 
 /// The server's HTTP/1.1 on a raw socket, where URLSession would hide it: keep-alive, pipelining,
 /// HTTP/1.0, the Date header and the drop fault.
-@Suite(.timeLimit(.minutes(3))) struct HTTPConnectionTests {
+@Suite(.timeLimit(.minutes(15))) struct HTTPConnectionTests {
     /// A blocking TCP connection to the server, read with a timeout on a thread of its own: a
     /// blocking read on the cooperative pool would hold up every other test's tasks meanwhile.
     final class Connection: Sendable {

@@ -7,7 +7,7 @@ import TokenProviders
 
 @testable import TokenServer
 
-@Suite(.timeLimit(.minutes(3))) struct MintingTests {
+@Suite(.timeLimit(.minutes(15))) struct MintingTests {
     @Test func consumerProviderGetsAVerifiableTripToken() async throws {
         try await withServer { s in
             let provider = ConsumerTokenProvider(endpoint: s.endpoint(.consumer), transport: s.transport)

@@ -5,7 +5,7 @@ import Testing
 
 /// The request target as the routes see it: what FlyingFox used to hand over (dot segments
 /// resolved, percent escapes decoded, no trailing slash), now done by the routes' own parser.
-@Suite(.timeLimit(.minutes(3))) struct RouteRequestTests {
+@Suite(.timeLimit(.minutes(15))) struct RouteRequestTests {
     @Test(arguments: [
         ("/token/consumer/trip-1", "/token/consumer/trip-1"),
         ("/token/consumer/", "/token/consumer"),

@@ -6,7 +6,7 @@ import Testing
 
 /// The embedded server's `/metrics`: what it minted, how it answered, which faults are on; over
 /// real HTTP, the scrape read back line by line.
-@Suite(.timeLimit(.minutes(3))) struct ServerMetricsTests {
+@Suite(.timeLimit(.minutes(15))) struct ServerMetricsTests {
     /// `series -> value` of the scrape's samples, labels as the registry wrote them.
     func scrape(_ s: RunningServer) async throws -> [String: Double] {
         let (status, headers, body) = try await s.request("/metrics")

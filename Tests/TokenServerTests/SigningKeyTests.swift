@@ -43,7 +43,7 @@ struct KeyDirectory {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct SigningKeyTests {
+@Suite(.timeLimit(.minutes(15))) struct SigningKeyTests {
     @Test(arguments: [true, false])
     func aPEMKeySignsVerifiableTokens(pkcs1: Bool) async throws {
         let dir = try KeyDirectory()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TokenServer
 
-@Suite(.timeLimit(.minutes(3))) struct StatsTests {
+@Suite(.timeLimit(.minutes(15))) struct StatsTests {
     @Test func countsRequestsMintsAndErrorsPerKind() async throws {
         try await withServer { s in
             for id in ["a", "b", "c"] { #expect(try await s.request("/token/consumer/\(id)").status == 200) }

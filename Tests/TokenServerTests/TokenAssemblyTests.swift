@@ -7,7 +7,7 @@ import Testing
 
 /// The minter assembles tokens itself around jwt-kit's signer; they must be byte for byte what
 /// `JWTKeyCollection.sign` makes of the same claims (RS256 signatures are deterministic).
-@Suite(.timeLimit(.minutes(3))) struct TokenAssemblyTests {
+@Suite(.timeLimit(.minutes(15))) struct TokenAssemblyTests {
     /// jwt-kit's own token for `claims`, signed as the minter's collection is set up.
     func jwtKitToken(_ claims: FleetEngineClaims) async throws -> String {
         let encoder = JSONEncoder()

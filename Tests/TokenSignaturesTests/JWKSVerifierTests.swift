@@ -81,7 +81,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
     return [parts[0], TestJWT.encode(json: changed), parts[2]].joined(separator: ".")
 }
 
-@Suite(.timeLimit(.minutes(3))) struct JWKSVerifierTests {
+@Suite(.timeLimit(.minutes(15))) struct JWKSVerifierTests {
     func keySetFile(_ data: Data) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString).json").path
         try data.write(to: URL(fileURLWithPath: path))
@@ -210,7 +210,7 @@ func tampered(_ token: String, replacing old: String, with new: String) throws -
 }
 
 /// The provider with a verifier: a failed signature is a failed fetch, and nothing is cached.
-@Suite(.timeLimit(.minutes(3))) struct SignedProviderTests {
+@Suite(.timeLimit(.minutes(15))) struct SignedProviderTests {
     func withServer(_ body: (EmbeddedTokenServer, URL) async throws -> Void) async throws {
         let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 600), key: Keys.a)
         let base = try await server.start()

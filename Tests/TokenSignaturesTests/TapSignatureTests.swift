@@ -9,7 +9,7 @@ import TokenSignatures
 /// `tap --jwks FILE|URL`: the tap reads each answer's token as a provider would, its signature
 /// judged against the key set as `tokendash tap` builds the verifier: a token signed by a key of
 /// the set is `ok` with the key named, one signed by another key is `fail`, counted by fingerprint.
-@Suite(.timeLimit(.minutes(3))) struct TapSignatureTests {
+@Suite(.timeLimit(.minutes(15))) struct TapSignatureTests {
     static func exchange(_ jwt: String, id: String = "trip-1") -> TapExchange {
         let body = Data(TestJWT.responseBody(jwt, expiresAtSeconds: Int(Date().timeIntervalSince1970) + 600).utf8)
         return TapExchange(

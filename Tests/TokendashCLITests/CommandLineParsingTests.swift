@@ -8,7 +8,7 @@ import Testing
 /// at both ends of their ranges, repeated flags kept in order, and a refused value's message.
 /// No socket, no process; the binary's own end-to-end tests (ArgumentsEndToEndTests) run the same
 /// lines through a real process.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct CommandLineParsingTests {
     /// The message and exit code ArgumentParser gives for `arguments`, or nil when they parse.
     static func refusal(_ arguments: [String]) -> (message: String, code: Int32)? {

@@ -4,7 +4,7 @@ import Testing
 @testable import TokendashCLI
 
 /// `tokendash logs` parsed in-process: inputs kept in order, `--fail-on` repeated.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(15)))
 struct LogsCommandParsingTests {
     @Test func logsTakesInputsAndRepeatedFailOn() throws {
         let command = try #require(

@@ -11,7 +11,7 @@ import Testing
 /// Plain http through a proxy in absolute form reads its answers exactly as a direct request
 /// does: gzip and deflate decoded, a zip bomb and an oversized body refused in the same words,
 /// a request body carried. The backend's name is known to the proxy alone.
-@Suite(.timeLimit(.minutes(3))) struct AbsoluteFormProxyTests {
+@Suite(.timeLimit(.minutes(15))) struct AbsoluteFormProxyTests {
     static let hidden = ProxyTransportTests.hidden
 
     static func viaProxy(_ base: String, _ path: String) throws -> String {

@@ -8,7 +8,7 @@ import Testing
 
 /// Plain http through the loopback forward proxy with kept connections, as `watch` sends it: one
 /// fetch after another on the connection the first left in the pool.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ForwardProxyKeepAliveTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ForwardProxyKeepAliveTests {
     @Test func fetchesOneAfterAnotherThroughTheForwardProxyAllAnswer() async throws {
         let backend = try await LoopbackServer.start { request in
             HTTPResponse(statusCode: .ok, body: Data("{\"path\":\"\(request.path)\"}".utf8))

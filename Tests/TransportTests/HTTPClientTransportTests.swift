@@ -9,7 +9,7 @@ import TokenProviders
 
 /// HTTPS with a CA made in the test: trusted through `--cacert`, refused without it, and each
 /// refusal says why.
-@Suite(.timeLimit(.minutes(3))) struct TLSTransportTests {
+@Suite(.timeLimit(.minutes(15))) struct TLSTransportTests {
     let body: Data = {
         let t = Int(Date().timeIntervalSince1970)
         return TestJWT.response(TestJWT.make(kind: .consumer, id: "t", iat: t, exp: t + 600), expiresAtSeconds: t + 600)
@@ -115,7 +115,7 @@ import TokenProviders
 }
 
 /// What URLSession on Linux got wrong or could not say, over real sockets.
-@Suite(.timeLimit(.minutes(3))) struct HTTPClientTransportTests {
+@Suite(.timeLimit(.minutes(15))) struct HTTPClientTransportTests {
     /// On the patient transport: the answer is judged, not its time.
     func get(_ url: String, headers: [FleetAuth.HTTPHeader] = []) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
@@ -347,7 +347,7 @@ import TokenProviders
 }
 
 /// Each response shape over real HTTP, through the provider, with no --token-key/--expiry-key.
-@Suite(.timeLimit(.minutes(3))) struct ResponseShapeLoopbackTests {
+@Suite(.timeLimit(.minutes(15))) struct ResponseShapeLoopbackTests {
     static let shapes: [(String, String)] = [
         (
             "on-demand sample {jwt, expirationTimestamp}",

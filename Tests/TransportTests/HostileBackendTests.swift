@@ -15,7 +15,7 @@ import TokenProviders
 
 /// The hardening matrix through the provider: a bad answer is reported, nothing from it is cached,
 /// and the previous token is served only while it is still valid.
-@Suite(.timeLimit(.minutes(3))) struct HostileProviderTests {
+@Suite(.timeLimit(.minutes(15))) struct HostileProviderTests {
     @Test(arguments: HostileMatrix.cases)
     func aBadAnswerKeepsTheValidTokenOnlyWhileValid(_ hostile: HostileCase) async throws {
         let clock = ManualClock(HostileMatrix.now)
@@ -77,7 +77,7 @@ import TokenProviders
 }
 
 /// The same over real sockets on loopback, for what only a real connection can do wrong.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HostileBackendTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct HostileBackendTests {
     /// With the suite's patience and the patient transport, unless a test times a request on a
     /// transport whose clock it moves.
     func provider(

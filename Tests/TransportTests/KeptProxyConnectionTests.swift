@@ -13,7 +13,7 @@ import Testing
 /// Plain http through a proxy keeps its connection, as curl does: three fetches, one connection.
 /// A proxy that closes each connection after its answer costs a new connection per fetch, and
 /// never a failed fetch.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(15)))
 struct KeptProxyConnectionTests {
     /// A proxy on loopback that answers every absolute-form request itself, over raw sockets:
     /// it counts the connections it accepted and the request lines it read.

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import TokenProviders
 
-@Suite(.timeLimit(.minutes(3))) struct LoopbackTransportTests {
+@Suite(.timeLimit(.minutes(15))) struct LoopbackTransportTests {
     func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {
         HTTPResponse(statusCode: status, headers: [.contentType: "application/json"], body: Data(text.utf8))
     }

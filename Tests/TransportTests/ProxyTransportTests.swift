@@ -8,7 +8,7 @@ import Testing
 
 /// The real transport through a real forward proxy on loopback. The backend's name is known to the
 /// proxy alone, so a request that reaches it went through the proxy.
-@Suite(.timeLimit(.minutes(3))) struct ProxyTransportTests {
+@Suite(.timeLimit(.minutes(15))) struct ProxyTransportTests {
     static let hidden = "token-backend.proxy-only.test"
     static let names = [hidden: "127.0.0.1"]
     static let body = Data("{\"jwt\":\"through the proxy\"}".utf8)

@@ -6,7 +6,7 @@ import Testing
 
 /// The transport's timeout waits on the clock it is given: a stepped clock fires an hour-long
 /// timeout the moment the test moves it, with no real waiting, on either road a request takes.
-@Suite(.timeLimit(.minutes(3))) struct TransportTimeoutClockTests {
+@Suite(.timeLimit(.minutes(15))) struct TransportTimeoutClockTests {
     /// - Parameter throughProxy: the silent server is an http proxy, so the request goes to it in
     ///   absolute form (SwiftNIO) rather than through AsyncHTTPClient.
     @Test(arguments: [false, true])
@@ -16,7 +16,7 @@ import Testing
         defer { silent.stop() }
         let clock = SteppedClock()
         let proxy = throughProxy ? try ProxySettings.fromEnvironment(["http_proxy": silent.base]) : .direct
-        let transport = try HTTPClientTransport(proxy: proxy, reuseConnections: false, clock: clock)
+        let transport = keptForTheRun(try HTTPClientTransport(proxy: proxy, reuseConnections: false, clock: clock))
         let url = throughProxy ? "http://backend.proxy-only.test/token" : silent.base + "/token"
         let request = TransportRequest(url: try #require(URL(string: url)), timeout: 3600)
         let sending = Task { try await transport.send(request) }
