@@ -1,3 +1,5 @@
+import FleetAuth
+
 /// `tokendash logs --summary`'s one JSON object, from a finished read:
 /// {"event":"logs_summary","entries","skipped":{REASON: N},"span":{"from","to"},"ids":[…],
 /// "versions":[…],"unknown":{"types":{…},"fields":{…}}}. Keys in that order; maps by key.
@@ -92,23 +94,11 @@ public struct LogSummary: Sendable {
         return String(rounded)
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped.
+    /// A JSON string, escaped as every other JSON tokendash writes (`JSONStringWriter`).
     static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONStringWriter.append(text, to: &out)
+        return out
     }
 }
 
