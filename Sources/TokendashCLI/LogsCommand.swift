@@ -14,8 +14,7 @@ struct LogsCommand: ParsableCommand {
             --format=json, the Logs Explorer's download), entries one per line or concatenated (a \
             Cloud Storage sink's files, jq -c), a folder as the sink lays it out, BigQuery rows as \
             JSON, a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is \
-            stdin.
-
+            stdin. \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
             it is kept. --summary prints one JSON object. Exit 0 when read, 1 when an entry names an \
             error given to --fail-on (or any ID has a silence, for --fail-on silence), 2 when the \

@@ -60,3 +60,22 @@ struct CommandLineParsingTests {
         #expect(unknown.message.contains("swift"), "\(unknown.message)")
     }
 }
+
+/// The man page is generated from these texts (scripts/release.sh), and lintian fails the .deb on
+/// any warning man gives: an empty line inside a discussion is one ("mdoc warning: Empty input
+/// line"), as is a character groff cannot set.
+@Suite(.timeLimit(.minutes(15)))
+struct ManPageTextTests {
+    static func commands(_ command: ParsableCommand.Type) -> [ParsableCommand.Type] {
+        [command] + command.configuration.subcommands.flatMap(commands)
+    }
+
+    @Test func noDiscussionHasAnEmptyLine() {
+        let all = Self.commands(TokenDash.self)
+        #expect(all.count > 10)
+        for command in all {
+            let discussion = command.configuration.discussion
+            #expect(!discussion.contains("\n\n"), "\(command.configuration.commandName ?? "?") has an empty line")
+        }
+    }
+}
