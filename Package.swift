@@ -411,6 +411,7 @@ let package = Package(
                 "DashboardRuntime",
                 "Evidence", "LoopbackProxy", "Recording", "UICore",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The tap's own TLS in the test: a context made from a test CA's certificate.

@@ -10,6 +10,8 @@ public final class ForwardingGauge: Sendable {
     private let open = Atomic<Int>(0)
     private let idle = Atomic<Int>(0)
     private let opened = Atomic<Int>(0)
+    private let held = Atomic<Int>(0)
+    private let stalled = Atomic<Int>(0)
 
     public init() {}
 
@@ -17,6 +19,12 @@ public final class ForwardingGauge: Sendable {
     public var peakBufferedBytes: Int { peak.load(ordering: .relaxed) }
     /// Times the tap stopped reading an upstream until its client caught up.
     public var pauses: Int { pauseCount.load(ordering: .relaxed) }
+
+    /// Times an upstream's read timeout came while reading it was paused for its client, and was
+    /// not held against it: the client was slow, not the upstream.
+    public var idleTimeoutsHeld: Int { held.load(ordering: .relaxed) }
+    /// Clients closed for taking nothing of their answer for the client timeout.
+    public var clientsStalled: Int { stalled.load(ordering: .relaxed) }
 
     /// Upstream connections open now, idle ones included.
     public var upstreamOpen: Int { open.load(ordering: .relaxed) }
@@ -32,4 +40,6 @@ public final class ForwardingGauge: Sendable {
     func idleChanged(by change: Int) { idle.add(change, ordering: .relaxed) }
     func buffered(_ bytes: Int) { peak.max(bytes, ordering: .relaxed) }
     func paused() { pauseCount.add(1, ordering: .relaxed) }
+    func idleHeld() { held.add(1, ordering: .relaxed) }
+    func clientStalled() { stalled.add(1, ordering: .relaxed) }
 }

@@ -14,7 +14,7 @@ import ProxyKit
 /// slow or stalled body reaches the client exactly as far as the upstream sent it. The exchange
 /// is reported after its answer was written: reading it never holds the client up. SwiftNIO's
 /// pipelining handler in front hands over one request at a time.
-final class TapConnectionHandler: ChannelInboundHandler {
+final class TapConnectionHandler: ChannelInboundHandler, UpstreamAnswerOwner {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -24,6 +24,9 @@ final class TapConnectionHandler: ChannelInboundHandler {
     private let gauge: ForwardingGauge
     /// Whether reading the upstream is paused until the client can take more of the answer.
     private var upstreamPaused = false
+    /// Counts the pauses of this connection: a send-timeout check finds it changed when the
+    /// pause it was set for has ended.
+    private var pauseNumber = 0
     /// Nil for the bare proxy (the bench's baseline): nothing is captured or reported.
     private let report: (@Sendable (TapExchange) -> Void)?
     private var context: ChannelHandlerContext?
@@ -227,17 +230,52 @@ final class TapConnectionHandler: ChannelInboundHandler {
     }
 
     private func pauseUpstream() {
-        guard !upstreamPaused, let channel = connection?.channel else { return }
+        guard !upstreamPaused, let connection, let context else { return }
         upstreamPaused = true
+        connection.answers.paused = true
         gauge.paused()
-        try? channel.syncOptions?.setOption(.autoRead, value: false)
+        try? connection.channel.syncOptions?.setOption(.autoRead, value: false)
+        pauseNumber += 1
+        checkSending(pause: pauseNumber, buffered: Self.buffered(context), after: limits.clientTimeout)
     }
 
     private func resumeUpstream() {
         guard upstreamPaused else { return }
         upstreamPaused = false
+        connection?.answers.paused = false
         // Turning autoRead back on reads at once.
         try? connection?.channel.syncOptions?.setOption(.autoRead, value: true)
+    }
+
+    private static func buffered(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+    }
+
+    /// nginx's `send_timeout`: a client that takes nothing of its answer for the client timeout is
+    /// closed, and the upstream connection held for it with it. Taking anything (fewer bytes
+    /// queued than at the last look) starts the timeout again, so a slow reader is never cut.
+    private func checkSending(pause: Int, buffered: Int, after delay: TimeAmount) {
+        guard let context else { return }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: delay) {
+            handler.value.sendingChecked(pause: pause, buffered: buffered)
+        }
+    }
+
+    private func sendingChecked(pause: Int, buffered before: Int) {
+        guard upstreamPaused, pause == pauseNumber, let context else { return }
+        let now = Self.buffered(context)
+        if now < before {
+            checkSending(pause: pause, buffered: now, after: limits.clientTimeout)
+            return
+        }
+        if let connection {
+            self.connection = nil
+            pool.discard(connection)
+        }
+        upstreamPaused = false
+        gauge.clientStalled()
+        cutShort("the client took nothing of the answer for \(TapLimits.said(limits.clientTimeout))")
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -295,6 +333,8 @@ final class TapConnectionHandler: ChannelInboundHandler {
             )
         }
     }
+
+    func upstreamIdleHeld() { gauge.idleHeld() }
 
     func upstreamFailed(_ error: any Error) {
         // The close that follows reports the exchange; the error only says why.

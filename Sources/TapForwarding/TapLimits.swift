@@ -2,7 +2,8 @@ import NIOCore
 
 /// What bounds a client and the upstream, as nginx's defaults do: a client that sends nothing for
 /// 60 s while the tap waits for it is closed (`client_header_timeout`, `client_body_timeout`; an
-/// idle kept-alive connection too, where nginx waits 75 s); a body may be 1 MiB (`client_max_body_size`, else 413); the upstream
+/// idle kept-alive connection too, where nginx waits 75 s), as is one that takes nothing of its
+/// answer for 60 s (`send_timeout`; the upstream read timeout does not count meanwhile); a body may be 1 MiB (`client_max_body_size`, else 413); the upstream
 /// has 60 s to connect and 60 s between reads (`proxy_connect_timeout`, `proxy_read_timeout`).
 /// Heads are bounded by SwiftNIO's parser (80 KiB), past which the client gets 400, and to 100
 /// header fields, past which it gets 431 (Envoy's default; nginx refuses some thousands with 400):
