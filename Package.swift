@@ -54,11 +54,14 @@ let package = Package(
         ),
         // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
         // proxy) share: `HostPort`, request heads decoded by NIOHTTP1, the one CONNECT writer,
-        // RFC 9110's hop-by-hop removal, the byte relay and the registry of open channels, and one
-        // wording of connection failures. No HTTP parsed by hand; nothing of tokendash's own above it.
+        // RFC 9110's hop-by-hop removal, the byte relay and the registry of open channels, one
+        // wording of connection failures, and the values that say where a request goes (the proxy
+        // settings curl would choose, a proxy server, the trust): the proxies need those without
+        // AsyncHTTPClient. No HTTP parsed by hand; nothing of tokendash's own above it but FleetAuth.
         .target(
             name: "ProxyKit",
             dependencies: [
+                "FleetAuth",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "ProviderProxy",
             dependencies: [
-                "Faults", "FleetAuth", "HTTPTransport", "ProxyKit",
+                "Faults", "FleetAuth", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -109,7 +112,7 @@ let package = Package(
         .target(
             name: "TapForwarding",
             dependencies: [
-                "FleetAuth", "HTTPTransport", "ProxyKit",
+                "FleetAuth", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -171,7 +174,7 @@ let package = Package(
             name: "Fleet", dependencies: ["FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
-        .target(name: "EventLines", dependencies: ["Fleet", "FleetAuth"]),
+        .target(name: "EventLines", dependencies: ["FleetAuth"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
@@ -194,7 +197,7 @@ let package = Package(
         .target(
             name: "Dashboard",
             dependencies: [
-                "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "TokenProviders", "Fleet", "Pacing",
+                "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
                 "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -216,16 +219,14 @@ let package = Package(
                 "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
                 "ThreadExecutor",
             ]),
-        // The live session behind the dashboard and `watch`: the backend (embedded or the user's),
-        // the simulated SDKs, and the effect runner that acts on them. Its own module because it
-        // needs the embedded server (jwt-kit, SwiftNIO) and the real transport, which the runtime
-        // and the replay do without.
+        // The live session behind the dashboard and `watch`: the backend (embedded or the user's)
+        // and the simulated SDKs. Its own module because it needs the embedded server (jwt-kit,
+        // SwiftNIO) and the real transport, which the runtime and the replay do without; it knows
+        // nothing of the dashboard (the effect runner that acts on it lives with the dashboard command).
         .target(
             name: "LiveSession",
             dependencies: [
-                "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "HTTPTransport",
-                "Pacing",
-                "ProviderProxy", "Recording", "TokenServer",
+                "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer",
             ]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
@@ -289,7 +290,7 @@ let package = Package(
             name: "TokendashCLI",
             dependencies: [
                 "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
-                "RouteServer", "TapForwarding", "TapReading", "TokenServer",
+                "ProxyKit", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
                 "TokenSignatures",
                 "UICore",
                 "Dashboard",
@@ -308,8 +309,8 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
-                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "RouteServer",
-                "TokenServer", "Fleet", "UICore", "Dashboard",
+                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit",
+                "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
                 "DashboardRuntime", "Evidence", "Recording",
@@ -352,15 +353,15 @@ let package = Package(
         .testTarget(
             name: "FleetAuthTests",
             dependencies: [
-                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "Pacing",
-                "TestSupport",
+                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing", "TestSupport",
             ]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
         // compressed and hostile answers, timeouts on a stepped clock.
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "TestSupport", "LoopbackProxy",
+                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "TestSupport",
+                "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
@@ -389,13 +390,16 @@ let package = Package(
         // The command line parsed in-process: commands chosen, flags at their ranges' ends, repeats.
         .testTarget(
             name: "TokendashCLITests",
-            dependencies: ["TokendashCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth",
+                "TokenServer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
                 "Faults", "LiveSession",
-                "HTTPTransport",
+                "HTTPTransport", "ProxyKit",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.
                 "Dashboard", "DashboardRuntime", "Recording", "UICore",
@@ -407,7 +411,8 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
-                "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "TestSupport", "Dashboard",
+                "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "ProxyKit", "TestSupport",
+                "Dashboard",
                 "DashboardRuntime",
                 "Evidence", "LoopbackProxy", "Recording", "UICore",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -442,8 +447,7 @@ let package = Package(
         .testTarget(
             name: "LiveSessionTests",
             dependencies: [
-                "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth", "Pacing", "TokenServer",
-                "TestSupport",
+                "LiveSession", "Fleet", "FleetAuth", "Pacing", "TokenServer", "TestSupport",
             ]
         ),
         // Evidence too: the live cast and the report are read from the loop these tests drive.

@@ -1,4 +1,3 @@
-import Fleet
 import FleetAuth
 import Foundation
 

@@ -114,3 +114,12 @@ public struct FetchedToken: Sendable, Equatable {
         return a.jwt == b.jwt
     }
 }
+
+extension FetchedToken {
+    /// The refresh margin, but never more than half the token's lifetime: a 60 s demo token under
+    /// the default 300 s margin would otherwise be refreshed on every call. The provider refreshes
+    /// by it and the pane draws it, so it lives with the token both read.
+    public static func effectiveMargin(_ margin: TimeInterval, lifetime: TimeInterval) -> TimeInterval {
+        min(margin, max(0, lifetime) / 2)
+    }
+}

@@ -15,14 +15,7 @@ import ProxyKit
 /// through a proxy, serves every request; call `shutdown()` before dropping the transport.
 public final class HTTPClientTransport: TokenTransport {
     /// How the backend's certificate is checked.
-    public enum Trust: Sendable, Equatable {
-        /// The system's roots (`/etc/ssl/certs`).
-        case system
-        /// Only these PEM certificates, like curl's `--cacert`.
-        case certificates(pemFile: String)
-        /// No verification at all (`--insecure`): anyone on the path can impersonate the backend.
-        case insecure
-    }
+    public typealias Trust = TransportTrust
 
     /// Redirects followed before giving up; curl stops at 50, browsers at 20, a token endpoint needs one or two.
     public static let maximumRedirects = 10

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import ProxyKit
 
 /// A plain HTTP/1.1 connection to a proxy, for the request AsyncHTTPClient cannot make: an
 /// absolute-form request (`GET http://host:port/path`, curl's way for http targets). The pipeline is AsyncHTTPClient's

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import ProxyKit
 import Synchronization
 
 /// Kept-alive connections to a proxy for absolute-form requests, as curl keeps them: a connection

@@ -1,7 +1,6 @@
 import Faults
 import FleetAuth
 import Foundation
-import HTTPTransport
 import NIOCore
 import NIOPosix
 import ProxyKit

@@ -1,6 +1,5 @@
 import FleetAuth
 import Foundation
-import HTTPTransport
 import NIOCore
 import ProxyKit
 import Synchronization

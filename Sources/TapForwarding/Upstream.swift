@@ -1,6 +1,5 @@
 import FleetAuth
 import Foundation
-import HTTPTransport
 import NIOSSL
 import ProxyKit
 
@@ -34,7 +33,7 @@ public struct Upstream: Sendable {
         }
     }
 
-    public init(_ text: String, trust: HTTPClientTransport.Trust = .system, proxies: ProxySettings = .direct)
+    public init(_ text: String, trust: TransportTrust = .system, proxies: ProxySettings = .direct)
         throws(Problem)
     {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

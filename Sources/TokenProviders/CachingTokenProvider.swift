@@ -223,19 +223,13 @@ public final actor CachingTokenProvider<Context: AuthorizationContext> {
         return try await task.value.token
     }
 
-    /// The margin, but never more than half the token's lifetime: a 60 s demo token under the
-    /// default 300 s margin would otherwise be refreshed on every call.
-    public nonisolated static func effectiveMargin(_ margin: TimeInterval, lifetime: TimeInterval) -> TimeInterval {
-        min(margin, max(0, lifetime) / 2)
-    }
-
     /// Spread of the refresh point: ±10 % of the margin. Providers started together (a fleet, a
     /// backend restart) would otherwise refresh together, every lifetime, in one burst.
     public nonisolated static var refreshJitter: Double { 0.1 }
 
     /// When to fetch `token`'s successor: the capped margin before expiry, jittered by `refreshJitter`.
     private func refreshPoint(_ token: FetchedToken) -> Date {
-        let margin = Self.effectiveMargin(refreshMargin, lifetime: token.lifetime)
+        let margin = FetchedToken.effectiveMargin(refreshMargin, lifetime: token.lifetime)
         return token.expiresAt.addingTimeInterval(-margin * (1 + Self.refreshJitter * (2 * random() - 1)))
     }
 

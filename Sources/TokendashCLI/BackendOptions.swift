@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProxyKit
 import Settings
 import TokenSignatures
 

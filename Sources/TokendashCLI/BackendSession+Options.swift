@@ -5,6 +5,7 @@ import HTTPTransport
 import LiveSession
 import ProviderHost
 import ProviderProxy
+import ProxyKit
 import TokenServer
 import TokenSignatures
 

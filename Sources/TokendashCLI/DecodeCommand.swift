@@ -3,6 +3,7 @@ import FleetAuth
 import FleetEngineClient
 import Foundation
 import HTTPTransport
+import ProxyKit
 import TokenJudging
 import TokenSignatures
 

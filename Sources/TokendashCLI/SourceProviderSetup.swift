@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import ProviderHost
 import ProviderProxy
+import ProxyKit
 import TokenProviders
 import TokenServer
 

@@ -5,6 +5,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
+import ProxyKit
 import Recording
 import Settings
 import Signals

@@ -3,6 +3,7 @@ import FlyingFox
 import Foundation
 import HTTPTransport
 import LoopbackProxy
+import ProxyKit
 import TokenServer
 
 /// CPU cost of a token fetch through each transport: the same loopback responder (a fixed token

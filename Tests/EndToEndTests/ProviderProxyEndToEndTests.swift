@@ -5,6 +5,7 @@ import HTTPTransport
 import LoopbackProxy
 import ProviderHost
 import ProviderProxy
+import ProxyKit
 import TestSupport
 import Testing
 import TokenServer

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import LoopbackProxy
 import NIOSSL
+import ProxyKit
 import TapForwarding
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOSSL
+import ProxyKit
 import TapForwarding
 import TapReading
 import TestSupport

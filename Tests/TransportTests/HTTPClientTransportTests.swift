@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProxyKit
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import ProxyKit
 import Synchronization
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import FlyingFox
 import Foundation
 import HTTPTransport
 import LoopbackProxy
+import ProxyKit
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProxyKit
 import TestSupport
 
 /// Runs `body` with a transport of its own trust and proxy, shut down afterwards. Its timeouts

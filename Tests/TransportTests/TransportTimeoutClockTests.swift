@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProxyKit
 import TestSupport
 import Testing
 

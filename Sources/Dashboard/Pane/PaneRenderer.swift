@@ -2,7 +2,6 @@ import Fleet
 import FleetAuth
 import Foundation
 import TokenJudging
-import TokenProviders
 import UICore
 
 /// Draws one provider's pane: ID, token, claims, countdown, checks, counters, ID history, fetch log.
@@ -213,7 +212,7 @@ struct PaneRenderer {
         // The provider's own (jittered) refresh point when it set one, else the configured margin.
         let margin =
             token.refreshAt.map { token.expiresAt.timeIntervalSince($0) }
-            ?? CachingTokenProvider<TripAuthorizationContext>.effectiveMargin(view.refreshMargin, lifetime: lifetime)
+            ?? FetchedToken.effectiveMargin(view.refreshMargin, lifetime: lifetime)
         let role = Self.gaugeRole(left: left, lifetime: lifetime, margin: margin)
         let text = left > 0 ? "in \(Format.duration(left))" : "expired \(Format.duration(-left)) ago"
         let (note, noteRole) = nextStep(left: left, margin: margin)

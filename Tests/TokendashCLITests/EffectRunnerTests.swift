@@ -9,6 +9,8 @@ import TestSupport
 import Testing
 import TokenServer
 
+@testable import TokendashCLI
+
 /// The live effect runner against a session of simulated SDKs over fake backends: each effect is
 /// carried out on the SDKs, the server or the theme files, and answered with the action the
 /// reducer waits for. No socket: the transports answer from closures, the server is never started.

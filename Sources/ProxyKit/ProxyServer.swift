@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import FleetAuth
 import Foundation
-import ProxyKit
 
 /// One HTTP proxy, parsed from a URL as curl reads `-x`/`https_proxy`: `[http://][user:password@]host[:port]`.
 /// Its credentials go to the proxy as Basic `Proxy-Authorization`; `display` is the only form
@@ -11,8 +9,8 @@ public struct ProxyServer: Sendable, Hashable {
     public let host: String
     public let port: Int
     /// Percent-decoded, as curl decodes them.
-    let username: String?
-    let password: String?
+    package let username: String?
+    package let password: String?
 
     /// curl's default proxy port when the URL names none.
     public static let defaultPort = 1080
@@ -59,11 +57,6 @@ public struct ProxyServer: Sendable, Hashable {
 
     /// Whether the proxy URL carried credentials.
     public var hasCredentials: Bool { username != nil }
-
-    /// Basic `Proxy-Authorization` from the URL's user and password, as curl sends it.
-    var authorization: HTTPClient.Authorization? {
-        username.map { .basic(username: $0, password: password ?? "") }
-    }
 
     /// The `Proxy-Authorization` value for the requests tokendash writes itself (absolute form,
     /// the refused tunnel's second CONNECT); the same bytes AsyncHTTPClient sends for `authorization`.

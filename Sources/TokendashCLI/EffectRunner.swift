@@ -4,21 +4,22 @@ import Faults
 import Fleet
 import FleetAuth
 import Foundation
+import LiveSession
 import TokenServer
 
 /// Performs the reducer's effects against the providers, the embedded server and the theme
 /// files, and answers with actions. It keeps no state of its own: which member, which theme and
 /// which fault travel in the effect, and what came of it goes back to the state.
-public struct EffectRunner: EffectPerformer {
-    public let session: BackendSession
-    public let catalog: ThemeCatalog
+struct EffectRunner: EffectPerformer {
+    let session: BackendSession
+    let catalog: ThemeCatalog
     /// The event source, whose fleet aggregate takes the member tables' filters.
-    public let events: LiveEventSource
-    public let snapshots: SnapshotWriter
+    let events: LiveEventSource
+    let snapshots: SnapshotWriter
     /// Runs the S menu's and `--scenario`'s scenarios.
-    public var scenarios: ScenarioController?
+    var scenarios: ScenarioController?
 
-    public init(
+    init(
         session: BackendSession, catalog: ThemeCatalog, events: LiveEventSource, snapshots: SnapshotWriter,
         scenarios: ScenarioController? = nil
     ) {
@@ -29,7 +30,7 @@ public struct EffectRunner: EffectPerformer {
         self.scenarios = scenarios
     }
 
-    public func perform(_ effect: Effect) async -> [Action] {
+    func perform(_ effect: Effect) async -> [Action] {
         switch effect {
         case .forceRefresh(let kind, let member):
             // A failure is already in the event stream, and so in the pane.

@@ -1,6 +1,7 @@
 import Foundation
-import HTTPTransport
 import Testing
+
+@testable import ProxyKit
 
 /// Which proxy a request takes, as curl would choose it from the same environment.
 @Suite(.timeLimit(.minutes(15))) struct ProxySettingsTests {
