@@ -200,7 +200,9 @@ let package = Package(
                 "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
                 "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The shipped themes, carried by the binary as bytes (`PackageResources`, read by BuiltinThemes).
+            resources: ["default", "light", "high-contrast", "mono"].map { .embedInCode("Theme/Themes/\($0).yaml") }
         ),
         // The loop, the inbox, effects and event sources, over UICore's TerminalBackend: the
         // runtime without ncurses, unit-tested with a fake terminal and a test clock.
@@ -276,8 +278,13 @@ let package = Package(
                 "FleetAuth", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // The hosts' own programs, built with the customer's class (embedded by scripts/embed-host-programs.sh).
-            exclude: ["HostPrograms"]
+            // The hosts' own programs, built with the customer's class, not with tokendash: the
+            // binary carries them as bytes (`PackageResources`, read by HostProgramSources).
+            resources: [
+                .embedInCode("HostPrograms/main.swift"), .embedInCode("HostPrograms/main.m"),
+                .embedInCode("HostPrograms/objc/GoogleRidesharingDriver/GoogleRidesharingDriver.h"),
+                .embedInCode("HostPrograms/objc/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h"),
+            ]
         ),
         // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
         // commands, and the crash handlers that give the terminal back. No dependencies.

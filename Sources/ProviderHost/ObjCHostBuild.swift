@@ -13,8 +13,8 @@ struct ObjCHostBuild {
 
     /// The stand-in headers, at the paths the samples import them by.
     static let headers: [String: String] = [
-        "sdk/GoogleRidesharingDriver/GoogleRidesharingDriver.h": HostProgramSources.driverHeader + "\n",
-        "sdk/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h": HostProgramSources.consumerHeader + "\n",
+        "sdk/GoogleRidesharingDriver/GoogleRidesharingDriver.h": HostProgramSources.driverHeader,
+        "sdk/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h": HostProgramSources.consumerHeader,
     ]
 
     /// The largest number of headers beside the files that are read into the cache's key.
@@ -51,7 +51,7 @@ struct ObjCHostBuild {
         return try await builder.inPlace(key: key, source: source, names: names, environment: runtime.environment) {
             work throws(BuildProblem) in
             try HostBuilder.write(
-                Self.headers.merging(["main.m": HostProgramSources.objectiveC + "\n"]) { $1 }, to: work)
+                Self.headers.merging(["main.m": HostProgramSources.objectiveC]) { $1 }, to: work)
             try await builder.run(
                 compile + sources + ["main.m", "-o", "provider-host"] + runtime.linkFlags + sanitizer,
                 in: work, source: source, names: names, hostFile: "main.m", tool: "clang")

@@ -83,7 +83,7 @@ public enum StandInSDK {
     /// is written for a driver class named `TokendashStubProvider`, with its module, its context
     /// and its class replaced (each stands once in the file; a test checks so).
     public static func hostMain(role: ProviderKind.Role, className: String) -> String {
-        var text = HostProgramSources.swift + "\n"
+        var text = HostProgramSources.swift
         for (stub, wanted) in hostReplacements(role: role, className: className) {
             text = text.replacingOccurrences(of: stub, with: wanted)
         }

@@ -14,7 +14,7 @@ struct HostProgramBuildTests {
             HostMisbehaviourTests.fixtures.appendingPathComponent("TokendashStubProvider.swift").path,
             role: .driver, providerURL: "http://127.0.0.1:9/unused")
         #expect(
-            StandInSDK.hostMain(role: .driver, className: source.className) == HostProgramSources.swift + "\n",
+            StandInSDK.hostMain(role: .driver, className: source.className) == HostProgramSources.swift,
             "the stub's host is the file, unchanged")
         let (provider, _) = try await HostMisbehaviourTests.provider("TokendashStubProvider", clock: SteppedClock())
         // The stub's string came back through the host's completion line: the core then judges it (not a JWT).

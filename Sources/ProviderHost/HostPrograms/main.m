@@ -11,8 +11,8 @@
 // Built with the class's files by HostBuilder: `-DTOKENDASH_CONSUMER` for a consumer class (the
 // driver's otherwise), `-DTOKENDASH_PROVIDER_CLASS="Name"` for its class. CI builds it as it
 // stands, against the stub
-// class in Tests/EndToEndTests/Fixtures/TokendashStubProvider.m. scripts/embed-host-programs.sh
-// embeds it.
+// class in Tests/EndToEndTests/Fixtures/TokendashStubProvider.m. SwiftPM embeds it
+// (`.embedInCode`).
 #import <Foundation/Foundation.h>
 
 #include <errno.h>

@@ -12,7 +12,7 @@
 //
 // This file is built as written for a driver class named `TokendashStubProvider` (CI builds it so,
 // against a stub); for the customer's class, `StandInSDK.hostMain` replaces three things: the module
-// imported, the context made, and the class's name. scripts/embed-host-programs.sh embeds it.
+// imported, the context made, and the class's name. SwiftPM embeds it (`.embedInCode`).
 @_spi(TokendashHost) import GoogleRidesharingDriver
 
 import Synchronization
