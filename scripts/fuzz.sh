@@ -41,10 +41,14 @@ mkdir -p "$out/lib" "$out/crashes"
 started=$SECONDS
 if [[ ${FUZZ_PREBUILT:-} != 1 ]]; then
 # One static library per module, so that the targets use each module's public API only.
+# A module's `.embedInCode` resources are not compiled: SwiftPM makes `PackageResources` of them,
+# and the graph below writes that file the same way into $out/gen/NAME/ (listing the resources in
+# resources.txt, so a resource that is Swift is left out of the sources).
 module() {
     local name=$1 dir=$2; shift 2
     local files=()
-    mapfile -t files < <(find "$dir" -name '*.swift' | sort)
+    mapfile -t files < <(find "$dir" -name '*.swift' | sort | grep -vxF -f <(cat "$out/gen/$name/resources.txt" 2>/dev/null || true) || true)
+    [[ -f $out/gen/$name/embedded_resources.swift ]] && files+=("$out/gen/$name/embedded_resources.swift")
     swiftc "${flags[@]}" "$@" -emit-library -static -module-name "$name" -I "$out/lib" \
         -emit-module -emit-module-path "$out/lib/$name.swiftmodule" "${files[@]}" -o "$out/lib/lib$name.a"
 }
@@ -54,8 +58,8 @@ module() {
 # left out (FleetAuth's swift-crypto has a fallback under bare swiftc), except Yams, built below.
 files=()
 for entry in "${targets[@]}"; do IFS=: read -r _ file _ <<<"$entry"; files+=("Tests/Fuzz/$file.swift"); done
-graph=$(swift package describe --type json | python3 -c '
-import json, re, sys
+graph=$(swift package describe --type json | GEN="$out/gen" python3 -c '
+import json, os, re, sys
 targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
 wanted, todo = {}, []
 for path in sys.argv[1:]:
@@ -75,6 +79,18 @@ def depth(name):
     return wave[name]
 for name in sorted(wanted, key=lambda n: (depth(n), n)):
     print(wave[name], name, targets[name]["path"] if name in targets else "")
+    embedded = [r["path"] for r in (targets.get(name) or {}).get("resources") or [] if "embed_in_code" in r["rule"]]
+    if embedded:
+        gen = os.path.join(os.environ["GEN"], name)
+        os.makedirs(gen, exist_ok=True)
+        # As SwiftPM writes it: one [UInt8] per file, named for the file as a C99 identifier.
+        lines = ["struct PackageResources {"]
+        for path in sorted(embedded):
+            ident = re.sub(r"[^A-Za-z0-9_]", "_", os.path.basename(path))
+            ident = "_" + ident if ident[0].isdigit() else ident
+            lines.append("static let %s: [UInt8] = [%s]" % (ident, ",".join(map(str, open(path, "rb").read()))))
+        open(os.path.join(gen, "embedded_resources.swift"), "w").write("\n".join(lines + ["}", ""]))
+        open(os.path.join(gen, "resources.txt"), "w").write("".join(os.path.relpath(p) + "\n" for p in embedded))
 ' "${files[@]}")
 yamsflags=()
 if grep -q ' Yams ' <<<"$graph"; then
