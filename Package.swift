@@ -28,14 +28,19 @@ let package = Package(
     ],
     targets: [
         // What every part shares about tokens: kinds and IDs, fetched and decoded tokens, rule
-        // results, errors, provider events, the transport's protocol, clocks, redaction, JSON.
+        // results, errors, provider events, the transport's protocol, clocks, JSON.
         // No judging, no provider, no UI, no server. swift-crypto only for token fingerprints
         // (SHA-256); scripts/fuzz.sh compiles these files with bare swiftc, where
         // TokenFingerprint falls back (see there).
-        .target(name: "FleetAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FleetAuth", dependencies: ["Redaction", .product(name: "Crypto", package: "swift-crypto")]),
+        // Secrets kept off the screen, the logs, recordings, metrics and errors: tokens (whole or
+        // as found in text), URL and proxy credentials, header values, and any secret a run
+        // registers. Its own module, as DESIGN.md has it: every output path names it, and nothing
+        // of the provider vocabulary comes with it. No dependencies.
+        .target(name: "Redaction"),
         // Judging a token: Fleet Engine's rules (TokenRules) and reading a backend's answer
         // (TokenResponseDecoder). A rule's change rebuilds what judges, not the Fleet Engine client.
-        .target(name: "TokenJudging", dependencies: ["FleetAuth"]),
+        .target(name: "TokenJudging", dependencies: ["Redaction", "FleetAuth"]),
         // The provider cores: tokendash's caching provider and the samples' ports (Swift and
         // Objective-C), fetching, caching, refreshing and publishing events.
         .target(name: "TokenProviders", dependencies: ["FleetAuth", "TokenJudging"]),
@@ -50,10 +55,10 @@ let package = Package(
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
         .target(
             name: "TokenSignatures",
-            dependencies: ["FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["Redaction", "FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
-        // proxy) share: `HostPort`, request heads decoded by NIOHTTP1, the one CONNECT writer,
+        // proxy) share: request heads decoded by NIOHTTP1, the one CONNECT writer,
         // RFC 9110's hop-by-hop removal, the byte relay and the registry of open channels, one
         // wording of connection failures, and the values that say where a request goes (the proxy
         // settings curl would choose, a proxy server, the trust): the proxies need those without
@@ -61,7 +66,8 @@ let package = Package(
         .target(
             name: "ProxyKit",
             dependencies: [
-                "FleetAuth",
+                "Redaction",
+                "FleetAuth", "NetworkAddresses",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,7 +81,7 @@ let package = Package(
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "FleetAuth", "ProxyKit",
+                "FleetAuth", "ProxyKit", "NetworkAddresses",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -90,6 +96,7 @@ let package = Package(
         .target(
             name: "ProviderProxy",
             dependencies: [
+                "Redaction",
                 "Faults", "FleetAuth", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -112,7 +119,7 @@ let package = Package(
         .target(
             name: "TapForwarding",
             dependencies: [
-                "FleetAuth", "ProxyKit",
+                "FleetAuth", "ProxyKit", "NetworkAddresses",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -124,6 +131,7 @@ let package = Package(
         .target(
             name: "TapReading",
             dependencies: [
+                "Redaction",
                 "TapForwarding", "Fleet", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
                 // The queue between forwarding and reading (`CircularBuffer`).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -153,10 +161,10 @@ let package = Package(
             name: "TokenServer",
             dependencies: [
                 "Faults",
-                "FleetAuth", "TokenJudging",
+                "FleetAuth", "TokenJudging", "Pacing",
                 "RouteServer",
-                // HostPort for the server's own URL.
-                "ProxyKit",
+                // HostPort for the server's own URL, and what is loopback.
+                "NetworkAddresses",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 // The Fleet Engine emulator's cache of verified tokens, by SHA-256.
@@ -174,12 +182,13 @@ let package = Package(
             name: "Fleet", dependencies: ["FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
-        .target(name: "EventLines", dependencies: ["FleetAuth"]),
+        .target(name: "EventLines", dependencies: ["Redaction", "FleetAuth"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
             dependencies: [
-                "Fleet", "FleetAuth", "Pacing", "ProxyKit", .product(name: "Prometheus", package: "swift-prometheus"),
+                "Fleet", "FleetAuth", "Pacing", "NetworkAddresses",
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // YAML from outside (config, scenarios, themes) read with limits: its size, UTF-8 named
@@ -197,6 +206,7 @@ let package = Package(
         .target(
             name: "Dashboard",
             dependencies: [
+                "Redaction",
                 "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
                 "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
@@ -209,8 +219,8 @@ let package = Package(
         .target(
             name: "DashboardRuntime",
             dependencies: [
-                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
-                "Settings", "ThreadExecutor",
+                "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
+                "BoundedYAML", "ThreadExecutor",
             ]),
         // A session's recording: the format (header, events, actions, ticks), its writer on a
         // thread of its own, its bounded reader, and the replay's timeline. The dashboard's
@@ -218,6 +228,7 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
+                "Redaction",
                 "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
                 "ThreadExecutor",
             ]),
@@ -228,6 +239,7 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
+                "Redaction",
                 "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer",
             ]
         ),
@@ -236,11 +248,14 @@ let package = Package(
         // No ncurses and no Terminal: it draws from the Canvas and the theme alone.
         .target(
             name: "Evidence",
-            dependencies: ["UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging"]),
+            dependencies: [
+                "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging",
+            ]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(
             name: "ConfigFile",
             dependencies: [
+                "Redaction",
                 "KeyTable", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams"),
             ]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
@@ -275,6 +290,7 @@ let package = Package(
         .target(
             name: "ProviderHost",
             dependencies: [
+                "Redaction",
                 "FleetAuth", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -286,6 +302,10 @@ let package = Package(
                 .embedInCode("HostPrograms/objc/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h"),
             ]
         ),
+        // A host and a port as `host:port` or `[v6]:port`, read and written in one place, and which
+        // hosts are loopback: for the proxies, the servers and `--metrics`, none of which need
+        // another's module for it. No dependencies.
+        .target(name: "NetworkAddresses"),
         // Signal handlers installed one way: SIGINT/SIGTERM/SIGHUP as an awaitable event for the
         // commands, and the crash handlers that give the terminal back. No dependencies.
         .target(name: "Signals"),
@@ -296,6 +316,7 @@ let package = Package(
         .target(
             name: "TokendashCLI",
             dependencies: [
+                "Redaction",
                 "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
                 "ProxyKit", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
                 "TokenSignatures",
@@ -306,7 +327,7 @@ let package = Package(
                 "Signals",
                 "Fleet", "Pacing",
                 "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
-                "LogReading",
+                "LogReading", "ProviderProxy", "Settings", "NetworkAddresses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -317,7 +338,7 @@ let package = Package(
             name: "tokendash-bench",
             dependencies: [
                 "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit",
-                "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
+                "Pacing", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
                 "DashboardRuntime", "Evidence", "Recording",
@@ -327,7 +348,7 @@ let package = Package(
                 "ObjCRuntime", "ProviderHost", "Spawning",
                 // The tap section: the tap and the bare proxy it is measured against, its reader placed.
                 "TapForwarding", "TapReading", "ThreadExecutor",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -360,6 +381,7 @@ let package = Package(
         .testTarget(
             name: "FleetAuthTests",
             dependencies: [
+                "Redaction",
                 "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing", "TestSupport",
             ]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
@@ -367,8 +389,8 @@ let package = Package(
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "TestSupport",
-                "LoopbackProxy",
+                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "NetworkAddresses",
+                "TestSupport", "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
                 .product(name: "X509", package: "swift-certificates"),
@@ -404,8 +426,9 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "Redaction",
                 "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
-                "Faults", "LiveSession",
+                "Faults", "LiveSession", "Spawning",
                 "HTTPTransport", "ProxyKit",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.
@@ -454,13 +477,14 @@ let package = Package(
         .testTarget(
             name: "LiveSessionTests",
             dependencies: [
-                "LiveSession", "Fleet", "FleetAuth", "Pacing", "TokenServer", "TestSupport",
+                "LiveSession", "Fleet", "FleetAuth", "Pacing",
             ]
         ),
         // Evidence too: the live cast and the report are read from the loop these tests drive.
         .testTarget(
             name: "DashboardRuntimeTests",
             dependencies: [
+                "Redaction",
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
                 "Pacing", "Recording", "TestSupport", "Scenarios", "KeyTable",
             ]),
@@ -474,7 +498,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport"]),
+            dependencies: [
+                "Redaction", "Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport",
+            ]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
@@ -483,14 +509,15 @@ let package = Package(
         .testTarget(
             name: "ProviderHostTests",
             dependencies: [
-                "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "Faults", "FleetAuth", "TestSupport",
+                "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "NetworkAddresses", "Faults", "FleetAuth",
+                "TestSupport",
             ]),
         // The proxies' shared parts on their own: HostPort, hop-by-hop removal, the CONNECT's bytes on
         // an EmbeddedChannel, the wording of connection failures. No socket.
         .testTarget(
             name: "ProxyKitTests",
             dependencies: [
-                "ProxyKit",
+                "ProxyKit", "NetworkAddresses",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -502,12 +529,12 @@ let package = Package(
         .testTarget(
             name: "LogReadingTests",
             dependencies: [
-                "LogReading", "FleetAuth",
+                "LogReading",
                 // gzip-compressed fixtures, made in the test.
                 .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore", "FleetAuth"]),
+            name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import BoundedYAML
 import FleetAuth
 import Foundation
 import KeyTable
+import Redaction
 import Settings
 import UICore
 import Yams

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 
 /// Turns provider events into the JSON lines `tokendash watch` prints: one object per event,
 /// `time` first so a person can scan them, tokens redacted unless `reveal`.

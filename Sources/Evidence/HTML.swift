@@ -1,4 +1,5 @@
 import FleetAuth
+import Redaction
 
 /// Text made safe for a page: escaped, and anything shaped like a secret redacted on the way in,
 /// so no field of a report is a way for a whole token to reach it.

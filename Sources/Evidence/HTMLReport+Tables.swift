@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 
 extension HTMLReport {
     /// Fleet Engine's answers; a disagreement with the rules is a highlighted row that says so in words.

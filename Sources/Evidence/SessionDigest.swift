@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Recording
+import Redaction
 import TokenJudging
 import UICore
 

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Pacing
 
 /// What the fleet rows of the dashboard show, computed at one instant.
 public struct FleetSummary: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import Redaction
+
 /// Where a provider class of the customer's own (run by `ProviderHost`) broke what the SDK's
 /// reference asks of a `GMTDAuthorization` or `GMTCAuthorization`: "Implementations of this
 /// protocol must be thread-safe", the completion is called once, and the token handed back is

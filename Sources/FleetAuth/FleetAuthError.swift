@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 
 /// Everything that can go wrong between asking for a token and holding a valid one.
 /// Each case has a one-line sentence: that sentence is what a pane or a log line shows.

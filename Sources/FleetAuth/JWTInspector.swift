@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 
 /// A JWT split and decoded, signature untouched.
 public struct DecodedJWT: Sendable, Equatable {
@@ -165,12 +166,7 @@ public enum JWTInspector {
         return values
     }()
 
-    static func isBase64URL(_ c: Unicode.Scalar) -> Bool {
-        switch c {
-        case "A"..."Z", "a"..."z", "0"..."9", "-", "_": true
-        default: false
-        }
-    }
+    static func isBase64URL(_ c: Unicode.Scalar) -> Bool { TokenRedactor.isBase64URL(c) }
 
     /// A JWT's header part, decoded: base64url of a JSON object.
     public static func decodeHeader(_ part: Substring) throws(FleetAuthError) -> JSONValue {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NetworkAddresses
 import ProxyKit
 
 /// Why a proxy refused a `CONNECT` tunnel, in words. AsyncHTTPClient 1.37 fails a non-2xx answer

@@ -3,6 +3,7 @@ import FleetAuth
 import Foundation
 import Pacing
 import ProviderProxy
+import Redaction
 import TokenServer
 
 /// Everything behind the screen or the JSON lines: the backend (embedded or the user's), one

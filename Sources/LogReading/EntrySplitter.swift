@@ -107,36 +107,49 @@ public struct EntrySplitter: Sendable {
     private mutating func step(_ byte: UInt8, _ emit: (Event) -> Void) {
         defer { offset += 1 }
         if skippingLine {
-            if byte == 0x0A {
-                skippingLine = false
-                line += 1
-            }
-            return
+            skipLine(byte)
+        } else if inString {
+            stringByte(byte, emit)
+        } else {
+            structuralByte(byte, emit)
         }
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == 0x5C {
-                escaped = true
-            } else if byte == 0x22 {
-                inString = false
-                if collectingKey {
-                    collectingKey = false
-                    lastKey = LogKeys.normalized(String(decoding: key, as: UTF8.self))
-                }
-            } else if byte == 0x0A {
-                // A raw newline cannot be inside a JSON string: the line was cut mid-string.
-                let start = capturing ? captureStart : here
-                emit(.problem(.garbled, "a string never closes on its line (cut or garbled)", start))
-                resynchronize()
-                line += 1
-                return
-            } else if collectingKey && key.count < 64 {
-                key.append(byte)
+    }
+
+    private mutating func skipLine(_ byte: UInt8) {
+        guard byte == 0x0A else { return }
+        skippingLine = false
+        line += 1
+    }
+
+    /// A byte inside a string: escapes followed, a top-level key collected, a raw newline taken as
+    /// the damage it is.
+    private mutating func stringByte(_ byte: UInt8, _ emit: (Event) -> Void) {
+        if escaped {
+            escaped = false
+        } else if byte == 0x5C {
+            escaped = true
+        } else if byte == 0x22 {
+            inString = false
+            if collectingKey {
+                collectingKey = false
+                lastKey = LogKeys.normalized(String(decoding: key, as: UTF8.self))
             }
-            append(byte)
+        } else if byte == 0x0A {
+            // A raw newline cannot be inside a JSON string: the line was cut mid-string.
+            let start = capturing ? captureStart : here
+            emit(.problem(.garbled, "a string never closes on its line (cut or garbled)", start))
+            resynchronize()
+            line += 1
             return
+        } else if collectingKey && key.count < 64 {
+            key.append(byte)
         }
+        append(byte)
+    }
+
+    /// A byte outside strings: white space, the structure (strings, objects and arrays opened and
+    /// closed, commas and colons), or junk at the top level.
+    private mutating func structuralByte(_ byte: UInt8, _ emit: (Event) -> Void) {
         switch byte {
         case 0x0A:
             line += 1
@@ -146,64 +159,15 @@ public struct EntrySplitter: Sendable {
             append(byte)
             return
         case 0x22:  // "
-            if depth == 0 {
-                junk(emit)
-                return
-            }
-            inString = true
-            if depth == 1 && topIsObject && expectKey {
-                collectingKey = true
-                key.removeAll(keepingCapacity: true)
-            }
-            append(byte)
+            guard depth > 0 else { return junk(emit) }
+            openString()
         case 0x7B:  // {
-            if depth > 0 && !valueMayStart {
-                // No value may start here: whatever was open was cut off.
-                emit(
-                    .problem(
-                        .garbled, "an entry cut off by the next one (at line \(line))",
-                        capturing ? captureStart : here))
-                resynchronize()
-            }
-            if depth == 0 {
-                topIsObject = true
-                topIsArray = false
-                inWrapperArray = false
-                sawContainer = true
-                expectKey = true
-                lastKey = ""
-            }
-            if !capturing && depth == entryDepth { startCapture() }
-            append(byte)
-            push(array: false)
+            openObject(emit)
         case 0x5B:  // [
-            if depth == 0 {
-                topIsArray = true
-                topIsObject = false
-                sawContainer = true
-            } else if depth == 1 && topIsObject && previous == 0x3A && Self.wrapperKeys.contains(lastKey) {
-                // The top-level object is a wrapper: its entries are in this array, not it.
-                capturing = false
-                buffer = []
-                inWrapperArray = true
-            }
-            append(byte)
-            push(array: true)
+            openArray()
         case 0x7D, 0x5D:  // } ]
-            guard depth > 0 else {
-                junk(emit)
-                return
-            }
-            append(byte)
-            depth -= 1
-            if depth < arrays.count { arrays.removeLast() }
-            if capturing && depth == captureDepth { endCapture(emit) }
-            if byte == 0x5D && depth == 1 && inWrapperArray { inWrapperArray = false }
-            if depth == 0 {
-                topIsObject = false
-                topIsArray = false
-                inWrapperArray = false
-            }
+            guard depth > 0 else { return junk(emit) }
+            close(byte, emit)
         case 0x2C:  // ,
             if depth == 0 {
                 previous = byte
@@ -215,13 +179,68 @@ public struct EntrySplitter: Sendable {
             if depth == 1 && topIsObject { expectKey = false }
             append(byte)
         default:
-            if depth == 0 {
-                junk(emit)
-                return
-            }
+            guard depth > 0 else { return junk(emit) }
             append(byte)
         }
         previous = byte
+    }
+
+    private mutating func openString() {
+        inString = true
+        if depth == 1 && topIsObject && expectKey {
+            collectingKey = true
+            key.removeAll(keepingCapacity: true)
+        }
+        append(0x22)
+    }
+
+    private mutating func openObject(_ emit: (Event) -> Void) {
+        if depth > 0 && !valueMayStart {
+            // No value may start here: whatever was open was cut off.
+            emit(
+                .problem(
+                    .garbled, "an entry cut off by the next one (at line \(line))", capturing ? captureStart : here))
+            resynchronize()
+        }
+        if depth == 0 {
+            topIsObject = true
+            topIsArray = false
+            inWrapperArray = false
+            sawContainer = true
+            expectKey = true
+            lastKey = ""
+        }
+        if !capturing && depth == entryDepth { startCapture() }
+        append(0x7B)
+        push(array: false)
+    }
+
+    private mutating func openArray() {
+        if depth == 0 {
+            topIsArray = true
+            topIsObject = false
+            sawContainer = true
+        } else if depth == 1 && topIsObject && previous == 0x3A && Self.wrapperKeys.contains(lastKey) {
+            // The top-level object is a wrapper: its entries are in this array, not it.
+            capturing = false
+            buffer = []
+            inWrapperArray = true
+        }
+        append(0x5B)
+        push(array: true)
+    }
+
+    private mutating func close(_ byte: UInt8, _ emit: (Event) -> Void) {
+        append(byte)
+        depth -= 1
+        if depth < arrays.count { arrays.removeLast() }
+        if capturing && depth == captureDepth { endCapture(emit) }
+        if byte == 0x5D && depth == 1 && inWrapperArray { inWrapperArray = false }
+        if depth == 0 {
+            topIsObject = false
+            topIsArray = false
+            inWrapperArray = false
+        }
     }
 
     /// A value may start after `:`, and after `,` or `[` inside an array (after `,` in an object a

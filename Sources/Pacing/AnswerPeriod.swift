@@ -29,9 +29,6 @@ struct AnswerPeriod: Sendable, Equatable {
 
     /// The latency `fraction` of the kept answers took at most (nearest rank), nil with none.
     func percentile(_ fraction: Double) -> TimeInterval? {
-        guard !latencies.isEmpty else { return nil }
-        let sorted = latencies.sorted()
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(sorted.count - 1, max(0, rank))]
+        Percentile.nearestRank(fraction, of: latencies.sorted())
     }
 }

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 import TokenProviders
 
 /// The customer's own provider class, driven as the SDK drives it: one instance in its host for

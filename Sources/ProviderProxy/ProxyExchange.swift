@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import NIOCore
 import ProxyKit
+import Redaction
 import Synchronization
 
 /// One connection from the host to the proxy: its request's head read within its bounds, the

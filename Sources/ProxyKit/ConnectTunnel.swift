@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NetworkAddresses
 
 /// A tunnel through a forward proxy to `target`, opened as curl opens it: `CONNECT host:port`
 /// with `Host` and, from the proxy URL's credentials, Basic `Proxy-Authorization`. The request

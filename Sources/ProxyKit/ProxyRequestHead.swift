@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NetworkAddresses
 
 /// The head of a request a client sent to a forward proxy: `CONNECT host:port` (https) or an
 /// absolute-form request (`GET http://host:port/path`, plain http), as curl (and so Linux's

@@ -1,5 +1,7 @@
 import FleetAuth
 import Foundation
+import NetworkAddresses
+import Redaction
 
 /// One HTTP proxy, parsed from a URL as curl reads `-x`/`https_proxy`: `[http://][user:password@]host[:port]`.
 /// Its credentials go to the proxy as Basic `Proxy-Authorization`; `display` is the only form

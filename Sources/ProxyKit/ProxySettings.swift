@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 
 /// Which proxy, if any, each request goes through. AsyncHTTPClient reads no environment, so this
 /// is chosen here, per request target (redirects included), the way curl chooses.

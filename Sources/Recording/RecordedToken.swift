@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 
 /// A fetched token as a recording keeps it: fingerprint, claims, rule results and the redacted
 /// display form, never the token itself (not even under `--reveal`): a recording is a file that

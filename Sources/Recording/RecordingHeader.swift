@@ -1,6 +1,7 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import Redaction
 import UICore
 
 /// The first line of a recording: what wrote it and how, and what a replay needs to set up the

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NetworkAddresses
 import ProxyKit
 
 /// The listening side of `tokendash tap`: SwiftNIO's HTTP/1.1 server (TLS from `--cert`/`--key`

@@ -1,6 +1,7 @@
 import EventLines
 import FleetAuth
 import Foundation
+import Redaction
 
 /// `tap --watch`'s JSON lines: a `tapped` line per exchange and, with `--summary`, a final `churn`
 /// line, in the shape and redaction of `watch`'s (`EventLineEncoder`). The token is shown only

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 
 /// Turns a backend's HTTP answer into a `FetchedToken`, or the precise reason it can't.
 public struct TokenResponseDecoder: Sendable {
@@ -61,7 +62,7 @@ public struct TokenResponseDecoder: Sendable {
             lifetimeChosen: endpoint.lifetimeChosen, memo: memo)
         findings.append(contentsOf: notes)
         var clockSkew: TimeInterval?
-        if let date = response.header("Date").flatMap(HTTPDate.parse) {
+        if let date = response.header("Date").flatMap { HTTPDate.parse($0) } {
             let skew = Self.skew(date: date, sent: sentAt ?? now, received: now)
             clockSkew = skew
             findings.append(TokenRules.clock(serverDate: date, skew: skew, iat: jwt.claims["iat"]?.intValue))

@@ -1,5 +1,5 @@
 import Foundation
-import ProxyKit
+import NetworkAddresses
 
 /// Where `--metrics` listens: `HOST:PORT`, `[IPv6]:PORT`, or a bare `PORT` (loopback). Only
 /// loopback unless the operator passes `--allow-remote`: the series name the backend's health.
@@ -12,28 +12,27 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `text`; `allowRemote` must be true for anything but a loopback address.
     public init(parsing text: String, allowRemote: Bool) throws(MetricsAddressError) {
-        let host: String
-        let portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw .notAnAddress(text) }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":") {
-            host = String(text[..<colon])
-            portText = text[text.index(after: colon)...]
-            // An IPv6 address must be bracketed so its last group is not read as the port.
-            guard !host.contains(":") else { throw .notAnAddress(text) }
+        let parsed: HostPort
+        if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            guard let port = UInt16(text) else { throw .badPort(text) }
+            parsed = HostPort(host: Self.defaultHost, port: Int(port))
         } else {
-            host = Self.defaultHost
-            portText = Substring(text)
+            guard let hostPort = HostPort(parsing: text) else { throw Self.refusal(text) }
+            parsed = hostPort
         }
-        guard let port = UInt16(portText) else { throw .badPort(text) }
-        let bound = host == "localhost" ? Self.defaultHost : host
-        guard Self.isNumeric(bound) else { throw .notAnAddress(text) }
-        guard allowRemote || Self.isLoopback(bound) else { throw .remoteNotAllowed(text) }
+        let bound = parsed.host == "localhost" ? Self.defaultHost : parsed.host
+        guard HostPort.isNumeric(bound) else { throw .notAnAddress(text) }
+        guard allowRemote || HostPort.isLoopback(bound) else { throw .remoteNotAllowed(text) }
         self.host = bound
-        self.port = port
+        self.port = UInt16(parsed.port)
+    }
+
+    /// Why `HostPort` read no address in `text`: the port after the last colon (past any bracketed
+    /// address) is no number from 0 to 65535, or else the address itself is none.
+    private static func refusal(_ text: String) -> MetricsAddressError {
+        let tail = text.lastIndex(of: "]").map { text[text.index(after: $0)...] } ?? Substring(text)
+        guard let colon = tail.lastIndex(of: ":") else { return .notAnAddress(text) }
+        return UInt16(tail[tail.index(after: colon)...]) == nil ? .badPort(text) : .notAnAddress(text)
     }
 
     private init(host: String, port: UInt16) {
@@ -45,23 +44,6 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     public func bound(to port: UInt16) -> MetricsAddress { MetricsAddress(host: host, port: port) }
 
     public var description: String { HostPort(host: host, port: Int(port)).description }
-
-    static func isNumeric(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
-    }
-
-    /// 127.0.0.0/8 and ::1 (also as an IPv4-mapped 127 address).
-    static func isLoopback(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-        return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
-    }
 }
 
 /// Why a `--metrics` address was refused, as one line.

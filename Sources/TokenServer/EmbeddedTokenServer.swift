@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import Foundation
+import NetworkAddresses
 import ProxyKit
 import RouteServer
 import TokenJudging

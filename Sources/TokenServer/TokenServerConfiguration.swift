@@ -1,4 +1,5 @@
 import Foundation
+import NetworkAddresses
 
 /// How the embedded server listens and mints.
 public struct TokenServerConfiguration: Sendable {
@@ -32,10 +33,7 @@ public struct TokenServerConfiguration: Sendable {
     /// Whether `host` only accepts connections from this machine.
     public var isLoopback: Bool { Self.isLoopback(host) }
 
-    public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased()
-        return h == "localhost" || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
-    }
+    public static func isLoopback(_ host: String) -> Bool { HostPort.isLoopback(host) }
 
     /// Refuses settings that would mint tokens Fleet Engine rejects or expose the server by accident.
     public func validate() throws(TokenServerError) {

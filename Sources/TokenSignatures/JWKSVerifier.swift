@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import JWTKit
+import Redaction
 import TokenJudging
 
 /// Where a JSON Web Key Set comes from.

@@ -4,6 +4,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import ProxyKit
+import Redaction
 import Settings
 import TokenSignatures
 

@@ -6,6 +6,7 @@ import LiveSession
 import ProviderHost
 import ProviderProxy
 import ProxyKit
+import Redaction
 import TokenServer
 import TokenSignatures
 

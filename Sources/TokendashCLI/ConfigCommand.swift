@@ -30,7 +30,7 @@ struct ConfigCheckCommand: ParsableCommand {
             try filled.validate()
         } catch {
             let reason = (error as? ValidationError)?.message ?? "\(error)"
-            FileHandle.standardError.write(Data("tokendash config check: \(reason)\n".utf8))
+            say(reason, as: "config check")
             // A bad file exits 2, as the dashboard and `watch` do with it (the flags alone were
             // checked before `run`, exit 64: what fails here came from the file).
             throw ExitCode(2)

@@ -4,6 +4,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import KeyTable
+import Redaction
 
 /// What `config check` prints: the file, the profile, then each setting with its value (URL
 /// credentials and header values redacted) and where it came from: flag, profile, defaults or

@@ -311,6 +311,6 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("tokendash: \(message)\n".utf8))
+        say(message, as: nil)
     }
 }

@@ -4,6 +4,7 @@ import FleetEngineClient
 import Foundation
 import HTTPTransport
 import ProxyKit
+import Redaction
 import TokenJudging
 import TokenSignatures
 
@@ -274,7 +275,7 @@ struct DecodeCommand: AsyncParsableCommand {
 
     /// Writes the one-line reason to stderr; the returned error only sets the exit status.
     static func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("tokendash decode: \(message)\n".utf8))
+        say(message, as: "decode")
         return ExitCode.failure
     }
 }

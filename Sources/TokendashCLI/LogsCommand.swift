@@ -39,10 +39,7 @@ struct LogsCommand: ParsableCommand {
 
     func run() throws {
         guard summary else {
-            FileHandle.standardError.write(
-                Data(
-                    "tokendash logs: the logs screen comes later; use --summary for the export's summary as JSON.\n"
-                        .utf8))
+            say("the logs screen comes later; use --summary for the export's summary as JSON.", as: "logs")
             throw ExitCode(64)
         }
         var reader = ExportReader()
@@ -58,13 +55,12 @@ struct LogsCommand: ParsableCommand {
         let result = LogSummary(reader)
         print(result.json)
         if reader.recognized == 0 && !reader.sawContainer {
-            FileHandle.standardError.write(
-                Data("tokendash logs: no Cloud Logging entry in the input: not an export\n".utf8))
+            say("no Cloud Logging entry in the input: not an export", as: "logs")
             throw ExitCode(2)
         }
         let named = result.names(anyOf: failOn)
         if !named.isEmpty {
-            FileHandle.standardError.write(Data("tokendash logs: found \(named.joined(separator: ", "))\n".utf8))
+            say("found \(named.joined(separator: ", "))", as: "logs")
             throw ExitCode(1)
         }
     }

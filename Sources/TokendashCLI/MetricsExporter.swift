@@ -31,13 +31,13 @@ struct MetricsExporter: Sendable {
         do {
             port = try await server.start()
         } catch {
-            FileHandle.standardError.write(Data("tokendash \(command): \(error)\n".utf8))
+            say("\(error)", as: command)
             // The session is its command's to stop, with whatever else it started.
             collector.cancel()
             throw ExitCode(1)
         }
         let bound = address.bound(to: port)
-        FileHandle.standardError.write(Data("tokendash \(command): metrics on http://\(bound)/metrics\n".utf8))
+        say("metrics on http://\(bound)/metrics", as: command)
         return MetricsExporter(metrics: metrics, server: server, collector: collector)
     }
 

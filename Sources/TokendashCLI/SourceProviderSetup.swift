@@ -4,6 +4,7 @@ import HTTPTransport
 import ProviderHost
 import ProviderProxy
 import ProxyKit
+import Redaction
 import TokenProviders
 import TokenServer
 

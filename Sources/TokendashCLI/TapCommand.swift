@@ -5,8 +5,10 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
+import NetworkAddresses
 import ProxyKit
 import Recording
+import Redaction
 import Settings
 import Signals
 import TapForwarding
@@ -67,16 +69,7 @@ struct TapCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Metrics") var metrics: MetricsOptions
 
-    var listenAddress: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else {
-            return nil
-        }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
-    }
+    var listenAddress: (host: String, port: Int)? { HostPort(parsing: listen).map { ($0.host, $0.port) } }
 
     func routes() throws -> TapRoutes {
         do {
@@ -109,7 +102,7 @@ struct TapCommand: AsyncParsableCommand {
         try BackendOptions.proxySettings(proxy: proxy, noProxy: noProxy, tunnel: proxyTunnel, environment: environment)
     }
 
-    static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash tap: \(line)\n".utf8)) }
+    static func say(_ line: String) { TokendashCLI.say(line, as: "tap") }
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)

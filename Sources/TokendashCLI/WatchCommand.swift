@@ -7,6 +7,7 @@ import Foundation
 import LiveSession
 import Pacing
 import Recording
+import Redaction
 import Settings
 import Signals
 
@@ -102,7 +103,7 @@ struct WatchCommand: AsyncParsableCommand {
         if verdict.failed { throw ExitCode(1) }
     }
 
-    static func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
+    static func say(_ line: String) { TokendashCLI.say(line, as: "watch") }
 
     /// `--metrics`' endpoint; when it cannot start, the session it was for is stopped first.
     func startExporter(_ session: BackendSession, _ backend: BackendOptions, recorder: RecordingWriter?) async throws
@@ -146,13 +147,13 @@ struct WatchCommand: AsyncParsableCommand {
     /// Where tokens come from, what was built, whether Fleet Engine is called, and any loosened trust.
     static func announce(_ session: BackendSession, _ backend: BackendOptions) async {
         if let server = session.server, let url = await server.baseURL {
-            say("embedded token server on \(url.absoluteString)")
+            Self.say("embedded token server on \(url.absoluteString)")
         } else {
-            say("backend \(session.backendDescription)")
+            Self.say("backend \(session.backendDescription)")
         }
-        for note in session.sourceNotes { say(note) }
-        say(session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval))
-        if session.insecure { say("--insecure: the backend's TLS certificate is not verified") }
+        for note in session.sourceNotes { Self.say(note) }
+        Self.say(session.fleetEngineDescription(sdks: backend.runningSDKs, asked: backend.fleetEngineInterval))
+        if session.insecure { Self.say("--insecure: the backend's TLS certificate is not verified") }
     }
 
     /// Prints each event shown as a JSON line and records every one; ends with the stream, with the counts.
@@ -182,12 +183,11 @@ struct WatchCommand: AsyncParsableCommand {
     /// changes, so a replay's ramp line shows it.
     static func reportRamp(_ ramp: FleetRamp, session: BackendSession, recorder: RecordingWriter?) async {
         let (_, total) = await session.startedSDKs()
-        func say(_ line: String) { FileHandle.standardError.write(Data("tokendash watch: \(line)\n".utf8)) }
         var fleetEngineNews = PaceAnnouncer()
         _ = fleetEngineNews.isNews(session.pacing.fleetEngine.status)
         let rampRuns = ramp.spreads && total > 1
         if rampRuns {
-            say(
+            Self.say(
                 String(
                     format:
                         "ramp: %d SDKs make their first calls over %.1f s at most (%.0f a second), slower if the backend's answers slow",
@@ -203,13 +203,13 @@ struct WatchCommand: AsyncParsableCommand {
             try? await Task.sleep(for: .seconds(1))
             // While the ramp runs, the Fleet Engine calls follow it; their pace is in its 10 s lines.
             if rampOver, session.fleetEngine != nil, fleetEngineNews.isNews(session.pacing.fleetEngine.status) {
-                say("Fleet Engine calls: \(session.pacing.fleetEngine.status.summary("Fleet Engine"))")
+                Self.say("Fleet Engine calls: \(session.pacing.fleetEngine.status.summary("Fleet Engine"))")
             }
             guard !rampOver else { continue }
             let (started, _) = await session.startedSDKs()
             let elapsed = ContinuousClock.now - begin
             if started >= total {
-                say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
+                Self.say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
                 rampOver = true
                 if recorded != nil { recorder?.record(.rampPace(nil), at: Date()) }
                 continue
@@ -219,14 +219,14 @@ struct WatchCommand: AsyncParsableCommand {
                 recorded = pace
                 recorder?.record(.rampPace(pace), at: Date())
             }
-            if rampNews.isNews(pace) { say("ramp: \(pace.summary())") }
+            if rampNews.isNews(pace) { Self.say("ramp: \(pace.summary())") }
             let tens = Int(elapsed.components.seconds) / 10
             if tens > said {
                 said = tens
                 let calls =
                     session.fleetEngine == nil
                     ? "" : "; Fleet Engine calls \(session.pacing.fleetEngine.status.summary("Fleet Engine"))"
-                say("ramp: started \(started)/\(total) SDKs at \(pace.summary())\(calls)")
+                Self.say("ramp: started \(started)/\(total) SDKs at \(pace.summary())\(calls)")
             }
         }
     }

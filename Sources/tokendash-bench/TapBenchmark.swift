@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Pacing
 import RouteServer
 import TapForwarding
 import TapReading
@@ -96,10 +97,8 @@ enum TapBenchmark {
         /// The pooled figures, once the load has stopped.
         func run() async -> Run {
             await load.stop()
-            let sorted = load.latencies.sorted()
-            func percentile(_ p: Double) -> Double {
-                sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6
-            }
+            let sorted = load.latencies.sorted().map(Double.init)
+            func percentile(_ p: Double) -> Double { (Percentile.nearestRank(p, of: sorted) ?? 0) / 1e6 }
             let perRequest = cpuSeconds != nil && requests > 0 ? cpu * 1e6 / Double(requests) : nil
             return Run(
                 p50: percentile(0.5), p99: percentile(0.99), requests: requests, failed: failed,
@@ -164,8 +163,13 @@ enum TapBenchmark {
         analysed.stop()
         analysedStopped = true
         let read = try readCounts(counts)
+        report(runs, measured: Double(slices) * slice, read: read)
+    }
+
+    /// Each way's line and the tap's figures beside their baselines from the same run: the bare
+    /// proxy's (what the reading adds) and nginx's (what an operator compares the tap with).
+    private static func report(_ runs: [Run], measured: Double, read: (read: Int, dropped: Int, readerCPU: Double?)) {
         let (direct, bareRun, tapRun) = (runs[0], runs[1], runs[2])
-        let measured = Double(slices) * slice
         func line(_ name: String, _ run: Run) {
             let cpu = run.cpuPerRequest.map { String(format: "%.1f µs CPU/request", $0) } ?? "-"
             let padded = name.padding(toLength: 34, withPad: " ", startingAt: 0)

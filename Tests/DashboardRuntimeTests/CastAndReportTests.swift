@@ -1,6 +1,7 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import Redaction
 import TestSupport
 import Testing
 import UICore

@@ -2,6 +2,7 @@ import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+import Redaction
 import Synchronization
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import FleetAuth
 import Foundation
 import KeyTable
 import Pacing
+import Redaction
 import TestSupport
 import Testing
 import UICore

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 import Testing
 
 @testable import Dashboard

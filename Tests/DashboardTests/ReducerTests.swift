@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import KeyTable
+import Redaction
 import Testing
 
 @testable import Dashboard

@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 import Testing
 
 /// `watch --record` then `replay --to-watch`: the real binary, the embedded server, loopback HTTP.

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 import TestSupport
 import Testing
 import TokenJudging

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 import TokenJudging
 
 // libFuzzer entry point for JWTInspector and TokenRedactor. Not a SwiftPM target: scripts/fuzz.sh

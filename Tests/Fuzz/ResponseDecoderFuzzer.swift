@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import Redaction
 import TokenJudging
 
 // libFuzzer entry point for TokenResponseDecoder. Not a SwiftPM target: scripts/fuzz.sh builds it

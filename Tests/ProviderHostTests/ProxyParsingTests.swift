@@ -1,5 +1,6 @@
 import Faults
 import FleetAuth
+import NetworkAddresses
 import ProxyKit
 import Testing
 

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOPosix
+import NetworkAddresses
 import ProxyKit
 import Testing
 

@@ -21,7 +21,7 @@ import Testing
             let ahead = (before + 300)...(after + 300)
             #expect(ahead.contains(Double(claims.iat)))
             #expect(claims.exp - claims.iat == 600)
-            let date = try #require(headers["date"].flatMap(HTTPDate.parse))
+            let date = try #require(headers["date"].flatMap { HTTPDate.parse($0) })
             #expect(ahead.contains(date.timeIntervalSince1970))
             await s.server.setClockOffset(0)
             let start = Date().timeIntervalSince1970.rounded(.down)

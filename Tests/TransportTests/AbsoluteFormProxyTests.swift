@@ -2,6 +2,7 @@ import FleetAuth
 import FlyingFox
 import Foundation
 import LoopbackProxy
+import NetworkAddresses
 import ProxyKit
 import TestSupport
 import Testing

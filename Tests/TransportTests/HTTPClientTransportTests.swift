@@ -315,7 +315,7 @@ import TokenProviders
         let clock = ManualClock(HostileMatrix.now)
         // RFC 850, the obsolete form, 30 s after the provider's now.
         let retryAt = "Friday, 15-Jan-27 08:00:30 GMT"
-        #expect(RetryAfter.httpDate(retryAt, now: HostileMatrix.now) == HostileMatrix.now + 30)
+        #expect(HTTPDate.parse(retryAt, now: HostileMatrix.now) == HostileMatrix.now + 30)
         let hits = Mutex(0)
         let server = try await LoopbackServer.start { _ in
             hits.withLock { $0 += 1 }

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Redaction
 import TokenJudging
 import UICore
 

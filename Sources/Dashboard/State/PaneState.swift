@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import Redaction
 import UICore
 
 /// One trip or vehicle ID switch, as the history list shows it.

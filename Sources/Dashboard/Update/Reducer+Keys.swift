@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import KeyTable
+import Redaction
 import UICore
 
 /// The main table's commands, by group: how one looks, what acts on the live providers, and

@@ -1,4 +1,5 @@
 import Foundation
+import Redaction
 
 /// Fleet Engine's answer to one SDK call, as the pane, the fetch log, `watch`, metrics and
 /// recordings show it.

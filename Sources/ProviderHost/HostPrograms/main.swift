@@ -14,7 +14,6 @@
 // against a stub); for the customer's class, `StandInSDK.hostMain` replaces three things: the module
 // imported, the context made, and the class's name. SwiftPM embeds it (`.embedInCode`).
 @_spi(TokendashHost) import GoogleRidesharingDriver
-
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A host and a port as a request target, a `Host` header or a message names them: `host:port`,
 /// an IPv6 address in brackets so its last group is not read as the port (RFC 9110 §7.2,
 /// RFC 3986 §3.2.2). The one place tokendash writes and reads that form.
@@ -50,5 +56,28 @@ public struct HostPort: Sendable, Hashable, CustomStringConvertible {
     /// `host` without the brackets a URL gives an IPv6 address.
     public static func bare(_ host: String) -> String {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+}
+
+extension HostPort {
+    /// Whether `host` is a numeric IPv4 or IPv6 address (no brackets), as a socket binds it.
+    public static func isNumeric(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 and ::1 (also as an
+    /// IPv4-mapped 127 address), brackets or not. What `--allow-remote` is asked for beyond.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = bare(host)
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+        return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
     }
 }

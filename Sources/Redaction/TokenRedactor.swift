@@ -43,16 +43,24 @@ public enum TokenRedactor {
     /// The end of a JWT-looking run starting at `start`, or nil.
     private static func jwtRun(in s: [Unicode.Scalar], from start: Int) -> Int? {
         guard start + 1 < s.count, s[start] == "e", s[start + 1] == "y" || s[start + 1] == "w" else { return nil }
-        if start > 0, JWTInspector.isBase64URL(s[start - 1]) { return nil }
+        if start > 0, isBase64URL(s[start - 1]) { return nil }
         var end = start
         var firstDot: Int?
         // The run goes on over padding and plain-base64 characters too: a padded or mangled token
         // (which decode() may still refuse) must not leave its signature in clear after the cut.
-        while end < s.count, JWTInspector.isBase64URL(s[end]) || "./+=".unicodeScalars.contains(s[end]) {
+        while end < s.count, isBase64URL(s[end]) || "./+=".unicodeScalars.contains(s[end]) {
             if s[end] == ".", firstDot == nil { firstDot = end }
             end += 1
         }
         guard let dot = firstDot, dot - start >= minimumHeader, end - start >= minimumRun else { return nil }
         return end
+    }
+
+    /// Whether `c` is of the base64url alphabet (RFC 4648 §5), as a JWT's three parts are.
+    public static func isBase64URL(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "A"..."Z", "a"..."z", "0"..."9", "-", "_": true
+        default: false
+        }
     }
 }
