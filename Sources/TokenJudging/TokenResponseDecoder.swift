@@ -62,7 +62,7 @@ public struct TokenResponseDecoder: Sendable {
             lifetimeChosen: endpoint.lifetimeChosen, memo: memo)
         findings.append(contentsOf: notes)
         var clockSkew: TimeInterval?
-        if let date = response.header("Date").flatMap { HTTPDate.parse($0) } {
+        if let date = response.header("Date").flatMap({ HTTPDate.parse($0) }) {
             let skew = Self.skew(date: date, sent: sentAt ?? now, received: now)
             clockSkew = skew
             findings.append(TokenRules.clock(serverDate: date, skew: skew, iat: jwt.claims["iat"]?.intValue))
