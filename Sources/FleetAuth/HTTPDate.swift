@@ -85,8 +85,10 @@ public enum HTTPDate {
         return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
 
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil,
+    /// http://howardhinnant.github.io/date_algorithms.html): exact for every year, no Foundation.
+    /// The log reader's timestamps are counted by it too.
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

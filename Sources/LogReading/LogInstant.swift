@@ -1,3 +1,5 @@
+import FleetAuth
+
 /// An instant in an export, in microseconds since 1970-01-01T00:00:00Z. Cloud Logging writes
 /// `timestamp` as RFC 3339 with up to nine fractional digits ("2024-05-01T10:00:00.123456789Z",
 /// https://cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry); microseconds keep every
@@ -69,7 +71,7 @@ public struct LogInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
             return nil
         }
         guard reader.atEnd else { return nil }
-        let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+        let days = Int64(HTTPDate.daysSinceEpoch(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - offsetSeconds
         return LogInstant(microseconds: seconds * 1_000_000 + micros)
     }
@@ -83,17 +85,8 @@ public struct LogInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
         return LogInstant(seconds: number)
     }
 
-    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian calendar),
-    // http://howardhinnant.github.io/date_algorithms.html: exact for every year, no Foundation.
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
+    // Howard Hinnant's civil-from-days (proleptic Gregorian calendar), the inverse of
+    // `HTTPDate.daysSinceEpoch`, http://howardhinnant.github.io/date_algorithms.html.
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
