@@ -144,7 +144,12 @@ let package = Package(
         // CompressNIO for gzip; scripts/fuzz.sh compiles it with bare swiftc, where gzip is left out.
         .target(
             name: "LogReading",
-            dependencies: ["FleetAuth", .product(name: "CompressNIO", package: "compress-nio")]
+            dependencies: [
+                "FleetAuth",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                // The gzip reader's ByteBuffers.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
         // emulator and `/metrics` stand on: routes answer a `RouteRequest`; no jwt-kit, no tokens.

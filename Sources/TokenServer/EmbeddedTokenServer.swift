@@ -2,7 +2,6 @@ import Faults
 import FleetAuth
 import Foundation
 import NetworkAddresses
-import ProxyKit
 import RouteServer
 import TokenJudging
 

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Every module a target imports must be one it declares in Package.swift.
+
+SwiftPM lets a file import a module its target does not declare when that
+module happens to be built already by another target, so an undeclared import
+builds on one machine and fails on another (a clean CI clone builds in a
+different order). This check reads `swift package dump-package` and each
+target's sources, and fails on any import the target does not declare.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Modules of the toolchain and the platform, not of any package.
+SYSTEM = {
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML",
+    "Dispatch", "Glibc", "Musl", "Darwin", "Synchronization", "Observation",
+    "Testing", "XCTest", "_Concurrency", "Swift", "RegexBuilder", "os",
+}
+IMPORT = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?"
+    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def main() -> int:
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    dump = subprocess.run(
+        ["swift", "package", "--package-path", root, "dump-package"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    package = json.loads(dump)
+    failures = []
+    for target in package["targets"]:
+        name = target["name"]
+        declared = {name}
+        for dep in target.get("dependencies", []):
+            for kind in ("byName", "target", "product"):
+                if kind in dep:
+                    declared.add(dep[kind][0])
+        path = target.get("path") or os.path.join(
+            "Tests" if target["type"] == "test" else "Sources", name)
+        base = os.path.join(root, path)
+        # Excluded files and resources are not compiled into the target (a customer's class,
+        # a host program built at run time), so what they import is not the target's.
+        skipped = [os.path.join(base, p) for p in target.get("exclude", [])]
+        skipped += [os.path.join(base, r["path"]) for r in target.get("resources", [])]
+        for directory, _, files in os.walk(base):
+            for file in sorted(files):
+                source = os.path.join(directory, file)
+                if not file.endswith(".swift") or any(
+                        source == s or source.startswith(s + os.sep) for s in skipped):
+                    continue
+                with open(source, encoding="utf-8") as handle:
+                    in_string = False
+                    for number, line in enumerate(handle, 1):
+                        # An import inside a multi-line string literal is a test's or a
+                        # benchmark's Swift source, not this target's.
+                        if line.count('"""') % 2 == 1:
+                            in_string = not in_string
+                            continue
+                        if in_string:
+                            continue
+                        match = IMPORT.match(line)
+                        if not match:
+                            continue
+                        module = match.group(1)
+                        if module in SYSTEM or module in declared:
+                            continue
+                        failures.append(
+                            f"{os.path.relpath(source, root)}:{number}: "
+                            f"{name} imports {module} but does not declare it in Package.swift")
+    for failure in failures:
+        print(failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
