@@ -12,11 +12,19 @@ public final class ForwardingGauge: Sendable {
     private let opened = Atomic<Int>(0)
     private let held = Atomic<Int>(0)
     private let stalled = Atomic<Int>(0)
+    private let largestRead = Atomic<Int>(0)
+    private let drained = Atomic<Int>(0)
 
     public init() {}
 
     /// The most answer bytes one client connection has had queued at once.
     public var peakBufferedBytes: Int { peak.load(ordering: .relaxed) }
+    /// The most answer bytes one upstream read delivered (at most `UpstreamPool.maxRead`).
+    public var largestUpstreamRead: Int { largestRead.load(ordering: .relaxed) }
+    /// The most answer bytes that came in while reading was paused. Only an upstream's close does
+    /// that: SwiftNIO then reads what the kernel holds to the end, paused or not, and the
+    /// upstream socket's receive buffer (`UpstreamPool.receiveBuffer`) bounds it.
+    public var mostReadWhilePaused: Int { drained.load(ordering: .relaxed) }
     /// Times the tap stopped reading an upstream until its client caught up.
     public var pauses: Int { pauseCount.load(ordering: .relaxed) }
 
@@ -39,6 +47,8 @@ public final class ForwardingGauge: Sendable {
     }
     func idleChanged(by change: Int) { idle.add(change, ordering: .relaxed) }
     func buffered(_ bytes: Int) { peak.max(bytes, ordering: .relaxed) }
+    func upstreamRead(_ bytes: Int) { largestRead.max(bytes, ordering: .relaxed) }
+    func readWhilePaused(_ bytes: Int) { drained.max(bytes, ordering: .relaxed) }
     func paused() { pauseCount.add(1, ordering: .relaxed) }
     func idleHeld() { held.add(1, ordering: .relaxed) }
     func clientStalled() { stalled.add(1, ordering: .relaxed) }

@@ -43,6 +43,11 @@ final class TapConnectionHandler: ChannelInboundHandler, UpstreamAnswerOwner {
     private var refusing = false
     /// The upstream's answer asked to close its connection after it.
     private var upstreamCloses = false
+    /// The answer bytes of the upstream read under way, whether it began with reading paused, and
+    /// the bytes read since the last pause: the terms of the buffering bound (`ForwardingGauge`).
+    private var readBytes = 0
+    private var readBeganPaused = false
+    private var readWhilePaused = 0
 
     init(
         upstream: Upstream, pool: UpstreamPool, limits: TapLimits, gauge: ForwardingGauge = ForwardingGauge(),
@@ -219,18 +224,27 @@ final class TapConnectionHandler: ChannelInboundHandler, UpstreamAnswerOwner {
     func answerBody(_ buffer: ByteBuffer) {
         guard let context, capture != nil else { return }
         if report != nil { capture?.keep(buffer) }
+        if readBytes == 0 { readBeganPaused = upstreamPaused }
+        readBytes += buffer.readableBytes
+        if readBeganPaused {
+            readWhilePaused += buffer.readableBytes
+            gauge.readWhilePaused(readWhilePaused)
+        }
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         if let bytes = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes) { gauge.buffered(bytes) }
         // Backpressure: a client slower than the upstream stops the reading of the upstream
         // (its kernel buffers then fill and TCP slows the upstream), so an answer is held in
         // memory only up to the client channel's high-water mark and one read more: the upstream
         // is read once each time its socket is readable, at most `UpstreamPool.maxRead` bytes.
+        // An upstream that closes is read to its end at once, paused or not (SwiftNIO's
+        // `readEOF0`); its socket's receive buffer, `UpstreamPool.receiveBuffer`, bounds that.
         if !context.channel.isWritable { pauseUpstream() }
     }
 
     private func pauseUpstream() {
         guard !upstreamPaused, let connection, let context else { return }
         upstreamPaused = true
+        readWhilePaused = 0
         connection.answers.paused = true
         gauge.paused()
         try? connection.channel.syncOptions?.setOption(.autoRead, value: false)
@@ -282,7 +296,11 @@ final class TapConnectionHandler: ChannelInboundHandler, UpstreamAnswerOwner {
         context.fireChannelWritabilityChanged()
     }
 
-    func answerReadComplete() { context?.flush() }
+    func answerReadComplete() {
+        gauge.upstreamRead(readBytes)
+        readBytes = 0
+        context?.flush()
+    }
 
     func answerEnd(_ trailers: HTTPHeaders?) {
         guard let context, let capture, let connection else { return }

@@ -107,6 +107,10 @@ final class UpstreamPool {
             // One read of at most 64 KiB each time the socket is readable: what bounds the answer
             // bytes a client connection holds past its high-water mark (`TapConnectionHandler.answerBody`).
             .channelOption(.maxMessagesPerRead, value: 1)
+            // What the kernel holds of an answer the tap has paused, which SwiftNIO reads whole
+            // when the upstream closes. Left to autotuning it grows to `tcp_rmem`'s maximum (32 MiB
+            // on the machines we measured), all of it read into memory for a slow client.
+            .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(Self.receiveBuffer))
             .channelOption(
                 .recvAllocator,
                 value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.maxRead)
@@ -142,4 +146,9 @@ final class UpstreamPool {
 
     /// The most one read of an upstream takes (NIO's default adaptive maximum, said here).
     static let maxRead = 64 * 1024
+    /// The upstream socket's receive buffer as asked for; Linux doubles it for its bookkeeping
+    /// (socket(7)) and holds less data than the doubled size, so a paused answer's close adds at
+    /// most 64 KiB. The window is then about 32 KiB: 3 MB/s an upstream connection at a 10 ms
+    /// round trip, a token backend's few KB in one.
+    static let receiveBuffer = 32 * 1024
 }
