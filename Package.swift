@@ -534,7 +534,7 @@ let package = Package(
         .testTarget(
             name: "LogReadingTests",
             dependencies: [
-                "LogReading",
+                "LogReading", "FleetAuth",
                 // gzip-compressed fixtures, made in the test.
                 .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]),

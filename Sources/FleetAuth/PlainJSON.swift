@@ -33,14 +33,7 @@ enum PlainJSON {
         var atEnd: Bool { index >= bytes.count }
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-        mutating func skipSpace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
-        }
+        mutating func skipSpace() { index = JSONSpace.end(in: bytes, from: index) }
 
         mutating func value(depth: Int) -> JSONValue? {
             guard depth < PlainJSON.depthLimit, let byte = peek else { return nil }
@@ -209,5 +202,20 @@ enum PlainJSON {
                 }
             }
         }
+    }
+}
+
+/// JSON's white space (RFC 8259: space, tab, line feed, carriage return), for the hand parsers.
+public enum JSONSpace {
+    /// The index of the first byte at or after `index` that is not white space.
+    @inlinable public static func end(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        var index = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return index
+            }
+        }
+        return index
     }
 }

@@ -98,9 +98,30 @@ public struct EntrySplitter: Sendable {
                         continue
                     }
                 }
+                // Numbers and literals outside strings (an entry's coordinates are most of its
+                // structure) are only kept: in runs too, as `structuralByte` keeps each one.
+                if !inString && !skippingLine && depth > 0 && Self.isPlain(bytes[index]) {
+                    var end = index + 1
+                    while end < bytes.count && Self.isPlain(bytes[end]) { end += 1 }
+                    append(UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    previous = bytes[end - 1]
+                    offset += end - index
+                    index = end
+                    continue
+                }
                 step(bytes[index], emit)
                 index += 1
             }
+        }
+    }
+
+    /// A byte of a number or a literal (`true`, `false`, `null`), or of junk that is no structure.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"):
+            return true
+        default: return false
         }
     }
 

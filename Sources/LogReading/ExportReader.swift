@@ -153,9 +153,13 @@ public struct ExportReader {
         case .object(let bytes, let position):
             let value: JSONValue
             do {
-                value = try JSONValue.decode(Data(bytes))
+                value = try bytes.withUnsafeBufferPointer { (entry) throws(EntryScanner.Failure) in
+                    try EntryScanner.scan(entry)
+                }
             } catch {
-                note(.garbled, "not valid JSON (\(Self.firstLine(of: error)))", at: Self.location(name, position))
+                note(
+                    .garbled, "not valid JSON (\(error.reason) at byte \(error.offset) of the entry)",
+                    at: Self.location(name, position))
                 return
             }
             accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
@@ -204,11 +208,6 @@ public struct ExportReader {
     /// one-line array, or the second of objects on one line).
     static func location(_ name: String, _ position: EntrySplitter.Position) -> String {
         position.line == 1 && position.offset > 0 ? "\(name):byte \(position.offset)" : "\(name):\(position.line)"
-    }
-
-    static func firstLine(of error: any Error) -> String {
-        let words = "\(error)"
-        return String(words.prefix { $0 != "\n" }.prefix(120))
     }
 }
 

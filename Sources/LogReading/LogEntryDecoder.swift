@@ -26,6 +26,22 @@ public enum LogEntryDecoder {
         "navsdkversion", "platform", "manufacturer", "androidapilevel", "traceid",
     ]
 
+    /// The top-level fields the reader reads, found in one pass over the entry's members.
+    private struct TopFields {
+        var insertID, logName, timestamp, receiveTimestamp, serverTime, severity, labels, split,
+            parentInsertID, resource: JSONValue?
+    }
+
+    // Key paths are immutable values; WritableKeyPath is not marked Sendable in Swift 6.3.
+    nonisolated(unsafe) private static let topFieldPaths: [String: WritableKeyPath<TopFields, JSONValue?>] = [
+        "insertid": \.insertID, "logname": \.logName, "timestamp": \.timestamp,
+        "receivetimestamp": \.receiveTimestamp, "servertime": \.serverTime, "severity": \.severity,
+        "labels": \.labels, "split": \.split, "parentinsertid": \.parentInsertID, "resource": \.resource,
+    ]
+
+    /// Fields no other kind of log object has, taken as the sign of an entry.
+    private static let entryMarkers: Set<String> = ["insertid", "logname", "timestamp", "receivetimestamp"]
+
     public static func decode(_ value: JSONValue) -> Outcome {
         guard case .object(let object) = value else {
             return .skipped(.notAnEntry, "a JSON \(value.typeName), not a LogEntry object")
@@ -34,12 +50,17 @@ public enum LogEntryDecoder {
         var payloadColumn: String?
         var unknown: [String] = []
         var looksLikeEntry = false
+        var top = TopFields()
         for member in object {
             let key = LogKeys.normalized(member.key)
-            if key == "jsonpayload" {
+            switch key {
+            case "jsonpayload":
                 payload = member.value
                 looksLikeEntry = true
-            } else if key.hasPrefix("jsonpayload") {
+            case _ where topFieldPaths[key] != nil:
+                if let path = topFieldPaths[key], top[keyPath: path] == nil { top[keyPath: path] = member.value }
+                if entryMarkers.contains(key) { looksLikeEntry = true }
+            case _ where key.hasPrefix("jsonpayload"):
                 // BigQuery: one column per payload type, "jsonpayload_v1_updatevehiclelog"
                 // (fleet-debugger src/TripLogs.js `processApiCall` finds the API in the key).
                 if case .object = member.value {
@@ -47,10 +68,8 @@ public enum LogEntryDecoder {
                     payloadColumn = key
                 }
                 looksLikeEntry = true
-            } else if knownFields.contains(key) {
-                if ["insertid", "logname", "timestamp", "receivetimestamp"].contains(key) { looksLikeEntry = true }
-            } else {
-                unknown.append(member.key)
+            case _ where knownFields.contains(key): break
+            default: unknown.append(member.key)
             }
         }
         guard looksLikeEntry else {
@@ -58,15 +77,13 @@ public enum LogEntryDecoder {
             return .skipped(.notAnEntry, "an object with no LogEntry field (keys: \(keys.isEmpty ? "none" : keys))")
         }
 
-        let logName = LogKeys.text(LogKeys.field(object, "logname"))
-        let resourceType = LogKeys.text(LogKeys.path(value, "resource", "type"))
+        let logName = LogKeys.text(top.logName)
+        let resourceType = LogKeys.text(LogKeys.path(top.resource, "type"))
         if let service = foreignService(logName: logName, resourceType: resourceType) {
             return .skipped(.otherService, "an entry of \(service)")
         }
 
-        let timeText =
-            LogKeys.text(LogKeys.field(object, "timestamp")) ?? LogKeys.text(LogKeys.field(object, "receivetimestamp"))
-            ?? LogKeys.text(LogKeys.field(object, "servertime"))
+        let timeText = LogKeys.text(top.timestamp) ?? LogKeys.text(top.receiveTimestamp) ?? LogKeys.text(top.serverTime)
         guard let timeText else { return .skipped(.noTimestamp, "an entry without timestamp or receiveTimestamp") }
         guard let time = LogInstant.parse(timeText) else {
             return .skipped(.noTimestamp, "timestamp \"\(timeText.prefix(40))\" is not a time")
@@ -74,11 +91,11 @@ public enum LogEntryDecoder {
 
         let payloadType = LogKeys.text(LogKeys.path(payload, "type"))
         var entry = LogEntry(time: time)
-        entry.insertID = LogKeys.text(LogKeys.field(object, "insertid"))
+        entry.insertID = LogKeys.text(top.insertID)
         entry.payloadType = payloadType
         entry.method = method(logName: logName, payloadType: payloadType, payloadColumn: payloadColumn)
-        entry.severity = severity(LogKeys.field(object, "severity"))
-        entry.ids = ids(LogKeys.field(object, "labels"))
+        entry.severity = severity(top.severity)
+        entry.ids = ids(top.labels)
         entry.error = error(payload: payload, severity: entry.severity)
         let headerValue = LogKeys.path(payload, "request", "header")
         entry.header = header(headerValue)
@@ -87,7 +104,7 @@ public enum LogEntryDecoder {
                 unknown.append("request.header.\(member.key)")
             }
         }
-        if let split = LogKeys.field(object, "split"), let uid = LogKeys.text(LogKeys.path(split, "uid")) {
+        if let split = top.split, let uid = LogKeys.text(LogKeys.path(split, "uid")) {
             entry.split = SplitMark(
                 uid: uid, index: Int(LogKeys.text(LogKeys.path(split, "index")) ?? "") ?? 0,
                 total: Int(LogKeys.text(LogKeys.path(split, "totalsplits")) ?? "") ?? 0)
@@ -98,7 +115,7 @@ public enum LogEntryDecoder {
         entry.isRestricted = typeName.lowercased().hasSuffix("restrictedlog")
         entry.parentInsertID =
             LogKeys.text(LogKeys.path(payload, "parentinsertid"))
-            ?? LogKeys.text(LogKeys.field(object, "parentinsertid"))
+            ?? LogKeys.text(top.parentInsertID)
         if entry.parentInsertID != nil && payloadType == nil { entry.isRestricted = true }
 
         var unknownType: String?
@@ -113,8 +130,8 @@ public enum LogEntryDecoder {
     /// "fleetengine.googleapis.com/Fleet" or "…/DeliveryFleet" (ODRD and LMFS "Logging" guides).
     static func foreignService(logName: String?, resourceType: String?) -> String? {
         if let logName {
-            let decoded = logName.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
-            if !decoded.contains("fleetengine.googleapis.com") {
+            let decoded = LogKeys.slashesDecoded(logName)
+            if LogKeys.after("fleetengine.googleapis.com", in: decoded) == nil {
                 let tail = decoded.split(separator: "/logs/", maxSplits: 1).last.map(String.init) ?? decoded
                 return "log \(tail.prefix(80))"
             }
@@ -129,10 +146,10 @@ public enum LogEntryDecoder {
     /// The method: `logName`'s last part, else the `@type`'s name, else the BigQuery column's.
     static func method(logName: String?, payloadType: String?, payloadColumn: String?) -> String? {
         if let logName {
-            let decoded = logName.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
-            if let range = decoded.range(of: "fleetengine.googleapis.com/") {
-                let method = decoded[range.upperBound...]
-                if !method.isEmpty { return String(method) }
+            if let method = LogKeys.after("fleetengine.googleapis.com/", in: LogKeys.slashesDecoded(logName)),
+                !method.isEmpty
+            {
+                return String(method)
             }
         }
         if let payloadType, let method = FleetEngineMethods.method(ofLogType: lastComponent(payloadType)) {
@@ -142,8 +159,16 @@ public enum LogEntryDecoder {
         return nil
     }
 
+    /// What follows the last `.` or `/`: "UpdateVehicleLog" of "type.googleapis.com/maps.fleetengine.v1.UpdateVehicleLog".
     static func lastComponent(_ type: String) -> String {
-        String(type.split(whereSeparator: { $0 == "." || $0 == "/" }).last ?? Substring(type))
+        let isSeparator = { (byte: UInt8) in byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") }
+        let utf8 = type.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, isSeparator(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        // Nothing but separators: the whole, as splitting it found no part.
+        guard end > utf8.startIndex else { return type }
+        let start = utf8[..<end].lastIndex(where: isSeparator).map { utf8.index(after: $0) } ?? utf8.startIndex
+        return String(type[start..<end])
     }
 
     /// Cloud Logging's `LogSeverity` names; a number (as a BigQuery row may hold) by its value.
@@ -176,8 +201,11 @@ public enum LogEntryDecoder {
                 let text = LogKeys.text(member.value)
             else { continue }
             for part in text.split(separator: ",") {
-                let id = part.trimmingCharacters(in: .whitespaces)
-                if !id.isEmpty, !found.contains(LoggedID(kind, id)) { found.append(LoggedID(kind, id)) }
+                var id = part
+                while id.first == " " || id.first == "\t" { id.removeFirst() }
+                while id.last == " " || id.last == "\t" { id.removeLast() }
+                let logged = LoggedID(kind, String(id))
+                if !id.isEmpty, !found.contains(logged) { found.append(logged) }
             }
         }
         return found

@@ -7,22 +7,74 @@ import FleetAuth
 /// fleet-debugger lowercased old datasets itself (googlemaps/fleet-debugger src/TripLogs.js,
 /// `toLowerKeys`). "insertId", "insert_id", "insertid" and "INSERTID" all read as `insertid`.
 enum LogKeys {
-    /// `key` lowercased with `_`, `@` and `-` left out.
+    /// `key` lowercased with `_`, `@` and `-` left out. Byte by byte: it runs for every key of
+    /// every entry, and a key already in that form (most BigQuery columns) is returned as it is.
     static func normalized(_ key: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "_", "@", "-": continue
-            case "A"..."Z": out.append(Unicode.Scalar(scalar.value + 32)!)
-            default: out.append(scalar)
+        guard key.utf8.contains(where: changes) else { return key }
+        var out: [UInt8] = []
+        out.reserveCapacity(key.utf8.count)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 32)
+            default: out.append(byte)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func changes(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-")
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// Whether `key` normalizes to `name` (given normalized), without building the normalized key.
+    static func matches(_ key: String, _ name: String) -> Bool {
+        var wanted = name.utf8.makeIterator()
+        for byte in key.utf8 {
+            if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") { continue }
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+            guard wanted.next() == lowered else { return false }
+        }
+        return wanted.next() == nil
     }
 
     /// The member of `object` whose key normalizes to `name` (given normalized).
     static func field(_ object: JSONObject, _ name: String) -> JSONValue? {
-        for member in object where normalized(member.key) == name { return member.value }
+        for member in object where matches(member.key, name) { return member.value }
+        return nil
+    }
+
+    /// `text` with `%2F` (either case) read as `/`, as a `logName` writes the log's own slash.
+    static func slashesDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%"), bytes.count >= 2, bytes[bytes.startIndex] == UInt8(ascii: "2"),
+                bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "f")
+            {
+                out.append(UInt8(ascii: "/"))
+                bytes.removeFirst(2)
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What follows the first `marker` in `text`, or nil when it is not there.
+    static func after(_ marker: String, in text: String) -> Substring? {
+        let needle = Array(marker.utf8)
+        let haystack = text.utf8
+        guard let first = needle.first else { return text[...] }
+        var start = haystack.startIndex
+        while let found = haystack[start...].firstIndex(of: first) {
+            if haystack[found...].starts(with: needle) {
+                return text[haystack.index(found, offsetBy: needle.count)...]
+            }
+            start = haystack.index(after: found)
+        }
         return nil
     }
 
