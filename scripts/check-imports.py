@@ -67,6 +67,10 @@ def main() -> int:
                         if not match:
                             continue
                         module = match.group(1)
+                        if module == name:
+                            failures.append(
+                                f"{os.path.relpath(source, root)}:{number}: {name} imports itself")
+                            continue
                         if module in SYSTEM or module in declared:
                             continue
                         failures.append(

@@ -103,9 +103,8 @@ enum FleetRampBenchmark {
         }
     }
 
-    /// One `tokendash watch` run; with `latencyMilliseconds`, the latency fault is set on the
-    /// embedded server as soon as it says where it listens, as an operator would with curl.
-    static func watch(fleetEngine: Bool, latencyMilliseconds: Int?) async throws -> Outcome {
+    /// The `tokendash` binary built beside this one (`swift build -c release` makes both).
+    static func tokendashBesideTheBench() throws -> String {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
             .appendingPathComponent("tokendash").path
@@ -113,6 +112,13 @@ enum FleetRampBenchmark {
             throw MintBenchmark.BenchmarkError(
                 "no tokendash beside the bench at \(binary): build both with swift build -c release")
         }
+        return binary
+    }
+
+    /// One `tokendash watch` run; with `latencyMilliseconds`, the latency fault is set on the
+    /// embedded server as soon as it says where it listens, as an operator would with curl.
+    static func watch(fleetEngine: Bool, latencyMilliseconds: Int?) async throws -> Outcome {
+        let binary = try tokendashBesideTheBench()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokendash-ramp-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

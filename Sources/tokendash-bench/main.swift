@@ -18,9 +18,10 @@ let sections: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "tap-saturation": TapSaturationBenchmark.run,
     "tap-soak": TapSoakBenchmark.run,
     "tap-reader": TapReaderBenchmark.run,
+    "logs": LogsBenchmark.run,
 ]
 // Run only when named: minutes long.
-let onRequest: Set<String> = ["ramp", "tap-soak", "tap-reader"]
+let onRequest: Set<String> = ["ramp", "tap-soak", "tap-reader", "logs"]
 
 // The mint section re-executes this binary as its token server, so the server's CPU is its own.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == ServerProcess.childFlag {
