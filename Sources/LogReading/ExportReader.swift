@@ -24,6 +24,9 @@ public struct ExportReader {
     /// Bytes read after any gzip was inflated.
     public private(set) var bytesRead = 0
 
+    /// Told after each chunk read: bytes read so far and entries counted (a long read's progress).
+    public var onChunk: ((_ bytes: Int, _ entries: Int) -> Void)?
+
     private let maxObjectBytes: Int
     private var insertIDs = RecentSet(capacity: 1 << 20)
     private var splitUIDs = RecentSet(capacity: 1 << 16)
@@ -140,6 +143,7 @@ public struct ExportReader {
             bytesRead += chunk.count
             splitter.feed(chunk) { pending.append($0) }
             drain(&self, &pending)
+            onChunk?(bytesRead, tally.entries)
         }
         splitter.finish { pending.append($0) }
         drain(&self, &pending)

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import LogReading
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `tokendash logs FILE…`: Fleet Engine's own logs, from a Cloud Logging export, per vehicle,
 /// trip, delivery vehicle and task. Headless for now: `--summary` prints one JSON object; the
 /// dashboard's logs screen comes later. Links nothing of the dashboard beyond what the CLI does.
@@ -16,7 +20,8 @@ struct LogsCommand: ParsableCommand {
             JSON, a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is \
             stdin. \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
-            it is kept. --summary prints one JSON object. Exit 0 when read, 1 when an entry names an \
+            it is kept. A read of more than 2 s shows its progress (bytes, entries, rate) on stderr \
+            when that is a terminal. --summary prints one JSON object. Exit 0 when read, 1 when an entry names an \
             error given to --fail-on (or any ID has a silence, for --fail-on silence), 2 when the \
             input is not an export at all.
             """)
@@ -43,7 +48,20 @@ struct LogsCommand: ParsableCommand {
             throw ExitCode(64)
         }
         var reader = ExportReader()
+        // Progress only on a terminal: a pipe or a file gets the summary and the problems alone.
+        var progress = LogsProgress()
+        if isatty(STDERR_FILENO) == 1 {
+            let clock = ContinuousClock()
+            let start = clock.now
+            reader.onChunk = { bytes, entries in
+                guard let line = progress.line(elapsed: clock.now - start, bytes: bytes, entries: entries) else {
+                    return
+                }
+                FileHandle.standardError.write(Data("\r\u{1B}[Ktokendash logs: \(line)".utf8))
+            }
+        }
         for input in inputs { reader.read(path: input) }
+        if progress.saidAnything { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         var lines = reader.problems.prefix(Self.problemLines).map { "tokendash logs: \($0)\n" }.joined()
         let more = reader.problems.count - Self.problemLines
         if more > 0 {

@@ -117,3 +117,20 @@ struct EntryCountingTests {
         #expect(expected.description == "2024-05-01T10:00:00.123Z")
     }
 }
+
+/// The reader tells its progress after each chunk: what the command shows on a terminal.
+@Suite(.timeLimit(.minutes(15)))
+struct ReadProgressTests {
+    @Test func eachChunkTellsTheBytesAndEntriesSoFar() {
+        let bytes = ExportFixture.lines((0..<200).map { ExportFixture.entry(insertID: "e\($0)", at: Double($0)) })
+        var told: [(Int, Int)] = []
+        var reader = ExportReader()
+        reader.onChunk = { told.append(($0, $1)) }
+        var source = MemoryChunkSource(bytes, chunkSize: 4096)
+        reader.read(&source, name: "export.json")
+        #expect(told.count == (bytes.count + 4095) / 4096)
+        #expect(told.map(\.0) == told.map(\.0).sorted())
+        #expect(told.last?.0 == bytes.count)
+        #expect(told.last?.1 == 200)
+    }
+}
