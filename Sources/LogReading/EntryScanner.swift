@@ -68,6 +68,14 @@ enum EntryScanner {
 
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+        /// Steps over `byte` when it is next (after white space), and says whether it was.
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard peek == byte else { return false }
+            index += 1
+            return true
+        }
+
         mutating func skipSpace() { index = JSONSpace.end(in: bytes, from: index) }
 
         /// The value here, built as `keep` says, or nil when `keep` is nil (checked, not built).
@@ -106,11 +114,7 @@ enum EntryScanner {
         mutating func object(_ keep: Keep?, depth: Int) throws(Failure) -> JSONValue? {
             index += 1
             var built: JSONObject? = keep == nil ? nil : JSONObject()
-            skipSpace()
-            if peek == UInt8(ascii: "}") {
-                index += 1
-                return built.map(JSONValue.object)
-            }
+            if take(UInt8(ascii: "}")) { return built.map(JSONValue.object) }
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\"") else { throw failure("an object key is not a string") }
@@ -126,43 +130,27 @@ enum EntryScanner {
                     member = pick(LogKeys.normalized(key))
                     if member != nil || otherKeys { name = key }
                 }
-                skipSpace()
-                guard peek == UInt8(ascii: ":") else { throw failure("no ':' after an object key") }
-                index += 1
+                guard take(UInt8(ascii: ":")) else { throw failure("no ':' after an object key") }
                 skipSpace()
                 let value = try self.value(member, depth: depth + 1)
                 if let name { built?[name] = value ?? .null }
-                skipSpace()
-                switch peek {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return built.map(JSONValue.object)
-                default: throw failure("no ',' or '}' after an object member")
-                }
+                if take(UInt8(ascii: ",")) { continue }
+                guard take(UInt8(ascii: "}")) else { throw failure("no ',' or '}' after an object member") }
+                return built.map(JSONValue.object)
             }
         }
 
         mutating func array(_ keep: Keep?, depth: Int) throws(Failure) -> JSONValue? {
             index += 1
             var built: [JSONValue]? = keep == nil ? nil : []
-            skipSpace()
-            if peek == UInt8(ascii: "]") {
-                index += 1
-                return built.map(JSONValue.array)
-            }
+            if take(UInt8(ascii: "]")) { return built.map(JSONValue.array) }
             while true {
                 skipSpace()
                 let element = try value(keep == nil ? nil : .all, depth: depth + 1)
                 if let element { built?.append(element) }
-                skipSpace()
-                switch peek {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return built.map(JSONValue.array)
-                default: throw failure("no ',' or ']' after an array element")
-                }
+                if take(UInt8(ascii: ",")) { continue }
+                guard take(UInt8(ascii: "]")) else { throw failure("no ',' or ']' after an array element") }
+                return built.map(JSONValue.array)
             }
         }
 
