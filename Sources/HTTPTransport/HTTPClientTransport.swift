@@ -32,6 +32,8 @@ public final class HTTPClientTransport: TokenTransport {
     public let proxy: ProxySettings
     private let reuseConnections: Bool
     private let clock: any SleepingClock
+    /// The longest a connection (and, through a proxy, its CONNECT) may take, in seconds.
+    private let connectLimit: TimeInterval
     /// AsyncHTTPClient sets its proxy per client, not per request: one client goes direct, one more
     /// per proxy server a request may be routed through.
     private let direct: HTTPClient
@@ -48,21 +50,26 @@ public final class HTTPClientTransport: TokenTransport {
     /// - Parameter connectionsPerHost: connections open at once to one backend (AsyncHTTPClient's
     ///   default is 8). Requests beyond them queue, so it caps the rate at connections ÷ latency:
     ///   8 to a backend 200 ms away is 40 requests a second, however many SDKs are due.
+    /// - Parameter connectTimeout: the longest a connection may take, in seconds; a request's own
+    ///   timeout still ends it sooner. AsyncHTTPClient counts it on the wall clock whatever `clock`
+    ///   is, so a session passes its request timeout (a `--timeout 120` gets 120 s to connect, not
+    ///   30) and tests pass their patience.
     public init(
         trust: Trust = .system, proxy: ProxySettings = .direct, reuseConnections: Bool = true,
-        clock: any SleepingClock = SystemClock(), connectionsPerHost: Int = 8
+        clock: any SleepingClock = SystemClock(), connectionsPerHost: Int = 8, connectTimeout: TimeInterval = 30
     ) throws {
         self.trust = trust
         self.proxy = proxy
         self.reuseConnections = reuseConnections
         proxyPool = reuseConnections ? ProxyConnectionPool() : nil
         self.clock = clock
+        connectLimit = min(InputBounds.longestDuration, max(0.001, connectTimeout))
         let tls = try trust.clientConfiguration()
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             // Followed here instead, to count hops, name loops and drop credentials on a change of origin.
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(30)),
+            timeout: .init(connect: Self.amount(connectLimit)),
             decompression: .enabled(limit: .ratio(Self.maximumCompressionRatio))
         )
         // By default a refused connection is retried with backoff until the connect timeout; a token
@@ -185,7 +192,7 @@ public final class HTTPClientTransport: TokenTransport {
             // As curl sends plain http through a proxy: the request itself, not a tunnel.
             return try await AbsoluteFormExchange.send(
                 method: request.method, url: url, headers: request.headers, body: original.body, proxy: server,
-                connectTimeout: Self.connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio,
+                connectTimeout: connectTimeout(timeout), decompressionRatio: Self.maximumCompressionRatio,
                 cap: cap, pool: proxyPool
             ) { status, headers, body in
                 // Only a proxy sends 407: the same failure as when it refuses a tunnel for want of a login.
@@ -199,10 +206,12 @@ public final class HTTPClientTransport: TokenTransport {
             status: Int(response.status.code), headers: response.headers, body: response.body, cap: cap)
     }
 
-    /// AsyncHTTPClient's connect timeout, or the request's own when shorter.
-    static func connectTimeout(_ timeout: TimeInterval) -> TimeAmount {
-        .nanoseconds(Int64(min(30, max(0.001, timeout)) * 1e9))
+    /// The connect timeout, or the request's own when shorter.
+    func connectTimeout(_ timeout: TimeInterval) -> TimeAmount {
+        Self.amount(min(connectLimit, max(0.001, timeout)))
     }
+
+    private static func amount(_ seconds: TimeInterval) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
     /// An answer read the same way whichever road it came by (AsyncHTTPClient's, or an
     /// absolute-form request's): the cap on the decoded body, decoding failures in words.
@@ -265,7 +274,7 @@ public final class HTTPClientTransport: TokenTransport {
             return .unreachable(
                 url: url.absoluteString,
                 reason: await TunnelRefusal.explain(
-                    proxy: through, target: url, connectTimeout: Self.connectTimeout(timeout)))
+                    proxy: through, target: url, connectTimeout: connectTimeout(timeout)))
         }
         if let through,
             let reason = Self.proxyFailure(error, proxy: through, target: url, tunnelled: !proxy.sendsAbsoluteForm(url))
@@ -275,8 +284,11 @@ public final class HTTPClientTransport: TokenTransport {
         let reason: String
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+            case .deadlineExceeded, .readTimeout:
                 return .timeout(seconds: timeout)
+            case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                // The connect limit's seconds, not the request's: they are what ran out.
+                return .timeout(seconds: min(timeout, connectLimit))
             case .cancelled: return .cancelled
             case .remoteConnectionClosed: reason = "connection closed by the backend before the response was complete"
             case .invalidURL, .emptyHost, .emptyScheme: reason = "not a URL AsyncHTTPClient can request"

@@ -35,7 +35,8 @@ extension BackendSession {
         // a far backend from capping the ramp at 8 connections ÷ its latency (the window still
         // bounds the calls in flight).
         let transport = try HTTPClientTransport(
-            trust: options.trust, proxy: proxy, connectionsPerHost: min(256, max(8, options.runningSDKs)))
+            trust: options.trust, proxy: proxy, connectionsPerHost: min(256, max(8, options.runningSDKs)),
+            connectTimeout: options.timeout)
         let undo = Teardown()
         // An HTTPClient dropped without shutdown traps in debug builds.
         await undo.add { _ in await transport.shutdown() }

@@ -41,7 +41,7 @@ import Testing
             host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), report: analysis.submit)
         // Kept-alive connections to the tap, as apps keep them; the backend closes its side after
         // every answer, so the tap's kept-alive upstream connections are closed under it too.
-        let transport = keptForTheRun(try HTTPClientTransport())
+        let transport = keptForTheRun(try HTTPClientTransport(connectTimeout: patientTimeout))
         let devices = (0..<200).map { String(format: "vehicle-%03d", $0) }
         let careless: Set = ["vehicle-017", "vehicle-123", "vehicle-188"]
         let updates = 12

@@ -25,7 +25,7 @@ import Testing
     /// Asked with the async transport, not a blocking socket: the proxy runs on the cooperative
     /// pool, which two blocked test threads would starve on a 2-core machine.
     static func get(_ port: Int) async throws -> TransportResponse {
-        let client = keptForTheRun(try HTTPClientTransport(reuseConnections: false))
+        let client = keptForTheRun(try HTTPClientTransport(reuseConnections: false, connectTimeout: patientTimeout))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/token/driver/vehicle-1"))
         do {
             let answer = try await client.send(TransportRequest(url: url, timeout: 600))

@@ -30,7 +30,8 @@ import Testing
             upstream: Upstream(backend.base, trust: .certificates(pemFile: pki.caFile)),
             tls: listening, report: analysis.submit)
         let client = keptForTheRun(
-            try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false))
+            try HTTPClientTransport(
+                trust: .certificates(pemFile: pki.caFile), reuseConnections: false, connectTimeout: patientTimeout))
         let url = try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/consumer/trip-1"))
         let answer = try await client.send(TransportRequest(url: url, timeout: 600))
         #expect(answer.status == 200)
@@ -77,7 +78,8 @@ import Testing
         let tap = try await TapServer.start(
             host: "127.0.0.1", port: 0, upstream: Upstream(backend.base), tls: tls, report: nil)
         let client = keptForTheRun(
-            try HTTPClientTransport(trust: .certificates(pemFile: pki.caFile), reuseConnections: false))
+            try HTTPClientTransport(
+                trust: .certificates(pemFile: pki.caFile), reuseConnections: false, connectTimeout: patientTimeout))
         let answer = try await client.send(
             TransportRequest(
                 url: try #require(URL(string: "https://127.0.0.1:\(tap.port)/token/driver/vehicle-1")),

@@ -39,7 +39,7 @@ public struct LoopbackServer: Sendable {
 /// One real HTTP client for the whole run, with the system's trust. It lives as long as the
 /// process and is never shut down: AsyncHTTPClient traps on a client dropped while running.
 public let sharedTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport(reuseConnections: false) } catch {
+    do { return try HTTPClientTransport(reuseConnections: false, connectTimeout: patientTimeout) } catch {
         fatalError("cannot make the test transport: \(error)")
     }
 }()
@@ -53,7 +53,9 @@ public let patientTimeout: TimeInterval = 600
 /// answer, not a timeout, so a loaded machine never turns a slow answer into "did not answer
 /// within 5 s"; a hang is ended by the suite's time limit instead.
 public let patientTransport: HTTPClientTransport = {
-    do { return try HTTPClientTransport(reuseConnections: false, clock: SteppedClock()) } catch {
+    do {
+        return try HTTPClientTransport(reuseConnections: false, clock: SteppedClock(), connectTimeout: patientTimeout)
+    } catch {
         fatalError("cannot make the test transport: \(error)")
     }
 }()

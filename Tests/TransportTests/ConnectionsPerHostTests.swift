@@ -26,7 +26,8 @@ import Testing
             return HTTPResponse(statusCode: .ok, body: Data("ok".utf8))
         }
         defer { Task { await server.stop() } }
-        let transport = keptForTheRun(try HTTPClientTransport(reuseConnections: false, connectionsPerHost: 24))
+        let transport = keptForTheRun(
+            try HTTPClientTransport(reuseConnections: false, connectionsPerHost: 24, connectTimeout: patientTimeout))
         let statuses = await withTaskGroup(of: Int?.self) { group in
             for n in 0..<24 {
                 group.addTask {

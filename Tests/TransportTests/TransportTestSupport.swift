@@ -12,7 +12,8 @@ func withTransport<T>(
     _ trust: HTTPClientTransport.Trust, proxy: ProxySettings = .direct, clock: SteppedClock = SteppedClock(),
     _ body: (HTTPClientTransport) async throws -> T
 ) async throws -> T {
-    let transport = keptForTheRun(try HTTPClientTransport(trust: trust, proxy: proxy, clock: clock))
+    let transport = keptForTheRun(
+        try HTTPClientTransport(trust: trust, proxy: proxy, clock: clock, connectTimeout: patientTimeout))
     do {
         let result = try await body(transport)
         await transport.shutdown()

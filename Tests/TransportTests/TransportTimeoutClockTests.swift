@@ -30,4 +30,22 @@ import Testing
         await transport.shutdown()
         #expect(throws: FleetAuthError.timeout(seconds: 3600)) { try result.get() }
     }
+
+    /// AsyncHTTPClient times a connection (its TLS handshake included) on the wall clock, apart
+    /// from the request: the limit is the one the transport was given, and its seconds are said.
+    /// A fixed 30 s once failed a loaded run that gave its requests 600.
+    @Test func aConnectionThatIsNeverMadeRunsOutTheGivenLimitAndSaysItsSeconds() async throws {
+        // Accepts and holds: the TLS handshake never completes.
+        let silent = try RawSocketServer { _ in .hold }
+        defer { silent.stop() }
+        let clock = SteppedClock()
+        let transport = keptForTheRun(
+            try HTTPClientTransport(reuseConnections: false, clock: clock, connectTimeout: 0.25))
+        let url = try #require(URL(string: silent.base.replacingOccurrences(of: "http://", with: "https://") + "/t"))
+        // The request's own timer never fires: the clock is not moved.
+        let sending = Task { try await transport.send(TransportRequest(url: url, timeout: 3600)) }
+        let result = await sending.result
+        await transport.shutdown()
+        #expect(throws: FleetAuthError.timeout(seconds: 0.25)) { try result.get() }
+    }
 }
