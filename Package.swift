@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "LogReading",
             dependencies: [
-                "FleetAuth",
+                "FleetAuth", "Redaction",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 // The gzip reader's ByteBuffers.
                 .product(name: "NIOCore", package: "swift-nio"),

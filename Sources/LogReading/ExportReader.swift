@@ -26,6 +26,9 @@ public struct ExportReader {
 
     /// Told after each chunk read: bytes read so far and entries counted (a long read's progress).
     public var onChunk: ((_ bytes: Int, _ entries: Int) -> Void)?
+    /// Told of each entry as it is counted (`--watch`): never a duplicate, a split's later part or
+    /// a restricted half.
+    public var onEntry: ((LogEntry) -> Void)?
 
     private let maxObjectBytes: Int
     private var insertIDs = RecentSet(capacity: 1 << 20)
@@ -195,6 +198,7 @@ public struct ExportReader {
                 return
             }
             tally.add(entry)
+            onEntry?(entry)
         }
     }
 

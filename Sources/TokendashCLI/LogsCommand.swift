@@ -7,8 +7,9 @@ import LogReading
 #endif
 
 /// `tokendash logs FILE…`: Fleet Engine's own logs, from a Cloud Logging export, per vehicle,
-/// trip, delivery vehicle and task. Headless for now: `--summary` prints one JSON object; the
-/// dashboard's logs screen comes later. Links nothing of the dashboard beyond what the CLI does.
+/// trip, delivery vehicle and task. Headless for now: `--summary` prints one JSON object and
+/// `--watch` the calls as JSON lines; the dashboard's logs screen comes later. Links nothing of
+/// the dashboard beyond what the CLI does.
 struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs",
@@ -21,7 +22,10 @@ struct LogsCommand: ParsableCommand {
             stdin. \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
             it is kept. A read of more than 2 s shows its progress (bytes, entries, rate) on stderr \
-            when that is a terminal. --summary prints one JSON object. Exit 0 when read, 1 when an entry names an \
+            when that is a terminal. --summary prints one JSON object. --watch prints each call as \
+            JSON lines in the order read (a fleet_engine_call line per ID the entry names; gcloud \
+            logging read lists the newest first), then a silence line per silence; with --summary \
+            too, the summary is the last line. Exit 0 when read, 1 when an entry names an \
             error given to --fail-on (or any ID has a silence, for --fail-on silence), 2 when the \
             input is not an export at all.
             """)
@@ -31,6 +35,13 @@ struct LogsCommand: ParsableCommand {
 
     @Flag(name: .customLong("summary"), help: "Print the export's summary as one JSON object (no dashboard).")
     var summary = false
+
+    @Flag(
+        name: .customLong("watch"),
+        help:
+            "Print each call as JSON lines (fleet_engine_call, one per ID), then each silence, as watch prints events."
+    )
+    var watch = false
 
     @Option(
         name: .customLong("fail-on"),
@@ -43,11 +54,29 @@ struct LogsCommand: ParsableCommand {
     static let problemLines = 20
 
     func run() throws {
-        guard summary else {
-            say("the logs screen comes later; use --summary for the export's summary as JSON.", as: "logs")
+        guard summary || watch else {
+            say(
+                "the logs screen comes later; use --summary for the export's summary as JSON, --watch for its calls.",
+                as: "logs")
             throw ExitCode(64)
         }
         var reader = ExportReader()
+        // An export of gigabytes is millions of lines: written 64 KiB at a time, not a write each.
+        var pending = ""
+        func flush() {
+            guard !pending.isEmpty else { return }
+            FileHandle.standardOutput.write(Data(pending.utf8))
+            pending = ""
+        }
+        if watch {
+            reader.onEntry = { entry in
+                for line in LoggedCallLines.lines(entry) {
+                    pending += line
+                    pending += "\n"
+                }
+                if pending.utf8.count >= 1 << 16 { flush() }
+            }
+        }
         // Progress only on a terminal: a pipe or a file gets the summary and the problems alone.
         var progress = LogsProgress()
         if isatty(STDERR_FILENO) == 1 {
@@ -71,7 +100,11 @@ struct LogsCommand: ParsableCommand {
         if !lines.isEmpty { FileHandle.standardError.write(Data(lines.utf8)) }
 
         let result = LogSummary(reader)
-        print(result.json)
+        if watch {
+            for line in LoggedCallLines.silenceLines(result.ids) { pending += line + "\n" }
+        }
+        if summary { pending += result.json + "\n" }
+        flush()
         if reader.recognized == 0 && !reader.sawContainer {
             say("no Cloud Logging entry in the input: not an export", as: "logs")
             throw ExitCode(2)

@@ -96,9 +96,35 @@ import Testing
         #expect(result.stderr.contains("-:1: not_json: text that is not JSON"))
     }
 
-    @Test func withoutSummaryTheScreenIsNotYetThere() async throws {
+    @Test func withoutSummaryOrWatchTheScreenIsNotYetThere() async throws {
         let result = try await BinaryRunner.run(["logs", "-"], stdin: "[]")
         #expect(result.status == 64)
         #expect(result.stderr.contains("--summary"))
+        #expect(result.stderr.contains("--watch"))
+    }
+
+    /// `--watch` as an operator pipes it: every call a line jq reads, the silence after them, the
+    /// summary last.
+    @Test(.enabled(if: tool("jq") != nil, "needs jq"))
+    func watchPrintsEachCallThenTheSilenceThenTheSummaryForJq() async throws {
+        let lines = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-watched-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: lines) }
+        let result = try await BinaryRunner.run(["logs", "-", "--watch", "--summary"], stdin: Self.exportLines)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Data(result.stdout.utf8).write(to: lines)
+        let jq = URL(fileURLWithPath: try #require(Self.tool("jq")))
+        let counted = try await BinaryRunner.run(
+            [
+                "-s", "-c",
+                #"[(map(select(.event == "fleet_engine_call")) | group_by(.id) | map({(.[0].id): length}) | add), "#
+                    + #"(map(select(.event == "silence")) | map([.id, .seconds])), .[-1].event, "#
+                    + #"(map(select(.status == "PERMISSION_DENIED")) | map(.kind))]"#,
+                lines.path,
+            ], executable: jq)
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(
+            counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"[{"trip-1":12,"vehicle-1":50},[["vehicle-1",300]],"logs_summary",["vehicle"]]"#)
     }
 }
