@@ -35,6 +35,8 @@ public struct VersionRow: Sendable, Equatable {
     public var silences = 0
     /// Devices with at least one silence.
     public var silentDevices = 0
+    /// With a tap recording: devices with a quiet stretch in which the tap saw them fetch.
+    public var tapExplained: Int?
 
     struct Key: Hashable {
         var platform: String?
@@ -42,7 +44,7 @@ public struct VersionRow: Sendable, Equatable {
         var sdkVersion: String?
     }
 
-    public static func table(_ tallies: [IDTally]) -> [VersionRow] {
+    public static func table(_ tallies: [IDTally], explained: Set<LoggedID>? = nil) -> [VersionRow] {
         var rows: [Key: VersionRow] = [:]
         for tally in tallies where tally.id.kind.isDevice {
             let key = Key(
@@ -54,6 +56,7 @@ public struct VersionRow: Sendable, Equatable {
             row.errors += tally.errors.values.reduce(0, +)
             row.silences += silences
             row.silentDevices += silences > 0 ? 1 : 0
+            if let explained { row.tapExplained = (row.tapExplained ?? 0) + (explained.contains(tally.id) ? 1 : 0) }
             rows[key] = row
         }
         return rows.values.sorted {

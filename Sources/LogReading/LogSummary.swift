@@ -12,16 +12,31 @@ public struct LogSummary: Sendable {
     public var versions: [VersionRow]
     public var unknownTypes: [String: Int]
     public var unknownFields: [String: Int]
+    /// With `--tap`: what the tap's fetches say of each ID, and how many it saw in all.
+    public var tap: [LoggedID: TapJoin.Finding]?
+    public var tapFetches = 0
 
-    public init(_ reader: ExportReader) {
+    /// - Parameter tap: a tap recording's fetches of the same hours; IDs it saw that the logs
+    ///   never name are listed too, with no calls.
+    public init(_ reader: ExportReader, tap join: TapJoin? = nil) {
         entries = reader.tally.entries
         skipped = reader.skipped
         from = reader.tally.from
         to = reader.tally.to
         ids = reader.tally.sortedIDs
-        versions = VersionRow.table(ids)
         unknownTypes = reader.unknownTypes.counts
         unknownFields = reader.unknownFields.counts
+        guard let join else {
+            versions = VersionRow.table(ids)
+            return
+        }
+        let logged = Set(ids.map(\.id))
+        ids = (ids + join.ids.filter { !logged.contains($0) }.map(IDTally.init(id:))).sorted { $0.id < $1.id }
+        var findings: [LoggedID: TapJoin.Finding] = [:]
+        for tally in ids { findings[tally.id] = join.finding(tally, from: from, to: to) }
+        tap = findings
+        tapFetches = join.total
+        versions = VersionRow.table(ids, explained: Set(findings.values.filter { $0.explained > 0 }.map(\.id)))
     }
 
     /// Whether an entry names one of `codes` (compared without case), or, for "silence", any ID
@@ -42,36 +57,75 @@ public struct LogSummary: Sendable {
         var out = "{\"event\":\"logs_summary\",\"entries\":\(entries),\"skipped\":"
         out += Self.object(skipped.sorted { $0.key < $1.key }.map { ($0.key.rawValue, String($0.value)) })
         out += ",\"span\":{\"from\":\(Self.time(from)),\"to\":\(Self.time(to))},\"ids\":["
-        out += ids.map(Self.idObject).joined(separator: ",")
+        out += ids.map { Self.idObject($0, tap: tap?[$0.id]) }.joined(separator: ",")
         out += "],\"versions\":["
         out += versions.map(Self.versionObject).joined(separator: ",")
-        out += "],\"unknown\":{\"types\":\(Self.counts(unknownTypes)),\"fields\":\(Self.counts(unknownFields))}}"
+        out += "]"
+        if let tap { out += ",\"tap\":" + Self.tapTotals(tap, fetches: tapFetches) }
+        out += ",\"unknown\":{\"types\":\(Self.counts(unknownTypes)),\"fields\":\(Self.counts(unknownFields))}}"
         return out
     }
 
-    static func idObject(_ tally: IDTally) -> String {
+    static func idObject(_ tally: IDTally, tap: TapJoin.Finding? = nil) -> String {
         let silences = tally.silences
         let longest = silences.map(\.seconds).max() ?? 0
         let silenceList = silences.map {
             "{\"start\":\"\($0.start)\",\"seconds\":\(number($0.seconds))}"
         }
-        return object([
+        var fields = [
             ("kind", string(tally.id.kind.rawValue)), ("id", string(tally.id.id)), ("calls", String(tally.calls)),
             ("errors", counts(tally.errors)), ("calls_per_minute", number(tally.callsPerMinute)),
             ("longest_silence_s", number(longest)), ("silences", "[" + silenceList.joined(separator: ",") + "]"),
             ("platform", optional(tally.header?.platform)), ("sdk_type", optional(tally.header?.sdkType)),
             ("sdk_version", optional(tally.header?.sdkVersion)), ("os_version", optional(tally.header?.osVersion)),
             ("methods", counts(tally.methods)), ("first", time(tally.first)), ("last", time(tally.last)),
+        ]
+        if let tap {
+            fields.append(("tap_explained", String(tap.explained)))
+            fields.append(("tap", tapObject(tap)))
+        }
+        return object(fields)
+    }
+
+    /// {"fetches","verdict","finding","flaws":{REASON: N},"windows":[{"start","seconds","edge","fetches","flawed"}]}
+    static func tapObject(_ finding: TapJoin.Finding) -> String {
+        let windows = finding.windows.map { window in
+            object([
+                ("start", time(window.start)), ("seconds", number(window.seconds)),
+                ("edge", optional(window.edge?.rawValue)), ("fetches", String(window.fetches)),
+                ("flawed", String(window.flawed)), ("failed", String(window.failed)),
+            ])
+        }
+        return object([
+            ("fetches", String(finding.fetches)), ("verdict", optional(finding.verdict?.rawValue)),
+            ("finding", optional(finding.sentence)), ("flaws", counts(finding.flaws)),
+            ("windows", "[" + windows.joined(separator: ",") + "]"),
         ])
     }
 
+    /// The recording's fetches, the IDs they were for, and the IDs counted by verdict.
+    static func tapTotals(_ findings: [LoggedID: TapJoin.Finding], fetches: Int) -> String {
+        var fields = [
+            ("fetches", String(fetches)), ("ids", String(findings.values.filter { $0.fetches > 0 }.count)),
+        ]
+        for verdict in [
+            TapJoin.Finding.Verdict.refusedWhileSilent, .noTokenWhileSilent, .fetchedGoodWhileSilent, .notRunning,
+        ] {
+            fields.append((verdict.rawValue, String(findings.values.filter { $0.verdict == verdict }.count)))
+        }
+        fields.append(("only_in_tap", String(findings.values.filter { !$0.logged }.count)))
+        return object(fields)
+    }
+
     static func versionObject(_ row: VersionRow) -> String {
-        object([
-            ("platform", optional(row.platform)), ("sdk_type", optional(row.sdkType)),
-            ("sdk_version", optional(row.sdkVersion)), ("devices", String(row.devices)), ("calls", String(row.calls)),
-            ("errors", String(row.errors)), ("silences", String(row.silences)),
-            ("silent_devices", String(row.silentDevices)),
-        ])
+        object(
+            [
+                ("platform", optional(row.platform)), ("sdk_type", optional(row.sdkType)),
+                ("sdk_version", optional(row.sdkVersion)), ("devices", String(row.devices)),
+                ("calls", String(row.calls)),
+                ("errors", String(row.errors)), ("silences", String(row.silences)),
+                ("silent_devices", String(row.silentDevices)),
+            ] + (row.tapExplained.map { [("tap_explained", String($0))] } ?? []))
     }
 
     static func object(_ fields: [(String, String)]) -> String {

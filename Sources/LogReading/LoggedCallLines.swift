@@ -44,5 +44,18 @@ public enum LoggedCallLines {
         }
     }
 
+    /// With `--tap`: one `tap_finding` line per ID the join has a sentence for.
+    public static func findingLines(_ summary: LogSummary) -> [String] {
+        guard let tap = summary.tap else { return [] }
+        return summary.ids.compactMap { tally in
+            guard let finding = tap[tally.id], let sentence = finding.sentence else { return nil }
+            return LogSummary.object([
+                ("time", LogSummary.time(summary.to)), ("kind", string(tally.id.kind.rawValue)),
+                ("id", string(tally.id.id)), ("event", string("tap_finding")),
+                ("verdict", LogSummary.optional(finding.verdict?.rawValue)), ("finding", string(sentence)),
+            ])
+        }
+    }
+
     private static func string(_ text: String) -> String { LogSummary.string(text) }
 }

@@ -5,7 +5,7 @@ extension TappedExchange {
     /// The reading a `fetched` or `fetch_failed` event of the tap's stands for (`providerEvents`
     /// read back): what a replay, which has only the events, counts per ID, a refused token's
     /// fingerprint included. The HTTP status is not in the events; nil for any other event.
-    init?(outcome event: ProviderEvent) {
+    public init?(outcome event: ProviderEvent) {
         let verdict: TapVerdict
         var token: FetchedToken?
         var failure: FleetAuthError?

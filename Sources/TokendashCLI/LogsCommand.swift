@@ -25,9 +25,12 @@ struct LogsCommand: ParsableCommand {
             when that is a terminal. --summary prints one JSON object. --watch prints each call as \
             JSON lines in the order read (a fleet_engine_call line per ID the entry names; gcloud \
             logging read lists the newest first), then a silence line per silence; with --summary \
-            too, the summary is the last line. Exit 0 when read, 1 when an entry names an \
+            too, the summary is the last line. --tap reads a tokendash tap --record file of the \
+            same hours against each ID's quiet stretches: a device that fetched tokens the rules \
+            refuse while silent ran and was refused (Fleet Engine logs no authentication error). \
+            Exit 0 when read, 1 when an entry names an \
             error given to --fail-on (or any ID has a silence, for --fail-on silence), 2 when the \
-            input is not an export at all.
+            input is not an export at all (or --tap names no recording).
             """)
 
     @Argument(help: "Export files or folders, or - for stdin.")
@@ -44,11 +47,32 @@ struct LogsCommand: ParsableCommand {
     var watch = false
 
     @Option(
+        name: .customLong("tap"),
+        help: ArgumentHelp(
+            "A tokendash tap --record file of the same hours: each silence read against the tokens the device fetched in it.",
+            valueName: "recording"))
+    var tap: String?
+
+    @Option(
         name: .customLong("fail-on"),
         help:
             "Exit 1 when an entry has this error code (e.g. PERMISSION_DENIED), or, for 'silence', any silence. Repeatable."
     )
     var failOn: [String] = []
+
+    /// `--tap`'s recording as the join's fetches; a recording's own problems (a cut line) are said
+    /// and what came before them kept.
+    func tapJoin() throws -> TapJoin? {
+        guard let tap else { return nil }
+        do {
+            let (fetches, problems) = try LogsTap.read(tap)
+            for problem in problems { say(problem, as: "logs") }
+            return TapJoin(fetches)
+        } catch {
+            say("--tap \(error)", as: "logs")
+            throw ExitCode(2)
+        }
+    }
 
     /// Problem lines printed on stderr; the rest are counted in the summary's `skipped`.
     static let problemLines = 20
@@ -60,6 +84,7 @@ struct LogsCommand: ParsableCommand {
                 as: "logs")
             throw ExitCode(64)
         }
+        let join = try tapJoin()
         var reader = ExportReader()
         // An export of gigabytes is millions of lines: written 64 KiB at a time, not a write each.
         var pending = ""
@@ -99,9 +124,10 @@ struct LogsCommand: ParsableCommand {
         }
         if !lines.isEmpty { FileHandle.standardError.write(Data(lines.utf8)) }
 
-        let result = LogSummary(reader)
+        let result = LogSummary(reader, tap: join)
         if watch {
             for line in LoggedCallLines.silenceLines(result.ids) { pending += line + "\n" }
+            for line in LoggedCallLines.findingLines(result) { pending += line + "\n" }
         }
         if summary { pending += result.json + "\n" }
         flush()

@@ -1,4 +1,7 @@
+import Dashboard
+import FleetAuth
 import Foundation
+import Recording
 import Testing
 
 /// `tokendash logs --summary` as a support engineer runs it on a customer's export: a gzip file
@@ -126,5 +129,70 @@ import Testing
         #expect(
             counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 == #"[{"trip-1":12,"vehicle-1":50},[["vehicle-1",300]],"logs_summary",["vehicle"]]"#)
+    }
+
+    /// A tap recording of the same hours, as `tokendash tap --record` writes one: vehicle-1
+    /// fetched expired tokens through its five minutes of silence, and vehicle-7, which the logs
+    /// never name, tokens for another vehicle.
+    static func tapRecording(at path: String) throws {
+        let start = Date(timeIntervalSince1970: 1_714_557_600)
+        let writer = try RecordingWriter(path: path)
+        let state = DashboardState(
+            consumerID: "trip-1", driverID: "vehicle-1", now: start, backend: "tap", faultsAvailable: false)
+        writer.start(
+            RecordingHeader(
+                state: state, members: [:], command: ["tokendash", "tap"], source: "tap", tokendash: "test",
+                ticks: false, start: start))
+        for t in [180.0, 240, 300, 360] {
+            writer.record(
+                ProviderEvent(
+                    time: start.addingTimeInterval(t), provider: .driver, id: "vehicle-1",
+                    kind: .fetchFailed(.alreadyExpired(expiredSecondsAgo: Int(t) / 10), latency: 0.02)))
+        }
+        writer.record(
+            ProviderEvent(
+                time: start.addingTimeInterval(200), provider: .driver, id: "vehicle-7",
+                kind: .fetchFailed(
+                    .wrongID(claim: "vehicleid", expected: "vehicle-7", found: "vehicle-1"), latency: 0.02)))
+        if let failure = writer.close() { throw RecordingError.cannotWrite(path, failure) }
+    }
+
+    @Test func aTapRecordingSaysWhichSilencesWereRefusedTokens() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-tap-\(UUID().uuidString).jsonl"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.tapRecording(at: path)
+        let result = try await BinaryRunner.run(["logs", "-", "--summary", "--tap", path], stdin: Self.exportLines)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try Self.summary(result.stdout)
+        let ids = try #require(summary["ids"] as? [[String: Any]])
+        let vehicle = try #require(ids.first { $0["id"] as? String == "vehicle-1" })
+        #expect(vehicle["tap_explained"] as? Int == 1)
+        let tap = try #require(vehicle["tap"] as? [String: Any])
+        #expect(tap["verdict"] as? String == "refused_while_silent")
+        #expect(tap["flaws"] as? [String: Int] == ["expired on arrival": 4])
+        let stranger = try #require(ids.first { $0["id"] as? String == "vehicle-7" })
+        #expect(stranger["calls"] as? Int == 0)
+        #expect(
+            (stranger["tap"] as? [String: Any])?["finding"] as? String
+                == "vehicle vehicle-7 made no call Fleet Engine logged in the export's 540 s and fetched 1 token "
+                + "through the tap, 1 of them flawed (for another vehicleid): it was running, and Fleet Engine refused "
+                + "its calls, which it does not log.")
+        let totals = try #require(summary["tap"] as? [String: Int])
+        #expect(totals["fetches"] == 5)
+        #expect(totals["refused_while_silent"] == 2)
+        #expect(totals["only_in_tap"] == 1)
+        #expect((summary["versions"] as? [[String: Any]])?.first?["tap_explained"] as? Int == 1)
+
+        let watched = try await BinaryRunner.run(["logs", "-", "--watch", "--tap", path], stdin: Self.exportLines)
+        #expect(watched.stdout.split(separator: "\n").filter { $0.contains(#""event":"tap_finding""#) }.count == 2)
+    }
+
+    @Test func aTapFileThatIsNoRecordingIsOneLineAndExit2() async throws {
+        let result = try await BinaryRunner.run(
+            ["logs", "-", "--summary", "--tap", "/nonexistent/tap.jsonl"], stdin: Self.exportLines)
+        #expect(result.status == 2)
+        #expect(result.stderr == "tokendash logs: --tap /nonexistent/tap.jsonl: no such file\n")
     }
 }
