@@ -149,10 +149,15 @@ public struct BackendSession: Sendable {
         return used.isEmpty ? nil : used.joined(separator: ", ")
     }
 
-    public func stop() async {
+    /// Stops the server, the proxies and the transport; returns what could not be written out
+    /// (the emulator's `--fleet-engine-log`), in words, for the command to say.
+    @discardableResult
+    public func stop() async -> [String] {
         events.finish()
         await server?.stop()
+        let failure = server?.fleetEngineLog?.close()
         for proxy in proxies.values { await proxy.stop() }
         await transport.shutdown()
+        return failure.map { [$0] } ?? []
     }
 }

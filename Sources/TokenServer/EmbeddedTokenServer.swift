@@ -10,6 +10,9 @@ import TokenJudging
 public actor EmbeddedTokenServer {
     public nonisolated let configuration: TokenServerConfiguration
     public nonisolated let minter: TokenMinter
+    /// The emulator's export (`configuration.fleetEngineLog`): written out at each `stop`, closed
+    /// by its owner, which says a failed write.
+    public nonisolated let fleetEngineLog: FleetEngineLog?
     private let faultBoard = FaultBoard()
     private let counters = ServerCounters()
     private let settings: MintSettings
@@ -39,8 +42,12 @@ public actor EmbeddedTokenServer {
         self.minter = minter
         let settings = MintSettings(clock: clock)
         self.settings = settings
+        let log = try configuration.fleetEngineLog.map { path throws(TokenServerError) in try FleetEngineLog(path: path)
+        }
+        fleetEngineLog = log
         // Fleet Engine keeps Google's time: the clock without the backend's offset.
-        let fleetEngine = await FleetEngineEmulator(key: key, account: minter.issuer, faults: faultBoard, clock: clock)
+        let fleetEngine = await FleetEngineEmulator(
+            key: key, account: minter.issuer, faults: faultBoard, clock: clock, log: log)
         self.routes = TokenRoutes(
             minter: minter, faults: faultBoard, counters: counters, jwksBody: jwksBody, settings: settings,
             fleetEngine: fleetEngine)
@@ -80,6 +87,7 @@ public actor EmbeddedTokenServer {
         self.listener = nil
         baseURL = nil
         await listener.stop(gracePeriod: gracePeriod)
+        fleetEngineLog?.flush()
     }
 
     public var isRunning: Bool { listener != nil }

@@ -23,12 +23,17 @@ struct FleetEngineEmulator: Sendable {
     let clock: any ProviderClock
     /// The service account whose keys sign the tokens Fleet Engine accepts.
     let account: String
+    /// Where the authenticated calls are written as Fleet Engine's logs (`--fleet-engine-log`).
+    let log: FleetEngineLog?
     private let keys: JWTKeyCollection
     private let resources = KnownResources()
     private let verified = VerifiedTokens()
 
-    init(key: SigningKey, account: String, faults: FaultBoard, clock: any ProviderClock) async {
+    init(key: SigningKey, account: String, faults: FaultBoard, clock: any ProviderClock, log: FleetEngineLog? = nil)
+        async
+    {
         self.faults = faults
+        self.log = log
         self.clock = clock
         self.account = account
         let keys = JWTKeyCollection()
@@ -52,7 +57,6 @@ struct FleetEngineEmulator: Sendable {
         }
         let provider = parts[1]
         let id = parts[3]
-        let resource = method.resource(provider: provider, id: id)
         let fault = faults.fault(for: method.resourceKind).flatMap { $0.fault.isFleetEngine ? $0.fault : nil }
         if fault == .fleetEngineUnavailable {
             return Self.error(503, "UNAVAILABLE", "The service is currently unavailable (injected fault).")
@@ -82,18 +86,35 @@ struct FleetEngineEmulator: Sendable {
                 401, "UNAUTHENTICATED",
                 problem + (skew > 0 ? " (injected fault: Fleet Engine's clock is \(Int(skew) / 60) min behind)" : ""))
         }
+        // Authenticated from here on: what Fleet Engine logs.
+        let answer = authorized(claims, method: method, provider: provider, id: id, body: request.body)
+        log?.write(method, provider: provider, id: id, at: clock.now(), status: answer.status, error: answer.refusal)
+        return answer.response
+    }
+
+    /// The answer to a call whose token authenticated: the project, the `authorization` claim
+    /// and the resource's existence checked.
+    private func authorized(
+        _ claims: PresentedClaims, method: FleetEngineMethod, provider: String, id: String, body: Data
+    )
+        -> (response: RouteResponse, status: Int, refusal: (code: String, message: String)?)
+    {
+        let resource = method.resource(provider: provider, id: id)
+        func refused(_ status: Int, _ code: String, _ message: String) -> (RouteResponse, Int, (String, String)?) {
+            (Self.error(status, code, message), status, (code, message))
+        }
         if let project, provider.lowercased() != project {
-            return Self.error(
+            return refused(
                 403, "PERMISSION_DENIED",
                 "the token's service account \(account) belongs to project \(project), not \(resource)")
         }
         if let problem = Self.authorizationProblem(claims.authorization, method: method, id: id, resource: resource) {
-            return Self.error(403, "PERMISSION_DENIED", problem)
+            return refused(403, "PERMISSION_DENIED", problem)
         }
         guard resources.contains(method.resourceKind, id: id) else {
-            return Self.error(404, "NOT_FOUND", "\(resource) was not found")
+            return refused(404, "NOT_FOUND", "\(resource) was not found")
         }
-        return Self.resource(resource, method: method, body: request.body)
+        return (Self.resource(resource, method: method, body: body), 200, nil)
     }
 
     // MARK: - Checks

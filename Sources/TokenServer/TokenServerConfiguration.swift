@@ -14,14 +14,18 @@ public struct TokenServerConfiguration: Sendable {
     public var signingKey: SigningKeySource
     /// The `iss` and `sub` of minted tokens when the key source does not name its own account.
     public var issuer: String
+    /// Where the Fleet Engine emulator writes the calls it authenticates as Fleet Engine's own
+    /// logs (`--fleet-engine-log`); nil writes none.
+    public var fleetEngineLog: String?
 
     public static let defaultIssuer = "tokendash-local@tokendash.iam.gserviceaccount.com"
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, allowRemote: Bool = false,
         lifetime: TimeInterval = 3600, signingKey: SigningKeySource = .generated,
-        issuer: String = TokenServerConfiguration.defaultIssuer
+        issuer: String = TokenServerConfiguration.defaultIssuer, fleetEngineLog: String? = nil
     ) {
+        self.fleetEngineLog = fleetEngineLog
         self.host = host
         self.port = port
         self.allowRemote = allowRemote

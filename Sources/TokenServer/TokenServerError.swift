@@ -12,6 +12,7 @@ public enum TokenServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidKey(path: String, reason: String)
     case keyGenerationFailed(String)
     case signingFailed(String)
+    case cannotWriteLog(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +28,7 @@ public enum TokenServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidKey(let path, let reason): "key file \(path) holds no usable RSA private key: \(reason)"
         case .keyGenerationFailed(let why): "cannot generate an RSA key: \(why)"
         case .signingFailed(let why): "cannot sign the token: \(why)"
+        case .cannotWriteLog(let path, let reason): "--fleet-engine-log \(path): \(reason)"
         }
     }
 

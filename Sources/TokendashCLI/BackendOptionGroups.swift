@@ -132,6 +132,8 @@ struct FleetEngineFlags: ParsableArguments {
             "Let the driver SDKs send their location updates (UpdateVehicle, UpdateDeliveryVehicle) to --fleet-engine.")
     var fleetEngineWrites = false
 
+    @OptionGroup var log: FleetEngineLogFlag
+
     @Flag(
         name: .customLong("no-fleet-engine"),
         help: "Make no Fleet Engine calls: tokens are fetched and judged, never used.")
@@ -141,4 +143,15 @@ struct FleetEngineFlags: ParsableArguments {
         name: .customLong(Setting.fleetEngineInterval.rawValue), parsing: .unconditional,
         help: Setting.fleetEngineInterval.argumentHelp)
     var givenFleetEngineInterval: Double?
+}
+
+/// `--fleet-engine-log`: the embedded emulator's calls as Fleet Engine's own logs (dashboard,
+/// `watch`, `serve`).
+struct FleetEngineLogFlag: ParsableArguments {
+    @Option(
+        name: .customLong("fleet-engine-log"),
+        help: ArgumentHelp(
+            "Write the calls the embedded Fleet Engine emulator authenticates to FILE as Fleet Engine's own Cloud Logging entries (JSON lines), for tokendash logs.",
+            valueName: "file"))
+    var path: String?
 }

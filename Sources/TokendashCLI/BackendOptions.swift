@@ -318,6 +318,11 @@ struct BackendOptions: ParsableArguments {
         if noFleetEngine, fleetEngineURL != nil {
             throw ValidationError("give --fleet-engine or --no-fleet-engine, not both")
         }
+        if fleetEngine.log.path != nil, fleetEngineURL != nil || noFleetEngine || !usesEmbeddedServer {
+            throw ValidationError(
+                "--fleet-engine-log writes the embedded emulator's calls: it needs the embedded server, without --fleet-engine or --no-fleet-engine"
+            )
+        }
         if fleetEngineWrites, fleetEngineURL == nil {
             throw ValidationError(
                 "--fleet-engine-writes needs --fleet-engine URL (the embedded emulator always takes the SDKs' updates)")

@@ -58,7 +58,8 @@ extension BackendSession {
         var base: String?
         if options.usesEmbeddedServer {
             let embedded = try await EmbeddedTokenServer(
-                configuration: TokenServerConfiguration(lifetime: TimeInterval(options.lifetime)))
+                configuration: TokenServerConfiguration(
+                    lifetime: TimeInterval(options.lifetime), fleetEngineLog: options.fleetEngine.log.path))
             let url = try await embedded.start()
             await undo.add { _ in await embedded.stop() }
             listening(url)

@@ -110,9 +110,9 @@ struct DashboardCommand: AsyncParsableCommand {
     ) async {
         await scenarios.stop()
         for task in tasks { task.cancel() }
-        await session.stop()
+        let unwritten = await session.stop()
         await exporter?.stop()
-        for failure in evidence.close() { fail(failure) }
+        for failure in unwritten + evidence.close() { fail(failure) }
     }
 
     /// SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us

@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var key: String?
 
+    @OptionGroup var log: FleetEngineLogFlag
+
     func validate() throws {
         try Setting.lifetime.check(lifetime)
         // A refused flag exits 64 before anything starts, as `--metrics 0.0.0.0:9464` does.
@@ -54,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
         let termination = SignalWatcher()
         let configuration = TokenServerConfiguration(
             host: host, port: port, allowRemote: allowRemote, lifetime: TimeInterval(lifetime),
-            signingKey: key.map { .file($0) } ?? .generated)
+            signingKey: key.map { .file($0) } ?? .generated, fleetEngineLog: log.path)
         if !configuration.isLoopback && allowRemote {
             Self.stderr("warning: binding \(host): any host that can reach it can get tokens signed by this key")
         }
@@ -75,6 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
         let signal = await termination.next()
         Self.stderr("tokendash serve: \(signal == SIGTERM ? "SIGTERM" : "interrupt"), stopping")
         await server.stop()
+        if let failure = server.fleetEngineLog?.close() {
+            Self.stderr("tokendash serve: \(failure)")
+            throw ExitCode.failure
+        }
     }
 
     static func stderr(_ line: String) {

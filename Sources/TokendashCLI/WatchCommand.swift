@@ -87,10 +87,11 @@ struct WatchCommand: AsyncParsableCommand {
         await BackendSession.settle(loops, within: .seconds(backend.timeout))
         let verdict = await session.verdict(ramp: ramp, at: Date())
         let started = await session.startedByKind()
-        await session.stop()
+        let unwritten = await session.stop()
         await loops.value
         await exporter?.stop()
         let counters = await printer.value
+        for failure in unwritten { Self.say(failure) }
         if let failure = recorder?.close() { Self.say("\(failure)") }
         if summary {
             let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }

@@ -86,6 +86,24 @@ final class BackgroundProcess: Sendable {
     /// as it is written; nil once the output has ended without it (the program exited).
     func await(_ pattern: String) async throws -> String? {
         let regex = try NSRegularExpression(pattern: pattern)
+        return try await awaitOutput { text in
+            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            else { return nil }
+            return String(text[range])
+        }
+    }
+
+    /// Waits until `count` lines of its output hold every one of `parts`, as soon as they are
+    /// written; false once the output has ended short of them (the program exited).
+    func await(_ count: Int, linesWith parts: String...) async throws -> Bool {
+        try await awaitOutput { text in
+            text.split(separator: "\n").count { line in parts.allSatisfy { line.contains($0) } } >= count ? true : nil
+        } ?? false
+    }
+
+    /// What `found` first makes of the output, tried each time it grows; nil once it has ended.
+    private func awaitOutput<T>(_ found: (String) -> T?) async throws -> T? {
         var seen = -1
         while true {
             try Task.checkCancellation()
@@ -94,11 +112,7 @@ final class BackgroundProcess: Sendable {
             }
             if count != seen {
                 seen = count
-                if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                    let range = Range(match.range(at: 1), in: text)
-                {
-                    return String(text[range])
-                }
+                if let value = found(text) { return value }
             }
             if ended { return nil }
             await more(than: count)

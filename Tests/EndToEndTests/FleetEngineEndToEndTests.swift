@@ -204,5 +204,12 @@ import Testing
         #expect(fast.stderr.contains("--fleet-engine-interval must be 1 second to 30 days"))
         let writes = try await BinaryRunner.run(["watch", "--fleet-engine-writes"])
         #expect(writes.stderr.contains("--fleet-engine-writes needs --fleet-engine URL"))
+        let log = try await BinaryRunner.run([
+            "watch", "--fleet-engine", "https://x.test", "--provider-id", "p", "--fleet-engine-log", "/tmp/fe.jsonl",
+        ])
+        #expect(log.status == 64)
+        #expect(
+            log.stderr.contains("--fleet-engine-log writes the embedded emulator's calls: it needs the embedded server")
+        )
     }
 }
