@@ -151,6 +151,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // `tokendash logs FILE`'s screen: a LogSummary as a table of IDs and one ID's detail, drawn
+        // into a Canvas by pure functions; the terminal is the CLI's.
+        .target(name: "LogsScreen", dependencies: ["LogReading", "UICore"]),
         // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
         // emulator and `/metrics` stand on: routes answer a `RouteRequest`; no jwt-kit, no tokens.
         .target(
@@ -331,7 +334,7 @@ let package = Package(
                 "Terminal",
                 "Signals",
                 "Fleet", "Pacing",
-                "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML",
+                "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML", "LogsScreen",
                 "LogReading", "ProviderProxy", "Settings", "NetworkAddresses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -540,6 +543,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConfigFileTests", dependencies: ["BoundedYAML", "ConfigFile", "KeyTable", "UICore"]),
+        // The logs screen's whole frames (Golden/) and keys, on exports built in the test.
+        .testTarget(
+            name: "LogsScreenTests", dependencies: ["LogsScreen", "LogReading", "UICore", "TestSupport"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

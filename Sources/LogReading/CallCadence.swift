@@ -104,6 +104,11 @@ public struct CallCadence: Sendable, Equatable {
         zip(stretches, stretches.dropFirst()).map { $0.end.seconds(to: $1.start) }
     }
 
+    /// The stretches the ID was calling in, in time order: what a timeline draws.
+    public var callingStretches: [(start: LogInstant, end: LogInstant, calls: Int)] {
+        stretches.map { ($0.start, $0.end, $0.calls) }
+    }
+
     /// The gap a silence must be longer than.
     public var threshold: Double { max(Self.floor, Self.factor * (medianInterval ?? 0)) }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogReading
+import LogsScreen
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,8 @@ struct LogsCommand: ParsableCommand {
             --format=json, the Logs Explorer's download), entries one per line or concatenated (a \
             Cloud Storage sink's files, jq -c), a folder as the sink lays it out, BigQuery rows as \
             JSON, a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is \
-            stdin. \
+            stdin. On a terminal, without --summary or --watch, the logs screen opens once the export \
+            is read: a row per ID (Enter follows one, v shows the version table, q quits). \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
             it is kept. A read of more than 2 s shows its progress (bytes, entries, rate) on stderr \
             when that is a terminal. --summary prints one JSON object. --watch prints each call as \
@@ -74,13 +76,21 @@ struct LogsCommand: ParsableCommand {
         }
     }
 
+    /// What the screen's header names: the one input's file name, or how many there were.
+    static func source(_ inputs: [String]) -> String {
+        guard inputs.count == 1, let input = inputs.first else { return "\(inputs.count) inputs" }
+        return input == "-" ? "stdin" : (input as NSString).lastPathComponent
+    }
+
     /// Problem lines printed on stderr; the rest are counted in the summary's `skipped`.
     static let problemLines = 20
 
     func run() throws {
-        guard summary || watch else {
+        let onScreen = !summary && !watch
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if onScreen, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
             say(
-                "the logs screen comes later; use --summary for the export's summary as JSON, --watch for its calls.",
+                "the logs screen needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use --summary or --watch",
                 as: "logs")
             throw ExitCode(64)
         }
@@ -134,6 +144,10 @@ struct LogsCommand: ParsableCommand {
         if reader.recognized == 0 && !reader.sawContainer {
             say("no Cloud Logging entry in the input: not an export", as: "logs")
             throw ExitCode(2)
+        }
+        if onScreen {
+            // The problems stay said above it: the screen takes the terminal once the reading is done.
+            try LogsScreenLoop.run(LogsView(result, source: Self.source(inputs)))
         }
         let named = result.names(anyOf: failOn)
         if !named.isEmpty {

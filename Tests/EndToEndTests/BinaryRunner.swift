@@ -88,6 +88,13 @@ enum BinaryRunner {
     /// thread that spawns it; tmux started under that mask never sees SIGCHLD, so panes never die
     /// and kill-server hangs. A file instead of a pipe means a stray grandchild cannot keep the
     /// test waiting for EOF.
+    /// `scripts/NAME` run with bash on the binary under test, as each tmux script is: its status
+    /// and output.
+    static func runScript(named name: String) async throws -> (Int32, String) {
+        let script = packageRoot.appendingPathComponent("scripts/\(name)").path
+        return try await runScript(["/usr/bin/env", "bash", script, binary.path])
+    }
+
     static func runScript(_ arguments: [String]) async throws -> (Int32, String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tokendash-e2e-\(UUID().uuidString).log")

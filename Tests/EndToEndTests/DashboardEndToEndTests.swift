@@ -9,10 +9,7 @@ import Testing
 
     @Test(.enabled(if: tmuxInstalled, "needs tmux"))
     func drivesTheDashboardInTmux() async throws {
-        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript([
-            "/usr/bin/env", "bash", script, BinaryRunner.binary.path,
-        ])
+        let (status, text) = try await BinaryRunner.runScript(named: "e2e-tmux.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }

@@ -99,11 +99,20 @@ import Testing
         #expect(result.stderr.contains("-:1: not_json: text that is not JSON"))
     }
 
-    @Test func withoutSummaryOrWatchTheScreenIsNotYetThere() async throws {
+    @Test func withoutATerminalTheScreenNamesSummaryAndWatch() async throws {
         let result = try await BinaryRunner.run(["logs", "-"], stdin: "[]")
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--summary"))
-        #expect(result.stderr.contains("--watch"))
+        #expect(result.stderr.contains("the logs screen needs a terminal"))
+        #expect(result.stderr.contains("--summary or --watch"))
+    }
+
+    /// The logs screen in tmux at 80x24 and 160x48 (scripts/e2e-logs-tmux.sh): the silent vehicle
+    /// first, Enter follows it, v shows the version table, q leaves the shell as it was.
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
+    func theScreenInTmux() async throws {
+        let (status, text) = try await BinaryRunner.runScript(named: "e2e-logs-tmux.sh")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("e2e-logs: ok"))
     }
 
     /// `--watch` as an operator pipes it: every call a line jq reads, the silence after them, the

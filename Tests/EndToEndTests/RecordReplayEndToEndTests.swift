@@ -48,10 +48,7 @@ import Testing
     /// A dashboard session recorded and replayed in tmux (scripts/e2e-replay-tmux.sh).
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func recordsTheDashboardAndReplaysItInTmux() async throws {
-        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-replay-tmux.sh").path
-        let (status, text) = try await BinaryRunner.runScript([
-            "/usr/bin/env", "bash", script, BinaryRunner.binary.path,
-        ])
+        let (status, text) = try await BinaryRunner.runScript(named: "e2e-replay-tmux.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e-replay: ok"))
     }

@@ -5,10 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(15))) struct ScenarioEndToEndTests {
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func backendOutageRunsToItsEndInTmux() async throws {
-        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-scenario.sh").path
-        let (status, text) = try await BinaryRunner.runScript([
-            "/usr/bin/env", "bash", script, BinaryRunner.binary.path,
-        ])
+        let (status, text) = try await BinaryRunner.runScript(named: "e2e-scenario.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("e2e: ok"))
     }

@@ -8,11 +8,9 @@ import Testing
 @Suite(.timeLimit(.minutes(15))) struct TerminalStressEndToEndTests {
     @Test(.enabled(if: DashboardEndToEndTests.tmuxInstalled, "needs tmux"))
     func survivesTerminalStressAndRestoresTheTerminal() async throws {
-        let script = BinaryRunner.packageRoot.appendingPathComponent("scripts/e2e-terminal-stress.sh").path
         // About a minute of tmux runs on 2 cores; the margin is for a loaded machine, and a hang
         // still ends the test (the script's own waits are bounded too).
-        let (status, text) = try await BinaryRunner.runScript(
-            ["/usr/bin/env", "bash", script, BinaryRunner.binary.path])
+        let (status, text) = try await BinaryRunner.runScript(named: "e2e-terminal-stress.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("terminal-stress: ok"))
     }

@@ -1,0 +1,259 @@
+import LogReading
+import UICore
+
+/// Draws a `LogsView`: the export's header, then the table of IDs (one row each, the troubled
+/// first) or one ID's detail, and the keys at the foot. At 80 columns the table keeps what says
+/// trouble (calls, errors, silences, the last call, the SDK); wider, it adds the error codes, the
+/// platform, the OS and the tap's verdict.
+public enum LogsRenderer {
+    /// The row the table's first ID is drawn on (after the header's three lines and the column titles).
+    public static let tableTop = 4
+    /// Columns from which the wide table is drawn.
+    static let wide = 150
+
+    /// How many table rows fit in `height`.
+    public static func tableRows(height: Int) -> Int { max(0, height - tableTop - 1) }
+
+    public static func render(_ view: LogsView, width: Int, height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        guard width >= 20, height >= 6 else {
+            canvas.putTruncated("tokendash logs: the terminal is too small", x: 0, y: 0, width: width, role: .warning)
+            return canvas
+        }
+        header(view, into: &canvas)
+        if let row = view.followedRow {
+            LogsDetailRenderer.render(row, summary: view.summary, into: &canvas, top: tableTop - 1, bottom: height - 1)
+        } else if view.showingVersions {
+            LogsVersionsRenderer.render(view.summary, into: &canvas, top: tableTop - 1, bottom: height - 1)
+        } else {
+            table(view, into: &canvas)
+        }
+        footer(view, into: &canvas)
+        return canvas
+    }
+
+    // MARK: - Header and footer
+
+    static func header(_ view: LogsView, into canvas: inout Canvas) {
+        let summary = view.summary
+        // The top bar, as the dashboard's: one style across the width.
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
+        let x = canvas.put(" tokendash logs │ ", x: 0, y: 0, role: .header)
+        canvas.putTruncated(
+            view.source + " │ " + span(summary), x: x, y: 0, width: canvas.width - x, role: .header)
+        var read = ["entries \(group(summary.entries))"]
+        let skipped = summary.skipped.values.reduce(0, +)
+        if skipped > 0 {
+            let reasons = summary.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+            read.append(
+                "skipped \(group(skipped)) ("
+                    + reasons.prefix(3).map { "\($0.key.rawValue) \(group($0.value))" }.joined(separator: ", ")
+                    + (reasons.count > 3 ? ", …" : "") + ")")
+        }
+        canvas.putTruncated((read + totals(summary)).joined(separator: " · "), x: 1, y: 1, width: canvas.width - 2)
+        if let tap = tapTotals(summary) {
+            canvas.putTruncated(tap, x: 1, y: 2, width: canvas.width - 2, role: .dim)
+        }
+    }
+
+    /// "2024-05-01 10:00:00 → 10:09:00 UTC (9 min)", both dates when the span crosses midnight.
+    static func span(_ summary: LogSummary) -> String {
+        guard let from = summary.from, let to = summary.to else { return "no entries" }
+        let start = from.description
+        let end = to.description
+        let sameDay = start.prefix(10) == end.prefix(10)
+        return "\(start.prefix(10)) \(clock(from)) → \(sameDay ? "" : end.prefix(10) + " ")\(clock(to)) UTC "
+            + "(\(duration(from.seconds(to: to))))"
+    }
+
+    /// The devices, the trips and tasks, the silent and the erring.
+    static func totals(_ summary: LogSummary) -> [String] {
+        let devices = summary.ids.count { $0.id.kind.isDevice }
+        return [
+            "devices \(group(devices))", "trips and tasks \(group(summary.ids.count - devices))",
+            "silent \(group(summary.ids.count { !$0.silences.isEmpty }))",
+            "with errors \(group(summary.ids.count { !$0.errors.isEmpty }))",
+        ]
+    }
+
+    /// What a tap recording added, or nil without one.
+    static func tapTotals(_ summary: LogSummary) -> String? {
+        guard let tap = summary.tap else { return nil }
+        let counts = [
+            ("refused while silent", tap.values.count { $0.verdict == .refusedWhileSilent }),
+            ("without a token", tap.values.count { $0.verdict == .noTokenWhileSilent }),
+            ("good tokens while silent", tap.values.count { $0.verdict == .fetchedGoodWhileSilent }),
+            ("not running", tap.values.count { $0.verdict == .notRunning }),
+            ("only in the tap", tap.values.count { !$0.logged }),
+        ]
+        return "tap: fetches \(group(summary.tapFetches))"
+            + counts.filter { $0.1 > 0 }.map { " · \($0.0) \(group($0.1))" }.joined()
+    }
+
+    static func footer(_ view: LogsView, into canvas: inout Canvas) {
+        let keys =
+            view.following != nil
+            ? [("↑↓", "next ID"), ("Esc", "table"), ("q", "quit")]
+            : view.showingVersions
+                ? [("v", "table"), ("q", "quit")]
+                : [("↑↓", "select"), ("Enter", "follow"), ("v", "versions"), ("q", "quit")]
+        var x = 1
+        let y = canvas.height - 1
+        for (key, label) in keys {
+            x += canvas.put(key, x: x, y: y, role: .keyLabel)
+            x += canvas.put(" \(label)  ", x: x, y: y, role: .keyHint)
+        }
+    }
+
+    // MARK: - The table
+
+    struct Column {
+        let title: String
+        let width: Int
+        let right: Bool
+        let value: (LogsView.Row) -> (String, StyleRole)
+    }
+
+    static func columns(width: Int) -> [Column] {
+        let isWide = width >= wide
+        var columns: [Column] = [
+            Column(title: "KIND", width: isWide ? 9 : 4, right: false) { row in
+                (isWide ? kindName(row.tally.id.kind) : shortKind(row.tally.id.kind), .dim)
+            },
+            Column(title: "ID", width: isWide ? 20 : 16, right: false) { row in (row.tally.id.id, .text) },
+            Column(title: "CALLS", width: 6, right: true) { row in
+                (group(row.tally.calls), row.tally.calls == 0 ? .warning : .text)
+            },
+            Column(title: "ERR", width: 4, right: true) { row in
+                let errors = row.tally.errors.values.reduce(0, +)
+                return (errors == 0 ? "-" : group(errors), errors == 0 ? .dim : .error)
+            },
+            Column(title: "/MIN", width: 5, right: true) { row in
+                (row.tally.calls == 0 ? "-" : oneDecimal(row.tally.callsPerMinute), .text)
+            },
+            Column(title: "SILENT", width: 6, right: true) { row in
+                let silences = row.tally.silences
+                return (silences.isEmpty ? "-" : "\(silences.count)", silences.isEmpty ? .dim : .warning)
+            },
+            Column(title: "LONGEST", width: 7, right: true) { row in
+                let longest = row.tally.silences.map(\.seconds).max()
+                return (longest.map(duration) ?? "-", longest == nil ? .dim : .warning)
+            },
+            Column(title: "LAST", width: 8, right: true) { row in (row.tally.last.map(clock) ?? "-", .text) },
+        ]
+        if isWide {
+            columns.append(
+                Column(title: "ERRORS", width: 22, right: false) { row in
+                    let codes = row.tally.errors.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                    return (codes.map { "\($0.key) \($0.value)" }.joined(separator: ", "), .error)
+                })
+            columns.append(
+                Column(title: "PLATFORM", width: 9, right: false) { row in (row.tally.header?.platform ?? "", .text) })
+            columns.append(
+                Column(title: "OS", width: 7, right: false) { row in (row.tally.header?.osVersion ?? "", .text) })
+        }
+        columns.append(
+            Column(title: "SDK", width: isWide ? 18 : 0, right: false) { row in
+                guard let header = row.tally.header else { return ("", .text) }
+                return ([header.sdkType, header.sdkVersion].compactMap { $0 }.joined(separator: " "), .text)
+            })
+        if isWide {
+            columns.append(
+                Column(title: "TAP", width: 0, right: false) { row in
+                    guard let verdict = row.finding?.verdict else { return ("", .dim) }
+                    let role: StyleRole =
+                        switch verdict {
+                        case .refusedWhileSilent, .noTokenWhileSilent: .error
+                        case .fetchedGoodWhileSilent: .warning
+                        case .notRunning: .dim
+                        }
+                    return (verdict.rawValue.replacingOccurrences(of: "_", with: " "), role)
+                })
+        }
+        return columns
+    }
+
+    static func table(_ view: LogsView, into canvas: inout Canvas) {
+        let columns = columns(width: canvas.width)
+        canvas.fill(x: 0, y: tableTop - 1, width: canvas.width, height: 1, role: .title)
+        var x = 1
+        for column in columns {
+            let width = column.width == 0 ? canvas.width - x - 1 : column.width
+            cell(column.title, x: x, width: width, right: column.right, y: tableTop - 1, role: .title, into: &canvas)
+            x += width + 1
+        }
+        guard !view.rows.isEmpty else {
+            canvas.put("no IDs in the export", x: 1, y: tableTop, role: .dim)
+            return
+        }
+        let room = tableRows(height: canvas.height)
+        for (offset, row) in view.rows.dropFirst(view.top).prefix(room).enumerated() {
+            let y = tableTop + offset
+            let selected = view.top + offset == view.selected
+            if selected { canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .selected) }
+            var x = 1
+            for column in columns {
+                let width = column.width == 0 ? canvas.width - x - 1 : column.width
+                let (text, role) = column.value(row)
+                cell(
+                    text, x: x, width: width, right: column.right, y: y, role: selected ? .selected : role,
+                    into: &canvas)
+                x += width + 1
+            }
+        }
+    }
+
+    static func cell(
+        _ text: String, x: Int, width: Int, right: Bool, y: Int, role: StyleRole, into canvas: inout Canvas
+    ) {
+        guard width > 0 else { return }
+        let shown = right && text.count < width ? String(repeating: " ", count: width - text.count) + text : text
+        canvas.putTruncated(shown, x: x, y: y, width: width, role: role)
+    }
+
+    // MARK: - Words and numbers
+
+    static func kindName(_ kind: LoggedIDKind) -> String {
+        switch kind {
+        case .vehicle: "vehicle"
+        case .trip: "trip"
+        case .deliveryVehicle: "delivery"
+        case .task: "task"
+        }
+    }
+
+    static func shortKind(_ kind: LoggedIDKind) -> String {
+        switch kind {
+        case .vehicle: "veh"
+        case .trip: "trip"
+        case .deliveryVehicle: "dveh"
+        case .task: "task"
+        }
+    }
+
+    /// "10:09:00": the time of day of an instant, in UTC.
+    static func clock(_ instant: LogInstant) -> String { String(instant.description.dropFirst(11).prefix(8)) }
+
+    /// "45 s", "5 min", "3 h".
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
+        return "\(Int((seconds / 3600).rounded())) h"
+    }
+
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// 12,345.
+    static func group(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}

@@ -1,0 +1,85 @@
+import LogReading
+import UICore
+
+/// `tokendash logs FILE`'s screen as a value: the export's summary, the row selected, and the ID
+/// followed. Keys change it (`handle`); `LogsRenderer` draws it. Pure: no terminal, no clock.
+public struct LogsView: Sendable {
+    /// One row of the table: an ID, what the logs say of it, and what a tap recording adds.
+    public struct Row: Sendable {
+        public var tally: IDTally
+        public var finding: TapJoin.Finding?
+
+        /// Higher first: refused or tokenless while silent, then silent, then errors, then the rest.
+        var trouble: Int {
+            switch finding?.verdict {
+            case .refusedWhileSilent?, .noTokenWhileSilent?: return 3
+            default: break
+            }
+            if !tally.silences.isEmpty { return 2 }
+            return tally.errors.isEmpty ? 0 : 1
+        }
+    }
+
+    public let summary: LogSummary
+    /// What was read, as the header names it ("fleet.json", "3 files").
+    public let source: String
+    public let rows: [Row]
+    public private(set) var selected = 0
+    /// The first row shown: the table scrolls to keep the selection in sight.
+    public private(set) var top = 0
+    /// The ID whose detail is shown; nil shows the table.
+    public private(set) var following: LoggedID?
+    /// The devices grouped by platform, SDK type and version, instead of the table.
+    public private(set) var showingVersions = false
+
+    public init(_ summary: LogSummary, source: String) {
+        self.summary = summary
+        self.source = source
+        rows = summary.ids.map { Row(tally: $0, finding: summary.tap?[$0.id]) }.sorted {
+            ($0.trouble, $1.tally.id) > ($1.trouble, $0.tally.id)
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable { case stay, quit }
+
+    /// `visibleRows`: how many table rows the screen has room for (`LogsRenderer.tableRows`).
+    public mutating func handle(_ key: Key, visibleRows: Int) -> Outcome {
+        switch key {
+        case .character("q"), .interrupt: return .quit
+        case .escape, .backspace, .left:
+            following = nil
+            showingVersions = false
+        case .character("v"):
+            following = nil
+            showingVersions.toggle()
+        case .enter, .right:
+            guard !showingVersions else { break }
+            if following == nil, rows.indices.contains(selected) { following = rows[selected].tally.id }
+        case .up, .character("k"): move(by: -1, visibleRows: visibleRows)
+        case .down, .character("j"): move(by: 1, visibleRows: visibleRows)
+        case .home: move(by: -rows.count, visibleRows: visibleRows)
+        case .end: move(by: rows.count, visibleRows: visibleRows)
+        case .click(_, let y):
+            // A click on a table row selects it; a second click on it follows it.
+            let row = top + y - LogsRenderer.tableTop
+            guard following == nil, !showingVersions, y >= LogsRenderer.tableTop, rows.indices.contains(row) else {
+                break
+            }
+            if row == selected { following = rows[row].tally.id } else { selected = row }
+        default: break
+        }
+        return .stay
+    }
+
+    private mutating func move(by step: Int, visibleRows: Int) {
+        guard !rows.isEmpty else { return }
+        selected = min(rows.count - 1, max(0, selected + step))
+        if following != nil { following = rows[selected].tally.id }
+        let room = max(1, visibleRows)
+        if selected < top { top = selected }
+        if selected >= top + room { top = selected - room + 1 }
+    }
+
+    /// The followed row.
+    public var followedRow: Row? { following.flatMap { id in rows.first { $0.tally.id == id } } }
+}

@@ -1,0 +1,46 @@
+import DashboardRuntime
+import Foundation
+import LogsScreen
+import Signals
+import Synchronization
+import Terminal
+import UICore
+
+/// `tokendash logs FILE` on a terminal: the logs screen drawn at each key, until q, Ctrl-C or a
+/// signal (SIGTERM, SIGHUP), the terminal given back as it was either way.
+enum LogsScreenLoop {
+    static func run(_ view: LogsView) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let catalog = ThemeCatalog.standard(
+            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        let theme = try EvidenceInput.theme(nil, catalog: catalog, environment: environment)
+        let terminal = TerminalScreen(
+            theme: theme, noColor: ThemeCatalog.noColor(requested: nil, environment: environment), mouse: true)
+        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
+        // Set by the signal's task, read by the loop at each turn.
+        let stopped = Mutex(false)
+        let waker = terminal.waker
+        let watching = Task {
+            _ = await signals.next()
+            stopped.withLock { $0 = true }
+            waker()
+        }
+        _ = terminal.start()
+        defer {
+            terminal.stop()
+            watching.cancel()
+        }
+        var view = view
+        while !stopped.withLock({ $0 }) {
+            let (width, height) = terminal.size
+            terminal.draw(LogsRenderer.render(view, width: width, height: height))
+            // Nothing moves on this screen but keys: the timeout only bounds how long a signal waits.
+            guard let key = terminal.readKey(timeoutMilliseconds: 1000) else { continue }
+            if key == .resize {
+                terminal.invalidate()
+                continue
+            }
+            if view.handle(key, visibleRows: LogsRenderer.tableRows(height: height)) == .quit { return }
+        }
+    }
+}
