@@ -54,6 +54,8 @@ struct TapCommand: AsyncParsableCommand {
     var record: String? { output.record }
     var duration: Double? { output.duration }
 
+    @OptionGroup(title: "The demo (no --upstream)") var demoLog: FleetEngineLogFlag
+
     var churnLimit: Int { givenChurnLimit ?? Setting.churnLimit.builtIn() }
 
     var solution: ProviderKind.Solution { givenSolution ?? Setting.solution.builtIn() }
@@ -87,6 +89,9 @@ struct TapCommand: AsyncParsableCommand {
         if (cert == nil) != (key == nil) { throw ValidationError("give --cert and --key together") }
         if insecure, caCertificates != nil { throw ValidationError("give --cacert or --insecure, not both") }
         if summary, !watch { throw ValidationError("--summary needs --watch") }
+        if demoLog.path != nil, upstream != nil {
+            throw ValidationError("--fleet-engine-log writes the demo's Fleet Engine calls: give it without --upstream")
+        }
         if noProxy, proxy != nil { throw ValidationError("give --proxy or --no-proxy, not both") }
         // The demo's upstream is on loopback, reached direct: only a given --proxy is judged then.
         if upstream != nil || proxy != nil {
@@ -209,8 +214,10 @@ struct TapCommand: AsyncParsableCommand {
     func startDemo(_ teardown: Teardown) async throws -> TapDemo? {
         guard upstream == nil else { return nil }
         do {
-            let demo = try await TapDemo.start()
-            await teardown.add { _ in await demo.stop() }
+            let demo = try await TapDemo.start(fleetEngineLog: demoLog.path)
+            await teardown.add { _ in
+                if let failure = await demo.stop() { Self.say(failure) }
+            }
             return demo
         } catch {
             Self.say("demo: \(error)")

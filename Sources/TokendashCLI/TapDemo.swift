@@ -5,9 +5,11 @@ import TokenJudging
 import TokenServer
 
 /// `tokendash tap` without `--upstream`: the embedded server stands in for the backend, and a
-/// small fleet of simulated devices asks through the tap, each at every update (2 s). Most keep
-/// their token until 5 minutes before it expires, as an app's provider should; `careless` of them
-/// cache nothing and ask at every update, the churn the tap is there to find.
+/// small fleet of simulated devices asks through the tap, each at every update (2 s), and calls
+/// the server's Fleet Engine emulator with its token (its calls written as Fleet Engine's logs
+/// with `--fleet-engine-log`). Most keep their token until 5 minutes before it expires, as an
+/// app's provider should; `careless` of them cache nothing and ask at every update, the churn the
+/// tap is there to find.
 struct TapDemo: Sendable {
     static let devices = 12
     static let careless = 3
@@ -16,8 +18,9 @@ struct TapDemo: Sendable {
     let server: EmbeddedTokenServer
     let baseURL: URL
 
-    static func start() async throws -> TapDemo {
-        let server = try await EmbeddedTokenServer(configuration: TokenServerConfiguration(lifetime: 3600))
+    static func start(fleetEngineLog: String? = nil) async throws -> TapDemo {
+        let server = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(lifetime: 3600, fleetEngineLog: fleetEngineLog))
         return TapDemo(server: server, baseURL: try await server.start())
     }
 
@@ -31,16 +34,17 @@ struct TapDemo: Sendable {
                 let id = (kind == .consumer ? "demo-trip-" : "demo-vehicle-") + String(format: "%02d", device)
                 let caches = device >= Self.careless
                 group.addTask {
-                    var expiresAt = Date.distantPast
+                    var token: FetchedToken?
                     let decoder = TokenResponseDecoder(
                         endpoint: TokenEndpoint(kind: kind, urlTemplate: tap + kind.defaultRoutePath))
                     while !Task.isCancelled {
-                        if !caches || expiresAt.timeIntervalSinceNow < 300,
+                        if !caches || (token?.expiresAt ?? .distantPast).timeIntervalSinceNow < 300,
                             let url = try? decoder.endpoint.url(for: id),
                             let answer = try? await transport.send(TransportRequest(url: url))
                         {
-                            expiresAt = (try? decoder.decode(answer, id: id, now: Date()))?.expiresAt ?? .distantPast
+                            token = try? decoder.decode(answer, id: id, now: Date())
                         }
+                        if let token { await call(kind, id: id, token: token.token, transport: transport) }
                         try? await Task.sleep(for: Self.update)
                     }
                 }
@@ -49,5 +53,20 @@ struct TapDemo: Sendable {
         await transport.shutdown()
     }
 
-    func stop() async { await server.stop() }
+    /// The SDK's Fleet Engine call with `token`, to the server's emulator; its answer is the
+    /// emulator's log line, nothing more.
+    func call(_ kind: ProviderKind, id: String, token: String, transport: HTTPClientTransport) async {
+        guard
+            let request = FleetEngineMethod.sdkCall(for: kind, writes: true).request(
+                base: baseURL, provider: server.fleetEngineProject, id: id, token: token, location: .start,
+                timeout: 10)
+        else { return }
+        _ = try? await transport.send(request)
+    }
+
+    /// Stops the server; a `--fleet-engine-log` that could not be written, in words.
+    func stop() async -> String? {
+        await server.stop()
+        return server.fleetEngineLog?.close()
+    }
 }

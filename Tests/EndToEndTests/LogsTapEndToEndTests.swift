@@ -67,5 +67,36 @@ import Testing
         #expect(summary["tap"]?["only_in_tap"]?.numberValue == 1)
     }
 
+    /// The tap's demo (no --upstream) with `--fleet-engine-log`: its twelve devices' calls are
+    /// the export, and every one of them fetched through the tap.
+    @Test func theTapsDemoWritesItsDevicesCallsAsAnExport() async throws {
+        let export = Self.scratch("demo-fleet-engine.jsonl")
+        let recording = Self.scratch("demo-tap.jsonl")
+        defer { for path in [export, recording] { try? FileManager.default.removeItem(atPath: path) } }
+        let tap = try BackgroundProcess(
+            BinaryRunner.binary,
+            ["tap", "--listen", "127.0.0.1:0", "--watch", "--fleet-engine-log", export, "--record", recording],
+            name: "tap-demo")
+        // Two rounds of fetches: each device's first call to Fleet Engine came between them.
+        let rounds = try await tap.await(24, linesWith: #""event":"tapped""#)
+        await tap.stop()
+        try #require(rounds, "\(tap.output.suffix(2_000))")
+        let result = try await BinaryRunner.run(["logs", export, "--summary", "--tap", recording])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONValue.decode(Data(result.stdout.utf8))
+        guard case .array(let ids)? = summary["ids"] else { throw ExpectedAnIDList(output: result.stdout) }
+        let called = ids.filter { ($0["calls"]?.numberValue ?? 0) > 0 }.compactMap { $0["id"]?.stringValue }
+        #expect(called.count == 12, "\(result.stdout)")
+        #expect(called.allSatisfy { $0.hasPrefix("demo-") })
+        #expect(summary["tap"]?["ids"]?.numberValue == 12)
+
+        let upstream = try await BinaryRunner.run([
+            "tap", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--fleet-engine-log", export,
+            "--watch",
+        ])
+        #expect(upstream.status == 64)
+        #expect(upstream.stderr.contains("--fleet-engine-log writes the demo's Fleet Engine calls"))
+    }
+
     struct ExpectedAnIDList: Error { let output: String }
 }
