@@ -60,6 +60,15 @@ enum EntryScanner {
         return value ?? .null
     }
 
+    /// The one value at the start of `bytes`, built as `keep` says, and the bytes it took; nil
+    /// when it is not whole there, cut by the end of the bytes or not JSON (the caller reads it
+    /// again the careful way, which finds its end, or says where it broke).
+    static func scanPrefix(_ bytes: UnsafeBufferPointer<UInt8>, keep: Keep = entry) -> (JSONValue, Int)? {
+        var scanner = Scanner(bytes: bytes)
+        guard let value = try? scanner.value(keep, depth: 0) else { return nil }
+        return (value ?? .null, scanner.index)
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0

@@ -1,3 +1,5 @@
+import FleetAuth
+
 /// Splits an export's byte stream into the JSON objects that are its entries, whatever the shape:
 /// a JSON array of entries (`gcloud logging read --format=json`, the Logs Explorer's download),
 /// objects one per line or simply concatenated (a Cloud Storage sink's files, `jq -c`, a
@@ -24,8 +26,16 @@ public struct EntrySplitter: Sendable {
 
     public enum Event: Sendable, Equatable {
         case object([UInt8], Position)
+        /// An entry read in place by `EntryScanner` (with `readsEntries`), as it would read `.object`'s bytes.
+        case entry(JSONValue, Position)
         case problem(SkipReason, String, Position)
     }
+
+    /// Whether an entry that lies whole in a chunk is read there by `EntryScanner` (one pass, no
+    /// copy) instead of being copied out byte by byte for the reader to scan. What is not whole in
+    /// the chunk, not JSON, or a wrapper goes the careful way, so every problem is found and said
+    /// as before. Off, the splitter hands on bytes alone (its own tests read those).
+    public var readsEntries = false
 
     /// 16 MiB: a split Fleet Engine entry is under 256 KB (Cloud Logging's limit, which is why
     /// Fleet Engine splits; split-logs guide), so an object 64 times that is no entry of theirs,
@@ -98,6 +108,12 @@ public struct EntrySplitter: Sendable {
                         continue
                     }
                 }
+                if readsEntries, !inString, !skippingLine, !capturing, bytes[index] == 0x7B,
+                    readWhole(UnsafeBufferPointer(rebasing: bytes[index...]), emit)
+                {
+                    index += lastReadLength
+                    continue
+                }
                 // Numbers and literals outside strings (an entry's coordinates are most of its
                 // structure) are only kept: in runs too, as `structuralByte` keeps each one.
                 if !inString && !skippingLine && depth > 0 && Self.isPlain(bytes[index]) {
@@ -113,6 +129,40 @@ public struct EntrySplitter: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// The bytes the last `readWhole` took.
+    private var lastReadLength = 0
+
+    /// Reads the entry starting at `rest`'s first byte (a `{`) in place, when one may start here
+    /// and it is whole, JSON and no wrapper; says whether it did. The state after it is the one
+    /// the byte-by-byte way leaves after the entry's closing brace.
+    private mutating func readWhole(_ rest: UnsafeBufferPointer<UInt8>, _ emit: (Event) -> Void) -> Bool {
+        guard depth == entryDepth, depth == 0 || valueMayStart,
+            let (value, length) = EntryScanner.scanPrefix(rest), length <= maxObjectBytes,
+            depth > 0 || !Self.isWrapper(value)
+        else { return false }
+        emit(.entry(value, here))
+        var newlines = 0
+        for byte in UnsafeBufferPointer(rebasing: rest[..<length]) where byte == 0x0A { newlines += 1 }
+        line += newlines
+        offset += length
+        lastReadLength = length
+        previous = 0x7D
+        if depth == 0 {
+            sawContainer = true
+            topIsObject = false
+            topIsArray = false
+            inWrapperArray = false
+        }
+        return true
+    }
+
+    /// A top-level object that holds its entries under a wrapper key: read the careful way, which
+    /// finds them in it.
+    private static func isWrapper(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return members.keys.contains { wrapperKeys.contains(LogKeys.normalized($0)) }
     }
 
     /// A byte of a number or a literal (`true`, `false`, `null`), or of junk that is no structure.

@@ -43,8 +43,13 @@ public struct ExportReader {
         #endif
     }
 
-    public init(maxObjectBytes: Int = EntrySplitter.defaultMaxObjectBytes) {
+    /// Whether entries whole in a chunk are read in place (`EntrySplitter.readsEntries`); tests
+    /// turn it off to check that both ways read the same.
+    let readsInPlace: Bool
+
+    public init(maxObjectBytes: Int = EntrySplitter.defaultMaxObjectBytes, readsInPlace: Bool = true) {
         self.maxObjectBytes = maxObjectBytes
+        self.readsInPlace = readsInPlace
     }
 
     /// Export files in a folder: JSON, JSON lines, and either gzip-compressed.
@@ -122,6 +127,7 @@ public struct ExportReader {
 
     private mutating func split(_ source: inout some ByteChunkSource, name: String) {
         var splitter = EntrySplitter(maxObjectBytes: maxObjectBytes)
+        splitter.readsEntries = readsInPlace
         var pending: [EntrySplitter.Event] = []
         func drain(_ reader: inout ExportReader, _ events: inout [EntrySplitter.Event]) {
             for event in events { reader.handle(event, name: name) }
@@ -157,6 +163,8 @@ public struct ExportReader {
         switch event {
         case .problem(let reason, let detail, let position):
             note(reason, detail, at: Self.location(name, position))
+        case .entry(let value, let position):
+            accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
         case .object(let bytes, let position):
             let value: JSONValue
             do {

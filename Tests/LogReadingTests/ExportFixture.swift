@@ -158,8 +158,11 @@ enum ExportFixture {
     }
 
     /// Reads `bytes` as one input named "export.json".
-    static func read(_ bytes: [UInt8], chunkSize: Int = 64 << 10, maxObjectBytes: Int? = nil) -> ExportReader {
-        var reader = maxObjectBytes.map { ExportReader(maxObjectBytes: $0) } ?? ExportReader()
+    static func read(
+        _ bytes: [UInt8], chunkSize: Int = 64 << 10, maxObjectBytes: Int? = nil, readsInPlace: Bool = true
+    ) -> ExportReader {
+        var reader = ExportReader(
+            maxObjectBytes: maxObjectBytes ?? EntrySplitter.defaultMaxObjectBytes, readsInPlace: readsInPlace)
         var source = MemoryChunkSource(bytes, chunkSize: chunkSize)
         reader.read(&source, name: "export.json")
         return reader
