@@ -135,9 +135,20 @@ enum EntryScanner {
                     name = try string()
                     member = .all
                 case .members(let pick, let otherKeys):
-                    let key = try string()
-                    member = pick(LogKeys.normalized(key))
-                    if member != nil || otherKeys { name = key }
+                    // Picked by the key's bytes, normalized as read when it has no escape: the
+                    // key itself is built only when it is kept.
+                    let start = index + 1
+                    let plain = try skipPlainString()
+                    if plain {
+                        let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+                        member = pick(LogKeys.normalized(bytes: raw))
+                        if member != nil || otherKeys { name = String(decoding: raw, as: UTF8.self) }
+                    } else {
+                        index = start - 1
+                        let key = try string()
+                        member = pick(LogKeys.normalized(key))
+                        if member != nil || otherKeys { name = key }
+                    }
                 }
                 guard take(UInt8(ascii: ":")) else { throw failure("no ':' after an object key") }
                 skipSpace()
@@ -161,6 +172,13 @@ enum EntryScanner {
                 guard take(UInt8(ascii: "]")) else { throw failure("no ',' or ']' after an array element") }
                 return built.map(JSONValue.array)
             }
+        }
+
+        /// `skipString`, and whether the string held no escape.
+        mutating func skipPlainString() throws(Failure) -> Bool {
+            let start = index
+            try skipString()
+            return !UnsafeBufferPointer(rebasing: bytes[start..<index]).contains(UInt8(ascii: "\\"))
         }
 
         /// A string checked and passed over: its escapes well formed, no raw control byte.

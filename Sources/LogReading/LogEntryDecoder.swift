@@ -238,20 +238,28 @@ public enum LogEntryDecoder {
     }
 
     static func header(_ value: JSONValue?) -> SDKHeader? {
-        guard case .object = value else { return nil }
-        func field(_ name: String) -> String? {
-            LogKeys.text(LogKeys.path(value, name)).flatMap { $0.isEmpty ? nil : $0 }
+        guard case .object(let members)? = value else { return nil }
+        // One pass over the header's members, each key normalized once: it runs for every entry.
+        // The first member of a name with text counts.
+        var header = SDKHeader()
+        for (key, member) in members {
+            guard let text = LogKeys.text(member), !text.isEmpty else { continue }
+            switch LogKeys.normalized(key) {
+            case "sdkversion": header.sdkVersion = header.sdkVersion ?? text
+            case "osversion": header.osVersion = header.osVersion ?? text
+            case "platform":
+                header.platform =
+                    header.platform ?? enumName(text, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: platforms)
+            case "sdktype":
+                header.sdkType =
+                    header.sdkType ?? enumName(text, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: sdkTypes)
+            case "devicemodel": header.deviceModel = header.deviceModel ?? text
+            case "manufacturer": header.manufacturer = header.manufacturer ?? text
+            case "mapssdkversion": header.mapsSDKVersion = header.mapsSDKVersion ?? text
+            case "navsdkversion": header.navSDKVersion = header.navSDKVersion ?? text
+            default: continue
+            }
         }
-        let header = SDKHeader(
-            sdkVersion: field("sdkversion"), osVersion: field("osversion"),
-            platform: field("platform").map {
-                enumName($0, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: platforms)
-            },
-            sdkType: field("sdktype").map {
-                enumName($0, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: sdkTypes)
-            },
-            deviceModel: field("devicemodel"), manufacturer: field("manufacturer"),
-            mapsSDKVersion: field("mapssdkversion"), navSDKVersion: field("navsdkversion"))
         return header == SDKHeader() ? nil : header
     }
 

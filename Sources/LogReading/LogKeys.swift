@@ -11,16 +11,25 @@ enum LogKeys {
     /// every entry, and a key already in that form (most BigQuery columns) is returned as it is.
     static func normalized(_ key: String) -> String {
         guard key.utf8.contains(where: changes) else { return key }
-        var out: [UInt8] = []
-        out.reserveCapacity(key.utf8.count)
-        for byte in key.utf8 {
-            switch byte {
-            case UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-"): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 32)
-            default: out.append(byte)
+        var key = key
+        return key.withUTF8 { normalized(bytes: $0) }
+    }
+
+    /// The same of a key's bytes, written straight into the string: no array between (keys are
+    /// short, so most such strings are stored inline, with no allocation at all).
+    static func normalized(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            var count = 0
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[count] = byte + 32
+                default: out[count] = byte
+                }
+                count += 1
             }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func changes(_ byte: UInt8) -> Bool {
