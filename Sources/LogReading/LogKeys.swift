@@ -57,19 +57,27 @@ enum LogKeys {
     /// `text` with `%2F` (either case) read as `/`, as a `logName` writes the log's own slash.
     static func slashesDecoded(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let byte = bytes.popFirst() {
-            if byte == UInt8(ascii: "%"), bytes.count >= 2, bytes[bytes.startIndex] == UInt8(ascii: "2"),
-                bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "f")
-            {
-                out.append(UInt8(ascii: "/"))
-                bytes.removeFirst(2)
-            } else {
-                out.append(byte)
+        var text = text
+        // Written straight into the string, as `normalized(bytes:)`: every entry's logName has one.
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { out in
+                var count = 0
+                var index = 0
+                while index < bytes.count {
+                    if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                        bytes[index + 1] == UInt8(ascii: "2"), bytes[index + 2] | 0x20 == UInt8(ascii: "f")
+                    {
+                        out[count] = UInt8(ascii: "/")
+                        index += 3
+                    } else {
+                        out[count] = bytes[index]
+                        index += 1
+                    }
+                    count += 1
+                }
+                return count
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// What follows the first `marker` in `text`, or nil when it is not there.

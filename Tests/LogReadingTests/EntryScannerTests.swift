@@ -107,4 +107,28 @@ struct EntryScannerTests {
         let value = try bytes.withUnsafeBufferPointer { (b) throws(EntryScanner.Failure) in try EntryScanner.scan(b) }
         #expect(value == .object(["insertId": .string("a\u{FFFD}\u{FFFD}")]))
     }
+
+    /// A logName's own slash, `%2F` in either case, and nothing else; a `%` at the end stays.
+    @Test(arguments: [
+        (
+            "projects/p/logs/fleetengine.googleapis.com%2Fupdate_vehicle",
+            "projects/p/logs/fleetengine.googleapis.com/update_vehicle"
+        ),
+        ("a%2fb%2Fc", "a/b/c"), ("%2", "%2"), ("%", "%"), ("x%2", "x%2"), ("%2F", "/"), ("%3F%2F", "%3F/"),
+        ("plain", "plain"),
+    ])
+    func aLogNamesSlashIsDecoded(text: String, decoded: String) {
+        #expect(LogKeys.slashesDecoded(text) == decoded)
+    }
+
+    /// Keys normalized byte by byte: case, `_`, `@` and `-` left out; bytes that are not UTF-8 repaired.
+    @Test func keysAreNormalizedFromTheirBytes() {
+        #expect(LogKeys.normalized("insertId") == "insertid")
+        #expect(LogKeys.normalized("@type") == "type")
+        #expect(LogKeys.normalized("JSON_PAYLOAD-x") == "jsonpayloadx")
+        #expect(LogKeys.normalized("already") == "already")
+        #expect(LogKeys.normalized("aVeryLongKeyNameThatIsNotInline_AtAll") == "averylongkeynamethatisnotinlineatall")
+        let invalid: [UInt8] = [0x41, 0xFF, 0x42]
+        #expect(invalid.withUnsafeBufferPointer { LogKeys.normalized(bytes: $0) } == "a\u{FFFD}b")
+    }
 }
