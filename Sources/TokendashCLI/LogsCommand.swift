@@ -51,9 +51,9 @@ struct LogsCommand: ParsableCommand {
     @Option(
         name: .customLong("tap"),
         help: ArgumentHelp(
-            "A tokendash tap --record file of the same hours: each silence read against the tokens the device fetched in it.",
+            "A tokendash tap --record file of the same hours: each silence read against the tokens the device fetched in it. Repeatable, for several taps.",
             valueName: "recording"))
-    var tap: String?
+    var taps: [String] = []
 
     @Option(
         name: .customLong("fail-on"),
@@ -62,18 +62,22 @@ struct LogsCommand: ParsableCommand {
     )
     var failOn: [String] = []
 
-    /// `--tap`'s recording as the join's fetches; a recording's own problems (a cut line) are said
-    /// and what came before them kept.
+    /// `--tap`'s recordings as the join's fetches (several taps behind one balancer record a file
+    /// each); a recording's own problems (a cut line) are said and what came before them kept.
     func tapJoin() throws -> TapJoin? {
-        guard let tap else { return nil }
-        do {
-            let (fetches, problems) = try LogsTap.read(tap)
-            for problem in problems { say(problem, as: "logs") }
-            return TapJoin(fetches)
-        } catch {
-            say("--tap \(error)", as: "logs")
-            throw ExitCode(2)
+        guard !taps.isEmpty else { return nil }
+        var fetches: [TapFetch] = []
+        for tap in taps {
+            do {
+                let (read, problems) = try LogsTap.read(tap)
+                for problem in problems { say(problem, as: "logs") }
+                fetches += read
+            } catch {
+                say("--tap \(error)", as: "logs")
+                throw ExitCode(2)
+            }
         }
+        return TapJoin(fetches)
     }
 
     /// What the screen's header names: the one input's file name, or how many there were.

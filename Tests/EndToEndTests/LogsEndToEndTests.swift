@@ -194,8 +194,27 @@ import Testing
         #expect(totals["only_in_tap"] == 1)
         #expect((summary["versions"] as? [[String: Any]])?.first?["tap_explained"] as? Int == 1)
 
+        // The same fetches split over two taps' recordings read alike.
+        let halves = try Self.splitRecording(path)
+        defer { for half in halves { try? FileManager.default.removeItem(atPath: half) } }
+        let twoTaps = try await BinaryRunner.run(
+            ["logs", "-", "--summary", "--tap", halves[0], "--tap", halves[1]], stdin: Self.exportLines)
+        #expect(twoTaps.stdout == result.stdout, "\(twoTaps.stderr)")
+
         let watched = try await BinaryRunner.run(["logs", "-", "--watch", "--tap", path], stdin: Self.exportLines)
         #expect(watched.stdout.split(separator: "\n").filter { $0.contains(#""event":"tap_finding""#) }.count == 2)
+    }
+
+    /// `path`'s recording as two: its header in each, its lines alternately in one or the other.
+    static func splitRecording(_ path: String) throws -> [String] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let halves = [path + ".a", path + ".b"]
+        for (index, half) in halves.enumerated() {
+            let body = lines.dropFirst().enumerated().filter { $0.offset % 2 == index }.map(\.element)
+            try ([lines[0]] + body).joined(separator: "\n").appending("\n").write(
+                toFile: half, atomically: true, encoding: .utf8)
+        }
+        return halves
     }
 
     @Test func aTapFileThatIsNoRecordingIsOneLineAndExit2() async throws {
