@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The logs screen as a support engineer opens it: an export (one vehicle silent five minutes, one
 # refused once) read at 80x24 and at 160x48, the table's troubled row first, Enter following it
-# (its calls across the span, its silence), v the version table, Esc back, q leaving the shell as
-# it was. Usage: scripts/e2e-logs-tmux.sh [path/to/tokendash]. Prints "e2e-logs: ok" on success.
+# (its calls across the span, its silence), / finding an ID by part of it, v the version table,
+# Esc back, q leaving the shell as it was. Usage: scripts/e2e-logs-tmux.sh [path/to/tokendash]. Prints "e2e-logs: ok" on success.
 set -euo pipefail
 bin=$(realpath "${1:-.build/debug/tokendash}")
 export_file=$(mktemp --suffix=.jsonl)
@@ -42,6 +42,10 @@ for size in "80 24" "160 48"; do
   wait_for "░░░"
   tm send-keys -t e2e Escape
   wait_for "LONGEST"
+  tm send-keys -t e2e / s t e a d y Enter
+  wait_for "IDs holding \"steady\": 1 of 2"
+  tm send-keys -t e2e Escape
+  wait_for "/ find"
   tm send-keys -t e2e v
   wait_for "ANDROID"
   wait_for "1 of 2"

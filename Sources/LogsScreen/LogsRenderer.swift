@@ -91,13 +91,34 @@ public enum LogsRenderer {
     }
 
     static func footer(_ view: LogsView, into canvas: inout Canvas) {
+        let y = canvas.height - 1
+        if view.typingFilter || !view.filter.isEmpty {
+            let listed = view.listed.count
+            let text =
+                view.typingFilter
+                ? "find: \(view.filter)█"
+                : "IDs holding \"\(view.filter)\": \(group(listed)) of \(group(view.rows.count))"
+            let used = canvas.putTruncated(" " + text + "  ", x: 0, y: y, width: canvas.width, role: .overlay)
+            if view.typingFilter {
+                footerKeys([("Enter", "keep"), ("Esc", "clear")], x: used + 1, into: &canvas)
+                return
+            }
+            if view.following == nil && !view.showingVersions {
+                footerKeys([("Enter", "follow"), ("Esc", "all IDs"), ("q", "quit")], x: used + 1, into: &canvas)
+                return
+            }
+        }
         let keys =
             view.following != nil
             ? [("↑↓", "next ID"), ("Esc", "table"), ("q", "quit")]
             : view.showingVersions
                 ? [("v", "table"), ("q", "quit")]
-                : [("↑↓", "select"), ("Enter", "follow"), ("v", "versions"), ("q", "quit")]
-        var x = 1
+                : [("↑↓", "select"), ("Enter", "follow"), ("/", "find"), ("v", "versions"), ("q", "quit")]
+        footerKeys(keys, x: 1, into: &canvas)
+    }
+
+    static func footerKeys(_ keys: [(String, String)], x start: Int, into canvas: inout Canvas) {
+        var x = start
         let y = canvas.height - 1
         for (key, label) in keys {
             x += canvas.put(key, x: x, y: y, role: .keyLabel)
@@ -182,12 +203,14 @@ public enum LogsRenderer {
             cell(column.title, x: x, width: width, right: column.right, y: tableTop - 1, role: .title, into: &canvas)
             x += width + 1
         }
-        guard !view.rows.isEmpty else {
-            canvas.put("no IDs in the export", x: 1, y: tableTop, role: .dim)
+        let rows = view.listed
+        guard !rows.isEmpty else {
+            let none = view.rows.isEmpty ? "no IDs in the export" : "no ID holds \"\(view.filter)\""
+            canvas.put(none, x: 1, y: tableTop, role: .dim)
             return
         }
         let room = tableRows(height: canvas.height)
-        for (offset, row) in view.rows.dropFirst(view.top).prefix(room).enumerated() {
+        for (offset, row) in rows.dropFirst(view.top).prefix(room).enumerated() {
             let y = tableTop + offset
             let selected = view.top + offset == view.selected
             if selected { canvas.fill(x: 0, y: y, width: canvas.width, height: 1, role: .selected) }

@@ -1,3 +1,4 @@
+import Foundation
 import LogReading
 import UICore
 
@@ -31,6 +32,17 @@ public struct LogsView: Sendable {
     public private(set) var following: LoggedID?
     /// The devices grouped by platform, SDK type and version, instead of the table.
     public private(set) var showingVersions = false
+    /// What an ID must hold to be listed (`/`, case aside): one of 10,000 devices is found by
+    /// typing part of its ID, not by scrolling.
+    public private(set) var filter = ""
+    /// Keys go to `filter` while true.
+    public private(set) var typingFilter = false
+    static let longestFilter = 64
+
+    /// The rows listed: those whose ID holds `filter`.
+    public var listed: [Row] {
+        filter.isEmpty ? rows : rows.filter { $0.tally.id.id.range(of: filter, options: .caseInsensitive) != nil }
+    }
 
     public init(_ summary: LogSummary, source: String) {
         self.summary = summary
@@ -44,9 +56,16 @@ public struct LogsView: Sendable {
 
     /// `visibleRows`: how many table rows the screen has room for (`LogsRenderer.tableRows`).
     public mutating func handle(_ key: Key, visibleRows: Int) -> Outcome {
+        if typingFilter { return typeFilter(key) }
+        let rows = listed
         switch key {
         case .character("q"), .interrupt: return .quit
+        case .character("/"):
+            following = nil
+            showingVersions = false
+            typingFilter = true
         case .escape, .backspace, .left:
+            if following == nil, !showingVersions, !filter.isEmpty { setFilter("") }
             following = nil
             showingVersions = false
         case .character("v"):
@@ -71,7 +90,31 @@ public struct LogsView: Sendable {
         return .stay
     }
 
+    /// A key while the filter is typed: text to it, Backspace takes a character back, Enter keeps
+    /// it, Esc drops it; Ctrl-C still quits.
+    private mutating func typeFilter(_ key: Key) -> Outcome {
+        switch key {
+        case .interrupt: return .quit
+        case .character(let character) where filter.count < Self.longestFilter && !character.isNewline:
+            setFilter(filter + String(character))
+        case .backspace: setFilter(String(filter.dropLast()))
+        case .enter: typingFilter = false
+        case .escape:
+            typingFilter = false
+            setFilter("")
+        default: break
+        }
+        return .stay
+    }
+
+    private mutating func setFilter(_ text: String) {
+        filter = text
+        selected = 0
+        top = 0
+    }
+
     private mutating func move(by step: Int, visibleRows: Int) {
+        let rows = listed
         guard !rows.isEmpty else { return }
         selected = min(rows.count - 1, max(0, selected + step))
         if following != nil { following = rows[selected].tally.id }

@@ -21,7 +21,7 @@ struct LogsCommand: ParsableCommand {
             Cloud Storage sink's files, jq -c), a folder as the sink lays it out, BigQuery rows as \
             JSON, a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is \
             stdin. On a terminal, without --summary or --watch, the logs screen opens once the export \
-            is read: a row per ID (Enter follows one, v shows the version table, q quits). \
+            is read: a row per ID (Enter follows one, / finds IDs, v shows the version table, q quits). \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
             it is kept. A read of more than 2 s shows its progress (bytes, entries, rate) on stderr \
             when that is a terminal. --summary prints one JSON object. --watch prints each call as \

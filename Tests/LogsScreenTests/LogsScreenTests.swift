@@ -110,6 +110,37 @@ import Testing
         try check("versions", Self.pressing([.character("v")], height: height), width, height)
     }
 
+    /// `/` and part of an ID: the table lists the IDs holding it, the footer says how many of all.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func findingAnID(_ width: Int, _ height: Int) throws {
+        let typing = Self.pressing([.character("/")] + "LE-2".map { Key.character($0) }, height: height)
+        try check("find", typing, width, height)
+        var kept = typing
+        _ = kept.handle(.enter, visibleRows: LogsRenderer.tableRows(height: height))
+        try check("found", kept, width, height)
+    }
+
+    @Test func aFilterIsTypedKeptFollowedAndCleared() {
+        var view = Self.view()
+        for key in [Key.character("/"), .character("9"), .character("x"), .backspace, .enter] {
+            _ = view.handle(key, visibleRows: 20)
+        }
+        #expect(view.filter == "9" && !view.typingFilter)
+        #expect(view.listed.map(\.tally.id.id) == ["vehicle-9"])
+        #expect(view.handle(.character("q"), visibleRows: 20) == .quit, "q quits once the filter is kept")
+        _ = view.handle(.enter, visibleRows: 20)
+        #expect(view.following == LoggedID(.vehicle, "vehicle-9"))
+        _ = view.handle(.escape, visibleRows: 20)
+        #expect(view.following == nil && view.filter == "9", "Esc leaves the ID first")
+        _ = view.handle(.escape, visibleRows: 20)
+        #expect(view.filter.isEmpty && view.listed.count == 4)
+        _ = view.handle(.character("/"), visibleRows: 20)
+        #expect(view.handle(.character("q"), visibleRows: 20) == .stay, "while typing, q is text")
+        #expect(view.filter == "q" && view.listed.isEmpty)
+        _ = view.handle(.escape, visibleRows: 20)
+        #expect(!view.typingFilter && view.filter.isEmpty)
+    }
+
     @Test func keysSelectFollowGoBackAndQuit() {
         var view = Self.view()
         #expect(view.rows.map(\.tally.id.id) == ["vehicle-1", "vehicle-9", "vehicle-2", "trip-1"])
