@@ -43,44 +43,62 @@ public struct Recording: Sendable {
         // A file ends with a newline: the empty piece after it is no line.
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { throw .notARecording(name, "the file is empty") }
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(RecordingHeader.self, from: Data(first)),
-            header.format == RecordingHeader.formatName
-        else {
-            throw .notARecording(name, "its first line is not a tokendash recording header")
-        }
-        do { try RecordingBounds.header(header) } catch { throw .badHeader(name, error.description) }
-        var recording = Recording(header: header, actions: [], problems: [])
-        if header.version > RecordingHeader.currentVersion {
-            recording.problems.append(
-                "\(name):1: format version \(header.version) is newer than this tokendash reads (\(RecordingHeader.currentVersion)); showing what it can read"
-            )
-        }
-        let base = header.base
+        let reader = try LineReader(header: first, name: name)
+        var recording = Recording(header: reader.header, actions: [], problems: reader.problems)
         for (offset, bytes) in lines.enumerated().dropFirst() {
-            let number = offset + 1
             do {
-                let line: RecordedLine
-                do { line = try decoder.decode(RecordedLine.self, from: Data(bytes)) } catch let error
-                    as RecordingLineError
+                if let action = try reader.action(
+                    bytes, number: offset + 1, isLast: offset + 1 == lines.count, themes: themes)
                 {
-                    throw error
-                } catch {
-                    throw RecordingLineError.invalid(
-                        number == lines.count ? "truncated or garbled last line" : "garbled line")
-                }
-                try RecordingBounds.line(line)
-                if let action = try line.action(base: base, themes: themes) {
-                    recording.actions.append(TimedAction(time: base.date(line.t), action: action))
+                    recording.actions.append(action)
                 }
             } catch {
-                let kept = recording.actions.count
-                recording.problems.append(
-                    "\(name):\(number): \(error); showing the \(kept) action\(kept == 1 ? "" : "s") before it")
+                recording.problems.append(reader.stopped(by: error, number: offset + 1, kept: recording.actions.count))
                 break
             }
         }
         return recording
+    }
+
+    /// The provider events of the recording at `path`, handed to `each` as they are read, a line
+    /// at a time: a tap's recording of a day may be gigabytes (what `tokendash logs --tap` reads).
+    /// Returns the problems, as `read` notes them: a line that cannot be read ends the reading.
+    public static func forEachEvent(in path: String, _ each: (ProviderEvent) -> Void) throws(RecordingError)
+        -> [String]
+    {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path, FileManager.default.fileExists(atPath: path) ? "cannot read it" : "no such file")
+        }
+        defer { try? handle.close() }
+        var lines = FileLines(handle: handle, longest: RecordingBounds.longestLine)
+        guard let first = lines.next() else {
+            throw .notARecording(path, lines.tooLong ? "its first line is over 16 MiB" : "the file is empty")
+        }
+        let reader = try LineReader(header: first, name: path)
+        var problems = reader.problems
+        var events = 0
+        // One line held back: whether a line is the last decides how its damage is named.
+        var held = lines.next()
+        var number = 1
+        while let line = held {
+            held = lines.next()
+            number += 1
+            do {
+                if case .event(let event)? = try reader.action(line, number: number, isLast: held == nil)?.action {
+                    events += 1
+                    each(event)
+                }
+            } catch {
+                problems.append(reader.stopped(by: error, number: number, kept: events, noun: "event"))
+                return problems
+            }
+        }
+        if lines.tooLong {
+            problems.append(
+                "\(path):\(number + 1): a line over \(RecordingBounds.longestLine >> 20) MiB; showing the \(events) events before it"
+            )
+        }
+        return problems
     }
 
     /// The provider events, in order: what `replay --to-watch` prints.

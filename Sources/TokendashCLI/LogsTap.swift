@@ -1,4 +1,3 @@
-import Dashboard
 import FleetAuth
 import LogReading
 import Recording
@@ -7,21 +6,23 @@ import TapReading
 /// `tokendash logs --tap RECORDING`: the token fetches a `tokendash tap --record` file holds (any
 /// recording's `fetched` and `fetch_failed` events), as the logs' join reads them.
 enum LogsTap {
-    /// The recording at `path`'s fetches, and its problems as `FILE:LINE:` lines.
+    /// The recording at `path`'s fetches, and its problems as `FILE:LINE:` lines. Read a line at
+    /// a time: a tap's recording of a day may be gigabytes, of which only the fetches are kept.
     static func read(_ path: String) throws(RecordingError) -> (fetches: [TapFetch], problems: [String]) {
-        let recording = try Recording.read(path)
-        return (fetches(in: recording), recording.problems)
+        var fetches: [TapFetch] = []
+        let problems = try Recording.forEachEvent(in: path) { event in
+            if let fetch = fetch(event) { fetches.append(fetch) }
+        }
+        return (fetches, problems)
     }
 
-    static func fetches(in recording: Recording) -> [TapFetch] {
-        recording.actions.compactMap { timed in
-            guard case .event(let event) = timed.action, let exchange = TappedExchange(outcome: event),
-                let provider = exchange.kind, let kind = LoggedIDKind(tokenFor: provider), let id = exchange.id
-            else { return nil }
-            return TapFetch(
-                time: LogInstant(seconds: exchange.time.timeIntervalSince1970), id: LoggedID(kind, id),
-                outcome: outcome(of: exchange))
-        }
+    static func fetch(_ event: ProviderEvent) -> TapFetch? {
+        guard let exchange = TappedExchange(outcome: event), let provider = exchange.kind,
+            let kind = LoggedIDKind(tokenFor: provider), let id = exchange.id
+        else { return nil }
+        return TapFetch(
+            time: LogInstant(seconds: exchange.time.timeIntervalSince1970), id: LoggedID(kind, id),
+            outcome: outcome(of: exchange))
     }
 
     /// A fetch's outcome for the join: a token tokendash's rules refuse is flawed, a failed fetch

@@ -335,6 +335,39 @@ import UICore
         #expect(replayed.token.contains("not recorded"))
     }
 
+    /// Read a line at a time (`tokendash logs --tap`), a recording gives the events it gives read
+    /// whole, and the same note where a line cannot be read: at the end, and mid-file.
+    @Test func eventsReadALineAtATimeAreTheEventsReadWhole() throws {
+        let live = try LiveRig()
+        try live.playSession()
+        let whole = try Recording.read(live.path)
+        var streamed: [ProviderEvent] = []
+        #expect(try Recording.forEachEvent(in: live.path) { streamed.append($0) }.isEmpty)
+        #expect(streamed == whole.events)
+        #expect(!streamed.isEmpty)
+
+        let text = try String(contentsOfFile: live.path, encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        lines.insert("{not json", at: 3)
+        let garbled = lines.joined(separator: "\n") + "\n"
+        for (name, damaged) in [
+            ("cut", text + "{\"t\":31,\"type\":\"event\",\"event\":{\"time\":31,\"prov"), ("garbled", garbled),
+        ] {
+            try damaged.write(toFile: live.path, atomically: true, encoding: .utf8)
+            let read = try Recording.read(live.path)
+            var events: [ProviderEvent] = []
+            let problems = try Recording.forEachEvent(in: live.path) { events.append($0) }
+            #expect(events == read.events, "\(name)")
+            // The same line and reason; what is counted before it differs (events, or all actions).
+            let place = { (note: String) in note.components(separatedBy: "; showing").first ?? note }
+            #expect(problems.map(place) == read.problems.map(place), "\(name)")
+            #expect(problems.first?.hasSuffix("showing the \(events.count) events before it") == true, "\(name)")
+        }
+        #expect(throws: RecordingError.unreadable("/nonexistent/r.jsonl", "no such file")) {
+            try Recording.forEachEvent(in: "/nonexistent/r.jsonl") { _ in }
+        }
+    }
+
     @Test func aTruncatedLastLineIsNamedAndWhatCameBeforeIsKept() throws {
         let live = try LiveRig()
         try live.playSession()
