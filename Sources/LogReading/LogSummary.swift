@@ -16,8 +16,8 @@ public struct LogSummary: Sendable {
     public var tap: [LoggedID: TapJoin.Finding]?
     public var tapFetches = 0
 
-    /// - Parameter tap: a tap recording's fetches of the same hours; IDs it saw that the logs
-    ///   never name are listed too, with no calls.
+    /// - Parameter tap: the join of a tap recording's fetches of the same hours (made from this
+    ///   reader's tally); IDs it saw that the logs never name are listed too, with no calls.
     public init(_ reader: ExportReader, tap join: TapJoin? = nil) {
         entries = reader.tally.entries
         skipped = reader.skipped
@@ -33,7 +33,7 @@ public struct LogSummary: Sendable {
         let logged = Set(ids.map(\.id))
         ids = (ids + join.ids.filter { !logged.contains($0) }.map(IDTally.init(id:))).sorted { $0.id < $1.id }
         var findings: [LoggedID: TapJoin.Finding] = [:]
-        for tally in ids { findings[tally.id] = join.finding(tally, from: from, to: to) }
+        for tally in ids { findings[tally.id] = join.finding(tally.id) }
         tap = findings
         tapFetches = join.total
         versions = VersionRow.table(ids, explained: Set(findings.values.filter { $0.explained > 0 }.map(\.id)))

@@ -64,6 +64,10 @@ extension LoggedIDKind {
 /// of the export is longer than its own silence threshold (`CallCadence.threshold`): a device
 /// refused from some moment on never calls again. An ID the tap saw and the logs never name is
 /// quiet for the whole export.
+///
+/// A fold, as the export's reading is: made from the read export's tally (each ID's quiet
+/// windows), then told each fetch as the recording is read, it keeps per ID counts alone, never
+/// the fetches, so a recording of a day's fetches is read in the memory of its IDs.
 public struct TapJoin: Sendable {
     /// A quiet stretch of one ID and the fetches the tap saw in it.
     public struct Window: Sendable, Equatable {
@@ -75,6 +79,8 @@ public struct TapJoin: Sendable {
         public var fetches = 0
         public var flawed = 0
         public var failed = 0
+
+        var end: LogInstant { start.adding(seconds: seconds) }
     }
 
     /// What the join says of one ID.
@@ -93,6 +99,7 @@ public struct TapJoin: Sendable {
         public var id: LoggedID
         /// Every fetch of the ID the tap saw, in the export's span or not.
         public var fetches = 0
+        /// In time order.
         public var windows: [Window] = []
         /// Why the fetches in quiet windows were flawed or failed, by reason.
         public var flaws: [String: Int] = [:]
@@ -108,53 +115,62 @@ public struct TapJoin: Sendable {
     static let maxFlawNames = 8
     static let maxFlawLength = 120
 
-    /// Each ID's fetches, sorted by time.
-    private let fetches: [LoggedID: [TapFetch]]
-    public let total: Int
+    private let from: LogInstant?
+    private let to: LogInstant?
+    /// Each logged ID's windows before any fetch; an ID gets its finding at its first fetch.
+    private let quiet: [LoggedID: [Window]]
+    private var counted: [LoggedID: Finding] = [:]
+    /// Every fetch told, of any ID.
+    public private(set) var total = 0
 
-    public init(_ fetches: [TapFetch]) {
-        self.fetches = Dictionary(grouping: fetches, by: \.id).mapValues { $0.sorted { $0.time < $1.time } }
-        total = fetches.count
+    /// The quiet windows of every ID in `tally`, the read export's.
+    public init(_ tally: ExportTally) {
+        from = tally.from
+        to = tally.to
+        quiet = tally.ids.mapValues { Self.windows($0, from: tally.from, to: tally.to) }
     }
 
-    /// The IDs the tap saw.
-    public var ids: [LoggedID] { Array(fetches.keys) }
-
-    /// The finding for `tally`'s ID over the export's span (`from`...`to`).
-    public func finding(_ tally: IDTally, from: LogInstant?, to: LogInstant?) -> Finding {
-        let seen = fetches[tally.id] ?? []
-        var finding = Finding(id: tally.id, fetches: seen.count)
-        finding.logged = tally.calls > 0
+    /// `tally`'s silences, and the edges of the export (`from`...`to`) longer than its threshold.
+    static func windows(_ tally: IDTally, from: LogInstant?, to: LogInstant?) -> [Window] {
         var windows = tally.silences.map { Window(start: $0.start, seconds: $0.seconds) }
-        if let from, let to {
-            if let first = tally.first, let last = tally.last {
-                let threshold = tally.cadence.threshold
-                if from.seconds(to: first) > threshold {
-                    windows.insert(Window(start: from, seconds: from.seconds(to: first), edge: .start), at: 0)
-                }
-                if last.seconds(to: to) > threshold {
-                    windows.append(Window(start: last, seconds: last.seconds(to: to), edge: .end))
-                }
-            } else {
-                windows = [Window(start: from, seconds: from.seconds(to: to), edge: .whole)]
-            }
+        guard let from, let to, let first = tally.first, let last = tally.last else { return windows }
+        let threshold = tally.cadence.threshold
+        if from.seconds(to: first) > threshold {
+            windows.insert(Window(start: from, seconds: from.seconds(to: first), edge: .start), at: 0)
         }
-        for index in windows.indices {
-            let start = windows[index].start
-            let end = start.adding(seconds: windows[index].seconds)
-            // A fetch at a window's first instant is the call before it; one at its last, the call after.
-            for fetch in seen where fetch.time > start && fetch.time <= end {
-                windows[index].fetches += 1
-                let reason: String
-                switch fetch.outcome {
-                case .good: continue
-                case .flawed(let why):
-                    windows[index].flawed += 1
-                    reason = why
-                case .failed(let why):
-                    windows[index].failed += 1
-                    reason = why
-                }
+        if last.seconds(to: to) > threshold {
+            windows.append(Window(start: last, seconds: last.seconds(to: to), edge: .end))
+        }
+        return windows
+    }
+
+    /// One fetch the tap saw, counted in the quiet window it fell in, if any. A fetch at a
+    /// window's first instant is the call before it; one at its last, the call after.
+    public mutating func add(_ fetch: TapFetch) {
+        total += 1
+        var finding = counted[fetch.id] ?? newFinding(fetch.id)
+        finding.fetches += 1
+        // The last window starting before the fetch (they are in time order and do not overlap).
+        var low = 0
+        var high = finding.windows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if finding.windows[mid].start < fetch.time { low = mid + 1 } else { high = mid }
+        }
+        if low > 0, fetch.time <= finding.windows[low - 1].end {
+            let index = low - 1
+            finding.windows[index].fetches += 1
+            let reason: String?
+            switch fetch.outcome {
+            case .good: reason = nil
+            case .flawed(let why):
+                finding.windows[index].flawed += 1
+                reason = why
+            case .failed(let why):
+                finding.windows[index].failed += 1
+                reason = why
+            }
+            if let reason {
                 let name = String(reason.prefix(Self.maxFlawLength))
                 if finding.flaws[name] != nil || finding.flaws.count < Self.maxFlawNames {
                     finding.flaws[name, default: 0] += 1
@@ -163,7 +179,26 @@ public struct TapJoin: Sendable {
                 }
             }
         }
-        finding.windows = windows
+        counted[fetch.id] = finding
+    }
+
+    private func newFinding(_ id: LoggedID) -> Finding {
+        var finding = Finding(id: id)
+        if let windows = quiet[id] {
+            finding.windows = windows
+        } else {
+            finding.logged = false
+            if let from, let to { finding.windows = [Window(start: from, seconds: from.seconds(to: to), edge: .whole)] }
+        }
+        return finding
+    }
+
+    /// The IDs the tap saw.
+    public var ids: [LoggedID] { Array(counted.keys) }
+
+    /// The finding of `id`, judged: for an ID the tap never saw, its windows and no verdict.
+    public func finding(_ id: LoggedID) -> Finding {
+        var finding = counted[id] ?? newFinding(id)
         Self.judge(&finding)
         return finding
     }

@@ -64,20 +64,18 @@ struct LogsCommand: ParsableCommand {
 
     /// `--tap`'s recordings as the join's fetches (several taps behind one balancer record a file
     /// each); a recording's own problems (a cut line) are said and what came before them kept.
-    func tapJoin() throws -> TapJoin? {
+    func tapJoin(_ tally: ExportTally) throws -> TapJoin? {
         guard !taps.isEmpty else { return nil }
-        var fetches: [TapFetch] = []
+        var join = TapJoin(tally)
         for tap in taps {
             do {
-                let (read, problems) = try LogsTap.read(tap)
-                for problem in problems { say(problem, as: "logs") }
-                fetches += read
+                for problem in try LogsTap.read(tap, into: &join) { say(problem, as: "logs") }
             } catch {
                 say("--tap \(error)", as: "logs")
                 throw ExitCode(2)
             }
         }
-        return TapJoin(fetches)
+        return join
     }
 
     /// What the screen's header names: the one input's file name, or how many there were.
@@ -98,7 +96,13 @@ struct LogsCommand: ParsableCommand {
                 as: "logs")
             throw ExitCode(64)
         }
-        let join = try tapJoin()
+        // A --tap file that is not there is said before a long read, not after it.
+        for tap in taps where !FileManager.default.isReadableFile(atPath: tap) {
+            say(
+                "--tap \(tap): \(FileManager.default.fileExists(atPath: tap) ? "cannot read it" : "no such file")",
+                as: "logs")
+            throw ExitCode(2)
+        }
         var reader = ExportReader()
         // An export of gigabytes is millions of lines: written 64 KiB at a time, not a write each.
         var pending = ""
@@ -138,7 +142,8 @@ struct LogsCommand: ParsableCommand {
         }
         if !lines.isEmpty { FileHandle.standardError.write(Data(lines.utf8)) }
 
-        let result = LogSummary(reader, tap: join)
+        // The export first: the join counts each fetch into its ID's quiet windows as it is read.
+        let result = LogSummary(reader, tap: try tapJoin(reader.tally))
         if watch {
             for line in LoggedCallLines.silenceLines(result.ids) { pending += line + "\n" }
             for line in LoggedCallLines.findingLines(result) { pending += line + "\n" }

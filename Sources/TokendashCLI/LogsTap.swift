@@ -6,14 +6,12 @@ import TapReading
 /// `tokendash logs --tap RECORDING`: the token fetches a `tokendash tap --record` file holds (any
 /// recording's `fetched` and `fetch_failed` events), as the logs' join reads them.
 enum LogsTap {
-    /// The recording at `path`'s fetches, and its problems as `FILE:LINE:` lines. Read a line at
-    /// a time: a tap's recording of a day may be gigabytes, of which only the fetches are kept.
-    static func read(_ path: String) throws(RecordingError) -> (fetches: [TapFetch], problems: [String]) {
-        var fetches: [TapFetch] = []
-        let problems = try Recording.forEachEvent(in: path) { event in
-            if let fetch = fetch(event) { fetches.append(fetch) }
+    /// The recording at `path`'s fetches told to `join`; its problems as `FILE:LINE:` lines. Read
+    /// a line at a time and kept as counts: a tap's recording of a day may be gigabytes.
+    static func read(_ path: String, into join: inout TapJoin) throws(RecordingError) -> [String] {
+        try Recording.forEachEvent(in: path) { event in
+            if let fetch = fetch(event) { join.add(fetch) }
         }
-        return (fetches, problems)
     }
 
     static func fetch(_ event: ProviderEvent) -> TapFetch? {

@@ -12,7 +12,10 @@ struct TapJoinTests {
     }
 
     static func summary(_ fetches: [TapFetch]) -> LogSummary {
-        LogSummary(ExportFixture.read(ExportFixture.lines(ExportFixture.fleet)), tap: TapJoin(fetches))
+        let reader = ExportFixture.read(ExportFixture.lines(ExportFixture.fleet))
+        var join = TapJoin(reader.tally)
+        for fetch in fetches { join.add(fetch) }
+        return LogSummary(reader, tap: join)
     }
 
     @Test func flawedTokensFetchedInASilenceSayTheDeviceRanAndWasRefused() throws {

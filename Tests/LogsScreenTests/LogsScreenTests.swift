@@ -79,7 +79,9 @@ import Testing
                 time: base.adding(seconds: 60), id: LoggedID(.vehicle, "vehicle-9"),
                 outcome: .flawed("for another vehicleid")),
         ]
-        return LogsView(LogSummary(reader, tap: tap ? TapJoin(fetches) : nil), source: "fleet.json")
+        var join = TapJoin(reader.tally)
+        for fetch in fetches { join.add(fetch) }
+        return LogsView(LogSummary(reader, tap: tap ? join : nil), source: "fleet.json")
     }
 
     static func pressing(_ keys: [Key], height: Int = 24) -> LogsView {
