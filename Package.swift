@@ -132,7 +132,7 @@ let package = Package(
             name: "TapReading",
             dependencies: [
                 "Redaction",
-                "TapForwarding", "Fleet", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
+                "TapForwarding", "FleetTables", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
                 // The queue between forwarding and reading (`CircularBuffer`).
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The tap's own series (`TapMetrics`), beside the reading that counts them.
@@ -187,7 +187,12 @@ let package = Package(
         .target(name: "Settings", dependencies: ["FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(
-            name: "Fleet", dependencies: ["FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
+            name: "Fleet",
+            dependencies: ["FleetAuth", "FleetTables", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
+        // The fleet table's values (members, their status, the tap's counts and columns): what the
+        // table shows, apart from the simulated SDKs that fill it, so the tap's reading has them
+        // without the fleet.
+        .target(name: "FleetTables", dependencies: ["FleetAuth"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
         .target(name: "EventLines", dependencies: ["Redaction", "FleetAuth"]),
@@ -195,6 +200,7 @@ let package = Package(
         .target(
             name: "TokenMetrics",
             dependencies: [
+                "FleetTables",
                 "Fleet", "FleetAuth", "Pacing", "NetworkAddresses",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -214,6 +220,7 @@ let package = Package(
         .target(
             name: "Dashboard",
             dependencies: [
+                "FleetTables",
                 "Redaction",
                 "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
                 "BoundedYAML",
@@ -227,6 +234,7 @@ let package = Package(
         .target(
             name: "DashboardRuntime",
             dependencies: [
+                "FleetTables",
                 "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
                 "BoundedYAML", "ThreadExecutor",
             ]),
@@ -236,6 +244,7 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
+                "FleetTables",
                 "Redaction",
                 "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
                 "ThreadExecutor",
@@ -257,6 +266,7 @@ let package = Package(
         .target(
             name: "Evidence",
             dependencies: [
+                "FleetTables",
                 "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging",
             ]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
@@ -324,6 +334,7 @@ let package = Package(
         .target(
             name: "TokendashCLI",
             dependencies: [
+                "FleetTables",
                 "Redaction",
                 "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
                 "ProxyKit", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
@@ -345,6 +356,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
+                "FleetTables",
                 "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit",
                 "Pacing", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
@@ -428,6 +440,7 @@ let package = Package(
         .testTarget(
             name: "TokendashCLITests",
             dependencies: [
+                "FleetTables",
                 "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth",
                 "TokenServer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -449,6 +462,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
+                "FleetTables",
                 "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "ProxyKit", "TestSupport",
                 "Dashboard",
                 "DashboardRuntime",
@@ -467,6 +481,7 @@ let package = Package(
         .testTarget(
             name: "FleetTests",
             dependencies: [
+                "FleetTables",
                 "Fleet", "EventLines", "FleetAuth", "Pacing", "Settings",
                 "TestSupport",
             ]),
@@ -492,6 +507,7 @@ let package = Package(
         .testTarget(
             name: "DashboardRuntimeTests",
             dependencies: [
+                "FleetTables",
                 "Redaction",
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
                 "Pacing", "Recording", "TestSupport", "Scenarios", "KeyTable",
@@ -507,6 +523,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
+                "FleetTables",
                 "Redaction", "Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport",
             ]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),

@@ -1,5 +1,6 @@
 import Dashboard
 import Fleet
+import FleetTables
 import Recording
 import UICore
 

@@ -1,3 +1,4 @@
+import FleetTables
 import Foundation
 
 /// Where a kind's members stand at one instant: counts by status, how many are inside their

@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetTables
 import Foundation
 import Pacing
 

@@ -2,6 +2,7 @@ import Dashboard
 import Faults
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import UICore
 

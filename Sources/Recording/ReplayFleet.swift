@@ -1,6 +1,7 @@
 import Dashboard
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 
 /// What a replay rebuilds the fleet's rows and tables from, as the live source makes them: the

@@ -1,6 +1,7 @@
 import Dashboard
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 
 /// A recording's actions as a replay applies them: with a tick at each whole second when the

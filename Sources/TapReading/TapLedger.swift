@@ -1,5 +1,5 @@
-import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 
 /// Every real ID's last hour, from the tap's readings: fetches, tokens, verdicts, and churn,

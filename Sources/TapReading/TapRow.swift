@@ -1,5 +1,5 @@
-import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 
 /// One real ID's row in the tap's fleet table: what the devices asking for it did in the last hour.

@@ -1,5 +1,5 @@
-import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import Synchronization
 

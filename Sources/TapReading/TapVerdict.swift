@@ -1,4 +1,4 @@
-import Fleet
+import FleetTables
 
 /// What the tap concludes of one exchange: today's rules' verdict on the token it carried, or why
 /// there was no token to judge. The names are what `tapped` lines and the metrics print.

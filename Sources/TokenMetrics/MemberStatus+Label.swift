@@ -1,4 +1,5 @@
 import Fleet
+import FleetTables
 
 extension MemberStatus {
     /// The `state` label of `tokendash_providers`.

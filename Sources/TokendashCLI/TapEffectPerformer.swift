@@ -2,6 +2,7 @@ import Dashboard
 import DashboardRuntime
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import TapReading
 

@@ -1,6 +1,7 @@
 import Dashboard
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import UICore
 

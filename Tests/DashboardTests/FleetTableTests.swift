@@ -1,5 +1,6 @@
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import DashboardRuntime
 import Evidence
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import Recording
 import TapForwarding

@@ -3,6 +3,7 @@ import DashboardRuntime
 import Faults
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import LiveSession
 import TestSupport

@@ -1,4 +1,5 @@
 import Fleet
+import FleetTables
 import UICore
 
 /// A member's status as the fleet table and rows show it: PaneStatus's words where they mean the same.

@@ -1,4 +1,5 @@
 import Fleet
+import FleetTables
 import Foundation
 import UICore
 

@@ -1,4 +1,5 @@
 import Fleet
+import FleetTables
 
 /// The viewer's query on one kind's fleet table: the filter and the selected member. The filter
 /// lives here and only here; each request for tables brings it (`Effect.queryTables`), so the

@@ -1,6 +1,7 @@
 import Faults
 import Fleet
 import FleetAuth
+import FleetTables
 import Foundation
 import Pacing
 import UICore

@@ -5,27 +5,29 @@ import Foundation
 /// expiry and requests columns show. Every field comes from an event, so a replay of the events
 /// rebuilds it. Plain values only (the ID and the last error's text are kept beside it): the
 /// summary walks 20,000 of these a second without touching a reference count.
-struct MemberRecord: Sendable {
+package struct MemberRecord: Sendable {
+    package init() {}
+
     /// The cached token's expiry; kept after `expired` (the member is then expired), cleared when the ID changes.
-    var expiresAt: Date?
+    package var expiresAt: Date?
     /// The provider's (jittered) refresh point for that token.
-    var refreshAt: Date?
+    package var refreshAt: Date?
     /// When the last failure came.
-    var failedAt: Date?
+    package var failedAt: Date?
     /// Consecutive failures since the last token; the provider's backoff doubles with them.
-    var failures = 0
+    package var failures = 0
     /// A 429 or 503's `Retry-After`, which the provider obeys beyond its own backoff.
-    var retryAfter: Int?
-    var fetching = false
+    package var retryAfter: Int?
+    package var fetching = false
     /// Requests to the backend for this ID.
-    var requests = 0
+    package var requests = 0
     /// The SDK has made its first call (any event says so); kept when its ID changes, as the
     /// ramp's count of started SDKs is of SDKs, not IDs.
-    var started = false
+    package var started = false
     /// Fleet Engine's answer to the member's last call, as a `FleetEngineStatus` code (0: no call yet).
-    var fleetEngine: UInt8 = 0
+    package var fleetEngine: UInt8 = 0
 
-    mutating func record(_ event: ProviderEvent) {
+    package mutating func record(_ event: ProviderEvent) {
         started = true
         switch event.kind {
         case .fetchStarted:
@@ -55,7 +57,7 @@ struct MemberRecord: Sendable {
     }
 
     /// The status at `now`; backing off is judged by `MemberStatus.retryPoint`.
-    func status(at now: Date, backoff: BackoffPolicy) -> MemberStatus {
+    package func status(at now: Date, backoff: BackoffPolicy) -> MemberStatus {
         if let expiresAt, expiresAt > now { return failures > 0 ? .stale : .ok }
         if failures > 0 {
             if !fetching, let failedAt,
@@ -71,7 +73,7 @@ struct MemberRecord: Sendable {
     }
 
     /// Inside the refresh margin: the token is valid and its refresh point has passed.
-    func inRefreshMargin(at now: Date) -> Bool {
+    package func inRefreshMargin(at now: Date) -> Bool {
         guard let expiresAt, let refreshAt else { return false }
         return refreshAt <= now && now < expiresAt
     }
