@@ -66,7 +66,7 @@ enum EntryScanner {
     static func scanPrefix(_ bytes: UnsafeBufferPointer<UInt8>, keep: Keep = entry) -> (JSONValue, Int)? {
         var scanner = Scanner(bytes: bytes)
         guard let value = try? scanner.value(keep, depth: 0) else { return nil }
-        return (value ?? .null, scanner.index)
+        return (value, scanner.index)
     }
 
     private struct Scanner {
