@@ -1,4 +1,5 @@
 import LogReading
+import Settings
 import UICore
 
 /// Draws a `LogsView`: the export's header, then the table of IDs (one row each, the troubled
@@ -269,14 +270,6 @@ public enum LogsRenderer {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// 12,345.
-    static func group(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
+    /// 12,345, as every count tokendash prints (`SettingText.grouped`).
+    static func group(_ n: Int) -> String { SettingText.grouped(n) }
 }

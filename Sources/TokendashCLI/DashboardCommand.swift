@@ -263,8 +263,7 @@ struct DashboardCommand: AsyncParsableCommand {
 
     /// stdin and stdout a TTY and a TERM that draws, or a one-line error pointing at `watch`.
     private static func requireTerminal(_ environment: [String: String]) throws {
-        let term = environment["TERM"] ?? ""
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
+        guard hasDrawingTerminal(environment) else {
             fail(
                 "the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash watch`"
             )

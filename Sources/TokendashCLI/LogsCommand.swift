@@ -89,8 +89,7 @@ struct LogsCommand: ParsableCommand {
 
     func run() throws {
         let onScreen = !summary && !watch
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        if onScreen, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
+        if onScreen, !hasDrawingTerminal(ProcessInfo.processInfo.environment) {
             say(
                 "the logs screen needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use --summary or --watch",
                 as: "logs")

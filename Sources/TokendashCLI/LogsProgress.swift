@@ -1,3 +1,5 @@
+import Settings
+
 /// The progress of a long `tokendash logs` read, for a terminal's stderr: bytes, entries and rate
 /// (issue 60: a read of more than a few seconds says how far it is). Nothing for a short read, and
 /// no more often than the eye can follow. Given the time since the read began, so it is tested
@@ -19,18 +21,7 @@ struct LogsProgress {
         lastSaid = elapsed
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let megabytes = Double(bytes) / 1e6
-        return "\(Self.grouped(Int(megabytes))) MB read, \(Self.grouped(entries)) entries, "
-            + "\(Self.grouped(Int((megabytes / seconds).rounded()))) MB/s"
-    }
-
-    /// 1234567 as "1,234,567".
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return value < 0 ? "-" + out : out
+        return "\(SettingText.grouped(Int(megabytes))) MB read, \(SettingText.grouped(entries)) entries, "
+            + "\(SettingText.grouped(Int((megabytes / seconds).rounded()))) MB/s"
     }
 }

@@ -66,8 +66,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let recording = try EvidenceInput.recording(file, catalog: catalog)
         if toWatch { return printWatchLines(recording) }
         let initialTheme = try EvidenceInput.theme(theme, catalog: catalog, environment: environment)
-        let term = environment["TERM"] ?? ""
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else {
+        guard hasDrawingTerminal(environment) else {
             DashboardCommand.fail(
                 "replay needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash replay FILE --to-watch`"
             )

@@ -144,8 +144,7 @@ struct TapCommand: AsyncParsableCommand {
 
     /// The dashboard needs a terminal; `--watch` does not.
     func requireTerminal(_ environment: [String: String]) throws {
-        let term = environment["TERM"] ?? ""
-        if !watch, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 || term.isEmpty || term == "dumb" {
+        if !watch, !hasDrawingTerminal(environment) {
             Self.say(
                 "the dashboard needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash tap --watch`"
             )
