@@ -318,6 +318,11 @@ let package = Package(
                 .embedInCode("HostPrograms/main.swift"), .embedInCode("HostPrograms/main.m"),
                 .embedInCode("HostPrograms/objc/GoogleRidesharingDriver/GoogleRidesharingDriver.h"),
                 .embedInCode("HostPrograms/objc/GoogleRidesharingConsumer/GoogleRidesharingConsumer.h"),
+                .embedInCode("HostPrograms/java/TokendashHost.java"),
+                .embedInCode("HostPrograms/java/sdk/DriverAuthTokenContext.java"),
+                .embedInCode("HostPrograms/java/sdk/ConsumerAuthTokenContext.java"),
+                .embedInCode("HostPrograms/java/sdk/ConsumerAuthTokenFactory.java"),
+                .embedInCode("HostPrograms/java/sdk/AndroidUri.java"),
             ]
         ),
         // A host and a port as `host:port` or `[v6]:port`, read and written in one place, and which

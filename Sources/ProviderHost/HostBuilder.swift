@@ -65,6 +65,7 @@ public struct HostBuilder: Sendable {
         switch source.language {
         case .swift: try await buildSwift(source)
         case .objectiveC: try await ObjCHostBuild(builder: self, source: source).build()
+        case .java: try await JavaHostBuild(builder: self, source: source).build()
         }
     }
 
@@ -185,7 +186,8 @@ public struct HostBuilder: Sendable {
             throw .io("cannot run \(arguments[0]): \(error)")
         }
         guard status != 0 else { return }
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        var output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        if tool == "javac" { output = JavacOutput.joined(output) }
         throw .compiler(
             CompilerOutput.errors(
                 output, copies: Dictionary(uniqueKeysWithValues: zip(names, source.parts.map(\.path))),
@@ -229,7 +231,8 @@ enum CompilerOutput {
                 text = path + text.dropFirst(name.count)
             } else if text.hasPrefix(hostFile + ":") {
                 // The host's own code fails only where the class cannot be used as the SDK uses it.
-                text = "(tokendash's provider host) " + text + " (the class needs an init() with no arguments)"
+                let needs = tool == "javac" ? "a constructor with no arguments" : "an init() with no arguments"
+                text = "(tokendash's provider host) " + text + " (the class needs \(needs))"
             }
             errors.append(text)
         }

@@ -19,16 +19,25 @@ public struct ProviderSourceFile: Sendable {
         case swift
         /// `.m` files (and `.h` headers given with them), built with the Objective-C runtime.
         case objectiveC
+        /// An Android `AuthTokenFactory` in `.java` files, built with javac and run on a JVM.
+        case java
 
         init?(path: String) {
             switch (path as NSString).pathExtension {
             case "swift": self = .swift
             case "m", "h": self = .objectiveC
+            case "java": self = .java
             default: return nil
             }
         }
 
-        var name: String { self == .swift ? "Swift" : "Objective-C" }
+        var name: String {
+            switch self {
+            case .swift: "Swift"
+            case .objectiveC: "Objective-C"
+            case .java: "Java"
+            }
+        }
     }
 
     /// One of the class's files, as it is built.
@@ -48,6 +57,12 @@ public struct ProviderSourceFile: Sendable {
     public let language: Language
     /// Every file given, the class's own first.
     public let parts: [Part]
+    /// The Java package the class is declared in (`package com.example;`), nil in the default one
+    /// and for Swift and Objective-C.
+    public var packageName: String? = nil
+
+    /// The name the class is found by at run time: the JVM's qualified one, or the class's own.
+    public var qualifiedClassName: String { packageName.map { "\($0).\(className)" } ?? className }
 
     /// The file's name, as titles and messages show it.
     public var fileName: String { (path as NSString).lastPathComponent }
@@ -76,7 +91,7 @@ public struct ProviderSourceFile: Sendable {
         guard let language = Language(path: first) else {
             throw SourceProblem(
                 path: first, line: nil,
-                reason: "not a .swift or .m file: the extension tells tokendash the class's language")
+                reason: "not a .swift, .m or .java file: the extension tells tokendash the class's language")
         }
         var texts: [(path: String, text: String)] = []
         for path in paths {
@@ -103,7 +118,8 @@ public struct ProviderSourceFile: Sendable {
         var parts: [Part] = []
         var fillings: [Filling] = []
         for (path, text) in texts {
-            let (filled, filledHere) = Placeholders.fill(text, role: role, providerURL: providerURL)
+            let (filled, filledHere) = Placeholders.fill(
+                text, role: role, providerURL: providerURL, language: language)
             let name = (path as NSString).lastPathComponent
             fillings += filledHere.map {
                 Filling(line: $0.line, placeholder: $0.placeholder, value: $0.value, file: name)
@@ -117,7 +133,7 @@ public struct ProviderSourceFile: Sendable {
         parts.insert(parts.remove(at: mainIndex), at: 0)
         return ProviderSourceFile(
             path: parts[0].path, role: role, className: chosen.name, buildText: parts[0].buildText,
-            fillings: fillings, language: language, parts: parts)
+            fillings: fillings, language: language, parts: parts, packageName: chosen.packageName)
     }
 
     static func text(of path: String, language: Language) throws(SourceProblem) -> String {
@@ -140,13 +156,14 @@ public struct ProviderSourceFile: Sendable {
         _ classes: [ConformingClass], role: ProviderKind.Role, className: String?, language: Language, path: String,
         fileCount: Int
     ) throws(SourceProblem) -> ConformingClass {
-        let wanted = StandInSDK.protocolName(role)
+        let wanted = StandInSDK.protocolName(role, language: language)
         let mine = classes.filter { $0.protocolName == wanted }
         if let className {
             guard let match = mine.first(where: { $0.name == className }) else {
                 let found = mine.isEmpty ? "none does" : "found " + mine.map(\.name).joined(separator: ", ")
+                let conforming = language == .java ? "implementing" : "conforming to"
                 throw SourceProblem(
-                    path: path, line: 1, reason: "no class \(className) conforming to \(wanted); \(found)")
+                    path: path, line: 1, reason: "no class \(className) \(conforming) \(wanted); \(found)")
             }
             return match
         }
@@ -163,15 +180,20 @@ public struct ProviderSourceFile: Sendable {
             throw SourceProblem(
                 path: other.path, line: other.line,
                 reason:
-                    "\(other.name) conforms to \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
+                    "\(other.name) \(language == .java ? "implements" : "conforms to") \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
             )
         }
         let sdk = role == .driver ? "the Driver SDK's" : "the Consumer SDK's"
         let files = fileCount > 1 ? "these files" : "this file"
         let reason =
-            language == .swift
-            ? "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
-            : "no @interface conforming to <\(wanted)> (\(sdk) token provider protocol) was found in \(files) or the headers \(fileCount > 1 ? "they import" : "it imports") from beside \(fileCount > 1 ? "them" : "it")"
+            switch language {
+            case .swift:
+                "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
+            case .java:
+                "no class implementing \(wanted) (\(sdk) token factory for Android) was found in \(files); is this the factory's Java file?"
+            case .objectiveC:
+                "no @interface conforming to <\(wanted)> (\(sdk) token provider protocol) was found in \(files) or the headers \(fileCount > 1 ? "they import" : "it imports") from beside \(fileCount > 1 ? "them" : "it")"
+            }
         throw SourceProblem(path: path, line: 1, reason: reason)
     }
 }
@@ -184,28 +206,78 @@ public struct SourceProblem: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): error: \(reason)" }
 }
 
-/// A class declaration whose inheritance list names one of the SDKs' two protocols.
+/// A class declaration whose inheritance list names one of the SDKs' two protocols (for Java,
+/// one of the Android SDKs' two `AuthTokenFactory` interfaces).
 struct ConformingClass: Equatable {
     var name: String
     var protocolName: String
     var line: Int
     /// The file it is declared in.
     var path: String = ""
+    /// Its Java package, from the file's `package` line.
+    var packageName: String? = nil
 
-    /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization, in order. A
-    /// scan of declarations, not a parse: comments and strings are blanked first so a mention in
-    /// either is not taken for a class. Swift's `class Name: …, GMTDAuthorization {`;
-    /// Objective-C's `@interface Name : Super <…, GMTDAuthorization>`.
+    /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization (Java:
+    /// implementing an `AuthTokenFactory`), in order. A scan of declarations, not a parse:
+    /// comments and strings are blanked first so a mention in either is not taken for a class.
+    /// Swift's `class Name: …, GMTDAuthorization {`; Objective-C's
+    /// `@interface Name : Super <…, GMTDAuthorization>`; Java's `class Name implements … {`.
     static func find(in text: String, language: ProviderSourceFile.Language = .swift, path: String = "")
         -> [ConformingClass]
     {
         let code = CodeText.blankingCommentsAndStrings(text)
+        if language == .java { return findJava(in: code, path: path) }
         // The inheritance list may run over several lines, up to the body's brace (Swift) or the
         // protocol list's closing bracket (Objective-C).
         let expression =
             language == .swift
             ? #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)\s*:([^{]*)\{"#
             : #"@interface\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*[A-Za-z_][A-Za-z0-9_]*\s*<([^>]*)>"#
+        return matches(of: expression, in: code, path: path) { inherits in
+            ["GMTDAuthorization", "GMTCAuthorization"].filter { inherits.contains($0) }
+        }
+    }
+
+    /// Java's factories: the interface named in `implements` is the driver's when written
+    /// `AuthTokenContext.AuthTokenFactory` or imported from the Driver SDK's package, the
+    /// consumer's when imported from the Consumer SDK's `consumer.auth` (as Google's samples
+    /// import them); a bare `AuthTokenFactory` imported from neither is taken as either.
+    private static func findJava(in code: String, path: String) -> [ConformingClass] {
+        let driverPackage = StandInSDK.androidDriverPackage
+        let consumerPackage = StandInSDK.androidConsumerPackage
+        let imports =
+            code.contains("import \(consumerPackage).AuthTokenFactory")
+            ? "consumer"
+            : code.contains("import \(driverPackage).AuthTokenContext") ? "driver" : "either"
+        let package = firstCapture(#"(?m)^\s*package\s+([A-Za-z_][A-Za-z0-9_.]*)\s*;"#, in: code)
+        let expression = #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)[^{;]*?\bimplements\s+([^{]*)\{"#
+        return matches(of: expression, in: code, path: path) { inherits in
+            var roles: [ProviderKind.Role] = []
+            for name in inherits.map({ $0.replacingOccurrences(of: " ", with: "") }) {
+                if name == "AuthTokenContext.AuthTokenFactory"
+                    || name == "\(driverPackage).AuthTokenContext.AuthTokenFactory"
+                {
+                    roles.append(.driver)
+                } else if name == "\(consumerPackage).AuthTokenFactory" {
+                    roles.append(.consumer)
+                } else if name == "AuthTokenFactory" {
+                    roles +=
+                        imports == "driver" ? [.driver] : imports == "consumer" ? [.consumer] : [.driver, .consumer]
+                }
+            }
+            return roles.map { StandInSDK.protocolName($0, language: .java) }
+        }.map { found in
+            var found = found
+            found.packageName = package
+            return found
+        }
+    }
+
+    /// Each declaration `expression` finds (its first group the name, its second the list it
+    /// inherits from), once for each protocol `protocols` picks from that list.
+    private static func matches(
+        of expression: String, in code: String, path: String, protocols: ([String]) -> [String]
+    ) -> [ConformingClass] {
         guard let pattern = try? NSRegularExpression(pattern: expression) else { return [] }
         let whole = NSRange(code.startIndex..., in: code)
         var found: [ConformingClass] = []
@@ -218,12 +290,20 @@ struct ConformingClass: Equatable {
                 $0.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             let line = code[..<declaration.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            for proto in ["GMTDAuthorization", "GMTCAuthorization"] where inherits.contains(proto) {
+            for proto in protocols(inherits) {
                 found.append(
                     ConformingClass(name: String(code[nameRange]), protocolName: proto, line: line, path: path))
             }
         }
         return found
+    }
+
+    private static func firstCapture(_ expression: String, in code: String) -> String? {
+        guard let pattern = try? NSRegularExpression(pattern: expression),
+            let match = pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)),
+            let range = Range(match.range(at: 1), in: code)
+        else { return nil }
+        return String(code[range])
     }
 }
 

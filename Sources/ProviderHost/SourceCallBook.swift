@@ -185,7 +185,7 @@ final class SourceCallBook: Sendable {
                     publish(.breach(breach), id: call.id)
                     if let answer = s.finish(number, with: .failure(.other(breach.sentence))) { answers.append(answer) }
                 } else {
-                    let cause = "fetchToken(with:completion:) blocked its caller's thread for \(seconds) s"
+                    let cause = blockedCause(seconds: settings.completionTimeout)
                     let text = cause + "; its host was killed and is restarted"
                     if let answer = s.finish(number, with: .failure(.other(text))) { answers.append(answer) }
                     blocked = blocked ?? cause
@@ -195,6 +195,41 @@ final class SourceCallBook: Sendable {
         }
         Self.resume(answers)
         return blocked
+    }
+
+    /// Why a call that never returned ends the host. On Android the call runs on the Driver
+    /// SDK's location-update thread, so the wait is also counted in updates not sent.
+    func blockedCause(seconds: TimeInterval) -> String {
+        let words = SourceCallBook.seconds(seconds)
+        guard settings.contract == .synchronousReturn else {
+            return "fetchToken(with:completion:) blocked its caller's thread for \(words) s"
+        }
+        // The Consumer SDK's page: "no information can be obtained from Fleet Engine until this method returns".
+        guard kind.role == .driver else {
+            return
+                "getToken(context) blocked the Consumer SDK's thread for \(words) s, and no trip information can be had from Fleet Engine until it returns"
+        }
+        let heldBack =
+            settings.locationUpdateInterval.map { interval -> String in
+                let count = interval > 0 ? Int((seconds / interval).rounded(.down)) : 0
+                return ", holding back \(count) location update\(count == 1 ? "" : "s")"
+            } ?? ", holding back its location updates"
+        return "getToken(context) blocked the Driver SDK's location-update thread for \(words) s\(heldBack)"
+    }
+
+    /// Why the class handed back no token, in the words of its SDK's contract: a completion
+    /// with neither or with an error (iOS), or a `getToken` that returned null or "" or threw.
+    func noTokenReason(token: String?, error: String?) -> String {
+        switch settings.contract {
+        case .completionHandler:
+            return error.map { "your code's completion gave an error: \($0)" }
+                ?? "your code's completion gave neither a token nor an error"
+        case .synchronousReturn:
+            if let error { return "getToken threw \(error)" }
+            return token == nil
+                ? "getToken returned null: the SDK has no token to send with its update"
+                : "getToken returned an empty string: the SDK has no token to send with its update"
+        }
     }
 
     // MARK: - The host
@@ -281,9 +316,7 @@ final class SourceCallBook: Sendable {
         // Only the SDK's own call (the first of a tick) reports; the others are judged for breaches alone.
         let reports = call.waiter != nil
         guard let text, !text.isEmpty else {
-            let failure = FleetAuthError.other(
-                error.map { "your code's completion gave an error: \($0)" }
-                    ?? "your code's completion gave neither a token nor an error")
+            let failure = FleetAuthError.other(noTokenReason(token: text, error: error))
             if reports { record(&s, failure, refused: nil, call: call, latency: latency) }
             return s.finish(number, with: .failure(failure))
         }

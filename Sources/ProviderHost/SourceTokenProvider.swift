@@ -173,7 +173,7 @@ public actor SourceTokenProvider<Context: AuthorizationContext>: TokenProviderCo
         guard book.read({ $0.connection === host && !$0.ready }) else { return }
         book.endHost(
             because:
-                "your class's init() did not return within \(SourceCallBook.seconds(settings.startTimeout)) s"
+                "your class's \(settings.contract.constructor) did not return within \(SourceCallBook.seconds(settings.startTimeout)) s"
         )
     }
 
@@ -337,6 +337,11 @@ public struct SourceSettings: Sendable {
     public var parallelCalls: Int
     /// The resident memory the host may reach before it is killed.
     public var memoryLimit = HostConnection.memoryLimitBytes
+    /// How the SDK calls the class, which decides the words a breach is said in.
+    public var contract = SDKContract.completionHandler
+    /// How often the SDK sends a location update (`--update-interval`): a call that blocks the
+    /// Android Driver SDK's update thread holds back one update per interval.
+    public var locationUpdateInterval: TimeInterval?
     public var providerID: String?
     /// The backend is the embedded server, whose lifetime the user chose.
     public var lifetimeChosen: Bool
@@ -359,6 +364,19 @@ public struct SourceSettings: Sendable {
         self.lifetimeChosen = lifetimeChosen
         self.announce = announce
     }
+}
+
+/// How an SDK asks the class for a token: iOS's `fetchToken(with:completion:)`, which may answer
+/// later, from any queue; or Android's `getToken(context)`, which returns the token (or throws) on
+/// the SDK's one location-update thread.
+public enum SDKContract: Sendable, Equatable {
+    case completionHandler
+    case synchronousReturn
+
+    /// The call as the class's code names it.
+    var call: String { self == .completionHandler ? "fetchToken(with:completion:)" : "getToken(context)" }
+    /// What the class's constructor is called, for a host that never got ready.
+    var constructor: String { self == .completionHandler ? "init()" : "constructor" }
 }
 
 /// A built host and what the provider needs to read its reports.

@@ -24,10 +24,37 @@ public enum StandInSDK {
         }
     }
 
-    /// The protocol a class of `role` conforms to, as the SDK names it.
-    public static func protocolName(_ role: ProviderKind.Role) -> String {
-        role == .driver ? "GMTDAuthorization" : "GMTCAuthorization"
+    /// The protocol a class of `role` conforms to, as the SDK names it; for Java, the Android
+    /// SDK's interface as Google's samples name it.
+    public static func protocolName(_ role: ProviderKind.Role, language: ProviderSourceFile.Language = .swift)
+        -> String
+    {
+        switch (language, role) {
+        case (.java, .driver): "AuthTokenContext.AuthTokenFactory"
+        case (.java, .consumer): "consumer.auth.AuthTokenFactory"
+        case (_, .driver): "GMTDAuthorization"
+        case (_, .consumer): "GMTCAuthorization"
+        }
     }
+
+    /// The Android Driver SDK's package of `AuthTokenContext` and its nested `AuthTokenFactory`
+    /// (googlemaps/android-on-demand-rides-deliveries-samples, the driver's TripAuthTokenFactory.java).
+    static let androidDriverPackage = "com.google.android.libraries.mapsplatform.transportation.driver.api.base.data"
+    /// The Android Consumer SDK's package of `AuthTokenContext` and `AuthTokenFactory` (the same
+    /// samples' consumer TripAuthTokenFactory.java).
+    static let androidConsumerPackage = "com.google.android.libraries.mapsplatform.transportation.consumer.auth"
+
+    /// The Java stand-ins a factory is compiled against, at the paths javac wants for their
+    /// packages: the SDKs' context and factory and the one Android class the samples use.
+    static let javaStandIns: [String: String] = [
+        androidDriverPackage.replacingOccurrences(of: ".", with: "/") + "/AuthTokenContext.java":
+            HostProgramSources.javaDriverContext,
+        androidConsumerPackage.replacingOccurrences(of: ".", with: "/") + "/AuthTokenContext.java":
+            HostProgramSources.javaConsumerContext,
+        androidConsumerPackage.replacingOccurrences(of: ".", with: "/") + "/AuthTokenFactory.java":
+            HostProgramSources.javaConsumerFactory,
+        "android/net/Uri.java": HostProgramSources.javaUri,
+    ]
 
     /// The module a class of `role` imports.
     public static func moduleName(_ role: ProviderKind.Role) -> String { module(role).name }

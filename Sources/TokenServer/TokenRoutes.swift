@@ -29,11 +29,15 @@ struct TokenRoutes: Sendable {
                 }
                 return await token(kind, idSegments: segments.dropFirst(2))
             }
-        case "session" where segments.count == 2:
-            // The customer's provider asks with no ID in the URL: the server answers for the SDK's current one.
+        case "session" where segments.count >= 2:
+            // The customer's provider asks with no ID in the URL: the server answers for the SDK's
+            // current one. Google's Android skeletons name the ID themselves (`…/token/ID`, or
+            // `?tripId=ID`), and then that ID is minted for, so a factory asking for a stale ID
+            // gets the token it asked for, as from its own backend.
             if let kind = ProviderKind(rawValue: segments[1]) {
                 counters.request(kind)
-                guard let id = settings.sessionID(kind) else {
+                guard let id = Self.namedID(in: request, after: segments.dropFirst(2)) ?? settings.sessionID(kind)
+                else {
                     counters.error(kind)
                     return Self.error("no \(kind.idNoun) in this session yet", status: 404)
                 }
@@ -59,6 +63,16 @@ struct TokenRoutes: Sendable {
         }
         counters.otherRequest()
         return Self.error("no route for \(request.method) \(request.path)", status: 404)
+    }
+
+    /// The ID an Android skeleton names after `/session/KIND`: a query's `vehicleId`, `tripId`,
+    /// `deliveryVehicleId` or `taskId`, else the last path segment but the samples' word `token`.
+    static func namedID(in request: RouteRequest, after rest: ArraySlice<String>) -> String? {
+        for key in ["vehicleId", "tripId", "deliveryVehicleId", "taskId"] {
+            if let id = request.query[key], !id.isEmpty { return id }
+        }
+        guard let last = rest.last(where: { !$0.isEmpty }), last != "token" else { return nil }
+        return last.removingPercentEncoding ?? last
     }
 
     // MARK: - Tokens

@@ -83,12 +83,16 @@ struct SourceProviderFlags: ParsableArguments {
 
     @Option(
         name: .customLong("consumer-class"),
-        help: "With --consumer-source: the class to run where several conform to GMTCAuthorization.")
+        help:
+            "With --consumer-source: the class to run where several conform to GMTCAuthorization (or implement AuthTokenFactory)."
+    )
     var consumerClass: String?
 
     @Option(
         name: .customLong("driver-class"),
-        help: "With --driver-source: the class to run where several conform to GMTDAuthorization.")
+        help:
+            "With --driver-source: the class to run where several conform to GMTDAuthorization (or implement AuthTokenFactory)."
+    )
     var driverClass: String?
 
     @Option(

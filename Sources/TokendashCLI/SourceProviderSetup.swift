@@ -64,6 +64,7 @@ struct SourceProviderSetup: Sendable {
             let kind = solution.kind(role)
             let label =
                 "your code: " + (path as NSString).lastPathComponent
+                + ((path as NSString).pathExtension == "java" ? " (JVM, no race check)" : "")
                 + (paths.count > 1 ? " and \(paths.count - 1) more file\(paths.count > 2 ? "s" : "")" : "")
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
             let proxy: ProviderProxy
@@ -96,21 +97,28 @@ struct SourceProviderSetup: Sendable {
                     prepared[role] = .ready(
                         launch, label: label + (source.fillings.isEmpty ? "" : ", placeholders filled"))
                     notes.append(
-                        "\(source.fileName): \(source.className) \(built.cached ? "from the build cache" : "built")\(options.noSanitize ? "" : " with ThreadSanitizer")"
-                    )
+                        "\(source.fileName): "
+                            + Self.builtNote(source, cached: built.cached, sanitize: !options.noSanitize))
                 } catch {
                     prepared[role] = .failed(error.description.split(separator: "\n").map(String.init), label: label)
                 }
             } catch {
                 prepared[role] = .failed([error.description], label: label)
             }
-            settings[role] = SourceSettings(
-                completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize ? 1 : 2,
+            // An Android factory is called on the SDK's one thread, one call at a time: no second caller to race with.
+            let java = paths.first.map { ($0 as NSString).pathExtension == "java" } ?? false
+            var setting = SourceSettings(
+                completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize || java ? 1 : 2,
                 providerID: options.providerID, lifetimeChosen: server != nil,
                 announce: { [server] id in
                     server?.setSessionID(id, for: kind)
                     proxy.announce(id)
                 }, backendExpiry: { proxy.backendExpiry() })
+            if java {
+                setting.contract = .synchronousReturn
+                setting.locationUpdateInterval = options.updateInterval
+            }
+            settings[role] = setting
         }
         return SourceProviderSetup(prepared: prepared, settings: settings, notes: notes, proxies: proxies)
     }
@@ -147,6 +155,18 @@ struct SourceProviderSetup: Sendable {
 }
 
 extension SourceProviderSetup {
+    /// What the build made of the class, for stderr and the log; a JVM's says that no race check runs.
+    static func builtNote(_ source: ProviderSourceFile, cached: Bool, sanitize: Bool) -> String {
+        let how = cached ? "from the build cache" : "built"
+        switch source.language {
+        case .java:
+            return
+                "\(source.qualifiedClassName) \(how) for the JVM; getToken is called on one thread, as the SDK calls it, and no race check runs on a JVM"
+        case .swift, .objectiveC:
+            return "\(source.className) \(how)\(sanitize ? " with ThreadSanitizer" : "")"
+        }
+    }
+
     /// A compiler's line as the pane shows it: the file by its name (the title names its file,
     /// stderr keeps the whole path), so a narrow pane still shows the line and the reason.
     static func paneWording(_ line: String) -> String {
