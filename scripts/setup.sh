@@ -4,7 +4,7 @@
 # curl and squid (the stock forward proxy SquidEndToEndTests runs on loopback), nginx (in front of
 # `tokendash tap` in TapNginxEndToEndTests), wrk (the tap bench), asciinema and chromium
 # (EvidenceEndToEndTests read a cast and open a report with them) and cmark-gfm (DocsRenderTests
-# render the Markdown pages) from Debian, Python's
+# render the Markdown pages), a JDK and Gson (the Android provider tests) from Debian, Python's
 # cryptography and pyte (PyPI).
 set -euo pipefail
 missing=()
@@ -29,6 +29,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
 # GitHub's Markdown renderer as Debian packages it: DocsRenderTests render every page with it.
 command -v cmark-gfm >/dev/null 2>&1 || missing+=(cmark-gfm)
+# A JDK and Gson from Debian: the Android provider tests compile customers' Java AuthTokenFactory
+# classes with javac against Gson, as Google's Android skeletons parse with it, and run them on a JVM.
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+test -r /usr/share/java/gson.jar || missing+=(libgoogle-gson-java)
 # What `tokendash setup objc` builds libobjc2 and GNUstep's Foundation with (CI runs it before the
 # tests, from ../shared/vendor/objc): the Objective-C provider tests build and run the seeds' .m files.
 for package in cmake ninja-build make robin-map-dev libcurl4-gnutls-dev libffi-dev libxml2-dev libgnutls28-dev libicu-dev; do

@@ -62,9 +62,11 @@ struct SourceProviderSetup: Sendable {
         for role in ProviderKind.Role.allCases {
             guard let (paths, className) = options.source(role), let path = paths.first else { continue }
             let kind = solution.kind(role)
+            // A JVM's calls come on one thread and no race is looked for: the title says so before
+            // the file's name, so a narrow pane cuts the name, not that.
             let label =
-                "your code: " + (path as NSString).lastPathComponent
-                + ((path as NSString).pathExtension == "java" ? " (JVM, no race check)" : "")
+                ((path as NSString).pathExtension == "java" ? "your code (JVM, no race check): " : "your code: ")
+                + (path as NSString).lastPathComponent
                 + (paths.count > 1 ? " and \(paths.count - 1) more file\(paths.count > 2 ? "s" : "")" : "")
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
             let proxy: ProviderProxy

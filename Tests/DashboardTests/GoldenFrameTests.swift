@@ -88,6 +88,34 @@ import Testing
         return state
     }
 
+    /// Android factories in both panes: the driver's getToken held the update thread past its
+    /// deadline (killed, said with the updates it held back), the consumer's threw.
+    static func androidFactories() -> DashboardState {
+        var state = Fixtures.running()
+        state.sourceLabels = [
+            .driver: "your code (JVM, no race check): JsonAuthTokenFactory.java, placeholders filled",
+            .consumer: "your code (JVM, no race check): TripAuthTokenFactory.java",
+        ]
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .driver, "vehicle-0001",
+                .breach(
+                    ContractBreach(
+                        .providerKilled,
+                        "provider killed: getToken(context) blocked the Driver SDK's location-update thread for 10 s, holding back 2 location updates; its host was killed; started again at the next call after 1 s"
+                    )), at: 12))
+        Fixtures.apply(
+            &state,
+            Fixtures.event(
+                .consumer, "trip-0001",
+                .fetchFailed(
+                    .other(
+                        "getToken threw java.lang.RuntimeException: Could not get auth token at TripAuthTokenFactory.java:58, caused by java.net.ConnectException: Connection refused"
+                    ), latency: 0.004), at: 15))
+        return state
+    }
+
     static func fleet() -> DashboardState {
         var state = Fixtures.state(trips: 10_000, vehicles: 10_000)
         var stats = ProviderCountersFixture.summary(providers: 10_000)
@@ -121,6 +149,11 @@ import Testing
     @Test(arguments: [(160, 48), (80, 24)])
     func yourOwnProvider(_ width: Int, _ height: Int) throws {
         try check("your-code", Self.yourOwnProvider(), width, height)
+    }
+
+    @Test(arguments: [(160, 48), (80, 24)])
+    func androidFactories(_ width: Int, _ height: Int) throws {
+        try check("android-factories", Self.androidFactories(), width, height)
     }
 
     /// The fleet rows above the focused kind's table, the panes below, the fleet keys in the footer.
