@@ -1,0 +1,142 @@
+import FleetAuth
+import Foundation
+import Testing
+
+@testable import ProviderHost
+
+/// A customer's Android factory read as a `.java` file: which SDK's interface it implements, its
+/// package, the skeleton's URL and keys filled, javac's errors joined with their symbol, and the
+/// words a breach of getToken's contract is said in.
+@Suite(.timeLimit(.minutes(15)))
+struct JavaSourceFileTests {
+    static let driverImports = """
+        import com.google.android.libraries.mapsplatform.transportation.driver.api.base.data.AuthTokenContext;
+        import com.google.android.libraries.mapsplatform.transportation.driver.api.base.data.AuthTokenContext.AuthTokenFactory;
+
+        """
+    static let consumerImports = """
+        import com.google.android.libraries.mapsplatform.transportation.consumer.auth.AuthTokenContext;
+        import com.google.android.libraries.mapsplatform.transportation.consumer.auth.AuthTokenFactory;
+
+        """
+
+    static func read(
+        _ text: String, role: ProviderKind.Role = .driver, url: String = "http://127.0.0.1:7/session/driver"
+    )
+        throws -> ProviderSourceFile
+    {
+        let path = try ProviderSourceFileTests.file(text, name: "Factory.java")
+        return try ProviderSourceFile.read(path, role: role, providerURL: url)
+    }
+
+    @Test func theDriversFactoryIsFoundByItsImportWithItsPackage() throws {
+        let source = try Self.read(
+            "package com.example.fleet;\n\n" + Self.driverImports
+                + "class JsonAuthTokenFactory implements AuthTokenFactory {\n}\n")
+        #expect(source.language == .java)
+        #expect(source.className == "JsonAuthTokenFactory")
+        #expect(source.qualifiedClassName == "com.example.fleet.JsonAuthTokenFactory")
+    }
+
+    @Test func theNestedNameIsTheDriversWithoutAnImport() throws {
+        let source = try Self.read(
+            "public final class F implements Serializable, AuthTokenContext.AuthTokenFactory {}\n")
+        #expect(source.className == "F")
+        #expect(source.packageName == nil)
+        #expect(source.qualifiedClassName == "F")
+    }
+
+    @Test func aConsumersFactoryGivenAsTheDriverSaysWhichFlagTakesIt() throws {
+        let path = try ProviderSourceFileTests.file(
+            Self.consumerImports + "class TripFactory implements AuthTokenFactory {}\n", name: "TripFactory.java")
+        do {
+            _ = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
+            Issue.record("read")
+        } catch {
+            #expect(
+                error.description
+                    == "\(path):3: error: TripFactory implements consumer.auth.AuthTokenFactory, a consumer provider; pass it with --consumer-source"
+            )
+        }
+    }
+
+    @Test func aMentionInACommentOrStringIsNoClass() throws {
+        let path = try ProviderSourceFileTests.file(
+            "// class Old implements AuthTokenFactory {\nString s = \"class X implements AuthTokenFactory {\";\n",
+            name: "Nothing.java")
+        do {
+            _ = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
+            Issue.record("a class was found")
+        } catch {
+            #expect(
+                error.description
+                    == "\(path):1: error: no class implementing AuthTokenContext.AuthTokenFactory (the Driver SDK's token factory for Android) was found in this file; is this the factory's Java file?"
+            )
+        }
+    }
+
+    /// The driver page's URL and keys, and the consumer page's Uri.Builder, become the embedded
+    /// server's session route and its keys; each filling is reported with its line.
+    @Test func theSkeletonsURLAndKeysAreFilledTogether() {
+        let text = """
+            String url = "https://yourauthserver.example/token/" + vehicleId;
+            token = obj.get("VehicleServiceToken").getAsString();
+            expiryTimeMs = obj.get("TokenExpiryMs").getAsLong();
+            new Uri.Builder().scheme("https").authority("yourauthserver.example").appendPath("token")
+            other = obj.get("Token");
+            """
+        let (filled, fillings) = Placeholders.fill(
+            text, role: .driver, providerURL: "http://127.0.0.1:7/session/driver", language: .java)
+        #expect(
+            filled == """
+                String url = "http://127.0.0.1:7/session/driver/" + vehicleId;
+                token = obj.get("jwt").getAsString();
+                expiryTimeMs = obj.get("expirationTimestamp").getAsLong();
+                new Uri.Builder().scheme("http").authority("127.0.0.1:7/session/driver").appendPath("token")
+                other = obj.get("Token");
+                """)
+        #expect(fillings.map(\.line) == [1, 2, 3, 4, 4])
+        #expect(fillings[0].placeholder == "https://yourauthserver.example/token")
+    }
+
+    /// Against the user's own backend there is no URL to give: its keys are its backend's, left as they are.
+    @Test func withoutAURLNothingIsFilled() {
+        let text = #"String url = "https://yourauthserver.example/token/" + id; obj.get("TokenExpiryMs");"#
+        let (filled, fillings) = Placeholders.fill(
+            text, role: .driver, providerURL: "INSERT_YOUR_TOKEN_PROVIDER_URL", language: .java)
+        #expect(filled == text)
+        #expect(fillings.isEmpty)
+    }
+
+    @Test func javacsSymbolLineJoinsItsError() {
+        let output = """
+            JsonAuthTokenFactory.java:24: error: cannot find symbol
+                String vehicleId = requireNonNull(context.getVehicleId());
+                                                  ^
+              symbol:   variable context
+              location: class JsonAuthTokenFactory
+            1 error
+            """
+        let errors = CompilerOutput.errors(
+            JavacOutput.joined(output), copies: ["JsonAuthTokenFactory.java": "/home/me/JsonAuthTokenFactory.java"],
+            hostFile: "TokendashHost.java", tool: "javac")
+        #expect(
+            errors == ["/home/me/JsonAuthTokenFactory.java:24: error: cannot find symbol (symbol: variable context)"])
+    }
+
+    @Test func theLauncherQuotesEveryWordButItsOwnFolder() {
+        #expect(
+            JavaHostBuild.shellWord("$here/classes:/usr/share/java/gson.jar")
+                == #""$here"'/classes:/usr/share/java/gson.jar'"#)
+        #expect(JavaHostBuild.shellWord("it's") == #"'it'\''s'"#)
+    }
+
+    @Test func withoutJavacTheSentenceNamesDebiansJDK() {
+        do {
+            _ = try JavaHostBuild.findJDK(environment: ["PATH": "/nonexistent"])
+            Issue.record("a JDK was found")
+        } catch {
+            #expect(error.description.contains("apt-get install openjdk-17-jdk-headless"))
+        }
+    }
+}
