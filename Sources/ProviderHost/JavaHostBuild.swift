@@ -14,14 +14,8 @@ struct JavaHostBuild {
     /// Where Debian's libgoogle-gson-java puts its jar.
     static let gsonJar = "/usr/share/java/gson.jar"
 
-    /// The JVM's settings: an Android app's heap is a few hundred MiB, so an allocation bomb in
-    /// the class is an OutOfMemoryError thrown from getToken, as on a phone, well under the host's
-    /// memory limit; the client compiler and the serial collector start the JVM soonest, which
-    /// is what a restarted host waits for.
-    static let jvmOptions = ["-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]
-
     func build() async throws(BuildProblem) -> HostBuilder.Built {
-        let (javac, java) = try Self.findJDK(environment: environment)
+        let (javac, java) = try JavaToolchain.find(environment: environment)
         guard FileManager.default.isReadableFile(atPath: Self.gsonJar) else {
             throw .noRuntime(
                 "a Java factory is compiled against Gson, as Google's Android skeletons parse with it, and \(Self.gsonJar) is not here: install it with `apt-get install libgoogle-gson-java`"
@@ -32,7 +26,7 @@ struct JavaHostBuild {
         let key = HostBuilder.key(
             [HostBuilder.formatVersion, "java", javac, java, Self.gsonJar, HostProgramSources.java]
                 + StandInSDK.javaStandIns.keys.sorted().flatMap { [$0, StandInSDK.javaStandIns[$0] ?? ""] }
-                + Self.jvmOptions + [source.qualifiedClassName, role]
+                + JavaToolchain.jvmOptions + [source.qualifiedClassName, role]
                 + zip(names, source.parts).flatMap { [$0, $1.buildText] })
         return try await builder.inPlace(key: key, source: source, names: names) { work throws(BuildProblem) in
             try HostBuilder.write(
@@ -52,7 +46,8 @@ struct JavaHostBuild {
         java: String, className: String, role: String, fileNames: [String], to directory: URL
     ) throws(BuildProblem) {
         let arguments =
-            [java] + jvmOptions + ["-cp", "$here/classes:\(gsonJar)", "TokendashHost", className, role] + fileNames
+            [java] + JavaToolchain.jvmOptions + ["-cp", "$here/classes:\(gsonJar)", "TokendashHost", className, role]
+            + fileNames
         let script = """
             #!/bin/sh
             # tokendash's JVM host for \(className), written by its build: the JVM on the classes beside it.
@@ -77,8 +72,18 @@ struct JavaHostBuild {
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+}
+
+/// The JDK a factory is built and run with, and how its JVM is started.
+public enum JavaToolchain {
+    /// The JVM's settings: an Android app's heap is a few hundred MiB, so an allocation bomb in
+    /// the class is an OutOfMemoryError thrown from getToken, as on a phone, well under the host's
+    /// memory limit; the client compiler and the serial collector start the JVM soonest, which
+    /// is what a restarted host waits for.
+    public static let jvmOptions = ["-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]
+
     /// javac and java from `JAVA_HOME`, else from PATH, or the sentence naming Debian's JDK.
-    static func findJDK(environment: [String: String]) throws(BuildProblem) -> (javac: String, java: String) {
+    public static func find(environment: [String: String]) throws(BuildProblem) -> (javac: String, java: String) {
         var directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
         if let home = environment["JAVA_HOME"], !home.isEmpty { directories.insert(home + "/bin", at: 0) }
         for directory in directories {

@@ -9,6 +9,8 @@ import Spawning
 /// against a bare JSON-lines echo over the same kind of pipe, in the same run, with the host built
 /// as `--no-sanitize` builds it and as a run builds it by default (ThreadSanitizer on); and the
 /// class's first build against a build taken from the cache. Issue 31's bound: at most 2x the echo.
+/// The Objective-C host and the JVM host (`JavaWay`, against a JVM echo of its own) take their
+/// turns in the same rounds.
 enum SourceProviderBenchmark {
     static let calls = 2_000
 
@@ -118,6 +120,11 @@ enum SourceProviderBenchmark {
         let sanitizedProvider = try await provider(sanitized, source: source, context: context)
         let objc = try await ObjectiveCWay.prepare(in: folder, token: token)
         let objcProvider = try await provider(objc.built, source: objc.source, context: context)
+        var java = try await JavaWay.prepare(in: folder, token: token)
+        var javaProvider: SourceTokenProvider<VehicleAuthorizationContext>?
+        let javaStart = try await clock.measure {
+            javaProvider = try await provider(java.built, source: java.source, context: context)
+        }
 
         let echoSource = folder.appendingPathComponent("echo.swift")
         try Data(echo.utf8).write(to: echoSource)
@@ -134,10 +141,11 @@ enum SourceProviderBenchmark {
         _ = await outputs.next()
 
         guard let plainPID = await plainProvider.hostProcess, let sanitizedPID = await sanitizedProvider.hostProcess,
-            let objcPID = await objcProvider.hostProcess
+            let objcPID = await objcProvider.hostProcess, let javaProvider, let javaPID = await javaProvider.hostProcess
         else { throw MintBenchmark.BenchmarkError("a host is not running") }
         // Each way's wall time, and the CPU time it took on each side: tokendash's process, its child's.
         var (plainWay, sanitizedWay, echoWay, objcWay) = (Way(), Way(), Way(), Way())
+        var (javaWay, javaEchoWay) = (Way(), Way())
         let perRound = calls / rounds
         for round in 0..<rounds {
             try await echoWay.measure(child: host.pid) {
@@ -157,14 +165,23 @@ enum SourceProviderBenchmark {
             try await objcWay.measure(child: objcPID) {
                 for _ in 0..<perRound { _ = try await objcProvider.fetchToken(for: context) }
             }
+            try await javaEchoWay.measure(child: java.echo.pid) {
+                try await java.echoCalls(perRound, from: round * perRound + 1)
+            }
+            try await javaWay.measure(child: javaPID) {
+                for _ in 0..<perRound { _ = try await javaProvider.fetchToken(for: context) }
+            }
         }
         host.terminate()
-        for provider in [plainProvider, sanitizedProvider, objcProvider] { await provider.shutdown() }
+        java.echo.terminate()
+        for provider in [plainProvider, sanitizedProvider, objcProvider, javaProvider] { await provider.shutdown() }
 
         report(
             plain: plainWay, sanitized: sanitizedWay, echo: echoWay, count: Double(perRound * rounds),
             builds: (seconds(firstBuild), seconds(cachedBuild)))
         objc.report(way: objcWay, echo: echoWay, count: Double(perRound * rounds))
+        java.report(
+            way: javaWay, echoWay: javaEchoWay, count: Double(perRound * rounds), hostStart: seconds(javaStart))
     }
 
     /// A built host's provider, started and past its first call (which starts the host and judges
@@ -222,7 +239,7 @@ enum SourceProviderBenchmark {
         BenchReport.figure(
             "source_build_ms", value: builds.first * 1000, unit: "ms", baseline: builds.cached * 1000)
         BenchReport.say(
-            "A call through the host: a request line, a worker thread of the host's (reused in turn, never the last call's), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The three hosts (Swift plain and sanitized, Objective-C) and the echo take turns in \(rounds) rounds."
+            "A call through the host: a request line, a worker thread of the host's (reused in turn, never the last call's), the class's cache hit, a completion and a return line, the rules' verdict kept from the first call. The hosts (Swift plain and sanitized, Objective-C, the JVM) and the echoes (a Swift one, and a JVM one for the JVM host) take turns in \(rounds) rounds."
         )
     }
 

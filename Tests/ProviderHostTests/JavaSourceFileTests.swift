@@ -133,7 +133,7 @@ struct JavaSourceFileTests {
 
     @Test func withoutJavacTheSentenceNamesDebiansJDK() {
         do {
-            _ = try JavaHostBuild.findJDK(environment: ["PATH": "/nonexistent"])
+            _ = try JavaToolchain.find(environment: ["PATH": "/nonexistent"])
             Issue.record("a JDK was found")
         } catch {
             #expect(error.description.contains("apt-get install openjdk-17-jdk-headless"))
