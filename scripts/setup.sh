@@ -29,9 +29,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install -q pyte
 # GitHub's Markdown renderer as Debian packages it: DocsRenderTests render every page with it.
 command -v cmark-gfm >/dev/null 2>&1 || missing+=(cmark-gfm)
-# A JDK and Gson from Debian: the Android provider tests compile customers' Java AuthTokenFactory
+# A JDK, Gson and kotlinc from Debian: the Android provider tests compile customers' AuthTokenFactory
 # classes with javac against Gson, as Google's Android skeletons parse with it, and run them on a JVM.
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+command -v kotlinc >/dev/null 2>&1 || missing+=(kotlin)
 test -r /usr/share/java/gson.jar || missing+=(libgoogle-gson-java)
 # What `tokendash setup objc` builds libobjc2 and GNUstep's Foundation with (CI runs it before the
 # tests, from ../shared/vendor/objc): the Objective-C provider tests build and run the seeds' .m files.

@@ -65,7 +65,7 @@ public struct HostBuilder: Sendable {
         switch source.language {
         case .swift: try await buildSwift(source)
         case .objectiveC: try await ObjCHostBuild(builder: self, source: source).build()
-        case .java: try await JavaHostBuild(builder: self, source: source).build()
+        case .java, .kotlin: try await JavaHostBuild(builder: self, source: source).build()
         }
     }
 

@@ -1,7 +1,8 @@
 import FleetAuth
 import Foundation
 
-/// An Android `AuthTokenFactory` in Java and the JVM host (HostPrograms/java/TokendashHost.java)
+/// An Android `AuthTokenFactory` in Java (or Kotlin, compiled with kotlinc against the host's
+/// classes) and the JVM host (HostPrograms/java/TokendashHost.java)
 /// compiled together with javac, against the SDKs' stand-in classes and Gson (which Google's
 /// skeletons parse the backend's answer with), into a folder of classes and a `provider-host`
 /// script that starts the JVM on them. Both from Debian: `openjdk-17-jdk-headless` and
@@ -18,35 +19,54 @@ struct JavaHostBuild {
         let (javac, java) = try JavaToolchain.find(environment: environment)
         guard FileManager.default.isReadableFile(atPath: Self.gsonJar) else {
             throw .noRuntime(
-                "a Java factory is compiled against Gson, as Google's Android skeletons parse with it, and \(Self.gsonJar) is not here: install it with `apt-get install libgoogle-gson-java`"
+                "a \(source.language.name) factory is compiled against Gson, as Google's Android skeletons parse with it, and \(Self.gsonJar) is not here: install it with `apt-get install libgoogle-gson-java`"
             )
         }
+        let kotlin = source.language == .kotlin ? try JavaToolchain.findKotlin(environment: environment) : nil
         let names = HostBuilder.copyNames(source, hostFile: "TokendashHost.java")
         let role = source.role == .driver ? "driver" : "consumer"
+        let classPath = [Self.gsonJar] + (kotlin.map { [$0.standardLibrary] } ?? [])
         let key = HostBuilder.key(
-            [HostBuilder.formatVersion, "java", javac, java, Self.gsonJar, HostProgramSources.java]
-                + StandInSDK.javaStandIns.keys.sorted().flatMap { [$0, StandInSDK.javaStandIns[$0] ?? ""] }
+            [HostBuilder.formatVersion, "jvm", javac, java, kotlin?.compiler ?? "", HostProgramSources.java]
+                + classPath + StandInSDK.javaStandIns.keys.sorted().flatMap { [$0, StandInSDK.javaStandIns[$0] ?? ""] }
                 + JavaToolchain.jvmOptions + [source.qualifiedClassName, role]
                 + zip(names, source.parts).flatMap { [$0, $1.buildText] })
         return try await builder.inPlace(key: key, source: source, names: names) { work throws(BuildProblem) in
             try HostBuilder.write(
                 StandInSDK.javaStandIns.merging(["TokendashHost.java": HostProgramSources.java]) { $1 }, to: work)
-            try await builder.run(
-                [javac, "-g", "-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "20", "-cp", Self.gsonJar, "-d", "classes"]
-                    + names + ["TokendashHost.java"] + StandInSDK.javaStandIns.keys.sorted(),
-                in: work, source: source, names: names, hostFile: "TokendashHost.java", tool: "javac")
+            let host = ["TokendashHost.java"] + StandInSDK.javaStandIns.keys.sorted()
+            let javacFlags = [javac, "-g", "-encoding", "UTF-8", "-nowarn", "-Xmaxerrs", "20", "-cp", Self.gsonJar]
+            if let kotlin {
+                // The host and the stand-ins first, then the class against them: kotlinc reads classes, not Java sources.
+                try await builder.run(
+                    javacFlags + ["-d", "classes"] + host, in: work, source: source, names: names,
+                    hostFile: "TokendashHost.java", tool: "javac")
+                try await builder.run(
+                    [
+                        kotlin.compiler, "-nowarn", "-jvm-target", "1.8", "-cp", "classes:\(Self.gsonJar)", "-d",
+                        "classes",
+                    ]
+                        + names, in: work, source: source, names: names, hostFile: "TokendashHost.java", tool: "kotlinc"
+                )
+            } else {
+                try await builder.run(
+                    javacFlags + ["-d", "classes"] + names + host, in: work, source: source, names: names,
+                    hostFile: "TokendashHost.java", tool: "javac")
+            }
             try Self.writeLauncher(
-                java: java, className: source.qualifiedClassName, role: role, fileNames: names, to: work)
+                java: java, classPath: classPath, className: source.qualifiedClassName, role: role, fileNames: names,
+                to: work)
         }
     }
 
     /// `provider-host`: a script that execs the JVM on the build's classes (its folder is found
     /// from the script's own path, as the build is moved into the cache once made).
     static func writeLauncher(
-        java: String, className: String, role: String, fileNames: [String], to directory: URL
+        java: String, classPath: [String], className: String, role: String, fileNames: [String], to directory: URL
     ) throws(BuildProblem) {
         let arguments =
-            [java] + JavaToolchain.jvmOptions + ["-cp", "$here/classes:\(gsonJar)", "TokendashHost", className, role]
+            [java] + JavaToolchain.jvmOptions
+            + ["-cp", (["$here/classes"] + classPath).joined(separator: ":"), "TokendashHost", className, role]
             + fileNames
         let script = """
             #!/bin/sh
@@ -81,6 +101,25 @@ public enum JavaToolchain {
     /// memory limit; the client compiler and the serial collector start the JVM soonest, which
     /// is what a restarted host waits for.
     public static let jvmOptions = ["-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]
+
+    /// kotlinc from PATH and the standard library beside it (Debian's `kotlin` package), or the
+    /// sentence naming that package.
+    public static func findKotlin(environment: [String: String]) throws(BuildProblem) -> (
+        compiler: String, standardLibrary: String
+    ) {
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/kotlinc"
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            let compiler = URL(fileURLWithPath: candidate).resolvingSymlinksInPath()
+            let library = compiler.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("lib/kotlin-stdlib.jar").path
+            guard FileManager.default.isReadableFile(atPath: library) else { continue }
+            return (compiler.path, library)
+        }
+        throw .noRuntime(
+            "a Kotlin factory is built with kotlinc, and there is none here: kotlinc was not found on PATH (install it with `apt-get install kotlin`)"
+        )
+    }
 
     /// javac and java from `JAVA_HOME`, else from PATH, or the sentence naming Debian's JDK.
     public static func find(environment: [String: String]) throws(BuildProblem) -> (javac: String, java: String) {

@@ -21,7 +21,7 @@ enum Placeholders {
     static func fill(
         _ text: String, role: ProviderKind.Role, providerURL: String, language: ProviderSourceFile.Language = .swift
     ) -> (String, [ProviderSourceFile.Filling]) {
-        if language == .java { return fillJava(text, providerURL: providerURL) }
+        if language.isJVM { return fillJava(text, providerURL: providerURL) }
         var fillings: [ProviderSourceFile.Filling] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (placeholder, value) in values(role: role, providerURL: providerURL) {

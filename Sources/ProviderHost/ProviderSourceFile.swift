@@ -21,21 +21,28 @@ public struct ProviderSourceFile: Sendable {
         case objectiveC
         /// An Android `AuthTokenFactory` in `.java` files, built with javac and run on a JVM.
         case java
+        /// The same in `.kt` files, built with Debian's kotlinc (1.3) against the same stand-ins.
+        case kotlin
 
-        init?(path: String) {
+        public init?(path: String) {
             switch (path as NSString).pathExtension {
             case "swift": self = .swift
             case "m", "h": self = .objectiveC
             case "java": self = .java
+            case "kt": self = .kotlin
             default: return nil
             }
         }
+
+        /// Whether the class runs on a JVM, as an Android `AuthTokenFactory`.
+        public var isJVM: Bool { self == .java || self == .kotlin }
 
         var name: String {
             switch self {
             case .swift: "Swift"
             case .objectiveC: "Objective-C"
             case .java: "Java"
+            case .kotlin: "Kotlin"
             }
         }
     }
@@ -91,7 +98,7 @@ public struct ProviderSourceFile: Sendable {
         guard let language = Language(path: first) else {
             throw SourceProblem(
                 path: first, line: nil,
-                reason: "not a .swift, .m or .java file: the extension tells tokendash the class's language")
+                reason: "not a .swift, .m, .java or .kt file: the extension tells tokendash the class's language")
         }
         var texts: [(path: String, text: String)] = []
         for path in paths {
@@ -161,7 +168,7 @@ public struct ProviderSourceFile: Sendable {
         if let className {
             guard let match = mine.first(where: { $0.name == className }) else {
                 let found = mine.isEmpty ? "none does" : "found " + mine.map(\.name).joined(separator: ", ")
-                let conforming = language == .java ? "implementing" : "conforming to"
+                let conforming = language.isJVM ? "implementing" : "conforming to"
                 throw SourceProblem(
                     path: path, line: 1, reason: "no class \(className) \(conforming) \(wanted); \(found)")
             }
@@ -180,7 +187,7 @@ public struct ProviderSourceFile: Sendable {
             throw SourceProblem(
                 path: other.path, line: other.line,
                 reason:
-                    "\(other.name) \(language == .java ? "implements" : "conforms to") \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
+                    "\(other.name) \(language.isJVM ? "implements" : "conforms to") \(other.protocolName), a \(otherRole.rawValue) provider; pass it with --\(otherRole.rawValue)-source"
             )
         }
         let sdk = role == .driver ? "the Driver SDK's" : "the Consumer SDK's"
@@ -189,8 +196,8 @@ public struct ProviderSourceFile: Sendable {
             switch language {
             case .swift:
                 "no class conforming to \(wanted) (\(sdk) token provider protocol) was found; is this the provider's Swift file?"
-            case .java:
-                "no class implementing \(wanted) (\(sdk) token factory for Android) was found in \(files); is this the factory's Java file?"
+            case .java, .kotlin:
+                "no class implementing \(wanted) (\(sdk) token factory for Android) was found in \(files); is this the factory's \(language.name) file?"
             case .objectiveC:
                 "no @interface conforming to <\(wanted)> (\(sdk) token provider protocol) was found in \(files) or the headers \(fileCount > 1 ? "they import" : "it imports") from beside \(fileCount > 1 ? "them" : "it")"
             }
@@ -226,7 +233,7 @@ struct ConformingClass: Equatable {
         -> [ConformingClass]
     {
         let code = CodeText.blankingCommentsAndStrings(text)
-        if language == .java { return findJava(in: code, path: path) }
+        if language.isJVM { return findJVM(in: code, language: language, path: path) }
         // The inheritance list may run over several lines, up to the body's brace (Swift) or the
         // protocol list's closing bracket (Objective-C).
         let expression =
@@ -238,20 +245,21 @@ struct ConformingClass: Equatable {
         }
     }
 
-    /// Java's factories: the interface named in `implements` is the driver's when written
-    /// `AuthTokenContext.AuthTokenFactory` or imported from the Driver SDK's package, the
-    /// consumer's when imported from the Consumer SDK's `consumer.auth` (as Google's samples
-    /// import them); a bare `AuthTokenFactory` imported from neither is taken as either.
-    private static func findJava(in code: String, path: String) -> [ConformingClass] {
+    /// Java's and Kotlin's factories: the interface named in `implements` (Kotlin: after the
+    /// class's `:`) is the driver's when written `AuthTokenContext.AuthTokenFactory` or imported
+    /// from the Driver SDK's package, the consumer's when imported from the Consumer SDK's
+    /// `consumer.auth` (as Google's samples import them); a bare `AuthTokenFactory` imported from
+    /// neither is taken as either.
+    private static func findJVM(in code: String, language: ProviderSourceFile.Language, path: String)
+        -> [ConformingClass]
+    {
         let driverPackage = StandInSDK.androidDriverPackage
         let consumerPackage = StandInSDK.androidConsumerPackage
         let imports =
             code.contains("import \(consumerPackage).AuthTokenFactory")
-            ? "consumer"
-            : code.contains("import \(driverPackage).AuthTokenContext") ? "driver" : "either"
-        let package = firstCapture(#"(?m)^\s*package\s+([A-Za-z_][A-Za-z0-9_.]*)\s*;"#, in: code)
-        let expression = #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)[^{;]*?\bimplements\s+([^{]*)\{"#
-        return matches(of: expression, in: code, path: path) { inherits in
+            ? "consumer" : code.contains("import \(driverPackage).AuthTokenContext") ? "driver" : "either"
+        let package = firstCapture(#"(?m)^\s*package\s+([A-Za-z_][A-Za-z0-9_.]*)\s*;?\s*$"#, in: code)
+        func roles(_ inherits: [String]) -> [String] {
             var roles: [ProviderKind.Role] = []
             for name in inherits.map({ $0.replacingOccurrences(of: " ", with: "") }) {
                 if name == "AuthTokenContext.AuthTokenFactory"
@@ -265,12 +273,54 @@ struct ConformingClass: Equatable {
                         imports == "driver" ? [.driver] : imports == "consumer" ? [.consumer] : [.driver, .consumer]
                 }
             }
-            return roles.map { StandInSDK.protocolName($0, language: .java) }
-        }.map { found in
+            return roles.map { StandInSDK.protocolName($0, language: language) }
+        }
+        let found =
+            language == .java
+            ? matches(
+                of: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)[^{;]*?\bimplements\s+([^{]*)\{"#, in: code, path: path,
+                protocols: roles)
+            // A header runs to its body's brace, never across another class (one without a body).
+            : matches(of: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)((?:(?!\bclass\b)[^{])*)\{"#, in: code, path: path) {
+                roles(kotlinSupertypes($0.joined(separator: ",")))
+            }
+        return found.map { found in
             var found = found
             found.packageName = package
             return found
         }
+    }
+
+    /// A Kotlin class header's supertypes: what follows the `:` outside the primary
+    /// constructor's parentheses, split at its commas, each without its constructor call.
+    static func kotlinSupertypes(_ header: String) -> [String] {
+        var depth = 0
+        var list: Substring?
+        for index in header.indices {
+            switch header[index] {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case ":" where depth == 0:
+                list = header[header.index(after: index)...]
+            default: continue
+            }
+            if list != nil { break }
+        }
+        guard let list else { return [] }
+        var names: [String] = []
+        var current = ""
+        depth = 0
+        for character in list {
+            if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+            if character == ",", depth == 0 {
+                names.append(current)
+                current = ""
+            } else if depth == 0, character != ")" {
+                current.append(character)
+            }
+        }
+        names.append(current)
+        return names.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// Each declaration `expression` finds (its first group the name, its second the list it

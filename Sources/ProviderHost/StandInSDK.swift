@@ -30,8 +30,8 @@ public enum StandInSDK {
         -> String
     {
         switch (language, role) {
-        case (.java, .driver): "AuthTokenContext.AuthTokenFactory"
-        case (.java, .consumer): "consumer.auth.AuthTokenFactory"
+        case (.java, .driver), (.kotlin, .driver): "AuthTokenContext.AuthTokenFactory"
+        case (.java, .consumer), (.kotlin, .consumer): "consumer.auth.AuthTokenFactory"
         case (_, .driver): "GMTDAuthorization"
         case (_, .consumer): "GMTCAuthorization"
         }

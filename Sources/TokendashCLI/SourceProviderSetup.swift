@@ -65,7 +65,8 @@ struct SourceProviderSetup: Sendable {
             // A JVM's calls come on one thread and no race is looked for: the title says so before
             // the file's name, so a narrow pane cuts the name, not that.
             let label =
-                ((path as NSString).pathExtension == "java" ? "your code (JVM, no race check): " : "your code: ")
+                (ProviderSourceFile.Language(path: path)?.isJVM == true
+                    ? "your code (JVM, no race check): " : "your code: ")
                 + (path as NSString).lastPathComponent
                 + (paths.count > 1 ? " and \(paths.count - 1) more file\(paths.count > 2 ? "s" : "")" : "")
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
@@ -108,7 +109,7 @@ struct SourceProviderSetup: Sendable {
                 prepared[role] = .failed([error.description], label: label)
             }
             // An Android factory is called on the SDK's one thread, one call at a time: no second caller to race with.
-            let java = paths.first.map { ($0 as NSString).pathExtension == "java" } ?? false
+            let java = ProviderSourceFile.Language(path: path)?.isJVM == true
             var setting = SourceSettings(
                 completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize || java ? 1 : 2,
                 providerID: options.providerID, lifetimeChosen: server != nil,
@@ -161,7 +162,7 @@ extension SourceProviderSetup {
     static func builtNote(_ source: ProviderSourceFile, cached: Bool, sanitize: Bool) -> String {
         let how = cached ? "from the build cache" : "built"
         switch source.language {
-        case .java:
+        case .java, .kotlin:
             return
                 "\(source.qualifiedClassName) \(how) for the JVM; getToken is called on one thread, as the SDK calls it, and no race check runs on a JVM"
         case .swift, .objectiveC:

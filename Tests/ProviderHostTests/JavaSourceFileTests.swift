@@ -139,4 +139,25 @@ struct JavaSourceFileTests {
             #expect(error.description.contains("apt-get install openjdk-17-jdk-headless"))
         }
     }
+
+    @Test func aKotlinClassHeadersSupertypesAreAfterItsConstructor() {
+        #expect(
+            ConformingClass.kotlinSupertypes(
+                "(\n  application: Application,\n  executor: Executor = Executors.newFixedThreadPool(2)\n) : AuthTokenContext.AuthTokenFactory, Closeable "
+            ) == ["AuthTokenContext.AuthTokenFactory", "Closeable"])
+        #expect(ConformingClass.kotlinSupertypes(" : Base(1, 2), AuthTokenFactory") == ["Base", "AuthTokenFactory"])
+        #expect(ConformingClass.kotlinSupertypes("(val a: Int)").isEmpty)
+    }
+
+    @Test func aKotlinFactoryIsFoundWithItsPackageAndABodilessClassBeforeItIsNot() throws {
+        let path = try ProviderSourceFileTests.file(
+            "package com.example.kotlindriver\n\n" + Self.driverImports.replacingOccurrences(of: ";", with: "")
+                + "data class Settings(val url: String)\n"
+                + "internal class TripAuthTokenFactory(private val s: Settings = Settings(\"x\")) :\n    AuthTokenContext.AuthTokenFactory {\n}\n",
+            name: "TripAuthTokenFactory.kt")
+        let source = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
+        #expect(source.language == .kotlin)
+        #expect(source.className == "TripAuthTokenFactory")
+        #expect(source.qualifiedClassName == "com.example.kotlindriver.TripAuthTokenFactory")
+    }
 }

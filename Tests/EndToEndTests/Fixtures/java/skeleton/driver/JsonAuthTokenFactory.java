@@ -1,6 +1,8 @@
 // The Driver SDK for Android's skeleton AuthTokenFactory, as its "Get authorization tokens" page
 // prints it (code samples under Apache 2.0, as the page says), with the imports an IDE adds when
-// a customer pastes it. It reads a `context` it never declared: javac refuses it at line 24.
+// a customer pastes it. It reads a `context` it never declared: javac refuses it at line 26. The
+// lines after the page's `openStream()` are as Google's sample app's factory writes them (the ID
+// kept with the token).
 
 import static java.util.Objects.requireNonNull;
 
@@ -43,6 +45,7 @@ class JsonAuthTokenFactory implements AuthTokenFactory {
       // The expiry time could be an hour from now, but just to try and avoid
       // passing expired tokens, we subtract 10 minutes from that time.
       expiryTimeMs -= 10 * 60 * 1000;
+      this.vehicleId = vehicleId;
     } catch (IOException e) {
       // It's OK to throw exceptions here. The StatusListener you passed to
       // create the DriverContext class will be notified and passed along the failed
