@@ -128,12 +128,12 @@ extension Setting {
         case .consumerSource:
             return SettingEntry(
                 .file,
-                "Run your own GMTCAuthorization class (a .swift file importing GoogleRidesharingConsumer, or a .m file, after `tokendash setup objc`) or Android AuthTokenFactory (a .java file, with a JDK) as the consumer side's provider, built and driven as the Consumer SDK drives it; repeat the flag for a class in several files."
+                "Run your own GMTCAuthorization class (a .swift file importing GoogleRidesharingConsumer, or a .m file, after `tokendash setup objc`) or Android AuthTokenFactory (a .java or .kt file, with a JDK) as the consumer side's provider, built and driven as the Consumer SDK drives it; repeat the flag for a class in several files."
             )
         case .driverSource:
             return SettingEntry(
                 .file,
-                "Run your own GMTDAuthorization class (a .swift file importing GoogleRidesharingDriver, or a .m file, after `tokendash setup objc`) or Android AuthTokenFactory (a .java file, with a JDK) as the driver side's provider, built and driven as the Driver SDK drives it; repeat the flag for a class in several files."
+                "Run your own GMTDAuthorization class (a .swift file importing GoogleRidesharingDriver, or a .m file, after `tokendash setup objc`) or Android AuthTokenFactory (a .java or .kt file, with a JDK) as the driver side's provider, built and driven as the Driver SDK drives it; repeat the flag for a class in several files."
             )
         case .completionTimeout:
             return SettingEntry(
