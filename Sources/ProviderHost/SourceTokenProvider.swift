@@ -373,8 +373,6 @@ public enum SDKContract: Sendable, Equatable {
     case completionHandler
     case synchronousReturn
 
-    /// The call as the class's code names it.
-    var call: String { self == .completionHandler ? "fetchToken(with:completion:)" : "getToken(context)" }
     /// What the class's constructor is called, for a host that never got ready.
     var constructor: String { self == .completionHandler ? "init()" : "constructor" }
 }

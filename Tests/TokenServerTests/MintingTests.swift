@@ -41,6 +41,30 @@ import TokenProviders
         }
     }
 
+    /// The session route mints for the SDK's current ID, unless the URL names one, as Google's
+    /// Android skeletons do (`…/token/ID`, or `?tripId=`): then that one, so a factory asking
+    /// for a stale ID gets what it asked for. The skeletons' own path word is not an ID.
+    @Test func theSessionRouteMintsForTheIDTheURLNames() async throws {
+        try await withServer { s in
+            s.server.setSessionID("vehicle-1", for: .driver)
+            s.server.setSessionID("trip-1", for: .consumer)
+            for (path, key, id) in [
+                ("/session/driver", "vehicleid", "vehicle-1"), ("/session/driver/vehicle-7", "vehicleid", "vehicle-7"),
+                ("/session/driver/token", "vehicleid", "vehicle-1"),
+                ("/session/consumer/token?tripId=trip-9", "tripid", "trip-9"),
+            ] {
+                let (status, json) = try await s.json(path)
+                #expect(status == 200, "\(path)")
+                guard case .string(let token)? = json["jwt"] else {
+                    Issue.record("no jwt from \(path)")
+                    continue
+                }
+                #expect(try await s.verify(token).authorization == [key: id], "\(path)")
+            }
+            #expect(try await s.json("/session/driver/a%3Ab").status == 400)
+        }
+    }
+
     @Test func aTokenFromAnotherKeyDoesNotVerify() async throws {
         // Guards the verification itself: a signature by a different key must be refused.
         let other = await TokenMinter(

@@ -1,13 +1,19 @@
-// Returns a token whose exp passed an hour ago, for the right vehicle (its signature is not checked).
+// Returns the same token, whose exp passed an hour ago, for the right vehicle, at every call (its
+// signature is not checked).
 import com.google.android.libraries.mapsplatform.transportation.driver.api.base.data.AuthTokenContext;
 import com.google.android.libraries.mapsplatform.transportation.driver.api.base.data.AuthTokenContext.AuthTokenFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 class ReturnsAnExpiredToken implements AuthTokenFactory {
+  private String token;  // kept, as a cache would: the same expired token every call
+
   @Override
   public String getToken(AuthTokenContext context) {
-    return ForgedToken.forVehicle(context.getVehicleId(), System.currentTimeMillis() / 1000 - 3600);
+    if (token == null) {
+      token = ForgedToken.forVehicle(context.getVehicleId(), System.currentTimeMillis() / 1000 - 3600);
+    }
+    return token;
   }
 }
 
