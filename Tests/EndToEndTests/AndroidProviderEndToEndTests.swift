@@ -4,7 +4,8 @@ import Testing
 
 /// The customer's Android factory through the real binary: Google's skeleton `JsonAuthTokenFactory`
 /// for the Driver SDK and the Consumer SDK (Fixtures/java/skeleton, saved as a customer pastes
-/// them), compiled with javac and run on the JVM against the embedded server.
+/// them), compiled with javac and run on the JVM against the embedded server. The runs give a
+/// fetch and a getToken the suite's patience (600 s): no deadline is what these test.
 @Suite(.serialized, .timeLimit(.minutes(15)))
 struct AndroidProviderEndToEndTests {
     static let skeletons = JavaHostTests.fixtures.appendingPathComponent("skeleton")
@@ -42,7 +43,7 @@ struct AndroidProviderEndToEndTests {
             BinaryRunner.binary,
             [
                 "watch", "--driver-source", try Self.fixedDriver(), "--consumer-source", Self.consumer,
-                "--update-interval", "1", "--duration", "120",
+                "--update-interval", "1", "--duration", "120", "--timeout", "600", "--completion-timeout", "600",
             ], name: "android-watch", environment: Self.environment)
         for role in ["driver", "consumer"] {
             #expect(try await watch.await(3, linesWith: #""provider":"\#(role)""#, #""event":"fetched""#))
@@ -68,7 +69,7 @@ struct AndroidProviderEndToEndTests {
             BinaryRunner.binary,
             [
                 "watch", "--driver-source", try Self.fixedDriver(), "--only", "driver", "--lifetime", "3600",
-                "--update-interval", "1", "--duration", "120",
+                "--update-interval", "1", "--duration", "120", "--timeout", "600", "--completion-timeout", "600",
             ], name: "android-hour", environment: Self.environment)
         #expect(try await watch.await(#""provider":"driver","id":"vehicle-0001","event":"(fetched)""#) != nil)
         // Three updates answered from its cache (a refetch would mint a new token each second), one fetch in all.
@@ -109,7 +110,8 @@ struct AndroidProviderEndToEndTests {
             BinaryRunner.binary,
             [
                 "watch", "--driver-source", Self.kotlin.appendingPathComponent("TripAuthTokenFactory.kt").path,
-                "--only", "driver", "--lifetime", "3600", "--update-interval", "1", "--duration", "120",
+                "--only", "driver", "--lifetime", "3600", "--update-interval", "1", "--duration", "120", "--timeout",
+                "600", "--completion-timeout", "600",
             ], name: "android-kotlin", environment: Self.environment)
         #expect(try await watch.await(#""provider":"driver","id":"vehicle-0001","event":"(fetched)""#) != nil)
         #expect(try await watch.await(#""provider":"driver","id":"vehicle-0001","event":"(cache_hit)""#) != nil)
