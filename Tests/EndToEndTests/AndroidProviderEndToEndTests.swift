@@ -78,6 +78,25 @@ struct AndroidProviderEndToEndTests {
         await watch.stop()
     }
 
+    /// `Uri.Builder` on the placeholder host: the stand-in builds the URL, its authority becomes
+    /// the session route's, its https the server's http, and the query's trip is minted for.
+    @Test func aUriBuilderURLReachesTheSessionRouteWithItsTrip() async throws {
+        let watch = try BackgroundProcess(
+            BinaryRunner.binary,
+            [
+                "watch", "--consumer-source",
+                JavaHostTests.fixtures.appendingPathComponent("UriBuilderConsumer.java").path,
+                "--only", "consumer", "--update-interval", "1", "--duration", "120", "--timeout", "600",
+                "--completion-timeout", "600",
+            ], name: "android-uri", environment: Self.environment)
+        #expect(try await watch.await(#""provider":"consumer","id":"trip-0001","event":"(fetched)""#) != nil)
+        #expect(
+            watch.output.contains(#"/session/consumer/token?tripId=trip-0001","status":200"#), "\(watch.output)")
+        #expect(watch.output.contains("UriBuilderConsumer.java:22: filled yourauthserver.example with 127.0.0.1:"))
+        #expect(watch.output.contains("UriBuilderConsumer.java:21: filled https with http"))
+        await watch.stop()
+    }
+
     @Test func aConsumerFactoryGivenAsTheDriverIsOneLocatedLine() async throws {
         let result = try await BinaryRunner.run(
             ["watch", "--driver-source", Self.consumer, "--only", "driver", "--duration", "1"],
