@@ -81,6 +81,16 @@ struct SourceProviderFlags: ParsableArguments {
     @Option(name: .customLong(Setting.driverSource.rawValue), help: Setting.driverSource.argumentHelp)
     var driverSources: [String] = []
 
+    /// The flag's first file: a profile names one, which fills it when no flag was given.
+    var consumerSource: String? {
+        get { consumerSources.first }
+        set { consumerSources = newValue.map { [$0] } ?? [] }
+    }
+    var driverSource: String? {
+        get { driverSources.first }
+        set { driverSources = newValue.map { [$0] } ?? [] }
+    }
+
     @Option(
         name: .customLong("consumer-class"),
         help:

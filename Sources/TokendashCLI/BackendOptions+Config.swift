@@ -34,27 +34,30 @@ extension BackendOptions {
     /// Every scalar setting a profile can give, with the flag it stands for.
     static var configFields: [ConfigField] {
         [
-            field(.solution, \.givenSolution, effective: \.solution),
-            field(.consumerURL, \.consumerURL), field(.driverURL, \.driverURL),
-            field(.tokenKey, \.tokenKey), field(.expiryKey, \.expiryKey), field(.expiry, \.expiry),
-            field(.jwks, \.jwks), field(.cacert, \.caCertificates), field(.proxy, \.proxy),
-            field(.providerID, \.providerID),
-            field(.tripID, \.givenTripID, effective: \.tripID),
-            field(.vehicleID, \.givenVehicleID, effective: \.vehicleID),
-            field(.trackingID, \.givenTrackingID, effective: \.trackingID),
-            field(.deliveryVehicleID, \.givenDeliveryVehicleID, effective: \.deliveryVehicleID),
-            field(.trips, \.givenTrips, effective: \.trips), field(.vehicles, \.givenVehicles, effective: \.vehicles),
-            field(.only, \.only),
-            field(.refreshMargin, \.givenRefreshMargin, effective: \.refreshMargin),
-            field(.timeout, \.givenTimeout, effective: \.timeout),
-            field(.lifetime, \.givenLifetime, effective: \.lifetime),
-            field(.updateInterval, \.givenUpdateInterval, effective: \.updateInterval),
-            field(.ramp, \.givenRamp),
-            field(.fleetEngine, \.fleetEngineURL),
-            field(.fleetEngineInterval, \.givenFleetEngineInterval, effective: \.fleetEngineInterval),
-            field(.providerLogic, \.givenProviderLogic, effective: \.providerLogic),
-            field(.consumerSource, \.consumerSource), field(.driverSource, \.driverSource),
-            field(.completionTimeout, \.givenCompletionTimeout, effective: \.completionTimeout),
+            field(.solution, \.backendFlags.givenSolution, effective: \.solution),
+            field(.consumerURL, \.backendFlags.consumerURL), field(.driverURL, \.backendFlags.driverURL),
+            field(.tokenKey, \.backendFlags.tokenKey), field(.expiryKey, \.backendFlags.expiryKey),
+            field(.expiry, \.backendFlags.expiry),
+            field(.jwks, \.backendFlags.jwks), field(.cacert, \.transport.caCertificates),
+            field(.proxy, \.transport.proxy),
+            field(.providerID, \.backendFlags.providerID),
+            field(.tripID, \.sdks.givenTripID, effective: \.tripID),
+            field(.vehicleID, \.sdks.givenVehicleID, effective: \.vehicleID),
+            field(.trackingID, \.sdks.givenTrackingID, effective: \.trackingID),
+            field(.deliveryVehicleID, \.sdks.givenDeliveryVehicleID, effective: \.deliveryVehicleID),
+            field(.trips, \.fleet.givenTrips, effective: \.trips),
+            field(.vehicles, \.fleet.givenVehicles, effective: \.vehicles),
+            field(.only, \.sdks.only),
+            field(.refreshMargin, \.sdks.givenRefreshMargin, effective: \.refreshMargin),
+            field(.timeout, \.backendFlags.givenTimeout, effective: \.timeout),
+            field(.lifetime, \.backendFlags.givenLifetime, effective: \.lifetime),
+            field(.updateInterval, \.sdks.givenUpdateInterval, effective: \.updateInterval),
+            field(.ramp, \.fleet.givenRamp),
+            field(.fleetEngine, \.fleetEngine.fleetEngineURL),
+            field(.fleetEngineInterval, \.fleetEngine.givenFleetEngineInterval, effective: \.fleetEngineInterval),
+            field(.providerLogic, \.sdks.givenProviderLogic, effective: \.providerLogic),
+            field(.consumerSource, \.ownProvider.consumerSource), field(.driverSource, \.ownProvider.driverSource),
+            field(.completionTimeout, \.ownProvider.givenCompletionTimeout, effective: \.completionTimeout),
         ]
     }
 
@@ -65,16 +68,17 @@ extension BackendOptions {
         for field in Self.configFields {
             if let text = config.text(field.setting) { field.fill(&options, text) }
         }
-        options.headers = configHeaders(config).map { "\($0.name):\($0.value)" } + headers
+        options.backendFlags.headers =
+            configHeaders(config).map { "\($0.name):\($0.value)" } + backendFlags.headers
         // `--no-proxy` wins over a profile's `proxy:` as any flag wins over the file.
-        if noProxy { options.proxy = proxy }
+        if transport.noProxy { options.transport.proxy = transport.proxy }
         return options
     }
 
     /// The profile's headers not replaced by a `--header` flag.
     func configHeaders(_ config: ResolvedConfig) -> [ConfigHeader] {
         guard case .headers(let profile)? = config[.headers]?.value else { return [] }
-        let flagged = Set(headers.compactMap { HTTPHeader(parsing: $0)?.name.lowercased() })
+        let flagged = Set(backendFlags.headers.compactMap { HTTPHeader(parsing: $0)?.name.lowercased() })
         return profile.filter { !flagged.contains($0.name.lowercased()) }
     }
 }

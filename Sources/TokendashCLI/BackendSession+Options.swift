@@ -18,14 +18,15 @@ extension BackendSession {
     /// the error goes up. `listening` is told each listener's URL as it starts (the embedded
     /// server's, each loopback proxy's), and `startProxy` replaces `ProviderProxy.start`: tests.
     static func start(
-        _ options: BackendOptions, keepUnbuilt: Bool = false,
+        _ options: SessionConfiguration, keepUnbuilt: Bool = false,
         listening: @Sendable (URL) -> Void = { _ in },
+        startServer: ServerStarter? = nil,
         startProxy: SourceProviderSetup.ProxyStarter? = nil
     ) async throws -> BackendSession {
         // Every header value is a secret from here on, wherever it shows up (a backend's 401
         // body quoting the request's Authorization header included).
-        for header in options.headers.compactMap(HTTPHeader.init(parsing:)) { SecretRedactor.register(header.value) }
-        var proxy = try options.proxySettings()
+        for header in options.headers { SecretRedactor.register(header.value) }
+        var proxy = options.proxy
         // So are the proxy's password and credential: a proxy's 407 page may quote them.
         proxy.secrets.forEach(SecretRedactor.register)
         // The embedded server listens on loopback, where no proxy can reach it.
@@ -43,7 +44,7 @@ extension BackendSession {
         let started = try await undo.starting {
             try await startParts(
                 options, keepUnbuilt: keepUnbuilt, upstream: proxy, undo: undo,
-                listening: listening, startProxy: startProxy)
+                listening: listening, startServer: startServer ?? startEmbeddedServer, startProxy: startProxy)
         }
         return assemble(options, transport: transport, started: started)
     }
@@ -51,17 +52,13 @@ extension BackendSession {
     /// The embedded server (when no URLs were given) and the customer's classes' setup, each
     /// started part's stop added to `undo`; a build failure ends the start unless `keepUnbuilt`.
     private static func startParts(
-        _ options: BackendOptions, keepUnbuilt: Bool, upstream: ProxySettings, undo: Teardown,
-        listening: @Sendable (URL) -> Void, startProxy: SourceProviderSetup.ProxyStarter?
+        _ options: SessionConfiguration, keepUnbuilt: Bool, upstream: ProxySettings, undo: Teardown,
+        listening: @Sendable (URL) -> Void, startServer: ServerStarter, startProxy: SourceProviderSetup.ProxyStarter?
     ) async throws -> StartedParts {
         var server: EmbeddedTokenServer?
         var base: String?
         if options.usesEmbeddedServer {
-            let embedded = try await EmbeddedTokenServer(
-                configuration: TokenServerConfiguration(
-                    lifetime: TimeInterval(options.lifetime), fleetEngineLog: options.fleetEngine.log.path))
-            let url = try await embedded.start()
-            await undo.add { _ in await embedded.stop() }
+            let (embedded, url) = try await startServer(options, undo)
             listening(url)
             server = embedded
             base = url.absoluteString
@@ -78,6 +75,21 @@ extension BackendSession {
         return StartedParts(server: server, base: base, sources: sources, events: events)
     }
 
+    /// Starts the embedded server and puts its stop on the undo; the server (nil from a test's
+    /// fake, which needs no socket) and its URL.
+    typealias ServerStarter = @Sendable (SessionConfiguration, Teardown) async throws -> (EmbeddedTokenServer?, URL)
+
+    @Sendable private static func startEmbeddedServer(_ options: SessionConfiguration, undo: Teardown) async throws
+        -> (EmbeddedTokenServer?, URL)
+    {
+        let embedded = try await EmbeddedTokenServer(
+            configuration: TokenServerConfiguration(
+                lifetime: TimeInterval(options.lifetime), fleetEngineLog: options.fleetEngineLog))
+        let url = try await embedded.start()
+        await undo.add { _ in await embedded.stop() }
+        return (embedded, url)
+    }
+
     private struct StartedParts: Sendable {
         let server: EmbeddedTokenServer?
         let base: String?
@@ -88,7 +100,7 @@ extension BackendSession {
     /// The session over its started parts: endpoints, verifier, Fleet Engine target, pacing and
     /// each side's SDKs.
     private static func assemble(
-        _ options: BackendOptions, transport: HTTPClientTransport, started: StartedParts
+        _ options: SessionConfiguration, transport: HTTPClientTransport, started: StartedParts
     ) -> BackendSession {
         let (server, base, sources, events) = (started.server, started.base, started.sources, started.events)
         let solution = options.solution
@@ -108,12 +120,12 @@ extension BackendSession {
         func group<Context: AuthorizationContext>(_: Context.Type, _ endpoint: TokenEndpoint) -> any SDKGroup {
             if let provider = sources.provider(Context.self, events: events) {
                 return SimulatedSDKs<Context>(
-                    ids: Array(options.initialIDs(Context.kind).prefix(1)), providers: [provider],
+                    ids: Array((options.initialIDs[Context.kind] ?? []).prefix(1)), providers: [provider],
                     transport: transport, events: events, clock: deviceClock, fleetEngine: fleetEngine,
                     fleetEngineBudget: pacing.fleetEngine)
             }
             return SimulatedSDKs<Context>(
-                ids: options.initialIDs(Context.kind), endpoint: endpoint, transport: transport,
+                ids: options.initialIDs[Context.kind] ?? [], endpoint: endpoint, transport: transport,
                 events: events, refreshMargin: options.refreshMargin, clock: deviceClock, verifier: verifier,
                 fleetEngine: fleetEngine, fleetEngineBudget: pacing.fleetEngine, logic: options.providerLogic)
         }

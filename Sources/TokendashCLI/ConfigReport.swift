@@ -44,7 +44,7 @@ struct ConfigReport {
                     "profile \(resolved.profile ?? "") (line \(header.line))"
                 ))
         }
-        for header in flags.headers.compactMap(HTTPHeader.init(parsing:)) {
+        for header in flags.backendFlags.headers.compactMap(HTTPHeader.init(parsing:)) {
             rows.append(("header", "\(header.name): <redacted>", "flag --header"))
         }
         rows.append(
@@ -75,9 +75,9 @@ struct ConfigReport {
             return [("proxy", "(unusable)", source)]
         }
         var rows: [(String, String, String)]
-        if filled.noProxy {
+        if filled.transport.noProxy {
             rows = [("proxy", "none", "flag --no-proxy")]
-        } else if filled.proxy != nil {
+        } else if filled.transport.proxy != nil {
             rows = [("proxy", settings.display ?? "none", source)]
         } else {
             rows = [

@@ -171,7 +171,7 @@ struct DashboardCommand: AsyncParsableCommand {
         BackendSession, MetricsExporter?
     ) {
         let session: BackendSession
-        do { session = try await BackendSession.start(backend, keepUnbuilt: true) } catch {
+        do { session = try await BackendSession.start(try backend.resolved(), keepUnbuilt: true) } catch {
             evidence.discard()
             Self.fail("\(error)")
             throw ExitCode(1)
@@ -282,7 +282,7 @@ struct DashboardCommand: AsyncParsableCommand {
             theme: theme, themeNames: themeNames, refreshMargin: backend.refreshMargin,
             trips: backend.initialIDs(session.solution.consumerKind).count,
             vehicles: backend.initialIDs(session.solution.driverKind).count,
-            solution: session.solution, only: backend.only)
+            solution: session.solution, only: backend.sdks.only)
         state.insecure = session.insecure
         state.updateInterval = backend.updateInterval
         state.providerLogic = backend.providerLogic

@@ -22,7 +22,7 @@ extension BackendSession {
                 solution: solution)
             first.insecure = insecure
             first.updateInterval = options.updateInterval
-            first.only = options.only
+            first.only = options.sdks.only
             first.providerLogic = options.providerLogic
             first.sourceLabels = sourceLabels
         }

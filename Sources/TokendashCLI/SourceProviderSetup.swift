@@ -50,7 +50,7 @@ struct SourceProviderSetup: Sendable {
     /// `startProxy` (tests) replaces `ProviderProxy.start` with those settings. When a proxy fails
     /// to start, those already started are stopped before the error goes up: nothing else holds them.
     static func prepare(
-        _ options: BackendOptions, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
+        _ options: SessionConfiguration, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
         events: EventBroadcaster, upstream: ProxySettings, startProxy: ProxyStarter? = nil
     ) async throws -> SourceProviderSetup {
         let startProxy =
@@ -60,7 +60,8 @@ struct SourceProviderSetup: Sendable {
         var notes: [String] = []
         var proxies: [ProviderKind: ProviderProxy] = [:]
         for role in ProviderKind.Role.allCases {
-            guard let (paths, className) = options.source(role), let path = paths.first else { continue }
+            guard let chosen = options.sources[role], let path = chosen.paths.first else { continue }
+            let (paths, className) = (chosen.paths, chosen.className)
             let kind = solution.kind(role)
             // A JVM's calls come on one thread and no race is looked for: the title says so before
             // the file's name, so a narrow pane cuts the name, not that.

@@ -130,7 +130,7 @@ struct WatchCommand: AsyncParsableCommand {
     /// wrote them (exit 2), anything else in one line (exit 1).
     func startSession(_ backend: BackendOptions, recorder: RecordingWriter?) async throws -> BackendSession {
         do {
-            return try await BackendSession.start(backend)
+            return try await BackendSession.start(try backend.resolved())
         } catch let failure as SourceBuildFailure {
             // The compiler's own lines, file:line:col first, as an editor or CI reads them.
             for line in failure.lines {

@@ -39,7 +39,7 @@ import Testing
         let options = try BackendOptions.parse([
             "--consumer-source", "/nonexistent/ConsumerProvider.swift",
             "--driver-source", "/nonexistent/DriverProvider.swift",
-        ])
+        ]).resolved()
         let events = EventBroadcaster()
         let started = Mutex<[ProviderProxy]>([])
         struct NoPort: Error {}
@@ -67,7 +67,7 @@ import Testing
     /// `watch` with a provider file that cannot be read: the start fails with the file's line, and
     /// the embedded server and the loopback proxy it started before reading the file are stopped.
     @Test func aSourceThatDoesNotBuildStopsTheServerAndProxyStartedBeforeIt() async throws {
-        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"])
+        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"]).resolved()
         let listeners = Listeners()
         await #expect(throws: SourceBuildFailure.self) {
             _ = try await BackendSession.start(options, listening: listeners.add)
@@ -79,7 +79,7 @@ import Testing
     /// The embedded server started, then a loopback proxy fails to start: the server is stopped
     /// before the proxy's error goes up.
     @Test func aProxyThatFailsAfterTheServerStartedStopsTheServer() async throws {
-        let options = try BackendOptions.parse(["--consumer-source", "/nonexistent/ConsumerProvider.swift"])
+        let options = try BackendOptions.parse(["--consumer-source", "/nonexistent/ConsumerProvider.swift"]).resolved()
         let listeners = Listeners()
         struct NoPort: Error {}
         await #expect(throws: NoPort.self) {
@@ -94,7 +94,7 @@ import Testing
     /// The dashboard keeps an unbuilt provider as a pane with its error: the start succeeds, and the
     /// session's stop stops the server and the proxy.
     @Test func anUnbuiltSourceKeptRunsUntilTheSessionStops() async throws {
-        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"])
+        let options = try BackendOptions.parse(["--driver-source", "/nonexistent/DriverProvider.swift"]).resolved()
         let listeners = Listeners()
         let session = try await BackendSession.start(options, keepUnbuilt: true, listening: listeners.add)
         #expect(listeners.ports.count == 2)

@@ -47,7 +47,7 @@ struct CommandLineParsingTests {
             ]) as? WatchCommand)
         #expect(watch.backend.source(.driver)?.paths == ["Provider.m", "TokenFetcher.m"])
         #expect(watch.backend.source(.consumer)?.paths == ["Trip.swift"])
-        #expect(watch.backend.driverSource == "Provider.m", "a profile's one file fills the first")
+        #expect(watch.backend.ownProvider.driverSource == "Provider.m", "a profile's one file fills the first")
     }
 
     @Test func setupObjCTakesItsSourcesAndClang() throws {
