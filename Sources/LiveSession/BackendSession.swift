@@ -36,6 +36,9 @@ public struct BackendSession: Sendable {
     public let pacing: FleetPacing
     /// The loopback proxies in front of the source providers' hosts, by kind.
     public let proxies: [ProviderKind: ProviderProxy]
+    /// What the start started, to be stopped in the reverse order: the same steps that undo a
+    /// failed start end a finished run. Nil for a session made by hand (tests).
+    public let teardown: Teardown?
     /// Where each kind's fault acts: its source provider's proxy, or the embedded server.
     public var faults: SessionFaults { SessionFaults(server: server, proxied: proxies.mapValues(\.faults)) }
 
@@ -47,8 +50,9 @@ public struct BackendSession: Sendable {
         consumers: any SDKGroup, drivers: any SDKGroup, deviceClock: DeviceClock, fleetEngine: FleetEngineTarget?,
         consumerEndpoint: TokenEndpoint, driverEndpoint: TokenEndpoint, transport: any SessionTransport,
         roles: [ProviderKind.Role], sourceLabels: [ProviderKind.Role: String] = [:], sourceNotes: [String] = [],
-        proxies: [ProviderKind: ProviderProxy] = [:], pacing: FleetPacing = FleetPacing()
+        proxies: [ProviderKind: ProviderProxy] = [:], pacing: FleetPacing = FleetPacing(), teardown: Teardown? = nil
     ) {
+        self.teardown = teardown
         self.server = server
         self.events = events
         self.solution = solution
@@ -149,15 +153,21 @@ public struct BackendSession: Sendable {
         return used.isEmpty ? nil : used.joined(separator: ", ")
     }
 
-    /// Stops the server, the proxies and the transport; returns what could not be written out
-    /// (the emulator's `--fleet-engine-log`), in words, for the command to say.
+    /// Stops what the start started, the last first (the proxies, the server, the transport), by
+    /// the start's own `teardown`; returns what could not be written out (the emulator's
+    /// `--fleet-engine-log`), in words, for the command to say.
     @discardableResult
     public func stop() async -> [String] {
         events.finish()
-        await server?.stop()
+        if let teardown {
+            await teardown.run(completed: true)
+        } else {
+            for proxy in proxies.values { await proxy.stop() }
+            await server?.stop()
+            await transport.shutdown()
+        }
+        // After the server's stop, so every call it answered is in the file.
         let failure = server?.fleetEngineLog?.close()
-        for proxy in proxies.values { await proxy.stop() }
-        await transport.shutdown()
         return failure.map { [$0] } ?? []
     }
 }

@@ -46,7 +46,8 @@ extension BackendSession {
                 options, keepUnbuilt: keepUnbuilt, upstream: proxy, undo: undo,
                 listening: listening, startServer: startServer ?? startEmbeddedServer, startProxy: startProxy)
         }
-        return assemble(options, transport: transport, started: started)
+        // The run's end stops the parts with the steps that would have undone a failed start.
+        return assemble(options, transport: transport, started: started, teardown: undo)
     }
 
     /// The embedded server (when no URLs were given) and the customer's classes' setup, each
@@ -100,7 +101,7 @@ extension BackendSession {
     /// The session over its started parts: endpoints, verifier, Fleet Engine target, pacing and
     /// each side's SDKs.
     private static func assemble(
-        _ options: SessionConfiguration, transport: HTTPClientTransport, started: StartedParts
+        _ options: SessionConfiguration, transport: HTTPClientTransport, started: StartedParts, teardown: Teardown
     ) -> BackendSession {
         let (server, base, sources, events) = (started.server, started.base, started.sources, started.events)
         let solution = options.solution
@@ -143,6 +144,7 @@ extension BackendSession {
             server: server, events: events, solution: solution, consumers: consumers, drivers: drivers,
             deviceClock: deviceClock, fleetEngine: fleetEngine,
             consumerEndpoint: consumer, driverEndpoint: driver, transport: transport, roles: options.roles,
-            sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies, pacing: pacing)
+            sourceLabels: sources.labels, sourceNotes: sources.notes, proxies: sources.proxies, pacing: pacing,
+            teardown: teardown)
     }
 }

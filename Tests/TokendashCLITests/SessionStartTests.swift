@@ -45,6 +45,19 @@ struct SessionStartTests {
         #expect(steps.all == ["server started", "proxy refused", "server undone"])
     }
 
+    /// A run that started stops with the start's own steps, the last first: the server's stop,
+    /// told that the run completed, then nothing left to run a second time.
+    @Test func aFinishedRunStopsWithTheStartsOwnSteps() async throws {
+        let configuration = try BackendOptions.parse(["--only", "driver"]).resolved(environment: [:])
+        let steps = Steps()
+        let session = try await BackendSession.start(configuration, startServer: Self.fakeServer(steps))
+        #expect(steps.all == ["server started"])
+        await session.stop()
+        #expect(steps.all == ["server started", "server stopped"])
+        await session.stop()
+        #expect(steps.all == ["server started", "server stopped"])
+    }
+
     /// A backend of the user's own starts no server, so nothing is there to undo.
     @Test func aUsersOwnBackendStartsNoServer() async throws {
         let configuration = try BackendOptions.parse([
