@@ -53,7 +53,11 @@ public final class ProviderProxy: Sendable {
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addIdleClose(limits.idle)
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // Closed when dropped (NIO's deprecated spelling of that choice): a connection
+                    // accepted just as the proxy stops reaches a listener whose stream has ended and
+                    // is dropped unread. Wrapped the other way, its unfinished writer traps in NIO
+                    // (seen when a client connected as the session stopped).
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: channel)
                 }
             }
         guard let port = server.channel.localAddress?.port else {
