@@ -64,7 +64,7 @@ public struct ProviderSourceFile: Sendable {
     public let language: Language
     /// Every file given, the class's own first.
     public let parts: [Part]
-    /// The Java package the class is declared in (`package com.example;`), nil in the default one
+    /// The JVM package the class is declared in (`package com.example;`), nil in the default one
     /// and for Swift and Objective-C.
     public var packageName: String? = nil
 
@@ -221,7 +221,7 @@ struct ConformingClass: Equatable {
     var line: Int
     /// The file it is declared in.
     var path: String = ""
-    /// Its Java package, from the file's `package` line.
+    /// Its JVM package (Java or Kotlin), from the file's `package` line.
     var packageName: String? = nil
 
     /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization (Java:
