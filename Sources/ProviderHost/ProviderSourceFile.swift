@@ -68,8 +68,15 @@ public struct ProviderSourceFile: Sendable {
     /// and for Swift and Objective-C.
     public var packageName: String? = nil
 
-    /// The name the class is found by at run time: the JVM's qualified one, or the class's own.
-    public var qualifiedClassName: String { packageName.map { "\($0).\(className)" } ?? className }
+    /// The classes a JVM class is nested in, outermost first (`class App { static class Factory … }`).
+    public var enclosingClasses: [String] = []
+
+    /// The name the class is found by at run time: the JVM's binary name (`com.example.App$Factory`),
+    /// or the class's own.
+    public var qualifiedClassName: String {
+        let nested = (enclosingClasses + [className]).joined(separator: "$")
+        return packageName.map { "\($0).\(nested)" } ?? nested
+    }
 
     /// The file's name, as titles and messages show it.
     public var fileName: String { (path as NSString).lastPathComponent }
@@ -140,7 +147,8 @@ public struct ProviderSourceFile: Sendable {
         parts.insert(parts.remove(at: mainIndex), at: 0)
         return ProviderSourceFile(
             path: parts[0].path, role: role, className: chosen.name, buildText: parts[0].buildText,
-            fillings: fillings, language: language, parts: parts, packageName: chosen.packageName)
+            fillings: fillings, language: language, parts: parts, packageName: chosen.packageName,
+            enclosingClasses: chosen.enclosing)
     }
 
     static func text(of path: String, language: Language) throws(SourceProblem) -> String {
@@ -223,6 +231,8 @@ struct ConformingClass: Equatable {
     var path: String = ""
     /// Its JVM package (Java or Kotlin), from the file's `package` line.
     var packageName: String? = nil
+    /// The classes it is declared in, outermost first (JVM only).
+    var enclosing: [String] = []
 
     /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization (Java:
     /// implementing an `AuthTokenFactory`), in order. A scan of declarations, not a parse:
@@ -284,11 +294,69 @@ struct ConformingClass: Equatable {
             : matches(of: #"\bclass\s+([A-Za-z_][A-Za-z0-9_]*)((?:(?!\bclass\b)[^{])*)\{"#, in: code, path: path) {
                 roles(kotlinSupertypes($0.joined(separator: ",")))
             }
+        let declarations = typeDeclarations(in: code)
         return found.map { found in
             var found = found
             found.packageName = package
+            found.enclosing = enclosingNames(of: found, among: declarations, in: code)
             return found
         }
+    }
+
+    /// A type declared in a JVM file: its name, where its declaration starts, and its body's
+    /// braces (nil for a Kotlin class without a body).
+    struct TypeDeclaration {
+        var name: String
+        var start: Int
+        var body: Range<Int>?
+    }
+
+    /// Every class, interface, enum, record and object in `code` (blanked of comments and
+    /// strings), with the extent of its body found by matching braces.
+    static func typeDeclarations(in code: String) -> [TypeDeclaration] {
+        let characters = Array(code.utf16)
+        guard
+            let pattern = try? NSRegularExpression(
+                pattern: #"\b(?:class|interface|enum|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)"#)
+        else { return [] }
+        let matches = pattern.matches(in: code, range: NSRange(location: 0, length: characters.count))
+        var declarations: [TypeDeclaration] = []
+        for (index, match) in matches.enumerated() {
+            let name = (code as NSString).substring(with: match.range(at: 1))
+            let start = match.range.location
+            // Its body is the first brace before the next declaration; none, and it has no body.
+            let limit = index + 1 < matches.count ? matches[index + 1].range.location : characters.count
+            var body: Range<Int>?
+            if let open = (match.range.upperBound..<limit).first(where: { characters[$0] == 0x7B }) {
+                var depth = 0
+                for position in open..<characters.count {
+                    if characters[position] == 0x7B { depth += 1 }
+                    if characters[position] == 0x7D {
+                        depth -= 1
+                        if depth == 0 {
+                            body = open..<position
+                            break
+                        }
+                    }
+                }
+            }
+            declarations.append(TypeDeclaration(name: name, start: start, body: body))
+        }
+        return declarations
+    }
+
+    /// The names of the types whose bodies hold `found`'s declaration, outermost first.
+    static func enclosingNames(of found: ConformingClass, among declarations: [TypeDeclaration], in code: String)
+        -> [String]
+    {
+        let lineStarts = code.utf16.indices.enumerated().compactMap { offset, index in
+            code.utf16[index] == 0x0A ? offset + 1 : nil
+        }
+        func line(of offset: Int) -> Int { 1 + lineStarts.prefix { $0 <= offset }.count }
+        guard let own = declarations.first(where: { $0.name == found.name && line(of: $0.start) == found.line })
+        else { return [] }
+        return declarations.filter { $0.body?.contains(own.start) == true }
+            .sorted { ($0.body?.lowerBound ?? 0) < ($1.body?.lowerBound ?? 0) }.map(\.name)
     }
 
     /// A Kotlin class header's supertypes: what follows the `:` outside the primary

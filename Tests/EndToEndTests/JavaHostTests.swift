@@ -151,6 +151,16 @@ struct JavaHostTests {
         await provider.shutdown()
     }
 
+    /// A factory nested in another class is made by its binary name (`FleetApp$Factory`): its
+    /// getToken answers (with a string that is no JWT, which the rules then refuse).
+    @Test func aFactoryNestedInItsAppsClassIsMadeAndCalled() async throws {
+        let (provider, _) = try await Self.provider("FleetApp")
+        let error = try #require(await Self.failure(provider))
+        #expect(error.contains("token is not a JWT"), "\(error)")
+        #expect(await provider.hostStarts == 1)
+        await provider.shutdown()
+    }
+
     /// stdin is /dev/null (the protocol is on descriptors 3 and 4), and a grandchild that ignores
     /// SIGTERM ends with the host's process group.
     @Test func stdinIsEmptyAndAGrandchildEndsWithTheHost() async throws {

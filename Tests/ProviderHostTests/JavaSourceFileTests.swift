@@ -160,4 +160,21 @@ struct JavaSourceFileTests {
         #expect(source.className == "TripAuthTokenFactory")
         #expect(source.qualifiedClassName == "com.example.kotlindriver.TripAuthTokenFactory")
     }
+
+    /// A factory nested in another class is known to the JVM by its binary name; one declared
+    /// after another class's body is not nested in it.
+    @Test func aNestedFactoryIsFoundByItsBinaryName() throws {
+        let java = try Self.read(
+            "package com.example.app;\n\npublic class FleetApp {\n  void f() { if (true) { } }\n"
+                + "  private static final class Factory implements AuthTokenContext.AuthTokenFactory {\n  }\n}\n")
+        #expect(java.className == "Factory")
+        #expect(java.qualifiedClassName == "com.example.app.FleetApp$Factory")
+        let after = try Self.read(
+            "class Helper { }\nclass JsonFactory implements AuthTokenContext.AuthTokenFactory {\n}\n")
+        #expect(after.qualifiedClassName == "JsonFactory")
+        let path = try ProviderSourceFileTests.file(
+            "class App {\n  class Factory : AuthTokenContext.AuthTokenFactory {\n  }\n}\n", name: "App.kt")
+        let kotlin = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
+        #expect(kotlin.qualifiedClassName == "App$Factory")
+    }
 }
