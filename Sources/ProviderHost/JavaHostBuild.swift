@@ -1,12 +1,12 @@
 import FleetAuth
 import Foundation
 
-/// An Android `AuthTokenFactory` in Java (or Kotlin, compiled with kotlinc against the host's
-/// classes) and the JVM host (HostPrograms/java/TokendashHost.java)
-/// compiled together with javac, against the SDKs' stand-in classes and Gson (which Google's
-/// skeletons parse the backend's answer with), into a folder of classes and a `provider-host`
-/// script that starts the JVM on them. Both from Debian: `openjdk-17-jdk-headless` and
-/// `libgoogle-gson-java`; when either is missing, one sentence naming the package to install.
+/// An Android `AuthTokenFactory` and the JVM host (HostPrograms/java/TokendashHost.java) built
+/// into a folder of classes and a `provider-host` script that starts the JVM on them. A Java
+/// class is compiled with the host by javac; a Kotlin one by kotlinc, after the host's classes.
+/// Both against the SDKs' stand-ins and Gson (which Google's skeletons parse the answer with).
+/// All from Debian (`openjdk-17-jdk-headless`, `libgoogle-gson-java`, `kotlin`); when one is
+/// missing, one sentence names the package to install.
 struct JavaHostBuild {
     let builder: HostBuilder
     let source: ProviderSourceFile
