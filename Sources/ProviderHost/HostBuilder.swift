@@ -46,10 +46,7 @@ public struct HostBuilder: Sendable {
             }
             return given
         }
-        for directory in (environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = "\(directory)/swiftc"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
+        if let found = ChildProcess.onPath("swiftc", environment: environment) { return found }
         throw .noToolchain("swiftc was not found on PATH")
     }
 

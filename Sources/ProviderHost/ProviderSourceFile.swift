@@ -233,6 +233,8 @@ struct ConformingClass: Equatable {
     var packageName: String? = nil
     /// The classes it is declared in, outermost first (JVM only).
     var enclosing: [String] = []
+    /// Where its declaration starts in the text, in UTF-16 units.
+    var offset = 0
 
     /// The classes in `text` conforming to GMTDAuthorization or GMTCAuthorization (Java:
     /// implementing an `AuthTokenFactory`), in order. A scan of declarations, not a parse:
@@ -298,7 +300,7 @@ struct ConformingClass: Equatable {
         return found.map { found in
             var found = found
             found.packageName = package
-            found.enclosing = enclosingNames(of: found, among: declarations, in: code)
+            found.enclosing = enclosingNames(of: found, among: declarations)
             return found
         }
     }
@@ -346,15 +348,9 @@ struct ConformingClass: Equatable {
     }
 
     /// The names of the types whose bodies hold `found`'s declaration, outermost first.
-    static func enclosingNames(of found: ConformingClass, among declarations: [TypeDeclaration], in code: String)
-        -> [String]
-    {
-        let lineStarts = code.utf16.indices.enumerated().compactMap { offset, index in
-            code.utf16[index] == 0x0A ? offset + 1 : nil
-        }
-        func line(of offset: Int) -> Int { 1 + lineStarts.prefix { $0 <= offset }.count }
-        guard let own = declarations.first(where: { $0.name == found.name && line(of: $0.start) == found.line })
-        else { return [] }
+    static func enclosingNames(of found: ConformingClass, among declarations: [TypeDeclaration]) -> [String] {
+        // Both scans match from the same `class` keyword, so the declaration starts where the class was found.
+        guard let own = declarations.first(where: { $0.start == found.offset }) else { return [] }
         return declarations.filter { $0.body?.contains(own.start) == true }
             .sorted { ($0.body?.lowerBound ?? 0) < ($1.body?.lowerBound ?? 0) }.map(\.name)
     }
@@ -410,7 +406,9 @@ struct ConformingClass: Equatable {
             let line = code[..<declaration.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             for proto in protocols(inherits) {
                 found.append(
-                    ConformingClass(name: String(code[nameRange]), protocolName: proto, line: line, path: path))
+                    ConformingClass(
+                        name: String(code[nameRange]), protocolName: proto, line: line, path: path,
+                        offset: match.range.location))
             }
         }
         return found

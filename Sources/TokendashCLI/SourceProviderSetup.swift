@@ -63,11 +63,11 @@ struct SourceProviderSetup: Sendable {
             guard let chosen = options.sources[role], let path = chosen.paths.first else { continue }
             let (paths, className) = (chosen.paths, chosen.className)
             let kind = solution.kind(role)
+            let jvm = ProviderSourceFile.Language(path: path)?.isJVM == true
             // A JVM's calls come on one thread and no race is looked for: the title says so before
             // the file's name, so a narrow pane cuts the name, not that.
             let label =
-                (ProviderSourceFile.Language(path: path)?.isJVM == true
-                    ? "your code (JVM, no race check): " : "your code: ")
+                (jvm ? "your code (JVM, no race check): " : "your code: ")
                 + (path as NSString).lastPathComponent
                 + (paths.count > 1 ? " and \(paths.count - 1) more file\(paths.count > 2 ? "s" : "")" : "")
             let url = await server?.sessionURL(kind) ?? "INSERT_YOUR_TOKEN_PROVIDER_URL"
@@ -110,15 +110,14 @@ struct SourceProviderSetup: Sendable {
                 prepared[role] = .failed([error.description], label: label)
             }
             // An Android factory is called on the SDK's one thread, one call at a time: no second caller to race with.
-            let java = ProviderSourceFile.Language(path: path)?.isJVM == true
             var setting = SourceSettings(
-                completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize || java ? 1 : 2,
+                completionTimeout: options.completionTimeout, parallelCalls: options.noSanitize || jvm ? 1 : 2,
                 providerID: options.providerID, lifetimeChosen: server != nil,
                 announce: { [server] id in
                     server?.setSessionID(id, for: kind)
                     proxy.announce(id)
                 }, backendExpiry: { proxy.backendExpiry() })
-            if java {
+            if jvm {
                 setting.contract = .synchronousReturn
                 setting.locationUpdateInterval = options.updateInterval
             }

@@ -47,32 +47,22 @@ struct JavaSourceFileTests {
     }
 
     @Test func aConsumersFactoryGivenAsTheDriverSaysWhichFlagTakesIt() throws {
-        let path = try ProviderSourceFileTests.file(
+        let problem = try ProviderSourceFileTests.problem(
             Self.consumerImports + "class TripFactory implements AuthTokenFactory {}\n", name: "TripFactory.java")
-        do {
-            _ = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
-            Issue.record("read")
-        } catch {
-            #expect(
-                error.description
-                    == "\(path):3: error: TripFactory implements consumer.auth.AuthTokenFactory, a consumer provider; pass it with --consumer-source"
-            )
-        }
+        #expect(
+            problem
+                == "FILE:3: error: TripFactory implements consumer.auth.AuthTokenFactory, a consumer provider; pass it with --consumer-source"
+        )
     }
 
     @Test func aMentionInACommentOrStringIsNoClass() throws {
-        let path = try ProviderSourceFileTests.file(
+        let problem = try ProviderSourceFileTests.problem(
             "// class Old implements AuthTokenFactory {\nString s = \"class X implements AuthTokenFactory {\";\n",
             name: "Nothing.java")
-        do {
-            _ = try ProviderSourceFile.read(path, role: .driver, providerURL: "http://x")
-            Issue.record("a class was found")
-        } catch {
-            #expect(
-                error.description
-                    == "\(path):1: error: no class implementing AuthTokenContext.AuthTokenFactory (the Driver SDK's token factory for Android) was found in this file; is this the factory's Java file?"
-            )
-        }
+        #expect(
+            problem
+                == "FILE:1: error: no class implementing AuthTokenContext.AuthTokenFactory (the Driver SDK's token factory for Android) was found in this file; is this the factory's Java file?"
+        )
     }
 
     /// The driver page's URL and keys, and the consumer page's Uri.Builder, become the embedded

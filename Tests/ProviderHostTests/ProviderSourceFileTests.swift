@@ -29,8 +29,12 @@ extension ProviderSourceFileTests {
         return path
     }
 
-    static func problem(_ text: String, role: ProviderKind.Role = .driver, className: String? = nil) throws -> String {
-        let path = try file(text)
+    /// The one line reading `text` (saved as `name`) ends with, the file's path written FILE;
+    /// "read" when it is read.
+    static func problem(
+        _ text: String, role: ProviderKind.Role = .driver, className: String? = nil, name: String = "Provider.swift"
+    ) throws -> String {
+        let path = try file(text, name: name)
         do {
             _ = try ProviderSourceFile.read(path, role: role, className: className, providerURL: "http://x")
             return "read"
