@@ -27,12 +27,28 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
-        // What every part shares about tokens: kinds and IDs, fetched and decoded tokens, rule
-        // results, errors, provider events, the transport's protocol, clocks, JSON.
-        // No judging, no provider, no UI, no server. swift-crypto only for token fingerprints
-        // (SHA-256); scripts/fuzz.sh compiles these files with bare swiftc, where
+        // JSON as tokendash reads and writes it: `JSONValue` (integers kept apart from fractions),
+        // `JSONObject` in written order, the hand reader for plain JSON beside JSONDecoder, and the
+        // string writer. No dependencies.
+        .target(name: "JSONValues"),
+        // What a token backend sends, read: a JWT split and decoded (base64url, the header and
+        // claims), its fingerprint, the answer's shape and expiry, HTTP dates and Retry-After.
+        // Below the provider vocabulary, which wraps its error. swift-crypto only for the
+        // fingerprint's SHA-256; scripts/fuzz.sh compiles it with bare swiftc, where
         // TokenFingerprint falls back (see there).
-        .target(name: "FleetAuth", dependencies: ["Redaction", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "TokenReading",
+            dependencies: ["Redaction", "JSONValues", .product(name: "Crypto", package: "swift-crypto")]),
+        // What every part shares about providers: token kinds and IDs, authorization contexts,
+        // endpoints, fetched tokens, rule results, errors, the transport and verifier protocols,
+        // clocks, bounds. No judging, no provider, no UI, no server.
+        .target(name: "FleetAuth", dependencies: ["Redaction", "JSONValues", "TokenReading"]),
+        // Fleet Engine's REST methods as the simulated SDKs call them, where the calls go, and
+        // Fleet Engine's answer read (a provider event carries it).
+        .target(name: "FleetEngineAPI", dependencies: ["Redaction", "FleetAuth", "JSONValues"]),
+        // Provider events: the one record of what a provider did, what it carries (a proxy's
+        // exchange, a class's breach), the bus that fans it out, and the counts made from it.
+        .target(name: "ProviderEvents", dependencies: ["Redaction", "FleetAuth", "FleetEngineAPI"]),
         // Secrets kept off the screen, the logs, recordings, metrics and errors: tokens (whole or
         // as found in text), URL and proxy credentials, header values, and any secret a run
         // registers. Its own module, as DESIGN.md has it: every output path names it, and nothing
@@ -40,13 +56,17 @@ let package = Package(
         .target(name: "Redaction"),
         // Judging a token: Fleet Engine's rules (TokenRules) and reading a backend's answer
         // (TokenResponseDecoder). A rule's change rebuilds what judges, not the Fleet Engine client.
-        .target(name: "TokenJudging", dependencies: ["Redaction", "FleetAuth"]),
+        .target(name: "TokenJudging", dependencies: ["JSONValues", "TokenReading", "Redaction", "FleetAuth"]),
         // The provider cores: tokendash's caching provider and the samples' ports (Swift and
         // Objective-C), fetching, caching, refreshing and publishing events.
-        .target(name: "TokenProviders", dependencies: ["FleetAuth", "TokenJudging"]),
+        .target(
+            name: "TokenProviders",
+            dependencies: ["JSONValues", "ProviderEvents", "TokenReading", "FleetAuth", "TokenJudging"]),
         // The simulated SDKs' Fleet Engine calls: schedule, pace, request, answer. The verdict it
         // compares an answer with is passed in (`TokenRules.verdict`), so it builds without the rules.
-        .target(name: "FleetEngineClient", dependencies: ["FleetAuth", "Pacing"]),
+        .target(
+            name: "FleetEngineClient",
+            dependencies: ["FleetEngineAPI", "ProviderEvents", "TokenReading", "FleetAuth", "Pacing"]),
         // Rates that listen to their backend (AIMD on latency and overload answers, a window of
         // calls in flight): the fleet's ramp and its Fleet Engine calls. Pure; callers bring the time.
         .target(name: "Pacing"),
@@ -55,7 +75,9 @@ let package = Package(
         // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
         .target(
             name: "TokenSignatures",
-            dependencies: ["Redaction", "FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: [
+                "TokenReading", "Redaction", "FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit"),
+            ]
         ),
         // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
         // proxy) share: request heads decoded by NIOHTTP1, the one CONNECT writer,
@@ -96,6 +118,7 @@ let package = Package(
         .target(
             name: "ProviderProxy",
             dependencies: [
+                "ProviderEvents", "TokenReading",
                 "Redaction",
                 "Faults", "FleetAuth", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -131,6 +154,7 @@ let package = Package(
         .target(
             name: "TapReading",
             dependencies: [
+                "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
                 "TapForwarding", "FleetTables", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
                 // The queue between forwarding and reading (`CircularBuffer`).
@@ -145,6 +169,7 @@ let package = Package(
         .target(
             name: "LogReading",
             dependencies: [
+                "JSONValues", "TokenReading",
                 "FleetAuth", "Redaction",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 // The gzip reader's ByteBuffers.
@@ -168,6 +193,7 @@ let package = Package(
         .target(
             name: "TokenServer",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "TokenReading",
                 "Faults",
                 "FleetAuth", "TokenJudging", "Pacing",
                 "RouteServer",
@@ -184,22 +210,26 @@ let package = Package(
         // The one table of settings: each flag's and config key's kind, range, default and help.
         // Its own module above FleetAuth (whose enums and bounds it names) because the flags, the
         // config reader, scenarios and recordings all read it and none of them depends on another.
-        .target(name: "Settings", dependencies: ["FleetAuth"]),
+        .target(name: "Settings", dependencies: ["FleetEngineAPI", "TokenReading", "FleetAuth"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(
             name: "Fleet",
-            dependencies: ["FleetAuth", "FleetTables", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing"]),
+            dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "FleetAuth", "FleetTables", "FleetEngineClient", "TokenJudging",
+                "TokenProviders", "Pacing",
+            ]),
         // The fleet table's values (members, their status, the tap's counts and columns): what the
         // table shows, apart from the simulated SDKs that fill it, so the tap's reading has them
         // without the fleet.
-        .target(name: "FleetTables", dependencies: ["FleetAuth"]),
+        .target(name: "FleetTables", dependencies: ["FleetEngineAPI", "ProviderEvents", "FleetAuth"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
-        .target(name: "EventLines", dependencies: ["Redaction", "FleetAuth"]),
+        .target(name: "EventLines", dependencies: ["JSONValues", "ProviderEvents", "Redaction", "FleetAuth"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents",
                 "FleetTables",
                 "Fleet", "FleetAuth", "Pacing", "NetworkAddresses",
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -220,6 +250,7 @@ let package = Package(
         .target(
             name: "Dashboard",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents",
                 "FleetTables",
                 "Redaction",
                 "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
@@ -234,6 +265,7 @@ let package = Package(
         .target(
             name: "DashboardRuntime",
             dependencies: [
+                "ProviderEvents",
                 "FleetTables",
                 "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
                 "BoundedYAML", "ThreadExecutor",
@@ -244,6 +276,7 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
                 "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
@@ -256,6 +289,7 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents",
                 "Redaction",
                 "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer",
             ]
@@ -266,6 +300,7 @@ let package = Package(
         .target(
             name: "Evidence",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "ProviderEvents",
                 "FleetTables",
                 "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging",
             ]),
@@ -280,7 +315,10 @@ let package = Package(
         // screen and no server: the dashboard shows what the runner reports.
         .target(
             name: "Scenarios",
-            dependencies: ["FleetAuth", "Faults", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "ProviderEvents", "FleetAuth", "Faults", "BoundedYAML", "Settings",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
         .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Faults", "Fleet", "FleetAuth", "TokenServer"]),
         .systemLibrary(
@@ -308,6 +346,7 @@ let package = Package(
         .target(
             name: "ProviderHost",
             dependencies: [
+                "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
                 "FleetAuth", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -339,6 +378,7 @@ let package = Package(
         .target(
             name: "TokendashCLI",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
                 "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
@@ -361,6 +401,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit",
                 "Pacing", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
@@ -384,6 +425,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetAuth", "HTTPTransport", "Spawning", "ThreadExecutor",
                 // The golden frames' text: a Canvas's cells and roles.
                 "UICore",
@@ -406,6 +448,7 @@ let package = Package(
         .testTarget(
             name: "FleetAuthTests",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
                 "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing", "TestSupport",
             ]),
@@ -414,6 +457,7 @@ let package = Package(
         .testTarget(
             name: "TransportTests",
             dependencies: [
+                "TokenReading",
                 "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "NetworkAddresses",
                 "TestSupport", "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -433,6 +477,7 @@ let package = Package(
         .testTarget(
             name: "TokenSignaturesTests",
             dependencies: [
+                "TokenReading",
                 "TokenSignatures", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
                 "TestSupport", "TapForwarding",
                 "TapReading",
@@ -445,6 +490,7 @@ let package = Package(
         .testTarget(
             name: "TokendashCLITests",
             dependencies: [
+                "ProviderEvents",
                 "FleetTables",
                 "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth",
                 "TokenServer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -452,6 +498,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
                 "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
                 "Faults", "LiveSession", "Spawning",
@@ -467,6 +514,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
+                "JSONValues", "TokenReading",
                 "FleetTables",
                 "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "ProxyKit", "TestSupport",
                 "Dashboard",
@@ -482,10 +530,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenMetricsTests",
-            dependencies: ["TokenMetrics", "Fleet", "FleetAuth", "TapReading", "TestSupport"]),
+            dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading", "TokenMetrics", "Fleet", "FleetAuth", "TapReading",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Fleet", "EventLines", "FleetAuth", "Pacing", "Settings",
                 "TestSupport",
@@ -496,6 +548,7 @@ let package = Package(
         .testTarget(
             name: "TokenServerTests",
             dependencies: [
+                "FleetEngineAPI", "JSONValues", "TokenReading",
                 "Faults", "RouteServer", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
                 "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -512,6 +565,7 @@ let package = Package(
         .testTarget(
             name: "DashboardRuntimeTests",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
@@ -521,6 +575,7 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth",
                 "HTTPTransport", "TestSupport",
             ]
@@ -528,6 +583,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
+                "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction", "Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport",
             ]),
@@ -539,6 +595,7 @@ let package = Package(
         .testTarget(
             name: "ProviderHostTests",
             dependencies: [
+                "JSONValues", "ProviderEvents",
                 "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "NetworkAddresses", "Faults", "FleetAuth",
                 "TestSupport",
             ]),
@@ -559,6 +616,7 @@ let package = Package(
         .testTarget(
             name: "LogReadingTests",
             dependencies: [
+                "JSONValues",
                 "LogReading", "FleetAuth",
                 // gzip-compressed fixtures, made in the test.
                 .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),

@@ -55,7 +55,7 @@ module() {
 # The modules the chosen targets import and everything they depend on, in waves (a wave's modules
 # need only those of earlier waves), read from the package itself so that a new dependency in
 # Package.swift reaches the fuzz build without anyone repeating it here. Product dependencies are
-# left out (FleetAuth's swift-crypto has a fallback under bare swiftc), except Yams, built below.
+# left out (TokenReading's swift-crypto has a fallback under bare swiftc), except Yams, built below.
 files=()
 for entry in "${targets[@]}"; do IFS=: read -r _ file _ <<<"$entry"; files+=("Tests/Fuzz/$file.swift"); done
 graph=$(swift package describe --type json | GEN="$out/gen" python3 -c '

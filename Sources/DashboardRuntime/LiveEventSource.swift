@@ -4,6 +4,7 @@ import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderEvents
 
 /// The running providers as an event source: every provider event as an action, and in a fleet
 /// the aggregate rows and each kind's member table once a second.

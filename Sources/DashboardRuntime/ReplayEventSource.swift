@@ -2,6 +2,7 @@ import Dashboard
 import Fleet
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Recording
 import Synchronization
 

@@ -1,5 +1,7 @@
 import FleetAuth
 import Foundation
+import JSONValues
+import ProviderEvents
 import Redaction
 
 /// Turns provider events into the JSON lines `tokendash watch` prints: one object per event,

@@ -2,6 +2,7 @@ import Dashboard
 import Faults
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Redaction
 
 /// The moments a cast marks as chapters, each with a short label: marks and their notes, ID

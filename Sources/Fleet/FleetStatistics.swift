@@ -2,6 +2,7 @@ import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderEvents
 
 /// What the fleet rows of the dashboard show, computed at one instant.
 public struct FleetSummary: Sendable, Equatable {

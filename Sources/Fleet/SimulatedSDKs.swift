@@ -1,7 +1,9 @@
 import FleetAuth
+import FleetEngineAPI
 import FleetEngineClient
 import Foundation
 import Pacing
+import ProviderEvents
 import Synchronization
 import TokenJudging
 import TokenProviders

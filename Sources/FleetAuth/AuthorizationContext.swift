@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// Which SDK a provider serves. The kinds differ only in data (the ID they are keyed by, the URL
 /// placeholder, the claim that carries the ID inside the JWT, the sample backend's route), so one

@@ -1,4 +1,5 @@
 import Foundation
+import TokenReading
 
 /// A token accepted from the backend, with what the provider learned while checking it.
 public struct FetchedToken: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Redaction
+import TokenReading
 
 /// Everything that can go wrong between asking for a token and holding a valid one.
 /// Each case has a one-line sentence: that sentence is what a pane or a log line shows.
@@ -34,6 +35,13 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
     case other(String)
     /// A token refusal read back from a recording: its sentence is kept, its details are not.
     case replayedRejection(String)
+
+    /// The reader's refusal, in the same words.
+    public init(_ error: JWTReadingError) {
+        switch error {
+        case .notAJWT(let why): self = .notAJWT(why)
+        }
+    }
 
     /// The token came and was refused: by the rules, for another ID, or already expired (what a
     /// scenario's `until: rejected` waits for, live and in a replay).
@@ -90,7 +98,7 @@ public enum FleetAuthError: Error, Sendable, Equatable, CustomStringConvertible,
         case .invalidExpiry(let key, let value, let reason):
             "response key \"\(key)\" is \(value), not an expiry: \(reason)"
         case .alreadyExpired(let ago): "token already expired \(ago) s ago"
-        case .notAJWT(let why): "token is not a JWT: \(why)"
+        case .notAJWT(let why): JWTReadingError.notAJWT(why).sentence
         case .wrongID(let claim, let expected, let found):
             "token is for \(claim) \"\(found)\", not the requested \"\(expected)\""
         case .rejected(let results):

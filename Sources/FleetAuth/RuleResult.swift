@@ -52,3 +52,12 @@ extension Array where Element == RuleResult {
     public var worst: RuleLevel { map(\.level).max() ?? .ok }
     public var failures: [RuleResult] { filter { $0.level == .fail } }
 }
+
+/// Equal lists of findings share one copy (`FindingsPool`, in TokenProviders).
+extension RuleResult: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rule)
+        hasher.combine(level)
+        hasher.combine(reason)
+    }
+}

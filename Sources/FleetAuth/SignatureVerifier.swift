@@ -1,4 +1,5 @@
 import Foundation
+import TokenReading
 
 /// Judges a token's signature: `ok`, `fail` (it does not verify, or its key is not in the key
 /// set), or a neutral `note` when it cannot be checked (no key set, key set unreachable).

@@ -1,7 +1,10 @@
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import Pacing
+import ProviderEvents
 import Synchronization
+import TokenReading
 
 /// The Fleet Engine calls of one group of simulated SDKs: after a token call, the call the
 /// kind's real SDK makes with the token it was handed, at most once per SDK per interval, its

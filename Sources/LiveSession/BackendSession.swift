@@ -1,7 +1,9 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import Pacing
+import ProviderEvents
 import ProviderProxy
 import Redaction
 import TokenServer

@@ -1,4 +1,5 @@
 import FleetAuth
+import JSONValues
 
 /// Reads one entry's JSON into the few values `LogEntryDecoder` looks at, checking the whole of it
 /// as JSON but building nothing of the rest. A Fleet Engine entry is mostly its request and

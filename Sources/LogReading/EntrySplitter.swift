@@ -1,4 +1,5 @@
 import FleetAuth
+import JSONValues
 
 /// Splits an export's byte stream into the JSON objects that are its entries, whatever the shape:
 /// a JSON array of entries (`gcloud logging read --format=json`, the Logs Explorer's download),

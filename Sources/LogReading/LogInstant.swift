@@ -1,4 +1,5 @@
 import FleetAuth
+import TokenReading
 
 /// An instant in an export, in microseconds since 1970-01-01T00:00:00Z. Cloud Logging writes
 /// `timestamp` as RFC 3339 with up to nine fractional digits ("2024-05-01T10:00:00.123456789Z",

@@ -1,7 +1,10 @@
 import FleetAuth
 import Foundation
+import JSONValues
+import ProviderEvents
 import Synchronization
 import TokenJudging
+import TokenReading
 
 /// The calls a source provider made to its class and what the class handed back, behind one
 /// lock, so the host's reader thread answers a call itself: a cached `fetchToken` is a request

@@ -1,7 +1,9 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Redaction
 import TokenProviders
+import TokenReading
 
 /// The customer's own provider class, driven as the SDK drives it: one instance in its host for
 /// the whole run, `fetchToken` at each update and each ID switch, from `parallelCalls` threads at

@@ -3,8 +3,10 @@ import FleetAuth
 import Foundation
 import NIOCore
 import NIOPosix
+import ProviderEvents
 import ProxyKit
 import Synchronization
+import TokenReading
 
 /// tokendash's loopback forward proxy in front of one source provider's host (`--driver-source`):
 /// the host's `http_proxy` and `https_proxy` name it, so every request the customer's class makes

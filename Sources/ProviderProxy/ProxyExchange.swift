@@ -1,9 +1,11 @@
 import FleetAuth
 import Foundation
 import NIOCore
+import ProviderEvents
 import ProxyKit
 import Redaction
 import Synchronization
+import TokenReading
 
 /// One connection from the host to the proxy: its request's head read within its bounds, the
 /// fault acted out, the request sent on and the answer relayed, and the exchange published once.

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import Redaction
+import TokenReading
 
 /// A fetched token as a recording keeps it: fingerprint, claims, rule results and the redacted
 /// display form, never the token itself (not even under `--reveal`): a recording is a file that

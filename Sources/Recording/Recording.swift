@@ -1,6 +1,7 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import ProviderEvents
 import UICore
 
 /// One recorded action and when the dashboard applied it.

@@ -1,6 +1,7 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 import ThreadExecutor
 

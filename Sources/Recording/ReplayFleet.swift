@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import FleetTables
 import Foundation
+import ProviderEvents
 
 /// What a replay rebuilds the fleet's rows and tables from, as the live source makes them: the
 /// aggregate, and a watcher's marks (`tap`'s columns and churn) fed the same recorded events.

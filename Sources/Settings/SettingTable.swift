@@ -1,4 +1,6 @@
 import FleetAuth
+import FleetEngineAPI
+import TokenReading
 
 /// The table: every setting's one entry. A range, default or help text is written here and
 /// nowhere else; the flags' help and checks, the config reader, scenarios, recordings and the

@@ -3,6 +3,7 @@ import Foundation
 import Redaction
 import TapForwarding
 import TokenJudging
+import TokenReading
 
 /// Reads one forwarded exchange as a provider would have read its answer: the route says whose
 /// token it is, `TokenResponseDecoder` finds it (today's shape detection) and `TokenRules` judge

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import NIOCore
+import ProviderEvents
 import Synchronization
 import TapForwarding
 import ThreadExecutor

@@ -1,6 +1,7 @@
 import EventLines
 import FleetAuth
 import Foundation
+import JSONValues
 import Redaction
 
 /// `tap --watch`'s JSON lines: a `tapped` line per exchange and, with `--summary`, a final `churn`

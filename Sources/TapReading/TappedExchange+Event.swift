@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 
 extension TappedExchange {
     /// The reading a `fetched` or `fetch_failed` event of the tap's stands for (`providerEvents`

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import Redaction
+import TokenReading
 
 /// Turns a backend's HTTP answer into a `FetchedToken`, or the precise reason it can't.
 public struct TokenResponseDecoder: Sendable {
@@ -50,10 +52,14 @@ public struct TokenResponseDecoder: Sendable {
         // Chosen by an `if`: `memo?.decodedHeader ?? JWTInspector.decodeHeader` (two typed-throws
         // functions) crashes Swift 6.3.1's SIL generation.
         let jwt: DecodedJWT
-        if let memo {
-            jwt = try JWTInspector.decode(token, header: memo.decodedHeader)
-        } else {
-            jwt = try JWTInspector.decode(token)
+        do throws(JWTReadingError) {
+            if let memo {
+                jwt = try JWTInspector.decode(token, header: memo.decodedHeader)
+            } else {
+                jwt = try JWTInspector.decode(token)
+            }
+        } catch {
+            throw FleetAuthError(error)
         }
         // The rules' results first, the decoder's notes (rare) after them, in the rules' array.
         let notes = findings

@@ -1,5 +1,7 @@
 import FleetAuth
 import Foundation
+import JSONValues
+import TokenReading
 
 /// Fleet Engine's rules for a token, as it applies them on each call: one place, so the pane,
 /// `watch` and `decode` cannot disagree. Signatures need a key set and are judged by a

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import Synchronization
+import TokenReading
 
 extension TokenRules {
     /// What a reader of one backend's tokens by the thousand (the tap) keeps of the parts they
@@ -31,7 +33,7 @@ extension TokenRules {
         public init() {}
 
         /// `part` decoded as `JWTInspector.decodeHeader` decodes it.
-        public func decodedHeader(_ part: Substring) throws(FleetAuthError) -> JSONValue {
+        public func decodedHeader(_ part: Substring) throws(JWTReadingError) -> JSONValue {
             let header = kept.withLock { kept -> JSONValue? in
                 let same =
                     part.utf8.withContiguousStorageIfAvailable { given in

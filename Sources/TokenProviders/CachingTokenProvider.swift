@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 import TokenJudging
 

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TokenJudging
 
 /// One simulated SDK's provider, of whichever `ProviderLogic` was chosen. An enum rather than

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import TokenJudging
+import TokenReading
 
 /// The expiration number as Google's samples read it: a JSON number under the response's expiry
 /// key (Swift: `fetchData[tokenExpirationKey] as? Double`; Objective-C: `[expirationData

@@ -1,4 +1,5 @@
 import FleetAuth
+import ProviderEvents
 import Synchronization
 import TokenJudging
 

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Synchronization
+import TokenReading
 
 /// The `Date` header's value, formatted once per second rather than once per response.
 final class DateHeader: Sendable {

@@ -1,11 +1,14 @@
 import Crypto
 import Faults
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import JSONValues
 import JWTKit
 import RouteServer
 import Synchronization
 import TokenJudging
+import TokenReading
 
 /// The embedded Fleet Engine: answers the REST calls the simulated SDKs make with their tokens
 /// (`FleetEngineMethod`) and authenticates each as Fleet Engine does, in Google's error format

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import JWTKit
+import TokenReading
 
 /// A JWKS document: what verifiers fetch to check the server's signatures.
 public struct JSONWebKeySet: Sendable, Codable, Equatable {

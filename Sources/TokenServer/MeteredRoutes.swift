@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import RouteServer
 

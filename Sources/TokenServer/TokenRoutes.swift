@@ -2,6 +2,7 @@ import Faults
 import FleetAuth
 import Foundation
 import RouteServer
+import TokenReading
 
 /// Routes of the embedded backend: Google's sample-backend token routes, JWKS, health,
 /// statistics and fault switches. Its own routing rather than a server's route patterns, which

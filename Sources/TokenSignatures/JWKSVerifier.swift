@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import Redaction
 import TokenJudging
+import TokenReading
 
 /// Where a JSON Web Key Set comes from.
 public enum KeySetLocation: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetAuth
 import Settings
+import TokenReading
 
 /// The backend asked and how its answers are read: its URLs (none: the embedded server), the
 /// answer's keys, headers, the timeout, and the key set tokens are checked against. Each is read

@@ -6,6 +6,7 @@ import HTTPTransport
 import ProxyKit
 import Redaction
 import Settings
+import TokenReading
 import TokenSignatures
 
 /// The flags shared by the dashboard and `watch`: which backend to ask, and how to read its answers.

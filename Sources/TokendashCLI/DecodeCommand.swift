@@ -1,11 +1,15 @@
 import ArgumentParser
 import FleetAuth
+import FleetEngineAPI
 import FleetEngineClient
 import Foundation
 import HTTPTransport
+import JSONValues
+import ProviderEvents
 import ProxyKit
 import Redaction
 import TokenJudging
+import TokenReading
 import TokenSignatures
 
 /// Shows what is inside a token and judges it by the rules Fleet Engine applies, the same rules

@@ -1,5 +1,6 @@
 import FleetAuth
 import LogReading
+import ProviderEvents
 import Recording
 import TapReading
 

@@ -1,8 +1,10 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import HTTPTransport
 import ProxyKit
+import TokenReading
 
 /// Everything a session's start reads, as one plain value: flags, config file and profile are
 /// resolved into it once (`BackendOptions.resolved()`), after their checks, so the start takes

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderEvents
 import ProviderHost
 import ProviderProxy
 import ProxyKit

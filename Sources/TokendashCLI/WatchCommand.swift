@@ -6,6 +6,7 @@ import FleetAuth
 import Foundation
 import LiveSession
 import Pacing
+import ProviderEvents
 import Recording
 import Redaction
 import Settings

@@ -2,7 +2,9 @@ import Dashboard
 import DashboardRuntime
 import Evidence
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import ProviderEvents
 import Recording
 import UICore
 

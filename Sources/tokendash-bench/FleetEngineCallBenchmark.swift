@@ -1,8 +1,10 @@
 import FleetAuth
+import FleetEngineAPI
 import FleetEngineClient
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProviderEvents
 import TokenJudging
 import TokenServer
 

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderEvents
 import TokenServer
 
 /// Memory of a fleet (10,000 + 10,000, then 50,000 + 50,000) fetching from the embedded server

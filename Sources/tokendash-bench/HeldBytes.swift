@@ -1,8 +1,10 @@
 import Fleet
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TokenJudging
 import TokenProviders
+import TokenReading
 
 #if canImport(Glibc)
     import Glibc

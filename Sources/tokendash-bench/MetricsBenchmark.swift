@@ -2,8 +2,10 @@ import Fleet
 import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderEvents
 import RouteServer
 import TokenMetrics
+import TokenReading
 import TokenServer
 
 /// `/metrics` for a 10,000-trip + 10,000-vehicle fleet: the answer's size and the time to render

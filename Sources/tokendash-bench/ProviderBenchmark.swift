@@ -1,8 +1,10 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 import TokenMetrics
 import TokenProviders
+import TokenReading
 
 /// Cache-hit cost and request de-duplication of `CachingTokenProvider` against the samples' logic.
 enum ProviderBenchmark {

@@ -3,6 +3,8 @@ import Fleet
 import FleetAuth
 import FleetTables
 import Foundation
+import ProviderEvents
+import TokenReading
 import UICore
 
 /// Frame cost: `render(state, 160x48)` for the two-pane screen and for a 20,000-provider fleet

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import RouteServer
+import TokenReading
 import TokenServer
 
 /// The tap bench's upstream: answers every token route at once with a JWT for the asked ID in the

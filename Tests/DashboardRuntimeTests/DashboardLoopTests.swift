@@ -3,10 +3,12 @@ import Fleet
 import FleetAuth
 import FleetTables
 import Foundation
+import ProviderEvents
 import Redaction
 import Synchronization
 import TestSupport
 import Testing
+import TokenReading
 import UICore
 
 @testable import DashboardRuntime

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import FleetTables
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
 

@@ -1,12 +1,15 @@
 import Dashboard
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import KeyTable
 import Pacing
+import ProviderEvents
 import Redaction
 import TestSupport
 import Testing
+import TokenReading
 import UICore
 
 @testable import DashboardRuntime

@@ -1,6 +1,7 @@
 import DashboardRuntime
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Recording
 import Scenarios
 import Testing

@@ -2,6 +2,7 @@ import Dashboard
 import Faults
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Scenarios
 import Synchronization
 import TestSupport

@@ -1,8 +1,10 @@
 import Dashboard
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
+import TokenReading
 
 @testable import DashboardRuntime
 

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TestSupport
+import TokenReading
 
 @testable import Dashboard
 @testable import UICore

@@ -1,6 +1,8 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import ProviderEvents
 
 @testable import Dashboard
 

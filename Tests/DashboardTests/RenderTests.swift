@@ -2,7 +2,9 @@ import Fleet
 import FleetAuth
 import Foundation
 import KeyTable
+import ProviderEvents
 import Testing
+import TokenReading
 
 @testable import Dashboard
 @testable import UICore

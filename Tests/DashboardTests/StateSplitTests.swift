@@ -6,6 +6,7 @@ import FleetTables
 import Foundation
 import KeyTable
 import Pacing
+import ProviderEvents
 import Testing
 import UICore
 

@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import FleetTables
 import Foundation
+import ProviderEvents
 
 @testable import Dashboard
 

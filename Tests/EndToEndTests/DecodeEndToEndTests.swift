@@ -1,7 +1,9 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import TestSupport
 import Testing
+import TokenReading
 
 /// `tokendash decode` as a developer uses it on a token copied from their backend.
 @Suite(.timeLimit(.minutes(15))) struct DecodeEndToEndTests {
@@ -113,7 +115,7 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let header: [String: String?]
-        let claims: [String: FleetAuth.JSONValue?]
+        let claims: [String: JSONValues.JSONValue?]
         let line: String
         let status: Int32
         /// Seconds from the token's making to its `exp`: the token is made as the test runs, not when

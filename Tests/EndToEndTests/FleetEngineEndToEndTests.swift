@@ -1,9 +1,11 @@
 import FleetAuth
 import FlyingFox
 import Foundation
+import JSONValues
 import Synchronization
 import TestSupport
 import Testing
+import TokenReading
 
 /// The real binary's Fleet Engine calls: to an independent HTTP server standing in for
 /// fleetengine.googleapis.com (every byte of each call checked, its 403 shown with its
@@ -62,8 +64,8 @@ import Testing
         }
     }
 
-    static func lines(_ stdout: String, event: String) -> [FleetAuth.JSONValue] {
-        stdout.split(separator: "\n").compactMap { try? FleetAuth.JSONValue.decode(Data($0.utf8)) }.filter {
+    static func lines(_ stdout: String, event: String) -> [JSONValues.JSONValue] {
+        stdout.split(separator: "\n").compactMap { try? JSONValues.JSONValue.decode(Data($0.utf8)) }.filter {
             $0["event"]?.stringValue == event
         }
     }
@@ -71,13 +73,13 @@ import Testing
     /// `watch` running until each of `providers` has printed a `fleet_engine_call` line (or a
     /// minute has passed: a loaded machine's first calls can take seconds), then stopped. The
     /// lines, by provider.
-    static func watchCalls(_ arguments: [String], providers: [String]) async throws -> [String: FleetAuth.JSONValue] {
+    static func watchCalls(_ arguments: [String], providers: [String]) async throws -> [String: JSONValues.JSONValue] {
         let watch = try BackgroundProcess(BinaryRunner.binary, ["watch"] + arguments, name: "fleet-engine-watch")
-        var lines: [String: FleetAuth.JSONValue] = [:]
+        var lines: [String: JSONValues.JSONValue] = [:]
         for provider in providers {
             let pattern = #"(\{"time":[^\n]*"provider":""# + provider + #""[^\n]*"event":"fleet_engine_call"[^\n]*\})"#
             if let line = try await watch.await(pattern) {
-                lines[provider] = try? FleetAuth.JSONValue.decode(Data(line.utf8))
+                lines[provider] = try? JSONValues.JSONValue.decode(Data(line.utf8))
             }
         }
         await watch.stop()

@@ -1,8 +1,10 @@
 import FleetAuth
 import FlyingFox
 import Foundation
+import JSONValues
 import TestSupport
 import Testing
+import TokenReading
 
 /// Tokens minted by Python's `cryptography` (scripts/mint-foreign-token.py), not jwt-kit: the real
 /// binary must judge a stranger's tokens and key sets the same way it judges its own.
@@ -10,7 +12,7 @@ import Testing
     struct Minted: Decodable {
         var token: String
         var tampered: String
-        var jwks: FleetAuth.JSONValue
+        var jwks: JSONValues.JSONValue
         var kid: String
     }
 

@@ -3,6 +3,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import LoopbackProxy
+import ProviderEvents
 import ProviderHost
 import ProviderProxy
 import ProxyKit

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
+import ProviderEvents
 import ProviderProxy
 import Synchronization
 import TestSupport

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import JSONValues
 import TestSupport
 import Testing
 

@@ -1,7 +1,9 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import TestSupport
 import Testing
+import TokenReading
 
 /// `tokendash tap` as an operator deploys it: a real nginx (`proxy_pass`) in front of the tap,
 /// the tap in front of a token backend (`tokendash serve`). A device's request through nginx gets

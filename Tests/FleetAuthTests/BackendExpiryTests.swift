@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+import TokenReading
 
 /// What a token backend's answer says of its expiry, in the words a served-after-exp breach
 /// gives a customer: the field, its number, how it reads, and what a misreading makes of it.

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+import TokenReading
 
 /// A JWT part decodes as Foundation decodes its base64 translation: same bytes, same refusals.
 @Suite(.timeLimit(.minutes(15))) struct Base64URLTests {

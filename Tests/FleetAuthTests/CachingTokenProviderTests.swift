@@ -1,9 +1,11 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 @Suite(.timeLimit(.minutes(15))) struct CachingTokenProviderTests {
     let clock = ManualClock()

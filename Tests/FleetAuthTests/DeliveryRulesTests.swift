@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import TokenJudging
 import TokenProviders
+import TokenReading
 
 /// The last-mile kinds: their `authorization` rule both ways, the sample backend's routes and
 /// answer shape, and one generic provider serving them. Each test fails if its kind's data goes.

@@ -1,11 +1,14 @@
 import FleetAuth
+import FleetEngineAPI
 import FleetEngineClient
 import Foundation
 import Pacing
+import ProviderEvents
 import Synchronization
 import TestSupport
 import Testing
 import TokenJudging
+import TokenReading
 
 /// The calls a simulated SDK makes with its token, built and read without a network: the exact
 /// request of each method, Google's error format read back, the verdict compared with the

@@ -4,6 +4,7 @@ import Redaction
 import TestSupport
 import Testing
 import TokenJudging
+import TokenReading
 
 /// Each answer of the hardening matrix (`HostileMatrix`, in TestSupport) decoded to its own sentence.
 @Suite(.timeLimit(.minutes(15))) struct HostileResponseTests {

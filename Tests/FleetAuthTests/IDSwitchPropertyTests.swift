@@ -4,6 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 /// SplitMix64: a small seeded generator, so a failing run can be replayed from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import Testing
 import TokenJudging
+import TokenReading
 
 @Suite(.timeLimit(.minutes(15))) struct RetryAfterTests {
     /// RFC 9110's example instant, 1994-11-06 08:49:37 GMT.

@@ -1,9 +1,11 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 // Tests of the sample ports (`SwiftSampleTokenProvider`, `ObjCSampleTokenProvider`) against
 // tokendash's core, through `ChosenTokenProvider` as the simulated SDKs drive them. Timing is

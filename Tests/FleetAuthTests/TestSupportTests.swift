@@ -1,8 +1,10 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
 import TokenJudging
+import TokenReading
 
 /// The shared test helpers do what the tests built on them assume.
 @Suite(.timeLimit(.minutes(15))) struct TestSupportTests {

@@ -4,6 +4,7 @@ import Redaction
 import TestSupport
 import Testing
 import TokenJudging
+import TokenReading
 
 @Suite(.timeLimit(.minutes(15))) struct TokenResponseDecoderTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -300,30 +301,30 @@ import TokenJudging
         let whole = try JWTInspector.decode(token)
         for place in 0...token.utf8.count {
             let dotted = String(token.prefix(place)) + "." + String(token.dropFirst(place))
-            #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 4")) {
+            #expect(throws: JWTReadingError.notAJWT("expected 3 dot-separated parts, found 4")) {
                 try JWTInspector.decode(dotted)
             }
             // Not ASCII, the token is split by its Characters instead: the same parts, so the
             // signature with an é in it is refused, and the other parts fail to decode.
             let accented = String(token.prefix(place)) + "é" + String(token.dropFirst(place))
-            #expect(throws: FleetAuthError.self) { try JWTInspector.decode(accented) }
+            #expect(throws: JWTReadingError.self) { try JWTInspector.decode(accented) }
         }
         #expect(whole.claims["authorization"]?["tripid"] == .string("trip-1"))
     }
 
     @Test func rejectsWhatIsNotAJWT() {
-        #expect(throws: FleetAuthError.notAJWT("expected 3 dot-separated parts, found 2")) {
+        #expect(throws: JWTReadingError.notAJWT("expected 3 dot-separated parts, found 2")) {
             try JWTInspector.decode("a.b")
         }
         let header = TestJWT.encode(["alg": "RS256"])
         let claims = TestJWT.encode(["aud": "x"])
-        #expect(throws: FleetAuthError.notAJWT("empty signature")) { try JWTInspector.decode("\(header).\(claims).") }
-        #expect(throws: FleetAuthError.notAJWT("signature is not base64url")) {
+        #expect(throws: JWTReadingError.notAJWT("empty signature")) { try JWTInspector.decode("\(header).\(claims).") }
+        #expect(throws: JWTReadingError.notAJWT("signature is not base64url")) {
             try JWTInspector.decode("\(header).\(claims).sig+/ne")
         }
         #expect(throws: Never.self) { try JWTInspector.decode("\(header).\(claims).c2ln==") }
-        #expect(throws: FleetAuthError.notAJWT("header is not JSON")) { try JWTInspector.decode("aGVsbG8.b.c") }
-        #expect(throws: FleetAuthError.notAJWT("header is not a JSON object")) { try JWTInspector.decode("WzFd.b.c") }
+        #expect(throws: JWTReadingError.notAJWT("header is not JSON")) { try JWTInspector.decode("aGVsbG8.b.c") }
+        #expect(throws: JWTReadingError.notAJWT("header is not a JSON object")) { try JWTInspector.decode("WzFd.b.c") }
     }
 }
 

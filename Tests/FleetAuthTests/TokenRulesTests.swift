@@ -1,9 +1,12 @@
 import FleetAuth
 import Foundation
+import JSONValues
+import ProviderEvents
 import TestSupport
 import Testing
 import TokenJudging
 import TokenProviders
+import TokenReading
 
 /// Each Fleet Engine rule, both ways: a token that passes it and one that does not. The tokens
 /// differ from a good one only in what the rule looks at, so each test fails if its rule goes.
@@ -455,7 +458,7 @@ import TokenProviders
 
     @Test func aHeaderTheMemoCannotDecodeIsRefusedAsWithoutIt() {
         let memo = TokenRules.Memo()
-        #expect(throws: FleetAuthError.notAJWT("header is not base64url")) {
+        #expect(throws: JWTReadingError.notAJWT("header is not base64url")) {
             try JWTInspector.decode("e+J.eyJ9.sig", header: memo.decodedHeader)
         }
     }

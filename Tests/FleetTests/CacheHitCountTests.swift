@@ -2,6 +2,7 @@ import EventLines
 import Fleet
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
 

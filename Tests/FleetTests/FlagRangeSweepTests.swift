@@ -2,6 +2,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Pacing
+import ProviderEvents
 import Settings
 import TestSupport
 import Testing

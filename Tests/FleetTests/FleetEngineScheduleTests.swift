@@ -1,6 +1,8 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import ProviderEvents
 import Synchronization
 import TestSupport
 import Testing

@@ -1,8 +1,11 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import FleetTables
 import Foundation
+import ProviderEvents
 import Testing
+import TokenReading
 
 /// Each member's state from its events, the table made of them, and the 60 s windows, all at
 /// instants the test names: no sleeps.

@@ -3,6 +3,7 @@ import Fleet
 import FleetAuth
 import Foundation
 import Pacing
+import ProviderEvents
 import Synchronization
 import TestSupport
 import Testing

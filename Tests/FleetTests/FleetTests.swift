@@ -1,10 +1,13 @@
 import EventLines
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import Pacing
+import ProviderEvents
 import TestSupport
 import Testing
+import TokenReading
 
 @Suite(.timeLimit(.minutes(15))) struct IDSequenceTests {
     @Test func incrementsKeepingPadding() {

@@ -1,6 +1,7 @@
 import Fleet
 import FleetAuth
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import Redaction
 import TokenJudging
+import TokenReading
 
 // libFuzzer entry point for JWTInspector and TokenRedactor. Not a SwiftPM target: scripts/fuzz.sh
 // builds it with `swiftc -sanitize=fuzzer` against Sources/FleetAuth.

@@ -1,7 +1,9 @@
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import Redaction
 import TokenJudging
+import TokenReading
 
 // libFuzzer entry point for TokenResponseDecoder. Not a SwiftPM target: scripts/fuzz.sh builds it
 // with `swiftc -sanitize=fuzzer` against Sources/FleetAuth.

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import Testing
 
 @testable import LogReading

@@ -1,4 +1,5 @@
 import FleetAuth
+import JSONValues
 import Testing
 
 @testable import ProviderHost

@@ -1,6 +1,7 @@
 import Faults
 import FleetAuth
 import NetworkAddresses
+import ProviderEvents
 import ProxyKit
 import Testing
 

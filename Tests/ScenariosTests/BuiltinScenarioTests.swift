@@ -1,5 +1,7 @@
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import ProviderEvents
 import Scenarios
 import TestSupport
 import Testing

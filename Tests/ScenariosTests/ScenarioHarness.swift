@@ -1,8 +1,10 @@
 import BoundedYAML
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
 import HTTPTransport
+import ProviderEvents
 import ScenarioTargets
 import Scenarios
 import Synchronization

@@ -1,9 +1,11 @@
 import Faults
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Scenarios
 import Synchronization
 import Testing
+import TokenReading
 
 /// Records each call with the clock's time, and signals it to `changes`.
 final class RecordingTarget: ScenarioTarget {

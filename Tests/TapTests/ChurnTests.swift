@@ -3,10 +3,12 @@ import FleetAuth
 import FleetTables
 import Foundation
 import HTTPTransport
+import JSONValues
 import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 
 /// Churn as the tap sees it: 200 devices fetch through it, 197 whose provider caches (one fetch
 /// each) and 3 whose provider fetches at every update; those 3 lead the table and the summary.

@@ -6,6 +6,7 @@ import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 
 /// The tap end to end over loopback: a backend answering with cookies, odd headers, a redirect,
 /// a 500, gzip, a non-JSON body, a chunked body and a stalled one; the client sees through the

@@ -4,6 +4,7 @@ import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 
 /// How the tap reads a request and prints what it read: the routes the providers use, read
 /// backwards, and `tapped` lines that name tokens by fingerprint and never print them unasked.

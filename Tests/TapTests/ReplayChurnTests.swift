@@ -10,6 +10,7 @@ import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 import UICore
 
 /// A tapped session recorded and replayed: the replay's fleet table, and the evidence made from

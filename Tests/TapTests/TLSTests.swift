@@ -7,6 +7,7 @@ import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 
 /// TLS on both sides: the apps reach the tap over TLS (`--cert`/`--key`), and the tap reaches an
 /// https backend signed by a private CA under the trust today's backends get (`--cacert`).

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import ProviderEvents
 import Synchronization
 
 /// Collects the events of one subscription so a test can wait for a particular one without

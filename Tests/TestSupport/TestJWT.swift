@@ -1,5 +1,7 @@
 import FleetAuth
 import Foundation
+import JSONValues
+import TokenReading
 
 /// The one builder of Fleet Engine-shaped tokens for tests. By default a token passes every rule
 /// Fleet Engine applies (alg RS256, typ JWT, a kid, iss = sub = a service account, the exact aud,

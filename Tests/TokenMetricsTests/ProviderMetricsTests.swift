@@ -1,9 +1,12 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import ProviderEvents
 import TestSupport
 import Testing
 import TokenMetrics
+import TokenReading
 
 /// Fake provider events in, a scrape's text out and read back: each event lands in its series,
 /// the clock-dependent gauges follow the scrape's instant, and no ID reaches a label.

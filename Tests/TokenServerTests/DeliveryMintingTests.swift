@@ -5,6 +5,7 @@ import JWTKit
 import Testing
 import TokenJudging
 import TokenProviders
+import TokenReading
 
 @testable import TokenServer
 

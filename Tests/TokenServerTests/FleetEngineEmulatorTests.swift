@@ -1,6 +1,8 @@
 import Faults
 import FleetAuth
+import FleetEngineAPI
 import Foundation
+import JSONValues
 import JWTKit
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import Testing
+import TokenReading
 
 @testable import TokenServer
 

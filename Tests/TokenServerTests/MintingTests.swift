@@ -1,9 +1,11 @@
 import FleetAuth
 import Foundation
+import JSONValues
 import JWTKit
 import Testing
 import TokenJudging
 import TokenProviders
+import TokenReading
 
 @testable import TokenServer
 

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import HTTPTransport
+import JSONValues
 import JWTKit
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 @testable import TokenServer
 

@@ -1,6 +1,7 @@
 import FleetAuth
 import Foundation
 import Testing
+import TokenReading
 
 @testable import TokenServer
 

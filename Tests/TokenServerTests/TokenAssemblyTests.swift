@@ -2,6 +2,7 @@ import FleetAuth
 import Foundation
 import JWTKit
 import Testing
+import TokenReading
 
 @testable import TokenServer
 

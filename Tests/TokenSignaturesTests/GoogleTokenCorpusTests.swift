@@ -4,6 +4,7 @@ import JWTKit
 import TestSupport
 import Testing
 import TokenJudging
+import TokenReading
 import TokenSignatures
 
 @testable import TokenServer

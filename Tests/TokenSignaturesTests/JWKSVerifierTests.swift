@@ -6,6 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 import TokenSignatures
 
 @testable import TokenServer

@@ -4,6 +4,7 @@ import TapForwarding
 import TapReading
 import TestSupport
 import Testing
+import TokenReading
 import TokenSignatures
 
 /// `tap --jwks FILE|URL`: the tap reads each answer's token as a provider would, its signature

@@ -6,6 +6,7 @@ import FleetAuth
 import FleetTables
 import Foundation
 import LiveSession
+import ProviderEvents
 import TestSupport
 import Testing
 import TokenServer

@@ -7,6 +7,7 @@ import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 /// HTTPS with a CA made in the test: trusted through `--cacert`, refused without it, and each
 /// refusal says why.

@@ -6,6 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 import TokenProviders
+import TokenReading
 
 @Suite(.timeLimit(.minutes(15))) struct LoopbackTransportTests {
     func json(_ text: String, status: HTTPStatusCode = .ok) -> HTTPResponse {

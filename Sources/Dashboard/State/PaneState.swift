@@ -1,7 +1,9 @@
 import Fleet
 import FleetAuth
+import FleetEngineAPI
 import FleetTables
 import Foundation
+import ProviderEvents
 import Redaction
 import UICore
 

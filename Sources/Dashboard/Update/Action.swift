@@ -4,6 +4,7 @@ import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderEvents
 import UICore
 
 /// Everything that can change the dashboard: provider events, keys, time, and reports from effects.

@@ -1,3 +1,4 @@
+import FleetAuth
 import Foundation
 
 /// A Fleet Engine method a simulated SDK calls with the token its provider handed it, over Fleet

@@ -1,3 +1,5 @@
+import FleetAuth
+import FleetEngineAPI
 import Foundation
 
 /// Why a provider went to the backend.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 import Redaction
 
 /// A JWT split and decoded, signature untouched.
@@ -34,14 +35,14 @@ public enum JWTInspector {
     /// Fleet Engine refuses a token whose `exp - iat` is longer than an hour (`TokenRules`).
     public static let maximumLifetime = 3600
 
-    public static func decode(_ token: String) throws(FleetAuthError) -> DecodedJWT {
+    public static func decode(_ token: String) throws(JWTReadingError) -> DecodedJWT {
         try decode(token, header: decodeHeader)
     }
 
     /// `header` decodes the header part: `decodeHeader`, or a reader's memo of the header its
     /// backend's tokens share (`TokenRules.Memo`).
-    public static func decode(_ token: String, header decodeHeader: (Substring) throws(FleetAuthError) -> JSONValue)
-        throws(FleetAuthError) -> DecodedJWT
+    public static func decode(_ token: String, header decodeHeader: (Substring) throws(JWTReadingError) -> JSONValue)
+        throws(JWTReadingError) -> DecodedJWT
     {
         let parts = dotSeparated(token)
         guard parts.count == 3 else { throw .notAJWT("expected 3 dot-separated parts, found \(parts.count)") }
@@ -106,7 +107,11 @@ public enum JWTInspector {
         // ASCII, so any other byte fails): this runs for every token received (the tap: thousands
         // a second) and every Fleet Engine call made, where a translated copy handed to
         // Foundation's base64 cost three buffers a part, and a byte-at-a-time walk of the view
-        // was a tenth of the tap's reading.
+        // was a tenth of the tap's reading. Kept beside Foundation for that: the tap-reader bench
+        // (docs/benchmarks.md, 2026-11-30) reads an exchange in 6.65-7.48 µs with it and the hand
+        // JSON reader, where Foundation alone (JSONSerialization, Data's base64) takes 22.6-23.8.
+        // swift-extras-base64 is not a dependency: no figure against it is recorded. Base64URLTests
+        // holds this decoder to Foundation's base64 over 20,000 generated strings.
         if let decoded = s.utf8.withContiguousStorageIfAvailable({ base64URLDecode(bytes: $0) }) { return decoded }
         return Array(s.utf8).withUnsafeBufferPointer { base64URLDecode(bytes: $0) }
     }
@@ -169,11 +174,11 @@ public enum JWTInspector {
     static func isBase64URL(_ c: Unicode.Scalar) -> Bool { TokenRedactor.isBase64URL(c) }
 
     /// A JWT's header part, decoded: base64url of a JSON object.
-    public static func decodeHeader(_ part: Substring) throws(FleetAuthError) -> JSONValue {
+    public static func decodeHeader(_ part: Substring) throws(JWTReadingError) -> JSONValue {
         try decodePart(part, name: "header")
     }
 
-    private static func decodePart(_ part: Substring, name: String) throws(FleetAuthError) -> JSONValue {
+    private static func decodePart(_ part: Substring, name: String) throws(JWTReadingError) -> JSONValue {
         guard let data = base64URLDecode(part) else { throw .notAJWT("\(name) is not base64url") }
         guard let value = try? JSONValue.decode(data) else { throw .notAJWT("\(name) is not JSON") }
         guard case .object = value else { throw .notAJWT("\(name) is not a JSON object") }

@@ -1,3 +1,5 @@
+import FleetAuth
+
 /// Requests, cache hits and errors of one provider kind, counted from its events.
 public struct ProviderCounters: Sendable, Equatable {
     public var requests = 0

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// How a backend's answer carries the token and its expiry: configured by `--token-key` /
 /// `--expiry-key`, or recognised among the shapes token backends commonly send.
@@ -28,11 +29,6 @@ public struct ResponseShape: Sendable, Equatable, CustomStringConvertible {
         tokenKey: "token", expiryKey: "expiration_timestamp_ms", expiryMode: .auto,
         name: "last-mile sample {token, expiration_timestamp_ms}",
         creationKey: "creation_timestamp_ms")
-
-    /// The sample backend's answer for `kind`, as the embedded server writes it.
-    public static func sample(for kind: ProviderKind) -> ResponseShape {
-        kind.isDelivery ? lastMileSample : onDemandSample
-    }
 
     /// The shapes recognised without flags, most specific first.
     package static let known: [ResponseShape] = [

@@ -25,7 +25,7 @@ public enum TokenFingerprint {
                 return 8
             }
         #else
-            // Only `scripts/fuzz.sh` builds FleetAuth without swift-crypto (bare swiftc, no package
+            // Only `scripts/fuzz.sh` builds TokenReading without swift-crypto (bare swiftc, no package
             // modules); the fuzzers need a stable 8-hex-digit value, not SHA-256 itself.
             var hash: UInt32 = 2_166_136_261
             for byte in token.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// What a backend's answer said about its token's expiry, as a customer's code would read it:
 /// the field, its number, and whether that number reads as epoch milliseconds, epoch seconds or a

@@ -1,3 +1,4 @@
+import FleetAuth
 import Synchronization
 
 /// One copy of each distinct list of findings, shared by every token that carries it. The tokens
@@ -27,12 +28,4 @@ public final class FindingsPool: Sendable {
 
     /// Lists held now.
     public var count: Int { lists.withLock { $0.count } }
-}
-
-extension RuleResult: Hashable {
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(rule)
-        hasher.combine(level)
-        hasher.combine(reason)
-    }
 }
