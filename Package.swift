@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "tokendash", targets: ["tokendash"]),
         .executable(name: "tokendash-bench", targets: ["tokendash-bench"]),
-        .library(name: "FleetAuth", targets: ["FleetAuth"]),
+        .library(name: "ProviderVocabulary", targets: ["ProviderVocabulary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -42,13 +42,13 @@ let package = Package(
         // What every part shares about providers: token kinds and IDs, authorization contexts,
         // endpoints, fetched tokens, rule results, errors, the transport and verifier protocols,
         // clocks, bounds. No judging, no provider, no UI, no server.
-        .target(name: "FleetAuth", dependencies: ["Redaction", "JSONValues", "TokenReading"]),
+        .target(name: "ProviderVocabulary", dependencies: ["Redaction", "JSONValues", "TokenReading"]),
         // Fleet Engine's REST methods as the simulated SDKs call them, where the calls go, and
         // Fleet Engine's answer read (a provider event carries it).
-        .target(name: "FleetEngineAPI", dependencies: ["Redaction", "FleetAuth", "JSONValues"]),
+        .target(name: "FleetEngineAPI", dependencies: ["Redaction", "ProviderVocabulary", "JSONValues"]),
         // Provider events: the one record of what a provider did, what it carries (a proxy's
         // exchange, a class's breach), the bus that fans it out, and the counts made from it.
-        .target(name: "ProviderEvents", dependencies: ["Redaction", "FleetAuth", "FleetEngineAPI"]),
+        .target(name: "ProviderEvents", dependencies: ["Redaction", "ProviderVocabulary", "FleetEngineAPI"]),
         // Secrets kept off the screen, the logs, recordings, metrics and errors: tokens (whole or
         // as found in text), URL and proxy credentials, header values, and any secret a run
         // registers. Its own module, as DESIGN.md has it: every output path names it, and nothing
@@ -56,27 +56,28 @@ let package = Package(
         .target(name: "Redaction"),
         // Judging a token: Fleet Engine's rules (TokenRules) and reading a backend's answer
         // (TokenResponseDecoder). A rule's change rebuilds what judges, not the Fleet Engine client.
-        .target(name: "TokenJudging", dependencies: ["JSONValues", "TokenReading", "Redaction", "FleetAuth"]),
+        .target(name: "TokenJudging", dependencies: ["JSONValues", "TokenReading", "Redaction", "ProviderVocabulary"]),
         // The provider cores: tokendash's caching provider and the samples' ports (Swift and
         // Objective-C), fetching, caching, refreshing and publishing events.
         .target(
             name: "TokenProviders",
-            dependencies: ["JSONValues", "ProviderEvents", "TokenReading", "FleetAuth", "TokenJudging"]),
+            dependencies: ["JSONValues", "ProviderEvents", "TokenReading", "ProviderVocabulary", "TokenJudging"]),
         // The simulated SDKs' Fleet Engine calls: schedule, pace, request, answer. The verdict it
         // compares an answer with is passed in (`TokenRules.verdict`), so it builds without the rules.
         .target(
             name: "FleetEngineClient",
-            dependencies: ["FleetEngineAPI", "ProviderEvents", "TokenReading", "FleetAuth", "Pacing"]),
+            dependencies: ["FleetEngineAPI", "ProviderEvents", "TokenReading", "ProviderVocabulary", "Pacing"]),
         // Rates that listen to their backend (AIMD on latency and overload answers, a window of
         // calls in flight): the fleet's ramp and its Fleet Engine calls. Pure; callers bring the time.
         .target(name: "Pacing"),
         // The one fault vocabulary the embedded server, the dashboard, scenarios and recordings share.
-        .target(name: "Faults", dependencies: ["FleetAuth"]),
-        // Signature checks against a JWKS through jwt-kit, behind FleetAuth's SignatureVerifier.
+        .target(name: "Faults", dependencies: ["ProviderVocabulary"]),
+        // Signature checks against a JWKS through jwt-kit, behind ProviderVocabulary's SignatureVerifier.
         .target(
             name: "TokenSignatures",
             dependencies: [
-                "TokenReading", "Redaction", "FleetAuth", "TokenJudging", .product(name: "JWTKit", package: "jwt-kit"),
+                "TokenReading", "Redaction", "ProviderVocabulary", "TokenJudging",
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         // The parts the three proxies (the tap, the provider's loopback proxy, the tests' forward
@@ -84,12 +85,12 @@ let package = Package(
         // RFC 9110's hop-by-hop removal, the byte relay and the registry of open channels, one
         // wording of connection failures, and the values that say where a request goes (the proxy
         // settings curl would choose, a proxy server, the trust): the proxies need those without
-        // AsyncHTTPClient. No HTTP parsed by hand; nothing of tokendash's own above it but FleetAuth.
+        // AsyncHTTPClient. No HTTP parsed by hand; nothing of tokendash's own above it but ProviderVocabulary.
         .target(
             name: "ProxyKit",
             dependencies: [
                 "Redaction",
-                "FleetAuth", "NetworkAddresses",
+                "ProviderVocabulary", "NetworkAddresses",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -103,7 +104,7 @@ let package = Package(
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "FleetAuth", "ProxyKit", "NetworkAddresses",
+                "ProviderVocabulary", "ProxyKit", "NetworkAddresses",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -120,7 +121,7 @@ let package = Package(
             dependencies: [
                 "ProviderEvents", "TokenReading",
                 "Redaction",
-                "Faults", "FleetAuth", "ProxyKit",
+                "Faults", "ProviderVocabulary", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -131,7 +132,7 @@ let package = Package(
         .target(
             name: "LoopbackProxy",
             dependencies: [
-                "FleetAuth", "ProxyKit",
+                "ProviderVocabulary", "ProxyKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -142,7 +143,7 @@ let package = Package(
         .target(
             name: "TapForwarding",
             dependencies: [
-                "FleetAuth", "ProxyKit", "NetworkAddresses",
+                "ProviderVocabulary", "ProxyKit", "NetworkAddresses",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -156,7 +157,7 @@ let package = Package(
             dependencies: [
                 "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
-                "TapForwarding", "FleetTables", "FleetAuth", "TokenJudging", "EventLines", "ThreadExecutor",
+                "TapForwarding", "FleetTables", "ProviderVocabulary", "TokenJudging", "EventLines", "ThreadExecutor",
                 // The queue between forwarding and reading (`CircularBuffer`).
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The tap's own series (`TapMetrics`), beside the reading that counts them.
@@ -170,7 +171,7 @@ let package = Package(
             name: "LogReading",
             dependencies: [
                 "JSONValues", "TokenReading",
-                "FleetAuth", "Redaction",
+                "ProviderVocabulary", "Redaction",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 // The gzip reader's ByteBuffers.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -195,7 +196,7 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "JSONValues", "TokenReading",
                 "Faults",
-                "FleetAuth", "TokenJudging", "Pacing",
+                "ProviderVocabulary", "TokenJudging", "Pacing",
                 "RouteServer",
                 // HostPort for the server's own URL, and what is loopback.
                 "NetworkAddresses",
@@ -208,30 +209,31 @@ let package = Package(
             ]
         ),
         // The one table of settings: each flag's and config key's kind, range, default and help.
-        // Its own module above FleetAuth (whose enums and bounds it names) because the flags, the
+        // Its own module above ProviderVocabulary (whose enums and bounds it names) because the flags, the
         // config reader, scenarios and recordings all read it and none of them depends on another.
-        .target(name: "Settings", dependencies: ["FleetEngineAPI", "TokenReading", "FleetAuth"]),
+        .target(name: "Settings", dependencies: ["FleetEngineAPI", "TokenReading", "ProviderVocabulary"]),
         // Many simulated SDKs driving providers, and aggregates of their events.
         .target(
             name: "Fleet",
             dependencies: [
-                "FleetEngineAPI", "ProviderEvents", "FleetAuth", "FleetTables", "FleetEngineClient", "TokenJudging",
+                "FleetEngineAPI", "ProviderEvents", "ProviderVocabulary", "FleetTables", "FleetEngineClient",
+                "TokenJudging",
                 "TokenProviders", "Pacing",
             ]),
         // The fleet table's values (members, their status, the tap's counts and columns): what the
         // table shows, apart from the simulated SDKs that fill it, so the tap's reading has them
         // without the fleet.
-        .target(name: "FleetTables", dependencies: ["FleetEngineAPI", "ProviderEvents", "FleetAuth"]),
+        .target(name: "FleetTables", dependencies: ["FleetEngineAPI", "ProviderEvents", "ProviderVocabulary"]),
         // Provider events as JSON lines: what `watch` and `tap --watch` print and snapshots hold.
         // Named for what it encodes, not for one subcommand, since the runtime and the tap use it too.
-        .target(name: "EventLines", dependencies: ["JSONValues", "ProviderEvents", "Redaction", "FleetAuth"]),
+        .target(name: "EventLines", dependencies: ["JSONValues", "ProviderEvents", "Redaction", "ProviderVocabulary"]),
         // Provider events as Prometheus series (swift-prometheus), for `--metrics`.
         .target(
             name: "TokenMetrics",
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents",
                 "FleetTables",
-                "Fleet", "FleetAuth", "Pacing", "NetworkAddresses",
+                "Fleet", "ProviderVocabulary", "Pacing", "NetworkAddresses",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -245,7 +247,7 @@ let package = Package(
         // The key table: commands, their default keys, remaps and their conflicts. Its own module
         // because the config file's reader checks remaps against it and needs nothing else of the
         // dashboard.
-        .target(name: "KeyTable", dependencies: ["UICore", "FleetAuth"]),
+        .target(name: "KeyTable", dependencies: ["UICore", "ProviderVocabulary"]),
         // State, reducer, layout and themes: pure Swift, rendered to a Canvas.
         .target(
             name: "Dashboard",
@@ -253,7 +255,7 @@ let package = Package(
                 "FleetEngineAPI", "ProviderEvents",
                 "FleetTables",
                 "Redaction",
-                "UICore", "KeyTable", "Faults", "FleetAuth", "TokenJudging", "Fleet", "Pacing",
+                "UICore", "KeyTable", "Faults", "ProviderVocabulary", "TokenJudging", "Fleet", "Pacing",
                 "BoundedYAML",
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -267,7 +269,7 @@ let package = Package(
             dependencies: [
                 "ProviderEvents",
                 "FleetTables",
-                "UICore", "Dashboard", "Fleet", "FleetAuth", "Pacing", "EventLines", "Recording", "Scenarios",
+                "UICore", "Dashboard", "Fleet", "ProviderVocabulary", "Pacing", "EventLines", "Recording", "Scenarios",
                 "BoundedYAML", "ThreadExecutor",
             ]),
         // A session's recording: the format (header, events, actions, ticks), its writer on a
@@ -279,7 +281,7 @@ let package = Package(
                 "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
-                "UICore", "Dashboard", "Faults", "Fleet", "FleetAuth", "Pacing", "Settings",
+                "UICore", "Dashboard", "Faults", "Fleet", "ProviderVocabulary", "Pacing", "Settings",
                 "ThreadExecutor",
             ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's)
@@ -291,7 +293,7 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents",
                 "Redaction",
-                "Fleet", "FleetAuth", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer",
+                "Fleet", "ProviderVocabulary", "HTTPTransport", "Pacing", "ProviderProxy", "TokenServer",
             ]
         ),
         // Evidence anyone can open, from a recording or live: the session as an asciicast (frames
@@ -302,25 +304,29 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "JSONValues", "ProviderEvents",
                 "FleetTables",
-                "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "FleetAuth", "TokenJudging",
+                "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "ProviderVocabulary",
+                "TokenJudging",
             ]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(
             name: "ConfigFile",
             dependencies: [
                 "Redaction",
-                "KeyTable", "UICore", "FleetAuth", "BoundedYAML", "Settings", .product(name: "Yams", package: "Yams"),
+                "KeyTable", "UICore", "ProviderVocabulary", "BoundedYAML", "Settings",
+                .product(name: "Yams", package: "Yams"),
             ]),
         // Scripted demos: the YAML format, the built-ins, the runner over a target protocol. No
         // screen and no server: the dashboard shows what the runner reports.
         .target(
             name: "Scenarios",
             dependencies: [
-                "ProviderEvents", "FleetAuth", "Faults", "BoundedYAML", "Settings",
+                "ProviderEvents", "ProviderVocabulary", "Faults", "BoundedYAML", "Settings",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // The target scenarios drive: the simulated SDKs and the embedded server.
-        .target(name: "ScenarioTargets", dependencies: ["Scenarios", "Faults", "Fleet", "FleetAuth", "TokenServer"]),
+        .target(
+            name: "ScenarioTargets",
+            dependencies: ["Scenarios", "Faults", "Fleet", "ProviderVocabulary", "TokenServer"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -348,7 +354,7 @@ let package = Package(
             dependencies: [
                 "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
-                "FleetAuth", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
+                "ProviderVocabulary", "TokenJudging", "TokenProviders", "ObjCRuntime", "Spawning",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The hosts' own programs, built with the customer's class, not with tokendash: the
@@ -381,7 +387,7 @@ let package = Package(
                 "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
-                "Faults", "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "Faults", "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
                 "ProxyKit", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
                 "TokenSignatures",
                 "UICore",
@@ -403,7 +409,8 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
-                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit",
+                "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "ProxyKit",
                 "Pacing", "RouteServer", "TokenServer", "Fleet", "UICore", "Dashboard",
                 "TokenMetrics",
                 // The evidence section: a recording folded, cast and reported.
@@ -426,7 +433,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "JSONValues", "ProviderEvents", "TokenReading",
-                "FleetAuth", "HTTPTransport", "Spawning", "ThreadExecutor",
+                "ProviderVocabulary", "HTTPTransport", "Spawning", "ThreadExecutor",
                 // The golden frames' text: a Canvas's cells and roles.
                 "UICore",
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -446,11 +453,11 @@ let package = Package(
         // servers, child processes, tmux).
         // The providers' cores, rules, decoding and events over fake transports and clocks.
         .testTarget(
-            name: "FleetAuthTests",
+            name: "ProviderTests",
             dependencies: [
                 "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
-                "FleetAuth", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing", "TestSupport",
+                "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "TokenProviders", "Pacing", "TestSupport",
             ]),
         // The real transport over loopback: TLS with a private CA, proxies (a real forward proxy),
         // compressed and hostile answers, timeouts on a stepped clock.
@@ -458,7 +465,7 @@ let package = Package(
             name: "TransportTests",
             dependencies: [
                 "TokenReading",
-                "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "NetworkAddresses",
+                "ProviderVocabulary", "TokenJudging", "TokenProviders", "HTTPTransport", "ProxyKit", "NetworkAddresses",
                 "TestSupport", "LoopbackProxy",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 // A private CA, certificates and an HTTPS server made at test time.
@@ -478,7 +485,8 @@ let package = Package(
             name: "TokenSignaturesTests",
             dependencies: [
                 "TokenReading",
-                "TokenSignatures", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "TokenSignatures", "TokenServer", "ProviderVocabulary", "TokenJudging", "TokenProviders",
+                "HTTPTransport",
                 "TestSupport", "TapForwarding",
                 "TapReading",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -492,7 +500,7 @@ let package = Package(
             dependencies: [
                 "ProviderEvents",
                 "FleetTables",
-                "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "FleetAuth",
+                "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "ProviderVocabulary",
                 "TokenServer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
@@ -500,7 +508,8 @@ let package = Package(
             dependencies: [
                 "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
-                "tokendash", "TokendashCLI", "FleetAuth", "ObjCRuntime", "ProviderHost", "ProviderProxy", "TokenServer",
+                "tokendash", "TokendashCLI", "ProviderVocabulary", "ObjCRuntime", "ProviderHost", "ProviderProxy",
+                "TokenServer",
                 "Faults", "LiveSession", "Spawning",
                 "HTTPTransport", "ProxyKit",
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
@@ -516,7 +525,8 @@ let package = Package(
             dependencies: [
                 "JSONValues", "TokenReading",
                 "FleetTables",
-                "TapForwarding", "TapReading", "Fleet", "FleetAuth", "HTTPTransport", "ProxyKit", "TestSupport",
+                "TapForwarding", "TapReading", "Fleet", "ProviderVocabulary", "HTTPTransport", "ProxyKit",
+                "TestSupport",
                 "Dashboard",
                 "DashboardRuntime",
                 "Evidence", "LoopbackProxy", "Recording", "UICore",
@@ -531,7 +541,8 @@ let package = Package(
         .testTarget(
             name: "TokenMetricsTests",
             dependencies: [
-                "FleetEngineAPI", "ProviderEvents", "TokenReading", "TokenMetrics", "Fleet", "FleetAuth", "TapReading",
+                "FleetEngineAPI", "ProviderEvents", "TokenReading", "TokenMetrics", "Fleet", "ProviderVocabulary",
+                "TapReading",
                 "TestSupport",
             ]),
         .testTarget(
@@ -539,7 +550,7 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
-                "Fleet", "EventLines", "FleetAuth", "Pacing", "Settings",
+                "Fleet", "EventLines", "ProviderVocabulary", "Pacing", "Settings",
                 "TestSupport",
             ]),
         .testTarget(name: "PacingTests", dependencies: ["Pacing"]),
@@ -549,7 +560,8 @@ let package = Package(
             name: "TokenServerTests",
             dependencies: [
                 "FleetEngineAPI", "JSONValues", "TokenReading",
-                "Faults", "RouteServer", "TokenServer", "FleetAuth", "TokenJudging", "TokenProviders", "HTTPTransport",
+                "Faults", "RouteServer", "TokenServer", "ProviderVocabulary", "TokenJudging", "TokenProviders",
+                "HTTPTransport",
                 "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
@@ -558,7 +570,7 @@ let package = Package(
         .testTarget(
             name: "LiveSessionTests",
             dependencies: [
-                "LiveSession", "Fleet", "FleetAuth", "Pacing",
+                "LiveSession", "Fleet", "ProviderVocabulary", "Pacing",
             ]
         ),
         // Evidence too: the live cast and the report are read from the loop these tests drive.
@@ -568,7 +580,8 @@ let package = Package(
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
-                "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet", "FleetAuth",
+                "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet",
+                "ProviderVocabulary",
                 "Pacing", "Recording", "TestSupport", "Scenarios", "KeyTable",
             ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
@@ -576,7 +589,7 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
-                "BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "FleetAuth",
+                "BoundedYAML", "Faults", "Scenarios", "ScenarioTargets", "TokenServer", "Fleet", "ProviderVocabulary",
                 "HTTPTransport", "TestSupport",
             ]
         ),
@@ -585,18 +598,20 @@ let package = Package(
             dependencies: [
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
-                "Redaction", "Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "FleetAuth", "Pacing", "TestSupport",
+                "Redaction", "Faults", "UICore", "Dashboard", "KeyTable", "Fleet", "ProviderVocabulary", "Pacing",
+                "TestSupport",
             ]),
         .testTarget(name: "BoundedYAMLTests", dependencies: ["BoundedYAML", .product(name: "Yams", package: "Yams")]),
         // The settings table against the README's "Limits" table, and each entry with itself.
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "FleetAuth"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "ProviderVocabulary"]),
         // The customer's provider file read: the class found, the placeholders filled, compiler
         // and ThreadSanitizer output read (the builds and the host run in EndToEndTests).
         .testTarget(
             name: "ProviderHostTests",
             dependencies: [
                 "JSONValues", "ProviderEvents",
-                "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "NetworkAddresses", "Faults", "FleetAuth",
+                "ObjCRuntime", "ProviderHost", "ProviderProxy", "ProxyKit", "NetworkAddresses", "Faults",
+                "ProviderVocabulary",
                 "TestSupport",
             ]),
         // The proxies' shared parts on their own: HostPort, hop-by-hop removal, the CONNECT's bytes on
@@ -617,7 +632,7 @@ let package = Package(
             name: "LogReadingTests",
             dependencies: [
                 "JSONValues",
-                "LogReading", "FleetAuth",
+                "LogReading", "ProviderVocabulary",
                 // gzip-compressed fixtures, made in the test.
                 .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]),

@@ -30,7 +30,7 @@ done
 allowed=(
   Tests/TestSupport/EventRecorder.swift             # eventually, the one poll: actor state no event announces, squid's log, Prometheus's scrapes
   Tests/ScenariosTests/ScenarioHarness.swift        # DrivenClock: a clock implementation (its wall tick while the server holds an answer back)
-  Tests/FleetAuthTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
+  Tests/ProviderTests/IDSwitchPropertyTests.swift  # a property test's drawn delays of a fake transport (scripted)
 )
 found=$(grep -rln --include='*.swift' -E 'Thread\.sleep|usleep\(|Task\.sleep' Tests || true)
 for file in $found; do

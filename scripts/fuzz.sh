@@ -9,8 +9,9 @@
 # took more than 1 s (the file readers; 5 s the decoders) or ran out of memory; those inputs stay
 # in .build-fuzz/crashes/<target>/. Inputs that failed before, kept in Tests/Fuzz/crashes/<target>/,
 # are replayed first: each is a regression test.
-# FUZZ_SOURCES=DIR fuzzes another copy of the FleetAuth sources (e.g. a patched one in /tmp); the
-# decoders themselves are in TokenJudging, built from the package as the other modules are.
+# FUZZ_SOURCES=DIR fuzzes another copy of the ProviderVocabulary sources (e.g. a patched one in /tmp);
+# the decoders themselves are TokenReading's and TokenJudging's, built from the package as the
+# other modules are.
 # FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "usage: $0 [seconds-per-target] [target...]" >&2; exit 2; }
 shift $(( $# > 0 ? 1 : 0 ))
-sources=${FUZZ_SOURCES:-Sources/FleetAuth}
+sources=${FUZZ_SOURCES:-Sources/ProviderVocabulary}
 out=.build-fuzz
 # name:file:per-input time limit (s):dictionary. The readers get 1 s: a file that takes longer is
 # a hang to a user.
@@ -106,7 +107,7 @@ if grep -q ' Yams ' <<<"$graph"; then
     rm -f "$out/lib/libCYaml.a" && ar rcs "$out/lib/libCYaml.a" "$out"/cyaml/*.o
     yamsflags=(-I "$cyaml/include" -Xcc -DYAML_DECLARE_STATIC)
 fi
-echo "fuzz: building $(awk '{print $2}' <<<"$graph" | paste -sd' ') (FleetAuth from $sources) and ${#targets[@]} targets into $out/"
+echo "fuzz: building $(awk '{print $2}' <<<"$graph" | paste -sd' ') (ProviderVocabulary from $sources) and ${#targets[@]} targets into $out/"
 libs=()
 current=0 pids=()
 while read -r level name dir; do
@@ -118,7 +119,7 @@ while read -r level name dir; do
     case $name in
     # Yams is Swift 5 code (its manifest's tools version), as SwiftPM compiles it.
     Yams) module Yams "$yams/Sources/Yams" -swift-version 5 -DSWIFT_PACKAGE "${yamsflags[@]}" & ;;
-    FleetAuth) module FleetAuth "$sources" & ;;
+    ProviderVocabulary) module ProviderVocabulary "$sources" & ;;
     *) module "$name" "$dir" ${yamsflags[@]+"${yamsflags[@]}"} & ;;
     esac
     pids+=($!)

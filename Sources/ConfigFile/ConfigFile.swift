@@ -1,7 +1,7 @@
 import BoundedYAML
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import Settings
 import UICore
 import Yams

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import UICore
 
 /// What a drawer that renders frame after frame keeps from one frame for the next: parts made

@@ -1,6 +1,6 @@
 import Dashboard
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Recording
 import ThreadExecutor
 import UICore

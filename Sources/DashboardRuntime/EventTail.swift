@@ -1,5 +1,5 @@
-import FleetAuth
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 
 /// The last provider events, for a snapshot (`s`): a ring the event source appends to, read

@@ -1,10 +1,10 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 
 /// The running providers as an event source: every provider event as an action, and in a fleet
 /// the aggregate rows and each kind's member table once a second.

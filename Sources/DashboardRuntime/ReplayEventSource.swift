@@ -1,8 +1,8 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Dashboard
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Scenarios
 
 /// The dashboard's one scenario at a time: starts it from the S menu or `--scenario`, passes

@@ -1,8 +1,8 @@
 import Dashboard
 import EventLines
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// Writes `s`'s snapshot: the screen as text and the last events as `watch` JSON lines, in one
 /// file a support engineer can attach to a ticket. It goes next to the recording when there is

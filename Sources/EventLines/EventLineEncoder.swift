@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import JSONValues
 import ProviderEvents
+import ProviderVocabulary
 import Redaction
 
 /// Turns provider events into the JSON lines `tokendash watch` prints: one object per event,

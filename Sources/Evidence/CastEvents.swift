@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 
 /// The event lines of an asciicast v2, after its header: `[time, "o", data]` for output,
 /// `[time, "r", "WxH"]` for a resize, `[time, "m", label]` for a marker (a player lists

@@ -1,8 +1,8 @@
 import Dashboard
 import Faults
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Redaction
 
 /// The moments a cast marks as chapters, each with a short label: marks and their notes, ID

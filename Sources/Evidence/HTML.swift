@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import Redaction
 
 /// Text made safe for a page: escaped, and anything shaped like a secret redacted on the way in,

@@ -1,8 +1,8 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import Recording
 import UICore
 

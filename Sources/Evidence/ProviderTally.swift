@@ -1,6 +1,6 @@
 import Fleet
-import FleetAuth
 import ProviderEvents
+import ProviderVocabulary
 
 /// One provider kind's session in numbers, and the sentence that sums it up.
 struct ProviderTally: Sendable, Equatable {

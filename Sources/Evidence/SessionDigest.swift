@@ -1,10 +1,10 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import Redaction
 import TokenJudging

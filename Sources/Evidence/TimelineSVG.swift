@@ -1,6 +1,6 @@
 import Dashboard
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// The session's timeline as inline SVG, with the dashboard's lanes for each provider kind
 /// (tokens held, requests, Fleet Engine calls) and the marks across them. Shape carries the

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// Which kinds' token routes a fault applies to on the server (`PUT /faults/TARGET/NAME`).
 /// Faults apply by kind: a fault on the trip route leaves tracking tokens alone.

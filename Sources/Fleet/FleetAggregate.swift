@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 
 /// Every kind's fleet statistics behind one lock: a collector records each provider event, a

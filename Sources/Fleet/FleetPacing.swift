@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import Pacing
+import ProviderVocabulary
 
 /// A run's two paces toward its backends: the ramp's first token calls, and the SDKs' Fleet
 /// Engine calls, which give way to the ramp while it backs off. Both kinds' groups share them,

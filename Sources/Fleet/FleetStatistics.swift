@@ -1,8 +1,8 @@
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 
 /// What the fleet rows of the dashboard show, computed at one instant.
 public struct FleetSummary: Sendable, Equatable {

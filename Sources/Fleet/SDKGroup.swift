@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderVocabulary
 
 /// A group of simulated SDKs of any kind, seen without its context type: lets a session hold the
 /// consumer-side and driver-side groups of either solution in the same two fields while each

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import Redaction
 
 /// Fleet Engine's answer to one SDK call, as the pane, the fetch log, `watch`, metrics and

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// A Fleet Engine method a simulated SDK calls with the token its provider handed it, over Fleet
 /// Engine's REST API (`https://fleetengine.googleapis.com/v1/...`). The routes and bodies follow

@@ -1,8 +1,8 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 import TokenReading
 

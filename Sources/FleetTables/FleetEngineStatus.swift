@@ -1,5 +1,5 @@
-import FleetAuth
 import FleetEngineAPI
+import ProviderVocabulary
 
 /// A Fleet Engine answer's status in one byte, as a fleet member keeps it: the fleet table shows
 /// each member's last answer, and 100,000 members keep no string each.

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// What a watcher adds to the fleet tables that the aggregate's member records cannot hold
 /// (`tap`: fetches, tokens, verdict and lifetime per ID, and churn). Fed the same provider events

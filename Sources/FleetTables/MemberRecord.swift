@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// One member of a fleet as its provider's events describe it: what the fleet table's state,
 /// expiry and requests columns show. Every field comes from an event, so a replay of the events

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// One member's provider as it stands, read when a pane starts following it: the pane shows the
 /// cached token at once instead of "none yet" until the member's next fetch.

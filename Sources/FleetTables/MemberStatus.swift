@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// Where one member of a fleet stands, as its events tell it: the table's state column and the
 /// fleet rows' counts. Declared trouble-first, in the order the table sorts (members holding a

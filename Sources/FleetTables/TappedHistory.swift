@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// One real ID's last hour as a tap's ledger kept it: what the pane shows when Enter follows the
 /// ID, so an operator sees the device's past fetches and its churn at once, not only the fetches

@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ProviderVocabulary
 import ProxyKit
 
 /// One request to a proxy in absolute form (`GET http://host:port/path HTTP/1.1`), the way curl,

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import ProviderVocabulary
 import ProxyKit
 
 /// The real transport: HTTP (the token GET, Fleet Engine calls) through AsyncHTTPClient (SwiftNIO), with what Linux URLSession
@@ -172,7 +172,7 @@ public final class HTTPClientTransport: TokenTransport {
         }
     }
 
-    private func once(_ original: TransportRequest, url: URL, headers: [FleetAuth.HTTPHeader]) async throws
+    private func once(_ original: TransportRequest, url: URL, headers: [ProviderVocabulary.HTTPHeader]) async throws
         -> TransportResponse
     {
         let cap = original.maxBodyBytes

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import UICore
 
 /// What a key on the main screen does. The raw value is the command's name in the config file's

@@ -1,10 +1,10 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import Pacing
 import ProviderEvents
 import ProviderProxy
+import ProviderVocabulary
 import Redaction
 import TokenServer
 

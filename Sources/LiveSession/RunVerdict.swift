@@ -1,6 +1,6 @@
 import Fleet
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// What a run says of its SDKs when it ends, as a health check reads it: the SDKs a ramp never
 /// started (nothing was asked of them) and those holding no valid token. Either fails the run.

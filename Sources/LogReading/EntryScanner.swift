@@ -1,5 +1,5 @@
-import FleetAuth
 import JSONValues
+import ProviderVocabulary
 
 /// Reads one entry's JSON into the few values `LogEntryDecoder` looks at, checking the whole of it
 /// as JSON but building nothing of the rest. A Fleet Engine entry is mostly its request and

@@ -1,5 +1,5 @@
-import FleetAuth
 import JSONValues
+import ProviderVocabulary
 
 /// Splits an export's byte stream into the JSON objects that are its entries, whatever the shape:
 /// a JSON array of entries (`gcloud logging read --format=json`, the Logs Explorer's download),

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 
 /// Reads Cloud Logging exports of Fleet Engine's logs, one input after another, into an
 /// `ExportTally`: any shape (`EntrySplitter`), gzip or not (by its magic bytes, RFC 1952 §2.3.1:

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 
 /// Reads one decoded JSON object of an export as a Fleet Engine `LogEntry`, whatever the shape
 /// wrote it as (Cloud Logging's JSON, a BigQuery row, fleet-debugger's lowercased dataset).

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import TokenReading
 
 /// An instant in an export, in microseconds since 1970-01-01T00:00:00Z. Cloud Logging writes

@@ -1,5 +1,5 @@
-import FleetAuth
 import JSONValues
+import ProviderVocabulary
 
 /// Keys matched without regard to case, underscores or a leading `@`, because the export shapes
 /// spell the same field differently: Cloud Logging's JSON writes `insertId`, `jsonPayload` and

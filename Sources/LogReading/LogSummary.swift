@@ -1,5 +1,5 @@
-import FleetAuth
 import JSONValues
+import ProviderVocabulary
 
 /// `tokendash logs --summary`'s one JSON object, from a finished read:
 /// {"event":"logs_summary","entries","skipped":{REASON: N},"span":{"from","to"},"ids":[…],

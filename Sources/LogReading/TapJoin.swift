@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// One token fetch a tap saw (`tokendash tap --record`), read down to what the join needs: when,
 /// for which ID, and what came of it.

@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOPosix
+import ProviderVocabulary
 import ProxyKit
 import Synchronization
 

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// Requests, cache hits and errors of one provider kind, counted from its events.
 public struct ProviderCounters: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
+import ProviderVocabulary
 
 /// Why a provider went to the backend.
 public enum FetchReason: String, Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Crypto
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Spawning
 
 /// Builds the customer's class and tokendash's host into one executable with the user's own

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 
 /// What the provider host says, one JSON object a line on descriptor 4 (docs/your-provider.md
 /// has the protocol, so a host in another language could speak it): `{"t":"ready"}` once the

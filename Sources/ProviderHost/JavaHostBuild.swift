@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// An Android `AuthTokenFactory` and the JVM host (HostPrograms/java/TokendashHost.java) built
 /// into a folder of classes and a `provider-host` script that starts the JVM on them. A Java

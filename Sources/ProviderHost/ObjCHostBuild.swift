@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ObjCRuntime
+import ProviderVocabulary
 
 /// An Objective-C class and the Objective-C host (HostPrograms/main.m) built into one executable
 /// with the runtime `tokendash setup objc` made: the Swift toolchain's clang, GNUstep's flags

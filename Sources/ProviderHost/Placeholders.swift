@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// Google's placeholders in the samples, and what tokendash fills in for them in the copy it
 /// builds, as the samples' comments tell a developer to ("Replace the following key values with

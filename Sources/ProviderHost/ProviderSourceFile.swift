@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// The customer's provider class as a file: read, checked to be one class conforming to the SDK's
 /// protocol, and Google's placeholders filled in the copy that is built (the file itself is never

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// One ThreadSanitizer "data race" report from the host's stderr, reduced to what a customer
 /// needs: the two accesses' lines in their own file, and which was a write.

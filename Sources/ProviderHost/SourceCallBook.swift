@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import JSONValues
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 import TokenJudging
 import TokenReading

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// The SDKs' modules as far as a token provider sees them, compiled beside the customer's class
 /// so that `import GoogleRidesharingDriver` and URLSession code build unchanged on Linux. Their

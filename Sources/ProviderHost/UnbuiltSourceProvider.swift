@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TokenProviders
 
 /// The customer's class that did not build (or whose file was refused): a provider whose every

@@ -1,9 +1,9 @@
 import Faults
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOPosix
 import ProviderEvents
+import ProviderVocabulary
 import ProxyKit
 import Synchronization
 import TokenReading

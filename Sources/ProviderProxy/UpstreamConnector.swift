@@ -1,8 +1,8 @@
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ProviderVocabulary
 import ProxyKit
 
 /// The proxy's way to a backend: direct, or through the proxy the user's environment names

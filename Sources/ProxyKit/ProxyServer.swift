@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import NetworkAddresses
+import ProviderVocabulary
 import Redaction
 
 /// One HTTP proxy, parsed from a URL as curl reads `-x`/`https_proxy`: `[http://][user:password@]host[:port]`.

@@ -1,5 +1,5 @@
-import FleetAuth
 import NIOSSL
+import ProviderVocabulary
 
 /// How a backend's certificate is checked, by the transport and by `tap` toward its upstream.
 /// A value of its own (not of the transport's) so the proxies name it without AsyncHTTPClient.

@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// A provider event as a recording line holds it: every field the panes, the fleet table and
 /// `watch` read, times as offsets from the recording's start, tokens as `RecordedToken`, error

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// The wire format of a recording line: `t`, `type`, and the fields of that type, as flat JSON
 /// keys (the format files already on disk use). Encoding and decoding each switch over every

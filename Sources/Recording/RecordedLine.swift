@@ -1,9 +1,9 @@
 import Dashboard
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import UICore
 
 /// One line of a recording after the header: an action the dashboard applied (or, from `watch`,

@@ -1,7 +1,7 @@
 import Dashboard
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import UICore
 
 /// One recorded action and when the dashboard applied it.

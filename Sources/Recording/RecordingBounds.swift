@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Settings
 
 /// A recording's numbers checked as it is read (`InputBounds`), so that no replay (its clock,

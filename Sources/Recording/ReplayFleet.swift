@@ -1,9 +1,9 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// What a replay rebuilds the fleet's rows and tables from, as the live source makes them: the
 /// aggregate, and a watcher's marks (`tap`'s columns and churn) fed the same recorded events.

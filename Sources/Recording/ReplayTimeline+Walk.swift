@@ -1,7 +1,7 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 extension ReplayTimeline {
     /// Plays the whole recording through as `replay` plays it (the same reducer, the same fleet

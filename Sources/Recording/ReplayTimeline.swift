@@ -1,8 +1,8 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 
 /// A recording's actions as a replay applies them: with a tick at each whole second when the
 /// recording has none of its own (`watch`'s), so the state's clock follows the recorded time.

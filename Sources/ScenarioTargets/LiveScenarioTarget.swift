@@ -1,7 +1,7 @@
 import Faults
 import Fleet
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Scenarios
 import TokenServer
 

@@ -1,6 +1,6 @@
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// A scripted demo: timed steps that drive the providers and the embedded server, each with an
 /// optional caption, and an ending that says what was shown.

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// What an `until:` step waits for: a provider event (by the name `watch` prints), or a
 /// particular case of one, optionally on one side only.

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// Durations as scenario files write them: `5s`, `500ms`, `2m`, `1h`, `1m30s`, or a bare number
 /// of seconds; `+`/`-` in front where a sign means something (the server clock's offset).

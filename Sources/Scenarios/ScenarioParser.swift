@@ -1,7 +1,7 @@
 import BoundedYAML
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Settings
 import Yams
 

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// Runs a scenario's steps against a target: at their times (or one per `advance()` in step
 /// mode), pausable, restartable, reporting every change of step, caption and status.

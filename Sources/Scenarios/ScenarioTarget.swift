@@ -1,6 +1,6 @@
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// What a scenario drives: the providers and the embedded server. The dashboard implements it
 /// over its session; tests over a server and SDKs of their own. Calls return without waiting for

@@ -1,7 +1,7 @@
 import BoundedYAML
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Yams
 
 /// One step of a scenario file as its keys, each with its line: read once, checked against the

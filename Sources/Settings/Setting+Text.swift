@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// What the flags, the config reader and docs/limits.md say about a setting, made from its entry so
 /// that they cannot drift apart.

@@ -1,5 +1,5 @@
-import FleetAuth
 import FleetEngineAPI
+import ProviderVocabulary
 import TokenReading
 
 /// The table: every setting's one entry. A range, default or help text is written here and

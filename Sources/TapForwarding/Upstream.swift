@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import NIOSSL
 import NetworkAddresses
+import ProviderVocabulary
 import ProxyKit
 
 /// Where the tap forwards to: `--upstream http(s)://host:port`, checked at start, with the TLS

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// A token route as the providers are configured with it (`/token/consumer/{tripId}`), read
 /// backwards: which kind of token a request asks for and for which ID. The placeholder names the

@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import NIOCore
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 import TapForwarding
 import ThreadExecutor

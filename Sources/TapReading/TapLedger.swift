@@ -1,6 +1,6 @@
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 
 /// Every real ID's last hour, from the tap's readings: fetches, tokens, verdicts, and churn,
 /// counted by `TappedCounts` (sixty counters an ID, tokens by fingerprint), so an ID costs the

@@ -1,7 +1,7 @@
 import EventLines
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import Redaction
 
 /// `tap --watch`'s JSON lines: a `tapped` line per exchange and, with `--summary`, a final `churn`

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import Prometheus
+import ProviderVocabulary
 import Synchronization
 import TapForwarding
 import TokenMetrics

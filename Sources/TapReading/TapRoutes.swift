@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// The routes a tap reads requests by, tried in order: the user's first, then Google's sample
 /// routes, so a request the apps make to a sample backend is read without any flag.

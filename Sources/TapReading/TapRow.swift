@@ -1,6 +1,6 @@
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 
 /// One real ID's row in the tap's fleet table: what the devices asking for it did in the last hour.
 public struct TapRow: Sendable, Equatable {

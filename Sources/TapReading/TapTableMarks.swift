@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 
 /// The tap's columns on the dashboard's fleet tables, which the aggregate's member records cannot

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 extension TappedExchange {
     /// The reading a `fetched` or `fetch_failed` event of the tap's stands for (`providerEvents`

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 /// One exchange as the tap read it: whose token it was, the verdict, and the token itself when
 /// the answer held one. What the watch lines, the per-ID table, the metrics and the provider

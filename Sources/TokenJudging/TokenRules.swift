@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import TokenReading
 
 /// Fleet Engine's rules for a token, as it applies them on each call: one place, so the pane,

@@ -1,11 +1,11 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import FleetTables
 import Foundation
 import Pacing
 import Prometheus
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 
 /// Provider events as Prometheus series, through swift-prometheus: counters and the latency

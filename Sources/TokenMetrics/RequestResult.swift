@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// How a request to the token backend ended, as the `result` label of `tokendash_requests_total`:
 /// a handful of classes an operator alerts on, never the error's text (which names IDs and URLs).

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TokenJudging
 
 /// One simulated SDK's provider, of whichever `ProviderLogic` was chosen. An enum rather than

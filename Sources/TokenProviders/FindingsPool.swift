@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import Synchronization
 
 /// One copy of each distinct list of findings, shared by every token that carries it. The tokens

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import TokenJudging
 
 /// The request both sample ports make where the samples call `URLSession`: through tokendash's

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TokenJudging
 
 /// What the sample ports keep beside the sample's own variables, so that the dashboard and

@@ -1,5 +1,5 @@
-import FleetAuth
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 import TokenJudging
 

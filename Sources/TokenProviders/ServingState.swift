@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TokenJudging
 
 /// A provider's fetch in flight: the ID it asks for and the task its callers wait on.

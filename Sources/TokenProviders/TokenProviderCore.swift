@@ -1,5 +1,5 @@
-import FleetAuth
 import ProviderEvents
+import ProviderVocabulary
 import TokenJudging
 
 /// What a simulated SDK drives: any token-provider core of one context type. tokendash's

@@ -1,7 +1,7 @@
 import Faults
-import FleetAuth
 import Foundation
 import NetworkAddresses
+import ProviderVocabulary
 import RouteServer
 import TokenJudging
 

@@ -1,5 +1,5 @@
 import Faults
-import FleetAuth
+import ProviderVocabulary
 import Synchronization
 
 /// The faults currently switched on, one per provider kind at most. Read on every request,

@@ -1,5 +1,5 @@
 import Faults
-import FleetAuth
+import ProviderVocabulary
 
 /// The faults switched on, as `GET /faults` shows them: each kind's fault or null.
 struct FaultReport: Encodable {

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JWTKit
+import ProviderVocabulary
 
 /// The claims of a Fleet Engine token. `iat` and `exp` are plain integers because Fleet Engine
 /// rejects fractional times, which jwt-kit's `Date`-based claims can produce.

@@ -1,10 +1,10 @@
 import Crypto
 import Faults
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import JSONValues
 import JWTKit
+import ProviderVocabulary
 import RouteServer
 import Synchronization
 import TokenJudging

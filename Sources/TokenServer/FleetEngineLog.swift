@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import Synchronization
 
 /// The emulator's calls written as Fleet Engine writes its own to Cloud Logging, one `LogEntry`

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JWTKit
+import ProviderVocabulary
 import TokenReading
 
 /// A JWKS document: what verifiers fetch to check the server's signatures.

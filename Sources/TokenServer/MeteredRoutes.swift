@@ -1,6 +1,6 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
+import ProviderVocabulary
 import RouteServer
 
 /// The token routes plus `GET /metrics`, counting every answer by route and status.

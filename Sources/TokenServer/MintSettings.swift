@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Synchronization
 
 /// What a demo changes about minting while the server runs: how far its clock is off this

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// One signed token and the times it carries, as the server hands it out.
 public struct MintedToken: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import TokenReading
 
 extension ResponseShape {

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import Pacing
+import ProviderVocabulary
 import Synchronization
 
 /// Counts requests and outcomes and keeps recent mint latencies for percentiles.

@@ -1,7 +1,7 @@
 import Faults
-import FleetAuth
 import Foundation
 import Prometheus
+import ProviderVocabulary
 
 /// The embedded server's Prometheus series, through swift-prometheus: tokens minted and mint
 /// latency by kind, requests by route and status, and the faults switched on (set when scraped).

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// What the server has done since it started; a snapshot, safe to hand to any task.
 public struct ServerStats: Sendable, Equatable, Codable {

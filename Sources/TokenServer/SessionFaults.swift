@@ -1,5 +1,5 @@
 import Faults
-import FleetAuth
+import ProviderVocabulary
 
 /// Where each kind's fault acts, so it acts in one place: a source provider's kind at its
 /// loopback proxy for what a proxy can act out (latency, drop, the HTTP answers), everything else

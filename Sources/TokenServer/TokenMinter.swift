@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JWTKit
+import ProviderVocabulary
 
 /// Signs Fleet Engine tokens with one RSA key through jwt-kit's RS256 signer. The token is
 /// assembled here: its header segment is the same for every token (jwt-kit writes it once, at

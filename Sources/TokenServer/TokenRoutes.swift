@@ -1,6 +1,6 @@
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import RouteServer
 import TokenReading
 

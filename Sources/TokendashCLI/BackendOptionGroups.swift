@@ -1,5 +1,5 @@
 import ArgumentParser
-import FleetAuth
+import ProviderVocabulary
 import Settings
 import TokenReading
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ConfigFile
-import FleetAuth
+import ProviderVocabulary
 import Settings
 
 /// How a config file's settings land on the flags: a flag given wins; otherwise the profile's

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Fleet
-import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import ProxyKit
 import Redaction
 import Settings

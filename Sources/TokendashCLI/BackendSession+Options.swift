@@ -1,11 +1,11 @@
 import Fleet
-import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
 import ProviderEvents
 import ProviderHost
 import ProviderProxy
+import ProviderVocabulary
 import ProxyKit
 import Redaction
 import TokenServer

@@ -1,9 +1,9 @@
 import ConfigFile
 import Dashboard
-import FleetAuth
 import Foundation
 import HTTPTransport
 import KeyTable
+import ProviderVocabulary
 import Redaction
 
 /// What `config check` prints: the file, the profile, then each setting with its value (URL

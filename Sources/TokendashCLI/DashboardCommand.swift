@@ -6,10 +6,10 @@ import DashboardRuntime
 import Evidence
 import Faults
 import Fleet
-import FleetAuth
 import Foundation
 import KeyTable
 import LiveSession
+import ProviderVocabulary
 import Recording
 import ScenarioTargets
 import Scenarios

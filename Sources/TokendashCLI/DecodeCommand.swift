@@ -1,11 +1,11 @@
 import ArgumentParser
-import FleetAuth
 import FleetEngineAPI
 import FleetEngineClient
 import Foundation
 import HTTPTransport
 import JSONValues
 import ProviderEvents
+import ProviderVocabulary
 import ProxyKit
 import Redaction
 import TokenJudging

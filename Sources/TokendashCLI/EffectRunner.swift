@@ -2,9 +2,9 @@ import Dashboard
 import DashboardRuntime
 import Faults
 import Fleet
-import FleetAuth
 import Foundation
 import LiveSession
+import ProviderVocabulary
 import TokenServer
 
 /// Performs the reducer's effects against the providers, the embedded server and the theme

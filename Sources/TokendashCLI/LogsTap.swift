@@ -1,6 +1,6 @@
-import FleetAuth
 import LogReading
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import TapReading
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Fleet
-import FleetAuth
 import Foundation
 import LiveSession
+import ProviderVocabulary
 import RouteServer
 import TokenMetrics
 

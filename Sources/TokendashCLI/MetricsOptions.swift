@@ -1,5 +1,5 @@
 import ArgumentParser
-import FleetAuth
+import ProviderVocabulary
 import TokenMetrics
 
 /// `--metrics HOST:PORT` (and `--allow-remote`) on the dashboard and `watch`: the providers'

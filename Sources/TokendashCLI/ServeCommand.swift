@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Settings
 import Signals
 import Synchronization

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import ProxyKit
 import TokenReading
 

@@ -1,9 +1,9 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import ProviderEvents
 import ProviderHost
 import ProviderProxy
+import ProviderVocabulary
 import ProxyKit
 import Redaction
 import TokenProviders

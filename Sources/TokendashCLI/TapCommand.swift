@@ -1,11 +1,11 @@
 import ArgumentParser
 import Dashboard
 import DashboardRuntime
-import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
 import NetworkAddresses
+import ProviderVocabulary
 import ProxyKit
 import Recording
 import Redaction

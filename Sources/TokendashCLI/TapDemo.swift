@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import TokenJudging
 import TokenServer
 

@@ -1,9 +1,9 @@
 import Dashboard
 import DashboardRuntime
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import TapReading
 
 /// The effects of the tap's dashboard: the fleet table's query, following a real ID (its pane

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FleetAuth
+import ProviderVocabulary
 import Settings
 
 /// Where `tap` listens (TLS with `--cert`/`--key`) and the backend it forwards to.

@@ -2,11 +2,11 @@ import ArgumentParser
 import DashboardRuntime
 import EventLines
 import Fleet
-import FleetAuth
 import Foundation
 import LiveSession
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import Redaction
 import Settings

@@ -1,10 +1,10 @@
 import Dashboard
 import DashboardRuntime
 import Evidence
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import UICore
 

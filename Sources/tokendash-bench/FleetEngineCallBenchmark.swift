@@ -1,10 +1,10 @@
-import FleetAuth
 import FleetEngineAPI
 import FleetEngineClient
 import FlyingFox
 import Foundation
 import HTTPTransport
 import ProviderEvents
+import ProviderVocabulary
 import TokenJudging
 import TokenServer
 

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import Foundation
 import HTTPTransport
 import ProviderEvents
+import ProviderVocabulary
 import TokenServer
 
 /// Memory of a fleet (10,000 + 10,000, then 50,000 + 50,000) fetching from the embedded server

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import Spawning
 
 /// 50,000 trips + 50,000 vehicles started by `tokendash watch` as the README tells an operator to

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import Foundation
 import HTTPTransport
 import ProviderEvents
+import ProviderVocabulary
 import RouteServer
 import TokenMetrics
 import TokenReading

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Synchronization
 
 /// The baseline: Google's sample token provider ported as directly as Swift 6 allows, with a

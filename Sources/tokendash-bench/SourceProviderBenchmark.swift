@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderHost
+import ProviderVocabulary
 import Spawning
 
 /// A customer's provider class through its host: a cached `fetchToken` (a request line out, a

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import Pacing
+import ProviderVocabulary
 import RouteServer
 import TapForwarding
 import TapReading

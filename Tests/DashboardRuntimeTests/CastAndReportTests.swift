@@ -1,6 +1,6 @@
 import Dashboard
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Redaction
 import TestSupport
 import Testing

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import Synchronization
 import UICore
 

@@ -1,9 +1,9 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 

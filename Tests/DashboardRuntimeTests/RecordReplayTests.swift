@@ -1,11 +1,11 @@
 import Dashboard
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import KeyTable
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Redaction
 import TestSupport
 import Testing

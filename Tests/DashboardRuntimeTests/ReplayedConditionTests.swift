@@ -1,7 +1,7 @@
 import DashboardRuntime
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Recording
 import Scenarios
 import Testing

@@ -1,8 +1,8 @@
 import Dashboard
 import Faults
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Scenarios
 import Synchronization
 import TestSupport

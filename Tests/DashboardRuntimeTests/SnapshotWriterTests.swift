@@ -1,7 +1,7 @@
 import Dashboard
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenReading

@@ -1,7 +1,7 @@
 import Dashboard
 import DashboardRuntime
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Recording
 import Synchronization
 import Testing

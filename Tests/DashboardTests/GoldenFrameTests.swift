@@ -1,9 +1,9 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 

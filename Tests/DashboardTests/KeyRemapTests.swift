@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import Testing
 import UICore
 

@@ -1,7 +1,7 @@
 import Dashboard
 import Faults
-import FleetAuth
 import KeyTable
+import ProviderVocabulary
 import Testing
 import UICore
 

@@ -1,9 +1,9 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import Redaction
 import Testing
 

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import Foundation
 import KeyTable
 import ProviderEvents
+import ProviderVocabulary
 import Testing
 import TokenReading
 

@@ -1,12 +1,12 @@
 import Dashboard
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import KeyTable
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Testing
 import UICore
 

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 
 @testable import Dashboard
 

@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import Testing
 
 @testable import Dashboard

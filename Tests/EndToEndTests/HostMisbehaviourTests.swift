@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
 import ProviderHost
+import ProviderVocabulary
 import TestSupport
 import Testing
 

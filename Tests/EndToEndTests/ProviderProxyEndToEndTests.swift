@@ -1,11 +1,11 @@
 import Faults
-import FleetAuth
 import Foundation
 import HTTPTransport
 import LoopbackProxy
 import ProviderEvents
 import ProviderHost
 import ProviderProxy
+import ProviderVocabulary
 import ProxyKit
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import LoopbackProxy
+import ProviderVocabulary
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
-import FleetAuth
 import FlyingFox
 import Foundation
+import ProviderVocabulary
 import TestSupport
 import Testing
 

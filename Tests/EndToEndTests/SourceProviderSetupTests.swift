@@ -1,9 +1,9 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import LiveSession
 import ProviderEvents
 import ProviderProxy
+import ProviderVocabulary
 import Synchronization
 import TestSupport
 import Testing

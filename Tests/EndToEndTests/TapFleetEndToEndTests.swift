@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import JSONValues
+import ProviderVocabulary
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import EventLines
 import Fleet
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 

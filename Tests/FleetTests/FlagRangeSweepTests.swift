@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Settings
 import TestSupport
 import Testing

@@ -1,9 +1,9 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import FleetTables
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Testing
 import TokenReading
 

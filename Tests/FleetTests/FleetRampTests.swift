@@ -1,9 +1,9 @@
 import EventLines
 import Fleet
-import FleetAuth
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 import TestSupport
 import Testing

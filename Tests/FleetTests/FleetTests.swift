@@ -1,10 +1,10 @@
 import EventLines
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenReading

@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 

@@ -1,11 +1,11 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Redaction
 import TokenJudging
 import TokenReading
 
 // libFuzzer entry point for JWTInspector and TokenRedactor. Not a SwiftPM target: scripts/fuzz.sh
-// builds it with `swiftc -sanitize=fuzzer` against Sources/FleetAuth.
+// builds it with `swiftc -sanitize=fuzzer` against the package's modules.
 //
 // The input is the token, as `tokendash decode` and the providers receive it. An input that starts
 // with `{` is also read as `header JSON \n claims JSON \n signature` and encoded here: through

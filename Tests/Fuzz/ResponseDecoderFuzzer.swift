@@ -1,12 +1,12 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
+import ProviderVocabulary
 import Redaction
 import TokenJudging
 import TokenReading
 
 // libFuzzer entry point for TokenResponseDecoder. Not a SwiftPM target: scripts/fuzz.sh builds it
-// with `swiftc -sanitize=fuzzer` against Sources/FleetAuth.
+// with `swiftc -sanitize=fuzzer` against the package's modules.
 //
 // Input: byte 0 picks the HTTP status, byte 1 the endpoint configuration, the rest is the body.
 // The bits are laid out so that the seed corpus can use readable characters: the low nibble of

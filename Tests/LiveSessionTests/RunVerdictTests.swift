@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import LiveSession
 import Pacing
+import ProviderVocabulary
 import Testing
 
 /// What `watch` says and exits with when its run ends: a health check fails when any SDK holds

@@ -1,5 +1,5 @@
-import FleetAuth
 import JSONValues
+import ProviderVocabulary
 import Testing
 
 @testable import ProviderHost

@@ -1,7 +1,7 @@
 import Faults
-import FleetAuth
 import NetworkAddresses
 import ProviderEvents
+import ProviderVocabulary
 import ProxyKit
 import Testing
 

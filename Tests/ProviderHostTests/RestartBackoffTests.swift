@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import Testing
 
 @testable import ProviderHost

@@ -1,7 +1,7 @@
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Scenarios
 import TestSupport
 import Testing

@@ -1,10 +1,10 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import HTTPTransport
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenServer

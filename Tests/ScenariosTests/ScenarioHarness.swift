@@ -1,10 +1,10 @@
 import BoundedYAML
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import HTTPTransport
 import ProviderEvents
+import ProviderVocabulary
 import ScenarioTargets
 import Scenarios
 import Synchronization

@@ -1,7 +1,7 @@
 import Faults
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Scenarios
 import Synchronization
 import Testing

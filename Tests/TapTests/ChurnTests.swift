@@ -1,9 +1,9 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import HTTPTransport
 import JSONValues
+import ProviderVocabulary
 import TapForwarding
 import TapReading
 import TestSupport

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import Synchronization
 import TapForwarding
 import TapReading

@@ -1,8 +1,8 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import LoopbackProxy
 import NIOSSL
+import ProviderVocabulary
 import ProxyKit
 import TapForwarding
 import TestSupport

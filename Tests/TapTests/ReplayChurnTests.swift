@@ -2,9 +2,9 @@ import Dashboard
 import DashboardRuntime
 import Evidence
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import Recording
 import TapForwarding
 import TapReading

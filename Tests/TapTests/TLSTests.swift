@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOSSL
+import ProviderVocabulary
 import ProxyKit
 import TapForwarding
 import TapReading

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import Synchronization
 
 /// Collects the events of one subscription so a test can wait for a particular one without

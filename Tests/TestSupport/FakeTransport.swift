@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Synchronization
 
 /// A transport that answers from a closure and counts what it was asked.

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Testing
 
 /// One hostile answer a backend can give, and the exact sentence the user must see for it.

@@ -1,7 +1,7 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1, on a free port, for the duration of one test.

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Synchronization
 
 /// A clock that moves only when the test says: sleepers wake when it passes their deadline,

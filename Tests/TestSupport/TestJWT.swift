@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import TokenReading
 
 /// The one builder of Fleet Engine-shaped tokens for tests. By default a token passes every rule

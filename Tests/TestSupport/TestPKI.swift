@@ -1,10 +1,10 @@
 import Crypto
-import FleetAuth
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import ProviderVocabulary
 import SwiftASN1
 import X509
 

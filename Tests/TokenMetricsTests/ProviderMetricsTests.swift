@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenMetrics

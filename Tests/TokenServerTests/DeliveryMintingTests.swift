@@ -1,7 +1,7 @@
 import Faults
-import FleetAuth
 import Foundation
 import JWTKit
+import ProviderVocabulary
 import Testing
 import TokenJudging
 import TokenProviders

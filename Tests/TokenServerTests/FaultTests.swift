@@ -1,12 +1,12 @@
 import Faults
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Testing
 import TokenProviders
 
 @testable import TokenServer
 
-/// Each fault, switched on in-process, reaches a FleetAuth provider as the error a user would see.
+/// Each fault, switched on in-process, reaches a provider (TokenProviders) as the error a user would see.
 @Suite(.timeLimit(.minutes(15))) struct FaultTests {
     /// The error a fresh consumer provider gets for `trip-9` with `fault` on.
     func consumerError(

@@ -1,9 +1,9 @@
 import Faults
-import FleetAuth
 import FleetEngineAPI
 import Foundation
 import JSONValues
 import JWTKit
+import ProviderVocabulary
 import TestSupport
 import Testing
 

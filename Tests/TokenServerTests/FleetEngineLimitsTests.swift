@@ -1,11 +1,11 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Testing
 import TokenJudging
 
 @testable import TokenServer
 
-/// The emulator's limits (TokenServer's `FleetEngineLimits`) and the client's rules (FleetAuth's
+/// The emulator's limits (TokenServer's `FleetEngineLimits`) and the client's rules (TokenJudging's
 /// `TokenRules`) are each written from Fleet Engine's "JSON Web Tokens" page. Neither reads the
 /// other, so a change to one side alone fails here, naming both.
 @Suite(.timeLimit(.minutes(15))) struct FleetEngineLimitsTests {

@@ -1,7 +1,7 @@
-import FleetAuth
 import Foundation
 import JSONValues
 import JWTKit
+import ProviderVocabulary
 import Testing
 import TokenJudging
 import TokenProviders

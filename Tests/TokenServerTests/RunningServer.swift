@@ -1,8 +1,8 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import JSONValues
 import JWTKit
+import ProviderVocabulary
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JWTKit
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenJudging

@@ -2,11 +2,11 @@ import Dashboard
 import DashboardRuntime
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import LiveSession
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenServer

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import LiveSession
+import ProviderVocabulary
 import Synchronization
 import Testing
 

@@ -1,8 +1,8 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import LoopbackProxy
 import NetworkAddresses
+import ProviderVocabulary
 import ProxyKit
 import TestSupport
 import Testing

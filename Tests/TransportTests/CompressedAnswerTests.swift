@@ -1,10 +1,10 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import ProviderVocabulary
 import Synchronization
 import TestSupport
 import Testing

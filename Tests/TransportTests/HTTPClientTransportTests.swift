@@ -1,7 +1,7 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import ProxyKit
 import Synchronization
 import TestSupport
@@ -119,7 +119,7 @@ import TokenReading
 /// What URLSession on Linux got wrong or could not say, over real sockets.
 @Suite(.timeLimit(.minutes(15))) struct HTTPClientTransportTests {
     /// On the patient transport: the answer is judged, not its time.
-    func get(_ url: String, headers: [FleetAuth.HTTPHeader] = []) async throws -> TransportResponse {
+    func get(_ url: String, headers: [ProviderVocabulary.HTTPHeader] = []) async throws -> TransportResponse {
         guard let url = URL(string: url) else { throw FleetAuthError.invalidURL(url) }
         return try await patientTransport.send(TransportRequest(url: url, headers: headers, timeout: patientTimeout))
     }
@@ -241,7 +241,7 @@ import TokenReading
         }
         defer { Task { await first.stop() } }
         let response = try await get(
-            "\(first.base)/start", headers: [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")])
+            "\(first.base)/start", headers: [ProviderVocabulary.HTTPHeader(name: "Cookie", value: "session=s3cret")])
         #expect(response.status == 200)
         #expect(
             seen.withLock { $0 } == [

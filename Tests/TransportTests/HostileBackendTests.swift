@@ -1,7 +1,7 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import Synchronization
 import TestSupport
 import Testing

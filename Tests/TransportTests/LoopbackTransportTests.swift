@@ -1,7 +1,7 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import Synchronization
 import TestSupport
 import Testing
@@ -24,7 +24,7 @@ import TokenReading
         }
         defer { Task { await server.stop() } }
         var endpoint = patient(.sampleBackend(.driver, base: server.base))
-        endpoint.headers = [FleetAuth.HTTPHeader(name: "Cookie", value: "session=s3cret")]
+        endpoint.headers = [ProviderVocabulary.HTTPHeader(name: "Cookie", value: "session=s3cret")]
         let provider = DriverTokenProvider(endpoint: endpoint, transport: patientTransport)
         let token = try await provider.fetchToken(for: VehicleAuthorizationContext(vehicleID: "vehicle-42"))
         #expect(try JWTInspector.decode(token).claims["authorization"]?["vehicleid"] == .string("vehicle-42"))

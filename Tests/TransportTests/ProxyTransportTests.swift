@@ -1,8 +1,8 @@
-import FleetAuth
 import FlyingFox
 import Foundation
 import HTTPTransport
 import LoopbackProxy
+import ProviderVocabulary
 import ProxyKit
 import TestSupport
 import Testing

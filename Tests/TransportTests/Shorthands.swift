@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 func consumerEndpoint(_ base: String = "http://backend.test") -> TokenEndpoint { .sampleBackend(.consumer, base: base) }
 func driverEndpoint(_ base: String = "http://backend.test") -> TokenEndpoint { .sampleBackend(.driver, base: base) }

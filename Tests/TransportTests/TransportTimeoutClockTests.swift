@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import HTTPTransport
+import ProviderVocabulary
 import ProxyKit
 import TestSupport
 import Testing

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderVocabulary
 import UICore
 
 /// What the fleet rows draw: each kind's size and summary, and the ramp's pace. Their renderer

@@ -1,8 +1,8 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import UICore
 
 /// The focused kind's fleet table: each member's ID, state, time to expiry, requests and last

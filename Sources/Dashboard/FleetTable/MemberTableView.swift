@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 
 /// What the fleet table draws: the focused kind's table under the viewer's query, the kind's
 /// counts, the followed member and the table's keys. Its renderer takes this and nothing else,

@@ -1,5 +1,5 @@
-import FleetAuth
 import KeyTable
+import ProviderVocabulary
 import UICore
 
 /// The key hints along the bottom, from the one key table in effect.

@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 
 /// What a click on the screen can land on: a pane, or a member's row of the fleet table.
 public enum ClickTarget: Equatable, Sendable {

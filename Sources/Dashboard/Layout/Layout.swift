@@ -1,5 +1,5 @@
-import FleetAuth
 import KeyTable
+import ProviderVocabulary
 
 /// A rectangle of the screen, in cells.
 public struct Rect: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import Redaction
 import TokenJudging
 import UICore

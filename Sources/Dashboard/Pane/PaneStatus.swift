@@ -1,6 +1,6 @@
 import Fleet
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import UICore
 
 /// What a pane's status dot says: derived from the token, the last fetch and the clock at render

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 /// What one pane draws: its provider's state and the few facts of the session and the viewer a
 /// pane shows (the time, the clock's zone, pause, reveal, the timeline's zoom, the marks). The

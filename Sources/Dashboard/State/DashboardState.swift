@@ -1,8 +1,8 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
+import ProviderVocabulary
 import UICore
 
 /// The whole dashboard as a value: what happened (`session`) and how one person looks at it

@@ -1,9 +1,9 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
+import ProviderVocabulary
 
 /// What happened: the providers' panes, the fleet, the server's faults, marks, the scenario and
 /// the time, as events, effects' answers and recorded actions made them. A freeze holds one

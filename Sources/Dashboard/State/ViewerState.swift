@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import UICore
 
 /// How one person looks at a session: its terminal, theme and keys, what they froze, where a

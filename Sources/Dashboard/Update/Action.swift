@@ -1,10 +1,10 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import Pacing
 import ProviderEvents
+import ProviderVocabulary
 import UICore
 
 /// Everything that can change the dashboard: provider events, keys, time, and reports from effects.

@@ -1,5 +1,5 @@
 import Faults
-import FleetAuth
+import ProviderVocabulary
 import UICore
 
 /// Work the reducer asks for; the executable performs it and reports back with actions.

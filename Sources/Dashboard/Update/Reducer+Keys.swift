@@ -1,7 +1,7 @@
 import Fleet
-import FleetAuth
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import Redaction
 import UICore
 

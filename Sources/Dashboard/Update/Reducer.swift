@@ -1,9 +1,9 @@
 import Faults
 import Fleet
-import FleetAuth
 import FleetTables
 import Foundation
 import KeyTable
+import ProviderVocabulary
 import UICore
 
 /// The one place state changes. Side effects come back as `Effect`s for the caller to run.

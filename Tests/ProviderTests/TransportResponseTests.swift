@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 import Testing
 
 /// Header names are read whatever their case: names given lower-case ASCII (the tap's) are kept as

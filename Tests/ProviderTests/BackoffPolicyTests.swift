@@ -1,4 +1,4 @@
-import FleetAuth
+import ProviderVocabulary
 import Testing
 
 @Suite(.timeLimit(.minutes(15))) struct BackoffPolicyTests {

@@ -1,5 +1,5 @@
-import FleetAuth
 import Foundation
+import ProviderVocabulary
 
 // The shared helpers (TestJWT, FakeTransport, EventRecorder, LoopbackServer…) are in Tests/TestSupport.
 

@@ -4,7 +4,7 @@ import TokenReading
 /// Judges a token's signature: `ok`, `fail` (it does not verify, or its key is not in the key
 /// set), or a neutral `note` when it cannot be checked (no key set, key set unreachable).
 /// The result's rule is `signature`. The JWKS implementation (jwt-kit) lives in `TokenSignatures`,
-/// so that FleetAuth itself builds with nothing but Foundation and stays fuzzable with bare swiftc.
+/// so that the provider vocabulary builds without jwt-kit and stays fuzzable with bare swiftc.
 public protocol SignatureVerifier: Sendable {
     func verify(_ token: String, jwt: DecodedJWT) async -> RuleResult
 }

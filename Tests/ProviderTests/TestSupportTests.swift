@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import ProviderEvents
+import ProviderVocabulary
 import TestSupport
 import Testing
 import TokenJudging

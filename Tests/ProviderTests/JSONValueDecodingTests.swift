@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import Testing
 
 /// `JSONValue.decode` reads plain JSON by hand and leaves the rest to `JSONDecoder`: whatever the

@@ -1,6 +1,6 @@
-import FleetAuth
 import Foundation
 import JSONValues
+import ProviderVocabulary
 import Testing
 
 /// The hand-written JSON strings (the provider host's request lines, a cast's frames) read back as
