@@ -11,7 +11,8 @@
 # are replayed first: each is a regression test.
 # FUZZ_SOURCES=DIR fuzzes another copy of the FleetAuth sources (e.g. a patched one in /tmp); the
 # decoders themselves are in TokenJudging, built from the package as the other modules are.
-# FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand).
+# FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand);
+# FUZZ_BUILD_ONLY=1 builds them and stops (CI builds them beside the package's own build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -136,6 +137,7 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 echo "fuzz: built in $((SECONDS - started)) s"
 fi
+[[ ${FUZZ_BUILD_ONLY:-} != 1 ]] || exit 0
 
 # The sanitizer's verdict, the trap reason and the frames in Swift sources are what a regression
 # test needs; libFuzzer's and libc's own frames are noise.
