@@ -42,14 +42,15 @@ build=(swift build -c release --static-swift-stdlib --disable-local-rpath)
 if [[ ${RELEASE_FROM_DEBUG_BUILD:-} == 1 ]]; then
   # CI's packaging check: the debug build's objects linked the release's way, so CI proves the
   # tarball, the .deb, lintian and the bare-Debian install without compiling everything a third
-  # time with the optimizer (about 1,900 s of its 3,560 in December 2026). A debug link pulls in
-  # Foundation's parts that use ICU, which the release's dead stripping leaves out; its support
-  # archives are named whole because gold reads archives once, in order. A user's release is
-  # always the optimized one below; tokendash-bench builds that one in every session.
-  build=(swift build --static-swift-stdlib --disable-local-rpath)
-  for lib in _FoundationICU _FoundationCollections _FoundationCShims CoreFoundation; do
-    build+=(-Xlinker --whole-archive -Xlinker "-l$lib" -Xlinker --no-whole-archive)
-  done
+  # time with the optimizer (1,974 s of a 3,549 s CI run here, December 2026). A debug build
+  # reaches parts of Foundation that the release's optimizer leaves out, and they need archives
+  # (ICU's among them) that gold, reading each archive once in order, would have passed already:
+  # so Foundation's archives are one group, searched until nothing more resolves. A user's
+  # release is always the optimized build above; tokendash-bench builds that one every session.
+  build=(swift build --static-swift-stdlib --disable-local-rpath -Xlinker --start-group)
+  for lib in Foundation FoundationEssentials FoundationInternationalization _FoundationICU \
+    _FoundationCollections _FoundationCShims CoreFoundation; do build+=(-Xlinker "-l$lib"); done
+  build+=(-Xlinker --end-group)
 fi
 "${build[@]}" --product tokendash
 bin="$("${build[@]}" --show-bin-path)/tokendash"
