@@ -515,6 +515,8 @@ let package = Package(
                 "TestSupport", "LoopbackProxy", .product(name: "FlyingFox", package: "FlyingFox"),
                 // The evidence tests compare a cast against the replay's own frames.
                 "Dashboard", "DashboardRuntime", "Recording", "UICore",
+                // The commands' lifecycle tests start a dashboard's parts with its keys and scenarios.
+                "KeyTable", "Scenarios",
             ],
             // Customers' provider classes the tests build with swiftc (through the binary, or in the host), not built by the package.
             exclude: ["Fixtures"]

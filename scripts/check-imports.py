@@ -5,7 +5,9 @@ SwiftPM lets a file import a module its target does not declare when that
 module happens to be built already by another target, so an undeclared import
 builds on one machine and fails on another (a clean CI clone builds in a
 different order). This check reads `swift package dump-package` and each
-target's sources, and fails on any import the target does not declare.
+target's sources, and fails on any import the target does not declare, and on
+any target of the package a target declares but none of its files imports (a
+dependency kept after its last use still links, and hides the real graph).
 """
 import json
 import os
@@ -47,6 +49,7 @@ def main() -> int:
         # a host program built at run time), so what they import is not the target's.
         skipped = [os.path.join(base, p) for p in target.get("exclude", [])]
         skipped += [os.path.join(base, r["path"]) for r in target.get("resources", [])]
+        imported = set()
         for directory, _, files in os.walk(base):
             for file in sorted(files):
                 source = os.path.join(directory, file)
@@ -67,6 +70,7 @@ def main() -> int:
                         if not match:
                             continue
                         module = match.group(1)
+                        imported.add(module)
                         if module == name:
                             failures.append(
                                 f"{os.path.relpath(source, root)}:{number}: {name} imports itself")
@@ -76,6 +80,14 @@ def main() -> int:
                         failures.append(
                             f"{os.path.relpath(source, root)}:{number}: "
                             f"{name} imports {module} but does not declare it in Package.swift")
+        # Only the package's own library targets: a product may be linked for what it registers,
+        # and an executable is declared so that it is built for the tests that run it.
+        own = {t["name"] for t in package["targets"] if t["type"] not in ("executable", "test")}
+        for dep in target.get("dependencies", []):
+            for kind in ("byName", "target"):
+                if kind in dep and dep[kind][0] in own and dep[kind][0] not in imported:
+                    failures.append(
+                        f"{path}: {name} declares {dep[kind][0]} in Package.swift but no file imports it")
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0

@@ -12,7 +12,8 @@
 # FUZZ_SOURCES=DIR fuzzes another copy of the ProviderVocabulary sources (e.g. a patched one in /tmp);
 # the decoders themselves are TokenReading's and TokenJudging's, built from the package as the
 # other modules are.
-# FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand).
+# FUZZ_PREBUILT=1 runs the targets already in .build-fuzz/ without building (to rerun by hand);
+# FUZZ_BUILD_ONLY=1 builds them and stops (CI builds them beside the package's own build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -137,6 +138,7 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 echo "fuzz: built in $((SECONDS - started)) s"
 fi
+[[ ${FUZZ_BUILD_ONLY:-} != 1 ]] || exit 0
 
 # The sanitizer's verdict, the trap reason and the frames in Swift sources are what a regression
 # test needs; libFuzzer's and libc's own frames are noise.

@@ -18,8 +18,10 @@ extension BackendSession {
     /// When a part fails to start, what was started before it is stopped, the last first, before
     /// the error goes up. `listening` is told each listener's URL as it starts (the embedded
     /// server's, each loopback proxy's), and `startProxy` replaces `ProviderProxy.start`: tests.
+    /// `observer` is told each of the session's parts as its stop begins (its command's teardown's).
     static func start(
         _ options: SessionConfiguration, keepUnbuilt: Bool = false,
+        observer: @escaping @Sendable (String) -> Void = { _ in },
         listening: @Sendable (URL) -> Void = { _ in },
         startServer: ServerStarter? = nil,
         startProxy: SourceProviderSetup.ProxyStarter? = nil
@@ -39,9 +41,9 @@ extension BackendSession {
         let transport = try HTTPClientTransport(
             trust: options.trust, proxy: proxy, connectionsPerHost: min(256, max(8, options.runningSDKs)),
             connectTimeout: options.timeout)
-        let undo = Teardown()
+        let undo = Teardown(observer: observer)
         // An HTTPClient dropped without shutdown traps in debug builds.
-        await undo.add { _ in await transport.shutdown() }
+        await undo.add("transport") { _ in await transport.shutdown() }
         let started = try await undo.starting {
             try await startParts(
                 options, keepUnbuilt: keepUnbuilt, upstream: proxy, undo: undo,
@@ -69,9 +71,9 @@ extension BackendSession {
         let sources = try await SourceProviderSetup.prepare(
             options, server: server, solution: options.solution, events: events, upstream: upstream,
             startProxy: startProxy)
-        for proxy in sources.proxies.values {
+        for (kind, proxy) in sources.proxies.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             if let url = URL(string: proxy.url) { listening(url) }
-            await undo.add { _ in await proxy.stop() }
+            await undo.add("\(kind) proxy") { _ in await proxy.stop() }
         }
         if !keepUnbuilt, !sources.failures.isEmpty { throw SourceBuildFailure(lines: sources.failures) }
         return StartedParts(server: server, base: base, sources: sources, events: events)
@@ -88,7 +90,7 @@ extension BackendSession {
             configuration: TokenServerConfiguration(
                 lifetime: TimeInterval(options.lifetime), fleetEngineLog: options.fleetEngineLog))
         let url = try await embedded.start()
-        await undo.add { _ in await embedded.stop() }
+        await undo.add("embedded server") { _ in await embedded.stop() }
         return (embedded, url)
     }
 

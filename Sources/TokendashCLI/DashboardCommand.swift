@@ -74,45 +74,87 @@ struct DashboardCommand: AsyncParsableCommand {
         // Checked after the theme, so a bad --theme is reported even from a script.
         try Self.requireTerminal(environment)
         let signals = signalWatcher()
-        let evidence = try openEvidence(theme: initialTheme, environment: environment)
-        let (session, exporter) = try await startSession(backend, evidence: evidence)
+        let parts = Teardown()
+        let running = try await parts.starting {
+            try await start(
+                backend, look: Look(catalog: catalog, theme: initialTheme, keys: settings.keys),
+                scenarios: scenarios, startScenario: startScenario, environment: environment, parts: parts)
+        }
+        await TerminalBootstrap.run(
+            state: running.state, inbox: running.inbox, performer: running.effects,
+            recorder: running.evidence.recorder, frames: running.evidence.caster,
+            nextSignal: nextSignal(signals), terminal: screen(initialTheme, noColor: noColor))
+        await parts.run(completed: true)
+    }
+
+    /// What the screen starts with: the theme catalog, the first theme and the keys.
+    struct Look: Sendable {
+        let catalog: ThemeCatalog
+        let theme: Theme
+        let keys: KeyMap
+    }
+
+    /// What the screen drives while the dashboard runs.
+    struct RunningDashboard: Sendable {
+        let state: DashboardState
+        let inbox: ActionInbox
+        let effects: EffectRunner
+        let evidence: EvidenceFiles
+    }
+
+    /// The one place the dashboard's parts start, in order, each with its stop put on `parts`:
+    /// `--record` and `--cast`, the session (its server and proxies), `--metrics`, the scenario,
+    /// the event source and the update loops. So the run's end stops them in the reverse order,
+    /// and a part that fails to start undoes the ones before it, by the same steps.
+    func start(
+        _ backend: BackendOptions, look: Look, scenarios: ScenarioCatalog, startScenario: String?,
+        environment: [String: String], parts: Teardown
+    ) async throws -> RunningDashboard {
+        let evidence = try openEvidence(theme: look.theme, environment: environment)
+        await parts.add("evidence") { completed in
+            guard completed else { return evidence.discard() }
+            for failure in evidence.close() { Self.fail(failure) }
+        }
+        let session: BackendSession
+        do {
+            session = try await BackendSession.start(
+                try backend.resolved(), keepUnbuilt: true, observer: parts.observer)
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(1)
+        }
+        await parts.add("session") { _ in
+            for failure in await session.stop() { Self.fail(failure) }
+        }
+        if let exporter = try await MetricsExporter.start(
+            metrics, session: session, backend: backend, command: "dashboard")
+        {
+            await parts.add("metrics") { _ in await exporter.stop() }
+        }
         var state = await Self.initialState(
-            session, backend: backend, keys: settings.keys, theme: initialTheme, themeNames: catalog.names)
+            session, backend: backend, keys: look.keys, theme: look.theme, themeNames: look.catalog.names)
         evidence.recorder?.start(
             await session.recordingHeader(backend, source: "dashboard", ticks: true, state: state))
         let inbox = ActionInbox()
         let scenarioController = ScenarioController(
             catalog: scenarios, target: Self.scenarioTarget(session, inbox: inbox),
             embeddedServer: session.server != nil, events: session.events, inbox: inbox, stepMode: step)
+        await parts.add("scenario") { _ in await scenarioController.stop() }
         state.scenarios = scenarioController.entries
         let (source, tail) = Self.eventSource(session, backend: backend)
         let events = Task { [source] in await source.run(into: inbox) }
+        await parts.add("event source") { _ in events.cancel() }
         let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: 1, ramp: backend.ramp)
+        await parts.add("update loops") { _ in loops.cancel() }
         let effects = EffectRunner(
-            session: session, catalog: catalog, events: source,
+            session: session, catalog: look.catalog, events: source,
             snapshots: SnapshotWriter(
                 recording: evidence.recorder.map { URL(fileURLWithPath: $0.path) }, tail: tail,
                 version: TokenDash.version), scenarios: scenarioController)
         if let startScenario {
             for action in await scenarioController.start(startScenario) { inbox.send(action) }
         }
-        await TerminalBootstrap.run(
-            state: state, inbox: inbox, performer: effects, recorder: evidence.recorder, frames: evidence.caster,
-            nextSignal: nextSignal(signals), terminal: screen(initialTheme, noColor: noColor))
-        await Self.stop(scenarioController, tasks: [loops, events], session, exporter, evidence)
-    }
-
-    /// The run's end, in the reverse order of the start: the scenario, the loops and the event
-    /// source, the session (its server and proxies), `--metrics`, and last the evidence files.
-    static func stop(
-        _ scenarios: ScenarioController, tasks: [Task<Void, Never>], _ session: BackendSession,
-        _ exporter: MetricsExporter?, _ evidence: EvidenceFiles
-    ) async {
-        await scenarios.stop()
-        for task in tasks { task.cancel() }
-        let unwritten = await session.stop()
-        await exporter?.stop()
-        for failure in unwritten + evidence.close() { fail(failure) }
+        return RunningDashboard(state: state, inbox: inbox, effects: effects, evidence: evidence)
     }
 
     /// SIGHUP too: a closed terminal window or a dropped ssh session would otherwise end us
@@ -129,7 +171,7 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     /// What the dashboard writes as it runs: `--record`'s recording and `--cast`'s asciicast.
-    struct EvidenceFiles {
+    struct EvidenceFiles: Sendable {
         let recorder: RecordingWriter?
         let caster: LiveCast?
 
@@ -161,29 +203,6 @@ struct DashboardCommand: AsyncParsableCommand {
             recorder?.discard()
             Self.fail("\(error)")
             throw ExitCode(2)
-        }
-    }
-
-    /// The session and its `--metrics` endpoint. A class of the customer's own that does not
-    /// build runs as a provider failing with the compiler's error, which its pane shows. Whatever
-    /// fails to start undoes what started before it.
-    func startSession(_ backend: BackendOptions, evidence: EvidenceFiles) async throws -> (
-        BackendSession, MetricsExporter?
-    ) {
-        let session: BackendSession
-        do { session = try await BackendSession.start(try backend.resolved(), keepUnbuilt: true) } catch {
-            evidence.discard()
-            Self.fail("\(error)")
-            throw ExitCode(1)
-        }
-        do {
-            let exporter = try await MetricsExporter.start(
-                metrics, session: session, backend: backend, command: "dashboard")
-            return (session, exporter)
-        } catch {
-            evidence.discard()
-            await session.stop()
-            throw error
         }
     }
 

@@ -14,7 +14,8 @@ struct MetricsExporter: Sendable {
     private let collector: Task<Void, Never>
 
     /// Subscribes to the session and binds `options`' address; nil without `--metrics`. On a
-    /// bind failure it prints one line (`command: cannot listen on …`), stops the session and exits 1.
+    /// bind failure it prints one line (`command: cannot listen on …`) and exits 1; the command's
+    /// teardown then stops the session started before it.
     static func start(_ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String)
         async throws -> MetricsExporter?
     {
@@ -41,7 +42,8 @@ struct MetricsExporter: Sendable {
         return MetricsExporter(metrics: metrics, server: server, collector: collector)
     }
 
-    /// After the session stopped (its stream finished, so the collector has returned).
+    /// Before the session stops, the reverse of the start: the endpoint closes, then the collector
+    /// stops reading the session's events.
     func stop() async {
         await server.stop(gracePeriod: 0.25)
         collector.cancel()

@@ -117,7 +117,7 @@ struct TapCommand: AsyncParsableCommand {
         let tap = try await teardown.starting { try await start(environment, teardown: teardown) }
         announce(tap)
         let devices = tap.demo.map { demo in Task { [server = tap.server] in await demo.run(tap: server.baseURL) } }
-        await teardown.add { _ in
+        await teardown.add("demo devices") { _ in
             devices?.cancel()
             await devices?.value
         }
@@ -178,7 +178,7 @@ struct TapCommand: AsyncParsableCommand {
             Self.say("\(error)")
             throw ExitCode(2)
         }
-        await teardown.add { _ in await transport?.shutdown() }
+        await teardown.add("key set client") { _ in await transport?.shutdown() }
         let verifier = jwks.flatMap { jwks in
             transport.map { JWKSVerifier(keySet: KeySetLocation(argument: jwks), transport: $0) }
         }
@@ -198,7 +198,7 @@ struct TapCommand: AsyncParsableCommand {
         do {
             let exporter = try await TapMetricsExporter.start(
                 metrics, metrics: tapMetrics, analysis: analysis, forwarding: forwardingGauge)
-            await teardown.add { _ in await exporter?.stop() }
+            await teardown.add("metrics") { _ in await exporter?.stop() }
         } catch {
             Self.say("\(error)")
             throw ExitCode(2)
@@ -214,7 +214,7 @@ struct TapCommand: AsyncParsableCommand {
         guard upstream == nil else { return nil }
         do {
             let demo = try await TapDemo.start(fleetEngineLog: demoLog.path)
-            await teardown.add { _ in
+            await teardown.add("demo") { _ in
                 if let failure = await demo.stop() { Self.say(failure) }
             }
             return demo
@@ -266,7 +266,7 @@ struct TapCommand: AsyncParsableCommand {
                 command: CommandLine.arguments, source: watch ? "watch" : "dashboard",
                 tokendash: TokenDash.version, ticks: !watch, start: Date(),
                 churnLimit: Double(churnLimit)))
-        await teardown.add { completed in
+        await teardown.add("recording") { completed in
             if completed {
                 if let failure = recorder?.close() { Self.say(failure) }
             } else {
@@ -281,7 +281,7 @@ struct TapCommand: AsyncParsableCommand {
                 return Task { for await event in stream { recorder.record(event) } }
             } : nil
         let reading = Task { await analysis.run() }
-        await teardown.add { _ in
+        await teardown.add("reading") { _ in
             analysis.finish()
             await reading.value
             analysis.events.finish()
@@ -302,7 +302,7 @@ struct TapCommand: AsyncParsableCommand {
             let server = try await TapServer.start(
                 host: address.host, port: address.port, upstream: target, tls: tls, limits: limits, gauge: gauge,
                 report: analysis.submit)
-            await teardown.add { _ in await server.stop() }
+            await teardown.add("listener") { _ in await server.stop() }
             return server
         } catch let error as TapServer.StartError {
             Self.say(error.description)

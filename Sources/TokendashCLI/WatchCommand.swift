@@ -70,30 +70,20 @@ struct WatchCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let (backend, _) = try config.resolve(self.backend, prefix: "tokendash watch")
         let signals = SignalWatcher()
-        let recorder = try openRecorder()
-        let session = try await startSession(backend, recorder: recorder)
-        await Self.announce(session, backend)
-        let exporter = try await startExporter(session, backend, recorder: recorder)
-        if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }
-        let printer = printEvents(session, recorder: recorder)
-        let ramp = backend.ramp
-        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
-        let rampReport = Task { await Self.reportRamp(ramp, session: session, recorder: recorder) }
+        let parts = Teardown()
+        let running = try await parts.starting { try await start(backend, parts: parts) }
         await signals.end(after: duration)
-        loops.cancel()
-        rampReport.cancel()
         // Calls still out at the run's end get their answer, or their timeout, before the verdict:
-        // a slow answer is news. Nothing waits past that (the transport stops below, ending any
-        // call a provider would still hold).
-        await BackendSession.settle(loops, within: .seconds(backend.timeout))
-        let verdict = await session.verdict(ramp: ramp, at: Date())
+        // a slow answer is news. Nothing waits past that (the session's stop ends the transport,
+        // and with it any call a provider would still hold).
+        running.loops.cancel()
+        await BackendSession.settle(running.loops, within: .seconds(backend.timeout))
+        let session = running.session
+        let verdict = await session.verdict(ramp: running.ramp, at: Date())
         let started = await session.startedByKind()
-        let unwritten = await session.stop()
-        await loops.value
-        await exporter?.stop()
-        let counters = await printer.value
-        for failure in unwritten { Self.say(failure) }
-        if let failure = recorder?.close() { Self.say("\(failure)") }
+        await parts.run(completed: true)
+        await running.loops.value
+        let counters = await running.printer.value
         if summary {
             let kinds = session.solution.kinds.filter { session.roles.contains($0.role) }
             let line = EventLineEncoder(reveal: reveal).summary(counters, kinds: kinds, started: started)
@@ -107,17 +97,46 @@ struct WatchCommand: AsyncParsableCommand {
 
     static func say(_ line: String) { TokendashCLI.say(line, as: "watch") }
 
-    /// `--metrics`' endpoint; when it cannot start, the session it was for is stopped first.
-    func startExporter(_ session: BackendSession, _ backend: BackendOptions, recorder: RecordingWriter?) async throws
-        -> MetricsExporter?
-    {
-        do {
-            return try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
-        } catch {
-            recorder?.discard()
-            await session.stop()
-            throw error
+    /// What runs until the duration ends or a signal comes.
+    struct RunningWatch: Sendable {
+        let session: BackendSession
+        let ramp: FleetRamp
+        let loops: Task<Void, Never>
+        let printer: Task<[ProviderKind: ProviderCounters], Never>
+    }
+
+    /// The one place `watch`'s parts start, in order, each with its stop put on `parts`: `--record`,
+    /// the session (its server and proxies), `--metrics`, the event printer, the update loops and
+    /// the ramp's report. So the run's end stops them in the reverse order, and a part that fails
+    /// to start undoes the ones before it, by the same steps.
+    func start(_ backend: BackendOptions, parts: Teardown) async throws -> RunningWatch {
+        let recorder = try openRecorder()
+        await parts.add("recording") { completed in
+            guard completed else { return recorder?.discard() ?? () }
+            if let failure = recorder?.close() { Self.say("\(failure)") }
         }
+        let session = try await startSession(backend, observer: parts.observer)
+        await parts.add("session") { _ in
+            for failure in await session.stop() { Self.say(failure) }
+        }
+        await Self.announce(session, backend)
+        if let exporter = try await MetricsExporter.start(metrics, session: session, backend: backend, command: "watch")
+        {
+            await parts.add("metrics") { _ in await exporter.stop() }
+        }
+        if let recorder { recorder.start(await session.recordingHeader(backend, source: "watch", ticks: false)) }
+        let printer = printEvents(session, recorder: recorder)
+        // The printer ends with the events' stream, its counts complete.
+        await parts.add("event printer") { _ in
+            session.events.finish()
+            _ = await printer.value
+        }
+        let ramp = backend.ramp
+        let loops = session.runUpdateLoops(interval: backend.updateInterval, callers: callers, ramp: ramp)
+        await parts.add("update loops") { _ in loops.cancel() }
+        let rampReport = Task { await Self.reportRamp(ramp, session: session, recorder: recorder) }
+        await parts.add("ramp report") { _ in rampReport.cancel() }
+        return RunningWatch(session: session, ramp: ramp, loops: loops, printer: printer)
     }
 
     func openRecorder() throws -> RecordingWriter? {
@@ -129,19 +148,19 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// The session, or the reason it could not start: a provider's build errors as the compiler
     /// wrote them (exit 2), anything else in one line (exit 1).
-    func startSession(_ backend: BackendOptions, recorder: RecordingWriter?) async throws -> BackendSession {
+    func startSession(_ backend: BackendOptions, observer: @escaping @Sendable (String) -> Void) async throws
+        -> BackendSession
+    {
         do {
-            return try await BackendSession.start(try backend.resolved())
+            return try await BackendSession.start(try backend.resolved(), observer: observer)
         } catch let failure as SourceBuildFailure {
             // The compiler's own lines, file:line:col first, as an editor or CI reads them.
             for line in failure.lines {
                 FileHandle.standardError.write(Data((SecretRedactor.redact(line) + "\n").utf8))
             }
-            recorder?.discard()
             throw ExitCode(2)
         } catch {
             Self.say(SecretRedactor.redact("\(error)"))
-            recorder?.discard()
             throw ExitCode(1)
         }
     }

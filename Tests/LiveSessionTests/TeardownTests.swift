@@ -14,7 +14,7 @@ import Testing
         let log = Log()
         let teardown = Teardown()
         for part in ["demo", "recording", "server"] {
-            await teardown.add { log.add("\(part) \($0 ? "closed" : "undone")") }
+            await teardown.add(part) { log.add("\(part) \($0 ? "closed" : "undone")") }
         }
         await teardown.run(completed: true)
         await teardown.run(completed: true)
@@ -25,11 +25,20 @@ import Testing
         struct PortInUse: Error {}
         let log = Log()
         let teardown = Teardown()
-        await teardown.add { log.add("demo \($0 ? "closed" : "undone")") }
-        await teardown.add { log.add("recording \($0 ? "kept" : "removed")") }
+        await teardown.add("demo") { log.add("demo \($0 ? "closed" : "undone")") }
+        await teardown.add("recording") { log.add("recording \($0 ? "kept" : "removed")") }
         await #expect(throws: PortInUse.self) {
             try await teardown.starting { () async throws -> Int in throw PortInUse() }
         }
         #expect(log.all == ["recording removed", "demo undone"])
+    }
+
+    @Test func theObserverIsToldEachPartAsItsStopBegins() async {
+        let log = Log()
+        let teardown = Teardown(observer: { log.add("stopping \($0)") })
+        await teardown.add("server") { _ in log.add("server stopped") }
+        await teardown.add("metrics") { _ in log.add("metrics stopped") }
+        await teardown.run(completed: true)
+        #expect(log.all == ["stopping metrics", "metrics stopped", "stopping server", "server stopped"])
     }
 }

@@ -23,7 +23,7 @@ struct SessionStartTests {
     static func fakeServer(_ steps: Steps) -> BackendSession.ServerStarter {
         { _, undo in
             steps.add("server started")
-            await undo.add { completed in steps.add(completed ? "server stopped" : "server undone") }
+            await undo.add("embedded server") { completed in steps.add(completed ? "server stopped" : "server undone") }
             return (nil, URL(string: "http://127.0.0.1:1")!)
         }
     }
