@@ -106,16 +106,11 @@ public struct LogSummary: Sendable {
 
     /// The recording's fetches, the IDs they were for, and the IDs counted by verdict.
     static func tapTotals(_ findings: [LoggedID: TapJoin.Finding], fetches: Int) -> String {
-        var fields = [
-            ("fetches", String(fetches)), ("ids", String(findings.values.filter { $0.fetches > 0 }.count)),
-        ]
-        for verdict in [
-            TapJoin.Finding.Verdict.refusedWhileSilent, .noTokenWhileSilent, .fetchedGoodWhileSilent, .notRunning,
-        ] {
-            fields.append((verdict.rawValue, String(findings.values.filter { $0.verdict == verdict }.count)))
-        }
-        fields.append(("only_in_tap", String(findings.values.filter { !$0.logged }.count)))
-        return object(fields)
+        let totals = TapTotals(findings)
+        return object(
+            [("fetches", String(fetches)), ("ids", String(totals.fetchingIDs))]
+                + totals.byVerdict.map { ($0.verdict.rawValue, String($0.ids)) }
+                + [("only_in_tap", String(totals.onlyInTap))])
     }
 
     static func versionObject(_ row: VersionRow) -> String {

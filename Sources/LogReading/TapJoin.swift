@@ -245,3 +245,23 @@ public struct TapJoin: Sendable {
 
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 }
+
+/// The join's findings counted once, for the summary's JSON and the screen's header alike.
+public struct TapTotals: Sendable {
+    /// The verdicts in the order both say them.
+    public static let verdicts: [TapJoin.Finding.Verdict] = [
+        .refusedWhileSilent, .noTokenWhileSilent, .fetchedGoodWhileSilent, .notRunning,
+    ]
+    /// IDs the tap saw fetching.
+    public let fetchingIDs: Int
+    /// IDs by verdict, in `verdicts`' order.
+    public let byVerdict: [(verdict: TapJoin.Finding.Verdict, ids: Int)]
+    /// IDs the tap saw that the logs never name.
+    public let onlyInTap: Int
+
+    public init(_ findings: [LoggedID: TapJoin.Finding]) {
+        fetchingIDs = findings.values.count { $0.fetches > 0 }
+        byVerdict = Self.verdicts.map { verdict in (verdict, findings.values.count { $0.verdict == verdict }) }
+        onlyInTap = findings.values.count { !$0.logged }
+    }
+}

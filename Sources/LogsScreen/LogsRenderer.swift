@@ -80,15 +80,20 @@ public enum LogsRenderer {
     /// What a tap recording added, or nil without one.
     static func tapTotals(_ summary: LogSummary) -> String? {
         guard let tap = summary.tap else { return nil }
-        let counts = [
-            ("refused while silent", tap.values.count { $0.verdict == .refusedWhileSilent }),
-            ("without a token", tap.values.count { $0.verdict == .noTokenWhileSilent }),
-            ("good tokens while silent", tap.values.count { $0.verdict == .fetchedGoodWhileSilent }),
-            ("not running", tap.values.count { $0.verdict == .notRunning }),
-            ("only in the tap", tap.values.count { !$0.logged }),
-        ]
+        let totals = TapTotals(tap)
+        let counts = totals.byVerdict.map { (label($0.verdict), $0.ids) } + [("only in the tap", totals.onlyInTap)]
         return "tap: fetches \(group(summary.tapFetches))"
             + counts.filter { $0.1 > 0 }.map { " · \($0.0) \(group($0.1))" }.joined()
+    }
+
+    /// A verdict as the header says it.
+    static func label(_ verdict: TapJoin.Finding.Verdict) -> String {
+        switch verdict {
+        case .refusedWhileSilent: "refused while silent"
+        case .noTokenWhileSilent: "without a token"
+        case .fetchedGoodWhileSilent: "good tokens while silent"
+        case .notRunning: "not running"
+        }
     }
 
     static func footer(_ view: LogsView, into canvas: inout Canvas) {
