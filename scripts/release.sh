@@ -25,7 +25,14 @@ else
 fi
 cp -p "$stamp" "$work/BuildStamp.swift.orig"
 # cp -p puts back the content and the modification time, so a debug build does not recompile for it.
-trap 'cp -p "$work/BuildStamp.swift.orig" "$stamp"' EXIT
+# Packaged from the debug build, the module the stamp recompiled was compiled for a static link:
+# its objects name the static archives (-lCoreFoundation, ...) for the linker, which an ordinary
+# build's dynamic link cannot find. Touched, the module is compiled again by the next build (20 s).
+restore_stamp() {
+  cp -p "$work/BuildStamp.swift.orig" "$stamp"
+  [[ ${RELEASE_FROM_DEBUG_BUILD:-} != 1 ]] || touch Sources/TokendashCLI/*.swift
+}
+trap restore_stamp EXIT
 cat > "$stamp" <<EOF
 // Written by scripts/release.sh for a release build; the committed file says nil.
 enum BuildStamp {
@@ -54,7 +61,7 @@ if [[ ${RELEASE_FROM_DEBUG_BUILD:-} == 1 ]]; then
 fi
 "${build[@]}" --product tokendash
 bin="$("${build[@]}" --show-bin-path)/tokendash"
-cp -p "$work/BuildStamp.swift.orig" "$stamp"; trap - EXIT
+restore_stamp; trap - EXIT
 
 # Nothing of the toolchain may be needed at run time.
 if ldd "$bin" | grep -E 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime|/opt/swift'; then
