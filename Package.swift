@@ -272,17 +272,22 @@ let package = Package(
                 "UICore", "Dashboard", "Fleet", "ProviderVocabulary", "Pacing", "EventLines", "Recording", "Scenarios",
                 "BoundedYAML", "ThreadExecutor",
             ]),
-        // A session's recording: the format (header, events, actions, ticks), its writer on a
-        // thread of its own, its bounded reader, and the replay's timeline. The dashboard's
-        // runtime replays it, and the evidence (casts, reports) is made from it.
+        // A recording's lines (header, events, tokens, the ramp's pace) and their writer on a
+        // thread of its own: below the dashboard, so `watch` and the tap record without linking it.
+        .target(
+            name: "RecordingFormat",
+            dependencies: [
+                "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading", "FleetTables", "Redaction",
+                "ProviderVocabulary", "Pacing", "ThreadExecutor",
+            ]),
+        // A session's recording as the dashboard reads it: its actions as lines and back, the
+        // header's state, the bounded reader and the replay's timeline. The dashboard's runtime
+        // replays it, and the evidence (casts, reports) is made from it.
         .target(
             name: "Recording",
             dependencies: [
-                "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
-                "FleetTables",
-                "Redaction",
-                "UICore", "Dashboard", "Faults", "Fleet", "ProviderVocabulary", "Pacing", "Settings",
-                "ThreadExecutor",
+                "ProviderEvents", "FleetTables", "Redaction", "RecordingFormat",
+                "UICore", "Dashboard", "Faults", "Fleet", "ProviderVocabulary", "Settings",
             ]),
         // The live session behind the dashboard and `watch`: the backend (embedded or the user's)
         // and the simulated SDKs. Its own module because it needs the embedded server (jwt-kit,
@@ -302,6 +307,7 @@ let package = Package(
         .target(
             name: "Evidence",
             dependencies: [
+                "RecordingFormat",
                 "FleetEngineAPI", "JSONValues", "ProviderEvents",
                 "FleetTables",
                 "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "ProviderVocabulary",
@@ -379,25 +385,45 @@ let package = Package(
         .target(name: "Signals"),
         // The thin ncurses backend: draws a Canvas, reads keys.
         .target(name: "Terminal", dependencies: ["CNcurses", "Signals", "UICore"]),
-        // The commands, their flags and option groups, and the session's assembly: everything the
+        // What this build is: the release number and the commit `scripts/release.sh` stamps in.
+        // Below every command, so the stamp recompiles one small file. No dependencies.
+        .target(name: "BuildInfo"),
+        // The commands that run without a screen (`watch`, `serve`, the tap's `--watch`) and what
+        // they share with the dashboard: the backend's flags resolved into a session, `--metrics`,
+        // `--record`, the tap's parts. No Dashboard, DashboardRuntime or Terminal below it.
+        .target(
+            name: "HeadlessCommands",
+            dependencies: [
+                "BuildInfo", "BoundedYAML", "ConfigFile", "EventLines", "Faults", "Fleet", "FleetEngineAPI",
+                "HTTPTransport", "LiveSession", "NetworkAddresses", "Pacing", "ProviderEvents", "ProviderHost",
+                "ProviderProxy", "ProviderVocabulary", "ProxyKit", "RecordingFormat", "Redaction", "RouteServer",
+                "Settings", "Signals", "TapForwarding", "TapReading", "TokenJudging", "TokenMetrics", "TokenProviders",
+                "TokenReading", "TokenServer", "TokenSignatures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The command tree and the commands with a screen (the dashboard, the tap's, `replay`,
+        // `logs`) or of their own (`decode`, `report`, `config`, `setup`): everything the
         // executable does, as a library so tests parse arguments and assemble sessions in-process.
         .target(
             name: "TokendashCLI",
             dependencies: [
+                "BuildInfo", "HeadlessCommands",
                 "FleetEngineAPI", "JSONValues", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",
-                "Faults", "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
-                "ProxyKit", "RouteServer", "TapForwarding", "TapReading", "TokenServer",
+                "Faults", "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "HTTPTransport",
+                "ProxyKit", "TapReading", "TokenServer",
                 "TokenSignatures",
                 "UICore",
                 "Dashboard",
-                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "ProviderHost", "Recording",
+                "KeyTable", "DashboardRuntime", "Evidence", "LiveSession", "ObjCRuntime", "Recording",
+                "RecordingFormat",
                 "Terminal",
                 "Signals",
-                "Fleet", "Pacing",
-                "EventLines", "TokenMetrics", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML", "LogsScreen",
-                "LogReading", "ProviderProxy", "Settings", "NetworkAddresses",
+                "Fleet",
+                "EventLines", "ConfigFile", "Scenarios", "ScenarioTargets", "BoundedYAML", "LogsScreen",
+                "LogReading", "Settings", "NetworkAddresses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -407,6 +433,7 @@ let package = Package(
         .executableTarget(
             name: "tokendash-bench",
             dependencies: [
+                "RecordingFormat",
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "ProviderVocabulary", "FleetEngineClient", "TokenJudging", "TokenProviders", "HTTPTransport",
@@ -500,15 +527,18 @@ let package = Package(
             dependencies: [
                 "ProviderEvents",
                 "FleetTables",
-                "TokendashCLI", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet", "ProviderVocabulary",
+                "TokendashCLI", "HeadlessCommands", "LiveSession", "Dashboard", "DashboardRuntime", "Faults", "Fleet",
+                "ProviderVocabulary",
                 "TokenServer", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "RecordingFormat",
                 "JSONValues", "ProviderEvents", "TokenReading",
                 "Redaction",
-                "tokendash", "TokendashCLI", "ProviderVocabulary", "ObjCRuntime", "ProviderHost", "ProviderProxy",
+                "tokendash", "TokendashCLI", "HeadlessCommands", "ProviderVocabulary", "ObjCRuntime", "ProviderHost",
+                "ProviderProxy",
                 "TokenServer",
                 "Faults", "LiveSession", "Spawning",
                 "HTTPTransport", "ProxyKit",
@@ -525,6 +555,7 @@ let package = Package(
         .testTarget(
             name: "TapTests",
             dependencies: [
+                "RecordingFormat",
                 "JSONValues", "TokenReading",
                 "FleetTables",
                 "TapForwarding", "TapReading", "Fleet", "ProviderVocabulary", "HTTPTransport", "ProxyKit",
@@ -579,6 +610,7 @@ let package = Package(
         .testTarget(
             name: "DashboardRuntimeTests",
             dependencies: [
+                "RecordingFormat",
                 "FleetEngineAPI", "ProviderEvents", "TokenReading",
                 "FleetTables",
                 "Redaction",

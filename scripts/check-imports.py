@@ -8,6 +8,7 @@ different order). This check reads `swift package dump-package` and each
 target's sources, and fails on any import the target does not declare, and on
 any target of the package a target declares but none of its files imports (a
 dependency kept after its last use still links, and hides the real graph).
+It also fails on a path between modules the design keeps apart (LAYERS), naming the path.
 """
 import json
 import os
@@ -25,6 +26,47 @@ IMPORT = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?"
     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"
 )
+
+# No path in the package's graph from a module to any of these (ARCHITECTURE.md, "Layers"):
+# the headless commands link no screen, the live session and the recording's lines know no
+# dashboard, the event lines no simulated fleet, the proxies no AsyncHTTPClient.
+LAYERS = {
+    "HeadlessCommands": {"Dashboard", "DashboardRuntime", "Terminal", "CNcurses"},
+    "LiveSession": {"Dashboard", "DashboardRuntime", "Terminal"},
+    "RecordingFormat": {"Dashboard", "DashboardRuntime", "Terminal"},
+    "EventLines": {"Fleet"},
+    "TapForwarding": {"HTTPTransport"},
+    "ProviderProxy": {"HTTPTransport"},
+    "TokenMetrics": {"ProxyKit"},
+}
+
+
+def layer_failures(package) -> list:
+    edges = {}
+    for target in package["targets"]:
+        deps = []
+        for dep in target.get("dependencies", []):
+            for kind in ("byName", "target"):
+                if kind in dep:
+                    deps.append(dep[kind][0])
+        edges[target["name"]] = deps
+    failures = []
+    for start, banned in sorted(LAYERS.items()):
+        # Breadth first, keeping how each module was reached, so the failure names the path.
+        came_from, queue = {start: None}, [start]
+        while queue:
+            module = queue.pop(0)
+            for dep in edges.get(module, []):
+                if dep not in came_from:
+                    came_from[dep] = module
+                    queue.append(dep)
+        for module in sorted(banned & set(came_from)):
+            path, step = [], module
+            while step is not None:
+                path.append(step)
+                step = came_from[step]
+            failures.append(f"Package.swift: {start} reaches {module}: {' -> '.join(reversed(path))}")
+    return failures
 
 
 def main() -> int:
@@ -88,6 +130,7 @@ def main() -> int:
                 if kind in dep and dep[kind][0] in own and dep[kind][0] not in imported:
                     failures.append(
                         f"{path}: {name} declares {dep[kind][0]} in Package.swift but no file imports it")
+    failures += layer_failures(package)
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0

@@ -3,7 +3,7 @@
 # linked in (--static-swift-stdlib), its man page and bash/zsh/fish completions, and from them
 #   dist/tokendash-VERSION-linux-x86_64.tar.gz (+ .sha256)   binary, man page, completions, README, docs/
 #   dist/tokendash_VERSION_amd64.deb                          Depends: what the binary links, from dpkg-shlibdeps
-# The binary says which commit it came from: this script writes it into Sources/TokendashCLI/BuildStamp.swift
+# The binary says which commit it came from: this script writes it into Sources/BuildInfo/BuildStamp.swift
 # for the build and puts the file back afterwards (an ordinary `swift build` says "dev build").
 # Needs: Swift 6.3, dpkg-dev (dpkg-shlibdeps); lintian is run when installed. scripts/test-install.sh
 # installs the .deb in a bare Debian and runs it there.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 work=.build-release            # git-ignored (.build*/): staging, the stamp's backup, dpkg-shlibdeps' scratch
 dist=dist
-stamp=Sources/TokendashCLI/BuildStamp.swift
+stamp=Sources/BuildInfo/BuildStamp.swift
 mkdir -p "$work" "$dist"
 
 # --- the commit, stamped into the binary for this build only -------------------------------------
@@ -25,12 +25,12 @@ else
 fi
 cp -p "$stamp" "$work/BuildStamp.swift.orig"
 # cp -p puts back the content and the modification time, so a debug build does not recompile for it.
-# Packaged from the debug build, the module the stamp recompiled was compiled for a static link:
-# its objects name the static archives (-lCoreFoundation, ...) for the linker, which an ordinary
-# build's dynamic link cannot find. Touched, the module is compiled again by the next build (20 s).
+# Packaged from the debug build, the stamp's module (BuildInfo, one small file with no imports, so
+# nothing else recompiles) was compiled into .build/debug with the commit and for a static link:
+# touched, it is compiled again by the next build (25 s with the relinks), which says "dev build".
 restore_stamp() {
   cp -p "$work/BuildStamp.swift.orig" "$stamp"
-  [[ ${RELEASE_FROM_DEBUG_BUILD:-} != 1 ]] || touch Sources/TokendashCLI/*.swift
+  [[ ${RELEASE_FROM_DEBUG_BUILD:-} != 1 ]] || touch Sources/BuildInfo/*.swift
 }
 trap restore_stamp EXIT
 cat > "$stamp" <<EOF

@@ -3,6 +3,7 @@ import Fleet
 import FleetTables
 import Foundation
 import Recording
+import RecordingFormat
 import UICore
 
 /// A recording as an asciicast (`tokendash replay REC --to-cast OUT.cast`): the recording played

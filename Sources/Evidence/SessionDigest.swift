@@ -6,6 +6,7 @@ import Foundation
 import ProviderEvents
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import Redaction
 import TokenJudging
 import UICore

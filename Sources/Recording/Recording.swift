@@ -2,6 +2,7 @@ import Dashboard
 import Foundation
 import ProviderEvents
 import ProviderVocabulary
+import RecordingFormat
 import UICore
 
 /// One recorded action and when the dashboard applied it.
@@ -105,23 +106,5 @@ public struct Recording: Sendable {
     /// The provider events, in order: what `replay --to-watch` prints.
     public var events: [ProviderEvent] {
         actions.compactMap { if case .event(let event) = $0.action { event } else { nil } }
-    }
-}
-
-/// A recording that cannot be replayed at all: the command exits 2 with this one line.
-public enum RecordingError: Error, Equatable, CustomStringConvertible {
-    case unreadable(String, String)
-    case notARecording(String, String)
-    /// A header read but holding a value past `InputBounds` (a start in the year 10^292).
-    case badHeader(String, String)
-    case cannotWrite(String, String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let why): "\(path): \(why)"
-        case .notARecording(let path, let why): "\(path):1: not a tokendash recording: \(why)"
-        case .badHeader(let path, let why): "\(path):1: \(why)"
-        case .cannotWrite(let path, let why): "--record \(path): \(why)"
-        }
     }
 }

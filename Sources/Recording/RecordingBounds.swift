@@ -1,5 +1,6 @@
 import Foundation
 import ProviderVocabulary
+import RecordingFormat
 import Settings
 
 /// A recording's numbers checked as it is read (`InputBounds`), so that no replay (its clock,

@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import RecordingFormat
 import UICore
 
 extension RecordingBounds {

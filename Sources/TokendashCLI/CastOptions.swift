@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadlessCommands
 import Settings
 
 /// What an asciicast takes besides its path, for `replay --to-cast` and the dashboard's `--cast`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigFile
 import Foundation
+import HeadlessCommands
 
 /// `tokendash config check`: reads the config file as a run would, and shows what a run gets.
 struct ConfigCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ConfigFile
 import Dashboard
 import Foundation
 import HTTPTransport
+import HeadlessCommands
 import KeyTable
 import ProviderVocabulary
 import Redaction

@@ -7,10 +7,12 @@ import Evidence
 import Faults
 import Fleet
 import Foundation
+import HeadlessCommands
 import KeyTable
 import LiveSession
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import ScenarioTargets
 import Scenarios
 import Settings

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadlessCommands
 import Settings
 
 /// How the dashboard looks and takes input: its theme, where more themes are, and the mouse.

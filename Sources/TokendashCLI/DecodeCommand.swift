@@ -3,6 +3,7 @@ import FleetEngineAPI
 import FleetEngineClient
 import Foundation
 import HTTPTransport
+import HeadlessCommands
 import JSONValues
 import ProviderEvents
 import ProviderVocabulary

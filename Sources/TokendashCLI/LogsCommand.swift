@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadlessCommands
 import LogReading
 import LogsScreen
 

@@ -2,6 +2,7 @@ import LogReading
 import ProviderEvents
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import TapReading
 
 /// `tokendash logs --tap RECORDING`: the token fetches a `tokendash tap --record` file holds (any

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadlessCommands
 import ObjCRuntime
 
 /// Installs what a language's providers need beyond tokendash itself.

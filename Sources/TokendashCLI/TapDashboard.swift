@@ -1,8 +1,10 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
+import HeadlessCommands
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import TapReading
 import Terminal
 import UICore
@@ -80,5 +82,13 @@ struct TapDashboard: Sendable {
                 }
             }, terminal: { TerminalScreen(theme: theme, noColor: noColor, mouse: true) })
         events.cancel()
+    }
+}
+
+extension TapDashboard: TapScreen {
+    func recordingHeader(members: [ProviderKind: [String]], churnLimit: Double) -> RecordingHeader {
+        RecordingHeader(
+            state: state, members: members, command: CommandLine.arguments, source: "dashboard",
+            tokendash: TokenDash.version, ticks: true, start: Date(), churnLimit: churnLimit)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import BuildInfo
+import HeadlessCommands
 
 /// The `tokendash` command and its subcommands; the executable (Sources/tokendash/main.swift)
 /// only calls `main()`.
@@ -33,10 +35,6 @@ public struct TokenDash: AsyncParsableCommand {
         defaultSubcommand: DashboardCommand.self
     )
 
-    /// The release number; `scripts/release.sh` names the tarball and the .deb after it.
-    static let number = "0.3.0"
-
-    /// What `--version` prints, and what recordings and snapshots name: the release number and
-    /// the commit built from (`BuildStamp`), so a bug report says exactly which build it was.
-    static let version = "tokendash \(number) (\(BuildStamp.commit.map { "commit \($0)" } ?? "dev build"))"
+    /// What `--version` prints (`BuildInfo.version`).
+    static let version = BuildInfo.version
 }

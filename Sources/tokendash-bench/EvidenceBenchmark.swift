@@ -6,6 +6,7 @@ import Foundation
 import ProviderEvents
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import UICore
 
 /// Evidence cost: a one-hour recording of two providers made into a cast and into a report,

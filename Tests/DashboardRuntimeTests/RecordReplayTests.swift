@@ -6,6 +6,7 @@ import KeyTable
 import Pacing
 import ProviderEvents
 import ProviderVocabulary
+import RecordingFormat
 import Redaction
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import ProviderEvents
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import Scenarios
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import ProviderEvents
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import Testing
 
 /// `tokendash logs --summary` as a support engineer runs it on a customer's export: a gzip file

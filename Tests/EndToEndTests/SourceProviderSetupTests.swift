@@ -8,6 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import HeadlessCommands
 @testable import TokendashCLI
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import FleetTables
 import Foundation
 import ProviderVocabulary
 import Recording
+import RecordingFormat
 import TapForwarding
 import TapReading
 import TestSupport

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
+@testable import HeadlessCommands
 @testable import TokendashCLI
 
 /// The command line parsed in-process, as the executable parses it: the commands chosen, flags

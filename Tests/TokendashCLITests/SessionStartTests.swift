@@ -4,6 +4,7 @@ import ProviderVocabulary
 import Synchronization
 import Testing
 
+@testable import HeadlessCommands
 @testable import TokendashCLI
 
 /// The session's start from its plain value, with fake starters: no socket is opened, so its

@@ -3,24 +3,26 @@ import Fleet
 
 /// `--shard K/N`: this instance simulates the K-th of N disjoint slices of the fleet's IDs, so N
 /// machines together are one large fleet against the same backend (and one Prometheus scrapes them all).
-struct ShardOptions: ParsableArguments {
+package struct ShardOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("shard"),
         help:
             "Simulate only the K-th of N disjoint slices of the fleet's IDs (K/N, e.g. 2/4); IDs keep their fleet-wide numbers."
     )
-    var text: String?
+    package var text: String?
 
     /// The whole fleet without the flag; validated before `run`, so the fallback is never a typo's.
-    var shard: FleetShard { text.flatMap { try? FleetShard(parsing: $0) } ?? .whole }
+    package var shard: FleetShard { text.flatMap { try? FleetShard(parsing: $0) } ?? .whole }
 
-    func validate() throws {
+    package func validate() throws {
         guard let text else { return }
         do { _ = try FleetShard(parsing: text) } catch { throw ValidationError(error.description) }
     }
 
     /// Every shard must hold at least one SDK of each side.
-    func validate(trips: Int, vehicles: Int) throws {
+    package func validate(trips: Int, vehicles: Int) throws {
         let n = shard.count
         guard n > 1 else { return }
         guard trips >= n, vehicles >= n else {

@@ -5,29 +5,33 @@ import Foundation
 
 /// `--config` and `--profile`: which config file, and which of its profiles, fill in the flags
 /// not given.
-struct ConfigOptions: ParsableArguments {
+package struct ConfigOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("config"),
         help:
             "Config file with profiles, defaults and key remaps. (default: $XDG_CONFIG_HOME/tokendash/config.yaml, else ~/.config/tokendash/config.yaml; none is fine)"
     )
-    var file: String?
+    package var file: String?
 
     @Option(
         name: .customLong("profile"),
         help: "The config file's profile to use; flags still win over it. (default: the file's default-profile, if any)"
     )
-    var profile: String?
+    package var profile: String?
 
-    var location: ConfigLocation { ConfigLocation(flag: file, environment: ProcessInfo.processInfo.environment) }
+    package var location: ConfigLocation {
+        ConfigLocation(flag: file, environment: ProcessInfo.processInfo.environment)
+    }
 
-    func load() throws(FileProblem) -> ResolvedConfig {
+    package func load() throws(FileProblem) -> ResolvedConfig {
         try ResolvedConfig.load(location, profile: profile, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The flags with the config's values laid under them, checked together; a broken file or a
     /// clash prints one line after `prefix` and exits 2, before anything starts.
-    func resolve(_ backend: BackendOptions, prefix: String) throws -> (BackendOptions, ResolvedConfig) {
+    package func resolve(_ backend: BackendOptions, prefix: String) throws -> (BackendOptions, ResolvedConfig) {
         do {
             let config = try load()
             let filled = backend.filled(from: config)

@@ -1,49 +1,14 @@
 import Dashboard
 import Faults
-import Fleet
-import FleetTables
 import Foundation
 import ProviderVocabulary
+import RecordingFormat
+import Redaction
 import UICore
 
-/// One line of a recording after the header: an action the dashboard applied (or, from `watch`,
-/// a provider event), at `t` seconds after the start. What the line holds is one case of
-/// `Content`, so a new kind of line is a compile error in the writer, the reader
-/// (`RecordedLine+Codable.swift`), the bounds and the replay until each handles it.
-public struct RecordedLine: Equatable, Sendable {
-    public var t: Double
-    public var content: Content
-
-    public enum Content: Equatable, Sendable {
-        case event(RecordedEvent)
-        /// A key by name (`RecordedLine.name(of:)`); a click is its own case.
-        case key(String)
-        case click(x: Int, y: Int)
-        case tick
-        case resize(width: Int, height: Int)
-        case theme(name: String)
-        /// Fault names by provider kind, as `Fault` and `ProviderKind` spell them.
-        case faults([String: String])
-        /// nil clears the message.
-        case message(String?)
-        case following(provider: ProviderKind, index: Int, member: RecordedMember)
-        case memberFound(provider: ProviderKind, id: String, index: Int?, from: Int)
-        /// `at`: the mark's own time, in seconds after the start (the moment marked, not when its
-        /// answer came); nil in older files, where it is `t`.
-        case mark(index: Int, at: Double?, note: String?)
-        /// nil takes the banner away.
-        case scenario(RecordedBanner?)
-        case sdksPaused(Bool)
-        case faultLatency(milliseconds: Int)
-        /// The ramp's pace when it changed; nil when the run has none.
-        case pace(RecordedPace?)
-    }
-
-    public init(t: Double, _ content: Content) {
-        self.t = t
-        self.content = content
-    }
-
+/// The dashboard's actions as recording lines and back: what `--record` writes of each action the
+/// loop applies, and what a replay applies of each line.
+extension RecordedLine {
     /// The line for `action`, nil for what a replay makes itself (fleet rows and tables come
     /// from its own aggregate) or never records (replay's own actions).
     public init?(_ action: Action, at time: Date, base: RecordingTimeBase) {
@@ -57,13 +22,13 @@ public struct RecordedLine: Equatable, Sendable {
         case .themeLoaded(let theme): content = .theme(name: theme.name)
         case .faultsChanged(let faults):
             content = .faults(Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value.rawValue) }))
-        case .message(let text): content = .message(text.map(Redaction.text))
+        case .message(let text): content = .message(text.map(SecretRedactor.redact))
         case .following(let kind, let index, let member):
             content = .following(provider: kind, index: index, member: RecordedMember(member, base: base))
         case .memberFound(let kind, let id, let index, let from):
             content = .memberFound(provider: kind, id: id, index: index, from: from)
         case .marked(let mark):
-            content = .mark(index: mark.number, at: base.offset(mark.at), note: mark.note.map(Redaction.text))
+            content = .mark(index: mark.number, at: base.offset(mark.at), note: mark.note.map(SecretRedactor.redact))
         case .scenario(let banner): content = .scenario(banner.map(RecordedBanner.init))
         case .sdksPaused(let paused): content = .sdksPaused(paused)
         case .faultLatency(let milliseconds): content = .faultLatency(milliseconds: milliseconds)
@@ -128,42 +93,5 @@ public struct RecordedLine: Equatable, Sendable {
     static func key(named name: String) -> Key? {
         if name.count == 1, let c = name.first { return .character(c) }
         return keyNames.first { $0.1 == name }?.0
-    }
-}
-
-/// Why a line of a recording could not be read.
-public enum RecordingLineError: Error, Equatable, CustomStringConvertible {
-    case missing(String)
-    case invalid(String)
-
-    public var description: String {
-        switch self {
-        case .missing(let what): "a line without \(what)"
-        case .invalid(let why): why
-        }
-    }
-}
-
-/// A fleet member as `following` recorded it: its ID, cached token, last failure, fetch in flight.
-public struct RecordedMember: Codable, Equatable, Sendable {
-    public var id: String
-    public var token: RecordedToken?
-    public var lastError: String?
-    public var fetching: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id, token, fetching
-        case lastError = "last_error"
-    }
-
-    init(_ member: MemberSnapshot, base: RecordingTimeBase) {
-        id = member.id
-        token = member.token.map { RecordedToken($0, base: base) }
-        lastError = member.lastError.map(Redaction.text)
-        fetching = member.fetching
-    }
-
-    func snapshot(base: RecordingTimeBase) -> MemberSnapshot {
-        MemberSnapshot(id: id, token: token?.token(base: base), lastError: lastError, fetching: fetching)
     }
 }

@@ -9,58 +9,58 @@ import TokenReading
 /// Everything a session's start reads, as one plain value: flags, config file and profile are
 /// resolved into it once (`BackendOptions.resolved()`), after their checks, so the start takes
 /// no command-line type and a test can make one by hand.
-struct SessionConfiguration: Sendable {
+package struct SessionConfiguration: Sendable {
     /// The customer's own class for one side: its files and the class chosen among them.
-    struct Source: Sendable, Equatable {
-        var paths: [String]
-        var className: String?
+    package struct Source: Sendable, Equatable {
+        package var paths: [String]
+        package var className: String?
     }
 
-    var solution: ProviderKind.Solution
+    package var solution: ProviderKind.Solution
     /// The sides that run: both, or the one `--only` names.
-    var roles: [ProviderKind.Role]
+    package var roles: [ProviderKind.Role]
     /// Every `--header` and profile header, parsed.
-    var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The proxy every request is routed by, from `--proxy`, `--no-proxy` or the environment.
-    var proxy: ProxySettings
-    var trust: HTTPClientTransport.Trust
-    var timeout: TimeInterval
+    package var proxy: ProxySettings
+    package var trust: HTTPClientTransport.Trust
+    package var timeout: TimeInterval
     /// The embedded server's token lifetime, in seconds.
-    var lifetime: Int
+    package var lifetime: Int
     /// `--fleet-engine-log`: where the embedded emulator writes its calls.
-    var fleetEngineLog: String?
+    package var fleetEngineLog: String?
     /// The sides whose provider is the customer's own source.
-    var sources: [ProviderKind.Role: Source]
-    var swiftc: String?
-    var noSanitize: Bool
-    var completionTimeout: TimeInterval
-    var updateInterval: TimeInterval
-    var refreshMargin: TimeInterval
-    var providerID: String?
-    var jwks: String?
-    var providerLogic: ProviderLogic
-    var ramp: FleetRamp
+    package var sources: [ProviderKind.Role: Source]
+    package var swiftc: String?
+    package var noSanitize: Bool
+    package var completionTimeout: TimeInterval
+    package var updateInterval: TimeInterval
+    package var refreshMargin: TimeInterval
+    package var providerID: String?
+    package var jwks: String?
+    package var providerLogic: ProviderLogic
+    package var ramp: FleetRamp
     /// The SDKs this instance runs: its shard's slice of each side that runs.
-    var runningSDKs: Int
+    package var runningSDKs: Int
     /// The IDs each kind's SDKs start with.
-    var initialIDs: [ProviderKind: [String]]
+    package var initialIDs: [ProviderKind: [String]]
     /// The user's backend URLs; neither means the embedded server.
-    var consumerURL: String?
-    var driverURL: String?
-    var tokenKey: String?
-    var expiryKey: String?
-    var expiry: ExpiryMode?
+    package var consumerURL: String?
+    package var driverURL: String?
+    package var tokenKey: String?
+    package var expiryKey: String?
+    package var expiry: ExpiryMode?
     /// `--fleet-engine`, `--fleet-engine-writes`, `--no-fleet-engine`, and the interval asked for.
-    var fleetEngineURL: String?
-    var fleetEngineWrites: Bool
-    var noFleetEngine: Bool
-    var fleetEngineInterval: TimeInterval
+    package var fleetEngineURL: String?
+    package var fleetEngineWrites: Bool
+    package var noFleetEngine: Bool
+    package var fleetEngineInterval: TimeInterval
 
-    var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
+    package var usesEmbeddedServer: Bool { consumerURL == nil && driverURL == nil }
 
     /// The endpoint for `kind`: the user's URL if given, else the embedded server's route under
     /// `embeddedBase`. Keys and expiry mode are the kind's sample backend's unless given.
-    func endpoint(_ kind: ProviderKind, embeddedBase: String?) -> TokenEndpoint {
+    package func endpoint(_ kind: ProviderKind, embeddedBase: String?) -> TokenEndpoint {
         var endpoint = TokenEndpoint.sampleBackend(kind, base: embeddedBase ?? "http://127.0.0.1")
         let given = kind.role == .consumer ? consumerURL : driverURL
         if let given { endpoint.urlTemplate = given }
@@ -77,7 +77,7 @@ struct SessionConfiguration: Sendable {
     /// Where the SDKs' Fleet Engine calls go: `--fleet-engine`, else the embedded emulator at
     /// `embeddedBase` (for `embeddedProject`), else nowhere. A fleet's interval is stretched to
     /// keep the run within `FleetEngineTarget.maximumRate` calls a second.
-    func fleetEngineTarget(embeddedBase: String?, embeddedProject: String?) -> FleetEngineTarget? {
+    package func fleetEngineTarget(embeddedBase: String?, embeddedProject: String?) -> FleetEngineTarget? {
         if noFleetEngine { return nil }
         let interval = FleetEngineTarget.interval(for: runningSDKs, asked: fleetEngineInterval)
         if let fleetEngineURL, let url = URL(string: fleetEngineURL), let providerID {
@@ -93,7 +93,7 @@ struct SessionConfiguration: Sendable {
 extension BackendOptions {
     /// The plain value the session starts from. Throws the one-line reason a proxy URL is
     /// unusable (`validate()` has said it already for flags; a profile's is checked here too).
-    func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
+    package func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
         -> SessionConfiguration
     {
         var sources: [ProviderKind.Role: SessionConfiguration.Source] = [:]

@@ -9,8 +9,10 @@ import Synchronization
 import TokenServer
 
 /// Runs the embedded backend on its own, for other apps, curl, or a second dashboard.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ServeCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve Fleet Engine tokens over HTTP, as Google's sample backend does.",
         discussion: """
@@ -21,29 +23,29 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one.")
-    var port: UInt16 = 0
+    package var port: UInt16 = 0
 
     @Option(help: "Address to bind. Anything but loopback needs --allow-remote.")
-    var host = "127.0.0.1"
+    package var host = "127.0.0.1"
 
     @Flag(
         name: .customLong("allow-remote"),
         help: "Allow binding a non-loopback address: anyone who can connect gets signed tokens.")
-    var allowRemote = false
+    package var allowRemote = false
 
     // Tokens as long as Fleet Engine takes them, as Google's sample backend mints.
     @Option(parsing: .unconditional, help: ArgumentHelp("Token lifetime in seconds (\(Setting.lifetime.limit ?? ""))."))
-    var lifetime: Int = Setting.lifetimes.upperBound
+    package var lifetime: Int = Setting.lifetimes.upperBound
 
     @Option(
         help:
             "Signing key: a PEM RSA private key (PKCS#1 or PKCS#8) or a service-account JSON key file, mode 600. Default: a new in-memory key."
     )
-    var key: String?
+    package var key: String?
 
-    @OptionGroup var log: FleetEngineLogFlag
+    @OptionGroup package var log: FleetEngineLogFlag
 
-    func validate() throws {
+    package func validate() throws {
         try Setting.lifetime.check(lifetime)
         // A refused flag exits 64 before anything starts, as `--metrics 0.0.0.0:9464` does.
         guard TokenServerConfiguration.isLoopback(host) || allowRemote else {
@@ -51,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         // Ignore the signals before anything can take time, so an early Ctrl-C still shuts down cleanly.
         let termination = SignalWatcher()
         let configuration = TokenServerConfiguration(
@@ -83,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    static func stderr(_ line: String) {
+    package static func stderr(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

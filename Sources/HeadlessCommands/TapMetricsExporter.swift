@@ -7,12 +7,12 @@ import TokenServer
 
 /// `tap --metrics`: the tap's series at `/metrics` on the route server `--metrics` uses elsewhere,
 /// the churning IDs counted from the analysis' ledger at each scrape.
-struct TapMetricsExporter: Sendable {
-    let metrics: TapMetrics
+package struct TapMetricsExporter: Sendable {
+    package let metrics: TapMetrics
     private let server: NIORouteServer<MetricsPage>
 
     /// Nil without `--metrics`; a bind failure throws its one line.
-    static func start(
+    package static func start(
         _ options: MetricsOptions, metrics: TapMetrics?, analysis: TapAnalysis, forwarding: ForwardingGauge
     ) async throws -> TapMetricsExporter? {
         guard let address = options.address, let metrics else { return nil }
@@ -22,9 +22,9 @@ struct TapMetricsExporter: Sendable {
         }
         let server = NIORouteServer(routes: page, host: address.host, port: address.port)
         let port = try await server.start()
-        TapCommand.say("metrics on http://\(address.bound(to: port))/metrics")
+        TapRun.say("metrics on http://\(address.bound(to: port))/metrics")
         return TapMetricsExporter(metrics: metrics, server: server)
     }
 
-    func stop() async { await server.stop(gracePeriod: 0.25) }
+    package func stop() async { await server.stop(gracePeriod: 0.25) }
 }

@@ -21,7 +21,7 @@ public struct RecordedPace: Codable, Equatable, Sendable {
         case inFlight = "in_flight"
     }
 
-    init(_ status: Pacer.Status) {
+    public init(_ status: Pacer.Status) {
         (rate, ceiling, floor, inFlight, window, active) = (
             status.rate, status.ceiling, status.floor, status.inFlight, status.window, status.active
         )
@@ -36,7 +36,7 @@ public struct RecordedPace: Codable, Equatable, Sendable {
     }
 
     /// nil for a reason this build does not know.
-    var status: Pacer.Status? {
+    public var status: Pacer.Status? {
         let why: PaceReason
         switch reason {
         case "starting": why = .starting

@@ -13,27 +13,31 @@ import TokenSignatures
 /// Flags a config file can also set are optional (`given…`), so a flag left out can take the
 /// profile's value (`filled(from:)`); the plain names read the value in effect, built-in default
 /// included.
-struct BackendOptions: ParsableArguments {
+package struct BackendOptions: ParsableArguments {
+    package init() {}
+
     // The flags in titled groups, so `tokendash help dashboard` (and `watch`) sorts them by what
     // they are about; each is read in its group.
-    @OptionGroup(title: "Backend") var backendFlags: BackendFlags
-    @OptionGroup(title: "Transport") var transport: TransportOptions
-    @OptionGroup(title: "Simulated SDKs") var sdks: SDKFlags
-    @OptionGroup(title: "Your own provider") var ownProvider: SourceProviderFlags
-    @OptionGroup(title: "Fleet") var fleet: FleetFlags
-    @OptionGroup(title: "Fleet Engine") var fleetEngine: FleetEngineFlags
+    @OptionGroup(title: "Backend") package var backendFlags: BackendFlags
+    @OptionGroup(title: "Transport") package var transport: TransportOptions
+    @OptionGroup(title: "Simulated SDKs") package var sdks: SDKFlags
+    @OptionGroup(title: "Your own provider") package var ownProvider: SourceProviderFlags
+    @OptionGroup(title: "Fleet") package var fleet: FleetFlags
+    @OptionGroup(title: "Fleet Engine") package var fleetEngine: FleetEngineFlags
 
-    var solution: ProviderKind.Solution { backendFlags.givenSolution ?? Setting.solution.builtIn() }
+    package var solution: ProviderKind.Solution { backendFlags.givenSolution ?? Setting.solution.builtIn() }
 
-    var fleetEngineInterval: Double { fleetEngine.givenFleetEngineInterval ?? Setting.fleetEngineInterval.builtIn() }
+    package var fleetEngineInterval: Double {
+        fleetEngine.givenFleetEngineInterval ?? Setting.fleetEngineInterval.builtIn()
+    }
 
-    var providerLogic: ProviderLogic { sdks.givenProviderLogic ?? Setting.providerLogic.builtIn() }
+    package var providerLogic: ProviderLogic { sdks.givenProviderLogic ?? Setting.providerLogic.builtIn() }
 
-    var completionTimeout: Double { ownProvider.givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
+    package var completionTimeout: Double { ownProvider.givenCompletionTimeout ?? Setting.completionTimeout.builtIn() }
 
     /// The sides whose provider is the customer's own source: its files (the flag repeated for
     /// a class in several), and the class chosen.
-    func source(_ role: ProviderKind.Role) -> (paths: [String], className: String?)? {
+    package func source(_ role: ProviderKind.Role) -> (paths: [String], className: String?)? {
         let (paths, className) =
             role == .consumer
             ? (ownProvider.consumerSources, ownProvider.consumerClass)
@@ -41,43 +45,43 @@ struct BackendOptions: ParsableArguments {
         return paths.isEmpty ? nil : (paths, className)
     }
 
-    var tripID: String { sdks.givenTripID ?? Setting.tripID.builtIn() }
+    package var tripID: String { sdks.givenTripID ?? Setting.tripID.builtIn() }
 
-    var vehicleID: String { sdks.givenVehicleID ?? Setting.vehicleID.builtIn() }
+    package var vehicleID: String { sdks.givenVehicleID ?? Setting.vehicleID.builtIn() }
 
-    var trackingID: String { sdks.givenTrackingID ?? Setting.trackingID.builtIn() }
+    package var trackingID: String { sdks.givenTrackingID ?? Setting.trackingID.builtIn() }
 
-    var deliveryVehicleID: String { sdks.givenDeliveryVehicleID ?? Setting.deliveryVehicleID.builtIn() }
+    package var deliveryVehicleID: String { sdks.givenDeliveryVehicleID ?? Setting.deliveryVehicleID.builtIn() }
 
-    var refreshMargin: Double { sdks.givenRefreshMargin ?? Setting.refreshMargin.builtIn() }
+    package var refreshMargin: Double { sdks.givenRefreshMargin ?? Setting.refreshMargin.builtIn() }
 
-    var timeout: Double { backendFlags.givenTimeout ?? Setting.timeout.builtIn() }
+    package var timeout: Double { backendFlags.givenTimeout ?? Setting.timeout.builtIn() }
 
-    var lifetime: Int { backendFlags.givenLifetime ?? Setting.lifetime.builtIn() }
+    package var lifetime: Int { backendFlags.givenLifetime ?? Setting.lifetime.builtIn() }
 
-    var updateInterval: Double { sdks.givenUpdateInterval ?? Setting.updateInterval.builtIn() }
+    package var updateInterval: Double { sdks.givenUpdateInterval ?? Setting.updateInterval.builtIn() }
 
-    var trips: Int { fleet.givenTrips ?? Setting.trips.builtIn() }
+    package var trips: Int { fleet.givenTrips ?? Setting.trips.builtIn() }
 
-    var vehicles: Int { fleet.givenVehicles ?? Setting.vehicles.builtIn() }
+    package var vehicles: Int { fleet.givenVehicles ?? Setting.vehicles.builtIn() }
 
     /// The ramp in effect: the flag's, else 1,000 new SDKs a second over the SDKs this instance runs.
-    var ramp: FleetRamp { fleet.givenRamp.map(FleetRamp.init(duration:)) ?? .atDefaultRate(total: runningSDKs) }
+    package var ramp: FleetRamp { fleet.givenRamp.map(FleetRamp.init(duration:)) ?? .atDefaultRate(total: runningSDKs) }
 
     /// The SDKs this instance runs: its shard's slice of each side `--only` leaves.
-    var runningSDKs: Int {
+    package var runningSDKs: Int {
         roles.reduce(0) { sum, role in
             let count = role == .consumer ? trips : vehicles
             return sum + (count == 1 ? 1 : fleet.sharding.shard.range(of: count).count)
         }
     }
 
-    var usesEmbeddedServer: Bool { backendFlags.consumerURL == nil && backendFlags.driverURL == nil }
+    package var usesEmbeddedServer: Bool { backendFlags.consumerURL == nil && backendFlags.driverURL == nil }
 
     /// The sides that run: both, or the one `--only` names.
-    var roles: [ProviderKind.Role] { sdks.only.map { [$0] } ?? ProviderKind.Role.allCases }
+    package var roles: [ProviderKind.Role] { sdks.only.map { [$0] } ?? ProviderKind.Role.allCases }
 
-    func validate() throws {
+    package func validate() throws {
         switch sdks.only {
         case .consumer?:
             if backendFlags.driverURL != nil {
@@ -192,7 +196,7 @@ struct BackendOptions: ParsableArguments {
 
     /// Fleet Engine's rule for a resource ID (`FleetEngineID`): an ID it would refuse is a usage
     /// error, since every token minted for it would be refused too.
-    static func validateIDs(_ flags: [(name: String, id: String)]) throws {
+    package static func validateIDs(_ flags: [(name: String, id: String)]) throws {
         for (name, id) in flags {
             if let problem = FleetEngineID.problem(id) {
                 throw ValidationError("\(name) \"\(id)\" is not a Fleet Engine ID: \(problem)")
@@ -201,25 +205,26 @@ struct BackendOptions: ParsableArguments {
     }
 
     /// A `--jwks` file is read now, so a typo is a one-line error before anything starts.
-    static func validateKeySet(_ jwks: String?) throws {
+    package static func validateKeySet(_ jwks: String?) throws {
         guard let jwks else { return }
         guard case .file(let path) = KeySetLocation(argument: jwks) else { return }
         do { try JWKSVerifier.validate(file: path) } catch { throw ValidationError("--jwks: \(error.description)") }
     }
 
     /// How the transport checks an https backend's certificate.
-    var trust: HTTPClientTransport.Trust {
+    package var trust: HTTPClientTransport.Trust {
         Self.trust(insecure: transport.insecure, caCertificates: transport.caCertificates)
     }
 
-    static func trust(insecure: Bool, caCertificates: String?) -> HTTPClientTransport.Trust {
+    package static func trust(insecure: Bool, caCertificates: String?) -> HTTPClientTransport.Trust {
         if insecure { return .insecure }
         return caCertificates.map { .certificates(pemFile: $0) } ?? .system
     }
 
     /// The proxy every request is routed by: `--no-proxy`, else `--proxy` (or the profile's `proxy:`),
     /// else the environment's variables. Throws the one-line reason a proxy URL is unusable.
-    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyURLError)
+    package func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ProxyURLError)
         -> ProxySettings
     {
         try Self.proxySettings(
@@ -227,7 +232,7 @@ struct BackendOptions: ParsableArguments {
     }
 
     /// The rules of `proxySettings`, for every command with `--proxy`, `--no-proxy` and `--proxy-tunnel` (`tap` too).
-    static func proxySettings(proxy: String?, noProxy: Bool, tunnel: Bool, environment: [String: String])
+    package static func proxySettings(proxy: String?, noProxy: Bool, tunnel: Bool, environment: [String: String])
         throws(ProxyURLError) -> ProxySettings
     {
         if noProxy { return ProxySettings(http: nil, https: nil, source: "flag --no-proxy") }
@@ -244,7 +249,7 @@ struct BackendOptions: ParsableArguments {
 
     /// The IDs the simulated SDKs start with: the flag's ID for one SDK, numbered IDs for a fleet
     /// (only `--shard`'s slice of them, numbered as in the whole fleet).
-    func initialIDs(_ kind: ProviderKind) -> [String] {
+    package func initialIDs(_ kind: ProviderKind) -> [String] {
         let count = kind.role == .consumer ? trips : vehicles
         let (single, prefix) =
             switch kind {

@@ -7,12 +7,12 @@ import Settings
 /// value, else `defaults`', fills it in; otherwise the built-in default stays. `config check`
 /// lists every setting this way, with where its value came from.
 extension BackendOptions {
-    struct ConfigField {
-        let setting: Setting
-        let isGiven: (BackendOptions) -> Bool
-        let fill: (inout BackendOptions, String) -> Void
+    package struct ConfigField {
+        package let setting: Setting
+        package let isGiven: (BackendOptions) -> Bool
+        package let fill: (inout BackendOptions, String) -> Void
         /// The value in effect as text; nil when the setting is unset.
-        let shown: (BackendOptions) -> String?
+        package let shown: (BackendOptions) -> String?
     }
 
     private static func field<T: ExpressibleByArgument>(
@@ -32,7 +32,7 @@ extension BackendOptions {
     }
 
     /// Every scalar setting a profile can give, with the flag it stands for.
-    static var configFields: [ConfigField] {
+    package static var configFields: [ConfigField] {
         [
             field(.solution, \.backendFlags.givenSolution, effective: \.solution),
             field(.consumerURL, \.backendFlags.consumerURL), field(.driverURL, \.backendFlags.driverURL),
@@ -63,7 +63,7 @@ extension BackendOptions {
 
     /// These options with `config`'s values where no flag was given. Headers add up: the
     /// profile's first, and a `--header` of the same name replaces the profile's.
-    func filled(from config: ResolvedConfig) -> BackendOptions {
+    package func filled(from config: ResolvedConfig) -> BackendOptions {
         var options = self
         for field in Self.configFields {
             if let text = config.text(field.setting) { field.fill(&options, text) }
@@ -76,7 +76,7 @@ extension BackendOptions {
     }
 
     /// The profile's headers not replaced by a `--header` flag.
-    func configHeaders(_ config: ResolvedConfig) -> [ConfigHeader] {
+    package func configHeaders(_ config: ResolvedConfig) -> [ConfigHeader] {
         guard case .headers(let profile)? = config[.headers]?.value else { return [] }
         let flagged = Set(backendFlags.headers.compactMap { HTTPHeader(parsing: $0)?.name.lowercased() })
         return profile.filter { !flagged.contains($0.name.lowercased()) }

@@ -11,22 +11,22 @@ import TokenServer
 
 /// The customer's provider classes of a session (`--driver-source`, `--consumer-source`): each
 /// file read, its placeholders filled, built (or taken from the cache) and ready to start.
-struct SourceProviderSetup: Sendable {
-    enum Prepared: Sendable {
+package struct SourceProviderSetup: Sendable {
+    package enum Prepared: Sendable {
         case ready(HostLaunch, label: String)
         /// The file was refused or did not build: the lines to print, `file:line:col: error: …`.
         case failed([String], label: String)
     }
 
-    let prepared: [ProviderKind.Role: Prepared]
-    let settings: [ProviderKind.Role: SourceSettings]
+    package let prepared: [ProviderKind.Role: Prepared]
+    package let settings: [ProviderKind.Role: SourceSettings]
     /// What was filled in each file, in words, for stderr and the log.
-    let notes: [String]
+    package let notes: [String]
     /// The loopback proxy each built class's host sends its requests through, by kind.
-    let proxies: [ProviderKind: ProviderProxy]
+    package let proxies: [ProviderKind: ProviderProxy]
 
     /// The pane titles' labels.
-    var labels: [ProviderKind.Role: String] {
+    package var labels: [ProviderKind.Role: String] {
         prepared.mapValues { prepared -> String in
             switch prepared {
             case .ready(_, let label), .failed(_, let label): label
@@ -35,7 +35,7 @@ struct SourceProviderSetup: Sendable {
     }
 
     /// The files refused or not built, every error line of each.
-    var failures: [String] {
+    package var failures: [String] {
         prepared.values.flatMap { prepared -> [String] in
             switch prepared {
             case .ready: []
@@ -45,12 +45,12 @@ struct SourceProviderSetup: Sendable {
     }
 
     /// Starts the loopback proxy of a kind's host.
-    typealias ProxyStarter = @Sendable (ProviderKind) async throws -> ProviderProxy
+    package typealias ProxyStarter = @Sendable (ProviderKind) async throws -> ProviderProxy
 
     /// `upstream`: the user's proxy settings, which the loopback proxies' own connections honour.
     /// `startProxy` (tests) replaces `ProviderProxy.start` with those settings. When a proxy fails
     /// to start, those already started are stopped before the error goes up: nothing else holds them.
-    static func prepare(
+    package static func prepare(
         _ options: SessionConfiguration, server: EmbeddedTokenServer?, solution: ProviderKind.Solution,
         events: EventBroadcaster, upstream: ProxySettings, startProxy: ProxyStarter? = nil
     ) async throws -> SourceProviderSetup {
@@ -133,7 +133,7 @@ struct SourceProviderSetup: Sendable {
     /// every request sent to tokendash's proxy at `proxy`, loopback included (libcurl, under
     /// Linux's URLSession, reads these names); the user's own proxy and `no_proxy` are the
     /// loopback proxy's to honour.
-    static func hostEnvironment(proxy: String) -> [String: String] {
+    package static func hostEnvironment(proxy: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment["TSAN_OPTIONS"] = "halt_on_error=0:report_signal_unsafe=0:io_sync=0"
@@ -143,9 +143,11 @@ struct SourceProviderSetup: Sendable {
     }
 
     /// The provider of `role`'s side: the customer's class in its host, or one failing with why it could not be.
-    func provider<Context: AuthorizationContext>(_: Context.Type, events: EventBroadcaster) -> ChosenTokenProvider<
-        Context
-    >? {
+    package func provider<Context: AuthorizationContext>(_: Context.Type, events: EventBroadcaster)
+        -> ChosenTokenProvider<
+            Context
+        >?
+    {
         guard let prepared = prepared[Context.kind.role], let settings = settings[Context.kind.role] else { return nil }
         switch prepared {
         case .ready(let launch, _):
@@ -160,7 +162,7 @@ struct SourceProviderSetup: Sendable {
 
 extension SourceProviderSetup {
     /// What the build made of the class, for stderr and the log; a JVM's says that no race check runs.
-    static func builtNote(_ source: ProviderSourceFile, cached: Bool, sanitize: Bool) -> String {
+    package static func builtNote(_ source: ProviderSourceFile, cached: Bool, sanitize: Bool) -> String {
         let how = cached ? "from the build cache" : "built"
         switch source.language {
         case .java, .kotlin:
@@ -173,14 +175,14 @@ extension SourceProviderSetup {
 
     /// A compiler's line as the pane shows it: the file by its name (the title names its file,
     /// stderr keeps the whole path), so a narrow pane still shows the line and the reason.
-    static func paneWording(_ line: String) -> String {
+    package static func paneWording(_ line: String) -> String {
         guard line.hasPrefix("/"), let colon = line.firstIndex(of: ":") else { return line }
         return (String(line[..<colon]) as NSString).lastPathComponent + line[colon...]
     }
 }
 
 /// A source provider's file refused or not built: its lines, each `file:line:col: error: …`.
-struct SourceBuildFailure: Error, CustomStringConvertible {
-    let lines: [String]
-    var description: String { lines.joined(separator: "\n") }
+package struct SourceBuildFailure: Error, CustomStringConvertible {
+    package let lines: [String]
+    package var description: String { lines.joined(separator: "\n") }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import DashboardRuntime
 import EventLines
 import Fleet
 import Foundation
@@ -7,49 +6,51 @@ import LiveSession
 import Pacing
 import ProviderEvents
 import ProviderVocabulary
-import Recording
+import RecordingFormat
 import Redaction
 import Settings
 import Signals
 
 /// Headless mode: every provider event as one JSON object per line on stdout, diagnostics on stderr.
-struct WatchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct WatchCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print every provider event as a JSON line (no screen).")
 
-    @OptionGroup var backend: BackendOptions
-    @OptionGroup(title: "Metrics") var metrics: MetricsOptions
+    @OptionGroup package var backend: BackendOptions
+    @OptionGroup(title: "Metrics") package var metrics: MetricsOptions
 
-    @OptionGroup(title: "Config file") var config: ConfigOptions
+    @OptionGroup(title: "Config file") package var config: ConfigOptions
 
     @Option(name: .customLong(Setting.duration.rawValue), parsing: .unconditional, help: Setting.duration.argumentHelp)
-    var duration: Double?
+    package var duration: Double?
 
     @Option(name: .customLong(Setting.callers.rawValue), parsing: .unconditional, help: Setting.callers.argumentHelp)
-    var givenCallers: Int?
-    var callers: Int { givenCallers ?? Setting.callers.builtIn() }
+    package var givenCallers: Int?
+    package var callers: Int { givenCallers ?? Setting.callers.builtIn() }
 
     @Flag(help: "Print a final JSON line with per-provider counts.")
-    var summary = false
+    package var summary = false
 
     @Flag(help: "Print whole tokens instead of redacted ones (error messages stay redacted).")
-    var reveal = false
+    package var reveal = false
 
     @Option(help: "Print only these events, comma-separated (e.g. fetched,fetch_failed); --summary still counts all.")
-    var events: String?
+    package var events: String?
 
     @Option(
         help:
             "Also record every provider event to FILE (JSON lines; tokens as fingerprints and claims, never whole); `tokendash replay FILE` shows it."
     )
-    var record: String?
+    package var record: String?
 
-    var shownEvents: Set<String>? {
+    package var shownEvents: Set<String>? {
         events.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
     }
 
-    func validate() throws {
+    package func validate() throws {
         if let duration { try Setting.duration.check(duration) }
         try Setting.callers.check(callers)
         if let shown = shownEvents {
@@ -65,7 +66,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         // A reader that goes away (`| head`) must end us quietly, not with SIGPIPE mid-line.
         signal(SIGPIPE, SIG_IGN)
         let (backend, _) = try config.resolve(self.backend, prefix: "tokendash watch")
@@ -95,21 +96,21 @@ struct WatchCommand: AsyncParsableCommand {
         if verdict.failed { throw ExitCode(1) }
     }
 
-    static func say(_ line: String) { TokendashCLI.say(line, as: "watch") }
+    package static func say(_ line: String) { HeadlessCommands.say(line, as: "watch") }
 
     /// What runs until the duration ends or a signal comes.
-    struct RunningWatch: Sendable {
-        let session: BackendSession
-        let ramp: FleetRamp
-        let loops: Task<Void, Never>
-        let printer: Task<[ProviderKind: ProviderCounters], Never>
+    package struct RunningWatch: Sendable {
+        package let session: BackendSession
+        package let ramp: FleetRamp
+        package let loops: Task<Void, Never>
+        package let printer: Task<[ProviderKind: ProviderCounters], Never>
     }
 
     /// The one place `watch`'s parts start, in order, each with its stop put on `parts`: `--record`,
     /// the session (its server and proxies), `--metrics`, the event printer, the update loops and
     /// the ramp's report. So the run's end stops them in the reverse order, and a part that fails
     /// to start undoes the ones before it, by the same steps.
-    func start(_ backend: BackendOptions, parts: Teardown) async throws -> RunningWatch {
+    package func start(_ backend: BackendOptions, parts: Teardown) async throws -> RunningWatch {
         let recorder = try openRecorder()
         await parts.add("recording") { completed in
             guard completed else { return recorder?.discard() ?? () }
@@ -139,7 +140,7 @@ struct WatchCommand: AsyncParsableCommand {
         return RunningWatch(session: session, ramp: ramp, loops: loops, printer: printer)
     }
 
-    func openRecorder() throws -> RecordingWriter? {
+    package func openRecorder() throws -> RecordingWriter? {
         do { return try record.map(RecordingWriter.init(path:)) } catch {
             Self.say("\(error)")
             throw ExitCode(2)
@@ -148,7 +149,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// The session, or the reason it could not start: a provider's build errors as the compiler
     /// wrote them (exit 2), anything else in one line (exit 1).
-    func startSession(_ backend: BackendOptions, observer: @escaping @Sendable (String) -> Void) async throws
+    package func startSession(_ backend: BackendOptions, observer: @escaping @Sendable (String) -> Void) async throws
         -> BackendSession
     {
         do {
@@ -166,7 +167,7 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// Where tokens come from, what was built, whether Fleet Engine is called, and any loosened trust.
-    static func announce(_ session: BackendSession, _ backend: BackendOptions) async {
+    package static func announce(_ session: BackendSession, _ backend: BackendOptions) async {
         if let server = session.server, let url = await server.baseURL {
             Self.say("embedded token server on \(url.absoluteString)")
         } else {
@@ -178,7 +179,7 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// Prints each event shown as a JSON line and records every one; ends with the stream, with the counts.
-    func printEvents(_ session: BackendSession, recorder: RecordingWriter?) -> Task<
+    package func printEvents(_ session: BackendSession, recorder: RecordingWriter?) -> Task<
         [ProviderKind: ProviderCounters], Never
     > {
         let (encoder, shown, insecure) = (EventLineEncoder(reveal: reveal), shownEvents, session.insecure)
@@ -202,7 +203,7 @@ struct WatchCommand: AsyncParsableCommand {
     /// calls' pace; when all have started. After the ramp, the Fleet Engine calls' pace whenever
     /// it changes. All on stderr, as the other diagnostics. The ramp's pace is recorded whenever it
     /// changes, so a replay's ramp line shows it.
-    static func reportRamp(_ ramp: FleetRamp, session: BackendSession, recorder: RecordingWriter?) async {
+    package static func reportRamp(_ ramp: FleetRamp, session: BackendSession, recorder: RecordingWriter?) async {
         let (_, total) = await session.startedSDKs()
         var fleetEngineNews = PaceAnnouncer()
         _ = fleetEngineNews.isNews(session.pacing.fleetEngine.status)
@@ -232,13 +233,13 @@ struct WatchCommand: AsyncParsableCommand {
             if started >= total {
                 Self.say("ramp: started \(started)/\(total) SDKs, all of them, after \(elapsed.components.seconds) s")
                 rampOver = true
-                if recorded != nil { recorder?.record(.rampPace(nil), at: Date()) }
+                if recorded != nil { recorder?.record(pace: nil, at: Date()) }
                 continue
             }
             let pace = session.pacing.ramp.status
             if pace != recorded {
                 recorded = pace
-                recorder?.record(.rampPace(pace), at: Date())
+                recorder?.record(pace: pace, at: Date())
             }
             if rampNews.isNews(pace) { Self.say("ramp: \(pace.summary())") }
             let tens = Int(elapsed.components.seconds) / 10

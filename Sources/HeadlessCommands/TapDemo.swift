@@ -11,22 +11,22 @@ import TokenServer
 /// with `--fleet-engine-log`). Most keep their token until 5 minutes before it expires, as an
 /// app's provider should; `careless` of them cache nothing and ask at every update, the churn the
 /// tap is there to find.
-struct TapDemo: Sendable {
-    static let devices = 12
-    static let careless = 3
-    static let update: Duration = .seconds(2)
+package struct TapDemo: Sendable {
+    package static let devices = 12
+    package static let careless = 3
+    package static let update: Duration = .seconds(2)
 
-    let server: EmbeddedTokenServer
-    let baseURL: URL
+    package let server: EmbeddedTokenServer
+    package let baseURL: URL
 
-    static func start(fleetEngineLog: String? = nil) async throws -> TapDemo {
+    package static func start(fleetEngineLog: String? = nil) async throws -> TapDemo {
         let server = try await EmbeddedTokenServer(
             configuration: TokenServerConfiguration(lifetime: 3600, fleetEngineLog: fleetEngineLog))
         return TapDemo(server: server, baseURL: try await server.start())
     }
 
     /// Asks through the tap at `tap` until cancelled.
-    func run(tap: String) async {
+    package func run(tap: String) async {
         guard let transport = try? HTTPClientTransport() else { return }
         let kinds: [ProviderKind] = [.consumer, .driver]
         await withTaskGroup(of: Void.self) { group in
@@ -56,7 +56,7 @@ struct TapDemo: Sendable {
 
     /// The SDK's Fleet Engine call with `token`, to the server's emulator; its answer is the
     /// emulator's log line, nothing more.
-    func call(_ kind: ProviderKind, id: String, token: String, transport: HTTPClientTransport) async {
+    package func call(_ kind: ProviderKind, id: String, token: String, transport: HTTPClientTransport) async {
         guard
             let request = FleetEngineMethod.sdkCall(for: kind, writes: true).request(
                 base: baseURL, provider: server.fleetEngineProject, id: id, token: token, location: .start,
@@ -66,7 +66,7 @@ struct TapDemo: Sendable {
     }
 
     /// Stops the server; a `--fleet-engine-log` that could not be written, in words.
-    func stop() async -> String? {
+    package func stop() async -> String? {
         await server.stop()
         return server.fleetEngineLog?.close()
     }

@@ -8,15 +8,17 @@ import TokenMetrics
 
 /// The running `--metrics` endpoint: a `ProviderMetrics` fed by the session's events, served
 /// at `/metrics` by the same SwiftNIO route server the embedded backend uses.
-struct MetricsExporter: Sendable {
-    let metrics: ProviderMetrics
+package struct MetricsExporter: Sendable {
+    package let metrics: ProviderMetrics
     private let server: NIORouteServer<MetricsPage>
     private let collector: Task<Void, Never>
 
     /// Subscribes to the session and binds `options`' address; nil without `--metrics`. On a
     /// bind failure it prints one line (`command: cannot listen on …`) and exits 1; the command's
     /// teardown then stops the session started before it.
-    static func start(_ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String)
+    package static func start(
+        _ options: MetricsOptions, session: BackendSession, backend: BackendOptions, command: String
+    )
         async throws -> MetricsExporter?
     {
         guard let address = options.address else { return nil }
@@ -44,7 +46,7 @@ struct MetricsExporter: Sendable {
 
     /// Before the session stops, the reverse of the start: the endpoint closes, then the collector
     /// stops reading the session's events.
-    func stop() async {
+    package func stop() async {
         await server.stop(gracePeriod: 0.25)
         collector.cancel()
     }

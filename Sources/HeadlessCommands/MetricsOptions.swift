@@ -4,23 +4,25 @@ import TokenMetrics
 
 /// `--metrics HOST:PORT` (and `--allow-remote`) on the dashboard and `watch`: the providers'
 /// series for Prometheus at `http://HOST:PORT/metrics`.
-struct MetricsOptions: ParsableArguments {
+package struct MetricsOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("metrics"),
         help:
             "Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. 127.0.0.1:9464; port 0 picks a free one). Loopback unless --allow-remote."
     )
-    var text: String?
+    package var text: String?
 
     @Flag(
         name: .customLong("allow-remote"),
         help: "Allow --metrics on a non-loopback address: anyone who can connect reads the fleet's health.")
-    var allowRemote = false
+    package var allowRemote = false
 
     /// Nil without `--metrics`; validated before `run`.
-    var address: MetricsAddress? { text.flatMap { try? MetricsAddress(parsing: $0, allowRemote: allowRemote) } }
+    package var address: MetricsAddress? { text.flatMap { try? MetricsAddress(parsing: $0, allowRemote: allowRemote) } }
 
-    func validate() throws {
+    package func validate() throws {
         guard let text else { return }
         do { _ = try MetricsAddress(parsing: text, allowRemote: allowRemote) } catch {
             throw ValidationError(error.description)

@@ -1,19 +1,30 @@
-import Dashboard
 import Foundation
+import Pacing
 import ProviderEvents
 import ProviderVocabulary
 import Synchronization
 import ThreadExecutor
 
+/// Something a recording holds a line of, once its start is known: a dashboard action (the
+/// Recording module's), a provider event, the ramp's pace.
+public protocol RecordingEntry: Sendable {
+    /// The line for this entry at `time`, or nil for what is not recorded.
+    func line(at time: Date, base: RecordingTimeBase) -> RecordedLine?
+}
+
 /// Writes a recording (`--record FILE`): the header, then a JSON line per action or event.
-/// Recording an action only queues it: lines are encoded and written by a task of their own each
+/// Recording an entry only queues it: lines are encoded and written by a task of their own each
 /// second, and at `close`, so the UI thread never waits on JSON or the disk (a fleet's events all
 /// pass through it), and a crash loses at most about a second. A write that fails stops the
 /// recording and is reported once, by `close`.
-public final class RecordingWriter: ActionRecorder, Sendable {
+public final class RecordingWriter: Sendable {
+    private struct Pending: Sendable {
+        var time: Date
+        var entry: any RecordingEntry
+    }
     private struct Queue {
-        var actions: [TimedAction] = []
-        /// Set by `start`: actions before it are not recorded.
+        var entries: [Pending] = []
+        /// Set by `start`: entries before it are not recorded.
         var base: RecordingTimeBase?
         var closed = false
     }
@@ -64,32 +75,38 @@ public final class RecordingWriter: ActionRecorder, Sendable {
         thread.start()
     }
 
-    public func record(_ action: Action, at time: Date) {
-        queue.withLock { if $0.base != nil, !$0.closed { $0.actions.append(TimedAction(time: time, action: action)) } }
+    /// Queues `entry`'s line, made when it is written out.
+    public func record(entry: some RecordingEntry, at time: Date) {
+        queue.withLock { if $0.base != nil, !$0.closed { $0.entries.append(Pending(time: time, entry: entry)) } }
     }
 
     /// `watch`'s recording: each provider event at its own time.
     public func record(_ event: ProviderEvent) {
-        record(.event(event), at: event.time)
+        record(entry: EventEntry(event: event), at: event.time)
+    }
+
+    /// `watch`'s ramp: its pace whenever it changes, nil when the ramp is over.
+    public func record(pace: Pacer.Status?, at time: Date) {
+        record(entry: PaceEntry(pace: pace), at: time)
     }
 
     /// Encodes and writes out what is queued.
     public func flush() {
         output.withLock { out in
-            let (actions, base) = queue.withLock { q in
-                defer { q.actions.removeAll(keepingCapacity: true) }
-                return (q.actions, q.base)
+            let (entries, base) = queue.withLock { q in
+                defer { q.entries.removeAll(keepingCapacity: true) }
+                return (q.entries, q.base)
             }
-            guard let base, !actions.isEmpty, out.failure == nil, !out.closed else { return }
+            guard let base, !entries.isEmpty, out.failure == nil, !out.closed else { return }
             var data = Data()
-            for timed in actions {
-                if let line = RecordedLine(timed.action, at: timed.time, base: base) { data.append(Self.line(line)) }
+            for pending in entries {
+                if let line = pending.entry.line(at: pending.time, base: base) { data.append(Self.line(line)) }
             }
             write(data, to: &out)
         }
     }
 
-    static func line(_ value: some Encodable) -> Data {
+    package static func line(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our own types, with no value JSON cannot hold: encoding does not fail.
@@ -150,4 +167,18 @@ public protocol FlushPacer: Sendable {
 public struct WallClockPacer: FlushPacer {
     public init() {}
     public func waitForNextFlush() { Thread.sleep(forTimeInterval: RecordingWriter.flushSeconds) }
+}
+
+private struct EventEntry: RecordingEntry {
+    var event: ProviderEvent
+    func line(at time: Date, base: RecordingTimeBase) -> RecordedLine? {
+        RecordedLine(t: base.offset(time), .event(RecordedEvent(event, base: base)))
+    }
+}
+
+private struct PaceEntry: RecordingEntry {
+    var pace: Pacer.Status?
+    func line(at time: Date, base: RecordingTimeBase) -> RecordedLine? {
+        RecordedLine(t: base.offset(time), .pace(pace.map(RecordedPace.init)))
+    }
 }

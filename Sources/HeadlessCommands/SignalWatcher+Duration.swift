@@ -3,7 +3,7 @@ import Signals
 extension SignalWatcher {
     /// Returns at the first signal watched, or after `duration` seconds when one is given: how
     /// `watch` and `tap` end a headless run.
-    func end(after duration: Double?) async {
+    package func end(after duration: Double?) async {
         guard let duration else {
             _ = await next()
             return

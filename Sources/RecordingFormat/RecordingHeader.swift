@@ -1,8 +1,6 @@
-import Dashboard
 import Foundation
 import ProviderVocabulary
 import Redaction
-import UICore
 
 /// The first line of a recording: what wrote it and how, and what a replay needs to set up the
 /// dashboard as it was (IDs, backend, fleet members, settings).
@@ -59,10 +57,11 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         case churnLimit = "churn_limit"
     }
 
-    /// The header of a recording of `state`, the dashboard's (or `watch`'s) state when it starts.
+    /// A header for a run that starts at `start`: what wrote it and the IDs it starts on. The
+    /// settings a replay restores (backend, margin, `--only`, ...) are set on it afterwards.
     public init(
-        state: DashboardState, members: [ProviderKind: [String]], command: [String], source: String,
-        tokendash: String, ticks: Bool, start: Date, churnLimit: Double? = nil
+        solution: ProviderKind.Solution, consumerID: String, driverID: String, members: [ProviderKind: [String]],
+        backend: String, command: [String], source: String, tokendash: String, ticks: Bool, start: Date
     ) {
         format = Self.formatName
         version = Self.currentVersion
@@ -72,21 +71,14 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
         startedAt = start.formatted(.iso8601)
         self.source = source
         self.ticks = ticks
-        solution = state.consumer.kind == .consumer ? .onDemand : .lastMile
-        consumerID = state.consumer.id
-        driverID = state.driver.id
+        self.solution = solution
+        self.consumerID = consumerID
+        self.driverID = driverID
         self.members = Dictionary(uniqueKeysWithValues: members.map { ($0.key.rawValue, $0.value) })
-        backend = SecretRedactor.redact(state.backend)
-        faultsAvailable = state.faultsAvailable
-        refreshMargin = state.refreshMargin
-        updateInterval = state.updateInterval
-        only = state.only?.rawValue
-        insecure = state.insecure
-        providerLogic = state.providerLogic == .tokendash ? nil : state.providerLogic.rawValue
-        self.churnLimit = churnLimit
-        sources =
-            state.sourceLabels.isEmpty
-            ? nil : Dictionary(uniqueKeysWithValues: state.sourceLabels.map { ($0.key.rawValue, $0.value) })
+        self.backend = SecretRedactor.redact(backend)
+        faultsAvailable = false
+        refreshMargin = 0
+        insecure = false
     }
 
     public var base: RecordingTimeBase { RecordingTimeBase(reference: start) }
@@ -94,35 +86,6 @@ public struct RecordingHeader: Codable, Equatable, Sendable {
     public var memberIDs: [ProviderKind: [String]] {
         Dictionary(
             uniqueKeysWithValues: members.compactMap { key, ids in ProviderKind(rawValue: key).map { ($0, ids) } })
-    }
-
-    /// A kind's members as the dashboard counts them; an empty list is a fleet learnt from the events (`tap`).
-    static func fleetSize(_ ids: [String]?) -> Int {
-        guard let ids else { return 1 }
-        return ids.isEmpty ? TapFleet.size : ids.count
-    }
-
-    /// The dashboard as it was when the recording started, in the viewer's theme.
-    public func initialState(theme: Theme = Theme(name: "default", styles: [:]), themeNames: [String] = ["default"])
-        -> DashboardState
-    {
-        let ids = memberIDs
-        var state = DashboardState(
-            consumerID: consumerID, driverID: driverID, now: base.startDate, backend: backend,
-            faultsAvailable: faultsAvailable, theme: theme, themeNames: themeNames,
-            refreshMargin: refreshMargin, trips: Self.fleetSize(ids[solution.consumerKind]),
-            vehicles: Self.fleetSize(ids[solution.driverKind]), solution: solution,
-            only: only.flatMap(ProviderKind.Role.init(rawValue:)))
-        state.updateInterval = updateInterval
-        // A fleet learnt from the events (`tap`) counts the IDs seen, as live.
-        if !ids.isEmpty, ids.values.allSatisfy(\.isEmpty) { state.learnMembers() }
-        state.insecure = insecure
-        // A logic this version does not know is shown as tokendash's rather than refusing the file.
-        state.providerLogic = providerLogic.flatMap(ProviderLogic.init(rawValue:)) ?? .tokendash
-        for (role, label) in sources ?? [:] {
-            if let role = ProviderKind.Role(rawValue: role) { state.sourceLabels[role] = label }
-        }
-        return state
     }
 }
 
@@ -142,7 +105,7 @@ public enum CommandLineRedactor {
             } else if argument.hasPrefix("--header=") {
                 out.append("--header=" + hideHeaderValue(String(argument.dropFirst("--header=".count))))
             } else {
-                out.append(Redaction.text(argument))
+                out.append(SecretRedactor.redact(argument))
             }
         }
         return out

@@ -19,7 +19,7 @@ extension BackendSession {
     /// the error goes up. `listening` is told each listener's URL as it starts (the embedded
     /// server's, each loopback proxy's), and `startProxy` replaces `ProviderProxy.start`: tests.
     /// `observer` is told each of the session's parts as its stop begins (its command's teardown's).
-    static func start(
+    package static func start(
         _ options: SessionConfiguration, keepUnbuilt: Bool = false,
         observer: @escaping @Sendable (String) -> Void = { _ in },
         listening: @Sendable (URL) -> Void = { _ in },
@@ -81,7 +81,8 @@ extension BackendSession {
 
     /// Starts the embedded server and puts its stop on the undo; the server (nil from a test's
     /// fake, which needs no socket) and its URL.
-    typealias ServerStarter = @Sendable (SessionConfiguration, Teardown) async throws -> (EmbeddedTokenServer?, URL)
+    package typealias ServerStarter =
+        @Sendable (SessionConfiguration, Teardown) async throws -> (EmbeddedTokenServer?, URL)
 
     @Sendable private static func startEmbeddedServer(_ options: SessionConfiguration, undo: Teardown) async throws
         -> (EmbeddedTokenServer?, URL)
