@@ -10,6 +10,9 @@ unit="^($(grep -v -e '^#' -e '^$' Tests/unit-targets.txt | paste -sd'|'))\\."
 isolate=()
 [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && isolate=(unshare -n)
 start=$(date +%s)
-"${isolate[@]}" swift test --skip-build --filter "$unit" > /tmp/tokendash-unit-tests.log 2>&1 || { tail -n 40 /tmp/tokendash-unit-tests.log; exit 1; }
+# The package's test binary itself, as `swift test --skip-build` runs it, without SwiftPM's lock on
+# .build: CI runs this beside a `swift build`.
+"${isolate[@]}" .build/debug/tokendashPackageTests.xctest --testing-library swift-testing --filter "$unit" \
+  > /tmp/tokendash-unit-tests.log 2>&1 || { tail -n 40 /tmp/tokendash-unit-tests.log; exit 1; }
 grep -E "Test run with" /tmp/tokendash-unit-tests.log | tail -n 1
 echo "unit tests${isolate:+ (no network)}: $(( $(date +%s) - start )) s"
