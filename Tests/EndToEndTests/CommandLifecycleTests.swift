@@ -105,6 +105,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: recording.path), "a run that never began keeps no recording")
     }
 
+    /// The tap (its demo: the embedded server behind it) with `--watch`, `--record` and `--metrics`:
+    /// the listener stops first, so no exchange comes in while the reading drains into the recording.
+    @Test func aTapRunStopsInTheReverseOrderOfItsStart() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appendingPathComponent("tap.jsonl")
+        let command = try TapCommand.parse([
+            "--watch", "--listen", "127.0.0.1:0", "--record", recording.path, "--metrics", "127.0.0.1:0",
+        ])
+        let run = TapRun(settings: try command.settings())
+        let order = Order()
+        let parts = Teardown(observer: order.add)
+        _ = try await parts.starting { try await run.start(teardown: parts, screen: nil) }
+        await parts.run(completed: true)
+        #expect(order.all == ["listener", "metrics", "reading", "recording", "key set client", "demo"])
+        let header = try String(contentsOf: recording, encoding: .utf8).split(separator: "\n").first ?? ""
+        #expect(header.contains("\"source\":\"watch\"") && header.contains("\"churn_limit\":"))
+    }
+
+    /// The tap's `--listen` on a port another listener holds: every part started before it is
+    /// undone, the last started first, and the recording of a tap that never listened is removed.
+    @Test func aTapThatCannotListenUndoesItsPartsAndItsRecording() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appendingPathComponent("tap.jsonl")
+        let (holder, port) = try Self.heldPort()
+        defer { close(holder) }
+        let command = try TapCommand.parse(["--watch", "--listen", "127.0.0.1:\(port)", "--record", recording.path])
+        let run = TapRun(settings: try command.settings())
+        let order = Order()
+        let parts = Teardown(observer: order.add)
+        await #expect(throws: (any Error).self) {
+            _ = try await parts.starting { try await run.start(teardown: parts, screen: nil) }
+        }
+        #expect(order.all == ["metrics", "reading", "recording", "key set client", "demo"])
+        #expect(!FileManager.default.fileExists(atPath: recording.path), "a tap that never listened keeps no recording")
+    }
+
     /// A listening socket on 127.0.0.1 and its port, held until closed.
     static func heldPort() throws -> (Int32, Int) {
         struct NoSocket: Error {}
