@@ -18,7 +18,7 @@ public enum MemberStatus: Int, CaseIterable, Sendable, Comparable {
     case stale
     case ok
 
-    public static func < (a: MemberStatus, b: MemberStatus) -> Bool { a.rawValue < b.rawValue }
+    @inlinable public static func < (a: MemberStatus, b: MemberStatus) -> Bool { a.rawValue < b.rawValue }
 
     /// Anything but ok: what `n` / `N` jump between (with a failed Fleet Engine call, `FleetMemberRow.isTrouble`).
     public var isTrouble: Bool { self != .ok }
