@@ -41,15 +41,13 @@ LAYERS = {
 }
 
 
+def target_dependencies(target) -> list:
+    """The names a target depends on that may be the package's own targets (products aside)."""
+    return [dep[kind][0] for dep in target.get("dependencies", []) for kind in ("byName", "target") if kind in dep]
+
+
 def layer_failures(package) -> list:
-    edges = {}
-    for target in package["targets"]:
-        deps = []
-        for dep in target.get("dependencies", []):
-            for kind in ("byName", "target"):
-                if kind in dep:
-                    deps.append(dep[kind][0])
-        edges[target["name"]] = deps
+    edges = {target["name"]: target_dependencies(target) for target in package["targets"]}
     failures = []
     for start, banned in sorted(LAYERS.items()):
         # Breadth first, keeping how each module was reached, so the failure names the path.
@@ -125,11 +123,9 @@ def main() -> int:
         # Only the package's own library targets: a product may be linked for what it registers,
         # and an executable is declared so that it is built for the tests that run it.
         own = {t["name"] for t in package["targets"] if t["type"] not in ("executable", "test")}
-        for dep in target.get("dependencies", []):
-            for kind in ("byName", "target"):
-                if kind in dep and dep[kind][0] in own and dep[kind][0] not in imported:
-                    failures.append(
-                        f"{path}: {name} declares {dep[kind][0]} in Package.swift but no file imports it")
+        for dep in target_dependencies(target):
+            if dep in own and dep not in imported:
+                failures.append(f"{path}: {name} declares {dep} in Package.swift but no file imports it")
     failures += layer_failures(package)
     for failure in failures:
         print(failure, file=sys.stderr)
