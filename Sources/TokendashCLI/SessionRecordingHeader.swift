@@ -11,11 +11,8 @@ extension BackendSession {
     func recordingHeader(_ options: BackendOptions, source: String, ticks: Bool, state: DashboardState) async
         -> RecordingHeader
     {
-        let members = [
-            consumers.kind: options.initialIDs(consumers.kind), drivers.kind: options.initialIDs(drivers.kind),
-        ]
-        return RecordingHeader(
-            state: state, members: members, command: CommandLine.arguments, source: source,
+        RecordingHeader(
+            state: state, members: recordedMembers(options), command: CommandLine.arguments, source: source,
             tokendash: TokenDash.version, ticks: ticks, start: Date())
     }
 }

@@ -101,17 +101,13 @@ struct TapCommand: AsyncParsableCommand {
     /// The flags as one checked value (`validate` has run).
     func settings() throws -> TapSettings {
         guard let address = listenAddress else { throw ValidationError("--listen must be HOST:PORT") }
-        let (proxy, noProxy, tunnel) = (proxy, noProxy, proxyTunnel)
         return TapSettings(
             listen: listen, host: address.host, port: address.port, upstream: upstream, cert: cert, key: key,
             upstreamKeepalive: upstreamKeepalive, routes: try routes(), churnLimit: churnLimit, solution: solution,
             jwks: jwks, providerID: providerID, watch: watch, summary: summary, reveal: reveal, record: record,
             duration: duration, demoLog: demoLog.path,
             trust: BackendOptions.trust(insecure: insecure, caCertificates: caCertificates),
-            proxies: {
-                try BackendOptions.proxySettings(
-                    proxy: proxy, noProxy: noProxy, tunnel: tunnel, environment: ProcessInfo.processInfo.environment)
-            },
+            proxies: { [self] in try proxySettings() },
             metrics: metrics)
     }
 
