@@ -311,7 +311,7 @@ let package = Package(
                 "FleetEngineAPI", "JSONValues", "ProviderEvents",
                 "FleetTables",
                 "Redaction", "UICore", "Dashboard", "Recording", "Faults", "Fleet", "ProviderVocabulary",
-                "TokenJudging",
+                "TokenJudging", "LogReading", "LogsScreen",
             ]),
         // The config file: profiles, defaults and key remaps, each mistake at its file:line.
         .target(

@@ -2,12 +2,13 @@
 # The logs screen as a support engineer opens it: an export (one vehicle silent five minutes, one
 # refused once) read at 80x24 and at 160x48, the table's troubled row first, Enter following it
 # (its calls across the span, its silence), / finding an ID by part of it, v the version table,
-# Esc back, q leaving the shell as it was. Usage: scripts/e2e-logs-tmux.sh [path/to/tokendash]. Prints "e2e-logs: ok" on success.
+# Esc back, [ Space ] playing it, q leaving the shell as it was; then the same export recorded
+# (--record) and replayed. Usage: scripts/e2e-logs-tmux.sh [path/to/tokendash]. Prints "e2e-logs: ok" on success.
 set -euo pipefail
 bin=$(realpath "${1:-.build/debug/tokendash}")
 export_file=$(mktemp --suffix=.jsonl)
 e2e_name=e2e-logs
-e2e_cleanup() { rm -f "$export_file"; }
+e2e_cleanup() { rm -f "$export_file" "$export_file.rec"; }
 # tm, cleanup on exit, screen, wait_for, press.
 source "$(dirname "$0")/tmux-e2e-lib.sh"
 
@@ -49,8 +50,29 @@ for size in "80 24" "160 48"; do
   tm send-keys -t e2e v
   wait_for "ANDROID"
   wait_for "1 of 2"
+  tm send-keys -t e2e v
+  # Played as a recording plays: [ the start, Space plays, ] the end (waited for, never timed).
+  tm send-keys -t e2e '['
+  wait_for "entries 2 of 105"
+  tm send-keys -t e2e Space
+  wait_for "▶ ×60"
+  tm send-keys -t e2e ']'
+  wait_for "entries 105 ·"
   tm send-keys -t e2e q
   wait_for "TOKENDASH-EXITED-0"
   if on_screen "entries 105"; then fail "the logs screen was left behind at ${width}x$height"; fi
 done
+
+# The same export recorded, and the recording replayed on the logs screen from its start.
+"$bin" logs "$export_file" --summary --record "$export_file.rec" >/dev/null
+tm kill-server 2>/dev/null || true
+tm new-session -d -s e2e -x 160 -y 48 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+  "'$bin' replay '$export_file.rec' --paused; echo TOKENDASH-EXITED-\$?; exec sleep 60"
+wait_for "entries 2 of 105"
+wait_for "‖ paused ×60 0:00/9:00"
+tm send-keys -t e2e ']'
+wait_for "entries 105 ·"
+tm send-keys -t e2e q
+wait_for "TOKENDASH-EXITED-0"
+rm -f "$export_file.rec"
 echo "e2e-logs: ok"

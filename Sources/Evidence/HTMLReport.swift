@@ -65,22 +65,28 @@ enum HTMLReport {
         let frameStyles = themes.sorted { $0.key < $1.key }.compactMap { name, cls in
             digest.marks.first { $0.theme.name == name }.map { CanvasHTML.styleSheet($0.theme, themeClass: cls) }
         }.joined()
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            <title>tokendash session \(HTML.escape(h.startedAt))</title>
-            <style>
-            \(ReportStyle.css)\(frameStyles)</style>
-            </head>
-            <body>
-            \(body)</body>
-            </html>
+        return document(
+            title: "tokendash session \(HTML.escape(h.startedAt))", styles: ReportStyle.css + frameStyles, body: body)
+    }
 
-            """
+    /// A page loading nothing from the network: its one style sheet inline, and a policy saying so.
+    static func document(title: String, styles: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <title>\(title)</title>
+        <style>
+        \(styles)</style>
+        </head>
+        <body>
+        \(body)</body>
+        </html>
+
+        """
     }
 
     static func providers(_ digest: SessionDigest) -> String {

@@ -20,23 +20,40 @@ public struct LogSummary: Sendable {
     /// - Parameter tap: the join of a tap recording's fetches of the same hours (made from this
     ///   reader's tally); IDs it saw that the logs never name are listed too, with no calls.
     public init(_ reader: ExportReader, tap join: TapJoin? = nil) {
-        entries = reader.tally.entries
-        skipped = reader.skipped
-        from = reader.tally.from
-        to = reader.tally.to
-        ids = reader.tally.sortedIDs
-        unknownTypes = reader.unknownTypes.counts
-        unknownFields = reader.unknownFields.counts
-        guard let join else {
+        var findings: [LoggedID: TapJoin.Finding]?
+        if let join {
+            let logged = Set(reader.tally.ids.keys)
+            var all: [LoggedID: TapJoin.Finding] = [:]
+            for id in Array(reader.tally.ids.keys) + join.ids.filter({ !logged.contains($0) }) {
+                all[id] = join.finding(id)
+            }
+            findings = all
+        }
+        self.init(
+            tally: reader.tally, skipped: reader.skipped, unknownTypes: reader.unknownTypes.counts,
+            unknownFields: reader.unknownFields.counts, tap: findings, tapFetches: join?.total ?? 0)
+    }
+
+    /// The summary of `tally` (all of a read, or its calls up to an instant, as the logs screen
+    /// plays it); with `tap`, every ID it names is listed, those the tally lacks with no calls.
+    public init(
+        tally: ExportTally, skipped: [SkipReason: Int], unknownTypes: [String: Int], unknownFields: [String: Int],
+        tap findings: [LoggedID: TapJoin.Finding]? = nil, tapFetches: Int = 0
+    ) {
+        entries = tally.entries
+        self.skipped = skipped
+        from = tally.from
+        to = tally.to
+        ids = tally.sortedIDs
+        self.unknownTypes = unknownTypes
+        self.unknownFields = unknownFields
+        guard let findings else {
             versions = VersionRow.table(ids)
             return
         }
-        let logged = Set(ids.map(\.id))
-        ids = (ids + join.ids.filter { !logged.contains($0) }.map(IDTally.init(id:))).sorted { $0.id < $1.id }
-        var findings: [LoggedID: TapJoin.Finding] = [:]
-        for tally in ids { findings[tally.id] = join.finding(tally.id) }
+        ids = (ids + findings.keys.filter { tally.ids[$0] == nil }.map(IDTally.init(id:))).sorted { $0.id < $1.id }
         tap = findings
-        tapFetches = join.total
+        self.tapFetches = tapFetches
         versions = VersionRow.table(ids, explained: Set(findings.values.filter { $0.explained > 0 }.map(\.id)))
     }
 

@@ -5,7 +5,12 @@ import UICore
 /// called in, its silences marked), what the tap says of it, its silences, errors and messages,
 /// methods, and its SDK header as it changed. Sections are cut to the rows there are.
 enum LogsDetailRenderer {
-    static func render(_ row: LogsView.Row, summary: LogSummary, into canvas: inout Canvas, top: Int, bottom: Int) {
+    /// `summary` gives the span the lane is drawn over (the whole export's, while it plays);
+    /// `playhead`, when not at the end, where the lane stops.
+    static func render(
+        _ row: LogsView.Row, summary: LogSummary, playhead: LogInstant? = nil, into canvas: inout Canvas, top: Int,
+        bottom: Int
+    ) {
         let tally = row.tally
         let width = canvas.width - 2
         var y = top
@@ -18,10 +23,17 @@ enum LogsDetailRenderer {
         if let first = tally.first, let last = tally.last {
             figures.append("\(LogsRenderer.clock(first)) → \(LogsRenderer.clock(last))")
         }
+        // Playing, a silence shows as it happens, before the call that ends it makes it one.
+        if let playhead, let last = tally.last, last.seconds(to: playhead) > tally.cadence.threshold {
+            x += canvas.put(
+                "  quiet \(LogsRenderer.duration(last.seconds(to: playhead))) so far", x: x, y: y, role: .warning)
+        }
         canvas.putTruncated("  " + figures.joined(separator: " · "), x: x, y: y, width: canvas.width - x - 1)
         y += 1
         x = 1 + canvas.put("calls ", x: 1, y: y, role: .dim)
-        canvas.put(cells: lane(tally, summary: summary, width: canvas.width - x - 1), x: x, y: y, limit: width)
+        canvas.put(
+            cells: lane(tally, summary: summary, playhead: playhead, width: canvas.width - x - 1), x: x, y: y,
+            limit: width)
         y += 2
         var lines: [(String, StyleRole)] = []
         if let sentence = row.finding?.sentence {
@@ -82,8 +94,8 @@ enum LogsDetailRenderer {
     }
 
     /// The export's span in `width` columns: █ where the ID called, ░ in its silences, · before its
-    /// first call and after its last.
-    static func lane(_ tally: IDTally, summary: LogSummary, width: Int) -> [Cell] {
+    /// first call and after its last, blank after the playhead (not played yet).
+    static func lane(_ tally: IDTally, summary: LogSummary, playhead: LogInstant? = nil, width: Int) -> [Cell] {
         guard width > 0, let from = summary.from, let to = summary.to else { return [] }
         let span = max(1e-6, from.seconds(to: to))
         func column(_ instant: LogInstant) -> Int {
@@ -100,6 +112,9 @@ enum LogsDetailRenderer {
         }
         for stretch in tally.cadence.callingStretches {
             for index in column(stretch.start)...column(stretch.end) { cells[index] = Cell("█", role: .ok) }
+        }
+        if let playhead, playhead < to {
+            for index in (column(playhead) + 1)..<width { cells[index] = Cell(" ") }
         }
         return cells
     }

@@ -23,7 +23,10 @@ public enum LogsRenderer {
         }
         header(view, into: &canvas)
         if let row = view.followedRow {
-            LogsDetailRenderer.render(row, summary: view.summary, into: &canvas, top: tableTop - 1, bottom: height - 1)
+            let player = view.player
+            LogsDetailRenderer.render(
+                row, summary: player?.whole ?? view.summary, playhead: player?.atEnd == false ? player?.at : nil,
+                into: &canvas, top: tableTop - 1, bottom: height - 1)
         } else if view.showingVersions {
             LogsVersionsRenderer.render(view.summary, into: &canvas, top: tableTop - 1, bottom: height - 1)
         } else {
@@ -41,8 +44,12 @@ public enum LogsRenderer {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, role: .header)
         let x = canvas.put(" tokendash logs │ ", x: 0, y: 0, role: .header)
         canvas.putTruncated(
-            view.source + " │ " + span(summary), x: x, y: 0, width: canvas.width - x, role: .header)
+            view.source + " │ " + span(view.player?.whole ?? summary), x: x, y: 0, width: canvas.width - x,
+            role: .header)
         var read = ["entries \(group(summary.entries))"]
+        if let player = view.player, !player.atEnd {
+            read = ["entries \(group(summary.entries)) of \(group(player.whole.entries))"]
+        }
         let skipped = summary.skipped.values.reduce(0, +)
         if skipped > 0 {
             let reasons = summary.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
@@ -52,9 +59,43 @@ public enum LogsRenderer {
                     + (reasons.count > 3 ? ", …" : "") + ")")
         }
         canvas.putTruncated((read + totals(summary)).joined(separator: " · "), x: 1, y: 1, width: canvas.width - 2)
+        let used = view.player.map { playhead($0, into: &canvas) } ?? 0
         if let tap = tapTotals(summary) {
-            canvas.putTruncated(tap, x: 1, y: 2, width: canvas.width - 2, role: .dim)
+            canvas.putTruncated(tap, x: 1, y: 2, width: canvas.width - 2 - (used > 0 ? used + 2 : 0), role: .dim)
         }
+    }
+
+    /// The playhead at the right of the header's third line, as `replay`'s header says it
+    /// ("10:04:10 ▶ ×60 4:10/8:53", ‖ and "paused" when paused), after a bar of the span played
+    /// when the line has room. Returns the columns it took.
+    static func playhead(_ player: LogsPlayer, into canvas: inout Canvas) -> Int {
+        let total = player.from.seconds(to: player.to)
+        let played = player.from.seconds(to: player.at)
+        // Narrow, ‖ alone says paused: the tap's totals share the line.
+        let pausedMark = canvas.width >= wide ? "‖ paused" : "‖"
+        let text =
+            "\(clock(player.at)) \(player.paused ? pausedMark : "▶") ×\(player.speed) "
+            + "\(elapsed(played, total: total))/\(elapsed(total, total: total))"
+        let length = text.count
+        guard canvas.width - 2 > length else { return 0 }
+        let textX = canvas.width - 1 - length
+        canvas.put(text, x: textX, y: 2, role: player.paused ? .dim : .title)
+        // The bar only where the tap's totals (at most about 70 columns) keep their room.
+        let bar = min(40, canvas.width - 2 - length - 1 - 70)
+        guard bar >= 10 else { return length }
+        let filled = total > 0 ? Int((Double(bar) * played / total).rounded()) : bar
+        let barX = textX - 1 - bar
+        canvas.put(String(repeating: "━", count: filled), x: barX, y: 2, role: .gaugeFresh)
+        canvas.put(String(repeating: "─", count: bar - filled), x: barX + filled, y: 2, role: .gaugeEmpty)
+        return length + 1 + bar
+    }
+
+    /// "4:10", or "1:04:10" when the span is an hour or more.
+    static func elapsed(_ seconds: Double, total: Double) -> String {
+        let whole = max(0, Int(seconds.rounded(.down)))
+        let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+        if total >= 3600 { return "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))" }
+        return "\(whole / 60):\(two(whole % 60))"
     }
 
     /// "2024-05-01 10:00:00 → 10:09:00 UTC (9 min)", both dates when the span crosses midnight.
@@ -114,12 +155,18 @@ public enum LogsRenderer {
                 return
             }
         }
-        let keys =
+        var keys =
             view.following != nil
             ? [("↑↓", "next ID"), ("Esc", "table"), ("q", "quit")]
             : view.showingVersions
                 ? [("v", "table"), ("q", "quit")]
                 : [("↑↓", "select"), ("Enter", "follow"), ("/", "find"), ("v", "versions"), ("q", "quit")]
+        if let player = view.player {
+            // Playing is what the screen does next, so its key comes before quitting; the seek keys
+            // only where there is room for them.
+            keys.insert(("Space", player.paused ? "play" : "pause"), at: keys.count - 1)
+            if canvas.width >= wide { keys.insert(contentsOf: [("←→", "seek"), (">", "speed")], at: keys.count - 1) }
+        }
         footerKeys(keys, x: 1, into: &canvas)
     }
 

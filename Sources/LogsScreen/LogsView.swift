@@ -2,8 +2,9 @@ import Foundation
 import LogReading
 import UICore
 
-/// `tokendash logs FILE`'s screen as a value: the export's summary, the row selected, and the ID
-/// followed. Keys change it (`handle`); `LogsRenderer` draws it. Pure: no terminal, no clock.
+/// `tokendash logs FILE`'s screen as a value: the export's summary (at the playhead, when it
+/// plays), the row selected, and the ID followed. Keys change it (`handle`), and so does time
+/// passing while it plays (`advance`); `LogsRenderer` draws it. Pure: no terminal, no clock.
 public struct LogsView: Sendable {
     /// One row of the table: an ID, what the logs say of it, and what a tap recording adds.
     public struct Row: Sendable {
@@ -21,10 +22,12 @@ public struct LogsView: Sendable {
         }
     }
 
-    public let summary: LogSummary
+    public private(set) var summary: LogSummary
     /// What was read, as the header names it ("fleet.json", "3 files").
     public let source: String
-    public let rows: [Row]
+    public private(set) var rows: [Row]
+    /// The playhead, when the export has calls to play.
+    public private(set) var player: LogsPlayer?
     public private(set) var selected = 0
     /// The first row shown: the table scrolls to keep the selection in sight.
     public private(set) var top = 0
@@ -47,9 +50,73 @@ public struct LogsView: Sendable {
     public init(_ summary: LogSummary, source: String) {
         self.summary = summary
         self.source = source
-        rows = summary.ids.map { Row(tally: $0, finding: summary.tap?[$0.id]) }.sorted {
+        rows = Self.rows(summary)
+    }
+
+    /// The screen on a playable export: it opens on the end, the whole export, paused.
+    public init(_ player: LogsPlayer, source: String) {
+        self.init(player.summary, source: source)
+        self.player = player
+    }
+
+    static func rows(_ summary: LogSummary) -> [Row] {
+        summary.ids.map { Row(tally: $0, finding: summary.tap?[$0.id]) }.sorted {
             ($0.trouble, $1.tally.id) > ($1.trouble, $0.tally.id)
         }
+    }
+
+    /// The screen with its playhead as `player` has it (a replay's start, a cast's).
+    public func playing(_ player: LogsPlayer, visibleRows: Int) -> LogsView {
+        var view = self
+        view.player = player
+        view.show(player.summary, visibleRows: visibleRows)
+        return view
+    }
+
+    /// The screen with its playhead at the end: the whole export.
+    public func playing(endOf player: LogsPlayer) -> LogsView {
+        var player = player
+        player.seek(to: player.to)
+        return playing(player, visibleRows: 0)
+    }
+
+    /// Time passing while the export plays.
+    public mutating func advance(by elapsed: Duration, visibleRows: Int) {
+        guard var player, player.advance(by: elapsed) else { return }
+        self.player = player
+        show(player.summary, visibleRows: visibleRows)
+    }
+
+    /// The playhead's summary, the selection kept on the same ID as rows come and re-sort.
+    private mutating func show(_ next: LogSummary, visibleRows: Int) {
+        let selectedID = listed.indices.contains(selected) ? listed[selected].tally.id : nil
+        summary = next
+        rows = Self.rows(next)
+        let rows = listed
+        if following != nil, !rows.contains(where: { $0.tally.id == following }) { following = nil }
+        selected =
+            selectedID.flatMap { id in rows.firstIndex { $0.tally.id == id } } ?? min(selected, max(0, rows.count - 1))
+        move(by: 0, visibleRows: visibleRows)
+    }
+
+    /// Keys of the playhead, as `replay`'s: Space or p plays and pauses, ← and → seek, . steps to
+    /// the next call, > changes the speed; [ and ] jump to the start and the end (Home and End
+    /// move in the table here). Whether the key was one.
+    private mutating func handlePlayback(_ key: Key, visibleRows: Int) -> Bool {
+        guard var player else { return false }
+        switch key {
+        case .character(" "), .character("p"): player.togglePause()
+        case .left: player.seek(by: -player.step)
+        case .right: player.seek(by: player.step)
+        case .character("."): player.stepToNextCall()
+        case .character(">"): player.nextSpeed()
+        case .character("["): player.seek(to: player.from)
+        case .character("]"): player.seek(to: player.to)
+        default: return false
+        }
+        self.player = player
+        show(player.summary, visibleRows: visibleRows)
+        return true
     }
 
     public enum Outcome: Sendable, Equatable { case stay, quit }
@@ -57,6 +124,7 @@ public struct LogsView: Sendable {
     /// `visibleRows`: how many table rows the screen has room for (`LogsRenderer.tableRows`).
     public mutating func handle(_ key: Key, visibleRows: Int) -> Outcome {
         if typingFilter { return typeFilter(key) }
+        if handlePlayback(key, visibleRows: visibleRows) { return .stay }
         let rows = listed
         switch key {
         case .character("q"), .interrupt: return .quit
@@ -115,7 +183,11 @@ public struct LogsView: Sendable {
 
     private mutating func move(by step: Int, visibleRows: Int) {
         let rows = listed
-        guard !rows.isEmpty else { return }
+        guard !rows.isEmpty else {
+            selected = 0
+            top = 0
+            return
+        }
         selected = min(rows.count - 1, max(0, selected + step))
         if following != nil { following = rows[selected].tally.id }
         let room = max(1, visibleRows)

@@ -3,15 +3,15 @@ import Foundation
 import HeadlessCommands
 import LogReading
 import LogsScreen
+import RecordingFormat
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// `tokendash logs FILE…`: Fleet Engine's own logs, from a Cloud Logging export, per vehicle,
-/// trip, delivery vehicle and task. Headless for now: `--summary` prints one JSON object and
-/// `--watch` the calls as JSON lines; the dashboard's logs screen comes later. Links nothing of
-/// the dashboard beyond what the CLI does.
+/// trip, delivery vehicle and task: on a terminal the logs screen, which plays the export; with
+/// `--summary` one JSON object, with `--watch` the calls as JSON lines.
 struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs",
@@ -23,6 +23,10 @@ struct LogsCommand: ParsableCommand {
             JSON, a wrapper object (fleet-debugger's rawLogs), any of them gzip-compressed; "-" is \
             stdin. On a terminal, without --summary or --watch, the logs screen opens once the export \
             is read: a row per ID (Enter follows one, / finds IDs, v shows the version table, q quits). \
+            It opens on the whole export and plays it as replay plays a recording: Space or p plays \
+            from the start and pauses, ←/→ seek a sixtieth of the span, . steps to the next call, > \
+            changes the speed (1×, 10×, 60×, 600× the logged pace), [ and ] jump to the start and \
+            the end. \
             Each problem is one line on stderr (FILE:LINE: reason: detail), and what was read before \
             it is kept. A read of more than 2 s shows its progress (bytes, entries, rate) on stderr \
             when that is a terminal. --summary prints one JSON object. --watch prints each call as \
@@ -55,6 +59,13 @@ struct LogsCommand: ParsableCommand {
             "A tokendash tap --record file of the same hours: each silence read against the tokens the device fetched in it. Repeatable, for several taps.",
             valueName: "recording"))
     var taps: [String] = []
+
+    @Option(
+        name: .customLong("record"),
+        help: ArgumentHelp(
+            "Write what is read as a recording: replay plays it on the logs screen, report and replay --to-cast take it. It is an export too, of the fields tokendash reads.",
+            valueName: "file"))
+    var record: String?
 
     @Option(
         name: .customLong("fail-on"),
@@ -111,8 +122,27 @@ struct LogsCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(pending.utf8))
             pending = ""
         }
-        if watch {
-            reader.onEntry = { entry in
+        // Only the screen plays the export, so only it keeps the calls (`ExportTimeline`).
+        var timeline = ExportTimeline()
+        var recordFile: LogsRecordFile?
+        if let record {
+            do {
+                recordFile = try LogsRecordFile(
+                    path: record,
+                    header: LogsRecording.headerLine(
+                        tokendash: TokenDash.version, command: CommandLineRedactor.redact(CommandLine.arguments),
+                        inputs: inputs))
+            } catch {
+                say("\(error)", as: "logs")
+                throw ExitCode(2)
+            }
+        }
+        // `--summary` alone is told of no entry: the tally is all it needs.
+        if onScreen || watch || recordFile != nil {
+            reader.onEntry = { [watch] entry in
+                if onScreen { timeline.add(entry) }
+                recordFile?.add(entry)
+                guard watch else { return }
                 for line in LoggedCallLines.lines(entry) {
                     pending += line
                     pending += "\n"
@@ -132,7 +162,17 @@ struct LogsCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("\r\u{1B}[Ktokendash logs: \(line)".utf8))
             }
         }
-        for input in inputs { reader.read(path: input) }
+        for input in inputs {
+            // A logs recording (`--record`) is an export with a header and a last line of its own.
+            guard LogsReplay.isLogsRecording(input), let file = try? FileChunkSource(path: input) else {
+                reader.read(path: input)
+                continue
+            }
+            var source = LogsRecordingSource(file)
+            reader.read(&source, name: input)
+        }
+        recordFile?.finish(reader)
+        if let failure = recordFile?.failure { say(failure, as: "logs") }
         if progress.saidAnything { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         var lines = reader.problems.prefix(Self.problemLines).map { "tokendash logs: \($0)\n" }.joined()
         let more = reader.problems.count - Self.problemLines
@@ -156,7 +196,16 @@ struct LogsCommand: ParsableCommand {
         }
         if onScreen {
             // The problems stay said above it: the screen takes the terminal once the reading is done.
-            try LogsScreenLoop.run(LogsView(result, source: Self.source(inputs)))
+            timeline.finish()
+            if timeline.dropped > 0 {
+                say(
+                    "the export holds over \(ExportTimeline.maxCalls) calls: it plays up to the last kept, and its end shows all of it",
+                    as: "logs")
+            }
+            let source = Self.source(inputs)
+            try LogsScreenLoop.run(
+                LogsPlayer(timeline, whole: result).map { LogsView($0, source: source) }
+                    ?? LogsView(result, source: source))
         }
         let named = result.names(anyOf: failOn)
         if !named.isEmpty {

@@ -6,8 +6,9 @@ import Synchronization
 import Terminal
 import UICore
 
-/// `tokendash logs FILE` on a terminal: the logs screen drawn at each key, until q, Ctrl-C or a
-/// signal (SIGTERM, SIGHUP), the terminal given back as it was either way.
+/// `tokendash logs FILE` on a terminal: the logs screen drawn at each key and, while the export
+/// plays, ten times a second, until q, Ctrl-C or a signal (SIGTERM, SIGHUP), the terminal given
+/// back as it was either way.
 enum LogsScreenLoop {
     static func run(_ view: LogsView) throws {
         let environment = ProcessInfo.processInfo.environment
@@ -31,16 +32,25 @@ enum LogsScreenLoop {
             watching.cancel()
         }
         var view = view
+        let clock = ContinuousClock()
+        var last = clock.now
         while !stopped.withLock({ $0 }) {
             let (width, height) = terminal.size
+            let visibleRows = LogsRenderer.tableRows(height: height)
+            // Time moves the playhead only while it plays: the time since the last turn, so a slow
+            // frame plays as far as a quick one.
+            let now = clock.now
+            view.advance(by: now - last, visibleRows: visibleRows)
+            last = now
             terminal.draw(LogsRenderer.render(view, width: width, height: height))
-            // Nothing moves on this screen but keys: the timeout only bounds how long a signal waits.
-            guard let key = terminal.readKey(timeoutMilliseconds: 1000) else { continue }
+            // Paused, nothing moves but keys: the timeout only bounds how long a signal waits.
+            let playing = view.player.map { !$0.paused } ?? false
+            guard let key = terminal.readKey(timeoutMilliseconds: playing ? 100 : 1000) else { continue }
             if key == .resize {
                 terminal.invalidate()
                 continue
             }
-            if view.handle(key, visibleRows: LogsRenderer.tableRows(height: height)) == .quit { return }
+            if view.handle(key, visibleRows: visibleRows) == .quit { return }
         }
     }
 }

@@ -4,6 +4,8 @@ import DashboardRuntime
 import EventLines
 import Evidence
 import Foundation
+import LogReading
+import LogsScreen
 import Recording
 import Signals
 import TapReading
@@ -18,14 +20,18 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             Keys: Space or p pauses and plays, . steps to the next event, ←/→ seek 10 s, Home/End jump \
             to the start or the end, > changes the speed (1×, 4×, 16×). Keys that act on live providers \
-            (refresh, new IDs, faults) are refused: their outcomes are in the recording.
+            (refresh, new IDs, faults) are refused: their outcomes are in the recording. A recording \
+            of Fleet Engine's logs (tokendash logs EXPORT --record FILE) plays on the logs screen, at \
+            1, 10, 60 (the default) or 600 times the logged pace.
             """)
 
     @Argument(help: "The recording (JSON lines written by --record).")
     var file: String
 
-    @Option(parsing: .unconditional, help: "Playback speed: 1, 4 or 16 times the recorded pace.")
-    var speed = 1
+    @Option(
+        parsing: .unconditional,
+        help: "Playback speed: 1, 4 or 16 times the recorded pace (a logs recording: 1, 10, 60 or 600).")
+    var speed: Int?
 
     @Flag(help: "Start paused.")
     var paused = false
@@ -47,10 +53,15 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Theme name (a file in Themes/ or a built-in: default, light, high-contrast, mono).")
     var theme: String?
 
+    /// Whether the file is a logs recording, which plays on the logs screen at its own speeds.
+    var isLogs: Bool { LogsReplay.isLogsRecording(file) }
+
     func validate() throws {
-        guard ReplayStatus.speeds.contains(speed) else {
+        let speeds = isLogs ? LogsPlayer.speeds : ReplayStatus.speeds
+        if let speed, !speeds.contains(speed) {
             throw ValidationError(
-                "--speed must be one of \(ReplayStatus.speeds.map(String.init).joined(separator: ", "))")
+                "--speed must be one of \(speeds.map(String.init).joined(separator: ", "))\(isLogs ? " for a logs recording" : "")"
+            )
         }
         if toCast != nil, toWatch {
             throw ValidationError("--to-cast and --to-watch each write the whole recording: give one")
@@ -59,6 +70,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if isLogs { return try replayLogs() }
         if let toCast { return try writeCast(to: toCast) }
         let environment = ProcessInfo.processInfo.environment
         let catalog = ThemeCatalog.standard(
@@ -79,7 +91,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let source = ReplayEventSource(
             timeline: ReplayTimeline(
                 recording, initial: state, marks: TapTableMarks.maker(churnLimit: recording.header.churnLimit)),
-            speed: speed, paused: paused)
+            speed: speed ?? 1, paused: paused)
         state.replay = source.status
         let inbox = ActionInbox()
         let events = Task { await source.run(into: inbox) }
@@ -94,6 +106,49 @@ struct ReplayCommand: AsyncParsableCommand {
             state: state, inbox: inbox, performer: performer, ticks: false, nextSignal: { await signals.next() },
             terminal: { TerminalScreen(theme: initialTheme, noColor: noColor, mouse: true) })
         events.cancel()
+    }
+
+    /// A logs recording: on the logs screen, as `--to-watch` lines (what `logs --watch` printed),
+    /// or as a cast of the screen playing it.
+    private func replayLogs() throws {
+        let environment = ProcessInfo.processInfo.environment
+        if toWatch {
+            signal(SIGPIPE, SIG_IGN)
+            var out = ""
+            let read = LogsReplay.read(file) { entry in
+                for line in LoggedCallLines.lines(entry) { out += line + "\n" }
+                if out.utf8.count > 1 << 16 {
+                    FileHandle.standardOutput.write(Data(out.utf8))
+                    out = ""
+                }
+            }
+            for line in LoggedCallLines.silenceLines(read.summary.ids) { out += line + "\n" }
+            FileHandle.standardOutput.write(Data(out.utf8))
+            for problem in read.problems { DashboardCommand.fail(problem) }
+            return
+        }
+        if toCast == nil, !hasDrawingTerminal(environment) {
+            DashboardCommand.fail(
+                "replay needs a terminal (stdin and stdout a TTY, TERM not dumb); for scripts use `tokendash replay FILE --to-watch`"
+            )
+            throw ExitCode(2)
+        }
+        let read = LogsReplay.read(file)
+        let view = LogsReplay.view(
+            read, source: LogsCommand.source([file]), speed: speed ?? 60, paused: paused || toCast != nil)
+        if let toCast {
+            let (_, theme) = try EvidenceInput.themeOnly(self.theme)
+            let text = LogsCast.make(
+                view, theme: theme, idleTimeLimit: cast.idleTimeLimit,
+                title: "tokendash logs, \(LogsCommand.source([file]))",
+                shell: environment["SHELL"])
+            try EvidenceInput.write(text, to: toCast)
+        } else {
+            for problem in read.problems { DashboardCommand.fail(problem) }
+            try LogsScreenLoop.run(view)
+            return
+        }
+        for problem in read.problems { DashboardCommand.fail(problem) }
     }
 
     /// `--to-cast`: the recording played through and written as an asciicast; what could not be

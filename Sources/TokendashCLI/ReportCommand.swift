@@ -2,6 +2,7 @@ import ArgumentParser
 import DashboardRuntime
 import Evidence
 import Foundation
+import LogsScreen
 import Recording
 import TapReading
 import UICore
@@ -30,6 +31,15 @@ struct ReportCommand: AsyncParsableCommand {
     var theme: String?
 
     func run() async throws {
+        if LogsReplay.isLogsRecording(file) {
+            let read = LogsReplay.read(file)
+            let (_, theme) = try EvidenceInput.themeOnly(self.theme)
+            let view = LogsReplay.view(read, source: LogsCommand.source([file]), speed: 60, paused: true)
+            try EvidenceInput.write(
+                LogsReport.page(view, theme: theme, name: file, version: TokenDash.version), to: output)
+            for problem in read.problems { DashboardCommand.fail(problem) }
+            return
+        }
         let (recording, theme) = try EvidenceInput.read(file, theme: self.theme)
         let page = RecordingEvidence.report(
             recording, theme: theme, name: file, version: TokenDash.version,
@@ -42,6 +52,14 @@ struct ReportCommand: AsyncParsableCommand {
 /// What `report` and `replay --to-cast` share: the recording read as the replay reads it (its
 /// `file:line` errors included), the theme, and the output written whole or not at all.
 enum EvidenceInput {
+    /// The theme alone, for an input that is not a session's recording (a logs recording).
+    static func themeOnly(_ requested: String?) throws -> (ThemeCatalog, Theme) {
+        let environment = ProcessInfo.processInfo.environment
+        let catalog = ThemeCatalog.standard(
+            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        return (catalog, try theme(requested, catalog: catalog, environment: environment))
+    }
+
     static func read(_ file: String, theme requested: String?) throws -> (Recording, Theme) {
         let environment = ProcessInfo.processInfo.environment
         let catalog = ThemeCatalog.standard(

@@ -225,4 +225,56 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr == "tokendash logs: --tap /nonexistent/tap.jsonl: no such file\n")
     }
+
+    /// `logs --record` as a support engineer keeps an export's reading for a customer: the
+    /// recording replays as `logs --watch` printed it, reads as the same export, becomes a report
+    /// page and an asciicast of the screen playing, and holds no token a backend's message carried.
+    @Test func aRecordedReadingReplaysReportsAndCasts() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-logs-rec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2lnbmF0dXJl"
+        let export = Self.exportLines.replacingOccurrences(
+            of: #""message":"denied""#, with: #""message":"denied \#(token)""#)
+        let record = folder.appendingPathComponent("reading.jsonl").path
+        let read = try await BinaryRunner.run(["logs", "-", "--summary", "--record", record], stdin: export)
+        #expect(read.status == 0, "\(read.stderr)")
+        let recorded = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(!recorded.contains(token), "the message's token is redacted in the recording")
+        #expect(recorded.split(separator: "\n").count == 52, "a header, 50 entries, the last line")
+
+        let watched = try await BinaryRunner.run(["replay", record, "--to-watch"])
+        #expect(watched.status == 0, "\(watched.stderr)")
+        let lines = watched.stdout.split(separator: "\n")
+        #expect(
+            lines.count { $0.contains(#""event":"fleet_engine_call""#) } == 62, "50 vehicle calls and 12 trip calls")
+        #expect(lines.last?.contains(#""event":"silence""#) == true)
+
+        let again = try await BinaryRunner.run(["logs", record, "--summary"])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        try Self.check(try Self.summary(again.stdout))
+
+        let page = folder.appendingPathComponent("page.html").path
+        let reported = try await BinaryRunner.run(["report", record, "-o", page])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("tokendash logs report") && html.contains("PERMISSION_DENIED 1"))
+        #expect(html.contains("2024-05-01T10:02:00.000Z for 300 s"), "vehicle-1's silence")
+        #expect(!html.contains(token))
+
+        let cast = folder.appendingPathComponent("logs.cast").path
+        let casted = try await BinaryRunner.run(["replay", record, "--to-cast", cast, "--speed", "600"])
+        #expect(casted.status == 0, "\(casted.stderr)")
+        let castLines = try String(contentsOfFile: cast, encoding: .utf8).split(separator: "\n")
+        let first = try #require(castLines.first)
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(header["version"] as? Int == 2 && header["width"] as? Int == 160)
+        #expect(castLines.contains { $0.contains(#""m", "vehicle vehicle-1 silent""#) })
+        // 540 s at 600x: about a second of cast, ten frames a second.
+        #expect((8...14).contains(castLines.count - 1), "\(castLines.count - 1) events")
+
+        let badSpeed = try await BinaryRunner.run(["replay", record, "--speed", "4"])
+        #expect(badSpeed.status == 64 && badSpeed.stderr.contains("1, 10, 60, 600 for a logs recording"))
+    }
 }

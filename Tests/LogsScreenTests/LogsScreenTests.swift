@@ -64,10 +64,14 @@ import Testing
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
+    /// The screen as `tokendash logs` opens it: on the whole export, paused at its end.
     static func view(tap: Bool = true) -> LogsView {
         var reader = ExportReader()
+        var timeline = ExportTimeline()
+        reader.onEntry = { timeline.add($0) }
         var source = MemoryChunkSource(export)
         reader.read(&source, name: "fleet.json")
+        timeline.finish()
         let fetches = [
             TapFetch(
                 time: base.adding(seconds: 200), id: LoggedID(.vehicle, "vehicle-1"),
@@ -81,7 +85,9 @@ import Testing
         ]
         var join = TapJoin(reader.tally)
         for fetch in fetches { join.add(fetch) }
-        return LogsView(LogSummary(reader, tap: tap ? join : nil), source: "fleet.json")
+        let summary = LogSummary(reader, tap: tap ? join : nil)
+        return LogsPlayer(timeline, whole: summary).map { LogsView($0, source: "fleet.json") }
+            ?? LogsView(summary, source: "fleet.json")
     }
 
     static func pressing(_ keys: [Key], height: Int = 24) -> LogsView {
