@@ -24,9 +24,8 @@ enum LogsDetailRenderer {
             figures.append("\(LogsRenderer.clock(first)) → \(LogsRenderer.clock(last))")
         }
         // Playing, a silence shows as it happens, before the call that ends it makes it one.
-        if let playhead, let last = tally.last, last.seconds(to: playhead) > tally.cadence.threshold {
-            x += canvas.put(
-                "  quiet \(LogsRenderer.duration(last.seconds(to: playhead))) so far", x: x, y: y, role: .warning)
+        if let quiet = row.quietFor {
+            x += canvas.put("  quiet \(LogsRenderer.duration(quiet)) so far", x: x, y: y, role: .warning)
         }
         canvas.putTruncated("  " + figures.joined(separator: " · "), x: x, y: y, width: canvas.width - x - 1)
         y += 1

@@ -213,7 +213,10 @@ public enum LogsRenderer {
                 let longest = row.tally.silences.map(\.seconds).max()
                 return (longest.map(duration) ?? "-", longest == nil ? .dim : .warning)
             },
-            Column(title: "LAST", width: 8, right: true) { row in (row.tally.last.map(clock) ?? "-", .text) },
+            // Playing, the last call of an ID quiet past its threshold is marked: a silence under way.
+            Column(title: "LAST", width: 8, right: true) { row in
+                (row.tally.last.map(clock) ?? "-", row.quietFor == nil ? .text : .warning)
+            },
         ]
         if isWide {
             columns.append(

@@ -10,6 +10,9 @@ public struct LogsView: Sendable {
     public struct Row: Sendable {
         public var tally: IDTally
         public var finding: TapJoin.Finding?
+        /// While the export plays: how long the ID has been quiet at the playhead, when that is
+        /// longer than its silence threshold (a silence under way, not yet ended by a call).
+        public var quietFor: Double?
 
         /// Higher first: refused or tokenless while silent, then silent, then errors, then the rest.
         var trouble: Int {
@@ -59,8 +62,14 @@ public struct LogsView: Sendable {
         self.player = player
     }
 
-    static func rows(_ summary: LogSummary) -> [Row] {
-        summary.ids.map { Row(tally: $0, finding: summary.tap?[$0.id]) }.sorted {
+    static func rows(_ summary: LogSummary, playhead: LogInstant? = nil) -> [Row] {
+        summary.ids.map { tally in
+            var quiet: Double?
+            if let playhead, let last = tally.last, last.seconds(to: playhead) > tally.cadence.threshold {
+                quiet = last.seconds(to: playhead)
+            }
+            return Row(tally: tally, finding: summary.tap?[tally.id], quietFor: quiet)
+        }.sorted {
             ($0.trouble, $1.tally.id) > ($1.trouble, $0.tally.id)
         }
     }
@@ -91,7 +100,7 @@ public struct LogsView: Sendable {
     private mutating func show(_ next: LogSummary, visibleRows: Int) {
         let selectedID = listed.indices.contains(selected) ? listed[selected].tally.id : nil
         summary = next
-        rows = Self.rows(next)
+        rows = Self.rows(next, playhead: player.flatMap { $0.atEnd ? nil : $0.at })
         let rows = listed
         if following != nil, !rows.contains(where: { $0.tally.id == following }) { following = nil }
         selected =

@@ -116,6 +116,18 @@ import Testing
         #expect(view.following == nil && view.rows.count == 2)
     }
 
+    /// A silence under way shows before the call that ends it: at 240 s vehicle-1 has been quiet
+    /// since 115 s, past its 60 s threshold; vehicle-2, which called at 232 s, is not.
+    @Test func aSilenceUnderWayIsMarkedWhilePlaying() throws {
+        var view = Self.pressing([.character(" ")])
+        view.advance(by: .seconds(4), visibleRows: Self.rows)
+        let quiet = Dictionary(uniqueKeysWithValues: view.rows.map { ($0.tally.id.id, $0.quietFor) })
+        #expect(quiet["vehicle-1"] == 125)
+        #expect(quiet["vehicle-2"] == .some(nil))
+        view = Self.pressing([.character("]")], view)
+        #expect(view.rows.allSatisfy { $0.quietFor == nil }, "at the end the summary's silences say it")
+    }
+
     @Test func theTimelineSortsWhatCameUnsortedAndKeepsItsLimit() {
         var timeline = ExportTimeline(maxCalls: 3)
         for seconds in [30.0, 10, 20, 10, 40] {
