@@ -119,7 +119,9 @@ extension LogInstant {
 
 /// A logs recording's bytes as an export: its header and last lines blanked to spaces (white
 /// space between entries, so every line keeps its number for `FILE:LINE`) and kept aside.
-public struct LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource {
+/// A class: `ExportReader` wraps the source it is given by value after its first chunk, and the
+/// lines set aside must be read from the one the caller holds.
+public final class LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource {
     private var inner: Inner
     /// The header line and the last line, as read (each at most `maxKept` bytes).
     public private(set) var header: [UInt8]?
@@ -134,7 +136,7 @@ public struct LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource {
 
     public init(_ inner: Inner) { self.inner = inner }
 
-    public mutating func next() throws(ChunkSourceError) -> [UInt8]? {
+    public func next() throws(ChunkSourceError) -> [UInt8]? {
         guard let chunk = try inner.next() else {
             // A last line held back while it could still begin a prefix is an entry's start: given back.
             if let held = lineStart, !held.isEmpty {
@@ -150,7 +152,7 @@ public struct LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource {
         return out
     }
 
-    private mutating func take(_ byte: UInt8, into out: inout [UInt8]) {
+    private func take(_ byte: UInt8, into out: inout [UInt8]) {
         if blanking != nil {
             if byte == UInt8(ascii: "\n") {
                 finishBlanking()
@@ -182,7 +184,7 @@ public struct LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource {
         lineStart = byte == UInt8(ascii: "\n") ? [] : nil
     }
 
-    private mutating func finishBlanking() {
+    private func finishBlanking() {
         guard let (kept, which) = blanking else { return }
         if which == 0 { header = header ?? kept } else { trailer = kept }
         blanking = nil
