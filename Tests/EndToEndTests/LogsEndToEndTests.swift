@@ -277,4 +277,26 @@ import Testing
         let badSpeed = try await BinaryRunner.run(["replay", record, "--speed", "4"])
         #expect(badSpeed.status == 64 && badSpeed.stderr.contains("1, 10, 60, 600 for a logs recording"))
     }
+
+    /// The cast of a logs recording plays in Debian's asciinema: the logs screen, from its start.
+    @Test(.enabled(if: tool("asciinema") != nil && tool("script") != nil, "needs asciinema and script"))
+    func aLogsCastPlaysInAsciinema() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokendash-logs-cast-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = folder.appendingPathComponent("reading.jsonl").path
+        let cast = folder.appendingPathComponent("logs.cast").path
+        let read = try await BinaryRunner.run(["logs", "-", "--summary", "--record", record], stdin: Self.exportLines)
+        try #require(read.status == 0, "\(read.stderr)")
+        let casted = try await BinaryRunner.run(["replay", record, "--to-cast", cast, "--speed", "600"])
+        try #require(casted.status == 0, "\(casted.stderr)")
+        // asciinema 2.2's cat opens /dev/tty: util-linux's script gives it one (EvidenceEndToEndTests).
+        let cat = try await BinaryRunner.run(
+            ["-q", "-e", "-c", "\(try #require(Self.tool("asciinema"))) cat '\(cast)'", "/dev/null"],
+            executable: URL(fileURLWithPath: try #require(Self.tool("script"))), environment: ["LANG": "C.UTF-8"])
+        #expect(cat.status == 0 && !cat.stdout.contains("Traceback"), "\(cat.stdout.suffix(2000))")
+        #expect(cat.stdout.contains("tokendash logs") && cat.stdout.contains("vehicle-1"))
+        #expect(cat.stdout.contains("entries 1 of 50"), "the cast starts at the export's start: its first call")
+    }
 }
