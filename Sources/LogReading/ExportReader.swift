@@ -34,6 +34,8 @@ public struct ExportReader {
     private let maxObjectBytes: Int
     private var insertIDs = RecentSet(capacity: 1 << 20)
     private var splitUIDs = RecentSet(capacity: 1 << 16)
+    /// What reads the entries the splitter hands on as bytes (those it did not read in place).
+    private var decoder = LogEntryByteDecoder()
 
     /// Whether gzip inputs can be inflated in this build (not under the fuzz build's bare swiftc).
     public static var gzipAvailable: Bool {
@@ -164,21 +166,17 @@ public struct ExportReader {
         switch event {
         case .problem(let reason, let detail, let position):
             note(reason, detail, at: Self.location(name, position))
-        case .entry(let value, let position):
-            accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
+        case .entry(let outcome, let position):
+            accept(outcome, at: { Self.location(name, position) })
         case .object(let bytes, let position):
-            let value: JSONValue
-            do {
-                value = try bytes.withUnsafeBufferPointer { (entry) throws(EntryScanner.Failure) in
-                    try EntryScanner.scan(entry)
-                }
-            } catch {
+            switch bytes.withUnsafeBufferPointer({ decoder.decode($0) }) {
+            case .success(let outcome):
+                accept(outcome, at: { Self.location(name, position) })
+            case .failure(let error):
                 note(
                     .garbled, "not valid JSON (\(error.reason) at byte \(error.offset) of the entry)",
                     at: Self.location(name, position))
-                return
             }
-            accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
         }
     }
 
