@@ -148,9 +148,7 @@ public struct EntrySplitter: Sendable {
         else { return false }
         let length = read.length
         emit(.entry(outcome, here))
-        var newlines = 0
-        for byte in UnsafeBufferPointer(rebasing: rest[..<length]) where byte == 0x0A { newlines += 1 }
-        line += newlines
+        line += read.newlines
         offset += length
         lastReadLength = length
         previous = 0x7D

@@ -249,20 +249,68 @@ public struct BoundedTally: Sendable, Equatable {
 /// make a false repeat a one-in-10^7 event at that size.
 struct RecentSet: Sendable {
     let capacity: Int
-    private var newer = Set<Int>()
-    private var older = Set<Int>()
+    private var newer = HashSlots()
+    private var older = HashSlots()
 
     init(capacity: Int) { self.capacity = capacity }
 
     /// False when `value` was seen lately.
     mutating func insert(_ value: String) -> Bool {
         let hash = value.hashValue
-        if older.contains(hash) || newer.contains(hash) { return false }
-        newer.insert(hash)
+        if older.contains(hash) { return false }
+        guard newer.insert(hash) else { return false }
         if newer.count >= capacity {
             older = newer
-            newer = Set(minimumCapacity: capacity / 4)
+            newer = HashSlots()
         }
         return true
+    }
+
+    /// Hashes kept by open addressing on their own low bits: they are SipHash's already, where a
+    /// `Set<Int>` would hash each again at every lookup (three times an entry).
+    struct HashSlots: Sendable {
+        private(set) var count = 0
+        private var slots = [Int](repeating: 0, count: 1024)
+
+        /// 0 marks a free slot, so a hash of 0 is kept as 1 (one more hash in 2^64 that repeats).
+        private static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
+
+        func contains(_ hash: Int) -> Bool {
+            let hash = Self.stored(hash)
+            let mask = slots.count - 1
+            var index = hash & mask
+            while slots[index] != 0 {
+                if slots[index] == hash { return true }
+                index = (index + 1) & mask
+            }
+            return false
+        }
+
+        /// False when `hash` is kept already.
+        mutating func insert(_ hash: Int) -> Bool {
+            let hash = Self.stored(hash)
+            let mask = slots.count - 1
+            var index = hash & mask
+            while slots[index] != 0 {
+                if slots[index] == hash { return false }
+                index = (index + 1) & mask
+            }
+            slots[index] = hash
+            count += 1
+            // At most half full, so a probe ends soon.
+            if count * 2 > slots.count { grow() }
+            return true
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = [Int](repeating: 0, count: old.count * 2)
+            let mask = slots.count - 1
+            for hash in old where hash != 0 {
+                var index = hash & mask
+                while slots[index] != 0 { index = (index + 1) & mask }
+                slots[index] = hash
+            }
+        }
     }
 }

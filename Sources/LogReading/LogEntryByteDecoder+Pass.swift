@@ -80,6 +80,8 @@ extension LogEntryByteDecoder {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var found = Found()
+        /// Newlines passed: in JSON they are white space between tokens, all of it `skipSpace`'s.
+        var newlines = 0
         private var met: UInt64 = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -554,7 +556,11 @@ extension LogEntryByteDecoder {
         mutating func skipSpace() {
             while index < bytes.count {
                 let byte = bytes[index]
-                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                if byte == 0x0A {
+                    newlines += 1
+                } else if byte != 0x20 && byte != 0x0D && byte != 0x09 {
+                    return
+                }
                 index += 1
             }
         }

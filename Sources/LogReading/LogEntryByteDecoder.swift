@@ -22,6 +22,8 @@ struct LogEntryByteDecoder: Sendable {
         var outcome: Outcome?
         /// The bytes the entry took.
         var length: Int
+        /// The newlines among them (the splitter counts lines).
+        var newlines: Int
     }
 
     /// What a `@type` (or a BigQuery payload column) tells, worked out once per spelling.
@@ -77,16 +79,20 @@ struct LogEntryByteDecoder: Sendable {
         var pass = Pass(bytes: bytes)
         do throws(Pass.Bail) {
             try pass.entry()
-            if wrapperEnds && pass.found.isWrapper { return Prefix(outcome: nil, length: pass.index) }
-            return Prefix(outcome: try outcome(of: pass), length: pass.index)
+            if wrapperEnds && pass.found.isWrapper {
+                return Prefix(outcome: nil, length: pass.index, newlines: pass.newlines)
+            }
+            return Prefix(outcome: try outcome(of: pass), length: pass.index, newlines: pass.newlines)
         } catch .invalid {
             return nil
         } catch {
             // The reference path reads it.
         }
         guard let (value, length) = EntryScanner.scanPrefix(bytes) else { return nil }
-        if wrapperEnds && EntrySplitter.isWrapper(value) { return Prefix(outcome: nil, length: length) }
-        return Prefix(outcome: LogEntryDecoder.decode(value), length: length)
+        var newlines = 0
+        for byte in UnsafeBufferPointer(rebasing: bytes[..<length]) where byte == 0x0A { newlines += 1 }
+        let outcome = wrapperEnds && EntrySplitter.isWrapper(value) ? nil : LogEntryDecoder.decode(value)
+        return Prefix(outcome: outcome, length: length, newlines: newlines)
     }
 
     // MARK: - From the fields found to the outcome, as `LogEntryDecoder.decode` has it

@@ -32,6 +32,9 @@ struct ByteDecoderEquivalenceTests {
         let prefix = followed.withUnsafeBufferPointer { decoder.decodePrefix($0, wrapperEnds: false) }
         let referencePrefix = followed.withUnsafeBufferPointer { EntryScanner.scanPrefix($0) }
         #expect(prefix?.length == referencePrefix?.1, "\(text)")
+        if let prefix {
+            #expect(prefix.newlines == followed[..<prefix.length].count { $0 == 0x0A }, "\(text)")
+        }
         #expect(prefix?.outcome == referencePrefix.map { LogEntryDecoder.decode($0.0) }, "\(text)")
         return inOnePass != nil
     }
