@@ -56,9 +56,25 @@ struct ByteKeyedCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether the kept bytes at `start` are `bytes` (as long), eight at a time: a `@type` or a
+    /// `logName` is some sixty.
+    @inline(__always)
     private func same(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        arena.withUnsafeBufferPointer { kept in
-            for offset in 0..<bytes.count where kept[start + offset] != bytes[offset] { return false }
+        arena.withUnsafeBytes { arena in
+            let kept = UnsafeRawBufferPointer(rebasing: arena[start..<(start + bytes.count)])
+            let given = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= given.count {
+                guard
+                    kept.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == given.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            while offset < given.count {
+                guard kept[offset] == given[offset] else { return false }
+                offset += 1
+            }
             return true
         }
     }

@@ -131,18 +131,13 @@ public struct ExportReader {
     private mutating func split(_ source: inout some ByteChunkSource, name: String) {
         var splitter = EntrySplitter(maxObjectBytes: maxObjectBytes)
         splitter.readsEntries = readsInPlace
-        var pending: [EntrySplitter.Event] = []
-        func drain(_ reader: inout ExportReader, _ events: inout [EntrySplitter.Event]) {
-            for event in events { reader.handle(event, name: name) }
-            events.removeAll(keepingCapacity: true)
-        }
+        // Each event handled as it comes: an entry is counted without being queued first.
         while true {
             let chunk: [UInt8]?
             do {
                 chunk = try source.next()
             } catch {
-                splitter.finish { pending.append($0) }
-                drain(&self, &pending)
+                splitter.finish { handle($0, name: name) }
                 if case .gzip = error {
                     note(.gzip, "\(error)", at: name)
                 } else {
@@ -153,12 +148,10 @@ public struct ExportReader {
             }
             guard let chunk else { break }
             bytesRead += chunk.count
-            splitter.feed(chunk) { pending.append($0) }
-            drain(&self, &pending)
+            splitter.feed(chunk) { handle($0, name: name) }
             onChunk?(bytesRead, tally.entries)
         }
-        splitter.finish { pending.append($0) }
-        drain(&self, &pending)
+        splitter.finish { handle($0, name: name) }
         sawContainer = sawContainer || splitter.sawContainer
     }
 

@@ -652,7 +652,16 @@ extension LogEntryByteDecoder {
                 guard peek == UInt8(ascii: ":") else { throw .invalid }
                 index += 1
                 skipSpace()
-                try skipValue(depth: depth + 1)
+                // Most members are strings or numbers: passed over here, without a call (after the
+                // depth check `skipValue` makes of every value).
+                guard depth + 1 < EntryScanner.depthLimit else { throw .invalid }
+                if peek == UInt8(ascii: "\"") {
+                    _ = try skipString()
+                } else if Self.isDigit(peek) {
+                    try skipNumber()
+                } else {
+                    try skipValue(depth: depth + 1)
+                }
                 skipSpace()
                 if peek == UInt8(ascii: ",") {
                     index += 1

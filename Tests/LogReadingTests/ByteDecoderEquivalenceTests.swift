@@ -175,6 +175,22 @@ struct ByteDecoderEquivalenceTests {
         Self.expectAlike(Array(header.utf8), &decoder)
     }
 
+    /// Nesting up to the scanner's limit reads, past it is refused, whatever the innermost value.
+    @Test func nestingAtTheLimitReadsAlike() {
+        var decoder = LogEntryByteDecoder()
+        let limit = EntryScanner.depthLimit
+        for levels in (limit - 3)...(limit + 1) {
+            for leaf in ["\"x\"", "1", "true", "[]", "{}"] {
+                let objects = String(repeating: "{\"a\":", count: levels) + leaf + String(repeating: "}", count: levels)
+                let arrays = String(repeating: "[", count: levels) + leaf + String(repeating: "]", count: levels)
+                for nested in [objects, arrays] {
+                    let entry = #"{"timestamp":"2024-05-01T10:00:00Z","response":\#(nested)}"#
+                    Self.expectAlike(Array(entry.utf8), &decoder)
+                }
+            }
+        }
+    }
+
     /// Damage anywhere, made by cutting, inserting and swapping bytes of real entries: refused
     /// with the reference path's reason and offset, or read as it reads what is left.
     @Test func damagedEntriesReadAlike() {
