@@ -479,23 +479,24 @@ extension LogEntryByteDecoder {
             }
             first = false
             guard bytes[index] == UInt8(ascii: "\"") else { throw .invalid }
-            index += 1
-            let start = index
+            let start = index + 1
+            let bytes = bytes
+            var position = start
             var seen: UInt8 = 0
             while true {
-                guard index < bytes.count else { throw .invalid }
-                let byte = bytes[index]
+                guard position < bytes.count else { throw .invalid }
+                let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") { break }
                 guard byte >= 0x20 else { throw .invalid }
                 // An escape or a byte beyond ASCII: the reference path matches such keys (after it
                 // checks the escape).
                 if byte == UInt8(ascii: "\\") { throw .reference }
                 seen |= byte
-                index += 1
+                position += 1
             }
             if seen >= 0x80 { throw .reference }
-            let key = Span(kind: .plain, start: start, end: index)
-            index += 1
+            let key = Span(kind: .plain, start: start, end: position)
+            index = position + 1
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw .invalid }
             index += 1
@@ -554,6 +555,8 @@ extension LogEntryByteDecoder {
 
         @inline(__always)
         mutating func skipSpace() {
+            // Compact JSON has none: one look.
+            guard index < bytes.count, bytes[index] <= 0x20 else { return }
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == 0x0A {
@@ -698,21 +701,26 @@ extension LogEntryByteDecoder {
         /// control byte is in it; says whether it had no escape.
         @inline(__always)
         mutating func skipString() throws(Bail) -> Bool {
-            index += 1
+            // The position in a local, not `index`: stored back at each byte, it cost a store a byte
+            // (a pass that throws is dropped, so `index` need not be right then).
+            let bytes = bytes
+            var position = index + 1
             var plain = true
-            while index < bytes.count {
-                let byte = bytes[index]
+            while position < bytes.count {
+                let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
-                    index += 1
+                    index = position + 1
                     return plain
                 }
                 if byte == UInt8(ascii: "\\") {
                     plain = false
+                    index = position
                     try skipEscape()
+                    position = index
                     continue
                 }
                 guard byte >= 0x20 else { throw .invalid }
-                index += 1
+                position += 1
             }
             throw .invalid
         }
@@ -763,7 +771,10 @@ extension LogEntryByteDecoder {
 
         @inline(__always)
         private mutating func skipDigits() {
-            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+            let bytes = bytes
+            var position = index
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+            index = position
         }
 
         private mutating func literal(_ word: StaticString) throws(Bail) {
