@@ -63,13 +63,27 @@ public final class FileChunkSource: ByteChunkSource {
 
     deinit { if closes { try? handle.close() } }
 
+    /// Read with read(2) straight into the chunk: `FileHandle.read(upToCount:)` reads into a `Data`
+    /// that then has to be copied out, a copy of every byte of the export.
     public func next() throws(ChunkSourceError) -> [UInt8]? {
-        do {
-            guard let data = try handle.read(upToCount: Self.chunkSize), !data.isEmpty else { return nil }
-            return [UInt8](data)
-        } catch {
-            throw .unreadable("read failed: \(error.localizedDescription)")
+        let descriptor = handle.fileDescriptor
+        var failure: Int32 = 0
+        let chunk = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { buffer, count in
+            count = 0
+            while true {
+                let got = read(descriptor, buffer.baseAddress, buffer.count)
+                if got >= 0 {
+                    count = got
+                    return
+                }
+                guard errno == EINTR else {
+                    failure = errno
+                    return
+                }
+            }
         }
+        if failure != 0 { throw .unreadable("read failed: \(String(cString: strerror(failure)))") }
+        return chunk.isEmpty ? nil : chunk
     }
 }
 

@@ -12,7 +12,7 @@ import ProviderVocabulary
 /// machine's package list has none; Foundation's `JSONSerialization` and `JSONDecoder` want the
 /// whole document), and the bound matters more than generality: the splitter only tracks strings,
 /// escapes and nesting, holds one entry at a time (at most `maxObjectBytes`, the rest of a larger
-/// object skipped unheld), and each object it hands on is decoded by `JSONValue.decode`, so a
+/// object skipped unheld), and each object it hands on is decoded by `LogEntryByteDecoder`, so a
 /// mistake inside an entry is the decoder's to name.
 ///
 /// Damage is resynchronized where JSON itself says an entry ended: a raw newline inside a string
@@ -27,12 +27,13 @@ public struct EntrySplitter: Sendable {
 
     public enum Event: Sendable, Equatable {
         case object([UInt8], Position)
-        /// An entry read in place by `EntryScanner` (with `readsEntries`), as it would read `.object`'s bytes.
-        case entry(JSONValue, Position)
+        /// An entry read in place by `LogEntryByteDecoder` (with `readsEntries`), as it would read
+        /// `.object`'s bytes.
+        case entry(LogEntryDecoder.Outcome, Position)
         case problem(SkipReason, String, Position)
     }
 
-    /// Whether an entry that lies whole in a chunk is read there by `EntryScanner` (one pass, no
+    /// Whether an entry that lies whole in a chunk is read there by `LogEntryByteDecoder` (one pass, no
     /// copy) instead of being copied out byte by byte for the reader to scan. What is not whole in
     /// the chunk, not JSON, or a wrapper goes the careful way, so every problem is found and said
     /// as before. Off, the splitter hands on bytes alone (its own tests read those).
@@ -134,19 +135,20 @@ public struct EntrySplitter: Sendable {
 
     /// The bytes the last `readWhole` took.
     private var lastReadLength = 0
+    /// What reads entries in place, with the values it made once kept for the next entries.
+    private var decoder = LogEntryByteDecoder()
 
     /// Reads the entry starting at `rest`'s first byte (a `{`) in place, when one may start here
     /// and it is whole, JSON and no wrapper; says whether it did. The state after it is the one
     /// the byte-by-byte way leaves after the entry's closing brace.
     private mutating func readWhole(_ rest: UnsafeBufferPointer<UInt8>, _ emit: (Event) -> Void) -> Bool {
         guard depth == entryDepth, depth == 0 || valueMayStart,
-            let (value, length) = EntryScanner.scanPrefix(rest), length <= maxObjectBytes,
-            depth > 0 || !Self.isWrapper(value)
+            let read = decoder.decodePrefix(rest, wrapperEnds: depth == 0), read.length <= maxObjectBytes,
+            let outcome = read.outcome
         else { return false }
-        emit(.entry(value, here))
-        var newlines = 0
-        for byte in UnsafeBufferPointer(rebasing: rest[..<length]) where byte == 0x0A { newlines += 1 }
-        line += newlines
+        let length = read.length
+        emit(.entry(outcome, here))
+        line += read.newlines
         offset += length
         lastReadLength = length
         previous = 0x7D
@@ -161,7 +163,7 @@ public struct EntrySplitter: Sendable {
 
     /// A top-level object that holds its entries under a wrapper key: read the careful way, which
     /// finds them in it.
-    private static func isWrapper(_ value: JSONValue) -> Bool {
+    static func isWrapper(_ value: JSONValue) -> Bool {
         guard case .object(let members) = value else { return false }
         return members.keys.contains { wrapperKeys.contains(LogKeys.normalized($0)) }
     }

@@ -34,6 +34,8 @@ public struct ExportReader {
     private let maxObjectBytes: Int
     private var insertIDs = RecentSet(capacity: 1 << 20)
     private var splitUIDs = RecentSet(capacity: 1 << 16)
+    /// What reads the entries the splitter hands on as bytes (those it did not read in place).
+    private var decoder = LogEntryByteDecoder()
 
     /// Whether gzip inputs can be inflated in this build (not under the fuzz build's bare swiftc).
     public static var gzipAvailable: Bool {
@@ -129,18 +131,13 @@ public struct ExportReader {
     private mutating func split(_ source: inout some ByteChunkSource, name: String) {
         var splitter = EntrySplitter(maxObjectBytes: maxObjectBytes)
         splitter.readsEntries = readsInPlace
-        var pending: [EntrySplitter.Event] = []
-        func drain(_ reader: inout ExportReader, _ events: inout [EntrySplitter.Event]) {
-            for event in events { reader.handle(event, name: name) }
-            events.removeAll(keepingCapacity: true)
-        }
+        // Each event handled as it comes: an entry is counted without being queued first.
         while true {
             let chunk: [UInt8]?
             do {
                 chunk = try source.next()
             } catch {
-                splitter.finish { pending.append($0) }
-                drain(&self, &pending)
+                splitter.finish { handle($0, name: name) }
                 if case .gzip = error {
                     note(.gzip, "\(error)", at: name)
                 } else {
@@ -151,12 +148,10 @@ public struct ExportReader {
             }
             guard let chunk else { break }
             bytesRead += chunk.count
-            splitter.feed(chunk) { pending.append($0) }
-            drain(&self, &pending)
+            splitter.feed(chunk) { handle($0, name: name) }
             onChunk?(bytesRead, tally.entries)
         }
-        splitter.finish { pending.append($0) }
-        drain(&self, &pending)
+        splitter.finish { handle($0, name: name) }
         sawContainer = sawContainer || splitter.sawContainer
     }
 
@@ -164,21 +159,17 @@ public struct ExportReader {
         switch event {
         case .problem(let reason, let detail, let position):
             note(reason, detail, at: Self.location(name, position))
-        case .entry(let value, let position):
-            accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
+        case .entry(let outcome, let position):
+            accept(outcome, at: { Self.location(name, position) })
         case .object(let bytes, let position):
-            let value: JSONValue
-            do {
-                value = try bytes.withUnsafeBufferPointer { (entry) throws(EntryScanner.Failure) in
-                    try EntryScanner.scan(entry)
-                }
-            } catch {
+            switch bytes.withUnsafeBufferPointer({ decoder.decode($0) }) {
+            case .success(let outcome):
+                accept(outcome, at: { Self.location(name, position) })
+            case .failure(let error):
                 note(
                     .garbled, "not valid JSON (\(error.reason) at byte \(error.offset) of the entry)",
                     at: Self.location(name, position))
-                return
             }
-            accept(LogEntryDecoder.decode(value), at: { Self.location(name, position) })
         }
     }
 
@@ -251,20 +242,68 @@ public struct BoundedTally: Sendable, Equatable {
 /// make a false repeat a one-in-10^7 event at that size.
 struct RecentSet: Sendable {
     let capacity: Int
-    private var newer = Set<Int>()
-    private var older = Set<Int>()
+    private var newer = HashSlots()
+    private var older = HashSlots()
 
     init(capacity: Int) { self.capacity = capacity }
 
     /// False when `value` was seen lately.
     mutating func insert(_ value: String) -> Bool {
         let hash = value.hashValue
-        if older.contains(hash) || newer.contains(hash) { return false }
-        newer.insert(hash)
+        if older.contains(hash) { return false }
+        guard newer.insert(hash) else { return false }
         if newer.count >= capacity {
             older = newer
-            newer = Set(minimumCapacity: capacity / 4)
+            newer = HashSlots()
         }
         return true
+    }
+
+    /// Hashes kept by open addressing on their own low bits: they are SipHash's already, where a
+    /// `Set<Int>` would hash each again at every lookup (three times an entry).
+    struct HashSlots: Sendable {
+        private(set) var count = 0
+        private var slots = [Int](repeating: 0, count: 1024)
+
+        /// 0 marks a free slot, so a hash of 0 is kept as 1 (one more hash in 2^64 that repeats).
+        private static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
+
+        func contains(_ hash: Int) -> Bool {
+            let hash = Self.stored(hash)
+            let mask = slots.count - 1
+            var index = hash & mask
+            while slots[index] != 0 {
+                if slots[index] == hash { return true }
+                index = (index + 1) & mask
+            }
+            return false
+        }
+
+        /// False when `hash` is kept already.
+        mutating func insert(_ hash: Int) -> Bool {
+            let hash = Self.stored(hash)
+            let mask = slots.count - 1
+            var index = hash & mask
+            while slots[index] != 0 {
+                if slots[index] == hash { return false }
+                index = (index + 1) & mask
+            }
+            slots[index] = hash
+            count += 1
+            // At most half full, so a probe ends soon.
+            if count * 2 > slots.count { grow() }
+            return true
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = [Int](repeating: 0, count: old.count * 2)
+            let mask = slots.count - 1
+            for hash in old where hash != 0 {
+                var index = hash & mask
+                while slots[index] != 0 { index = (index + 1) & mask }
+                slots[index] = hash
+            }
+        }
     }
 }

@@ -19,7 +19,9 @@ public struct ExportTally: Sendable {
     }
 
     /// The IDs by kind, then ID.
-    public var sortedIDs: [IDTally] { ids.values.sorted { $0.id < $1.id } }
+    /// The IDs are sorted, not the tallies: a sort moves what it sorts many times over, and a
+    /// tally is a large value (its counts, cadence and headers), each move a dozen retains.
+    public var sortedIDs: [IDTally] { ids.keys.sorted().compactMap { ids[$0] } }
 }
 
 /// Devices grouped by what they run: platform, SDK type, SDK version (their latest header).

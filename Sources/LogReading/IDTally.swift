@@ -54,9 +54,12 @@ public struct IDTally: Sendable, Equatable {
         }
     }
 
+    /// One hash of `name` when it is counted already (the usual case: a few methods per ID).
     static func count(_ name: String, in tally: inout [String: Int]) {
-        if tally[name] != nil || tally.count < maxNames {
-            tally[name, default: 0] += 1
+        if let index = tally.index(forKey: name) {
+            tally.values[index] += 1
+        } else if tally.count < maxNames {
+            tally[name] = 1
         } else {
             tally["(other)", default: 0] += 1
         }

@@ -4,7 +4,8 @@ import ProviderVocabulary
 
 /// Reads one decoded JSON object of an export as a Fleet Engine `LogEntry`, whatever the shape
 /// wrote it as (Cloud Logging's JSON, a BigQuery row, fleet-debugger's lowercased dataset).
-/// Names what it does not know (fields, `@type`s) instead of failing on it.
+/// Names what it does not know (fields, `@type`s) instead of failing on it. The definition of
+/// what an entry reads as: `LogEntryByteDecoder` reads the same from the bytes in one pass.
 public enum LogEntryDecoder {
     public enum Outcome: Sendable, Equatable {
         case entry(LogEntry, unknownFields: [String], unknownType: String?)
@@ -201,15 +202,20 @@ public enum LogEntryDecoder {
             guard let kind = LoggedIDKind.allCases.first(where: { $0.labelKey == key }),
                 let text = LogKeys.text(member.value)
             else { continue }
-            for part in text.split(separator: ",") {
-                var id = part
-                while id.first == " " || id.first == "\t" { id.removeFirst() }
-                while id.last == " " || id.last == "\t" { id.removeLast() }
-                let logged = LoggedID(kind, String(id))
-                if !id.isEmpty, !found.contains(logged) { found.append(logged) }
-            }
+            appendIDs(of: text, kind: kind, to: &found)
         }
         return found
+    }
+
+    /// The IDs one label's text lists, comma-separated, each once.
+    static func appendIDs(of text: String, kind: LoggedIDKind, to found: inout [LoggedID]) {
+        for part in text.split(separator: ",") {
+            var id = part
+            while id.first == " " || id.first == "\t" { id.removeFirst() }
+            while id.last == " " || id.last == "\t" { id.removeLast() }
+            let logged = LoggedID(kind, String(id))
+            if !id.isEmpty, !found.contains(logged) { found.append(logged) }
+        }
     }
 
     /// `errorResponse` {code, httpStatusCode, message}; a bare ERROR (or worse) severity without one

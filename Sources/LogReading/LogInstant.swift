@@ -37,10 +37,21 @@ public struct LogInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// the epoch (BigQuery's JSON API writes a `TIMESTAMP` as a float string, e.g. "1.7145576E9").
     /// Nil for anything else: the caller names the entry's problem.
     public static func parse(_ text: String) -> LogInstant? {
-        var bytes = Array(text.utf8)
-        while let last = bytes.last, last == 0x20 { bytes.removeLast() }
-        if bytes.count >= 4, bytes.suffix(4).elementsEqual(" UTC".utf8) { bytes.removeLast(4) }
-        if let number = Double(String(decoding: bytes, as: UTF8.self)) {
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` of a text's bytes, as the reader finds them in an entry (no string made).
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> LogInstant? {
+        var end = utf8.count
+        while end > 0, utf8[end - 1] == 0x20 { end -= 1 }
+        if end >= 4, UnsafeBufferPointer(rebasing: utf8[(end - 4)..<end]).elementsEqual(" UTC".utf8) { end -= 4 }
+        let bytes = UnsafeBufferPointer(rebasing: utf8[..<end])
+        // Four digits and a '-' are a date, never a whole number (Double's reading would stop at
+        // the '-'): every RFC 3339 time skips making a string to ask.
+        let isDate =
+            bytes.count > 4 && bytes[4] == UInt8(ascii: "-") && bytes[..<4].allSatisfy { (0x30...0x39).contains($0) }
+        if !isDate, let number = Double(String(decoding: bytes, as: UTF8.self)) {
             return epochNumber(number)
         }
         var reader = DigitReader(bytes: bytes)
@@ -107,7 +118,7 @@ private func pad(_ value: Int64, _ width: Int) -> String {
 }
 
 private struct DigitReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     var atEnd: Bool { index >= bytes.count }
