@@ -448,6 +448,8 @@ let package = Package(
                 "ObjCRuntime", "ProviderHost", "Spawning",
                 // The tap section: the tap and the bare proxy it is measured against, its reader placed.
                 "TapForwarding", "TapReading", "ThreadExecutor",
+                // The logs section's seek: the screen's playhead over the export it read.
+                "LogReading", "LogsScreen",
                 .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
                 // The mint section's baseline: jwt-kit signing alone, with a key made for the run.
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,4 +1,6 @@
 import Foundation
+import LogReading
+import LogsScreen
 import Spawning
 
 /// `tokendash logs --summary` over a generated export (issue 60): `update_vehicle` entries of
@@ -39,6 +41,40 @@ enum LogsBenchmark {
         BenchReport.figure(
             "logs_peak_rss_mib", value: Double(reader.ending.peakKiB) / 1024, unit: "MiB",
             baseline: Double(baseline.ending.peakKiB) / 1024)
+        try seekBack(file)
+    }
+
+    /// The logs screen's seek back: from the end to the middle, its tally built again from the
+    /// export's start, beside reading the export with the calls kept (what opening the screen costs).
+    static func seekBack(_ file: String) throws {
+        let clock = ContinuousClock()
+        var reader = ExportReader()
+        var timeline = ExportTimeline()
+        reader.onEntry = { timeline.add($0) }
+        let readStart = clock.now
+        reader.read(path: file)
+        timeline.finish()
+        let read = clock.now - readStart
+        guard var player = LogsPlayer(timeline, whole: LogSummary(reader)) else {
+            throw MintBenchmark.BenchmarkError("the export has no calls to play")
+        }
+        let middle = player.from.adding(seconds: player.from.seconds(to: player.to) / 2)
+        let seekStart = clock.now
+        player.seek(to: middle)
+        let seek = clock.now - seekStart
+        MintBenchmark.printTable([
+            (
+                "baseline: the read, calls kept",
+                String(format: "%.2f s, %d calls", MetricsBenchmark.seconds(read), timeline.count)
+            ),
+            (
+                "seek back to the middle",
+                String(format: "%.3f s (%d calls folded)", MetricsBenchmark.seconds(seek), player.shown.calls)
+            ),
+        ])
+        BenchReport.figure(
+            "logs_seek_back_ms", value: MetricsBenchmark.seconds(seek) * 1000, unit: "ms",
+            baseline: MetricsBenchmark.seconds(read) * 1000)
     }
 
     static func size() throws -> Int {

@@ -80,4 +80,9 @@ import Testing
         #expect(trailer.skipped == [.notAnEntry: 1])
         #expect(LogsRecording.Trailer(Array("{\"event\":\"other\"}".utf8)) == nil)
     }
+
+    /// What the docs say the screen keeps a call in: 24 bytes (and 4 per ID it names).
+    @Test func aKeptCallIs24Bytes() {
+        #expect(MemoryLayout<ExportTimeline.Call>.stride == 24)
+    }
 }
