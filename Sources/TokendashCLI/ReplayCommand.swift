@@ -136,18 +136,17 @@ struct ReplayCommand: AsyncParsableCommand {
         let read = LogsReplay.read(file)
         let view = LogsReplay.view(
             read, source: LogsCommand.source([file]), speed: speed ?? 60, paused: paused || toCast != nil)
-        if let toCast {
-            let (_, theme) = try EvidenceInput.themeOnly(self.theme)
-            let text = LogsCast.make(
-                view, theme: theme, idleTimeLimit: cast.idleTimeLimit,
-                title: "tokendash logs, \(LogsCommand.source([file]))",
-                shell: environment["SHELL"])
-            try EvidenceInput.write(text, to: toCast)
-        } else {
+        guard let toCast else {
+            // Said before the screen takes the terminal, and left above it when it gives it back.
             for problem in read.problems { DashboardCommand.fail(problem) }
-            try LogsScreenLoop.run(view)
-            return
+            return try LogsScreenLoop.run(view)
         }
+        let (_, theme) = try EvidenceInput.themeOnly(self.theme)
+        let text = LogsCast.make(
+            view, theme: theme, idleTimeLimit: cast.idleTimeLimit,
+            title: "tokendash logs, \(LogsCommand.source([file]))",
+            shell: environment["SHELL"])
+        try EvidenceInput.write(text, to: toCast)
         for problem in read.problems { DashboardCommand.fail(problem) }
     }
 
