@@ -10,13 +10,14 @@ import UICore
 /// plays, ten times a second, until q, Ctrl-C or a signal (SIGTERM, SIGHUP), the terminal given
 /// back as it was either way.
 enum LogsScreenLoop {
-    static func run(_ view: LogsView) throws {
+    /// `theme`: `replay --theme`'s name; nil for `NO_COLOR`'s or the default.
+    static func run(_ view: LogsView, theme requested: String? = nil) throws {
         let environment = ProcessInfo.processInfo.environment
         let catalog = ThemeCatalog.standard(
             explicit: nil, environment: environment, executable: CommandLine.arguments[0])
-        let theme = try EvidenceInput.theme(nil, catalog: catalog, environment: environment)
+        let theme = try EvidenceInput.theme(requested, catalog: catalog, environment: environment)
         let terminal = TerminalScreen(
-            theme: theme, noColor: ThemeCatalog.noColor(requested: nil, environment: environment), mouse: true)
+            theme: theme, noColor: ThemeCatalog.noColor(requested: requested, environment: environment), mouse: true)
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         // Set by the signal's task, read by the loop at each turn.
         let stopped = Mutex(false)

@@ -139,7 +139,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard let toCast else {
             // Said before the screen takes the terminal, and left above it when it gives it back.
             for problem in read.problems { DashboardCommand.fail(problem) }
-            return try LogsScreenLoop.run(view)
+            return try LogsScreenLoop.run(view, theme: theme)
         }
         let (_, theme) = try EvidenceInput.themeOnly(self.theme)
         let text = LogsCast.make(
