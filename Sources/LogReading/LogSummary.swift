@@ -20,14 +20,10 @@ public struct LogSummary: Sendable {
     /// - Parameter tap: the join of a tap recording's fetches of the same hours (made from this
     ///   reader's tally); IDs it saw that the logs never name are listed too, with no calls.
     public init(_ reader: ExportReader, tap join: TapJoin? = nil) {
-        var findings: [LoggedID: TapJoin.Finding]?
-        if let join {
-            let logged = Set(reader.tally.ids.keys)
-            var all: [LoggedID: TapJoin.Finding] = [:]
-            for id in Array(reader.tally.ids.keys) + join.ids.filter({ !logged.contains($0) }) {
-                all[id] = join.finding(id)
-            }
-            findings = all
+        // Every ID the logs or the tap name: the join says something of each.
+        let findings = join.map { join in
+            Dictionary(
+                uniqueKeysWithValues: Set(reader.tally.ids.keys).union(join.ids).map { ($0, join.finding($0)) })
         }
         self.init(
             tally: reader.tally, skipped: reader.skipped, unknownTypes: reader.unknownTypes.counts,
@@ -89,12 +85,6 @@ public struct LogSummary: Sendable {
         return out
     }
 
-    static func idObject(_ tally: IDTally, tap: TapJoin.Finding? = nil) -> String {
-        var out = ""
-        writeIDObject(tally, tap: tap, to: &out)
-        return out
-    }
-
     /// {"kind","id","calls","errors","calls_per_minute","longest_silence_s","silences","platform",
     /// "sdk_type","sdk_version","os_version","methods","first","last"} and with a tap recording
     /// "tap_explained" and "tap".
@@ -141,7 +131,7 @@ public struct LogSummary: Sendable {
         out += "}"
     }
 
-    /// `counts`, written into `out`.
+    /// {NAME: N} by name, written into `out`.
     static func writeCounts(_ tally: [String: Int], to out: inout String) {
         out += "{"
         for (index, (key, value)) in tally.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -198,12 +188,18 @@ public struct LogSummary: Sendable {
     }
 
     static func counts(_ tally: [String: Int]) -> String {
-        object(tally.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })
+        var out = ""
+        writeCounts(tally, to: &out)
+        return out
     }
 
     static func time(_ instant: LogInstant?) -> String { instant.map { "\"\($0)\"" } ?? "null" }
 
-    static func optional(_ text: String?) -> String { text.map(string) ?? "null" }
+    static func optional(_ text: String?) -> String {
+        var out = ""
+        writeOptional(text, to: &out)
+        return out
+    }
 
     /// At most three decimals, no trailing zeros: 12, 0.5, 4.333.
     static func number(_ value: Double) -> String {
