@@ -136,14 +136,12 @@ struct LogEntryByteDecoder: Sendable {
         entry.method = logMethod ?? type?.method ?? column?.method
         entry.severity = severity(pass, found.severity)
         entry.ids = found.ids
-        if found.hasError {
-            var code = pass.string(found.errorCode) ?? "UNKNOWN"
-            if let number = Int(code) { code = LogEntryDecoder.grpcCodeName(number) }
-            let status = pass.string(found.errorStatus).flatMap { Int($0) }
-            entry.error = LoggedError(code: code, httpStatus: status, message: pass.string(found.errorMessage))
-        } else if let severity = entry.severity, ["ERROR", "CRITICAL", "ALERT", "EMERGENCY"].contains(severity) {
-            entry.error = LoggedError(code: "UNKNOWN")
-        }
+        entry.error =
+            found.hasError
+            ? LogEntryDecoder.error(
+                code: pass.string(found.errorCode), httpStatus: pass.string(found.errorStatus),
+                message: pass.string(found.errorMessage))
+            : LogEntryDecoder.error(severity: entry.severity)
         if found.headerIsObject {
             let header = header(pass, found.header)
             entry.header = header == SDKHeader() ? nil : header
@@ -166,11 +164,7 @@ struct LogEntryByteDecoder: Sendable {
         let text = pass.string(span) ?? ""
         var facts = LogNameFacts()
         facts.foreign = LogEntryDecoder.foreignService(logName: text, resourceType: nil)
-        if let method = LogKeys.after("fleetengine.googleapis.com/", in: LogKeys.slashesDecoded(text)),
-            !method.isEmpty
-        {
-            facts.method = String(method)
-        }
+        facts.method = LogEntryDecoder.method(ofLogName: text)
         if span.kind == .plain { logNames.keep(facts, 0, bytes) }
         return facts
     }
@@ -183,7 +177,7 @@ struct LogEntryByteDecoder: Sendable {
         let method = FleetEngineMethods.method(ofLogType: name)
         let facts = TypeFacts(
             text: text, method: method, isKnown: method != nil,
-            isRestricted: name.lowercased().hasSuffix("restrictedlog"))
+            isRestricted: LogEntryDecoder.isRestricted(typeName: name))
         if span.kind == .plain { types.keep(facts, 0, bytes) }
         return facts
     }
@@ -195,7 +189,7 @@ struct LogEntryByteDecoder: Sendable {
         let column = LogKeys.normalized(bytes: bytes)
         let facts = TypeFacts(
             text: column, method: FleetEngineMethods.method(ofColumn: column), isKnown: true,
-            isRestricted: column.lowercased().hasSuffix("restrictedlog"))
+            isRestricted: LogEntryDecoder.isRestricted(typeName: column))
         types.keep(facts, 1, bytes)
         return facts
     }
@@ -209,12 +203,8 @@ struct LogEntryByteDecoder: Sendable {
         var header = SDKHeader()
         header.sdkVersion = cached(pass, spans.sdkVersion, tag: 1) { $0 }
         header.osVersion = cached(pass, spans.osVersion, tag: 2) { $0 }
-        header.platform = cached(pass, spans.platform, tag: 3) {
-            LogEntryDecoder.enumName($0, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: LogEntryDecoder.platforms)
-        }
-        header.sdkType = cached(pass, spans.sdkType, tag: 4) {
-            LogEntryDecoder.enumName($0, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: LogEntryDecoder.sdkTypes)
-        }
+        header.platform = cached(pass, spans.platform, tag: 3, LogEntryDecoder.platformName)
+        header.sdkType = cached(pass, spans.sdkType, tag: 4, LogEntryDecoder.sdkTypeName)
         header.deviceModel = cached(pass, spans.deviceModel, tag: 5) { $0 }
         header.manufacturer = cached(pass, spans.manufacturer, tag: 6) { $0 }
         header.mapsSDKVersion = cached(pass, spans.mapsSDKVersion, tag: 7) { $0 }

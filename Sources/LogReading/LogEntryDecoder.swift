@@ -114,7 +114,7 @@ public enum LogEntryDecoder {
         // fleet-debugger: `log.jsonPayload["@type"].includes("Restricted")` and
         // `log.jsonPayload.parentInsertId` (src/localStorage.js, `ensureCorrectFormat`).
         let typeName = payloadType.map(lastComponent) ?? payloadColumn ?? ""
-        entry.isRestricted = typeName.lowercased().hasSuffix("restrictedlog")
+        entry.isRestricted = isRestricted(typeName: typeName)
         entry.parentInsertID =
             LogKeys.text(LogKeys.path(payload, "parentinsertid"))
             ?? LogKeys.text(top.parentInsertID)
@@ -147,19 +147,24 @@ public enum LogEntryDecoder {
 
     /// The method: `logName`'s last part, else the `@type`'s name, else the BigQuery column's.
     static func method(logName: String?, payloadType: String?, payloadColumn: String?) -> String? {
-        if let logName {
-            if let method = LogKeys.after("fleetengine.googleapis.com/", in: LogKeys.slashesDecoded(logName)),
-                !method.isEmpty
-            {
-                return String(method)
-            }
-        }
+        if let logName, let method = method(ofLogName: logName) { return method }
         if let payloadType, let method = FleetEngineMethods.method(ofLogType: lastComponent(payloadType)) {
             return method
         }
         if let payloadColumn, let method = FleetEngineMethods.method(ofColumn: payloadColumn) { return method }
         return nil
     }
+
+    /// The method a `logName` names after "fleetengine.googleapis.com/" (its slash written `%2F`), or nil.
+    static func method(ofLogName logName: String) -> String? {
+        guard let method = LogKeys.after("fleetengine.googleapis.com/", in: LogKeys.slashesDecoded(logName)),
+            !method.isEmpty
+        else { return nil }
+        return String(method)
+    }
+
+    /// A restricted-use entry's payload type or BigQuery column ends so (ODRD "Logging" guide).
+    static func isRestricted(typeName: String) -> Bool { typeName.lowercased().hasSuffix("restrictedlog") }
 
     /// What follows the last `.` or `/`: "UpdateVehicleLog" of "type.googleapis.com/maps.fleetengine.v1.UpdateVehicleLog".
     static func lastComponent(_ type: String) -> String {
@@ -222,16 +227,25 @@ public enum LogEntryDecoder {
     /// is an error of code UNKNOWN.
     static func error(payload: JSONValue?, severity: String?) -> LoggedError? {
         if let response = LogKeys.path(payload, "errorresponse"), case .object = response {
-            let codeValue = LogKeys.unwrapped(LogKeys.path(response, "code"))
-            var code = LogKeys.text(codeValue) ?? "UNKNOWN"
-            if let number = Int(code) { code = grpcCodeName(number) }
-            let status = LogKeys.text(LogKeys.path(response, "httpstatuscode")).flatMap { Int($0) }
-            return LoggedError(code: code, httpStatus: status, message: LogKeys.text(LogKeys.path(response, "message")))
+            return error(
+                code: LogKeys.text(LogKeys.unwrapped(LogKeys.path(response, "code"))),
+                httpStatus: LogKeys.text(LogKeys.path(response, "httpstatuscode")),
+                message: LogKeys.text(LogKeys.path(response, "message")))
         }
-        if let severity, ["ERROR", "CRITICAL", "ALERT", "EMERGENCY"].contains(severity) {
-            return LoggedError(code: "UNKNOWN")
-        }
-        return nil
+        return error(severity: severity)
+    }
+
+    /// An `errorResponse`'s fields as written: a code by number named, no code UNKNOWN.
+    static func error(code: String?, httpStatus: String?, message: String?) -> LoggedError {
+        var code = code ?? "UNKNOWN"
+        if let number = Int(code) { code = grpcCodeName(number) }
+        return LoggedError(code: code, httpStatus: httpStatus.flatMap { Int($0) }, message: message)
+    }
+
+    /// The error a severity of ERROR or worse says without an `errorResponse`.
+    static func error(severity: String?) -> LoggedError? {
+        guard let severity, ["ERROR", "CRITICAL", "ALERT", "EMERGENCY"].contains(severity) else { return nil }
+        return LoggedError(code: "UNKNOWN")
     }
 
     /// gRPC's canonical codes by number (google.rpc.Code), for an `errorResponse.code` written as one.
@@ -254,12 +268,8 @@ public enum LogEntryDecoder {
             switch LogKeys.normalized(key) {
             case "sdkversion": header.sdkVersion = header.sdkVersion ?? text
             case "osversion": header.osVersion = header.osVersion ?? text
-            case "platform":
-                header.platform =
-                    header.platform ?? enumName(text, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: platforms)
-            case "sdktype":
-                header.sdkType =
-                    header.sdkType ?? enumName(text, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: sdkTypes)
+            case "platform": header.platform = header.platform ?? platformName(text)
+            case "sdktype": header.sdkType = header.sdkType ?? sdkTypeName(text)
             case "devicemodel": header.deviceModel = header.deviceModel ?? text
             case "manufacturer": header.manufacturer = header.manufacturer ?? text
             case "mapssdkversion": header.mapsSDKVersion = header.mapsSDKVersion ?? text
@@ -274,6 +284,14 @@ public enum LogEntryDecoder {
     // {UNSPECIFIED, CONSUMER, DRIVER, JAVASCRIPT} (Fleet Engine reference, `RequestHeader`).
     static let platforms = ["UNSPECIFIED", "ANDROID", "IOS", "WEB"]
     static let sdkTypes = ["UNSPECIFIED", "CONSUMER", "DRIVER", "JAVASCRIPT"]
+
+    static func platformName(_ text: String) -> String {
+        enumName(text, prefixes: ["PLATFORM_LOG_", "PLATFORM_"], numbered: platforms)
+    }
+
+    static func sdkTypeName(_ text: String) -> String {
+        enumName(text, prefixes: ["SDK_TYPE_LOG_", "SDK_TYPE_"], numbered: sdkTypes)
+    }
 
     static func enumName(_ text: String, prefixes: [String], numbered: [String]) -> String {
         if let number = Int(text) { return numbered.indices.contains(number) ? numbered[number] : text }
