@@ -268,26 +268,13 @@ struct RecentSet: Sendable {
         /// 0 marks a free slot, so a hash of 0 is kept as 1 (one more hash in 2^64 that repeats).
         private static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
 
-        func contains(_ hash: Int) -> Bool {
-            let hash = Self.stored(hash)
-            let mask = slots.count - 1
-            var index = hash & mask
-            while slots[index] != 0 {
-                if slots[index] == hash { return true }
-                index = (index + 1) & mask
-            }
-            return false
-        }
+        func contains(_ hash: Int) -> Bool { slots[slot(of: Self.stored(hash))] != 0 }
 
         /// False when `hash` is kept already.
         mutating func insert(_ hash: Int) -> Bool {
             let hash = Self.stored(hash)
-            let mask = slots.count - 1
-            var index = hash & mask
-            while slots[index] != 0 {
-                if slots[index] == hash { return false }
-                index = (index + 1) & mask
-            }
+            let index = slot(of: hash)
+            guard slots[index] == 0 else { return false }
             slots[index] = hash
             count += 1
             // At most half full, so a probe ends soon.
@@ -295,15 +282,18 @@ struct RecentSet: Sendable {
             return true
         }
 
+        /// Where `hash` is kept, or the free slot where it would go.
+        private func slot(of hash: Int) -> Int {
+            let mask = slots.count - 1
+            var index = hash & mask
+            while slots[index] != 0 && slots[index] != hash { index = (index + 1) & mask }
+            return index
+        }
+
         private mutating func grow() {
             let old = slots
             slots = [Int](repeating: 0, count: old.count * 2)
-            let mask = slots.count - 1
-            for hash in old where hash != 0 {
-                var index = hash & mask
-                while slots[index] != 0 { index = (index + 1) & mask }
-                slots[index] = hash
-            }
+            for hash in old where hash != 0 { slots[slot(of: hash)] = hash }
         }
     }
 }
