@@ -148,10 +148,26 @@ public final class LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource 
         }
         var out: [UInt8] = []
         out.reserveCapacity(chunk.count)
-        for byte in chunk { take(byte, into: &out) }
+        var index = chunk.startIndex
+        while index < chunk.endIndex {
+            // Inside an entry's line (almost every byte): copied whole up to its newline.
+            guard blanking == nil, lineStart == nil else {
+                take(chunk[index], into: &out)
+                index += 1
+                continue
+            }
+            guard let newline = chunk[index...].firstIndex(of: UInt8(ascii: "\n")) else {
+                out += chunk[index...]
+                break
+            }
+            out += chunk[index...newline]
+            lineStart = []
+            index = newline + 1
+        }
         return out
     }
 
+    /// One byte of a line being blanked, or of a line's start (which may yet begin a prefix).
     private func take(_ byte: UInt8, into out: inout [UInt8]) {
         if blanking != nil {
             if byte == UInt8(ascii: "\n") {
@@ -164,11 +180,7 @@ public final class LogsRecordingSource<Inner: ByteChunkSource>: ByteChunkSource 
             }
             return
         }
-        guard var held = lineStart else {
-            out.append(byte)
-            if byte == UInt8(ascii: "\n") { lineStart = [] }
-            return
-        }
+        var held = lineStart ?? []
         held.append(byte)
         if let which = prefixes.firstIndex(where: { $0.starts(with: held) }) {
             if held.count == prefixes[which].count {
