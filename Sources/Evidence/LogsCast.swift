@@ -17,19 +17,17 @@ public enum LogsCast {
     ) -> String {
         var view = view
         let rows = LogsRenderer.tableRows(height: height)
-        guard var player = view.player else {
-            // Nothing to play: one frame of the summary.
-            return header(width, height, view, idleTimeLimit, title, shell, theme)
-                + frames([LogsRenderer.render(view, width: width, height: height)], theme: theme)
+        if var player = view.player {
+            player.seek(to: player.from)
+            player.play()
+            view = view.playing(player, visibleRows: rows)
         }
-        player.seek(to: player.from)
-        player.play()
-        view = view.playing(player, visibleRows: rows)
         let header = header(width, height, view, idleTimeLimit, title, shell, theme)
         var encoder = ANSIFrameEncoder(theme: theme)
         var events = CastEvents()
         var silent = Set(view.summary.ids.filter { !$0.silences.isEmpty }.map(\.id))
         var seconds = 0.0
+        // Without a player (an export of no calls) the loop draws the summary's one frame.
         while true {
             events.output(encoder.encode(LogsRenderer.render(view, width: width, height: height)), at: seconds)
             for tally in view.summary.ids where !tally.silences.isEmpty && !silent.contains(tally.id) {
@@ -54,12 +52,5 @@ public enum LogsCast {
             width: width, height: height, start: start, idleTimeLimit: idleTimeLimit, title: title,
             term: "xterm-256color", shell: shell ?? "/bin/sh", theme: theme
         ).line
-    }
-
-    private static func frames(_ canvases: [Canvas], theme: Theme) -> String {
-        var encoder = ANSIFrameEncoder(theme: theme)
-        var events = CastEvents()
-        for canvas in canvases { events.output(encoder.encode(canvas), at: 0) }
-        return events.text
     }
 }
