@@ -44,6 +44,9 @@ public struct LogsPlayer: Sendable {
 
     public var atEnd: Bool { cursor == timeline.count && at >= to }
 
+    /// The playhead, nil at the end: where the screen's lane stops and quiet is measured to.
+    public var playhead: LogInstant? { atEnd ? nil : at }
+
     /// Calls at or before the playhead, of all the export's kept calls.
     public var shown: (calls: Int, of: Int) { (cursor, timeline.count) }
 

@@ -23,10 +23,9 @@ public enum LogsRenderer {
         }
         header(view, into: &canvas)
         if let row = view.followedRow {
-            let player = view.player
             LogsDetailRenderer.render(
-                row, summary: player?.whole ?? view.summary, playhead: player?.atEnd == false ? player?.at : nil,
-                into: &canvas, top: tableTop - 1, bottom: height - 1)
+                row, summary: view.player?.whole ?? view.summary, playhead: view.player?.playhead, into: &canvas,
+                top: tableTop - 1, bottom: height - 1)
         } else if view.showingVersions {
             LogsVersionsRenderer.render(view.summary, into: &canvas, top: tableTop - 1, bottom: height - 1)
         } else {
@@ -46,10 +45,8 @@ public enum LogsRenderer {
         canvas.putTruncated(
             view.source + " │ " + span(view.player?.whole ?? summary), x: x, y: 0, width: canvas.width - x,
             role: .header)
-        var read = ["entries \(group(summary.entries))"]
-        if let player = view.player, !player.atEnd {
-            read = ["entries \(group(summary.entries)) of \(group(player.whole.entries))"]
-        }
+        let whole = view.player.flatMap { $0.atEnd ? nil : " of \(group($0.whole.entries))" } ?? ""
+        var read = ["entries \(group(summary.entries))" + whole]
         let skipped = summary.skipped.values.reduce(0, +)
         if skipped > 0 {
             let reasons = summary.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }

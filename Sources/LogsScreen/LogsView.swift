@@ -56,10 +56,12 @@ public struct LogsView: Sendable {
         rows = Self.rows(summary)
     }
 
-    /// The screen on a playable export: it opens on the end, the whole export, paused.
+    /// The screen on a playable export, its playhead where `player` has it (`tokendash logs` opens
+    /// on the end, paused: the whole export; `replay` at the start).
     public init(_ player: LogsPlayer, source: String) {
         self.init(player.summary, source: source)
         self.player = player
+        rows = Self.rows(summary, playhead: player.playhead)
     }
 
     static func rows(_ summary: LogSummary, playhead: LogInstant? = nil) -> [Row] {
@@ -100,7 +102,7 @@ public struct LogsView: Sendable {
     private mutating func show(_ next: LogSummary, visibleRows: Int) {
         let selectedID = listed.indices.contains(selected) ? listed[selected].tally.id : nil
         summary = next
-        rows = Self.rows(next, playhead: player.flatMap { $0.atEnd ? nil : $0.at })
+        rows = Self.rows(next, playhead: player?.playhead)
         let rows = listed
         if following != nil, !rows.contains(where: { $0.tally.id == following }) { following = nil }
         selected =

@@ -61,6 +61,6 @@ enum LogsReplay {
         }
         player.seek(to: player.from)
         if !paused { player.play() }
-        return LogsView(player, source: source).playing(player, visibleRows: 0)
+        return LogsView(player, source: source)
     }
 }
