@@ -12,12 +12,10 @@ import UICore
 enum LogsScreenLoop {
     /// `theme`: `replay --theme`'s name; nil for `NO_COLOR`'s or the default.
     static func run(_ view: LogsView, theme requested: String? = nil) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(
-            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
-        let theme = try EvidenceInput.theme(requested, catalog: catalog, environment: environment)
         let terminal = TerminalScreen(
-            theme: theme, noColor: ThemeCatalog.noColor(requested: requested, environment: environment), mouse: true)
+            theme: try EvidenceInput.theme(named: requested),
+            noColor: ThemeCatalog.noColor(requested: requested, environment: ProcessInfo.processInfo.environment),
+            mouse: true)
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         // Set by the signal's task, read by the loop at each turn.
         let stopped = Mutex(false)

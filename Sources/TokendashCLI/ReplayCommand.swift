@@ -73,8 +73,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if isLogs { return try replayLogs() }
         if let toCast { return try writeCast(to: toCast) }
         let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(
-            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        let catalog = EvidenceInput.catalog(environment)
         let recording = try EvidenceInput.recording(file, catalog: catalog)
         if toWatch { return printWatchLines(recording) }
         let initialTheme = try EvidenceInput.theme(theme, catalog: catalog, environment: environment)
@@ -141,7 +140,7 @@ struct ReplayCommand: AsyncParsableCommand {
             for problem in read.problems { DashboardCommand.fail(problem) }
             return try LogsScreenLoop.run(view, theme: theme)
         }
-        let (_, theme) = try EvidenceInput.themeOnly(self.theme)
+        let theme = try EvidenceInput.theme(named: self.theme)
         let text = LogsCast.make(
             view, theme: theme, idleTimeLimit: cast.idleTimeLimit,
             title: "tokendash logs, \(LogsCommand.source([file]))",

@@ -33,7 +33,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         if LogsReplay.isLogsRecording(file) {
             let read = LogsReplay.read(file)
-            let (_, theme) = try EvidenceInput.themeOnly(self.theme)
+            let theme = try EvidenceInput.theme(named: self.theme)
             let view = LogsReplay.view(read, source: LogsCommand.source([file]), speed: 60, paused: true)
             try EvidenceInput.write(
                 LogsReport.page(view, theme: theme, name: file, version: TokenDash.version), to: output)
@@ -52,18 +52,20 @@ struct ReportCommand: AsyncParsableCommand {
 /// What `report` and `replay --to-cast` share: the recording read as the replay reads it (its
 /// `file:line` errors included), the theme, and the output written whole or not at all.
 enum EvidenceInput {
-    /// The theme alone, for an input that is not a session's recording (a logs recording).
-    static func themeOnly(_ requested: String?) throws -> (ThemeCatalog, Theme) {
+    /// The themes tokendash finds (built in, beside the executable, the user's folder).
+    static func catalog(_ environment: [String: String]) -> ThemeCatalog {
+        ThemeCatalog.standard(explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+    }
+
+    /// The theme alone, for what is not a session's recording (a logs recording, its screen).
+    static func theme(named requested: String?) throws -> Theme {
         let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(
-            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
-        return (catalog, try theme(requested, catalog: catalog, environment: environment))
+        return try theme(requested, catalog: catalog(environment), environment: environment)
     }
 
     static func read(_ file: String, theme requested: String?) throws -> (Recording, Theme) {
         let environment = ProcessInfo.processInfo.environment
-        let catalog = ThemeCatalog.standard(
-            explicit: nil, environment: environment, executable: CommandLine.arguments[0])
+        let catalog = catalog(environment)
         return (try recording(file, catalog: catalog), try theme(requested, catalog: catalog, environment: environment))
     }
 
