@@ -619,6 +619,8 @@ let package = Package(
                 "BoundedYAML", "Faults", "DashboardRuntime", "Evidence", "UICore", "Dashboard", "Fleet",
                 "ProviderVocabulary",
                 "Pacing", "Recording", "TestSupport", "Scenarios", "KeyTable",
+                // The wake pipe the bootstrap's loop waits on.
+                "Terminal",
             ]),
         // Each built-in scenario run against the embedded server and real providers under a test clock.
         .testTarget(

@@ -23,12 +23,14 @@ final class WakePipe: Sendable {
         if writeEnd >= 0 { close(writeEnd) }
     }
 
+    /// Holds the pipe: a waker called after the screen is gone (a task told to stop wakes the loop
+    /// that has already left) writes to this pipe still open. Holding the descriptor alone, it
+    /// wrote to a pipe whose read end was closed, and SIGPIPE ended tokendash as the logs screen quit.
     var wake: @Sendable () -> Void {
-        let fd = writeEnd
-        return {
-            guard fd >= 0 else { return }
+        { [self] in
+            guard writeEnd >= 0 else { return }
             var byte: UInt8 = 1
-            _ = write(fd, &byte, 1)
+            _ = write(writeEnd, &byte, 1)
         }
     }
 
