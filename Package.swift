@@ -179,7 +179,7 @@ let package = Package(
         ),
         // `tokendash logs FILE`'s screen: a LogSummary as a table of IDs and one ID's detail, drawn
         // into a Canvas by pure functions; the terminal is the CLI's.
-        .target(name: "LogsScreen", dependencies: ["LogReading", "UICore", "Settings"]),
+        .target(name: "LogsScreen", dependencies: ["LogReading", "UICore", "Settings", "ProviderVocabulary"]),
         // The small HTTP/1.1 server (SwiftNIO) that the embedded token server, its Fleet Engine
         // emulator and `/metrics` stand on: routes answer a `RouteRequest`; no jwt-kit, no tokens.
         .target(

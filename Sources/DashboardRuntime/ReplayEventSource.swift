@@ -53,8 +53,7 @@ public final class ReplayEventSource: EventSource, Sendable {
             let now = clock.now
             let elapsed = now - last
             last = now
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            for action in advance(realSeconds: seconds) { inbox.send(action) }
+            for action in advance(realSeconds: elapsed.timeInterval) { inbox.send(action) }
         }
     }
 

@@ -1,4 +1,5 @@
 import LogReading
+import ProviderVocabulary
 
 /// The logs screen's playhead: the export shown as it stood at one instant, and played forward
 /// as a recording plays (pause, speed, seek). Pure: time passes only when `advance` is told how
@@ -84,8 +85,7 @@ public struct LogsPlayer: Sendable {
     @discardableResult
     public mutating func advance(by elapsed: Duration) -> Bool {
         guard !paused else { return false }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        seek(to: at.adding(seconds: seconds * Double(speed)))
+        seek(to: at.adding(seconds: elapsed.timeInterval * Double(speed)))
         if at >= to { paused = true }
         return true
     }

@@ -64,3 +64,8 @@ public final class DeviceClock: ProviderClock {
 
     public var currentOffset: TimeInterval { Double(microseconds.load(ordering: .relaxed)) / 1e6 }
 }
+
+extension Duration {
+    /// In seconds, as the loops and players that move by measured time compute with it.
+    public var timeInterval: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,3 +1,4 @@
+import ProviderVocabulary
 import Settings
 
 /// The progress of a long `tokendash logs` read, for a terminal's stderr: bytes, entries and rate
@@ -19,7 +20,7 @@ struct LogsProgress {
         guard elapsed >= Self.delay else { return nil }
         if let lastSaid, elapsed - lastSaid < Self.interval { return nil }
         lastSaid = elapsed
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.timeInterval
         let megabytes = Double(bytes) / 1e6
         return "\(SettingText.grouped(Int(megabytes))) MB read, \(SettingText.grouped(entries)) entries, "
             + "\(SettingText.grouped(Int((megabytes / seconds).rounded()))) MB/s"
